@@ -1,0 +1,62 @@
+# animkit: `make demo` and `make test` do all the set-up on a fresh Debian 12 machine.
+SHELL := /bin/bash
+BUILD ?= build
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 60
+CMAKE_FLAGS ?=
+NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
+CLI := $(BUILD)/release/tools/animkit/animkit
+
+.PHONY: samples all deps node-deps build demo test test-release test-sanitize fuzz fuzz-smoke bench install clean
+
+all: build
+
+deps:
+	@bash tools/setup/install-deps.sh
+
+# The glTF validator the tests run (from the npm registry; skipped with a message without npm).
+node-deps:
+	@bash tools/setup/install-node-deps.sh "$(BUILD)/node"
+
+build: deps
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build $(BUILD)/release -j $(JOBS)
+
+demo: build
+	@bash tools/demo.sh "$(CLI)" samples "$(BUILD)/demo"
+
+test: test-release test-sanitize
+
+test-release: build node-deps
+	cd $(BUILD)/release && ANIMKIT_NODE_MODULES="$(NODE_MODULES)" ctest --output-on-failure -j $(JOBS)
+
+test-sanitize: deps node-deps
+	cmake -S . -B $(BUILD)/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DANIMKIT_SANITIZE=ON -DANIMKIT_INSTALL_TEST=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD)/sanitize -j $(JOBS)
+	cd $(BUILD)/sanitize && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ANIMKIT_NODE_MODULES="$(NODE_MODULES)" ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer targets (clang-14): each runs for FUZZ_SECONDS on the samples as seed corpus.
+fuzz: deps
+	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DANIMKIT_BUILD_FUZZ=ON -DANIMKIT_BUILD_TESTS=OFF -DANIMKIT_BUILD_TOOLS=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD)/fuzz -j $(JOBS)
+	@bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" "$(FUZZ_SECONDS)"
+
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECONDS=10
+
+bench: deps
+	cmake -S . -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_BENCH=ON -DANIMKIT_BUILD_TESTS=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD)/bench -j $(JOBS)
+	$(BUILD)/bench/bench/animkit_bench --benchmark_min_time=0.2
+
+install: build
+	cmake --install $(BUILD)/release --prefix "$(or $(PREFIX),/usr/local)"
+
+clean:
+	rm -rf $(BUILD)
+
+# Rewrites samples/ with the project's own encoders (a test checks they match).
+samples: build
+	$(BUILD)/release/tools/animkit/animkit_make_samples samples

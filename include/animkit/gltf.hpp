@@ -1,0 +1,24 @@
+// glTF 2.0 both ways, through tinygltf.
+#pragma once
+
+#include <animkit/binary.hpp>
+#include <animkit/model.hpp>
+
+#include <string>
+
+namespace animkit {
+
+struct GltfExportOptions {
+  bool binary = true;  // .glb; false writes .gltf JSON with an embedded buffer
+};
+
+// One node per joint (hierarchy from the skeleton; joints without a known parent
+// under one root node), a skin over them, one animation per clip, events and
+// metadata in extras.
+Bytes ExportGltf(const Scene& scene, const GltfExportOptions& options);
+
+// Nodes, skins and animations (LINEAR, STEP, CUBICSPLINE) into a Scene.
+// path is used for error messages.
+Scene ImportGltf(ByteView data, const std::string& path);
+
+}  // namespace animkit

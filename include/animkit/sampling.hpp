@@ -1,0 +1,45 @@
+// Offline clip evaluation: exact, simple, and the reference the runtime is checked against.
+#pragma once
+
+#include <animkit/model.hpp>
+
+#include <span>
+#include <vector>
+
+namespace animkit {
+
+// Evaluates a track at time t (seconds). Before the first key the first value
+// holds, after the last the last. cursor (optional) caches the last segment so
+// that playback forward costs O(1); any value is safe.
+Vec3 SampleTrack(const Track<Vec3>& track, Seconds t, size_t* cursor = nullptr);
+QuatXYZW SampleTrack(const Track<QuatXYZW>& track, Seconds t, size_t* cursor = nullptr);
+
+// Time of frame i at a rate, computed one way everywhere so keys land exactly on frames.
+Seconds FrameTime(size_t frame, double frame_rate);
+
+// Samples every track of a clip at one time. A property without keys takes the
+// rest pose of the joint of the same name in rest_skeleton, else identity.
+struct SampleClipJob {
+  const Clip* clip = nullptr;
+  const Skeleton* rest_skeleton = nullptr;  // optional
+  Seconds time = 0;
+  std::span<TransformTRS> output;           // one per clip->tracks
+  bool Validate() const;
+  bool Run() const;
+};
+
+// Model-space matrices from local transforms over a skeleton, joints [from, to).
+struct LocalToModelJob {
+  const Skeleton* skeleton = nullptr;
+  std::span<const TransformTRS> local;  // one per joint
+  std::span<Mat4> model;                // one per joint
+  int from = 0;
+  int to = -1;  // -1: all joints
+  bool Validate() const;
+  bool Run() const;
+};
+
+// True when the frame is visible (tracks without a visibility list always are).
+bool IsVisible(const JointTrack& track, size_t frame);
+
+}  // namespace animkit

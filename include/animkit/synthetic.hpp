@@ -1,0 +1,27 @@
+// Synthetic skeletons and motion: the project's own test data, samples and benchmarks.
+// Deterministic: the same arguments always give the same floats.
+#pragma once
+
+#include <animkit/model.hpp>
+
+namespace animkit {
+
+struct SyntheticSpec {
+  int joints = 16;             // joints in a branching chain (spine, limbs)
+  size_t frames = 60;          // frames in the clip
+  double frame_rate = 30;
+  float translation_scale = 10;  // distance between a joint and its parent
+  float amplitude = 0.6f;        // peak joint swing, radians
+  bool animate_scale = true;
+  unsigned seed = 1;           // varies phases and axes
+  std::string name = "synthetic";
+};
+
+// A tree: joint 0 is the root ("root"), the rest "joint_N", each parented to an
+// earlier joint so that the tree has several branches.
+Skeleton SyntheticSkeleton(const SyntheticSpec& spec);
+// A looping clip keyed at every frame (LINEAR): sine swings on every joint, a
+// bobbing root translation, a breathing scale when animate_scale.
+Clip SyntheticClip(const Skeleton& skeleton, const SyntheticSpec& spec);
+
+}  // namespace animkit

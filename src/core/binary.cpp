@@ -1,0 +1,119 @@
+#include <animkit/binary.hpp>
+
+#include <bit>
+#include <cstring>
+
+namespace animkit {
+
+std::string Hex(uint64_t v) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  do {
+    s.insert(s.begin(), digits[v & 15]);
+    v >>= 4;
+  } while (v);
+  return "0x" + s;
+}
+
+void ByteReader::Fail(std::string message) const { FailAt(pos_, std::move(message)); }
+
+void ByteReader::FailAt(size_t pos, std::string message) const {
+  throw Error::AtOffset(base_ + pos, std::move(message));
+}
+
+void ByteReader::Require(uint64_t n, std::string_view what) const {
+  if (n > remaining()) {
+    Fail(std::string(what) + " runs past the end of the data (needs " + Hex(n) + " bytes, " +
+         Hex(remaining()) + " left)");
+  }
+}
+
+size_t ByteReader::Count(uint64_t count, uint64_t elem_size, std::string_view what) const {
+  // Division avoids overflow of count * elem_size.
+  if (elem_size != 0 && count > remaining() / elem_size) {
+    Fail(std::string(what) + ": count " + std::to_string(count) + " of " + std::to_string(elem_size) +
+         "-byte entries does not fit in the " + Hex(remaining()) + " bytes left");
+  }
+  return static_cast<size_t>(count);
+}
+
+void ByteReader::Seek(uint64_t pos, std::string_view what) {
+  if (pos > data_.size()) {
+    Fail(std::string(what) + " points to " + Hex(base_ + pos) + ", past the end (" + Hex(base_ + data_.size()) + ")");
+  }
+  pos_ = static_cast<size_t>(pos);
+}
+
+void ByteReader::Skip(uint64_t n, std::string_view what) {
+  Require(n, what);
+  pos_ += static_cast<size_t>(n);
+}
+
+uint64_t ByteReader::ReadUnsigned(int bytes, std::string_view what) {
+  Require(static_cast<uint64_t>(bytes), what);
+  uint64_t v = 0;
+  const uint8_t* p = data_.data() + pos_;
+  if (endian_ == Endian::Little) {
+    for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+  } else {
+    for (int i = 0; i < bytes; ++i) v = (v << 8) | p[i];
+  }
+  pos_ += static_cast<size_t>(bytes);
+  return v;
+}
+
+uint8_t ByteReader::U8(std::string_view what) { return static_cast<uint8_t>(ReadUnsigned(1, what)); }
+int8_t ByteReader::I8(std::string_view what) { return static_cast<int8_t>(ReadUnsigned(1, what)); }
+uint16_t ByteReader::U16(std::string_view what) { return static_cast<uint16_t>(ReadUnsigned(2, what)); }
+int16_t ByteReader::I16(std::string_view what) { return static_cast<int16_t>(ReadUnsigned(2, what)); }
+uint32_t ByteReader::U32(std::string_view what) { return static_cast<uint32_t>(ReadUnsigned(4, what)); }
+int32_t ByteReader::I32(std::string_view what) { return static_cast<int32_t>(ReadUnsigned(4, what)); }
+float ByteReader::F32(std::string_view what) { return std::bit_cast<float>(U32(what)); }
+
+ByteView ByteReader::Take(uint64_t n, std::string_view what) {
+  Require(n, what);
+  ByteView v = data_.subspan(pos_, static_cast<size_t>(n));
+  pos_ += static_cast<size_t>(n);
+  return v;
+}
+
+std::string ByteReader::CString(std::string_view what) {
+  const uint8_t* begin = data_.data() + pos_;
+  const void* nul = std::memchr(begin, 0, remaining());
+  if (!nul) Fail(std::string(what) + " has no terminating zero before the end of the data");
+  size_t len = static_cast<const uint8_t*>(nul) - begin;
+  std::string s(reinterpret_cast<const char*>(begin), len);
+  pos_ += len + 1;
+  return s;
+}
+
+ByteReader ByteReader::Sub(uint64_t offset, uint64_t n, std::string_view what) const {
+  if (offset > data_.size() || n > data_.size() - offset) {
+    FailAt(pos_, std::string(what) + " [" + Hex(base_ + offset) + ", +" + Hex(n) + ") runs past the end (" +
+                     Hex(base_ + data_.size()) + ")");
+  }
+  return ByteReader(data_.subspan(static_cast<size_t>(offset), static_cast<size_t>(n)), endian_, base_ + offset);
+}
+
+void ByteWriter::WriteUnsigned(uint64_t v, int bytes) {
+  size_t at = out_.size();
+  out_.resize(at + static_cast<size_t>(bytes));
+  PatchUnsigned(at, v, bytes);
+}
+
+void ByteWriter::PatchUnsigned(size_t pos, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) {
+    int shift = endian_ == Endian::Little ? 8 * i : 8 * (bytes - 1 - i);
+    out_.at(pos + static_cast<size_t>(i)) = static_cast<uint8_t>(v >> shift);
+  }
+}
+
+void ByteWriter::F32(float v) { U32(std::bit_cast<uint32_t>(v)); }
+void ByteWriter::PatchU16(size_t pos, uint16_t v) { PatchUnsigned(pos, v, 2); }
+void ByteWriter::PatchU32(size_t pos, uint32_t v) { PatchUnsigned(pos, v, 4); }
+
+void ByteWriter::AlignTo(size_t alignment, uint8_t fill) {
+  while (out_.size() % alignment) out_.push_back(fill);
+}
+
+}  // namespace animkit

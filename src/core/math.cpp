@@ -1,0 +1,215 @@
+#include <animkit/math.hpp>
+
+#include <algorithm>
+
+namespace animkit {
+
+QuatXYZW Normalize(QuatXYZW q) {
+  float len = std::sqrt(Dot(q, q));
+  if (!(len > 0) || !std::isfinite(len)) return {0, 0, 0, 1};
+  return {q.x / len, q.y / len, q.z / len, q.w / len};
+}
+
+QuatXYZW Multiply(QuatXYZW a, QuatXYZW b) {
+  return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+          a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+
+QuatXYZW Conjugate(QuatXYZW q) { return {-q.x, -q.y, -q.z, q.w}; }
+
+Vec3 Rotate(QuatXYZW q, Vec3 v) {
+  // v' = v + 2w(u x v) + 2u x (u x v)
+  Vec3 u{q.x, q.y, q.z};
+  auto cross = [](Vec3 a, Vec3 b) { return Vec3{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; };
+  Vec3 t = cross(u, v) * 2.0f;
+  return v + t * q.w + cross(u, t);
+}
+
+QuatXYZW AxisAngle(Vec3 a, float radians) {
+  float s = std::sin(radians * 0.5f);
+  return {a.x * s, a.y * s, a.z * s, std::cos(radians * 0.5f)};
+}
+
+Vec3 Lerp(Vec3 a, Vec3 b, float t) { return a + (b - a) * t; }
+
+QuatXYZW Nlerp(QuatXYZW a, QuatXYZW b, float t) {
+  if (Dot(a, b) < 0) b = {-b.x, -b.y, -b.z, -b.w};
+  return Normalize({a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t});
+}
+
+QuatXYZW Slerp(QuatXYZW a, QuatXYZW b, float t) {
+  double d = Dot(a, b);
+  if (d < 0) {
+    b = {-b.x, -b.y, -b.z, -b.w};
+    d = -d;
+  }
+  if (d > 0.9995) return Nlerp(a, b, t);
+  double theta = std::acos(std::min(d, 1.0));
+  double s = std::sin(theta);
+  double wa = std::sin((1 - t) * theta) / s, wb = std::sin(t * theta) / s;
+  return Normalize({static_cast<float>(wa * a.x + wb * b.x), static_cast<float>(wa * a.y + wb * b.y),
+                    static_cast<float>(wa * a.z + wb * b.z), static_cast<float>(wa * a.w + wb * b.w)});
+}
+
+QuatXYZW QuatFromEuler(Vec3 r, EulerOrder order) {
+  QuatXYZW qx = AxisAngle({1, 0, 0}, r.x), qy = AxisAngle({0, 1, 0}, r.y), qz = AxisAngle({0, 0, 1}, r.z);
+  // XYZ: X applied first, R = Rz * Ry * Rx.
+  if (order == EulerOrder::XYZ) return Normalize(Multiply(qz, Multiply(qy, qx)));
+  return Normalize(Multiply(qx, Multiply(qy, qz)));
+}
+
+namespace {
+struct Mat3 {
+  double r[3][3];  // r[row][col]
+};
+Mat3 RotationMatrix(QuatXYZW q) {
+  double x = q.x, y = q.y, z = q.z, w = q.w;
+  return {{{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+           {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+           {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}}};
+}
+QuatXYZW QuatFromMatrix(const Mat3& m) {
+  double t = m.r[0][0] + m.r[1][1] + m.r[2][2];
+  double x, y, z, w;
+  if (t > 0) {
+    double s = std::sqrt(t + 1.0) * 2;
+    w = 0.25 * s;
+    x = (m.r[2][1] - m.r[1][2]) / s;
+    y = (m.r[0][2] - m.r[2][0]) / s;
+    z = (m.r[1][0] - m.r[0][1]) / s;
+  } else if (m.r[0][0] > m.r[1][1] && m.r[0][0] > m.r[2][2]) {
+    double s = std::sqrt(1.0 + m.r[0][0] - m.r[1][1] - m.r[2][2]) * 2;
+    w = (m.r[2][1] - m.r[1][2]) / s;
+    x = 0.25 * s;
+    y = (m.r[0][1] + m.r[1][0]) / s;
+    z = (m.r[0][2] + m.r[2][0]) / s;
+  } else if (m.r[1][1] > m.r[2][2]) {
+    double s = std::sqrt(1.0 + m.r[1][1] - m.r[0][0] - m.r[2][2]) * 2;
+    w = (m.r[0][2] - m.r[2][0]) / s;
+    x = (m.r[0][1] + m.r[1][0]) / s;
+    y = 0.25 * s;
+    z = (m.r[1][2] + m.r[2][1]) / s;
+  } else {
+    double s = std::sqrt(1.0 + m.r[2][2] - m.r[0][0] - m.r[1][1]) * 2;
+    w = (m.r[1][0] - m.r[0][1]) / s;
+    x = (m.r[0][2] + m.r[2][0]) / s;
+    y = (m.r[1][2] + m.r[2][1]) / s;
+    z = 0.25 * s;
+  }
+  QuatXYZW q = Normalize({static_cast<float>(x), static_cast<float>(y), static_cast<float>(z), static_cast<float>(w)});
+  if (q.w < 0) q = {-q.x, -q.y, -q.z, -q.w};
+  return q;
+}
+}  // namespace
+
+Vec3 EulerFromQuat(QuatXYZW q, EulerOrder order) {
+  Mat3 m = RotationMatrix(Normalize(q));
+  double x, y, z;
+  if (order == EulerOrder::XYZ) {  // R = Rz Ry Rx
+    double s = std::clamp(-m.r[2][0], -1.0, 1.0);
+    y = std::asin(s);
+    if (std::abs(s) < 0.9999999) {
+      x = std::atan2(m.r[2][1], m.r[2][2]);
+      z = std::atan2(m.r[1][0], m.r[0][0]);
+    } else {
+      x = 0;
+      z = std::atan2(-m.r[0][1], m.r[1][1]);
+    }
+  } else {  // R = Rx Ry Rz
+    double s = std::clamp(m.r[0][2], -1.0, 1.0);
+    y = std::asin(s);
+    if (std::abs(s) < 0.9999999) {
+      x = std::atan2(-m.r[1][2], m.r[2][2]);
+      z = std::atan2(-m.r[0][1], m.r[0][0]);
+    } else {
+      z = 0;
+      x = std::atan2(m.r[2][1], m.r[1][1]);
+    }
+  }
+  return {static_cast<float>(x), static_cast<float>(y), static_cast<float>(z)};
+}
+
+float AngleBetween(QuatXYZW a, QuatXYZW b) {
+  double d = std::abs(static_cast<double>(Dot(Normalize(a), Normalize(b))));
+  return static_cast<float>(2 * std::acos(std::min(d, 1.0)));
+}
+
+Mat4 MatrixFromTRS(const TransformTRS& t) {
+  Mat3 r = RotationMatrix(t.rotation);
+  Mat4 out;
+  const float s[3] = {t.scale.x, t.scale.y, t.scale.z};
+  for (int c = 0; c < 3; ++c) {
+    for (int row = 0; row < 3; ++row) out.m[c][row] = static_cast<float>(r.r[row][c] * s[c]);
+    out.m[c][3] = 0;
+  }
+  out.m[3] = {t.translation.x, t.translation.y, t.translation.z, 1};
+  return out;
+}
+
+Mat4 Multiply(const Mat4& a, const Mat4& b) {
+  Mat4 out;
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) {
+      double v = 0;
+      for (int k = 0; k < 4; ++k) v += static_cast<double>(a.m[k][r]) * b.m[c][k];
+      out.m[c][r] = static_cast<float>(v);
+    }
+  }
+  return out;
+}
+
+Vec3 TransformPoint(const Mat4& m, Vec3 p) {
+  return {m.m[0][0] * p.x + m.m[1][0] * p.y + m.m[2][0] * p.z + m.m[3][0],
+          m.m[0][1] * p.x + m.m[1][1] * p.y + m.m[2][1] * p.z + m.m[3][1],
+          m.m[0][2] * p.x + m.m[1][2] * p.y + m.m[2][2] * p.z + m.m[3][2]};
+}
+
+TransformTRS DecomposeTRS(const Mat4& m) {
+  TransformTRS t;
+  t.translation = {m.m[3][0], m.m[3][1], m.m[3][2]};
+  double col[3][3];
+  double scale[3];
+  for (int c = 0; c < 3; ++c) {
+    for (int r = 0; r < 3; ++r) col[c][r] = m.m[c][r];
+    scale[c] = std::sqrt(col[c][0] * col[c][0] + col[c][1] * col[c][1] + col[c][2] * col[c][2]);
+  }
+  double det = col[0][0] * (col[1][1] * col[2][2] - col[2][1] * col[1][2]) -
+               col[1][0] * (col[0][1] * col[2][2] - col[2][1] * col[0][2]) +
+               col[2][0] * (col[0][1] * col[1][2] - col[1][1] * col[0][2]);
+  if (det < 0) scale[0] = -scale[0];
+  Mat3 r{};
+  for (int c = 0; c < 3; ++c) {
+    for (int row = 0; row < 3; ++row) r.r[row][c] = scale[c] != 0 ? col[c][row] / scale[c] : (row == c ? 1 : 0);
+  }
+  t.rotation = QuatFromMatrix(r);
+  t.scale = {static_cast<float>(scale[0]), static_cast<float>(scale[1]), static_cast<float>(scale[2])};
+  return t;
+}
+
+Mat4 InverseAffine(const Mat4& m) {
+  double a[3][3];
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) a[r][c] = m.m[c][r];
+  double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+               a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+  Mat4 out;
+  if (det == 0 || !std::isfinite(det)) return out;
+  double inv[3][3];
+  inv[0][0] = (a[1][1] * a[2][2] - a[1][2] * a[2][1]) / det;
+  inv[0][1] = (a[0][2] * a[2][1] - a[0][1] * a[2][2]) / det;
+  inv[0][2] = (a[0][1] * a[1][2] - a[0][2] * a[1][1]) / det;
+  inv[1][0] = (a[1][2] * a[2][0] - a[1][0] * a[2][2]) / det;
+  inv[1][1] = (a[0][0] * a[2][2] - a[0][2] * a[2][0]) / det;
+  inv[1][2] = (a[0][2] * a[1][0] - a[0][0] * a[1][2]) / det;
+  inv[2][0] = (a[1][0] * a[2][1] - a[1][1] * a[2][0]) / det;
+  inv[2][1] = (a[0][1] * a[2][0] - a[0][0] * a[2][1]) / det;
+  inv[2][2] = (a[0][0] * a[1][1] - a[0][1] * a[1][0]) / det;
+  double t[3] = {m.m[3][0], m.m[3][1], m.m[3][2]};
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) out.m[c][r] = static_cast<float>(inv[r][c]);
+    out.m[3][r] = static_cast<float>(-(inv[r][0] * t[0] + inv[r][1] * t[1] + inv[r][2] * t[2]));
+  }
+  return out;
+}
+
+}  // namespace animkit

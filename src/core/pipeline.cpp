@@ -1,0 +1,237 @@
+#include <animkit/error.hpp>
+#include <animkit/io.hpp>
+#include <animkit/pipeline.hpp>
+#include <animkit/sampling.hpp>
+
+#include <charconv>
+#include <cmath>
+
+namespace animkit {
+
+LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view format_id, const Options& options) {
+  LoadedFile loaded;
+  loaded.path = path;
+  try {
+    if (!format_id.empty()) {
+      loaded.format = FindFormat(format_id);
+      if (!loaded.format) throw Error::General("unknown format id '" + std::string(format_id) + "'");
+    } else {
+      Detection d = Detect(data, path);
+      if (!d.format) throw Error::General("not a file of any supported format (use --format to force one)");
+      loaded.format = d.format;
+    }
+    if (!loaded.format->read) throw Error::General(std::string(loaded.format->id) + " files cannot be read");
+    loaded.document = loaded.format->read(data, options);
+  } catch (const Error& e) {
+    throw e.InFile(path);
+  }
+  return loaded;
+}
+
+LoadedFile LoadFile(const std::string& path, std::string_view format_id, const Options& options) {
+  Bytes data = ReadFileBytes(path);
+  return LoadBytes(data, path, format_id, options);
+}
+
+Scene LoadReference(const std::string& path, const Options& options) {
+  LoadedFile f = LoadFile(path, "", options);
+  try {
+    return f.document->Decode(DecodeContext{nullptr, options});
+  } catch (const Error& e) {
+    throw e.InFile(path);
+  }
+}
+
+namespace {
+
+class JsonOut {
+ public:
+  void Raw(std::string_view s) { out_ += s; }
+  void Number(double v) {
+    if (!std::isfinite(v)) {
+      out_ += "null";
+      return;
+    }
+    // Values are float32 in the model: the shortest text that reads back as the same float.
+    char buf[32];
+    float f = static_cast<float>(v);
+    auto res = (static_cast<double>(f) == v) ? std::to_chars(buf, buf + sizeof buf, f)
+                                             : std::to_chars(buf, buf + sizeof buf, v);
+    out_.append(buf, res.ptr);
+  }
+  void String(std::string_view s) { out_ += nlohmann::json(std::string(s)).dump(); }
+  void Vec(std::initializer_list<float> v) {
+    out_ += '[';
+    bool first = true;
+    for (float x : v) {
+      if (!first) out_ += ", ";
+      first = false;
+      Number(x);
+    }
+    out_ += ']';
+  }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+}  // namespace
+
+std::string SampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request) {
+  JsonOut j;
+  j.Raw("{\n  \"format\": ");
+  j.String(format_id);
+  j.Raw(",\n  \"clips\": [");
+  bool first_clip = true;
+  for (const Clip& clip : scene.clips) {
+    if (!request.clip.empty() && clip.name != request.clip) continue;
+    j.Raw(first_clip ? "\n    {" : ",\n    {");
+    first_clip = false;
+    const bool resample = request.rate > 0;
+    const double rate = resample ? request.rate : clip.frame_rate;
+    size_t frames = clip.frame_count;
+    if (resample) frames = static_cast<size_t>(std::floor(static_cast<double>(clip.duration) * rate + 1e-6)) + 1;
+    j.Raw("\n      \"name\": ");
+    j.String(clip.name);
+    j.Raw(",\n      \"frame_rate\": ");
+    j.Number(rate);
+    j.Raw(",\n      \"duration\": ");
+    j.Number(clip.duration);
+    j.Raw(",\n      \"loop\": ");
+    j.Raw(clip.loop ? "true" : "false");
+    j.Raw(",\n      \"space\": ");
+    j.Raw(clip.space == Space::Model ? "\"model\"" : "\"local\"");
+    j.Raw(",\n      \"joints\": [");
+    for (size_t i = 0; i < clip.tracks.size(); ++i) {
+      if (i) j.Raw(", ");
+      j.String(clip.tracks[i].joint);
+    }
+    j.Raw("],\n      \"frames\": [");
+    std::vector<TransformTRS> pose(clip.tracks.size());
+    for (size_t f = 0; f < frames; ++f) {
+      const Seconds t = FrameTime(f, rate);
+      SampleClipJob{&clip, request.rest, t, pose}.Run();
+      // The file's own frame index, for visibility.
+      size_t own = resample ? static_cast<size_t>(std::floor(static_cast<double>(t) * clip.frame_rate + 1e-4)) : f;
+      j.Raw(f ? ",\n        [" : "\n        [");
+      for (size_t i = 0; i < pose.size(); ++i) {
+        if (i) j.Raw(", ");
+        if (!IsVisible(clip.tracks[i], own)) {
+          j.Raw("null");
+          continue;
+        }
+        const TransformTRS& p = pose[i];
+        j.Raw("{\"t\": ");
+        j.Vec({p.translation.x, p.translation.y, p.translation.z});
+        j.Raw(", \"r\": ");
+        j.Vec({p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w});
+        j.Raw(", \"s\": ");
+        j.Vec({p.scale.x, p.scale.y, p.scale.z});
+        j.Raw("}");
+      }
+      j.Raw("]");
+    }
+    j.Raw(frames ? "\n      ],\n      \"events\": [" : "],\n      \"events\": [");
+    for (size_t e = 0; e < clip.events.size(); ++e) {
+      const Event& ev = clip.events[e];
+      j.Raw(e ? ", {\"time\": " : "{\"time\": ");
+      j.Number(ev.time);
+      if (ev.end_time) {
+        j.Raw(", \"end_time\": ");
+        j.Number(*ev.end_time);
+      }
+      j.Raw(", \"name\": ");
+      j.String(ev.name);
+      j.Raw(", \"params\": [");
+      for (size_t p = 0; p < ev.params.size(); ++p) {
+        if (p) j.Raw(", ");
+        j.Number(ev.params[p]);
+      }
+      j.Raw("]}");
+    }
+    j.Raw("]\n    }");
+  }
+  j.Raw(first_clip ? "]\n}\n" : "\n  ]\n}\n");
+  return j.Take();
+}
+
+const FormatDescriptor* OutputFormatFor(const std::string& output_path, std::string_view requested) {
+  if (!requested.empty()) {
+    if (const FormatDescriptor* f = FindFormat(requested)) return f;
+    std::string ext = requested.front() == '.' ? std::string(requested) : "." + std::string(requested);
+    auto by_ext = FormatsForExtension(ext);
+    if (!by_ext.empty()) return by_ext.front();
+    throw Error::General("unknown output format '" + std::string(requested) + "'");
+  }
+  std::string ext = ExtensionOf(output_path);
+  auto by_ext = FormatsForExtension(ext);
+  if (by_ext.empty()) {
+    throw Error::General("cannot tell the output format from the extension '" + ext + "' (use --to ID)")
+        .InFile(output_path);
+  }
+  return by_ext.front();  // the table's order settles shared extensions
+}
+
+ConvertResult Convert(const ConvertRequest& request) {
+  ConvertResult result;
+  if (request.input == request.output || SameFile(request.input, request.output)) {
+    throw Error::General("refusing to overwrite the input file").InFile(request.output);
+  }
+  Bytes input = ReadFileBytes(request.input);
+  result.bytes_in = input.size();
+  LoadedFile loaded = LoadBytes(input, request.input, request.input_format, request.options);
+  result.input_format = loaded.format;
+
+  const bool to_json = request.output_format.empty() && ExtensionOf(request.output) == ".json";
+  const FormatDescriptor* out_format = to_json ? nullptr : OutputFormatFor(request.output, request.output_format);
+  result.output_format = out_format;
+
+  Scene reference;
+  if (!request.skeleton.empty()) reference = LoadReference(request.skeleton, request.options);
+  DecodeContext dctx{request.skeleton.empty() ? nullptr : &reference, request.options};
+  Scene scene;
+  try {
+    scene = loaded.document->Decode(dctx);
+  } catch (const Error& e) {
+    throw e.InFile(request.input);
+  }
+  if (!request.clip.empty()) {
+    std::erase_if(scene.clips, [&](const Clip& c) { return c.name != request.clip; });
+    if (scene.clips.empty()) throw Error::General("no clip named '" + request.clip + "'").InFile(request.input);
+  }
+  for (const Clip& c : scene.clips) {
+    result.frames += c.frame_count;
+    result.events += c.events.size();
+    result.joints = std::max(result.joints, c.tracks.size());
+  }
+  result.clips = scene.clips.size();
+  result.joints = std::max(result.joints, scene.skeleton.joints.size());
+
+  Bytes out;
+  if (to_json) {
+    std::string text = SampleJson(scene, loaded.format->id, SampleRequest{0, {}, &scene.skeleton});
+    out.assign(text.begin(), text.end());
+  } else if (out_format == loaded.format && request.options.values().empty() && request.clip.empty() &&
+             request.skeleton.empty()) {
+    out = loaded.document->Write();  // nothing asked to change: the file as it was read
+    result.copied_verbatim = true;
+  } else {
+    if (!out_format->encode) {
+      throw Error::General(std::string(out_format->id) + " files cannot be written from animation data")
+          .InFile(request.output);
+    }
+    EncodeContext ectx{dctx.reference, request.options, request.output, nlohmann::json::object()};
+    try {
+      out = out_format->encode(scene, ectx)->Write();
+    } catch (const Error& e) {
+      throw e.InFile(request.output);
+    }
+    result.report = std::move(ectx.report);
+  }
+  WriteFileAtomic(request.output, out);
+  result.bytes_out = out.size();
+  return result;
+}
+
+}  // namespace animkit

@@ -1,0 +1,122 @@
+#include <animkit/sampling.hpp>
+
+#include <algorithm>
+
+namespace animkit {
+
+Seconds FrameTime(size_t frame, double frame_rate) {
+  return frame_rate > 0 ? static_cast<Seconds>(static_cast<double>(frame) / frame_rate) : 0.0f;
+}
+
+namespace {
+
+// Index k of the segment [times[k], times[k+1]) holding t; times has >= 2 keys and
+// times.front() <= t < times.back().
+size_t FindSegment(const std::vector<Seconds>& times, Seconds t, size_t* cursor) {
+  if (cursor && *cursor + 1 < times.size()) {
+    size_t k = *cursor;
+    if (times[k] <= t && t < times[k + 1]) return k;
+    if (k + 2 < times.size() && times[k + 1] <= t && t < times[k + 2]) return *cursor = k + 1;
+  }
+  size_t k = static_cast<size_t>(std::upper_bound(times.begin(), times.end(), t) - times.begin()) - 1;
+  if (cursor) *cursor = k;
+  return k;
+}
+
+Vec3 Hermite(Vec3 p0, Vec3 m0, Vec3 p1, Vec3 m1, float u, float dt) {
+  float u2 = u * u, u3 = u2 * u;
+  float h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
+  return p0 * h00 + m0 * (h10 * dt) + p1 * h01 + m1 * (h11 * dt);
+}
+
+QuatXYZW Hermite(QuatXYZW p0, QuatXYZW m0, QuatXYZW p1, QuatXYZW m1, float u, float dt) {
+  Vec3 xyz = Hermite(Vec3{p0.x, p0.y, p0.z}, Vec3{m0.x, m0.y, m0.z}, Vec3{p1.x, p1.y, p1.z}, Vec3{m1.x, m1.y, m1.z}, u, dt);
+  Vec3 w = Hermite(Vec3{p0.w, 0, 0}, Vec3{m0.w, 0, 0}, Vec3{p1.w, 0, 0}, Vec3{m1.w, 0, 0}, u, dt);
+  return Normalize({xyz.x, xyz.y, xyz.z, w.x});
+}
+
+Vec3 Blend(Vec3 a, Vec3 b, float u) { return Lerp(a, b, u); }
+QuatXYZW Blend(QuatXYZW a, QuatXYZW b, float u) { return Slerp(a, b, u); }
+
+template <class T>
+T Sample(const Track<T>& track, Seconds t, size_t* cursor, T fallback) {
+  const size_t n = std::min(track.times.size(), track.values.size());
+  if (n == 0) return fallback;
+  if (n == 1 || !(t > track.times.front())) return track.values.front();
+  if (t >= track.times[n - 1]) return track.values[n - 1];
+  size_t k = FindSegment(track.times, t, cursor);
+  if (k + 1 >= n) return track.values[n - 1];
+  const Seconds t0 = track.times[k], t1 = track.times[k + 1];
+  const float dt = t1 - t0;
+  const float u = dt > 0 ? (t - t0) / dt : 0.0f;
+  switch (track.interpolation) {
+    case Interpolation::Step:
+      return track.values[k];
+    case Interpolation::Linear:
+      return Blend(track.values[k], track.values[k + 1], u);
+    case Interpolation::Hermite:
+      if (track.out_tangents.size() < n || track.in_tangents.size() < n) {
+        return Blend(track.values[k], track.values[k + 1], u);
+      }
+      return Hermite(track.values[k], track.out_tangents[k], track.values[k + 1], track.in_tangents[k + 1], u, dt);
+  }
+  return track.values[k];
+}
+
+}  // namespace
+
+Vec3 SampleTrack(const Track<Vec3>& track, Seconds t, size_t* cursor) {
+  return Sample(track, t, cursor, Vec3{0, 0, 0});
+}
+
+QuatXYZW SampleTrack(const Track<QuatXYZW>& track, Seconds t, size_t* cursor) {
+  return Sample(track, t, cursor, QuatXYZW{0, 0, 0, 1});
+}
+
+bool IsVisible(const JointTrack& track, size_t frame) {
+  return frame >= track.visible.size() || track.visible[frame];
+}
+
+bool SampleClipJob::Validate() const { return clip && output.size() >= clip->tracks.size(); }
+
+bool SampleClipJob::Run() const {
+  if (!Validate()) return false;
+  for (size_t i = 0; i < clip->tracks.size(); ++i) {
+    const JointTrack& track = clip->tracks[i];
+    TransformTRS rest;
+    if (rest_skeleton) {
+      int j = rest_skeleton->Find(track.joint);
+      if (j >= 0) rest = rest_skeleton->joints[static_cast<size_t>(j)].rest;
+    }
+    TransformTRS& out = output[i];
+    out.translation = track.translation.empty() ? rest.translation : SampleTrack(track.translation, time);
+    out.rotation = track.rotation.empty() ? rest.rotation : SampleTrack(track.rotation, time);
+    out.scale = track.scale.empty() ? rest.scale : SampleTrack(track.scale, time);
+  }
+  return true;
+}
+
+bool LocalToModelJob::Validate() const {
+  if (!skeleton) return false;
+  const size_t n = skeleton->joints.size();
+  const int end = to < 0 ? static_cast<int>(n) : to;
+  if (from < 0 || end < from || static_cast<size_t>(end) > n) return false;
+  if (local.size() < n || model.size() < n) return false;
+  for (int i = from; i < end; ++i) {
+    if (skeleton->joints[static_cast<size_t>(i)].parent >= i) return false;  // parents first
+  }
+  return true;
+}
+
+bool LocalToModelJob::Run() const {
+  if (!Validate()) return false;
+  const int end = to < 0 ? static_cast<int>(skeleton->joints.size()) : to;
+  for (int i = from; i < end; ++i) {
+    const int parent = skeleton->joints[static_cast<size_t>(i)].parent;
+    Mat4 m = MatrixFromTRS(local[static_cast<size_t>(i)]);
+    model[static_cast<size_t>(i)] = parent < 0 ? m : Multiply(model[static_cast<size_t>(parent)], m);
+  }
+  return true;
+}
+
+}  // namespace animkit

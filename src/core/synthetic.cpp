@@ -1,0 +1,78 @@
+#include <animkit/sampling.hpp>
+#include <animkit/synthetic.hpp>
+
+#include <cmath>
+#include <numbers>
+
+namespace animkit {
+
+namespace {
+// A small deterministic generator, so samples are identical on every machine.
+struct Lcg {
+  uint32_t state;
+  float Next() {  // [0, 1)
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(state >> 8) / 16777216.0f;
+  }
+};
+}  // namespace
+
+Skeleton SyntheticSkeleton(const SyntheticSpec& spec) {
+  Skeleton s;
+  Lcg rng{spec.seed * 2654435761u + 17};
+  for (int i = 0; i < spec.joints; ++i) {
+    Joint j;
+    j.name = i == 0 ? "root" : "joint_" + std::to_string(i);
+    // Five branches from the root, each a chain: parent is the previous joint of the branch.
+    j.parent = i == 0 ? -1 : (i <= 5 ? 0 : i - 5);
+    const float a = 2 * std::numbers::pi_v<float> * static_cast<float>(i % 5) / 5;
+    j.rest.translation = i == 0 ? Vec3{0, 0, 0}
+                                : Vec3{std::cos(a) * spec.translation_scale * 0.5f, spec.translation_scale,
+                                       std::sin(a) * spec.translation_scale * 0.5f};
+    j.rest.rotation = QuatFromEuler({0.1f * rng.Next(), 0.2f * rng.Next(), 0.1f * rng.Next()}, EulerOrder::XYZ);
+    s.joints.push_back(j);
+  }
+  return s;
+}
+
+Clip SyntheticClip(const Skeleton& skeleton, const SyntheticSpec& spec) {
+  Clip clip;
+  clip.name = spec.name;
+  clip.frame_rate = spec.frame_rate;
+  clip.frame_count = spec.frames;
+  clip.duration = spec.frames > 1 ? FrameTime(spec.frames - 1, spec.frame_rate) : 0.0f;
+  clip.loop = true;
+  Lcg rng{spec.seed * 7919u + 3};
+  const double cycle = static_cast<double>(spec.frames > 1 ? spec.frames - 1 : 1);
+  for (size_t j = 0; j < skeleton.joints.size(); ++j) {
+    const Joint& joint = skeleton.joints[j];
+    JointTrack t;
+    t.joint = joint.name;
+    const float phase = 2 * std::numbers::pi_v<float> * rng.Next();
+    const Vec3 axis = [&] {
+      Vec3 v{rng.Next() - 0.5f, rng.Next() - 0.5f, rng.Next() - 0.5f};
+      float len = std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+      return len > 1e-3f ? v * (1 / len) : Vec3{0, 0, 1};
+    }();
+    for (size_t f = 0; f < spec.frames; ++f) {
+      const Seconds time = FrameTime(f, spec.frame_rate);
+      const float u = static_cast<float>(2 * std::numbers::pi * static_cast<double>(f) / cycle);
+      const QuatXYZW swing = AxisAngle(axis, spec.amplitude * std::sin(u + phase));
+      t.rotation.times.push_back(time);
+      t.rotation.values.push_back(Normalize(Multiply(joint.rest.rotation, swing)));
+      t.translation.times.push_back(time);
+      Vec3 p = joint.rest.translation;
+      if (j == 0) p = p + Vec3{0, spec.translation_scale * 0.2f * std::sin(2 * u), spec.translation_scale * 0.1f * std::cos(u)};
+      t.translation.values.push_back(p);
+      if (spec.animate_scale) {
+        t.scale.times.push_back(time);
+        const float s = 1 + 0.1f * std::sin(u + phase);
+        t.scale.values.push_back({s, s, s});
+      }
+    }
+    clip.tracks.push_back(std::move(t));
+  }
+  return clip;
+}
+
+}  // namespace animkit

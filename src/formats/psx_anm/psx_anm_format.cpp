@@ -1,0 +1,120 @@
+// Registry entry and document for the PS1 ANM format.
+#include <animkit/formats/psx_anm.hpp>
+
+namespace animkit {
+
+extern const FormatDescriptor kPsxAnmFormat;
+
+namespace psx_anm {
+namespace {
+
+DecodeSettings SettingsFrom(const Options& o) {
+  DecodeSettings s;
+  s.euler = o.GetChoice("euler", {"xyz", "zyx"}, "xyz") == "xyz" ? EulerOrder::XYZ : EulerOrder::ZYX;
+  s.missing = o.GetChoice("psx-missing", {"hold", "interpolate"}, "hold") == "hold" ? MissingField::Hold
+                                                                                     : MissingField::Interpolate;
+  s.frame_rate = o.GetNumber("psx-rate", 0);
+  if (s.frame_rate < 0 || s.frame_rate > 1000) throw Error::General("option --psx-rate expects 0..1000 frames per second");
+  return s;
+}
+
+nlohmann::json Triple(const std::array<int16_t, 3>& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
+
+class PsxAnmDocument final : public Document {
+ public:
+  explicit PsxAnmDocument(File file) : file_(std::move(file)) {}
+  const FormatDescriptor& format() const override { return kPsxAnmFormat; }
+  Bytes Write() const override { return Serialize(file_); }
+
+  nlohmann::json Info() const override {
+    nlohmann::json frames = nlohmann::json::array();
+    size_t keyframes = 0;
+    for (const Frame& f : file_.frames) {
+      nlohmann::json keys = nlohmann::json::array();
+      for (const Keyframe& k : f.keyframes) {
+        nlohmann::json j = {{"object", k.object}, {"flags", k.flags}};
+        if (k.flags & kFlagRotation) j["rotation"] = Triple(k.rotation);
+        if (k.flags & kFlagScale) j["scale"] = Triple(k.scale);
+        if (k.flags & kFlagPosition) j["position"] = Triple(k.position);
+        keys.push_back(std::move(j));
+      }
+      keyframes += f.keyframes.size();
+      frames.push_back(std::move(keys));
+    }
+    return {{"marker", file_.marker},
+            {"header_unknown", file_.unknown},
+            {"frame_count", file_.frames.size()},
+            {"keyframe_count", keyframes},
+            {"gap_bytes", file_.gap.size()},
+            {"trailing_bytes", file_.trailing.size()},
+            {"frames", std::move(frames)}};
+  }
+
+  Scene Decode(const DecodeContext& context) const override {
+    std::vector<std::string> names;
+    if (context.reference) {
+      for (const Joint& j : context.reference->skeleton.joints) names.push_back(j.name);
+    }
+    Scene scene;
+    if (context.reference) scene.skeleton = context.reference->skeleton;
+    scene.clips.push_back(DecodeClip(file_, SettingsFrom(context.options), names));
+    scene.clips.back().name = "anm";
+    return scene;
+  }
+
+  const File& file() const { return file_; }
+
+ private:
+  File file_;
+};
+
+int Probe(ByteView data, std::string_view) {
+  if (data.size() < 8 || data[0] != 0x00 || data[1] != 0x80) return kProbeNone;
+  const size_t frames = data[4] | (data[5] << 8);
+  const size_t table_end = 6 + 2 * (frames + 1);
+  if (table_end > data.size()) return kProbeNone;
+  size_t prev = 0;
+  for (size_t i = 0; i <= frames; ++i) {
+    size_t off = size_t(data[6 + 2 * i] | (data[7 + 2 * i] << 8)) * 2;
+    if (off < prev || off > data.size() || (i == 0 && off < table_end)) return kProbeNone;
+    prev = off;
+  }
+  // A two-byte marker is weak evidence; a table that ends exactly at the end of the file is strong.
+  return prev == data.size() ? kProbeMagic - 10 : kProbeStructure;
+}
+
+std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<PsxAnmDocument>(Parse(data)); }
+
+std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
+  if (scene.clips.empty()) throw Error::General("nothing to write: the input has no animation clip");
+  if (scene.clips.size() > 1) {
+    std::string names;
+    for (const Clip& c : scene.clips) names += (names.empty() ? "" : ", ") + c.name;
+    throw Error::General("a PS1 ANM holds one clip and the input has " + std::to_string(scene.clips.size()) + " (" +
+                         names + "): choose one with --clip NAME");
+  }
+  const Skeleton* rest = context.reference ? &context.reference->skeleton : &scene.skeleton;
+  File file = EncodeClip(scene.clips.front(), SettingsFrom(context.options), rest->empty() ? nullptr : rest);
+  size_t keyframes = 0;
+  for (const Frame& f : file.frames) keyframes += f.keyframes.size();
+  context.report["frames"] = file.frames.size();
+  context.report["keyframes"] = keyframes;
+  return std::make_unique<PsxAnmDocument>(std::move(file));
+}
+
+}  // namespace
+}  // namespace psx_anm
+
+const FormatDescriptor kPsxAnmFormat{
+    .id = "psx-anm",
+    .description = "PS1 ANM model animation (Vib-Ribbon)",
+    .extensions = {".anm"},
+    .probe = psx_anm::Probe,
+    .read = psx_anm::Read,
+    .encode = psx_anm::Encode,
+    .options = {{"euler", "Euler order of PS1 ANM rotations: xyz (R = Rz*Ry*Rx, default) or zyx", true},
+                {"psx-missing", "PS1 ANM keyframes without rotation/position: hold (default) or interpolate", true},
+                {"psx-rate", "PS1 ANM frames per second (default: the header's second field, else 60)", true}},
+};
+
+}  // namespace animkit

@@ -1,0 +1,91 @@
+// The "gltf" entry of the format table: .gltf and .glb through ExportGltf/ImportGltf.
+#include <animkit/error.hpp>
+#include <animkit/format.hpp>
+#include <animkit/gltf.hpp>
+
+#include "gltf/gltf_internal.hpp"
+
+#include <algorithm>
+
+namespace animkit {
+
+extern const FormatDescriptor kGltfFormat;
+
+namespace {
+
+using nlohmann::json;
+
+// A glTF file kept byte for byte; parsed again for Info() and Decode().
+class GltfDocument : public Document {
+ public:
+  explicit GltfDocument(Bytes bytes) : bytes_(std::move(bytes)) {}
+
+  const FormatDescriptor& format() const override { return kGltfFormat; }
+  Bytes Write() const override { return bytes_; }
+
+  json Info() const override {
+    tinygltf::Model model = gltf::LoadModel(bytes_, "");
+    json info = {
+        {"container", gltf::IsGlb(bytes_) ? "glb" : "gltf"},
+        {"asset", {{"version", model.asset.version}, {"generator", model.asset.generator}}},
+        {"scenes", model.scenes.size()},
+        {"buffers", model.buffers.size()},
+        {"accessors", model.accessors.size()},
+    };
+    if (!model.asset.minVersion.empty()) info["asset"]["minVersion"] = model.asset.minVersion;
+    json nodes = json::array();
+    for (const tinygltf::Node& node : model.nodes) nodes.push_back(node.name);
+    info["nodes"] = {{"count", model.nodes.size()}, {"names", std::move(nodes)}};
+    json skins = json::array();
+    for (const tinygltf::Skin& skin : model.skins) skins.push_back({{"name", skin.name}, {"joints", skin.joints.size()}});
+    info["skins"] = {{"count", model.skins.size()}, {"list", std::move(skins)}};
+    json animations = json::array();
+    for (const tinygltf::Animation& a : model.animations)
+      animations.push_back({{"name", a.name}, {"channels", a.channels.size()}, {"samplers", a.samplers.size()}});
+    info["animations"] = {{"count", model.animations.size()}, {"list", std::move(animations)}};
+    return info;
+  }
+
+  Scene Decode(const DecodeContext&) const override { return ImportGltf(bytes_, ""); }
+
+ private:
+  Bytes bytes_;
+};
+
+int Probe(ByteView data, std::string_view extension) {
+  if (gltf::IsGlb(data)) return kProbeMagic;
+  std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());
+  size_t start = text.find_first_not_of(" \t\r\n");
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") start = text.find_first_not_of(" \t\r\n", 3);
+  if (start != std::string_view::npos && text[start] == '{' && text.find("\"asset\"") != std::string_view::npos)
+    return kProbeStructure;
+  return extension == ".gltf" || extension == ".glb" ? kProbeExtension : kProbeNone;
+}
+
+std::unique_ptr<Document> Read(ByteView data, const Options&) {
+  gltf::LoadModel(data, "");  // rejects what tinygltf cannot parse, now rather than at Decode
+  return std::make_unique<GltfDocument>(Bytes(data.begin(), data.end()));
+}
+
+std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
+  GltfExportOptions options;
+  options.binary = ExtensionOf(context.output_path) != ".gltf";
+  Bytes bytes = ExportGltf(scene, options);
+  context.report["gltf"] = {{"container", options.binary ? "glb" : "gltf"}, {"bytes", bytes.size()},
+                            {"animations", scene.clips.size()}};
+  return std::make_unique<GltfDocument>(std::move(bytes));
+}
+
+}  // namespace
+
+const FormatDescriptor kGltfFormat = {
+    .id = "gltf",
+    .description = "glTF 2.0 (.gltf with embedded buffers, .glb)",
+    .extensions = {".gltf", ".glb"},
+    .probe = &Probe,
+    .read = &Read,
+    .encode = &Encode,
+    .options = {},
+};
+
+}  // namespace animkit

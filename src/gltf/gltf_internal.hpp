@@ -1,0 +1,41 @@
+// Helpers shared by the glTF exporter, importer and format descriptor. Internal:
+// only src/gltf includes this (it pulls in tiny_gltf.h).
+#pragma once
+
+#include <animkit/binary.hpp>
+
+#include <nlohmann/json.hpp>
+#include <tiny_gltf.h>
+
+#include <string>
+#include <string_view>
+
+namespace animkit::gltf {
+
+// Name of the node the exporter puts joints without a parent under.
+inline constexpr std::string_view kRootNodeName = "animkit_root";
+// Key of the object the exporter writes into extras.
+inline constexpr const char* kExtrasKey = "animkit";
+// Deepest JSON nesting accepted on import: tinygltf converts extras recursively,
+// so unbounded nesting could exhaust the stack.
+inline constexpr int kMaxJsonDepth = 64;
+
+// True when json converts to a tinygltf::Value and back without loss: tinygltf
+// drops nulls and writes empty arrays/objects as null, and stores integers as int.
+bool IsValueRepresentable(const nlohmann::json& json);
+// json must satisfy IsValueRepresentable (anything else is dropped or converted).
+tinygltf::Value ToValue(const nlohmann::json& json);
+
+// The deepest array/object nesting in JSON text (strings skipped); stops
+// counting once past limit.
+int JsonDepth(std::string_view text, int limit);
+
+// A parsed glTF or GLB. Throws animkit::Error for anything tinygltf rejects,
+// for GLB framing errors and for JSON nested too deeply. External buffer files
+// are read relative to the directory of path when it names one.
+tinygltf::Model LoadModel(ByteView data, const std::string& path);
+
+// True when data starts with the GLB magic.
+bool IsGlb(ByteView data);
+
+}  // namespace animkit::gltf

@@ -1,0 +1,18 @@
+# Installs the build tree into a scratch prefix, then configures, builds and runs
+# tests/consumer against it with find_package(animkit).
+set(prefix ${BINARY_DIR}/consumer-test/install)
+set(build ${BINARY_DIR}/consumer-test/build)
+file(REMOVE_RECURSE ${BINARY_DIR}/consumer-test)
+function(run)
+  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGV}")
+  endif()
+endfunction()
+run(${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${prefix})
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/consumer -B ${build} -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${build})
+run(${build}/consumer ${SOURCE_DIR}/samples)
+if(NOT EXISTS ${prefix}/bin/animkit)
+  message(FATAL_ERROR "the CLI was not installed")
+endif()

@@ -1,0 +1,262 @@
+#include <animkit/formats/psx_anm.hpp>
+
+#include "support/test_support.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace animkit {
+extern const FormatDescriptor kPsxAnmFormat;
+namespace {
+
+using psx_anm::DecodeSettings;
+using psx_anm::MissingField;
+
+// Two frames, written by hand from the format description:
+// frame 0: object 0 with rotation (1024, 0, 0), scale (4096, 8192, 2048), position (10, -20, 30);
+//          object 1 with position (1, 2, 3);
+// frame 1: object 0 with rotation (0, 0, 2048) only.
+const Bytes kGolden = {
+    0x00, 0x80, 30, 0, 2, 0,           // marker, unknown = 30, 2 frames
+    6, 0, 20, 0, 24, 0,                // offsets /2: 12, 40, 48
+    0, 7, 0x00, 0x04, 0, 0, 0, 0,      // object 0, flags 7, rotation 1024, 0, 0
+    0x00, 0x10, 0x00, 0x20, 0x00, 0x08,  // scale 4096, 8192, 2048
+    10, 0, 0xEC, 0xFF, 30, 0,          // position 10, -20, 30
+    1, 4, 1, 0, 2, 0, 3, 0,            // object 1, flags 4, position 1, 2, 3
+    0, 1, 0, 0, 0, 0, 0x00, 0x08,      // frame 1: object 0, flags 1, rotation 0, 0, 2048
+};
+
+void ExpectQuat(QuatXYZW q, double x, double y, double z, double w, double tol = 1e-6) {
+  if (q.w * w + q.x * x + q.y * y + q.z * z < 0) q = {-q.x, -q.y, -q.z, -q.w};
+  EXPECT_NEAR(q.x, x, tol);
+  EXPECT_NEAR(q.y, y, tol);
+  EXPECT_NEAR(q.z, z, tol);
+  EXPECT_NEAR(q.w, w, tol);
+}
+
+TEST(PsxAnm, ParsesEveryFieldOfTheGoldenFile) {
+  psx_anm::File f = psx_anm::Parse(kGolden);
+  EXPECT_EQ(f.marker, 0x8000);
+  EXPECT_EQ(f.unknown, 30);
+  ASSERT_EQ(f.frames.size(), 2u);
+  ASSERT_EQ(f.frames[0].keyframes.size(), 2u);
+  ASSERT_EQ(f.frames[1].keyframes.size(), 1u);
+  const auto& k0 = f.frames[0].keyframes[0];
+  EXPECT_EQ(k0.object, 0);
+  EXPECT_EQ(k0.flags, 7);
+  EXPECT_EQ(k0.rotation, (std::array<int16_t, 3>{1024, 0, 0}));
+  EXPECT_EQ(k0.scale, (std::array<int16_t, 3>{4096, 8192, 2048}));
+  EXPECT_EQ(k0.position, (std::array<int16_t, 3>{10, -20, 30}));
+  EXPECT_EQ(f.frames[0].keyframes[1].position, (std::array<int16_t, 3>{1, 2, 3}));
+  EXPECT_EQ(f.frames[1].keyframes[0].rotation, (std::array<int16_t, 3>{0, 0, 2048}));
+  EXPECT_TRUE(f.gap.empty());
+  EXPECT_TRUE(f.trailing.empty());
+}
+
+TEST(PsxAnm, DecodesGoldenValues) {
+  Clip clip = psx_anm::DecodeClip(psx_anm::Parse(kGolden), DecodeSettings{});
+  EXPECT_DOUBLE_EQ(clip.frame_rate, 30.0);
+  EXPECT_EQ(clip.frame_count, 2u);
+  EXPECT_FLOAT_EQ(clip.duration, 1.0f / 30.0f);
+  ASSERT_EQ(clip.tracks.size(), 2u);
+  EXPECT_EQ(clip.tracks[0].joint, "#0");
+  EXPECT_EQ(clip.tracks[1].joint, "#1");
+
+  std::vector<TransformTRS> pose(2);
+  SampleClipJob{&clip, nullptr, FrameTime(0, 30), pose}.Run();
+  const double h = std::sqrt(0.5);  // 1024/4096 turn = 90 degrees about X
+  ExpectQuat(pose[0].rotation, h, 0, 0, h);
+  EXPECT_EQ(pose[0].scale, (Vec3{1.0f, 2.0f, 0.5f}));
+  EXPECT_EQ(pose[0].translation, (Vec3{10, -20, 30}));
+  ExpectQuat(pose[1].rotation, 0, 0, 0, 1);
+  EXPECT_EQ(pose[1].scale, (Vec3{1, 1, 1}));
+  EXPECT_EQ(pose[1].translation, (Vec3{1, 2, 3}));
+
+  SampleClipJob{&clip, nullptr, FrameTime(1, 30), pose}.Run();
+  ExpectQuat(pose[0].rotation, 0, 0, 1, 0);                  // 2048/4096 turn = 180 degrees about Z
+  EXPECT_EQ(pose[0].scale, (Vec3{1, 1, 1}));                 // no scale in the keyframe: 1
+  EXPECT_EQ(pose[0].translation, (Vec3{10, -20, 30}));       // no position: held
+  EXPECT_TRUE(IsVisible(clip.tracks[0], 1));
+  EXPECT_TRUE(IsVisible(clip.tracks[1], 0));
+  EXPECT_FALSE(IsVisible(clip.tracks[1], 1));                // no keyframe in frame 1: hidden
+}
+
+TEST(PsxAnm, EulerOrderOption) {
+  // One keyframe rotating 90 degrees about X and 90 degrees about Y.
+  const Bytes file = {0x00, 0x80, 60, 0, 1, 0, 5, 0, 9, 0, 0, 1, 0x00, 0x04, 0x00, 0x04, 0, 0};
+  const double h = std::sqrt(0.5);
+  const QuatXYZW qx{float(h), 0, 0, float(h)}, qy{0, float(h), 0, float(h)};
+  std::vector<TransformTRS> pose(1);
+
+  Clip xyz = psx_anm::DecodeClip(psx_anm::Parse(file), DecodeSettings{EulerOrder::XYZ});
+  SampleClipJob{&xyz, nullptr, 0, pose}.Run();
+  const QuatXYZW a = Multiply(qy, qx);  // R = Ry * Rx: X applied first
+  ExpectQuat(pose[0].rotation, a.x, a.y, a.z, a.w);
+
+  Clip zyx = psx_anm::DecodeClip(psx_anm::Parse(file), DecodeSettings{EulerOrder::ZYX});
+  SampleClipJob{&zyx, nullptr, 0, pose}.Run();
+  const QuatXYZW b = Multiply(qx, qy);  // R = Rx * Ry: Y applied first
+  ExpectQuat(pose[0].rotation, b.x, b.y, b.z, b.w);
+}
+
+TEST(PsxAnm, MissingFieldsHoldOrInterpolate) {
+  // Object 0: frame 0 rotation X = 0, frame 1 nothing, frame 2 rotation X = 1024.
+  const Bytes file = {0x00, 0x80, 60, 0, 3, 0, 7, 0, 11, 0, 12, 0, 16, 0,  // header + 4 offsets (14 bytes)
+                      0, 1, 0, 0, 0, 0, 0, 0,                              // frame 0
+                      0, 0,                                                // frame 1: no fields
+                      0, 1, 0x00, 0x04, 0, 0, 0, 0};                       // frame 2
+  std::vector<TransformTRS> pose(1);
+  Clip hold = psx_anm::DecodeClip(psx_anm::Parse(file), DecodeSettings{EulerOrder::XYZ, MissingField::Hold});
+  SampleClipJob{&hold, nullptr, FrameTime(1, 60), pose}.Run();
+  ExpectQuat(pose[0].rotation, 0, 0, 0, 1);
+
+  Clip lerp = psx_anm::DecodeClip(psx_anm::Parse(file), DecodeSettings{EulerOrder::XYZ, MissingField::Interpolate});
+  SampleClipJob{&lerp, nullptr, FrameTime(1, 60), pose}.Run();
+  const double s = std::sin(std::numbers::pi / 8), c = std::cos(std::numbers::pi / 8);  // 512 units = 45 degrees
+  ExpectQuat(pose[0].rotation, s, 0, 0, c);
+}
+
+TEST(PsxAnm, WritesBackByteForByte) {
+  test::ExpectByteExactRoundTrip(kPsxAnmFormat, kGolden);
+  // Unknown flag bits, a gap after the table and trailing bytes survive too.
+  Bytes odd = {0x00, 0x80, 15, 0, 1, 0, 6, 0, 7, 0, 0xAA, 0xBB, 3, 0x80, 0xCC, 0xDD};
+  test::ExpectByteExactRoundTrip(kPsxAnmFormat, odd);
+  psx_anm::File f = psx_anm::Parse(odd);
+  EXPECT_EQ(f.gap, (Bytes{0xAA, 0xBB}));
+  EXPECT_EQ(f.frames[0].keyframes[0].flags, 0x80);
+  EXPECT_EQ(f.trailing, (Bytes{0xCC, 0xDD}));
+}
+
+TEST(PsxAnm, EveryTruncationFails) { test::ExpectEveryTruncationFails(kPsxAnmFormat, kGolden); }
+
+TEST(PsxAnm, CorruptedFieldsGiveErrorsWithOffsets) {
+  Bytes bad = kGolden;
+  bad[1] = 0x7F;
+  EXPECT_NE(test::ReadError(kPsxAnmFormat, bad).find("offset 0x0: expected the marker 0x8000"), std::string::npos);
+
+  bad = kGolden;
+  bad[4] = 0xFF, bad[5] = 0xFF;  // 65535 frames: the table alone would need 128 KiB
+  EXPECT_NE(test::ReadError(kPsxAnmFormat, bad).find("frame offset table: count 65536"), std::string::npos);
+
+  bad = kGolden;
+  bad[8] = 2;  // frame 1 before frame 0
+  EXPECT_NE(test::ReadError(kPsxAnmFormat, bad).find("offset 0x8: frame 1 offset 0x4 is before frame 0"),
+            std::string::npos);
+
+  bad = kGolden;
+  bad[6] = 1;  // frame 0 inside the header
+  EXPECT_NE(test::ReadError(kPsxAnmFormat, bad).find("inside the header"), std::string::npos);
+
+  bad = kGolden;
+  bad[33] = 7;  // object 1 claims rotation+scale+position, the frame has room for position only
+  EXPECT_NE(test::ReadError(kPsxAnmFormat, bad).find("offset 0x22: frame 0 keyframe for object 1"), std::string::npos);
+
+  bad = kGolden;
+  bad[10] = 200;  // end offset past the end of the file
+  EXPECT_NE(test::ReadError(kPsxAnmFormat, bad).find("past the end of the file"), std::string::npos);
+
+  // Every single-byte corruption of every header and table byte: an error or a valid file, nothing else.
+  for (size_t i = 0; i < 12; ++i) {
+    for (int v : {0x00, 0x01, 0x7F, 0x80, 0xFF}) {
+      Bytes c = kGolden;
+      c[i] = static_cast<uint8_t>(v);
+      test::ExpectErrorOrValid(kPsxAnmFormat, c);
+    }
+  }
+}
+
+Clip SyntheticClip() {
+  Clip clip;
+  clip.name = "wave";
+  clip.frame_rate = 30;
+  clip.frame_count = 40;
+  clip.duration = FrameTime(39, 30);
+  for (int j = 0; j < 3; ++j) {
+    JointTrack t;
+    t.joint = "#" + std::to_string(j * 2);
+    for (size_t f = 0; f < clip.frame_count; ++f) {
+      const float time = FrameTime(f, 30), a = 0.7f * f + j;
+      t.translation.times.push_back(time);
+      t.translation.values.push_back({100 * std::sin(a), 50.0f * j, -30 * std::cos(a)});
+      t.rotation.times.push_back(time);
+      t.rotation.values.push_back(QuatFromEuler({0.9f * std::sin(a), 0.4f * std::cos(a * 0.5f), 1.3f * j - 1}, EulerOrder::XYZ));
+      t.scale.times.push_back(time);
+      t.scale.values.push_back({1.0f + 0.25f * std::sin(a), 1, 0.75f});
+    }
+    if (j == 1) {
+      t.visible.assign(clip.frame_count, true);
+      t.visible[5] = t.visible[6] = false;
+    }
+    clip.tracks.push_back(std::move(t));
+  }
+  return clip;
+}
+
+TEST(PsxAnm, EncodeThenDecodeStaysWithinTheQuantizationBound) {
+  const Clip source = SyntheticClip();
+  for (EulerOrder order : {EulerOrder::XYZ, EulerOrder::ZYX}) {
+    DecodeSettings settings{order};
+    const Bytes bytes = psx_anm::Serialize(psx_anm::EncodeClip(source, settings));
+    const Clip decoded = psx_anm::DecodeClip(psx_anm::Parse(bytes), settings);
+    ASSERT_EQ(decoded.frame_count, source.frame_count);
+    ASSERT_EQ(decoded.tracks.size(), 3u);
+    std::vector<TransformTRS> a(3), b(3);
+    for (size_t f = 0; f < source.frame_count; ++f) {
+      SampleClipJob{&source, nullptr, FrameTime(f, 30), a}.Run();
+      SampleClipJob{&decoded, nullptr, FrameTime(f, 30), b}.Run();
+      for (size_t j = 0; j < 3; ++j) {
+        ASSERT_EQ(IsVisible(source.tracks[j], f), IsVisible(decoded.tracks[j], f));
+        if (!IsVisible(source.tracks[j], f)) continue;
+        // Angles round to 1/4096 turn per axis, half a unit (pi/4096 rad) at most each; the three
+        // rotations compose, so the overall angle is at most the sum: 3 * pi / 4096.
+        EXPECT_LE(AngleBetween(a[j].rotation, b[j].rotation), 3 * std::numbers::pi / 4096 + 1e-5);
+        EXPECT_NEAR(a[j].translation.x, b[j].translation.x, 0.5);
+        EXPECT_NEAR(a[j].translation.z, b[j].translation.z, 0.5);
+        EXPECT_NEAR(a[j].scale.x, b[j].scale.x, 0.5 / 4096 + 1e-6);
+      }
+    }
+  }
+}
+
+TEST(PsxAnm, EncoderWritesTheSmallestFlags) {
+  Clip clip;
+  clip.frame_rate = 60;
+  clip.frame_count = 3;
+  JointTrack still;
+  still.joint = "#4";
+  still.translation.times = {0};
+  still.translation.values = {{5, 6, 7}};
+  clip.tracks.push_back(still);
+  const psx_anm::File f = psx_anm::EncodeClip(clip, DecodeSettings{});
+  ASSERT_EQ(f.frames.size(), 3u);
+  EXPECT_EQ(f.frames[0].keyframes.at(0).object, 4);
+  EXPECT_EQ(f.frames[0].keyframes.at(0).flags, psx_anm::kFlagPosition);  // identity rotation, unit scale: omitted
+  EXPECT_EQ(f.frames[1].keyframes.at(0).flags, 0);                       // unchanged: held
+  EXPECT_EQ(f.frames[2].keyframes.at(0).flags, 0);
+  EXPECT_EQ(psx_anm::Serialize(f).size(), 6u + 8 + 8 + 2 + 2);
+}
+
+TEST(PsxAnm, EncoderRejectsWhatTheFormatCannotHold) {
+  Clip clip;
+  clip.frame_rate = 60;
+  clip.frame_count = 1;
+  JointTrack far;
+  far.joint = "#0";
+  far.translation.times = {0};
+  far.translation.values = {{40000, 0, 0}};
+  clip.tracks.push_back(far);
+  EXPECT_THROW(psx_anm::EncodeClip(clip, DecodeSettings{}), Error);
+  clip.tracks[0].translation.values[0].x = 0;
+  clip.tracks[0].joint = "#300";
+  EXPECT_THROW(psx_anm::EncodeClip(clip, DecodeSettings{}), Error);
+}
+
+TEST(PsxAnm, ProbeRecognisesTheFormat) {
+  EXPECT_EQ(Detect(kGolden, "x.anm").format, &kPsxAnmFormat);
+  EXPECT_GE(kPsxAnmFormat.probe(kGolden, ".anm"), kProbeStructure);
+  const Bytes text = {'a', 's', ' ', 'x', '\n'};
+  EXPECT_EQ(kPsxAnmFormat.probe(text, ".anm"), kProbeNone);
+}
+
+}  // namespace
+}  // namespace animkit

@@ -1,0 +1,88 @@
+#include "support/test_support.hpp"
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sys/wait.h>
+
+namespace animkit::test {
+
+std::string SourcePath(const std::string& relative) { return std::string(ANIMKIT_SOURCE_DIR) + "/" + relative; }
+
+std::string FixturePath(const std::string& relative) {
+  std::filesystem::path p = std::filesystem::path(ANIMKIT_SOURCE_DIR).parent_path() / "shared" / "fixtures" / relative;
+  return std::filesystem::exists(p) ? p.string() : std::string();
+}
+
+std::filesystem::path TempDir(const std::string& name) {
+  std::filesystem::path p = std::filesystem::path(ANIMKIT_BINARY_DIR) / "test-tmp" / name;
+  std::filesystem::remove_all(p);
+  std::filesystem::create_directories(p);
+  return p;
+}
+
+int RunCli(const std::string& args, std::string* out, std::string* err) {
+  std::filesystem::path err_file = TempDir("cli-stderr") / "stderr.txt";
+  std::string cmd = std::string(ANIMKIT_CLI_PATH) + " " + args + " 2>" + err_file.string();
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return -1;
+  std::string captured;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) captured.append(buf.data(), n);
+  int status = pclose(pipe);
+  if (out) *out = captured;
+  if (err) {
+    std::ifstream in(err_file);
+    err->assign(std::istreambuf_iterator<char>(in), {});
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void ExpectByteExactRoundTrip(const FormatDescriptor& format, ByteView data) {
+  auto doc = format.read(data, Options{});
+  Bytes written = doc->Write();
+  ASSERT_EQ(written.size(), data.size()) << format.id << ": written size differs";
+  for (size_t i = 0; i < data.size(); ++i) {
+    ASSERT_EQ(written[i], data[i]) << format.id << ": first differing byte at " << Hex(i);
+  }
+}
+
+void ExpectEveryTruncationFails(const FormatDescriptor& format, ByteView data, bool (*allow_valid_prefix)(size_t)) {
+  for (size_t len = 0; len < data.size(); ++len) {
+    Bytes prefix(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(len));
+    try {
+      auto doc = format.read(prefix, Options{});
+      if (allow_valid_prefix && allow_valid_prefix(len)) continue;
+      ADD_FAILURE() << format.id << ": a truncation to " << len << " of " << data.size() << " bytes was accepted";
+    } catch (const Error& e) {
+      EXPECT_TRUE(e.byte_offset().has_value() || e.line().has_value())
+          << format.id << ": error without a place at length " << len << ": " << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << format.id << ": truncation to " << len << " threw a non-animkit error: " << e.what();
+    }
+  }
+}
+
+void ExpectErrorOrValid(const FormatDescriptor& format, ByteView data) {
+  try {
+    auto doc = format.read(data, Options{});
+    Scene scene = doc->Decode(DecodeContext{});
+    (void)doc->Info();
+    (void)doc->Write();
+  } catch (const Error&) {
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << format.id << ": threw a non-animkit error: " << e.what();
+  }
+}
+
+std::string ReadError(const FormatDescriptor& format, ByteView data) {
+  try {
+    format.read(data, Options{});
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace animkit::test

@@ -1,0 +1,35 @@
+// Helpers shared by the format tests.
+#pragma once
+
+#include <animkit/animkit.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+namespace animkit::test {
+
+// Path of a file under the source tree (samples/, tests/data/).
+std::string SourcePath(const std::string& relative);
+// ../shared/fixtures/<relative> beside the checkout, or "" when absent.
+std::string FixturePath(const std::string& relative);
+// A fresh empty directory for one test.
+std::filesystem::path TempDir(const std::string& name);
+// Runs the CLI; returns its exit status, stdout and stderr in out/err.
+int RunCli(const std::string& args, std::string* out = nullptr, std::string* err = nullptr);
+
+// Reading then writing gives the same bytes.
+void ExpectByteExactRoundTrip(const FormatDescriptor& format, ByteView data);
+// Every proper prefix of data is rejected with an animkit::Error (never a crash,
+// hang or other exception). Prefixes that happen to be valid files are allowed
+// when allow_valid_prefix returns true for their length.
+void ExpectEveryTruncationFails(const FormatDescriptor& format, ByteView data,
+                                bool (*allow_valid_prefix)(size_t length) = nullptr);
+// Reading data either fails with animkit::Error, or succeeds and then decodes
+// without any other exception. For corrupted-field sweeps.
+void ExpectErrorOrValid(const FormatDescriptor& format, ByteView data);
+// The message of the Error that reading data throws ("" when it reads fine).
+std::string ReadError(const FormatDescriptor& format, ByteView data);
+
+}  // namespace animkit::test

@@ -1,0 +1,135 @@
+// The CLI contract (../shared/design/cli-contract.md), checked on the bundled samples.
+#include "support/test_support.hpp"
+
+#include <fstream>
+
+namespace animkit {
+namespace {
+
+using test::RunCli;
+using test::SourcePath;
+
+std::string Sample(const std::string& rel) { return SourcePath("samples/" + rel); }
+
+TEST(Cli, VersionAndHelp) {
+  std::string out;
+  EXPECT_EQ(RunCli("--version", &out), 0);
+  EXPECT_NE(out.find(kVersion), std::string::npos);
+  EXPECT_EQ(RunCli("--help", &out), 0);
+  EXPECT_NE(out.find("convert"), std::string::npos);
+  std::string err;
+  EXPECT_EQ(RunCli("frobnicate", &out, &err), 2);
+}
+
+TEST(Cli, InfoHumanAndJson) {
+  std::string out;
+  ASSERT_EQ(RunCli("info " + Sample("psx_anm/dance.anm"), &out), 0);
+  EXPECT_NE(out.find("psx-anm"), std::string::npos);
+  EXPECT_NE(out.find("90 frames"), std::string::npos);
+  ASSERT_EQ(RunCli("info --json " + Sample("psx_anm/dance.anm"), &out), 0);
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["format"], "psx-anm");
+  ASSERT_EQ(j["clips"].size(), 1u);
+  EXPECT_EQ(j["clips"][0]["frames"], 90);
+  EXPECT_EQ(j["clips"][0]["rate"], 30.0);
+  EXPECT_EQ(j["clips"][0]["joints"].size(), 8u);
+  EXPECT_EQ(j["fields"]["frame_count"], 90);
+}
+
+TEST(Cli, SampleFollowsTheContract) {
+  std::string out;
+  ASSERT_EQ(RunCli("sample " + Sample("psx_anm/dance.anm"), &out), 0);
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["format"], "psx-anm");
+  const auto& clip = j["clips"].at(0);
+  for (const char* key : {"name", "frame_rate", "duration", "loop", "space", "joints", "frames", "events"}) {
+    EXPECT_TRUE(clip.contains(key)) << key;
+  }
+  EXPECT_EQ(clip["space"], "local");
+  EXPECT_EQ(clip["joints"][0], "#0");
+  ASSERT_EQ(clip["frames"].size(), 90u);
+  const auto& pose = clip["frames"][0][0];
+  EXPECT_EQ(pose["t"].size(), 3u);
+  EXPECT_EQ(pose["r"].size(), 4u);
+  EXPECT_EQ(pose["s"].size(), 3u);
+  EXPECT_TRUE(clip["frames"][35][7].is_null());  // object 7 has no keyframe in frames 30..39
+  EXPECT_FALSE(clip["frames"][29][7].is_null());
+  // --rate resamples; -o writes a file.
+  const auto dir = test::TempDir("cli-sample");
+  ASSERT_EQ(RunCli("sample " + Sample("psx_anm/dance.anm") + " --rate 10 -o " + (dir / "s.json").string(), &out), 0);
+  std::ifstream in(dir / "s.json");
+  const auto r = nlohmann::json::parse(in);
+  EXPECT_EQ(r["clips"][0]["frames"].size(), 30u);  // 89/30 s at 10 fps: frames 0..29
+}
+
+TEST(Cli, ConvertWritesGlbAndNeverTheInput) {
+  const auto dir = test::TempDir("cli-convert");
+  std::string out, err;
+  ASSERT_EQ(RunCli("convert " + Sample("psx_anm/dance.anm") + " " + (dir / "dance.glb").string() + " --summary", &out, &err), 0) << err;
+  EXPECT_NE(out.find("1 clips, 90 frames, 8 joints, 0 events"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::file_size(dir / "dance.glb") > 0);
+  // Back to PS1 ANM from the glTF.
+  ASSERT_EQ(RunCli("convert " + (dir / "dance.glb").string() + " " + (dir / "back.anm").string(), &out, &err), 0) << err;
+  EXPECT_EQ(RunCli("validate " + (dir / "back.anm").string(), &out), 0);
+  // Same format, nothing changed: the bytes as read.
+  ASSERT_EQ(RunCli("convert " + Sample("psx_anm/wave.anm") + " " + (dir / "copy.anm").string()), 0);
+  EXPECT_EQ(ReadFileBytes((dir / "copy.anm").string()), ReadFileBytes(Sample("psx_anm/wave.anm")));
+  // The input is never overwritten.
+  std::filesystem::copy_file(Sample("psx_anm/wave.anm"), dir / "in.anm");
+  EXPECT_EQ(RunCli("convert " + (dir / "in.anm").string() + " " + (dir / "in.anm").string() + " --euler zyx", &out, &err), 1);
+  EXPECT_NE(err.find("refusing to overwrite the input"), std::string::npos);
+  EXPECT_EQ(ReadFileBytes((dir / "in.anm").string()), ReadFileBytes(Sample("psx_anm/wave.anm")));
+  // No temporary files are left behind.
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+  }
+}
+
+TEST(Cli, ErrorsAreOneLineWithFileAndOffset) {
+  const auto dir = test::TempDir("cli-errors");
+  Bytes data = ReadFileBytes(Sample("psx_anm/wave.anm"));
+  data.resize(data.size() / 2);
+  WriteFileAtomic((dir / "cut.anm").string(), data);
+  std::string out, err;
+  EXPECT_EQ(RunCli("sample --format psx-anm " + (dir / "cut.anm").string(), &out, &err), 1);
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_NE(err.find((dir / "cut.anm").string() + ": offset 0x"), std::string::npos) << err;
+  EXPECT_EQ(RunCli("validate " + Sample("psx_anm/wave.anm") + " --format psx-anm " + (dir / "cut.anm").string(), &out), 1);
+  EXPECT_NE(out.find("wave.anm: OK"), std::string::npos);
+  EXPECT_NE(out.find("cut.anm: offset 0x"), std::string::npos);
+  EXPECT_EQ(RunCli("info " + (dir / "missing.anm").string(), &out, &err), 1);
+  EXPECT_NE(err.find("missing.anm: cannot open"), std::string::npos);
+  EXPECT_EQ(RunCli("sample " + Sample("psx_anm/wave.anm") + " --euler yxz", &out, &err), 1);
+  EXPECT_NE(err.find("--euler expects xyz|zyx"), std::string::npos);
+}
+
+TEST(Samples, CommittedSamplesAreWhatTheEncodersWrite) {
+  const auto dir = test::TempDir("samples");
+  const std::string cmd = std::string(ANIMKIT_MAKE_SAMPLES_PATH) + " " + dir.string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  size_t compared = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    const auto rel = std::filesystem::relative(e.path(), dir);
+    const std::string committed = SourcePath("samples/" + rel.string());
+    ASSERT_TRUE(std::filesystem::exists(committed)) << rel << " is not committed (run make samples)";
+    EXPECT_EQ(ReadFileBytes(e.path().string()), ReadFileBytes(committed)) << rel << " differs (run make samples)";
+    ++compared;
+  }
+  EXPECT_GT(compared, 0u);
+}
+
+TEST(Samples, EverySampleReadsAndWritesBackByteForByte) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(SourcePath("samples"))) {
+    if (!e.is_regular_file() || e.path().extension() == ".skeleton" || e.path().extension() == ".md") continue;
+    const Bytes data = ReadFileBytes(e.path().string());
+    LoadedFile f = LoadBytes(data, e.path().string(), "", Options{});
+    EXPECT_EQ(f.document->Write(), data) << e.path();
+    ++n;
+  }
+  EXPECT_GT(n, 0u);
+}
+
+}  // namespace
+}  // namespace animkit

@@ -1,0 +1,271 @@
+// animkit: the command line of ../shared/design/cli-contract.md (docs/cli.md).
+#include <animkit/animkit.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <set>
+
+namespace {
+
+using namespace animkit;
+
+struct CommonArgs {
+  std::string format;
+  std::string skeleton;
+  std::string clip;
+  std::string output;
+  std::map<std::string, std::string> format_options;
+  std::set<std::string> flags_seen;
+};
+
+// Every format's own options, on a subcommand (each name once).
+void AddFormatOptions(CLI::App* app, CommonArgs& args) {
+  std::set<std::string_view> added;
+  for (const FormatDescriptor* f : Formats()) {
+    for (const OptionSpec& spec : f->options) {
+      if (!added.insert(spec.name).second) continue;
+      const std::string name(spec.name);
+      if (spec.takes_value) {
+        app->add_option_function<std::string>(
+               "--" + name, [&args, name](const std::string& v) { args.format_options[name] = v; },
+               std::string(spec.help))
+            ->group("Format options");
+      } else {
+        app->add_flag_function(
+               "--" + name, [&args, name](int64_t) { args.format_options[name] = "1"; }, std::string(spec.help))
+            ->group("Format options");
+      }
+    }
+  }
+}
+
+void AddCommon(CLI::App* app, CommonArgs& args, bool with_output) {
+  app->add_option("--format", args.format, "Input format id (skips detection)");
+  app->add_option("--skeleton", args.skeleton, "Skeleton or model file (glTF or a game format that carries one)");
+  app->add_option("--clip", args.clip, "Only this clip");
+  if (with_output) app->add_option("-o,--output", args.output, "Write to this file instead of stdout");
+  AddFormatOptions(app, args);
+}
+
+Options ToOptions(const CommonArgs& args) {
+  Options o;
+  for (const auto& [k, v] : args.format_options) o.Set(k, v);
+  return o;
+}
+
+void Emit(const std::string& text, const std::string& output) {
+  if (output.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    WriteFileAtomic(output, ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  }
+}
+
+Scene DecodeWith(const LoadedFile& loaded, const CommonArgs& args, Scene* reference_storage) {
+  const Options options = ToOptions(args);
+  DecodeContext ctx{nullptr, options};
+  if (!args.skeleton.empty()) {
+    *reference_storage = LoadReference(args.skeleton, options);
+    ctx.reference = reference_storage;
+  }
+  try {
+    return loaded.document->Decode(ctx);
+  } catch (const Error& e) {
+    throw e.InFile(loaded.path);
+  }
+}
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
+  LoadedFile loaded = LoadFile(file, args.format, ToOptions(args));
+  nlohmann::json fields = loaded.document->Info();
+  Scene reference;
+  std::optional<Scene> scene;
+  std::string decode_error;
+  try {
+    scene = DecodeWith(loaded, args, &reference);
+  } catch (const Error& e) {
+    decode_error = e.what();
+  }
+  nlohmann::json out = {{"file", file},
+                        {"format", loaded.format->id},
+                        {"description", loaded.format->description},
+                        {"version", fields.contains("version") ? fields["version"] : nlohmann::json()}};
+  nlohmann::json clips = nlohmann::json::array();
+  nlohmann::json events = nlohmann::json::array();
+  nlohmann::json joints = nlohmann::json::array();
+  if (scene) {
+    for (const Joint& j : scene->skeleton.joints) joints.push_back(j.name);
+    for (const Clip& c : scene->clips) {
+      nlohmann::json names = nlohmann::json::array();
+      for (const JointTrack& t : c.tracks) names.push_back(t.joint);
+      clips.push_back({{"name", c.name},
+                       {"frames", c.frame_count},
+                       {"rate", c.frame_rate},
+                       {"duration", c.duration},
+                       {"loop", c.loop},
+                       {"joints", names},
+                       {"events", c.events.size()}});
+      for (const Event& e : c.events) {
+        nlohmann::json ev = {{"clip", c.name}, {"time", e.time}, {"name", e.name}, {"params", e.params}};
+        if (e.end_time) ev["end_time"] = *e.end_time;
+        events.push_back(std::move(ev));
+      }
+    }
+  }
+  out["clips"] = clips;
+  out["joints"] = joints;
+  out["events"] = events;
+  if (!decode_error.empty()) out["decode_error"] = decode_error;
+  out["fields"] = fields;
+  if (json) {
+    Emit(out.dump(2) + "\n", args.output);
+    return 0;
+  }
+  std::string text = file + ": " + std::string(loaded.format->id) + " (" + std::string(loaded.format->description) + ")\n";
+  if (!fields["version"].is_null() && fields.contains("version")) text += "  version: " + fields["version"].dump() + "\n";
+  if (scene) {
+    if (!scene->skeleton.empty()) text += "  skeleton: " + std::to_string(scene->skeleton.joints.size()) + " joints\n";
+    for (const Clip& c : scene->clips) {
+      text += "  clip \"" + c.name + "\": " + std::to_string(c.frame_count) + " frames at " + Fixed(c.frame_rate, 3) +
+              " fps, " + Fixed(c.duration, 3) + " s, " + (c.loop ? "loops" : "no loop") + ", " +
+              std::to_string(c.tracks.size()) + " joints, " + std::to_string(c.events.size()) + " events\n";
+    }
+  } else {
+    text += "  (not decoded: " + decode_error + ")\n";
+  }
+  for (auto it = fields.begin(); it != fields.end(); ++it) {
+    if (it.value().is_primitive()) text += "  " + it.key() + ": " + it.value().dump() + "\n";
+  }
+  Emit(text, args.output);
+  return 0;
+}
+
+int RunSample(const std::string& file, double rate, const CommonArgs& args) {
+  LoadedFile loaded = LoadFile(file, args.format, ToOptions(args));
+  Scene reference;
+  Scene scene = DecodeWith(loaded, args, &reference);
+  if (!args.clip.empty() && std::none_of(scene.clips.begin(), scene.clips.end(),
+                                         [&](const Clip& c) { return c.name == args.clip; })) {
+    throw Error::General("no clip named '" + args.clip + "'").InFile(file);
+  }
+  const Skeleton* rest = !reference.skeleton.empty() ? &reference.skeleton : &scene.skeleton;
+  Emit(SampleJson(scene, loaded.format->id, SampleRequest{rate, args.clip, rest}), args.output);
+  return 0;
+}
+
+int RunValidate(const std::vector<std::string>& files, const CommonArgs& args) {
+  int status = 0;
+  for (const std::string& file : files) {
+    try {
+      Bytes data = ReadFileBytes(file);
+      LoadedFile loaded = LoadBytes(data, file, args.format, ToOptions(args));
+      Scene reference;
+      (void)DecodeWith(loaded, args, &reference);
+      if (loaded.document->Write() != data) {
+        throw Error::General("reads, but does not write back to the same bytes").InFile(file);
+      }
+      std::printf("%s: OK\n", file.c_str());
+    } catch (const Error& e) {
+      std::printf("%s: %s\n", file.c_str(), e.what());
+      status = 1;
+    }
+  }
+  std::fflush(stdout);
+  return status;
+}
+
+int RunConvert(const std::string& in, const std::string& out, const std::string& to, bool verbose, bool summary,
+               const CommonArgs& args) {
+  ConvertRequest request{in, out, args.format, to, args.skeleton, args.clip, ToOptions(args)};
+  ConvertResult r = Convert(request);
+  if (summary) {
+    std::printf("%s -> %s: %s, %zu clips, %zu frames, %zu joints, %zu events\n", in.c_str(), out.c_str(),
+                std::string(r.input_format->id).c_str(), r.clips, r.frames, r.joints, r.events);
+  }
+  if (verbose) {
+    nlohmann::json report = {{"input", in},
+                             {"output", out},
+                             {"input_format", r.input_format->id},
+                             {"output_format", r.output_format ? nlohmann::json(r.output_format->id) : "sample-json"},
+                             {"clips", r.clips},
+                             {"frames", r.frames},
+                             {"joints", r.joints},
+                             {"events", r.events},
+                             {"bytes_in", r.bytes_in},
+                             {"bytes_out", r.bytes_out},
+                             {"copied_verbatim", r.copied_verbatim},
+                             {"encoder", r.report}};
+    std::fprintf(stderr, "%s\n", report.dump(2).c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"animkit: read, write, sample and convert game animation formats and glTF 2.0"};
+  app.set_version_flag("--version", std::string("animkit ") + kVersion);
+  app.require_subcommand(1);
+
+  CommonArgs args;
+  bool json = false;
+  double rate = 0;
+  bool verbose = false;
+  bool summary = false;
+  std::string to;
+  std::string input, output;
+  std::vector<std::string> files;
+
+  CLI::App* info = app.add_subcommand("info", "Summarize a file: format, version, clips, joints, events");
+  info->add_option("FILE", input, "Input file")->required();
+  info->add_flag("--json", json, "JSON instead of a human summary");
+  AddCommon(info, args, true);
+
+  CLI::App* sample = app.add_subcommand("sample", "Print every clip's pose at every frame as JSON");
+  sample->add_option("FILE", input, "Input file")->required();
+  sample->add_option("--rate", rate, "Resample at this many frames per second instead of the file's own frames")
+      ->check(CLI::PositiveNumber);
+  AddCommon(sample, args, true);
+
+  CLI::App* convert = app.add_subcommand("convert", "Convert IN to OUT (format from OUT's extension or --to)");
+  convert->add_option("IN", input, "Input file")->required();
+  convert->add_option("OUT", output, "Output file")->required();
+  convert->add_option("--to", to, "Output format id or extension (e.g. text-anm, glb)");
+  convert->add_flag("-v,--verbose", verbose, "Report sizes and encoder statistics on stderr");
+  convert->add_flag("--summary", summary, "Print one line: clips, frames, joints, events");
+  AddCommon(convert, args, false);
+
+  CLI::App* validate = app.add_subcommand("validate", "Check files fully; OK or the error per file");
+  validate->add_option("FILE", files, "Input files")->required();
+  AddCommon(validate, args, false);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "animkit: %s\n", e.what());
+    return 2;
+  }
+
+  try {
+    if (info->parsed()) return RunInfo(input, json, args);
+    if (sample->parsed()) return RunSample(input, rate, args);
+    if (convert->parsed()) return RunConvert(input, output, to, verbose, summary, args);
+    if (validate->parsed()) return RunValidate(files, args);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "animkit: %s\n", e.what());
+    return 1;
+  }
+  return 2;
+}
