@@ -32,7 +32,15 @@ class TextAnmDocument final : public Document {
     }
     nlohmann::json sets = nlohmann::json::array();
     nlohmann::json clips = nlohmann::json::array();
+    std::string summary;  // one line for the human `info`
+    size_t bone_lines = 0, event_lines = 0;
     for (const AnimSet& s : file_.sets) {
+      bone_lines += s.bones.size();
+      event_lines += s.events.size();
+      for (const AnimLine& a : s.anims) {
+        summary += (summary.empty() ? "" : ", ") + s.name + "/" + a.name + " [" + std::to_string(a.start) + ".." +
+                   std::to_string(a.end) + "]";
+      }
       nlohmann::json bones = nlohmann::json::array(), events = nlohmann::json::array(),
                      anims = nlohmann::json::array();
       for (const BoneLine& b : s.bones) {
@@ -66,6 +74,9 @@ class TextAnmDocument final : public Document {
             {"final_line_end", !file_.lines.empty() && !file_.lines.back().eol.empty()},
             {"canonical", std::equal(bytes.begin(), bytes.end(), canonical.begin(), canonical.end())},
             {"set_count", file_.sets.size()},
+            {"bone_lines", bone_lines},
+            {"event_lines", event_lines},
+            {"declared", summary},
             {"sets", sets},
             {"declared_clips", clips}};
   }
