@@ -7,32 +7,32 @@
 namespace animkit::samples {
 namespace {
 
-// The seed's example, as the seed writes it (comments included).
-const char kCylindroSets[] =
-    "#lines starting with # and blank lines are ignored\n"
-    "as LeftArm\n"
+// Three sets over the figure's timeline: an arm, the head, the legs.
+const char kFigureSets[] =
+    "# animation sets of the sample figure (timeline at 24 frames per second)\n"
+    "as Arm\n"
     "bl lShoulder +children\n"
-    "#for Cylindro, this would be the same as:\n"
-    "#bl lElbow +parent +children\n"
-    "ev 48 Hi\n"
-    "an 0 50 Hello\n"
-    "an 56 100 Wave\n"
-    "as Head\n"
+    "ev 40 greet\n"
+    "an 0 45 raise\n"
+    "an 50 96 swing\n"
+    "\n"
+    "as Face\n"
     "bl neck\n"
     "bl head\n"
-    "an 0 50 Bobbing\n"
-    "as Legs\n"
-    "bl lHip +parent +children\n"
+    "an 0 45 nod\n"
+    "\n"
+    "as Stride\n"
+    "bl lHip +children +parent\n"
     "bl rHip +children\n"
-    "ev 5 footstep_sound\n"
-    "ev 10 footstep_sound\n"
-    "an 0 24 walk\n"
-    "an 30 50 jog\n"
-    "an 55 100 run\n";
+    "ev 6 step\n"
+    "ev 18 step\n"
+    "an 0 24 stroll\n"
+    "an 30 54 trot\n"
+    "an 60 100 sprint\n";
 
-// A cylinder figure with the bones the example names, and one timeline of 100
+// A figure with an arm chain, a head and two legs, and one timeline of 100
 // frames (24 per second) keyed every 6 frames: rotations only, a bobbing root.
-Scene CylindroModel() {
+Scene FigureModel() {
   const std::vector<std::pair<const char*, int>> joints = {
       {"hips", -1},     {"spine", 0},  {"neck", 1}, {"head", 2},   {"lShoulder", 1}, {"lElbow", 4}, {"lHand", 5},
       {"rShoulder", 1}, {"rElbow", 7}, {"lHip", 0}, {"lKnee", 9},  {"lFoot", 10},    {"rHip", 0},   {"rKnee", 12},
@@ -72,10 +72,10 @@ ByteView View(const std::string& s) { return ByteView(reinterpret_cast<const uin
 }  // namespace
 
 void WriteTextAnmSamples(const std::filesystem::path& dir) {
-  // The seed's example over a model whose first animation is the timeline.
-  WriteSample(dir, "cylindro.anm", View(kCylindroSets));
-  WriteSample(dir, "cylindro_model.glb", ExportGltf(CylindroModel(), GltfExportOptions{}));
-  WriteSample(dir, "cylindro.skeleton", View("cylindro_model.glb"));
+  // Hand-written sets over a model whose first animation is the timeline.
+  WriteSample(dir, "figure.anm", View(kFigureSets));
+  WriteSample(dir, "figure_model.glb", ExportGltf(FigureModel(), GltfExportOptions{}));
+  WriteSample(dir, "figure.skeleton", View("figure_model.glb"));
 
   // The inverse: three clips laid out on one timeline by the encoder.
   SyntheticSpec spec;
