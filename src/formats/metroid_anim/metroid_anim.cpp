@@ -404,7 +404,10 @@ std::string NameFor(uint32_t bone, const DecodeSettings& s) {
 }
 
 double RateOf(float interval) {
-  return (std::isfinite(interval) && interval > 1e-4f && interval < 100.0f) ? 1.0 / double(interval) : 30.0;
+  if (!(std::isfinite(interval) && interval > 1e-4f && interval < 100.0f)) return 30.0;
+  // A float interval of 1/30 gives 29.9999984 frames per second; whole rates are meant.
+  const double rate = 1.0 / double(interval);
+  return std::abs(rate - std::round(rate)) < 1e-3 ? std::round(rate) : rate;
 }
 
 // Fills every frame of a track from keys on the keyed frames.
@@ -485,7 +488,7 @@ Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
     t.joint = NameFor(ch.bone_id, settings);
     if (!key_frames.empty()) {
       std::vector<QuatXYZW> rot(key_frames.size());
-      for (size_t k = 0; k < rot.size(); ++k) rot[k] = RotationFromTotals(ch.rotation[k], ch.w_negative[k], a.rotation_divisor);
+      for (size_t k = 0; k < rot.size(); ++k) rot[k] = Normalize(RotationFromTotals(ch.rotation[k], ch.w_negative[k], a.rotation_divisor));
       FillFrames(t.rotation, key_frames, rot, a.bitmap_bits, clip.frame_rate, SlerpLongWay);
       if (!ch.translation.empty()) {
         std::vector<Vec3> pos(key_frames.size());
@@ -498,7 +501,7 @@ Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
       // No keyed frame: the initial values are the only pose there is.
       const Descriptor& d = a.descriptors[i];
       t.rotation.times = {0};
-      t.rotation.values = {RotationFromTotals(d.rotation_initial, false, a.rotation_divisor)};
+      t.rotation.values = {Normalize(RotationFromTotals(d.rotation_initial, false, a.rotation_divisor))};
       if (d.has_translation()) {
         const float m = a.translation_multiplier;
         t.translation.times = {0};
