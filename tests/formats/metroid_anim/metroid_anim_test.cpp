@@ -3,6 +3,7 @@
 #include "support/test_support.hpp"
 
 #include <cmath>
+#include <iostream>
 #include <numbers>
 
 namespace animkit {
@@ -433,6 +434,9 @@ TEST(MetroidAnimEncoder, SparseKeysBeatEveryFrameWithinTolerance) {
   EXPECT_LE(ep, r.tolerance_pos + 1e-6);
   EXPECT_NEAR(er, r.max_error_rot, 1e-5);
   EXPECT_NEAR(ep, r.max_error_pos, 1e-5);
+  std::cout << "[ sizes  ] " << r.bytes << " bytes with " << r.keyed_frames << " of " << r.frames
+            << " frames keyed; every frame: " << r.every_frame_bytes << " bytes; max error " << er << " rad, " << ep
+            << " units\n";
 }
 
 TEST(MetroidAnimEncoder, QuantizationChoices) {
