@@ -410,23 +410,31 @@ double RateOf(float interval) {
   return std::abs(rate - std::round(rate)) < 1e-3 ? std::round(rate) : rate;
 }
 
-// Fills every frame of a track from keys on the keyed frames.
-template <class T, class F>
-void FillFrames(Track<T>& track, const std::vector<size_t>& key_frames, const std::vector<T>& keys, size_t frames,
-                double rate, F blend) {
+// Keys on the keyed frames. Frames in between are left to the sampler's linear
+// interpolation, which equals the game's lerp, and its slerp where consecutive keys have
+// a non-negative dot. Where the dot is negative the game's slerp takes the long arc: a
+// key at the segment's midpoint splits that arc into two halves of less than 90 degrees
+// each, on which the shortest-path slerp follows the same great circle at the same speed.
+// Memory stays proportional to the keys the bitstream holds, not to the frame count.
+void KeyTrack(Track<Vec3>& track, const std::vector<size_t>& key_frames, const std::vector<Vec3>& keys, double rate) {
   track.interpolation = Interpolation::Linear;
-  track.times.resize(frames);
-  track.values.resize(frames);
-  size_t k = 0;
-  for (size_t f = 0; f < frames; ++f) {
-    while (k + 1 < key_frames.size() && key_frames[k + 1] <= f) ++k;
-    T v = keys[k];
-    if (f > key_frames[k] && k + 1 < key_frames.size()) {
-      const float u = float(f - key_frames[k]) / float(key_frames[k + 1] - key_frames[k]);
-      v = blend(keys[k], keys[k + 1], u);
+  for (size_t k = 0; k < keys.size(); ++k) {
+    track.times.push_back(FrameTime(key_frames[k], rate));
+    track.values.push_back(keys[k]);
+  }
+}
+
+void KeyTrack(Track<QuatXYZW>& track, const std::vector<size_t>& key_frames, const std::vector<QuatXYZW>& keys,
+              double rate) {
+  track.interpolation = Interpolation::Linear;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (k > 0 && Dot(keys[k - 1], keys[k]) < 0 && key_frames[k] > key_frames[k - 1] + 1) {
+      const Seconds a = FrameTime(key_frames[k - 1], rate), b = FrameTime(key_frames[k], rate);
+      track.times.push_back(a + (b - a) * 0.5f);
+      track.values.push_back(SlerpLongWay(keys[k - 1], keys[k], 0.5f));
     }
-    track.times[f] = FrameTime(f, rate);
-    track.values[f] = v;
+    track.times.push_back(FrameTime(key_frames[k], rate));
+    track.values.push_back(keys[k]);
   }
 }
 
@@ -489,13 +497,13 @@ Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
     if (!key_frames.empty()) {
       std::vector<QuatXYZW> rot(key_frames.size());
       for (size_t k = 0; k < rot.size(); ++k) rot[k] = Normalize(RotationFromTotals(ch.rotation[k], ch.w_negative[k], a.rotation_divisor));
-      FillFrames(t.rotation, key_frames, rot, a.bitmap_bits, clip.frame_rate, SlerpLongWay);
+      KeyTrack(t.rotation, key_frames, rot, clip.frame_rate);
       if (!ch.translation.empty()) {
         std::vector<Vec3> pos(key_frames.size());
         const float m = a.translation_multiplier;
         for (size_t k = 0; k < pos.size(); ++k)
           pos[k] = {ch.translation[k][0] * m, ch.translation[k][1] * m, ch.translation[k][2] * m};
-        FillFrames(t.translation, key_frames, pos, a.bitmap_bits, clip.frame_rate, Lerp);
+        KeyTrack(t.translation, key_frames, pos, clip.frame_rate);
       }
     } else {
       // No keyed frame: the initial values are the only pose there is.

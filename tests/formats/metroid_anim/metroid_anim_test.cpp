@@ -146,27 +146,29 @@ TEST(MetroidAnim, DecodesGoldenFramesKeyedAndInterpolated) {
   EXPECT_EQ(clip.tracks[0].joint, "#3");
   EXPECT_EQ(clip.tracks[1].joint, "#7");
   const auto& t0 = clip.tracks[0];
-  ASSERT_EQ(t0.rotation.values.size(), 5u);
+  // Every frame, keyed or interpolated, as the sampler gives it.
+  auto rot = [&](const JointTrack& t, size_t f) { return SampleTrack(t.rotation, FrameTime(f, 20)); };
+  auto pos = [&](const JointTrack& t, size_t f) { return SampleTrack(t.translation, FrameTime(f, 20)); };
   const QuatXYZW k0 = FromTotals(100, 200, -300, false, 0x7FFF);
   const QuatXYZW k1 = FromTotals(99, -4800, -297, false, 0x7FFF);
   const QuatXYZW k2 = FromTotals(99, 15200, -301, true, 0x7FFF);
-  ExpectQuatNear(t0.rotation.values[0], k0);
-  ExpectQuatNear(t0.rotation.values[2], k1);  // key 1 sits on the second set bit (frame 2)
-  ExpectQuatNear(t0.rotation.values[3], k2);
-  ExpectQuatNear(t0.rotation.values[4], k2);  // after the last key: held
+  ExpectQuatNear(rot(t0, 0), k0);
+  ExpectQuatNear(rot(t0, 2), k1);  // key 1 sits on the second set bit (frame 2)
+  ExpectQuatNear(rot(t0, 3), k2);
+  ExpectQuatNear(rot(t0, 4), k2);  // after the last key: held
   // Frame 1: halfway between frames 0 and 2, slerp.
   const double d = double(k0.x) * k1.x + double(k0.y) * k1.y + double(k0.z) * k1.z + double(k0.w) * k1.w;
   const double th = std::acos(d), s = std::sin(th) ;
   const double wa = std::sin(0.5 * th) / s;
   const QuatXYZW mid{float(wa * (k0.x + k1.x)), float(wa * (k0.y + k1.y)), float(wa * (k0.z + k1.z)), float(wa * (k0.w + k1.w))};
-  ExpectQuatNear(t0.rotation.values[1], mid);
+  ExpectQuatNear(rot(t0, 1), mid);
   // Translations: totals x 0.5, lerped on frame 1.
-  EXPECT_EQ(t0.translation.values[0], (Vec3{5, -10, 15}));
-  EXPECT_EQ(t0.translation.values[1], (Vec3{5.25f, -14, 46.75f}));
-  EXPECT_EQ(t0.translation.values[2], (Vec3{5.5f, -18, 78.5f}));
-  EXPECT_EQ(t0.translation.values[3], (Vec3{4.5f, -10.5f, 14.5f}));
+  EXPECT_EQ(pos(t0, 0), (Vec3{5, -10, 15}));
+  EXPECT_EQ(pos(t0, 1), (Vec3{5.25f, -14, 46.75f}));
+  EXPECT_EQ(pos(t0, 2), (Vec3{5.5f, -18, 78.5f}));
+  EXPECT_EQ(pos(t0, 3), (Vec3{4.5f, -10.5f, 14.5f}));
   EXPECT_TRUE(clip.tracks[1].translation.empty());
-  ExpectQuatNear(clip.tracks[1].rotation.values[3], FromTotals(6, 993, 2005, false, 0x7FFF));
+  ExpectQuatNear(rot(clip.tracks[1], 3), FromTotals(6, 993, 2005, false, 0x7FFF));
 }
 
 TEST(MetroidAnim, GameSlerpTakesTheLongWayOnNegativeDot) {
@@ -180,8 +182,9 @@ TEST(MetroidAnim, GameSlerpTakesTheLongWayOnNegativeDot) {
   w.Append(Bytes{0x00, 0x00, 0x00, 0x0B});  // bits 1,1,0,1: W sign 1, x -1, y 0, z -1
   const Bytes data = w.Take();
   const Clip clip = DecodeAnim(ParseAnim(data), {});
-  const auto& r = clip.tracks.at(0).rotation.values;
-  ASSERT_EQ(r.size(), 3u);
+  const auto& track = clip.tracks.at(0);
+  std::vector<QuatXYZW> r;
+  for (size_t f = 0; f < 3; ++f) r.push_back(SampleTrack(track.rotation, FrameTime(f, 20)));
   ExpectQuatNear(r[2], {-0.5f, 0, -0.5f, -float(std::sqrt(0.5))});
   // Identity to (-0.5, 0, -0.5, -0.7071): dot -0.7071, so the game's slerp passes
   // through the far side: the halfway quaternion is normalize(k0 + k1) with the long arc.
@@ -189,6 +192,28 @@ TEST(MetroidAnim, GameSlerpTakesTheLongWayOnNegativeDot) {
   QuatXYZW mid{float(wa * -0.5), 0, float(wa * -0.5), float(wa * (1 - std::sqrt(0.5)))};
   ExpectQuatNear(r[1], mid, 1e-5);
   test::ExpectByteExactRoundTrip(kMetroidAnimFormat, data);
+}
+
+TEST(MetroidAnim, SparseBitmapDecodesToKeysNotFrames) {
+  // 131072 frames, keys on the first and the last: the clip holds keys, not a value per frame.
+  std::vector<uint32_t> words(4096, 0);
+  words.front() = 1, words.back() = 0x80000000u;
+  ByteWriter w = V2Header(0x7FFF, 1, 1, 131072, words);
+  w.U32(1);
+  w.U32(9);
+  w.U16(2);
+  w.I16(0), w.U8(16), w.I16(0), w.U8(1), w.I16(0), w.U8(1);
+  w.U16(0);
+  w.Append(PackBits({{0, 1}, {16383, 16}, {0, 1}, {0, 1}}));  // 90 degrees about X over the clip
+  const Clip clip = DecodeAnim(ParseAnim(w.Take()), {});
+  EXPECT_EQ(clip.frame_count, 131072u);
+  ASSERT_EQ(clip.tracks.size(), 1u);
+  EXPECT_LE(clip.tracks[0].rotation.size(), 3u);
+  // Halfway: 45 degrees about X (slerp between identity and 90 degrees).
+  const QuatXYZW mid = SampleTrack(clip.tracks[0].rotation, FrameTime(65536, 20));
+  const QuatXYZW end = FromTotals(16383, 0, 0, false, 0x7FFF);
+  const double half = std::atan2(double(end.x), double(end.w)) / 2;
+  ExpectQuatNear(mid, {float(std::sin(half)), 0, 0, float(std::cos(half))}, 1e-4);
 }
 
 // Version 0 per the notes: 0x04 duration, 0x08 u32, 0x0C interval, 0x10 u32, 0x14 frames,
