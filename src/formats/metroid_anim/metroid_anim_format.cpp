@@ -183,7 +183,16 @@ std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& 
   const double table = o.GetNumber("anim-bone-table", 100);
   if (!(table >= 0 && table <= 256)) throw Error::General("option --anim-bone-table expects 0..256");
   s.bone_table_size = static_cast<size_t>(table);
-  s.bone_ids = context.reference ? BoneIdsOf(*context.reference) : BoneIdsOf(scene);
+  // Bone ids: a CINF given with --skeleton names them; otherwise the ids a CINF written
+  // from the same skeleton would get (joint order of the skeleton, not of the clip).
+  const Scene& rig = context.reference && !context.reference->skeleton.empty() ? *context.reference : scene;
+  s.bone_ids = BoneIdsOf(rig);
+  if (s.bone_ids.empty() && !rig.skeleton.empty()) {
+    std::vector<std::string> joints;
+    for (const Joint& j : rig.skeleton.joints) joints.push_back(j.name);
+    const std::vector<uint32_t> ids = AssignBoneIds(joints, {});
+    for (size_t i = 0; i < ids.size(); ++i) s.bone_ids.emplace_back(joints[i], ids[i]);
+  }
   EncodeReport r;
   AnimFile file = EncodeAnim(scene.clips.front(), s, &r);
   context.report = {{"anim_version", s.version},

@@ -2,6 +2,7 @@
 
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <numbers>
@@ -644,6 +645,22 @@ TEST(MetroidAnimCli, ConvertRoundTripAndVerbose) {
   ASSERT_EQ(test::RunCli("convert " + (tmp / "model.glb").string() + " " + (tmp / "model.cinf").string(), &out, &err), 0) << err;
   const CinfFile c = ParseCinf(ReadFileBytes((tmp / "model.cinf").string()));
   EXPECT_EQ(c.bones.size(), 8u);
+  // Without --skeleton the ANIM takes the ids the CINF written from the same glTF has.
+  ASSERT_EQ(test::RunCli("convert " + (tmp / "run.glb").string() + " " + (tmp / "free.anim").string(), &out, &err), 0) << err;
+  const AnimFile free = ParseAnim(ReadFileBytes((tmp / "free.anim").string()));
+  const CinfFile rig = ParseCinf(ReadFileBytes((tmp / "model.cinf").string()));
+  auto joints_of = [](const AnimFile& anim, const CinfFile& cinf) {
+    DecodeSettings names;
+    for (const auto& [n, id] : cinf.names) names.names.emplace_back(id, n);
+    std::vector<std::string> out;
+    for (const JointTrack& t : DecodeAnim(anim, names).tracks) out.push_back(t.joint);
+    std::sort(out.begin(), out.end());  // the glTF lists animated nodes in its own order
+    return out;
+  };
+  const std::vector<std::string> expected =
+      joints_of(ParseAnim(ReadFileBytes(dir + "run.anim")), ParseCinf(ReadFileBytes(dir + "skeleton.cinf")));
+  EXPECT_EQ(joints_of(free, rig), expected);
+  EXPECT_EQ(expected.back(), "root");
   ASSERT_EQ(test::RunCli("sample " + dir + "run.anim --skeleton " + dir + "skeleton.cinf", &out, &err), 0) << err;
   EXPECT_NE(out.find("\"joints\": [\"root\""), std::string::npos);
   EXPECT_EQ(test::RunCli("convert " + (tmp / "run.glb").string() + " " + (tmp / "x.anim").string() + " --rotation-divisor 0", &out, &err), 1);
