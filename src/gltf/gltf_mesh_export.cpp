@@ -244,6 +244,20 @@ void AddCameras(tinygltf::Model& model, Appender& out, const Scene& scene, int r
 }  // namespace
 
 void AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, int root_node) {
+  bool cameras = false;
+  for (const Clip& clip : scene.clips) cameras = cameras || !clip.cameras.empty();
+  if (scene.meshes.empty() && !cameras) return;
+  if (root_node >= static_cast<int>(model.nodes.size())) {
+    // The exporter left out an empty root (no joints, no clips): meshes need one.
+    tinygltf::Node root;
+    root.name = std::string(kRootNodeName);
+    model.nodes.push_back(std::move(root));
+    root_node = static_cast<int>(model.nodes.size() - 1);
+    tinygltf::Scene gscene;
+    gscene.nodes.push_back(root_node);
+    model.scenes.push_back(std::move(gscene));
+    model.defaultScene = 0;
+  }
   Appender out(model);
   AddMeshes(model, out, scene, root_node);
   AddCameras(model, out, scene, root_node);

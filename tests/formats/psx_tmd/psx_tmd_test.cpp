@@ -487,3 +487,24 @@ TEST(PsxTmd, CliConvertsWithSkeletonAndPrintsInfo) {
 
 }  // namespace
 }  // namespace animkit
+
+namespace animkit {
+namespace {
+
+TEST(PsxTmd, StaticMeshWithoutJointsExports) {
+  Scene s;
+  Mesh m;
+  m.name = "ground";
+  m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+  m.triangles = {0, 1, 2};
+  s.meshes.push_back(m);
+  const tinygltf::Model g = gltf::LoadModel(ExportGltf(s, {true}), "ground.glb");
+  ASSERT_EQ(g.meshes.size(), 1u);
+  ASSERT_EQ(g.scenes.size(), 1u);
+  const auto& root = g.nodes.at(size_t(g.scenes[0].nodes.at(0)));
+  ASSERT_EQ(root.children.size(), 1u);
+  EXPECT_EQ(g.nodes.at(size_t(root.children[0])).mesh, 0);
+}
+
+}  // namespace
+}  // namespace animkit
