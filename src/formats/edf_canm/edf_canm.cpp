@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <numbers>
@@ -359,6 +360,13 @@ namespace {
 
 size_t StoredKeys(const Channel& c) { return std::max(c.keys.size(), c.quats.size()); }
 
+// "#N" (formatted directly: string concatenation here trips a GCC 12 -O3 false warning).
+std::string IndexName(size_t n) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "#%zu", n);
+  return buf;
+}
+
 }  // namespace
 
 std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings) {
@@ -378,7 +386,8 @@ std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings) 
       const BoneEntry& e = a.bones[j];
       JointTrack t;
       const std::string& name = file.names[size_t(e.name_index)].name;
-      t.joint = name.empty() ? "#" + std::to_string(e.name_index) : name;
+      t.joint = name;
+      if (name.empty()) t.joint = IndexName(size_t(e.name_index));
       auto keys_of = [&](int16_t index, auto&& emit) {
         if (index < 0) return;
         const Channel& c = file.channels[size_t(index)];
@@ -468,7 +477,7 @@ Channel QuaternionChannel(const Curve& curve) {
   return c;
 }
 
-std::vector<uint8_t> ChannelKey(const Channel& c) {
+std::string ChannelKey(const Channel& c) {
   ByteWriter w(Endian::Little);
   w.I16(c.has_keyframes);
   w.I32(c.type);
@@ -479,7 +488,7 @@ std::vector<uint8_t> ChannelKey(const Channel& c) {
     for (uint16_t v : k) w.U16(v);
   for (const auto& q : c.quats)
     for (float v : q) w.F32(v);
-  return w.Take();
+  return std::string(w.bytes().begin(), w.bytes().end());
 }
 
 bool NameLess(const std::string& a, const std::string& b) {
@@ -510,7 +519,7 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
   for (const std::string& n : bone_names) name_index.emplace(n, int16_t(name_index.size()));
 
   // Channels, deduplicated; per animation its bone entries.
-  std::map<std::vector<uint8_t>, size_t> channel_of;
+  std::map<std::string, size_t> channel_of;
   std::vector<Channel> channels;
   size_t curves = 0;
   auto add_channel = [&](Channel c) -> int16_t {
@@ -624,7 +633,7 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
   if (at > 0x7FFFFFFF) throw Error::General("the CANM would exceed 2 GiB");
 
   ByteWriter w(Endian::Little);
-  w.Append(ByteView(reinterpret_cast<const uint8_t*>("CANM"), 4));
+  for (char c : {'C', 'A', 'N', 'M'}) w.U8(uint8_t(c));
   w.U32(settings.version);
   w.U32(uint32_t(animations.size()));
   w.U32(uint32_t(anim_at));

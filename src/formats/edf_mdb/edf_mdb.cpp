@@ -3,6 +3,7 @@
 #include <animkit/sampling.hpp>
 
 #include <bit>
+#include <cstdio>
 #include <cstring>
 
 namespace animkit::edf_mdb {
@@ -153,7 +154,13 @@ Skeleton DecodeSkeleton(const File& f) {
   for (size_t i = 0; i < f.bones.size(); ++i) {
     const Bone& b = f.bones[i];
     const std::string& name = f.names[b.name_index].name;
-    s.joints.push_back({name.empty() ? "#" + std::to_string(i) : name, b.parent, DecomposeTRS(MatrixFrom(b.local))});
+    Joint j{name, b.parent, DecomposeTRS(MatrixFrom(b.local))};
+    if (name.empty()) {  // "#i", formatted directly (concatenation trips a GCC 12 -O3 false warning)
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "#%zu", i);
+      j.name = buf;
+    }
+    s.joints.push_back(std::move(j));
   }
   return s;
 }
@@ -173,7 +180,7 @@ File EncodeSkeleton(const Skeleton& skeleton, uint32_t version) {
   LocalToModelJob{&skeleton, local, model}.Run();
 
   ByteWriter w(Endian::Little);
-  w.Append(ByteView(reinterpret_cast<const uint8_t*>("MDB0"), 4));
+  for (char c : {'M', 'D', 'B', '0'}) w.U8(uint8_t(c));
   const uint32_t end_of_bones = uint32_t(strings_at);
   for (uint32_t v : {version, uint32_t(n), uint32_t(names_at), uint32_t(n), uint32_t(bones_at), 0u, end_of_bones, 0u,
                      end_of_bones, 0u, end_of_bones})
