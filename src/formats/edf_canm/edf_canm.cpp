@@ -370,6 +370,24 @@ std::string IndexName(size_t n) {
 }  // namespace
 
 std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings) {
+  // Channels are shared, so many bone entries may point at one long channel: bound the keys
+  // decoding creates by what the file's size justifies before creating any.
+  const uint64_t budget = std::max<uint64_t>(uint64_t{1} << 22, uint64_t{64} * file.image.size());
+  uint64_t total = 0;
+  for (size_t i = 0; i < file.animations.size(); ++i) {
+    const Animation& a = file.animations[i];
+    const uint64_t frames = uint64_t(std::max(a.keyframes, 1));
+    for (const BoneEntry& e : a.bones) {
+      for (int16_t index : {e.position, e.rotation, e.scale}) {
+        if (index >= 0) total += std::min<uint64_t>(std::max<uint64_t>(StoredKeys(file.channels[size_t(index)]), 1), frames);
+      }
+    }
+    if (total > budget) {
+      throw Error::AtOffset(file.animation_offset + kAnimationSize * i,
+                            "decoding up to animation " + std::to_string(i) + " would create " + std::to_string(total) +
+                                " keys, more than a file of " + Hex(file.image.size()) + " bytes justifies");
+    }
+  }
   std::vector<Clip> clips;
   clips.reserve(file.animations.size());
   for (const Animation& a : file.animations) {

@@ -576,3 +576,35 @@ TEST(EdfMdb, EncodedSkeletonDecodesToTheSame) {
 
 }  // namespace
 }  // namespace animkit
+
+namespace animkit {
+namespace {
+
+// Many bone entries sharing one long channel: decoding refuses to create far more keys
+// than the file's size justifies.
+TEST(EdfCanm, SharedChannelsCannotAmplifyDecoding) {
+  Builder w;
+  const uint32_t bones = 20000, keys = 2000;
+  const uint32_t names_at = 0x20 + 0x1C + 0x20, bones_at = names_at + 4, keys_at = bones_at + 8 * bones;
+  const uint32_t strings_at = keys_at + 6 * keys;
+  w.b = {'C', 'A', 'N', 'M'};
+  for (uint32_t v : {512u, 1u, 0x20u, 1u, 0x3Cu, 1u, names_at}) w.U32(v);
+  w.U32(0), w.U32(strings_at - 0x20), w.F32(float(keys - 1)), w.F32(1), w.U32(keys), w.U32(bones), w.U32(bones_at - 0x20);
+  w.U16(1), w.U16(uint16_t(keys));
+  for (int i = 0; i < 6; ++i) w.F32(1);
+  w.U32(keys_at - 0x3C);
+  w.U32(strings_at - names_at);
+  for (uint32_t i = 0; i < bones; ++i) w.U16(0), w.U16(0), w.U16(0), w.U16(0);
+  for (uint32_t i = 0; i < keys; ++i) w.U16(uint16_t(i)), w.U16(0), w.U16(0);
+  w.Str("a");
+  const edf_canm::File f = edf_canm::Parse(w.b);  // the file itself is valid
+  try {
+    (void)edf_canm::DecodeClips(f, {});
+    ADD_FAILURE() << "decoding 120 million keys from a 172 KB file was allowed";
+  } catch (const Error& e) {
+    Has(e.what(), "offset 0x20: decoding up to animation 0 would create 120000000 keys");
+  }
+}
+
+}  // namespace
+}  // namespace animkit
