@@ -185,7 +185,7 @@ size_t ExpectOnlyCompleteOutputs(const fs::path& dir, bool temporaries_allowed) 
 }
 
 TEST(BatchCli, SigintStopsCleanlyWithStatus130) {
-  const fs::path root = MakeSlowTree("batch-cli-sigint", 80);
+  const fs::path root = MakeSlowTree("batch-cli-sigint", 200);
   const pid_t pid = Spawn({"convert", (root / "in").string(), (root / "out").string(), "-j", "2", "--report",
                            (root / "report.json").string()});
   ASSERT_GT(pid, 0);
@@ -200,7 +200,7 @@ TEST(BatchCli, SigintStopsCleanlyWithStatus130) {
   EXPECT_EQ(report["cancelled"], true);
   EXPECT_GT(report["not_started"].get<size_t>(), 0u);
   EXPECT_EQ(report["converted"].get<size_t>(), CountOutputs(root / "out"));
-  EXPECT_EQ(report["files"].size() + report["not_started"].get<size_t>(), 80u);
+  EXPECT_EQ(report["files"].size() + report["not_started"].get<size_t>(), 200u);
 }
 
 TEST(BatchCli, SigkillLeavesNoPartialOutputAndTheNextRunCleansUp) {
