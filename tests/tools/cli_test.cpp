@@ -98,6 +98,9 @@ TEST(Cli, ErrorsAreOneLineWithFileAndOffset) {
   EXPECT_EQ(RunCli("validate " + Sample("psx_anm/wave.anm") + " --format psx-anm " + (dir / "cut.anm").string(), &out), 1);
   EXPECT_NE(out.find("wave.anm: OK"), std::string::npos);
   EXPECT_NE(out.find("cut.anm: offset 0x"), std::string::npos);
+  size_t names = 0;
+  for (size_t at = out.find("cut.anm"); at != std::string::npos; at = out.find("cut.anm", at + 1)) ++names;
+  EXPECT_EQ(names, 1u) << "the file is named once per line: " << out;
   EXPECT_EQ(RunCli("info " + (dir / "missing.anm").string(), &out, &err), 1);
   EXPECT_NE(err.find("missing.anm: cannot open"), std::string::npos);
   EXPECT_EQ(RunCli("sample " + Sample("psx_anm/wave.anm") + " --euler yxz", &out, &err), 1);

@@ -176,7 +176,7 @@ int RunValidate(const std::vector<std::string>& files, const CommonArgs& args) {
       }
       std::printf("%s: OK\n", file.c_str());
     } catch (const Error& e) {
-      std::printf("%s: %s\n", file.c_str(), e.what());
+      std::printf("%s\n", e.InFile(file).what());  // InFile keeps a name already set
       status = 1;
     }
   }
