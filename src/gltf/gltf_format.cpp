@@ -53,7 +53,7 @@ class GltfDocument : public Document {
 };
 
 int Probe(ByteView data, std::string_view extension) {
-  if (gltf::IsGlb(data)) return kProbeMagic;
+  if (gltf::IsGlb(data)) return data.size() >= 12 && data[4] == 2 && !data[5] && !data[6] && !data[7] ? kProbeMagic : kProbeStructure;
   std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());
   size_t start = text.find_first_not_of(" \t\r\n");
   if (text.substr(0, 3) == "\xEF\xBB\xBF") start = text.find_first_not_of(" \t\r\n", 3);

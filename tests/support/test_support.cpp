@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace animkit::test {
 
@@ -22,7 +23,12 @@ std::filesystem::path TempDir(const std::string& name) {
 }
 
 int RunCli(const std::string& args, std::string* out, std::string* err) {
-  std::filesystem::path err_file = TempDir("cli-stderr") / "stderr.txt";
+  // One stderr file per call and process: ctest runs tests in parallel.
+  static int calls = 0;
+  const std::filesystem::path dir = std::filesystem::path(ANIMKIT_BINARY_DIR) / "test-tmp" / "cli-stderr";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path err_file =
+      dir / ("stderr-" + std::to_string(getpid()) + "-" + std::to_string(++calls) + ".txt");
   std::string cmd = std::string(ANIMKIT_CLI_PATH) + " " + args + " 2>" + err_file.string();
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return -1;
@@ -36,6 +42,7 @@ int RunCli(const std::string& args, std::string* out, std::string* err) {
     std::ifstream in(err_file);
     err->assign(std::istreambuf_iterator<char>(in), {});
   }
+  std::filesystem::remove(err_file);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
