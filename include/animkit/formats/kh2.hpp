@@ -260,7 +260,7 @@ struct BarEntry {
   std::shared_ptr<Bar> bar;
   std::shared_ptr<Model> model;
   Bytes raw;  // other types
-  std::string Name() const;  // trailing zeros trimmed
+  std::string Name() const;  // trailing zeros trimmed; bytes outside printable ASCII as %XX
 };
 
 struct Bar {

@@ -14,8 +14,20 @@ std::string N(int64_t v) { return std::to_string(v); }
 }  // namespace
 
 std::string BarEntry::Name() const {
-  std::string s(name.begin(), name.end());
-  while (!s.empty() && s.back() == '\0') s.pop_back();
+  size_t n = name.size();
+  while (n > 0 && name[n - 1] == '\0') --n;
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c >= 0x20 && c < 0x7F && c != '%') {
+      s += static_cast<char>(c);
+    } else {  // bytes that are not printable ASCII are shown as %XX
+      static const char* hex = "0123456789ABCDEF";
+      s += '%';
+      s += hex[c >> 4];
+      s += hex[c & 15];
+    }
+  }
   return s;
 }
 

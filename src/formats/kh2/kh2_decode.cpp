@@ -196,7 +196,7 @@ double CheckedRate(float fps) {
 }
 
 void CheckSize(uint64_t frames, uint64_t joints) {
-  if (frames * joints > kMaxSamples)
+  if (frames > kMaxSamples || joints > kMaxSamples || frames * joints > kMaxSamples)
     throw Error::General("the motion spans " + std::to_string(frames) + " frames of " + std::to_string(joints) +
                          " joints, more than the " + std::to_string(kMaxSamples) + " samples a decode allows");
 }

@@ -544,3 +544,35 @@ TEST(Kh2Encode, CliConvertsMsetToGlbAndBackToAnb) {
 
 }  // namespace
 }  // namespace animkit
+
+namespace animkit {
+namespace {
+
+TEST(Kh2Regression, NonAsciiEntryNamesAndHugeBoneCounts) {
+  // An entry name that is not UTF-8 is shown as %XX, so the info JSON can be written.
+  Bytes bar = kh2::SerializeBar([] {
+    kh2::Bar b;
+    kh2::BarEntry e;
+    e.type = 5;
+    e.name = {'\xF9', 'x', '0', '\0'};
+    e.raw = {1, 2, 3};
+    b.entries.push_back(e);
+    kh2::LayoutBar(b);
+    return b;
+  }());
+  auto doc = kKh2BarFormat.read(bar, {});
+  EXPECT_NE(doc->Info().dump().find("%F9x0"), std::string::npos);
+  // A raw motion of 0 frames and 2^31 - 1 bones parses (no matrices) but does not decode.
+  kh2::Motion m;
+  m.raw = true;
+  m.raw_motion.bone_count = 0x7FFFFFFF;
+  m.raw_motion.total_frames = 0;
+  kh2::LayoutMotion(m);
+  m.raw_motion.bone_count = 0x7FFFFFFF;
+  const Bytes bytes = kh2::SerializeMotion(m);
+  auto motion = kKh2MotionFormat.read(bytes, {});
+  EXPECT_THROW(motion->Decode({}), Error);
+}
+
+}  // namespace
+}  // namespace animkit
