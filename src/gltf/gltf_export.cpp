@@ -192,6 +192,7 @@ class Exporter {
     AddSkin();
     for (const Clip& clip : scene_.clips) AddAnimation(clip);
     builder_.Finish();
+    gltf::AddMeshesAndCameras(model_, scene_, RootNode());
     AddSceneExtras();
     return std::move(model_);
   }

@@ -404,27 +404,11 @@ TEST(GltfFormat, ProbeReadWriteInfoDecode) {
   EXPECT_EQ(format->encode(MakeCharacter(), context)->Write(), glb);
 }
 
-// Runs a command, returns its exit status and output.
-int RunCommand(const std::string& command, std::string* output) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return -1;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output->append(buffer, n);
-  int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 TEST(GltfValidator, ExportsHaveNoErrorsOrWarnings) {
-  const char* modules = std::getenv("ANIMKIT_NODE_MODULES");
-  if (!modules || !*modules) GTEST_SKIP() << "ANIMKIT_NODE_MODULES is not set (point it at a node_modules with gltf-validator)";
-  if (!std::filesystem::exists(std::filesystem::path(modules) / "gltf-validator" / "package.json"))
-    GTEST_SKIP() << "no gltf-validator in ANIMKIT_NODE_MODULES=" << modules;
-  std::string ignored;
-  if (RunCommand("command -v node", &ignored) != 0) GTEST_SKIP() << "node is not on PATH";
+  if (const std::string reason = test::GltfValidatorSkipReason(); !reason.empty()) GTEST_SKIP() << reason;
 
   std::filesystem::path dir = test::TempDir("gltf-validator");
-  std::string files;
+  std::vector<std::filesystem::path> files;
   std::vector<std::pair<std::string, Scene>> scenes = {
       {"character", MakeCharacter()}, {"tracks_only", MakeTracksOnly()}, {"untidy", MakeUntidy()}, {"empty", Scene{}}};
   for (const auto& [name, scene] : scenes)
@@ -432,10 +416,10 @@ TEST(GltfValidator, ExportsHaveNoErrorsOrWarnings) {
       std::filesystem::path file = dir / (name + (binary ? ".glb" : ".gltf"));
       Bytes bytes = ExportGltf(scene, {.binary = binary});
       std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-      files += " '" + file.string() + "'";
+      files.push_back(file);
     }
   std::string output;
-  int status = RunCommand(std::string("node '") + ANIMKIT_SOURCE_DIR + "/tools/gltf-validate/validate.mjs'" + files, &output);
+  int status = test::RunGltfValidator(files, &output);
   EXPECT_EQ(status, 0) << output;
   EXPECT_NE(output.find("\"errors\":0,\"warnings\":0"), std::string::npos) << output;
 }

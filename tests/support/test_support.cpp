@@ -46,6 +46,33 @@ int RunCli(const std::string& args, std::string* out, std::string* err) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+int RunCommand(const std::string& command, std::string* output) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return -1;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) output->append(buf.data(), n);
+  int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string GltfValidatorSkipReason() {
+  const char* modules = std::getenv("ANIMKIT_NODE_MODULES");
+  if (!modules || !*modules) return "ANIMKIT_NODE_MODULES is not set (make test points it at build/node/node_modules)";
+  if (!std::filesystem::exists(std::filesystem::path(modules) / "gltf-validator" / "package.json")) {
+    return std::string("no gltf-validator in ANIMKIT_NODE_MODULES=") + modules + " (npm install failed or npm is missing)";
+  }
+  std::string ignored;
+  if (RunCommand("command -v node", &ignored) != 0) return "node is not on PATH";
+  return {};
+}
+
+int RunGltfValidator(const std::vector<std::filesystem::path>& files, std::string* output) {
+  std::string command = "node '" + SourcePath("tools/gltf-validate/validate.mjs") + "'";
+  for (const auto& f : files) command += " '" + f.string() + "'";
+  return RunCommand(command, output);
+}
+
 void ExpectByteExactRoundTrip(const FormatDescriptor& format, ByteView data) {
   auto doc = format.read(data, Options{});
   Bytes written = doc->Write();
