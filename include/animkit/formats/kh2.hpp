@@ -1,0 +1,354 @@
+// Kingdom Hearts II animation data (little-endian): BAR archives (ANB = motion +
+// triggers, MSET = a BAR of ANBs, MDLX = a BAR holding a model), motion entries
+// (raw model-space matrices, or interpolated per-channel curves) and motion triggers.
+//
+// Every structure keeps every field; bytes that no table covers (padding, gaps,
+// tables of unknown layout) are kept as Gap records, so Serialize(Parse(x)) == x.
+// Offsets stored in the structures are the file's own: a motion's table offsets
+// count from 0x90 (the end of its reserved area), a BAR entry's from its BAR's start.
+// See docs/formats/kh2.md for the layout and the decode rules.
+#pragma once
+
+#include <animkit/format.hpp>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace animkit::kh2 {
+
+using Vec4f = std::array<float, 4>;
+
+// Bytes of an entry that no parsed table covers, at an offset from the entry start.
+struct Gap {
+  uint32_t offset = 0;
+  Bytes bytes;
+};
+
+// ---------------------------------------------------------------------------
+// Motion entry
+inline constexpr size_t kReservedSize = 0x90;  // zero bytes that start a motion (and a model)
+inline constexpr int32_t kMotionInterpolated = 0;
+inline constexpr int32_t kMotionRaw = 1;
+inline constexpr double kEngineRate = 60;  // key times and engine frames count 1/60 s
+
+struct MotionHeader {
+  int32_t type = kMotionInterpolated;  // 0 interpolated, 1 raw
+  int32_t flag = 0;                    // 0 normal, 1 "ignore scale" (unverified)
+  int32_t byte_count = 0;              // entry size minus 0x90 in known files
+  int32_t reserved = 0;
+};
+
+struct RawMotion {
+  int32_t bone_count = 0;
+  std::array<int32_t, 3> reserved{};
+  int32_t frames_per_loop = 0;  // engine frames
+  int32_t total_frames = 0;     // matrix sets
+  int32_t unknown28 = 0;
+  int32_t second_table_offset = 0;  // from 0x90; 0 = none
+  Vec4f bbox_min{}, bbox_max{};
+  float frame_loop = 0, frame_end = 0, fps = 30, frame_return = 0;
+  // total_frames * bone_count matrices, frame-major; 16 floats each in file order
+  // (row-vector layout, translation in 12..14) = column-major for column vectors.
+  std::vector<std::array<float, 16>> matrices;
+  // Bytes from the second table's offset to the end of the entry (none when offset is 0).
+  Bytes second_table;
+};
+
+enum class Channel : uint8_t { ScaleX, ScaleY, ScaleZ, RotateX, RotateY, RotateZ, TranslateX, TranslateY, TranslateZ };
+inline constexpr int kChannelCount = 9;
+
+enum class CycleType : uint8_t { Clamp = 0, Offset = 1, Repeat = 2, Zero = 3 };
+enum class KeyType : uint8_t { Constant = 0, Linear = 1, Hermite = 2, Zero = 3 };
+
+struct InitialPose {  // table 1, 8 bytes
+  int16_t bone = 0;
+  int16_t channel = 0;
+  float value = 0;
+};
+
+struct Curve {  // tables 2 (forward) and 2X (inverse), 6 bytes
+  int16_t joint = 0;  // forward: model bone; inverse: IK helper index (bone = bone_count + joint)
+  uint8_t packed = 0;  // channel bits 0-3, pre cycle bits 4-5, post cycle bits 6-7
+  uint8_t key_count = 0;
+  int16_t first_key = 0;
+  int channel() const { return packed & 15; }
+  CycleType pre() const { return static_cast<CycleType>((packed >> 4) & 3); }
+  CycleType post() const { return static_cast<CycleType>(packed >> 6); }
+};
+
+struct Key {  // table 9, 8 bytes
+  uint16_t packed = 0;  // type bits 0-1, key time index bits 2-15
+  int16_t value = 0;
+  int16_t in_tangent = 0;
+  int16_t out_tangent = 0;
+  KeyType type() const { return static_cast<KeyType>(packed & 3); }
+  int time_index() const { return packed >> 2; }
+};
+
+struct Constraint {  // table 3, 12 bytes
+  uint8_t type = 0;
+  uint8_t unknown1 = 0;
+  int16_t bone = 0;       // model bone
+  int16_t ik_helper = 0;  // bone index of the IK helper
+  int16_t limiter = -1;   // table 8 index or -1
+  int32_t unknown = 0;
+};
+
+struct Limiter {  // table 8, 0x30 bytes
+  int32_t type = 0;
+  std::array<float, 11> values{};
+};
+
+struct Expression {  // table 7, 8 bytes
+  int16_t node = 0;  // table 6 index
+  int16_t unknown = 0;
+  float value = 0;
+};
+
+struct ExpressionNode {  // table 6, 12 bytes
+  int16_t type = 0;
+  int16_t left = -1;  // node index or -1
+  float value = 0;
+  int16_t right = -1;
+  int16_t next = -1;
+};
+
+// A bone record (IK helpers in a motion, bones in an MDLX model), 0x40 bytes.
+struct BoneRecord {
+  int16_t index = 0;
+  int16_t sibling = 0;  // unverified meaning, kept
+  int16_t parent = -1;
+  int16_t child = -1;  // unverified meaning, kept
+  int32_t reserved = 0;
+  int32_t flags = 0;
+  Vec4f scale{1, 1, 1, 0};
+  Vec4f rotation{};  // Euler radians xyz, X applied first; w unused
+  Vec4f translation{};
+};
+
+struct JointEntry {  // table 4, 4 bytes
+  int16_t joint = 0;
+  int16_t flags = 0;
+};
+
+struct RootPosition {  // footer, 0x54 bytes
+  Vec4f scale{1, 1, 1, 0};
+  Vec4f rotation{};
+  Vec4f translation{};
+  std::array<int32_t, 9> unknown{-1, -1, -1, -1, -1, -1, -1, -1, -1};
+};
+
+struct InterpolatedMotion {
+  // Header (0xA0 bytes at 0x90 + 0x10); offsets from 0x90.
+  int16_t bone_count = 0;
+  int16_t total_bone_count = 0;  // model bones + IK helpers
+  int32_t total_frames = 0;      // engine frames
+  int32_t ik_helper_offset = 0;
+  int32_t joint_offset = 0;
+  int32_t key_time_count = 0;
+  int32_t initial_pose_offset = 0;
+  int32_t initial_pose_count = 0;
+  int32_t root_position_offset = 0;
+  int32_t forward_offset = 0;
+  int32_t forward_count = 0;
+  int32_t inverse_offset = 0;
+  int32_t inverse_count = 0;
+  int32_t key_offset = 0;
+  int32_t key_time_offset = 0;
+  int32_t key_value_offset = 0;
+  int32_t tangent_offset = 0;
+  int32_t constraint_offset = 0;
+  int32_t constraint_count = 0;
+  int32_t constraint_end = 0;  // unknown field; one writer stores the constraint table's end
+  int32_t limiter_offset = 0;
+  int32_t expression_offset = 0;
+  int32_t expression_count = 0;
+  int32_t expression_node_offset = 0;
+  int32_t expression_node_count = 0;
+  Vec4f bbox_min{}, bbox_max{};
+  float frame_loop = 0, frame_end = 0, fps = 30, frame_count = 0;
+  int32_t effector_offset = 0;  // external effectors / constraint activations (entry layout unknown)
+  int32_t effector_count = 0;
+  int32_t unknown98 = 0;
+  int32_t unknown9c = 0;
+
+  std::vector<InitialPose> initial_pose;
+  std::vector<Curve> forward;
+  std::vector<Curve> inverse;
+  std::vector<Key> keys;
+  std::vector<float> key_times;
+  std::vector<float> values;
+  std::vector<float> tangents;
+  std::vector<Constraint> constraints;
+  std::vector<Limiter> limiters;
+  std::vector<Expression> expressions;
+  std::vector<ExpressionNode> expression_nodes;
+  std::vector<BoneRecord> ik_helpers;
+  std::vector<JointEntry> joints;
+  RootPosition root_position;
+};
+
+struct Motion {
+  Bytes reserved = Bytes(kReservedSize, 0);  // 0x90 bytes, zero in known files
+  MotionHeader header;
+  bool raw = false;
+  RawMotion raw_motion;             // when raw
+  InterpolatedMotion interpolated;  // otherwise
+  uint32_t size = 0;                // entry size in bytes
+  std::vector<Gap> gaps;            // uncovered bytes, offsets from the entry start
+};
+
+// ---------------------------------------------------------------------------
+// Motion triggers (BAR type 16)
+struct RangeTrigger {
+  int16_t start = 0;
+  int16_t end = 0;  // -1: to the end of the motion
+  uint8_t id = 0;
+  std::vector<int16_t> params;
+};
+struct FrameTrigger {
+  int16_t frame = 0;
+  uint8_t id = 0;
+  std::vector<int16_t> params;
+};
+struct Triggers {
+  int16_t frame_list_offset = 4;  // from the entry start
+  std::vector<RangeTrigger> ranges;
+  std::vector<FrameTrigger> frames;
+  uint32_t size = 0;
+  std::vector<Gap> gaps;
+};
+
+// Name of a trigger id from the community tables ("" when unknown).
+std::string_view RangeTriggerName(int id);
+std::string_view FrameTriggerName(int id);
+
+// ---------------------------------------------------------------------------
+// MDLX model entry (BAR type 4): only the header and the bone table are read; the
+// entry's bytes are kept whole.
+struct Model {
+  Bytes bytes;
+  int32_t type = 0, subtype = 0, attributes = 0;
+  uint32_t next_offset = 0;
+  uint16_t bone_count = 0, texture_count = 0;
+  uint32_t bone_offset = 0;  // from 0x90
+  std::vector<BoneRecord> bones;
+};
+
+// ---------------------------------------------------------------------------
+// BAR archive
+inline constexpr uint16_t kEntryModel = 4;
+inline constexpr uint16_t kEntryMotion = 9;
+inline constexpr uint16_t kEntryTriggers = 16;
+inline constexpr uint16_t kEntryAnb = 17;
+
+struct Bar;
+
+struct BarEntry {
+  uint16_t type = 0;
+  uint16_t duplicate = 0;
+  std::array<char, 4> name{};
+  uint32_t offset = 0;
+  uint32_t size = 0;
+  // The parsed payload: one of these, by type (a zero-size entry is an empty slot).
+  std::shared_ptr<Motion> motion;
+  std::shared_ptr<Triggers> triggers;
+  std::shared_ptr<Bar> bar;
+  std::shared_ptr<Model> model;
+  Bytes raw;  // other types
+  std::string Name() const;  // trailing zeros trimmed; bytes outside printable ASCII as %XX
+};
+
+struct Bar {
+  uint32_t reserved = 0;   // u32 at 0x08
+  int32_t mset_type = 0;   // i32 at 0x0C
+  std::vector<BarEntry> entries;
+  uint32_t size = 0;
+  std::vector<Gap> gaps;
+};
+
+struct ParseSettings {
+  bool parse_model = true;  // read type-4 entries as models
+};
+
+// Parsing: data is the entry/file; base is its absolute offset, for messages.
+Bar ParseBar(ByteView data, uint64_t base = 0);
+Motion ParseMotion(ByteView data, uint64_t base = 0);
+Triggers ParseTriggers(ByteView data, uint64_t base = 0);
+Model ParseModel(ByteView data, uint64_t base = 0);
+bool LooksLikeBar(ByteView data);
+
+Bytes SerializeBar(const Bar& bar);
+Bytes SerializeMotion(const Motion& motion);
+Bytes SerializeTriggers(const Triggers& triggers);
+Bytes SerializePayload(const BarEntry& entry);
+
+// Recomputes offsets, sizes and counts after an edit (drops gaps, 16-aligned entries).
+void LayoutBar(Bar& bar);
+void LayoutMotion(Motion& motion);
+void LayoutTriggers(Triggers& triggers);
+
+// ---------------------------------------------------------------------------
+// Evaluation and decoding
+// A curve's value at time t (key-time units, 1/60 s): exact constant/linear/hermite
+// segments (hermite tangents are slopes per 1/60 s, scaled by the key interval), pre and
+// post cycles outside the keys.
+float EvaluateCurve(const InterpolatedMotion& motion, const Curve& curve, float t);
+
+// Per-bone rest values, 9 channels (scale xyz, rotation xyz Euler radians, translation xyz).
+using ChannelValues = std::array<float, kChannelCount>;
+
+// Every bone's channels at time t (key-time units): rest, then the initial pose, then
+// the curves. rest has total_bone_count entries or fewer (missing: identity).
+void EvaluatePose(const InterpolatedMotion& motion, float t, const std::vector<ChannelValues>& rest,
+                  std::vector<ChannelValues>& out);
+
+TransformTRS TransformFromChannels(const ChannelValues& c);
+ChannelValues ChannelsFromBone(const BoneRecord& b);
+
+enum class RawSpace { Auto, Model, Local };
+enum class TriggerRate { Motion, Engine };
+
+struct DecodeSettings {
+  RawSpace raw_space = RawSpace::Auto;
+  TriggerRate trigger_rate = TriggerRate::Motion;
+};
+
+// Skeleton of a model (joints "#N", rest from the bone table).
+Skeleton SkeletonFromModel(const Model& model);
+// Per-bone rest channels for a skeleton (exact when it came from a KH2 model).
+std::vector<ChannelValues> RestChannels(const Skeleton& skeleton, const nlohmann::json& metadata);
+
+// One clip from a motion. skeleton (may be empty) names the bones and gives rest values.
+Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
+                  const DecodeSettings& settings);
+// Events from triggers for a clip at frame_rate frames per second.
+std::vector<Event> DecodeTriggers(const Triggers& triggers, double frame_rate, Seconds duration);
+// The whole archive: a clip per motion (MSET slots named "NNN_NAME"), the model's skeleton.
+Scene DecodeBar(const Bar& bar, const Scene* reference, const DecodeSettings& settings);
+
+// ---------------------------------------------------------------------------
+// Encoding
+struct EncodeSettings {
+  bool raw = false;          // write raw matrices instead of curves
+  float tolerance = 1e-4f;   // interpolated: largest channel error a dropped key may cause
+};
+struct EncodeReport {
+  size_t bones = 0, curves = 0, keys = 0, initial_pose = 0, skipped_tracks = 0;
+  float tolerance_used = 0;  // raised above the setting where a curve needed more than 255 keys
+};
+// The clip's joints map to bones by "#N" or by skeleton order.
+Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings,
+                    EncodeReport* report = nullptr);
+// Events named as DecodeTriggers names them ("... (range N)", "... (frame N)"); others are
+// skipped and counted in *skipped.
+Triggers EncodeTriggers(const std::vector<Event>& events, double frame_rate, size_t* skipped = nullptr);
+// An ANB: a BAR of one motion and one triggers entry.
+Bar EncodeAnb(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings,
+              EncodeReport* report = nullptr);
+
+}  // namespace animkit::kh2

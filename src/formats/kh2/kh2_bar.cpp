@@ -1,0 +1,246 @@
+// KH2 BAR archives, motion triggers and the MDLX model's bone table.
+#include "kh2_internal.hpp"
+
+#include <string>
+
+namespace animkit::kh2 {
+
+using namespace detail;
+
+namespace {
+constexpr size_t kBarHeaderSize = 16;
+constexpr size_t kBarEntrySize = 16;
+std::string N(int64_t v) { return std::to_string(v); }
+}  // namespace
+
+std::string BarEntry::Name() const {
+  size_t n = name.size();
+  while (n > 0 && name[n - 1] == '\0') --n;
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c >= 0x20 && c < 0x7F && c != '%') {
+      s += static_cast<char>(c);
+    } else {  // bytes that are not printable ASCII are shown as %XX
+      static const char* hex = "0123456789ABCDEF";
+      s += '%';
+      s += hex[c >> 4];
+      s += hex[c & 15];
+    }
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------
+// Triggers
+
+Triggers ParseTriggers(ByteView data, uint64_t base) {
+  ByteReader r(data, Endian::Little, base);
+  Triggers t;
+  Coverage cov;
+  t.size = static_cast<uint32_t>(data.size());
+  const uint8_t ranges = r.U8("range trigger count");
+  const uint8_t frames = r.U8("frame trigger count");
+  t.frame_list_offset = r.I16("frame trigger list offset");
+  cov.Add(0, 4);
+  t.ranges.resize(ranges);
+  for (size_t i = 0; i < t.ranges.size(); ++i) {
+    RangeTrigger& rt = t.ranges[i];
+    const size_t start = r.tell();
+    rt.start = r.I16("range trigger start frame");
+    rt.end = r.I16("range trigger end frame");
+    rt.id = r.U8("range trigger id");
+    const uint8_t n = r.U8("range trigger parameter count");
+    r.Count(n, 2, "range trigger " + N(int64_t(i)) + " parameters");
+    for (uint8_t k = 0; k < n; ++k) rt.params.push_back(r.I16("a range trigger parameter"));
+    cov.Add(start, r.tell());
+  }
+  if (t.frame_list_offset < 0 || size_t(t.frame_list_offset) > data.size())
+    r.FailAt(2, "frame trigger list offset " + Hex(uint16_t(t.frame_list_offset)) + " points past the end of the entry (" +
+                    Hex(data.size()) + ")");
+  if (frames > 0 && size_t(t.frame_list_offset) < r.tell())
+    r.FailAt(2, "frame trigger list offset " + Hex(uint16_t(t.frame_list_offset)) +
+                    " points into the range triggers (they end at " + Hex(r.tell()) + ")");
+  if (frames > 0 || size_t(t.frame_list_offset) >= r.tell()) r.Seek(size_t(t.frame_list_offset), "the frame triggers");
+  t.frames.resize(frames);
+  for (size_t i = 0; i < t.frames.size(); ++i) {
+    FrameTrigger& ft = t.frames[i];
+    const size_t start = r.tell();
+    ft.frame = r.I16("frame trigger frame");
+    ft.id = r.U8("frame trigger id");
+    const uint8_t n = r.U8("frame trigger parameter count");
+    r.Count(n, 2, "frame trigger " + N(int64_t(i)) + " parameters");
+    for (uint8_t k = 0; k < n; ++k) ft.params.push_back(r.I16("a frame trigger parameter"));
+    cov.Add(start, r.tell());
+  }
+  t.gaps = cov.Gaps(data);
+  return t;
+}
+
+Bytes SerializeTriggers(const Triggers& t) {
+  if (t.ranges.size() > 255 || t.frames.size() > 255) throw Error::General("a triggers entry holds at most 255 triggers of each kind");
+  ByteWriter head(Endian::Little);
+  head.U8(static_cast<uint8_t>(t.ranges.size()));
+  head.U8(static_cast<uint8_t>(t.frames.size()));
+  head.I16(t.frame_list_offset);
+  for (const RangeTrigger& rt : t.ranges) {
+    if (rt.params.size() > 255) throw Error::General("a trigger holds at most 255 parameters");
+    head.I16(rt.start), head.I16(rt.end), head.U8(rt.id), head.U8(static_cast<uint8_t>(rt.params.size()));
+    for (int16_t p : rt.params) head.I16(p);
+  }
+  ByteWriter list(Endian::Little);
+  for (const FrameTrigger& ft : t.frames) {
+    if (ft.params.size() > 255) throw Error::General("a trigger holds at most 255 parameters");
+    list.I16(ft.frame), list.U8(ft.id), list.U8(static_cast<uint8_t>(ft.params.size()));
+    for (int16_t p : ft.params) list.I16(p);
+  }
+  Image img(t.size);
+  img.Put(0, head.bytes(), "the range triggers");
+  img.Put(size_t(uint16_t(t.frame_list_offset)), list.bytes(), "the frame triggers");
+  img.PutGaps(t.gaps);
+  return img.Take();
+}
+
+void LayoutTriggers(Triggers& t) {
+  t.gaps.clear();
+  size_t pos = 4;
+  for (const RangeTrigger& rt : t.ranges) pos += 6 + 2 * rt.params.size();
+  t.frame_list_offset = static_cast<int16_t>(pos);
+  for (const FrameTrigger& ft : t.frames) pos += 4 + 2 * ft.params.size();
+  t.size = static_cast<uint32_t>(pos);
+}
+
+// ---------------------------------------------------------------------------
+// Model
+
+Model ParseModel(ByteView data, uint64_t base) {
+  ByteReader r(data, Endian::Little, base);
+  Model m;
+  m.bytes.assign(data.begin(), data.end());
+  r.Require(kReservedSize + 0x20, "a model entry (0x90 reserved bytes and its header)");
+  r.Seek(kReservedSize, "the model header");
+  m.type = r.I32("model type");
+  m.subtype = r.I32("model subtype");
+  m.attributes = r.I32("model attributes");
+  m.next_offset = r.U32("model next offset");
+  m.bone_count = r.U16("bone count");
+  m.texture_count = r.U16("texture count");
+  m.bone_offset = r.U32("bone table offset");
+  const size_t at = kReservedSize + m.bone_offset;
+  if (m.bone_count > 0) {
+    if (at > data.size())
+      r.FailAt(kReservedSize + 0x14, "bone table offset " + Hex(m.bone_offset) + " points past the end of the model");
+    ByteReader t = r.Sub(at, data.size() - at, "bone table");
+    t.Count(m.bone_count, 0x40, "bone table");
+    m.bones.reserve(m.bone_count);
+    for (size_t i = 0; i < m.bone_count; ++i) m.bones.push_back(ReadBone(t));
+  }
+  return m;
+}
+
+// ---------------------------------------------------------------------------
+// BAR
+
+bool LooksLikeBar(ByteView data) {
+  return data.size() >= 4 && data[0] == 'B' && data[1] == 'A' && data[2] == 'R' && data[3] == 1;
+}
+
+Bar ParseBar(ByteView data, uint64_t base) {
+  ByteReader r(data, Endian::Little, base);
+  Bar bar;
+  Coverage cov;
+  bar.size = static_cast<uint32_t>(data.size());
+  r.Require(kBarHeaderSize, "a BAR header");
+  if (!LooksLikeBar(data)) r.Fail("expected the BAR magic \"BAR\\x01\"");
+  r.Skip(4, "magic");
+  const uint32_t count = r.U32("entry count");
+  bar.reserved = r.U32("BAR header field");
+  bar.mset_type = r.I32("BAR type field");
+  r.Count(count, kBarEntrySize, "BAR entry table");
+  cov.Add(0, kBarHeaderSize + size_t(count) * kBarEntrySize);
+  bar.entries.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    BarEntry& e = bar.entries[i];
+    const size_t pos = r.tell();
+    e.type = r.U16("entry type");
+    e.duplicate = r.U16("entry duplicate flag");
+    ByteView name = r.Take(4, "entry name");
+    std::copy(name.begin(), name.end(), reinterpret_cast<uint8_t*>(e.name.data()));
+    e.offset = r.U32("entry offset");
+    e.size = r.U32("entry size");
+    if (uint64_t(e.offset) + e.size > data.size())
+      r.FailAt(pos + 8, "entry " + N(int64_t(i)) + " (" + e.Name() + ") data at " + Hex(base + e.offset) + " (" +
+                            Hex(e.size) + " bytes) runs past the end of the archive (" + Hex(base + data.size()) + ")");
+  }
+  for (BarEntry& e : bar.entries) {
+    if (e.size == 0) continue;  // an empty slot
+    ByteView payload = data.subspan(e.offset, e.size);
+    const uint64_t at = base + e.offset;
+    cov.Add(e.offset, size_t(e.offset) + e.size);
+    switch (e.type) {
+      case kEntryMotion: e.motion = std::make_shared<Motion>(ParseMotion(payload, at)); break;
+      case kEntryTriggers: e.triggers = std::make_shared<Triggers>(ParseTriggers(payload, at)); break;
+      case kEntryAnb: e.bar = std::make_shared<Bar>(ParseBar(payload, at)); break;
+      case kEntryModel: e.model = std::make_shared<Model>(ParseModel(payload, at)); break;
+      default: e.raw.assign(payload.begin(), payload.end()); break;
+    }
+  }
+  bar.gaps = cov.Gaps(data);
+  return bar;
+}
+
+Bytes SerializePayload(const BarEntry& e) {
+  if (e.motion) return SerializeMotion(*e.motion);
+  if (e.triggers) return SerializeTriggers(*e.triggers);
+  if (e.bar) return SerializeBar(*e.bar);
+  if (e.model) return e.model->bytes;
+  return e.raw;
+}
+
+Bytes SerializeBar(const Bar& bar) {
+  ByteWriter w(Endian::Little);
+  w.Append(ByteView(reinterpret_cast<const uint8_t*>("BAR\x01"), 4));
+  w.U32(static_cast<uint32_t>(bar.entries.size()));
+  w.U32(bar.reserved);
+  w.I32(bar.mset_type);
+  for (const BarEntry& e : bar.entries) {
+    w.U16(e.type);
+    w.U16(e.duplicate);
+    w.Append(ByteView(reinterpret_cast<const uint8_t*>(e.name.data()), 4));
+    w.U32(e.offset);
+    w.U32(e.size);
+  }
+  Image img(bar.size);
+  img.Put(0, w.bytes(), "the BAR header and entry table");
+  for (size_t i = 0; i < bar.entries.size(); ++i) {
+    const BarEntry& e = bar.entries[i];
+    if (e.size == 0) continue;
+    Bytes payload = SerializePayload(e);
+    if (payload.size() != e.size)
+      throw Error::General("BAR entry " + N(int64_t(i)) + " (" + e.Name() + ") is " + Hex(payload.size()) +
+                           " bytes but the table says " + Hex(e.size) + ": lay the archive out again");
+    img.Put(e.offset, payload, "BAR entry " + N(int64_t(i)));
+  }
+  img.PutGaps(bar.gaps);
+  return img.Take();
+}
+
+void LayoutBar(Bar& bar) {
+  bar.gaps.clear();
+  size_t pos = kBarHeaderSize + bar.entries.size() * kBarEntrySize;
+  for (BarEntry& e : bar.entries) {
+    if (e.bar) LayoutBar(*e.bar);
+    const size_t size = e.motion     ? e.motion->size
+                        : e.triggers ? e.triggers->size
+                        : e.bar      ? e.bar->size
+                        : e.model    ? e.model->bytes.size()
+                                     : e.raw.size();
+    if (size > 0) pos = (pos + 15) / 16 * 16;
+    e.offset = static_cast<uint32_t>(pos);
+    e.size = static_cast<uint32_t>(size);
+    pos += size;
+  }
+  bar.size = static_cast<uint32_t>(pos);
+}
+
+}  // namespace animkit::kh2

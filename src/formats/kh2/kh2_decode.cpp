@@ -1,0 +1,449 @@
+// KH2 decoding: curve evaluation, motion -> Clip, triggers -> events, model -> Skeleton.
+#include "kh2_internal.hpp"
+
+#include <animkit/sampling.hpp>
+
+#include <cmath>
+#include <string>
+
+namespace animkit::kh2 {
+namespace {
+
+std::string N(int64_t v) { return std::to_string(v); }
+
+// Named from the community tables of trigger ids (see docs/formats/kh2.md).
+constexpr std::string_view kRangeNames[] = {
+    "state grounded", "state air", "state blend to idle", "state no gravity", "enable collision",
+    "disable collision", "enable conditional reaction command", "disable conditional reaction command",
+    "no damage reaction", "state jump or land", "attack hitbox", "state allow combo", "state weapon swing",
+    "state unknown 13", "state allow reaction command", "state unknown 15", "ai special movement",
+    "ai combo 1", "ai combo 2", "ai disable invincibility", "reaction command on self", "state unknown 21",
+    "turn to target", "texture animation", "state no gravity keep kinetics", "reaction command on other",
+    "reaction command on other 2", "state cannot be hit", "turn to lock-on", "state cannot leave ground",
+    "state unknown 30", "state unknown 31", "state unknown 32", "combo attack hitbox", "state unknown 34",
+    "state allow magic combo", "pattern enable", "pattern disable", "state allow drop from on top",
+    "state unknown 39", "state unknown 40", "state allow movement", "keep momentum and restrict movement",
+    "unused 43", "immovable by friction", "action unknown 45", "action unknown 46",
+    "rotate towards movement", "unused 48", "keep motion on leaving ground", "allow combo finisher",
+    "play singleton sound", "stop actions", "action unknown 53"};
+constexpr std::string_view kFrameNames[] = {
+    "jump", "effect caster", "footstep sound", "jump (dusk)", "texture animation start",
+    "texture animation stop", "use item", "game effect", "sound effect", "various trigger 1",
+    "various trigger 2", "various trigger 4", "various trigger 8", "voice", "voice 2", "turn to target",
+    "disable command time", "magic cast", "unused 18", "footstep effect", "unused 20", "turn to lock-on",
+    "show weapon", "fade out", "fade in", "entity function", "set mesh color", "reset mesh color",
+    "revenge check", "show weapon with effect", "limit voice", "vibration", "unused 32", "unused 33",
+    "quick run check", "fall if in the air"};
+
+float Identity(int channel) { return channel < 3 ? 1.0f : 0.0f; }
+
+}  // namespace
+
+std::string_view RangeTriggerName(int id) {
+  return id >= 0 && size_t(id) < std::size(kRangeNames) ? kRangeNames[id] : std::string_view{};
+}
+std::string_view FrameTriggerName(int id) {
+  return id >= 0 && size_t(id) < std::size(kFrameNames) ? kFrameNames[id] : std::string_view{};
+}
+
+// ---------------------------------------------------------------------------
+// Curves
+
+namespace {
+
+struct CurveKeys {
+  const InterpolatedMotion& m;
+  const Key* keys;
+  int n;
+  double T(int i) const { return m.key_times[size_t(keys[i].time_index())]; }
+  double V(int i) const { return m.values[size_t(keys[i].value)]; }
+
+  // Inside [T(0), T(n-1)].
+  double Inside(double t) const {
+    int lo = 0, hi = n - 1;  // last i with T(i) <= t, by bisection (bounded even on unsorted times)
+    while (lo < hi) {
+      int mid = (lo + hi + 1) / 2;
+      if (T(mid) <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    const int i = lo;
+    if (i >= n - 1) return V(n - 1);
+    const double t0 = T(i), t1 = T(i + 1), d = t1 - t0;
+    if (!(d > 0)) return V(i);
+    const double u = (t - t0) / d;
+    switch (keys[i].type()) {
+      case KeyType::Constant: return V(i);
+      case KeyType::Linear: return V(i) + (V(i + 1) - V(i)) * u;
+      case KeyType::Hermite: {
+        const double m0 = d * m.tangents[size_t(keys[i].out_tangent)];
+        const double m1 = d * m.tangents[size_t(keys[i + 1].in_tangent)];
+        const double u2 = u * u, u3 = u2 * u;
+        return (2 * u3 - 3 * u2 + 1) * V(i) + (u3 - 2 * u2 + u) * m0 + (-2 * u3 + 3 * u2) * V(i + 1) +
+               (u3 - u2) * m1;
+      }
+      case KeyType::Zero: return 0;
+    }
+    return V(i);
+  }
+};
+
+}  // namespace
+
+float EvaluateCurve(const InterpolatedMotion& m, const Curve& c, float time) {
+  if (c.key_count == 0) return 0;
+  CurveKeys k{m, &m.keys[size_t(c.first_key)], c.key_count};
+  const double t = time;
+  if (k.n == 1) return static_cast<float>(k.V(0));
+  const double t0 = k.T(0), tn = k.T(k.n - 1);
+  if (t >= t0 && t <= tn) return static_cast<float>(k.Inside(t));
+  const CycleType cycle = t < t0 ? c.pre() : c.post();
+  const double period = tn - t0;
+  if (cycle == CycleType::Zero) return 0;
+  if (cycle == CycleType::Clamp || !(period > 0) || !std::isfinite(t))
+    return static_cast<float>(t < t0 ? k.V(0) : k.V(k.n - 1));
+  const double cycles = std::floor((t - t0) / period);
+  double local = t - cycles * period;
+  local = std::min(std::max(local, t0), tn);
+  double v = k.Inside(local);
+  if (cycle == CycleType::Offset) v += cycles * (k.V(k.n - 1) - k.V(0));
+  return static_cast<float>(v);
+}
+
+void EvaluatePose(const InterpolatedMotion& m, float t, const std::vector<ChannelValues>& rest,
+                  std::vector<ChannelValues>& out) {
+  const size_t total = size_t(std::max<int>(m.total_bone_count, 0));
+  out.resize(total);
+  for (size_t b = 0; b < total; ++b) {
+    if (b < rest.size()) {
+      out[b] = rest[b];
+    } else {
+      for (int c = 0; c < kChannelCount; ++c) out[b][size_t(c)] = Identity(c);
+    }
+  }
+  for (const InitialPose& p : m.initial_pose)
+    if (p.bone >= 0 && size_t(p.bone) < total && p.channel >= 0 && p.channel < kChannelCount)
+      out[size_t(p.bone)][size_t(p.channel)] = p.value;
+  for (const Curve& c : m.forward)
+    if (c.key_count > 0 && c.joint >= 0 && size_t(c.joint) < total && c.channel() < kChannelCount)
+      out[size_t(c.joint)][size_t(c.channel())] = EvaluateCurve(m, c, t);
+  for (const Curve& c : m.inverse) {
+    const size_t bone = size_t(m.bone_count) + size_t(c.joint);
+    if (c.key_count > 0 && c.joint >= 0 && bone < total && c.channel() < kChannelCount)
+      out[bone][size_t(c.channel())] = EvaluateCurve(m, c, t);
+  }
+}
+
+TransformTRS TransformFromChannels(const ChannelValues& c) {
+  TransformTRS x;
+  x.scale = {c[0], c[1], c[2]};
+  x.rotation = QuatFromEuler({c[3], c[4], c[5]}, EulerOrder::XYZ);
+  x.translation = {c[6], c[7], c[8]};
+  return x;
+}
+
+ChannelValues ChannelsFromBone(const BoneRecord& b) {
+  return {b.scale[0],       b.scale[1],       b.scale[2],       b.rotation[0],   b.rotation[1],
+          b.rotation[2],    b.translation[0], b.translation[1], b.translation[2]};
+}
+
+// ---------------------------------------------------------------------------
+// Skeleton
+
+Skeleton SkeletonFromModel(const Model& model) {
+  Skeleton s;
+  const int n = static_cast<int>(model.bones.size());
+  for (int i = 0; i < n; ++i) {
+    const BoneRecord& b = model.bones[size_t(i)];
+    Joint j;
+    j.name = "#" + N(i);
+    j.parent = (b.parent >= 0 && b.parent < n && b.parent != i) ? b.parent : -1;
+    j.rest = TransformFromChannels(ChannelsFromBone(b));
+    s.joints.push_back(std::move(j));
+  }
+  return s;
+}
+
+std::vector<ChannelValues> RestChannels(const Skeleton& skeleton, const nlohmann::json& metadata) {
+  std::vector<ChannelValues> rest;
+  const auto it = metadata.find("kh2_rest");
+  if (it != metadata.end() && it->is_array() && it->size() == skeleton.joints.size()) {
+    for (const auto& row : *it) {
+      ChannelValues c{};
+      for (size_t k = 0; k < c.size() && k < row.size(); ++k) c[k] = row[k].get<float>();
+      rest.push_back(c);
+    }
+    return rest;
+  }
+  for (const Joint& j : skeleton.joints) {
+    const Vec3 e = EulerFromQuat(j.rest.rotation, EulerOrder::XYZ);
+    rest.push_back({j.rest.scale.x, j.rest.scale.y, j.rest.scale.z, e.x, e.y, e.z, j.rest.translation.x,
+                    j.rest.translation.y, j.rest.translation.z});
+  }
+  return rest;
+}
+
+// ---------------------------------------------------------------------------
+// Motion -> Clip
+
+namespace {
+
+constexpr uint64_t kMaxSamples = 4'000'000;  // frames x joints a decode may produce
+
+double CheckedRate(float fps) {
+  if (!(std::isfinite(fps) && fps > 0 && fps <= 1000))
+    throw Error::General("the motion's frames per second (" + std::to_string(fps) + ") is not in 0..1000");
+  return fps;
+}
+
+void CheckSize(uint64_t frames, uint64_t joints) {
+  if (frames > kMaxSamples || joints > kMaxSamples || frames * joints > kMaxSamples)
+    throw Error::General("the motion spans " + std::to_string(frames) + " frames of " + std::to_string(joints) +
+                         " joints, more than the " + std::to_string(kMaxSamples) + " samples a decode allows");
+}
+
+std::string JointName(const Skeleton& skeleton, size_t i) {
+  return i < skeleton.joints.size() ? skeleton.joints[i].name : "#" + std::to_string(i);
+}
+
+void PushKey(JointTrack& track, Seconds t, const TransformTRS& x) {
+  track.translation.times.push_back(t);
+  track.translation.values.push_back(x.translation);
+  track.scale.times.push_back(t);
+  track.scale.values.push_back(x.scale);
+  QuatXYZW q = x.rotation;
+  if (!track.rotation.values.empty() && Dot(track.rotation.values.back(), q) < 0) q = {-q.x, -q.y, -q.z, -q.w};
+  track.rotation.times.push_back(t);
+  track.rotation.values.push_back(q);
+}
+
+nlohmann::json Vec(const Vec4f& v) { return nlohmann::json::array({v[0], v[1], v[2], v[3]}); }
+
+}  // namespace
+
+Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
+                  const DecodeSettings& settings) {
+  Clip clip;
+  clip.metadata["format"] = "kh2";
+  clip.metadata["motion_type"] = motion.raw ? "raw" : "interpolated";
+  clip.metadata["motion_flag"] = motion.header.flag;
+  if (motion.raw) {
+    const RawMotion& raw = motion.raw_motion;
+    const double rate = CheckedRate(raw.fps);
+    const size_t bones = size_t(raw.bone_count), frames = size_t(raw.total_frames);
+    CheckSize(frames, bones);
+    clip.frame_rate = rate;
+    clip.frame_count = frames;
+    clip.duration = frames ? FrameTime(frames - 1, rate) : 0;
+    const bool local = settings.raw_space == RawSpace::Local ||
+                       (settings.raw_space == RawSpace::Auto && bones > 0 && skeleton.joints.size() >= bones);
+    clip.space = local ? Space::Local : Space::Model;
+    clip.metadata.update({{"bone_count", raw.bone_count},
+                          {"frames_per_loop", raw.frames_per_loop},
+                          {"total_frames", raw.total_frames},
+                          {"fps", raw.fps},
+                          {"frame_loop", raw.frame_loop},
+                          {"frame_end", raw.frame_end},
+                          {"frame_return", raw.frame_return},
+                          {"bbox_min", Vec(raw.bbox_min)},
+                          {"bbox_max", Vec(raw.bbox_max)}});
+    clip.tracks.resize(bones);
+    for (size_t b = 0; b < bones; ++b) {
+      clip.tracks[b].joint = JointName(skeleton, b);
+      clip.tracks[b].translation.interpolation = clip.tracks[b].rotation.interpolation =
+          clip.tracks[b].scale.interpolation = Interpolation::Linear;
+    }
+    std::vector<Mat4> model(bones);
+    for (size_t f = 0; f < frames; ++f) {
+      for (size_t b = 0; b < bones; ++b) {
+        const auto& src = raw.matrices[f * bones + b];
+        for (int c = 0; c < 4; ++c)
+          for (int r = 0; r < 4; ++r) model[b].m[c][r] = src[size_t(c * 4 + r)];
+      }
+      for (size_t b = 0; b < bones; ++b) {
+        Mat4 m = model[b];
+        if (local) {
+          const int p = skeleton.joints[b].parent;
+          if (p >= 0 && size_t(p) < bones) m = Multiply(InverseAffine(model[size_t(p)]), model[b]);
+        }
+        PushKey(clip.tracks[b], FrameTime(f, rate), DecomposeTRS(m));
+      }
+    }
+    return clip;
+  }
+
+  const InterpolatedMotion& im = motion.interpolated;
+  const double rate = CheckedRate(im.fps);
+  double end = im.frame_end;
+  if (!(std::isfinite(end) && end > 0)) end = double(im.total_frames) * rate / kEngineRate;
+  if (!(std::isfinite(end) && end >= 0)) end = 0;
+  if (end > double(kMaxSamples)) CheckSize(kMaxSamples + 1, 1);
+  const size_t frames = size_t(std::floor(end + 1e-6)) + 1;
+  const size_t joints = size_t(std::max<int>(im.total_bone_count, 0));
+  CheckSize(frames, joints);
+  clip.frame_rate = rate;
+  clip.frame_count = frames;
+  clip.duration = FrameTime(frames - 1, rate);
+  clip.space = Space::Local;
+  clip.metadata.update({{"bone_count", im.bone_count},
+                        {"total_bone_count", im.total_bone_count},
+                        {"total_frames", im.total_frames},
+                        {"fps", im.fps},
+                        {"frame_loop", im.frame_loop},
+                        {"frame_end", im.frame_end},
+                        {"frame_count", im.frame_count},
+                        {"bbox_min", Vec(im.bbox_min)},
+                        {"bbox_max", Vec(im.bbox_max)}});
+  std::vector<ChannelValues> base(rest.begin(), rest.begin() + std::ptrdiff_t(std::min(rest.size(), size_t(im.bone_count))));
+  for (size_t b = base.size(); b < size_t(im.bone_count); ++b) base.push_back({1, 1, 1, 0, 0, 0, 0, 0, 0});
+  for (const BoneRecord& h : im.ik_helpers) base.push_back(ChannelsFromBone(h));
+  clip.tracks.resize(joints);
+  for (size_t j = 0; j < joints; ++j) {
+    clip.tracks[j].joint = JointName(skeleton, j);
+    clip.tracks[j].translation.times.reserve(frames);
+  }
+  std::vector<ChannelValues> pose;
+  for (size_t f = 0; f < frames; ++f) {
+    const float key_time = static_cast<float>(double(f) * kEngineRate / rate);
+    EvaluatePose(im, key_time, base, pose);
+    const Seconds t = FrameTime(f, rate);
+    for (size_t j = 0; j < joints; ++j) PushKey(clip.tracks[j], t, TransformFromChannels(pose[j]));
+  }
+  return clip;
+}
+
+std::vector<Event> DecodeTriggers(const Triggers& triggers, double rate, Seconds duration) {
+  std::vector<Event> events;
+  auto params = [](const std::vector<int16_t>& p) {
+    std::vector<double> out(p.begin(), p.end());
+    return out;
+  };
+  auto label = [](std::string_view name, const char* kind, int id) {
+    std::string s = name.empty() ? std::string("unknown") : std::string(name);
+    return s + " (" + kind + " " + std::to_string(id) + ")";
+  };
+  for (const RangeTrigger& r : triggers.ranges) {
+    Event e;
+    e.time = static_cast<Seconds>(r.start / rate);
+    e.name = label(RangeTriggerName(r.id), "range", r.id);
+    if (r.end == -1) {
+      e.name.insert(e.name.size() - 1, ", to end");
+      e.end_time = std::max(duration, e.time);
+    } else {
+      e.end_time = static_cast<Seconds>(r.end / rate);
+    }
+    e.params = params(r.params);
+    events.push_back(std::move(e));
+  }
+  for (const FrameTrigger& f : triggers.frames) {
+    Event e;
+    e.time = static_cast<Seconds>(f.frame / rate);
+    e.name = label(FrameTriggerName(f.id), "frame", f.id);
+    e.params = params(f.params);
+    events.push_back(std::move(e));
+  }
+  return events;
+}
+
+// ---------------------------------------------------------------------------
+// BAR -> Scene
+
+namespace {
+
+const Model* FindModel(const Bar& bar) {
+  for (const BarEntry& e : bar.entries) {
+    if (e.model && !e.model->bones.empty()) return e.model.get();
+    if (e.bar)
+      if (const Model* m = FindModel(*e.bar)) return m;
+  }
+  return nullptr;
+}
+
+std::string Slot(size_t i, const BarEntry& e) {
+  std::string s = std::to_string(i);
+  while (s.size() < 3) s.insert(s.begin(), '0');
+  return e.Name().empty() ? s : s + "_" + e.Name();
+}
+
+void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Skeleton& skeleton,
+              const std::vector<ChannelValues>& rest, const DecodeSettings& settings) {
+  size_t motions = 0;
+  for (const BarEntry& e : bar.entries) motions += e.motion ? 1 : 0;
+  const Triggers* triggers = nullptr;
+  for (const BarEntry& e : bar.entries)
+    if (e.triggers && !triggers) triggers = e.triggers.get();
+  for (size_t i = 0; i < bar.entries.size(); ++i) {
+    const BarEntry& e = bar.entries[i];
+    if (e.motion) {
+      Clip clip = DecodeMotion(*e.motion, skeleton, rest, settings);
+      std::string name = prefix;
+      if (name.empty()) name = motions == 1 ? (e.Name().empty() ? "motion" : e.Name()) : Slot(i, e);
+      else if (motions > 1) name += "_" + std::to_string(i);
+      clip.name = name;
+      clip.metadata["entry"] = e.Name();
+      if (triggers) {
+        const double rate = settings.trigger_rate == TriggerRate::Engine ? kEngineRate : clip.frame_rate;
+        clip.events = DecodeTriggers(*triggers, rate, clip.duration);
+      }
+      scene.clips.push_back(std::move(clip));
+    } else if (e.bar && prefix.empty()) {
+      AddClips(*e.bar, Slot(i, e), scene, skeleton, rest, settings);
+    }
+  }
+}
+
+const InterpolatedMotion* FirstInterpolated(const Bar& bar) {
+  for (const BarEntry& e : bar.entries) {
+    if (e.motion && !e.motion->raw && !e.motion->interpolated.ik_helpers.empty()) return &e.motion->interpolated;
+    if (e.bar)
+      if (const InterpolatedMotion* m = FirstInterpolated(*e.bar)) return m;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Scene DecodeBar(const Bar& bar, const Scene* reference, const DecodeSettings& settings) {
+  Scene scene;
+  nlohmann::json rest_meta = nlohmann::json::object();
+  if (reference && !reference->skeleton.empty()) {
+    scene.skeleton = reference->skeleton;
+    rest_meta = reference->metadata;
+  } else if (const Model* model = FindModel(bar)) {
+    scene.skeleton = SkeletonFromModel(*model);
+    nlohmann::json rows = nlohmann::json::array();
+    for (const BoneRecord& b : model->bones) {
+      ChannelValues c = ChannelsFromBone(b);
+      rows.push_back(nlohmann::json(std::vector<float>(c.begin(), c.end())));
+    }
+    scene.metadata["kh2_rest"] = rows;
+    rest_meta = scene.metadata;
+  }
+  const std::vector<ChannelValues> rest = RestChannels(scene.skeleton, rest_meta);
+  const Skeleton model_skeleton = scene.skeleton;
+  AddClips(bar, "", scene, model_skeleton, rest, settings);
+  // IK helper bones follow the model's bones in a motion: add them to the skeleton.
+  if (!scene.skeleton.empty()) {
+    if (const InterpolatedMotion* im = FirstInterpolated(bar);
+        im && size_t(im->bone_count) == scene.skeleton.joints.size()) {
+      for (size_t i = 0; i < im->ik_helpers.size(); ++i) {
+        const BoneRecord& h = im->ik_helpers[i];
+        Joint j;
+        j.name = "#" + std::to_string(size_t(im->bone_count) + i);
+        j.parent = (h.parent >= 0 && size_t(h.parent) < scene.skeleton.joints.size()) ? h.parent : -1;
+        j.rest = TransformFromChannels(ChannelsFromBone(h));
+        scene.skeleton.joints.push_back(std::move(j));
+      }
+      if (scene.metadata.contains("kh2_rest")) scene.metadata.erase("kh2_rest");
+      nlohmann::json rows = nlohmann::json::array();
+      for (const ChannelValues& c : rest) rows.push_back(nlohmann::json(std::vector<float>(c.begin(), c.end())));
+      for (const BoneRecord& h : im->ik_helpers) {
+        ChannelValues c = ChannelsFromBone(h);
+        rows.push_back(nlohmann::json(std::vector<float>(c.begin(), c.end())));
+      }
+      scene.metadata["kh2_rest"] = rows;
+    }
+  }
+  return scene;
+}
+
+}  // namespace animkit::kh2

@@ -1,0 +1,348 @@
+// Registry entries and documents for KH2 BAR archives (kh2-bar) and bare motion entries (kh2-motion).
+#include "kh2_internal.hpp"
+
+#include <string>
+
+namespace animkit {
+
+extern const FormatDescriptor kKh2BarFormat;
+extern const FormatDescriptor kKh2MotionFormat;
+
+namespace kh2 {
+namespace {
+
+using nlohmann::json;
+
+DecodeSettings SettingsFrom(const Options& o) {
+  DecodeSettings s;
+  const std::string space = o.GetChoice("kh2-raw-space", {"auto", "model", "local"}, "auto");
+  s.raw_space = space == "model" ? RawSpace::Model : space == "local" ? RawSpace::Local : RawSpace::Auto;
+  s.trigger_rate = o.GetChoice("kh2-trigger-rate", {"motion", "engine"}, "motion") == "engine" ? TriggerRate::Engine
+                                                                                                 : TriggerRate::Motion;
+  return s;
+}
+
+EncodeSettings EncodeSettingsFrom(const Options& o) {
+  EncodeSettings s;
+  s.raw = o.Has("raw") && o.Get("raw") != "0";
+  s.tolerance = static_cast<float>(o.GetNumber("kh2-tolerance", 1e-4));
+  if (!(s.tolerance >= 0 && s.tolerance <= 1)) throw Error::General("option --kh2-tolerance expects 0..1");
+  return s;
+}
+
+json V4(const Vec4f& v) { return json::array({v[0], v[1], v[2], v[3]}); }
+
+json GapsInfo(const std::vector<Gap>& gaps) {
+  json out = json::array();
+  for (const Gap& g : gaps) {
+    bool zero = std::all_of(g.bytes.begin(), g.bytes.end(), [](uint8_t b) { return b == 0; });
+    out.push_back({{"offset", g.offset}, {"size", g.bytes.size()}, {"all_zero", zero}});
+  }
+  return out;
+}
+
+json BoneInfo(const BoneRecord& b) {
+  return {{"index", b.index},       {"sibling", b.sibling},   {"parent", b.parent},
+          {"child", b.child},       {"reserved", b.reserved}, {"flags", b.flags},
+          {"scale", V4(b.scale)},   {"rotation", V4(b.rotation)}, {"translation", V4(b.translation)}};
+}
+
+json MotionInfo(const Motion& m) {
+  json j = {{"kind", m.raw ? "raw" : "interpolated"},
+            {"type", m.header.type},
+            {"flag", m.header.flag},
+            {"byte_count", m.header.byte_count},
+            {"header_reserved", m.header.reserved},
+            {"size", m.size},
+            {"gaps", GapsInfo(m.gaps)}};
+  if (m.raw) {
+    const RawMotion& r = m.raw_motion;
+    j.update({{"bone_count", r.bone_count},
+              {"reserved", r.reserved},
+              {"frames_per_loop", r.frames_per_loop},
+              {"total_frames", r.total_frames},
+              {"unknown28", r.unknown28},
+              {"second_table_offset", r.second_table_offset},
+              {"second_table_bytes", r.second_table.size()},
+              {"bbox_min", V4(r.bbox_min)},
+              {"bbox_max", V4(r.bbox_max)},
+              {"frame_loop", r.frame_loop},
+              {"frame_end", r.frame_end},
+              {"fps", r.fps},
+              {"engine_rate", kEngineRate},
+              {"frame_return", r.frame_return},
+              {"matrix_count", r.matrices.size()}});
+    return j;
+  }
+  const InterpolatedMotion& im = m.interpolated;
+  j.update({{"bone_count", im.bone_count},
+            {"total_bone_count", im.total_bone_count},
+            {"total_frames", im.total_frames},
+            {"fps", im.fps},
+            {"engine_rate", kEngineRate},
+            {"frame_loop", im.frame_loop},
+            {"frame_end", im.frame_end},
+            {"frame_count", im.frame_count},
+            {"bbox_min", V4(im.bbox_min)},
+            {"bbox_max", V4(im.bbox_max)},
+            {"offsets",
+             {{"ik_helpers", im.ik_helper_offset},
+              {"joints", im.joint_offset},
+              {"initial_pose", im.initial_pose_offset},
+              {"root_position", im.root_position_offset},
+              {"forward_curves", im.forward_offset},
+              {"inverse_curves", im.inverse_offset},
+              {"keys", im.key_offset},
+              {"key_times", im.key_time_offset},
+              {"key_values", im.key_value_offset},
+              {"tangents", im.tangent_offset},
+              {"constraints", im.constraint_offset},
+              {"constraint_end", im.constraint_end},
+              {"limiters", im.limiter_offset},
+              {"expressions", im.expression_offset},
+              {"expression_nodes", im.expression_node_offset},
+              {"external_effectors", im.effector_offset}}},
+            {"external_effector_count", im.effector_count},
+            {"unknown98", im.unknown98},
+            {"unknown9c", im.unknown9c}});
+  json pose = json::array();
+  for (const InitialPose& p : im.initial_pose) pose.push_back({{"bone", p.bone}, {"channel", p.channel}, {"value", p.value}});
+  auto curves = [](const std::vector<Curve>& cs) {
+    json out = json::array();
+    for (const Curve& c : cs)
+      out.push_back({{"joint", c.joint},
+                     {"channel", c.channel()},
+                     {"pre", int(c.pre())},
+                     {"post", int(c.post())},
+                     {"key_count", c.key_count},
+                     {"first_key", c.first_key}});
+    return out;
+  };
+  json keys = json::array();
+  for (const Key& k : im.keys)
+    keys.push_back({{"type", int(k.type())},
+                    {"time", k.time_index()},
+                    {"value", k.value},
+                    {"in_tangent", k.in_tangent},
+                    {"out_tangent", k.out_tangent}});
+  json constraints = json::array();
+  for (const Constraint& c : im.constraints)
+    constraints.push_back({{"type", c.type},
+                           {"field1", c.unknown1},
+                           {"bone", c.bone},
+                           {"ik_helper", c.ik_helper},
+                           {"limiter", c.limiter},
+                           {"field8", c.unknown}});
+  json limiters = json::array();
+  for (const Limiter& l : im.limiters) limiters.push_back({{"type", l.type}, {"values", l.values}});
+  json expressions = json::array();
+  for (const Expression& e : im.expressions) expressions.push_back({{"node", e.node}, {"field2", e.unknown}, {"value", e.value}});
+  json nodes = json::array();
+  for (const ExpressionNode& e : im.expression_nodes)
+    nodes.push_back({{"type", e.type}, {"left", e.left}, {"value", e.value}, {"right", e.right}, {"next", e.next}});
+  json helpers = json::array();
+  for (const BoneRecord& b : im.ik_helpers) helpers.push_back(BoneInfo(b));
+  json joints = json::array();
+  for (const JointEntry& e : im.joints) joints.push_back({e.joint, e.flags});
+  j.update({{"initial_pose", pose},
+            {"forward_curves", curves(im.forward)},
+            {"inverse_curves", curves(im.inverse)},
+            {"keys", keys},
+            {"key_times", im.key_times},
+            {"key_values", im.values},
+            {"tangents", im.tangents},
+            {"constraints", constraints},
+            {"limiters", limiters},
+            {"expressions", expressions},
+            {"expression_nodes", nodes},
+            {"ik_helpers", helpers},
+            {"joints", joints},
+            {"root_position",
+             {{"scale", V4(im.root_position.scale)},
+              {"rotation", V4(im.root_position.rotation)},
+              {"translation", V4(im.root_position.translation)},
+              {"fields", im.root_position.unknown}}}});
+  return j;
+}
+
+json TriggersInfo(const Triggers& t) {
+  json ranges = json::array(), frames = json::array();
+  for (const RangeTrigger& r : t.ranges)
+    ranges.push_back({{"start", r.start}, {"end", r.end}, {"id", r.id}, {"name", RangeTriggerName(r.id)}, {"params", r.params}});
+  for (const FrameTrigger& f : t.frames)
+    frames.push_back({{"frame", f.frame}, {"id", f.id}, {"name", FrameTriggerName(f.id)}, {"params", f.params}});
+  return {{"frame_list_offset", t.frame_list_offset}, {"size", t.size}, {"ranges", ranges}, {"frames", frames},
+          {"gaps", GapsInfo(t.gaps)}};
+}
+
+json BarInfo(const Bar& bar) {
+  json entries = json::array();
+  for (const BarEntry& e : bar.entries) {
+    json j = {{"type", e.type}, {"duplicate", e.duplicate}, {"name", e.Name()}, {"offset", e.offset}, {"size", e.size}};
+    if (e.size == 0) j["empty"] = true;
+    if (e.motion) j["motion"] = MotionInfo(*e.motion);
+    if (e.triggers) j["triggers"] = TriggersInfo(*e.triggers);
+    if (e.bar) j["bar"] = BarInfo(*e.bar);
+    if (e.model) {
+      json bones = json::array();
+      for (const BoneRecord& b : e.model->bones) bones.push_back(BoneInfo(b));
+      j["model"] = {{"type", e.model->type},         {"subtype", e.model->subtype},
+                    {"attributes", e.model->attributes}, {"next_offset", e.model->next_offset},
+                    {"bone_count", e.model->bone_count}, {"texture_count", e.model->texture_count},
+                    {"bone_offset", e.model->bone_offset}, {"bones", bones}};
+    }
+    entries.push_back(std::move(j));
+  }
+  return {{"entry_count", bar.entries.size()}, {"reserved", bar.reserved}, {"mset_type", bar.mset_type},
+          {"size", bar.size}, {"entries", entries}, {"gaps", GapsInfo(bar.gaps)}};
+}
+
+class BarDocument final : public Document {
+ public:
+  explicit BarDocument(Bar bar) : bar_(std::move(bar)) {}
+  const FormatDescriptor& format() const override { return kKh2BarFormat; }
+  Bytes Write() const override { return SerializeBar(bar_); }
+  json Info() const override { return BarInfo(bar_); }
+  Scene Decode(const DecodeContext& context) const override {
+    return DecodeBar(bar_, context.reference, SettingsFrom(context.options));
+  }
+
+ private:
+  Bar bar_;
+};
+
+class MotionDocument final : public Document {
+ public:
+  explicit MotionDocument(Motion m) : motion_(std::move(m)) {}
+  const FormatDescriptor& format() const override { return kKh2MotionFormat; }
+  Bytes Write() const override { return SerializeMotion(motion_); }
+  json Info() const override { return MotionInfo(motion_); }
+  Scene Decode(const DecodeContext& context) const override {
+    Scene scene;
+    nlohmann::json meta = json::object();
+    if (context.reference) scene.skeleton = context.reference->skeleton, meta = context.reference->metadata;
+    Clip clip = DecodeMotion(motion_, scene.skeleton, RestChannels(scene.skeleton, meta), SettingsFrom(context.options));
+    clip.name = "motion";
+    scene.clips.push_back(std::move(clip));
+    return scene;
+  }
+
+ private:
+  Motion motion_;
+};
+
+int ProbeBar(ByteView data, std::string_view ext) {
+  if (LooksLikeBar(data)) {
+    if (data.size() < 16) return kProbeStructure;
+    const uint32_t count = data[4] | (data[5] << 8) | (data[6] << 16) | (uint32_t(data[7]) << 24);
+    return uint64_t(count) * 16 + 16 <= data.size() ? kProbeMagic : kProbeStructure;
+  }
+  return (ext == ".anb" || ext == ".mset" || ext == ".bar" || ext == ".mdlx") ? kProbeExtension : kProbeNone;
+}
+
+int ProbeMotion(ByteView data, std::string_view ext) {
+  if (data.size() >= 0xA0 && std::all_of(data.begin(), data.begin() + 0x90, [](uint8_t b) { return b == 0; })) {
+    const uint32_t type = data[0x90] | (data[0x91] << 8) | (data[0x92] << 16) | (uint32_t(data[0x93]) << 24);
+    const uint32_t count = data[0x98] | (data[0x99] << 8) | (data[0x9A] << 16) | (uint32_t(data[0x9B]) << 24);
+    if (type <= 1) return uint64_t(count) + 0x90 == data.size() ? kProbeMagic - 10 : kProbeStructure;
+  }
+  return ext == ".motion" ? kProbeExtension : kProbeNone;
+}
+
+std::unique_ptr<Document> ReadBar(ByteView data, const Options&) { return std::make_unique<BarDocument>(ParseBar(data)); }
+std::unique_ptr<Document> ReadMotion(ByteView data, const Options&) {
+  return std::make_unique<MotionDocument>(ParseMotion(data));
+}
+
+const Clip& OneClip(const Scene& scene, const char* what) {
+  if (scene.clips.empty()) throw Error::General("nothing to write: the input has no animation clip");
+  if (scene.clips.size() > 1) {
+    std::string names;
+    for (const Clip& c : scene.clips) names += (names.empty() ? "" : ", ") + c.name;
+    throw Error::General(std::string(what) + " holds one motion and the input has " +
+                         std::to_string(scene.clips.size()) + " clips (" + names + "): choose one with --clip NAME");
+  }
+  return scene.clips.front();
+}
+
+void Report(EncodeContext& context, const EncodeReport& r) {
+  context.report["bones"] = r.bones;
+  context.report["curves"] = r.curves;
+  context.report["keys"] = r.keys;
+  context.report["initial_pose"] = r.initial_pose;
+  context.report["skipped_tracks"] = r.skipped_tracks;
+  context.report["tolerance_used"] = r.tolerance_used;
+}
+
+const Skeleton& SkeletonFor(const Scene& scene, const EncodeContext& context) {
+  return context.reference && !context.reference->skeleton.empty() ? context.reference->skeleton : scene.skeleton;
+}
+
+std::unique_ptr<Document> EncodeBar(const Scene& scene, EncodeContext& context) {
+  const EncodeSettings settings = EncodeSettingsFrom(context.options);
+  const Skeleton& skeleton = SkeletonFor(scene, context);
+  const std::string ext = ExtensionOf(context.output_path);
+  EncodeReport report;
+  if (ext == ".mset" && scene.clips.size() > 1) {
+    // An MSET: one ANB slot per clip.
+    Bar mset;
+    for (const Clip& clip : scene.clips) {
+      BarEntry e;
+      e.type = kEntryAnb;
+      std::string name = clip.name;
+      if (size_t u = name.find('_'); u != std::string::npos && u == 3) name = name.substr(4);
+      name.resize(4, '\0');
+      std::copy(name.begin(), name.end(), e.name.begin());
+      e.bar = std::make_shared<Bar>(EncodeAnb(clip, skeleton, settings, &report));
+      mset.entries.push_back(std::move(e));
+    }
+    LayoutBar(mset);
+    Report(context, report);
+    context.report["slots"] = mset.entries.size();
+    return std::make_unique<BarDocument>(std::move(mset));
+  }
+  Bar anb = EncodeAnb(OneClip(scene, "an ANB"), skeleton, settings, &report);
+  Report(context, report);
+  return std::make_unique<BarDocument>(std::move(anb));
+}
+
+std::unique_ptr<Document> EncodeBareMotion(const Scene& scene, EncodeContext& context) {
+  EncodeReport report;
+  Motion m = EncodeMotion(OneClip(scene, "a motion entry"), SkeletonFor(scene, context),
+                          EncodeSettingsFrom(context.options), &report);
+  Report(context, report);
+  return std::make_unique<MotionDocument>(std::move(m));
+}
+
+const std::vector<OptionSpec> kOptions = {
+    {"kh2-raw-space",
+     "KH2 raw motion: auto (local when a skeleton is known, else model; default), model or local", true},
+    {"kh2-trigger-rate", "KH2 trigger frames count the motion's own frames (motion, default) or 1/60 s (engine)", true},
+    {"raw", "KH2: write raw matrices instead of an interpolated motion", false},
+    {"kh2-tolerance", "KH2 interpolated encoder: largest channel error a dropped key may cause (default 1e-4)", true},
+};
+
+}  // namespace
+}  // namespace kh2
+
+const FormatDescriptor kKh2BarFormat{
+    .id = "kh2-bar",
+    .description = "Kingdom Hearts II BAR archive (ANB, MSET, MDLX)",
+    .extensions = {".anb", ".mset", ".bar", ".mdlx"},
+    .probe = kh2::ProbeBar,
+    .read = kh2::ReadBar,
+    .encode = kh2::EncodeBar,
+    .options = kh2::kOptions,
+};
+
+const FormatDescriptor kKh2MotionFormat{
+    .id = "kh2-motion",
+    .description = "Kingdom Hearts II motion entry (raw or interpolated)",
+    .extensions = {".motion"},
+    .probe = kh2::ProbeMotion,
+    .read = kh2::ReadMotion,
+    .encode = kh2::EncodeBareMotion,
+    .options = kh2::kOptions,
+};
+
+}  // namespace animkit

@@ -1,0 +1,73 @@
+// Helpers shared by the KH2 readers and writers.
+#pragma once
+
+#include <animkit/formats/kh2.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <utility>
+
+namespace animkit::kh2::detail {
+
+// Which byte ranges of an entry the parsed tables cover; the rest becomes Gaps.
+class Coverage {
+ public:
+  void Add(size_t begin, size_t end) {
+    if (end > begin) ranges_.emplace_back(begin, end);
+  }
+  std::vector<Gap> Gaps(ByteView data) {
+    std::sort(ranges_.begin(), ranges_.end());
+    std::vector<Gap> gaps;
+    size_t pos = 0;
+    auto emit = [&](size_t from, size_t to) {
+      if (to <= from) return;
+      Gap g;
+      g.offset = static_cast<uint32_t>(from);
+      g.bytes.assign(data.begin() + static_cast<std::ptrdiff_t>(from), data.begin() + static_cast<std::ptrdiff_t>(to));
+      gaps.push_back(std::move(g));
+    };
+    for (const auto& [b, e] : ranges_) {
+      emit(pos, std::min(b, data.size()));
+      pos = std::max(pos, e);
+    }
+    emit(pos, data.size());
+    return gaps;
+  }
+
+ private:
+  std::vector<std::pair<size_t, size_t>> ranges_;
+};
+
+// Places chunks at offsets in a buffer of a fixed size.
+class Image {
+ public:
+  explicit Image(size_t size) : bytes_(size, 0) {}
+  void Put(size_t offset, const Bytes& chunk, std::string_view what) {
+    if (offset + chunk.size() > bytes_.size() || offset > bytes_.size())
+      throw Error::General(std::string(what) + " at " + Hex(offset) + " (" + Hex(chunk.size()) +
+                           " bytes) does not fit in the entry of " + Hex(bytes_.size()) + " bytes");
+    if (!chunk.empty()) std::memcpy(bytes_.data() + offset, chunk.data(), chunk.size());
+  }
+  void PutGaps(const std::vector<Gap>& gaps) {
+    for (const Gap& g : gaps) Put(g.offset, g.bytes, "a kept gap");
+  }
+  Bytes Take() { return std::move(bytes_); }
+
+ private:
+  Bytes bytes_;
+};
+
+inline Vec4f ReadVec4(ByteReader& r, std::string_view what) {
+  Vec4f v;
+  for (float& f : v) f = r.F32(what);
+  return v;
+}
+inline void WriteVec4(ByteWriter& w, const Vec4f& v) {
+  for (float f : v) w.F32(f);
+}
+
+BoneRecord ReadBone(ByteReader& r);
+void WriteBone(ByteWriter& w, const BoneRecord& b);
+
+}  // namespace animkit::kh2::detail

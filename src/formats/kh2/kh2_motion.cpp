@@ -1,0 +1,545 @@
+// KH2 motion entries: parse, serialize and lay out raw and interpolated motion.
+#include "kh2_internal.hpp"
+
+#include <string>
+
+namespace animkit::kh2 {
+namespace detail {
+
+BoneRecord ReadBone(ByteReader& r) {
+  BoneRecord b;
+  b.index = r.I16("bone index");
+  b.sibling = r.I16("bone sibling");
+  b.parent = r.I16("bone parent");
+  b.child = r.I16("bone child");
+  b.reserved = r.I32("bone reserved field");
+  b.flags = r.I32("bone flags");
+  b.scale = ReadVec4(r, "bone scale");
+  b.rotation = ReadVec4(r, "bone rotation");
+  b.translation = ReadVec4(r, "bone translation");
+  return b;
+}
+
+void WriteBone(ByteWriter& w, const BoneRecord& b) {
+  w.I16(b.index);
+  w.I16(b.sibling);
+  w.I16(b.parent);
+  w.I16(b.child);
+  w.I32(b.reserved);
+  w.I32(b.flags);
+  WriteVec4(w, b.scale);
+  WriteVec4(w, b.rotation);
+  WriteVec4(w, b.translation);
+}
+
+}  // namespace detail
+
+using namespace detail;
+
+namespace {
+
+constexpr size_t kHeaderEnd = kReservedSize + 0x10;       // 0xA0: body header
+constexpr size_t kRawHeaderSize = 0x50;
+constexpr size_t kInterpolatedHeaderSize = 0xA0;
+constexpr size_t kRootPositionSize = 0x54;
+
+std::string N(int64_t v) { return std::to_string(v); }
+
+void ParseRaw(ByteReader& r, Motion& m, Coverage& cov) {
+  RawMotion& raw = m.raw_motion;
+  r.Seek(kHeaderEnd, "the raw motion header");
+  r.Require(kRawHeaderSize, "the raw motion header");
+  raw.bone_count = r.I32("bone count");
+  for (int32_t& v : raw.reserved) v = r.I32("reserved field");
+  raw.frames_per_loop = r.I32("frames per loop");
+  raw.total_frames = r.I32("total frame count");
+  raw.unknown28 = r.I32("unknown field");
+  raw.second_table_offset = r.I32("second matrix table offset");
+  raw.bbox_min = ReadVec4(r, "bounding box");
+  raw.bbox_max = ReadVec4(r, "bounding box");
+  raw.frame_loop = r.F32("frame loop");
+  raw.frame_end = r.F32("frame end");
+  raw.fps = r.F32("frames per second");
+  raw.frame_return = r.F32("frame return");
+  cov.Add(kHeaderEnd, r.tell());
+  if (raw.bone_count < 0) r.FailAt(kHeaderEnd, "bone count " + N(raw.bone_count) + " is negative");
+  if (raw.total_frames < 0) r.FailAt(kHeaderEnd + 0x14, "total frame count " + N(raw.total_frames) + " is negative");
+  const uint64_t count = uint64_t(raw.bone_count) * uint64_t(raw.total_frames);
+  r.Count(count, 64, "raw motion matrices (" + N(raw.total_frames) + " frames x " + N(raw.bone_count) + " bones)");
+  raw.matrices.resize(count);
+  for (auto& mat : raw.matrices)
+    for (float& f : mat) f = r.F32("a matrix value");
+  const size_t end = r.tell();
+  cov.Add(kHeaderEnd + kRawHeaderSize, end);
+  if (raw.second_table_offset != 0) {
+    const int64_t at = int64_t(kReservedSize) + raw.second_table_offset;
+    if (raw.second_table_offset < 0 || at < int64_t(end) || at > int64_t(r.size()))
+      r.FailAt(kHeaderEnd + 0x1C, "second matrix table offset " + Hex(uint32_t(raw.second_table_offset)) +
+                                      " must point between the end of the matrices (" + Hex(end - kReservedSize) +
+                                      ") and the end of the entry (" + Hex(r.size() - kReservedSize) + ")");
+    ByteView rest = r.data().subspan(static_cast<size_t>(at));
+    raw.second_table.assign(rest.begin(), rest.end());
+    cov.Add(static_cast<size_t>(at), r.size());
+  }
+}
+
+// A table of count elements of elem bytes at offset (from 0x90), named for messages;
+// field is the position of the header field that holds the offset.
+ByteReader Table(const ByteReader& r, Coverage& cov, size_t field, int64_t offset, int64_t count, size_t elem,
+                 const std::string& what) {
+  if (count < 0) r.FailAt(field, what + ": count " + N(count) + " is negative");
+  const int64_t at = int64_t(kReservedSize) + offset;
+  if (offset < 0 || at > int64_t(r.size()))
+    r.FailAt(field, what + " offset " + Hex(uint32_t(offset)) + " points past the end of the entry (" +
+                        Hex(r.size() - kReservedSize) + ")");
+  ByteReader t = r.Sub(static_cast<size_t>(at), r.size() - static_cast<size_t>(at), what);
+  t.Count(uint64_t(count), elem, what);
+  cov.Add(static_cast<size_t>(at), static_cast<size_t>(at) + size_t(count) * elem);
+  return t;
+}
+
+// Elements that fit between two offsets (a table whose count is not stored).
+int64_t Room(const ByteReader& r, size_t field, int64_t from, int64_t to, size_t elem, const std::string& what,
+             const std::string& next) {
+  if (to < from)
+    r.FailAt(field, what + " offset " + Hex(uint32_t(from)) + " is after the " + next + " offset " +
+                        Hex(uint32_t(to)) + " that ends it");
+  return (to - from) / int64_t(elem);
+}
+
+void CheckCurves(const ByteReader& r, const InterpolatedMotion& im, const std::vector<Curve>& curves, size_t table_pos,
+                 int joint_limit, const std::string& what) {
+  for (size_t i = 0; i < curves.size(); ++i) {
+    const Curve& c = curves[i];
+    const size_t pos = table_pos + i * 6;
+    const std::string name = what + " " + N(int64_t(i));
+    if (c.joint < 0 || c.joint >= joint_limit)
+      r.FailAt(pos, name + ": joint " + N(c.joint) + " is out of range (0.." + N(joint_limit - 1) + ")");
+    if (c.channel() >= kChannelCount) r.FailAt(pos + 2, name + ": channel " + N(c.channel()) + " is not 0..8");
+    if (c.first_key < 0 || size_t(c.first_key) + c.key_count > im.keys.size())
+      r.FailAt(pos + 4, name + ": keys " + N(c.first_key) + ".." + N(int64_t(c.first_key) + c.key_count - 1) +
+                            " are out of range (the key table holds " + N(int64_t(im.keys.size())) + ")");
+    const size_t keys_pos = kReservedSize + size_t(im.key_offset);
+    for (int k = 0; k < c.key_count; ++k) {
+      const size_t ki = size_t(c.first_key) + size_t(k);
+      const Key& key = im.keys[ki];
+      const size_t kpos = keys_pos + ki * 8;
+      if (size_t(key.time_index()) >= im.key_times.size())
+        r.FailAt(kpos, "key " + N(int64_t(ki)) + " (" + name + "): key time index " + N(key.time_index()) +
+                           " is out of range (" + N(int64_t(im.key_times.size())) + " key times)");
+      if (key.value < 0 || size_t(key.value) >= im.values.size())
+        r.FailAt(kpos + 2, "key " + N(int64_t(ki)) + " (" + name + "): value index " + N(key.value) +
+                               " is out of range (" + N(int64_t(im.values.size())) + " values)");
+      // Tangents are checked only where a hermite segment uses them.
+      if (key.type() == KeyType::Hermite && k + 1 < c.key_count) {
+        const Key& next = im.keys[ki + 1];
+        if (key.out_tangent < 0 || size_t(key.out_tangent) >= im.tangents.size())
+          r.FailAt(kpos + 6, "key " + N(int64_t(ki)) + " (" + name + "): out-tangent index " + N(key.out_tangent) +
+                                 " is out of range (" + N(int64_t(im.tangents.size())) + " tangents)");
+        if (next.in_tangent < 0 || size_t(next.in_tangent) >= im.tangents.size())
+          r.FailAt(kpos + 8 + 4, "key " + N(int64_t(ki + 1)) + " (" + name + "): in-tangent index " +
+                                     N(next.in_tangent) + " is out of range (" + N(int64_t(im.tangents.size())) +
+                                     " tangents)");
+      }
+    }
+  }
+}
+
+std::vector<Curve> ReadCurves(ByteReader t, size_t count) {
+  std::vector<Curve> curves(count);
+  for (Curve& c : curves) {
+    c.joint = t.I16("curve joint");
+    c.packed = t.U8("curve channel and cycle types");
+    c.key_count = t.U8("curve key count");
+    c.first_key = t.I16("curve first key");
+  }
+  return curves;
+}
+
+void ParseInterpolated(ByteReader& r, Motion& m, Coverage& cov) {
+  InterpolatedMotion& im = m.interpolated;
+  const size_t h = kHeaderEnd;
+  r.Seek(h, "the interpolated motion header");
+  r.Require(kInterpolatedHeaderSize, "the interpolated motion header");
+  im.bone_count = r.I16("bone count");
+  im.total_bone_count = r.I16("total bone count");
+  im.total_frames = r.I32("total frame count");
+  im.ik_helper_offset = r.I32("IK helper table offset");
+  im.joint_offset = r.I32("joint table offset");
+  im.key_time_count = r.I32("key time count");
+  im.initial_pose_offset = r.I32("initial pose offset");
+  im.initial_pose_count = r.I32("initial pose count");
+  im.root_position_offset = r.I32("root position offset");
+  im.forward_offset = r.I32("forward curve offset");
+  im.forward_count = r.I32("forward curve count");
+  im.inverse_offset = r.I32("inverse curve offset");
+  im.inverse_count = r.I32("inverse curve count");
+  im.key_offset = r.I32("key table offset");
+  im.key_time_offset = r.I32("key time table offset");
+  im.key_value_offset = r.I32("key value table offset");
+  im.tangent_offset = r.I32("tangent table offset");
+  im.constraint_offset = r.I32("constraint table offset");
+  im.constraint_count = r.I32("constraint count");
+  im.constraint_end = r.I32("unknown field");
+  im.limiter_offset = r.I32("limiter table offset");
+  im.expression_offset = r.I32("expression table offset");
+  im.expression_count = r.I32("expression count");
+  im.expression_node_offset = r.I32("expression node table offset");
+  im.expression_node_count = r.I32("expression node count");
+  im.bbox_min = ReadVec4(r, "bounding box");
+  im.bbox_max = ReadVec4(r, "bounding box");
+  im.frame_loop = r.F32("frame loop");
+  im.frame_end = r.F32("frame end");
+  im.fps = r.F32("frames per second");
+  im.frame_count = r.F32("frame count");
+  im.effector_offset = r.I32("external effector table offset");
+  im.effector_count = r.I32("external effector count");
+  im.unknown98 = r.I32("unknown field");
+  im.unknown9c = r.I32("unknown field");
+  cov.Add(h, r.tell());
+
+  if (im.bone_count < 0) r.FailAt(h, "bone count " + N(im.bone_count) + " is negative");
+  if (im.total_bone_count < im.bone_count)
+    r.FailAt(h + 2, "total bone count " + N(im.total_bone_count) + " is less than the bone count " + N(im.bone_count));
+  const int total = im.total_bone_count;
+
+  {
+    ByteReader t = Table(r, cov, h + 0x14, im.initial_pose_offset, im.initial_pose_count, 8, "initial pose table");
+    im.initial_pose.resize(size_t(im.initial_pose_count));
+    for (size_t i = 0; i < im.initial_pose.size(); ++i) {
+      InitialPose& p = im.initial_pose[i];
+      const size_t pos = t.tell();
+      p.bone = t.I16("initial pose bone");
+      p.channel = t.I16("initial pose channel");
+      p.value = t.F32("initial pose value");
+      if (p.bone < 0 || p.bone >= total)
+        t.FailAt(pos, "initial pose " + N(int64_t(i)) + ": bone " + N(p.bone) + " is out of range (0.." +
+                          N(total - 1) + ")");
+      if (p.channel < 0 || p.channel >= kChannelCount)
+        t.FailAt(pos + 2, "initial pose " + N(int64_t(i)) + ": channel " + N(p.channel) + " is not 0..8");
+    }
+  }
+  im.forward = ReadCurves(Table(r, cov, h + 0x20, im.forward_offset, im.forward_count, 6, "forward curve table"),
+                          size_t(im.forward_count));
+  im.inverse = ReadCurves(Table(r, cov, h + 0x28, im.inverse_offset, im.inverse_count, 6, "inverse curve table"),
+                          size_t(im.inverse_count));
+  {
+    const int64_t n = Room(r, h + 0x30, im.key_offset, im.key_time_offset, 8, "key table", "key time table");
+    ByteReader t = Table(r, cov, h + 0x30, im.key_offset, n, 8, "key table");
+    im.keys.resize(size_t(n));
+    for (Key& k : im.keys) {
+      k.packed = t.U16("key type and time index");
+      k.value = t.I16("key value index");
+      k.in_tangent = t.I16("key in-tangent index");
+      k.out_tangent = t.I16("key out-tangent index");
+    }
+  }
+  {
+    ByteReader t = Table(r, cov, h + 0x34, im.key_time_offset, im.key_time_count, 4, "key time table");
+    im.key_times.resize(size_t(im.key_time_count));
+    for (float& v : im.key_times) v = t.F32("a key time");
+  }
+  {
+    const int64_t n = Room(r, h + 0x38, im.key_value_offset, im.tangent_offset, 4, "key value table", "tangent table");
+    ByteReader t = Table(r, cov, h + 0x38, im.key_value_offset, n, 4, "key value table");
+    im.values.resize(size_t(n));
+    for (float& v : im.values) v = t.F32("a key value");
+  }
+  {
+    const int64_t n =
+        Room(r, h + 0x3C, im.tangent_offset, im.constraint_offset, 4, "tangent table", "constraint table");
+    ByteReader t = Table(r, cov, h + 0x3C, im.tangent_offset, n, 4, "tangent table");
+    im.tangents.resize(size_t(n));
+    for (float& v : im.tangents) v = t.F32("a tangent");
+  }
+  {
+    ByteReader t = Table(r, cov, h + 0x40, im.constraint_offset, im.constraint_count, 12, "constraint table");
+    im.constraints.resize(size_t(im.constraint_count));
+    for (Constraint& c : im.constraints) {
+      c.type = t.U8("constraint type");
+      c.unknown1 = t.U8("constraint field");
+      c.bone = t.I16("constraint bone");
+      c.ik_helper = t.I16("constraint IK helper");
+      c.limiter = t.I16("constraint limiter");
+      c.unknown = t.I32("constraint field");
+    }
+  }
+  {
+    const int64_t n =
+        Room(r, h + 0x4C, im.limiter_offset, im.expression_offset, 0x30, "limiter table", "expression table");
+    ByteReader t = Table(r, cov, h + 0x4C, im.limiter_offset, n, 0x30, "limiter table");
+    im.limiters.resize(size_t(n));
+    for (Limiter& l : im.limiters) {
+      l.type = t.I32("limiter type");
+      for (float& v : l.values) v = t.F32("a limiter value");
+    }
+  }
+  {
+    ByteReader t = Table(r, cov, h + 0x50, im.expression_offset, im.expression_count, 8, "expression table");
+    im.expressions.resize(size_t(im.expression_count));
+    for (Expression& e : im.expressions) {
+      e.node = t.I16("expression node");
+      e.unknown = t.I16("expression field");
+      e.value = t.F32("expression value");
+    }
+  }
+  {
+    ByteReader t =
+        Table(r, cov, h + 0x58, im.expression_node_offset, im.expression_node_count, 12, "expression node table");
+    im.expression_nodes.resize(size_t(im.expression_node_count));
+    for (ExpressionNode& e : im.expression_nodes) {
+      e.type = t.I16("expression node type");
+      e.left = t.I16("expression node operand");
+      e.value = t.F32("expression node value");
+      e.right = t.I16("expression node operand");
+      e.next = t.I16("expression node operand");
+    }
+  }
+  {
+    const int64_t n = total - im.bone_count;
+    ByteReader t = Table(r, cov, h + 0x08, im.ik_helper_offset, n, 0x40, "IK helper table");
+    im.ik_helpers.resize(size_t(n));
+    for (BoneRecord& b : im.ik_helpers) b = ReadBone(t);
+  }
+  {
+    const int64_t n = int64_t(total) + 1;
+    ByteReader t = Table(r, cov, h + 0x0C, im.joint_offset, n, 4, "joint table");
+    im.joints.resize(size_t(n));
+    for (JointEntry& j : im.joints) {
+      j.joint = t.I16("joint index");
+      j.flags = t.I16("joint flags");
+    }
+  }
+  {
+    ByteReader t = Table(r, cov, h + 0x1C, im.root_position_offset, 1, kRootPositionSize, "root position");
+    im.root_position.scale = ReadVec4(t, "root scale");
+    im.root_position.rotation = ReadVec4(t, "root rotation");
+    im.root_position.translation = ReadVec4(t, "root translation");
+    for (int32_t& v : im.root_position.unknown) v = t.I32("root position field");
+  }
+  // The external effector table's entries have no known layout: its bytes stay in the gaps.
+  if (im.effector_count < 0) r.FailAt(h + 0x94, "external effector count " + N(im.effector_count) + " is negative");
+  if (im.effector_offset < 0 || kReservedSize + size_t(uint32_t(im.effector_offset)) > r.size())
+    r.FailAt(h + 0x90, "external effector table offset " + Hex(uint32_t(im.effector_offset)) +
+                           " points past the end of the entry");
+
+  CheckCurves(r, im, im.forward, kReservedSize + size_t(im.forward_offset), total, "forward curve");
+  CheckCurves(r, im, im.inverse, kReservedSize + size_t(im.inverse_offset), total - im.bone_count, "inverse curve");
+}
+
+Bytes Chunk(const std::function<void(ByteWriter&)>& f) {
+  ByteWriter w(Endian::Little);
+  f(w);
+  return w.Take();
+}
+
+}  // namespace
+
+Motion ParseMotion(ByteView data, uint64_t base) {
+  ByteReader r(data, Endian::Little, base);
+  Motion m;
+  Coverage cov;
+  r.Require(kHeaderEnd, "a motion entry (0x90 reserved bytes and a 16-byte header)");
+  ByteView reserved = r.Take(kReservedSize, "reserved area");
+  m.reserved.assign(reserved.begin(), reserved.end());
+  m.header.type = r.I32("motion type");
+  m.header.flag = r.I32("motion flag");
+  m.header.byte_count = r.I32("motion byte count");
+  m.header.reserved = r.I32("motion header field");
+  cov.Add(0, kHeaderEnd);
+  m.size = static_cast<uint32_t>(data.size());
+  if (m.header.type == kMotionRaw) {
+    m.raw = true;
+    ParseRaw(r, m, cov);
+  } else if (m.header.type == kMotionInterpolated) {
+    ParseInterpolated(r, m, cov);
+  } else {
+    r.FailAt(kReservedSize, "motion type " + N(m.header.type) + " is neither 0 (interpolated) nor 1 (raw)");
+  }
+  m.gaps = cov.Gaps(data);
+  return m;
+}
+
+Bytes SerializeMotion(const Motion& m) {
+  Image img(m.size);
+  if (m.reserved.size() != kReservedSize) throw Error::General("a motion's reserved area must be 0x90 bytes");
+  img.Put(0, m.reserved, "the reserved area");
+  img.Put(kReservedSize, Chunk([&](ByteWriter& w) {
+            w.I32(m.header.type);
+            w.I32(m.header.flag);
+            w.I32(m.header.byte_count);
+            w.I32(m.header.reserved);
+          }),
+          "the motion header");
+  auto at = [](int32_t offset) { return kReservedSize + size_t(uint32_t(offset)); };
+  if (m.raw) {
+    const RawMotion& raw = m.raw_motion;
+    img.Put(kHeaderEnd, Chunk([&](ByteWriter& w) {
+              w.I32(raw.bone_count);
+              for (int32_t v : raw.reserved) w.I32(v);
+              w.I32(raw.frames_per_loop);
+              w.I32(raw.total_frames);
+              w.I32(raw.unknown28);
+              w.I32(raw.second_table_offset);
+              WriteVec4(w, raw.bbox_min);
+              WriteVec4(w, raw.bbox_max);
+              w.F32(raw.frame_loop);
+              w.F32(raw.frame_end);
+              w.F32(raw.fps);
+              w.F32(raw.frame_return);
+              for (const auto& mat : raw.matrices)
+                for (float f : mat) w.F32(f);
+            }),
+            "the raw motion");
+    if (raw.second_table_offset != 0) img.Put(at(raw.second_table_offset), raw.second_table, "the second matrix table");
+  } else {
+    const InterpolatedMotion& im = m.interpolated;
+    img.Put(kHeaderEnd, Chunk([&](ByteWriter& w) {
+              w.I16(im.bone_count);
+              w.I16(im.total_bone_count);
+              for (int32_t v : {im.total_frames, im.ik_helper_offset, im.joint_offset, im.key_time_count,
+                                im.initial_pose_offset, im.initial_pose_count, im.root_position_offset,
+                                im.forward_offset, im.forward_count, im.inverse_offset, im.inverse_count,
+                                im.key_offset, im.key_time_offset, im.key_value_offset, im.tangent_offset,
+                                im.constraint_offset, im.constraint_count, im.constraint_end, im.limiter_offset,
+                                im.expression_offset, im.expression_count, im.expression_node_offset,
+                                im.expression_node_count})
+                w.I32(v);
+              WriteVec4(w, im.bbox_min);
+              WriteVec4(w, im.bbox_max);
+              for (float v : {im.frame_loop, im.frame_end, im.fps, im.frame_count}) w.F32(v);
+              for (int32_t v : {im.effector_offset, im.effector_count, im.unknown98, im.unknown9c}) w.I32(v);
+            }),
+            "the interpolated motion header");
+    img.Put(at(im.initial_pose_offset), Chunk([&](ByteWriter& w) {
+              for (const InitialPose& p : im.initial_pose) w.I16(p.bone), w.I16(p.channel), w.F32(p.value);
+            }),
+            "the initial pose");
+    auto curves = [](const std::vector<Curve>& cs) {
+      return Chunk([&](ByteWriter& w) {
+        for (const Curve& c : cs) w.I16(c.joint), w.U8(c.packed), w.U8(c.key_count), w.I16(c.first_key);
+      });
+    };
+    img.Put(at(im.forward_offset), curves(im.forward), "the forward curves");
+    img.Put(at(im.inverse_offset), curves(im.inverse), "the inverse curves");
+    img.Put(at(im.key_offset), Chunk([&](ByteWriter& w) {
+              for (const Key& k : im.keys) w.U16(k.packed), w.I16(k.value), w.I16(k.in_tangent), w.I16(k.out_tangent);
+            }),
+            "the keys");
+    auto floats = [](const std::vector<float>& v) {
+      return Chunk([&](ByteWriter& w) {
+        for (float f : v) w.F32(f);
+      });
+    };
+    img.Put(at(im.key_time_offset), floats(im.key_times), "the key times");
+    img.Put(at(im.key_value_offset), floats(im.values), "the key values");
+    img.Put(at(im.tangent_offset), floats(im.tangents), "the tangents");
+    img.Put(at(im.constraint_offset), Chunk([&](ByteWriter& w) {
+              for (const Constraint& c : im.constraints) {
+                w.U8(c.type), w.U8(c.unknown1), w.I16(c.bone), w.I16(c.ik_helper), w.I16(c.limiter);
+                w.I32(c.unknown);
+              }
+            }),
+            "the constraints");
+    img.Put(at(im.limiter_offset), Chunk([&](ByteWriter& w) {
+              for (const Limiter& l : im.limiters) {
+                w.I32(l.type);
+                for (float f : l.values) w.F32(f);
+              }
+            }),
+            "the limiters");
+    img.Put(at(im.expression_offset), Chunk([&](ByteWriter& w) {
+              for (const Expression& e : im.expressions) w.I16(e.node), w.I16(e.unknown), w.F32(e.value);
+            }),
+            "the expressions");
+    img.Put(at(im.expression_node_offset), Chunk([&](ByteWriter& w) {
+              for (const ExpressionNode& e : im.expression_nodes) {
+                w.I16(e.type), w.I16(e.left), w.F32(e.value), w.I16(e.right), w.I16(e.next);
+              }
+            }),
+            "the expression nodes");
+    img.Put(at(im.ik_helper_offset), Chunk([&](ByteWriter& w) {
+              for (const BoneRecord& b : im.ik_helpers) WriteBone(w, b);
+            }),
+            "the IK helpers");
+    img.Put(at(im.joint_offset), Chunk([&](ByteWriter& w) {
+              for (const JointEntry& j : im.joints) w.I16(j.joint), w.I16(j.flags);
+            }),
+            "the joint table");
+    img.Put(at(im.root_position_offset), Chunk([&](ByteWriter& w) {
+              WriteVec4(w, im.root_position.scale);
+              WriteVec4(w, im.root_position.rotation);
+              WriteVec4(w, im.root_position.translation);
+              for (int32_t v : im.root_position.unknown) w.I32(v);
+            }),
+            "the root position");
+  }
+  img.PutGaps(m.gaps);
+  return img.Take();
+}
+
+void LayoutMotion(Motion& m) {
+  m.gaps.clear();
+  m.reserved.assign(kReservedSize, 0);
+  auto align = [](size_t v, size_t a) { return (v + a - 1) / a * a; };
+  auto rel = [](size_t abs) { return static_cast<int32_t>(abs - kReservedSize); };
+  size_t pos = kHeaderEnd;
+  if (m.raw) {
+    RawMotion& raw = m.raw_motion;
+    m.header.type = kMotionRaw;
+    raw.total_frames = raw.bone_count > 0 ? static_cast<int32_t>(raw.matrices.size() / size_t(raw.bone_count)) : 0;
+    pos += kRawHeaderSize + raw.matrices.size() * 64;
+    raw.second_table_offset = raw.second_table.empty() ? 0 : rel(pos);
+    pos += raw.second_table.size();
+  } else {
+    InterpolatedMotion& im = m.interpolated;
+    m.header.type = kMotionInterpolated;
+    pos += kInterpolatedHeaderSize;
+    im.initial_pose_offset = rel(pos);
+    im.initial_pose_count = static_cast<int32_t>(im.initial_pose.size());
+    pos += im.initial_pose.size() * 8;
+    im.forward_offset = rel(pos);
+    im.forward_count = static_cast<int32_t>(im.forward.size());
+    pos += im.forward.size() * 6;
+    im.inverse_offset = rel(pos);
+    im.inverse_count = static_cast<int32_t>(im.inverse.size());
+    pos += im.inverse.size() * 6;
+    im.key_offset = rel(pos);
+    pos = align(pos + im.keys.size() * 8, 4);
+    im.key_time_offset = rel(pos);
+    im.key_time_count = static_cast<int32_t>(im.key_times.size());
+    pos += im.key_times.size() * 4;
+    im.key_value_offset = rel(pos);
+    pos += im.values.size() * 4;
+    im.tangent_offset = rel(pos);
+    pos += im.tangents.size() * 4;
+    im.constraint_offset = rel(pos);
+    im.constraint_count = static_cast<int32_t>(im.constraints.size());
+    pos += im.constraints.size() * 12;
+    im.constraint_end = rel(pos);
+    pos = align(pos, 16);
+    im.limiter_offset = rel(pos);
+    pos = align(pos + im.limiters.size() * 0x30, 16);
+    im.expression_offset = rel(pos);
+    im.expression_count = static_cast<int32_t>(im.expressions.size());
+    pos += im.expressions.size() * 8;
+    im.expression_node_offset = rel(pos);
+    im.expression_node_count = static_cast<int32_t>(im.expression_nodes.size());
+    pos = align(pos + im.expression_nodes.size() * 12, 16);
+    im.ik_helper_offset = rel(pos);
+    im.total_bone_count = static_cast<int16_t>(im.bone_count + static_cast<int>(im.ik_helpers.size()));
+    pos += im.ik_helpers.size() * 0x40;
+    im.joint_offset = rel(pos);
+    im.joints.resize(size_t(im.total_bone_count) + 1);
+    pos = align(pos + im.joints.size() * 4, 16);
+    im.root_position_offset = rel(pos);
+    pos += kRootPositionSize;
+    im.effector_offset = rel(pos);
+    im.effector_count = 0;
+    pos = align(pos, 16);
+  }
+  m.size = static_cast<uint32_t>(pos);
+  m.header.byte_count = static_cast<int32_t>(pos - kReservedSize);
+}
+
+}  // namespace animkit::kh2
