@@ -1,6 +1,8 @@
 // animkit: the command line of ../shared/design/cli-contract.md (docs/cli.md).
 #include <animkit/animkit.hpp>
 
+#include "bench_command.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -247,6 +249,12 @@ int main(int argc, char** argv) {
   validate->add_option("FILE", files, "Input files")->required();
   AddCommon(validate, args, false);
 
+  cli::BenchOptions bench_options;
+  CLI::App* bench = app.add_subcommand("bench", "Time the playback runtime on a clip; prints JSON");
+  bench->add_option("FILE", input, "Input file")->required();
+  cli::AddBenchOptions(bench, bench_options);
+  AddCommon(bench, args, false);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -260,6 +268,12 @@ int main(int argc, char** argv) {
     if (sample->parsed()) return RunSample(input, rate, args);
     if (convert->parsed()) return RunConvert(input, output, to, verbose, summary, args);
     if (validate->parsed()) return RunValidate(files, args);
+    if (bench->parsed()) {
+      LoadedFile loaded = LoadFile(input, args.format, ToOptions(args));
+      Scene reference;
+      const Scene scene = DecodeWith(loaded, args, &reference);
+      return cli::RunBench(scene, reference.skeleton, args.clip, input, bench_options);
+    }
   } catch (const Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
