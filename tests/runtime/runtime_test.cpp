@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <fstream>
 #include <cmath>
 #include <vector>
 
@@ -433,6 +434,36 @@ TEST(RuntimeBenchCli, TimesAGltfClip) {
   std::string err;
   EXPECT_EQ(1, test::RunCli("bench " + path + " --clip nope", nullptr, &err));
   EXPECT_NE(err.find("no clip named"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace animkit
+
+namespace animkit {
+namespace {
+
+// The runtime includes nothing of the offline library: only its own headers and the
+// standard library.
+TEST(RuntimeIsolation, IncludesOnlyTheStandardLibraryAndItself) {
+  namespace fs = std::filesystem;
+  int files = 0;
+  for (const char* dir : {"include/animkit/runtime", "src/runtime"}) {
+    for (const auto& entry : fs::directory_iterator(test::SourcePath(dir))) {
+      std::ifstream in(entry.path());
+      std::string line;
+      ++files;
+      while (std::getline(in, line)) {
+        if (line.rfind("#include", 0) != 0) continue;
+        const bool runtime_header = line.find("<animkit/runtime/") != std::string::npos;
+        const bool local = line.find('"') != std::string::npos && line.find('/') == std::string::npos;
+        const bool standard = line.find('<') != std::string::npos && line.find('/') == std::string::npos &&
+                              line.find('.') == std::string::npos;
+        const bool sse = line.find("<emmintrin.h>") != std::string::npos;
+        EXPECT_TRUE(runtime_header || local || standard || sse) << entry.path() << ": " << line;
+      }
+    }
+  }
+  EXPECT_GE(files, 6);
 }
 
 }  // namespace
