@@ -1,6 +1,7 @@
 // The whole public API.
 #pragma once
 
+#include <animkit/batch.hpp>
 #include <animkit/binary.hpp>
 #include <animkit/error.hpp>
 #include <animkit/format.hpp>

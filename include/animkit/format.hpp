@@ -33,6 +33,10 @@ class Options {
   std::map<std::string, std::string> values_;
 };
 
+// Set by LoadFile/LoadBytes to the path the bytes came from, for formats whose
+// files refer to others beside them (a .gltf's external buffers).
+inline constexpr const char* kSourcePathOption = "source-path";
+
 struct DecodeContext {
   const Scene* reference = nullptr;  // what --skeleton gave: skeleton and possibly a timeline
   Options options;

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -61,6 +62,19 @@ struct Event {
   std::optional<Seconds> end_time;  // set for range events
 };
 
+// An animated camera: where it is, what it looks at, its roll about the view
+// direction and its vertical field of view, one value per key time.
+struct CameraTrack {
+  std::string name;
+  Interpolation interpolation = Interpolation::Step;
+  std::vector<Seconds> times;
+  std::vector<Vec3> positions;  // eye position, in the source's units and axes
+  std::vector<Vec3> targets;    // the point looked at
+  std::vector<float> roll;      // radians about the view direction; empty means 0
+  std::vector<float> yfov;      // vertical field of view in radians; empty when unknown
+  nlohmann::json metadata = nlohmann::json::object();  // raw values the source could not convert
+};
+
 struct Clip {
   std::string name;
   double frame_rate = 30;   // frames per second of the file's own frames
@@ -70,14 +84,27 @@ struct Clip {
   Space space = Space::Local;
   std::vector<JointTrack> tracks;  // in the file's own joint order
   std::vector<Event> events;
+  std::vector<CameraTrack> cameras;  // animated cameras (PS1 ANC)
   nlohmann::json metadata = nlohmann::json::object();  // source format, raw header fields
 
   const JointTrack* FindTrack(std::string_view joint) const;
 };
 
-// What a file decodes to: an optional skeleton and any number of clips.
+// Geometry that moves with one joint (rigid, not skinned), in the joint's space.
+// Vertex colours are linear RGBA 0..1; triangles and lines index positions.
+struct Mesh {
+  std::string name;
+  int joint = -1;  // index into Skeleton::joints; -1: static, in scene space
+  std::vector<Vec3> positions;
+  std::vector<std::array<float, 4>> colors;  // empty or one per position
+  std::vector<uint32_t> triangles;           // 3 indices each
+  std::vector<uint32_t> lines;               // 2 indices each
+};
+
+// What a file decodes to: an optional skeleton, meshes and any number of clips.
 struct Scene {
   Skeleton skeleton;
+  std::vector<Mesh> meshes;
   std::vector<Clip> clips;
   nlohmann::json metadata = nlohmann::json::object();
 };

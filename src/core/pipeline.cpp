@@ -21,7 +21,9 @@ LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view fo
       loaded.format = d.format;
     }
     if (!loaded.format->read) throw Error::General(std::string(loaded.format->id) + " files cannot be read");
-    loaded.document = loaded.format->read(data, options);
+    Options read_options = options;
+    read_options.Set(kSourcePathOption, path);
+    loaded.document = loaded.format->read(data, read_options);
   } catch (const Error& e) {
     throw e.InFile(path);
   }

@@ -192,6 +192,7 @@ class Exporter {
     AddSkin();
     for (const Clip& clip : scene_.clips) AddAnimation(clip);
     builder_.Finish();
+    gltf::AddMeshesAndCameras(model_, scene_, RootNode());
     AddSceneExtras();
     return std::move(model_);
   }
@@ -200,6 +201,8 @@ class Exporter {
   int RootNode() const { return static_cast<int>(joints_.size()); }
 
   void AddNodes() {
+    // Nothing to show: no nodes and no scene (an empty root node would only draw a validator note).
+    if (joints_.empty() && scene_.clips.empty()) return;
     for (const ExportJoint& joint : joints_) {
       tinygltf::Node node;
       node.name = joint.name;

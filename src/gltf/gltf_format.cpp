@@ -18,13 +18,14 @@ using nlohmann::json;
 // A glTF file kept byte for byte; parsed again for Info() and Decode().
 class GltfDocument : public Document {
  public:
-  explicit GltfDocument(Bytes bytes) : bytes_(std::move(bytes)) {}
+  // path locates external buffers of a .gltf ("" when the bytes did not come from a file).
+  GltfDocument(Bytes bytes, std::string path) : bytes_(std::move(bytes)), path_(std::move(path)) {}
 
   const FormatDescriptor& format() const override { return kGltfFormat; }
   Bytes Write() const override { return bytes_; }
 
   json Info() const override {
-    tinygltf::Model model = gltf::LoadModel(bytes_, "");
+    tinygltf::Model model = gltf::LoadModel(bytes_, path_);
     json info = {
         {"container", gltf::IsGlb(bytes_) ? "glb" : "gltf"},
         {"asset", {{"version", model.asset.version}, {"generator", model.asset.generator}}},
@@ -46,14 +47,15 @@ class GltfDocument : public Document {
     return info;
   }
 
-  Scene Decode(const DecodeContext&) const override { return ImportGltf(bytes_, ""); }
+  Scene Decode(const DecodeContext&) const override { return ImportGltf(bytes_, path_); }
 
  private:
   Bytes bytes_;
+  std::string path_;
 };
 
 int Probe(ByteView data, std::string_view extension) {
-  if (gltf::IsGlb(data)) return kProbeMagic;
+  if (gltf::IsGlb(data)) return data.size() >= 12 && data[4] == 2 && !data[5] && !data[6] && !data[7] ? kProbeMagic : kProbeStructure;
   std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());
   size_t start = text.find_first_not_of(" \t\r\n");
   if (text.substr(0, 3) == "\xEF\xBB\xBF") start = text.find_first_not_of(" \t\r\n", 3);
@@ -62,9 +64,10 @@ int Probe(ByteView data, std::string_view extension) {
   return extension == ".gltf" || extension == ".glb" ? kProbeExtension : kProbeNone;
 }
 
-std::unique_ptr<Document> Read(ByteView data, const Options&) {
-  gltf::LoadModel(data, "");  // rejects what tinygltf cannot parse, now rather than at Decode
-  return std::make_unique<GltfDocument>(Bytes(data.begin(), data.end()));
+std::unique_ptr<Document> Read(ByteView data, const Options& options) {
+  const std::string path = options.Get(kSourcePathOption);
+  gltf::LoadModel(data, path);  // rejects what tinygltf cannot parse, now rather than at Decode
+  return std::make_unique<GltfDocument>(Bytes(data.begin(), data.end()), path);
 }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
@@ -73,7 +76,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   Bytes bytes = ExportGltf(scene, options);
   context.report["gltf"] = {{"container", options.binary ? "glb" : "gltf"}, {"bytes", bytes.size()},
                             {"animations", scene.clips.size()}};
-  return std::make_unique<GltfDocument>(std::move(bytes));
+  return std::make_unique<GltfDocument>(std::move(bytes), std::string());
 }
 
 }  // namespace

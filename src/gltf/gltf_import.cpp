@@ -110,6 +110,7 @@ class AccessorReader {
     const size_t components = static_cast<size_t>(ComponentCount(a.type));
     const size_t element_size = components * static_cast<size_t>(component_size);
 
+    if (a.bufferView < -1) Fail(name + " names buffer view " + std::to_string(a.bufferView) + ", which does not exist");
     std::vector<float> out;
     if (a.bufferView < 0) {
       // No buffer view: zeros (then sparse values); bounded, as nothing in the file pays for it.

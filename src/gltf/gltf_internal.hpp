@@ -10,6 +10,10 @@
 #include <string>
 #include <string_view>
 
+namespace animkit {
+struct Scene;
+}
+
 namespace animkit::gltf {
 
 // Name of the node the exporter puts joints without a parent under.
@@ -37,5 +41,11 @@ tinygltf::Model LoadModel(ByteView data, const std::string& path);
 
 // True when data starts with the GLB magic.
 bool IsGlb(ByteView data);
+
+// Appends the scene's meshes (each on its joint's node, vertex colours, one
+// material) and its clips' cameras (a camera node under root_node, animated in
+// the clip's animation: model.animations[i] must be clip i's) to an exported
+// model (gltf_mesh_export.cpp).
+void AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, int root_node);
 
 }  // namespace animkit::gltf

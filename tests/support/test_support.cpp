@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace animkit::test {
 
@@ -22,7 +23,12 @@ std::filesystem::path TempDir(const std::string& name) {
 }
 
 int RunCli(const std::string& args, std::string* out, std::string* err) {
-  std::filesystem::path err_file = TempDir("cli-stderr") / "stderr.txt";
+  // One stderr file per call and process: ctest runs tests in parallel.
+  static int calls = 0;
+  const std::filesystem::path dir = std::filesystem::path(ANIMKIT_BINARY_DIR) / "test-tmp" / "cli-stderr";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path err_file =
+      dir / ("stderr-" + std::to_string(getpid()) + "-" + std::to_string(++calls) + ".txt");
   std::string cmd = std::string(ANIMKIT_CLI_PATH) + " " + args + " 2>" + err_file.string();
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return -1;
@@ -36,7 +42,35 @@ int RunCli(const std::string& args, std::string* out, std::string* err) {
     std::ifstream in(err_file);
     err->assign(std::istreambuf_iterator<char>(in), {});
   }
+  std::filesystem::remove(err_file);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int RunCommand(const std::string& command, std::string* output) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return -1;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) output->append(buf.data(), n);
+  int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string GltfValidatorSkipReason() {
+  const char* modules = std::getenv("ANIMKIT_NODE_MODULES");
+  if (!modules || !*modules) return "ANIMKIT_NODE_MODULES is not set (make test points it at build/node/node_modules)";
+  if (!std::filesystem::exists(std::filesystem::path(modules) / "gltf-validator" / "package.json")) {
+    return std::string("no gltf-validator in ANIMKIT_NODE_MODULES=") + modules + " (npm install failed or npm is missing)";
+  }
+  std::string ignored;
+  if (RunCommand("command -v node", &ignored) != 0) return "node is not on PATH";
+  return {};
+}
+
+int RunGltfValidator(const std::vector<std::filesystem::path>& files, std::string* output) {
+  std::string command = "node '" + SourcePath("tools/gltf-validate/validate.mjs") + "'";
+  for (const auto& f : files) command += " '" + f.string() + "'";
+  return RunCommand(command, output);
 }
 
 void ExpectByteExactRoundTrip(const FormatDescriptor& format, ByteView data) {

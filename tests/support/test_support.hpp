@@ -19,6 +19,14 @@ std::filesystem::path TempDir(const std::string& name);
 // Runs the CLI; returns its exit status, stdout and stderr in out/err.
 int RunCli(const std::string& args, std::string* out = nullptr, std::string* err = nullptr);
 
+// Runs a shell command; returns its exit status, with stdout and stderr in output.
+int RunCommand(const std::string& command, std::string* output);
+// Why the Khronos glTF validator cannot run here ("" when it can): node and the
+// gltf-validator package under $ANIMKIT_NODE_MODULES are needed.
+std::string GltfValidatorSkipReason();
+// Runs tools/gltf-validate/validate.mjs on the files: 0 when every file has 0 errors and 0 warnings.
+int RunGltfValidator(const std::vector<std::filesystem::path>& files, std::string* output);
+
 // Reading then writing gives the same bytes.
 void ExpectByteExactRoundTrip(const FormatDescriptor& format, ByteView data);
 // Every proper prefix of data is rejected with an animkit::Error (never a crash,

@@ -1,6 +1,7 @@
 // The CLI contract (../shared/design/cli-contract.md), checked on the bundled samples.
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 namespace animkit {
@@ -117,6 +118,48 @@ TEST(Samples, CommittedSamplesAreWhatTheEncodersWrite) {
     ++compared;
   }
   EXPECT_GT(compared, 0u);
+}
+
+// Every sample file, with its skeleton sidecar when it has one, as make demo converts it.
+std::vector<std::pair<std::filesystem::path, std::string>> SamplesWithSkeletons() {
+  std::vector<std::pair<std::filesystem::path, std::string>> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(SourcePath("samples"))) {
+    if (!e.is_regular_file() || e.path().extension() == ".skeleton" || e.path().extension() == ".md") continue;
+    std::string skeleton;
+    std::filesystem::path sidecar = e.path();
+    sidecar.replace_extension(".skeleton");
+    if (std::filesystem::exists(sidecar)) {
+      std::ifstream in(sidecar);
+      std::string name;
+      in >> name;
+      skeleton = (e.path().parent_path() / name).string();
+    }
+    out.emplace_back(e.path(), skeleton);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Samples, EverySampleExportsToGltfThatTheKhronosValidatorAccepts) {
+  if (const std::string reason = test::GltfValidatorSkipReason(); !reason.empty()) GTEST_SKIP() << reason;
+  const auto dir = test::TempDir("samples-gltf");
+  std::vector<std::filesystem::path> outputs;
+  for (const auto& [sample, skeleton] : SamplesWithSkeletons()) {
+    const auto rel = std::filesystem::relative(sample, SourcePath("samples"));
+    std::filesystem::path out = dir / rel;
+    out.replace_extension(".glb");
+    std::filesystem::create_directories(out.parent_path());
+    std::string err;
+    ASSERT_EQ(RunCli("convert '" + sample.string() + "' '" + out.string() + "'" +
+                         (skeleton.empty() ? "" : " --skeleton '" + skeleton + "'"),
+                     nullptr, &err),
+              0)
+        << sample << ": " << err;
+    outputs.push_back(out);
+  }
+  ASSERT_FALSE(outputs.empty());
+  std::string output;
+  EXPECT_EQ(test::RunGltfValidator(outputs, &output), 0) << output;
 }
 
 TEST(Samples, EverySampleReadsAndWritesBackByteForByte) {

@@ -1,6 +1,7 @@
 // animkit: the command line of ../shared/design/cli-contract.md (docs/cli.md).
 #include <animkit/animkit.hpp>
 
+#include "batch_command.hpp"
 #include "bench_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -237,13 +238,16 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   AddCommon(sample, args, true);
 
-  CLI::App* convert = app.add_subcommand("convert", "Convert IN to OUT (format from OUT's extension or --to)");
-  convert->add_option("IN", input, "Input file")->required();
-  convert->add_option("OUT", output, "Output file")->required();
+  CLI::App* convert = app.add_subcommand(
+      "convert", "Convert IN to OUT (format from OUT's extension or --to); a folder IN converts every file it recognises");
+  convert->add_option("IN", input, "Input file, or a folder to convert recursively")->required();
+  convert->add_option("OUT", output, "Output file, or the output folder")->required();
   convert->add_option("--to", to, "Output format id or extension (e.g. text-anm, glb)");
   convert->add_flag("-v,--verbose", verbose, "Report sizes and encoder statistics on stderr");
   convert->add_flag("--summary", summary, "Print one line: clips, frames, joints, events");
   AddCommon(convert, args, false);
+  cli::BatchArgs batch_args;
+  cli::AddBatchOptions(convert, batch_args);
 
   CLI::App* validate = app.add_subcommand("validate", "Check files fully; OK or the error per file");
   validate->add_option("FILE", files, "Input files")->required();
@@ -266,7 +270,16 @@ int main(int argc, char** argv) {
   try {
     if (info->parsed()) return RunInfo(input, json, args);
     if (sample->parsed()) return RunSample(input, rate, args);
-    if (convert->parsed()) return RunConvert(input, output, to, verbose, summary, args);
+    if (convert->parsed()) {
+      if (cli::IsBatchInput(input)) {
+        return cli::RunBatchConvert(input, output, to, batch_args, {args.format, args.skeleton, args.clip, ToOptions(args)});
+      }
+      if (std::string usage = cli::BatchOnlyOptionsUsed(batch_args); !usage.empty()) {
+        std::fprintf(stderr, "animkit: %s\n", usage.c_str());
+        return 2;
+      }
+      return RunConvert(input, output, to, verbose, summary, args);
+    }
     if (validate->parsed()) return RunValidate(files, args);
     if (bench->parsed()) {
       LoadedFile loaded = LoadFile(input, args.format, ToOptions(args));

@@ -56,7 +56,10 @@ class PsxAnmDocument final : public Document {
       for (const Joint& j : context.reference->skeleton.joints) names.push_back(j.name);
     }
     Scene scene;
-    if (context.reference) scene.skeleton = context.reference->skeleton;
+    if (context.reference) {
+      scene.skeleton = context.reference->skeleton;
+      scene.meshes = context.reference->meshes;  // a TMD's objects move with their joints
+    }
     scene.clips.push_back(DecodeClip(file_, SettingsFrom(context.options), names));
     scene.clips.back().name = "anm";
     return scene;

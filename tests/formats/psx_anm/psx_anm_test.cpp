@@ -2,7 +2,9 @@
 
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 
 namespace animkit {
@@ -129,6 +131,112 @@ TEST(PsxAnm, WritesBackByteForByte) {
 
 TEST(PsxAnm, EveryTruncationFails) { test::ExpectEveryTruncationFails(kPsxAnmFormat, kGolden); }
 
+Clip WaveClip() {
+  Clip clip;
+  clip.name = "wave";
+  clip.frame_rate = 30;
+  clip.frame_count = 40;
+  clip.duration = FrameTime(39, 30);
+  for (int j = 0; j < 3; ++j) {
+    JointTrack t;
+    t.joint = "#" + std::to_string(j * 2);
+    for (size_t f = 0; f < clip.frame_count; ++f) {
+      const float time = FrameTime(f, 30), a = 0.7f * f + j;
+      t.translation.times.push_back(time);
+      t.translation.values.push_back({100 * std::sin(a), 50.0f * j, -30 * std::cos(a)});
+      t.rotation.times.push_back(time);
+      t.rotation.values.push_back(QuatFromEuler({0.9f * std::sin(a), 0.4f * std::cos(a * 0.5f), 1.3f * j - 1}, EulerOrder::XYZ));
+      t.scale.times.push_back(time);
+      t.scale.values.push_back({1.0f + 0.25f * std::sin(a), 1, 0.75f});
+    }
+    if (j == 1) {
+      t.visible.assign(clip.frame_count, true);
+      t.visible[5] = t.visible[6] = false;
+    }
+    clip.tracks.push_back(std::move(t));
+  }
+  return clip;
+}
+
+std::vector<std::string> SampleFiles() {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(test::SourcePath("samples/psx_anm"))) {
+    if (e.path().extension() == ".anm") files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(PsxAnm, EverySampleRoundTripsAndEveryTruncationFails) {
+  const auto files = SampleFiles();
+  ASSERT_FALSE(files.empty());
+  for (const std::string& path : files) {
+    SCOPED_TRACE(path);
+    const Bytes data = ReadFileBytes(path);
+    test::ExpectByteExactRoundTrip(kPsxAnmFormat, data);
+    test::ExpectEveryTruncationFails(kPsxAnmFormat, data);
+  }
+}
+
+// Poses of two clips at every frame of a: rotation angle, translation and scale distance.
+struct PoseError {
+  double rotation = 0, translation = 0, scale = 0;
+};
+PoseError MaxPoseError(const Clip& a, const Clip& b) {
+  PoseError e;
+  std::vector<TransformTRS> pa(a.tracks.size()), pb(b.tracks.size());
+  for (size_t f = 0; f < a.frame_count; ++f) {
+    SampleClipJob{&a, nullptr, FrameTime(f, a.frame_rate), pa}.Run();
+    SampleClipJob{&b, nullptr, FrameTime(f, b.frame_rate), pb}.Run();
+    for (size_t j = 0; j < a.tracks.size(); ++j) {
+      const JointTrack* other = b.FindTrack(a.tracks[j].joint);
+      EXPECT_NE(other, nullptr) << a.tracks[j].joint;
+      if (!other) continue;
+      const size_t k = static_cast<size_t>(other - b.tracks.data());
+      EXPECT_EQ(IsVisible(a.tracks[j], f), IsVisible(*other, f)) << a.tracks[j].joint << " frame " << f;
+      if (!IsVisible(a.tracks[j], f)) continue;
+      e.rotation = std::max<double>(e.rotation, AngleBetween(pa[j].rotation, pb[k].rotation));
+      const Vec3 dt = pa[j].translation - pb[k].translation, ds = pa[j].scale - pb[k].scale;
+      e.translation = std::max<double>(e.translation, std::max({std::abs(dt.x), std::abs(dt.y), std::abs(dt.z)}));
+      e.scale = std::max<double>(e.scale, std::max({std::abs(ds.x), std::abs(ds.y), std::abs(ds.z)}));
+    }
+  }
+  return e;
+}
+
+TEST(PsxAnm, GltfToPsxAnmToGltfKeepsPosesWithinTheQuantizationBound) {
+  // A glTF authored elsewhere: synthetic motion, joints named as PS1 objects, one hidden stretch.
+  Clip source = WaveClip();
+  Scene authored;
+  authored.clips.push_back(source);
+  const Bytes glb = ExportGltf(authored, {});
+  const Scene imported = ImportGltf(glb, "authored.glb");
+  ASSERT_EQ(imported.clips.size(), 1u);
+
+  EncodeContext ectx;
+  const Bytes anm = kPsxAnmFormat.encode(imported, ectx)->Write();
+  const Scene decoded = kPsxAnmFormat.read(anm, {})->Decode({});
+  const Scene back = ImportGltf(ExportGltf(decoded, {}), "back.glb");
+  ASSERT_EQ(back.clips.size(), 1u);
+  ASSERT_EQ(back.clips[0].frame_count, source.frame_count);
+  const PoseError e = MaxPoseError(source, back.clips[0]);
+  EXPECT_LE(e.rotation, 3 * std::numbers::pi / 4096 + 1e-5);
+  EXPECT_LE(e.translation, 0.5 + 1e-4);
+  EXPECT_LE(e.scale, 0.5 / 4096 + 1e-6);
+}
+
+TEST(PsxAnm, DecodedSampleSurvivesGltfAndBackExactly) {
+  // A PS1 file -> glTF -> PS1: the values are already quantized, so the bytes come back.
+  for (const std::string& path : SampleFiles()) {
+    SCOPED_TRACE(path);
+    const Bytes data = ReadFileBytes(path);
+    const Scene scene = kPsxAnmFormat.read(data, {})->Decode({});
+    const Scene imported = ImportGltf(ExportGltf(scene, {}), "x.glb");
+    EncodeContext ectx;
+    EXPECT_EQ(kPsxAnmFormat.encode(imported, ectx)->Write(), data);
+  }
+}
+
 TEST(PsxAnm, CorruptedFieldsGiveErrorsWithOffsets) {
   Bytes bad = kGolden;
   bad[1] = 0x7F;
@@ -165,35 +273,9 @@ TEST(PsxAnm, CorruptedFieldsGiveErrorsWithOffsets) {
   }
 }
 
-Clip SyntheticClip() {
-  Clip clip;
-  clip.name = "wave";
-  clip.frame_rate = 30;
-  clip.frame_count = 40;
-  clip.duration = FrameTime(39, 30);
-  for (int j = 0; j < 3; ++j) {
-    JointTrack t;
-    t.joint = "#" + std::to_string(j * 2);
-    for (size_t f = 0; f < clip.frame_count; ++f) {
-      const float time = FrameTime(f, 30), a = 0.7f * f + j;
-      t.translation.times.push_back(time);
-      t.translation.values.push_back({100 * std::sin(a), 50.0f * j, -30 * std::cos(a)});
-      t.rotation.times.push_back(time);
-      t.rotation.values.push_back(QuatFromEuler({0.9f * std::sin(a), 0.4f * std::cos(a * 0.5f), 1.3f * j - 1}, EulerOrder::XYZ));
-      t.scale.times.push_back(time);
-      t.scale.values.push_back({1.0f + 0.25f * std::sin(a), 1, 0.75f});
-    }
-    if (j == 1) {
-      t.visible.assign(clip.frame_count, true);
-      t.visible[5] = t.visible[6] = false;
-    }
-    clip.tracks.push_back(std::move(t));
-  }
-  return clip;
-}
 
 TEST(PsxAnm, EncodeThenDecodeStaysWithinTheQuantizationBound) {
-  const Clip source = SyntheticClip();
+  const Clip source = WaveClip();
   for (EulerOrder order : {EulerOrder::XYZ, EulerOrder::ZYX}) {
     DecodeSettings settings{order};
     const Bytes bytes = psx_anm::Serialize(psx_anm::EncodeClip(source, settings));

@@ -1,0 +1,134 @@
+// Registry entry and document for the EDF CANM format.
+#include <animkit/formats/edf_canm.hpp>
+
+#include <cstring>
+
+namespace animkit {
+
+extern const FormatDescriptor kEdfCanmFormat;
+
+namespace edf_canm {
+namespace {
+
+double EngineFps(const Options& o) {
+  const double fps = o.GetNumber("canm-fps", kEngineFramesPerSecond);
+  if (!(fps > 0 && fps <= 1000)) throw Error::General("option --canm-fps expects 0 < fps <= 1000");
+  return fps;
+}
+
+class CanmDocument final : public Document {
+ public:
+  explicit CanmDocument(File file) : file_(std::move(file)) {}
+  const FormatDescriptor& format() const override { return kEdfCanmFormat; }
+  Bytes Write() const override { return Serialize(file_); }
+
+  nlohmann::json Info() const override {
+    using nlohmann::json;
+    json animations = json::array();
+    std::vector<size_t> users(file_.channels.size(), 0);
+    for (const Animation& a : file_.animations) {
+      json bones = json::array();
+      for (const BoneEntry& e : a.bones) {
+        for (int16_t c : {e.position, e.rotation, e.scale})
+          if (c >= 0) ++users[size_t(c)];
+        bones.push_back({{"name_index", e.name_index},
+                         {"name", file_.names[size_t(e.name_index)].name},
+                         {"position_channel", e.position},
+                         {"rotation_channel", e.rotation},
+                         {"scale_channel", e.scale}});
+      }
+      animations.push_back({{"name", a.name},
+                            {"loop", a.loop},
+                            {"name_offset", a.name_offset},
+                            {"duration", a.duration},
+                            {"interval", a.interval},
+                            {"keyframes", a.keyframes},
+                            {"bone_count", a.bone_count},
+                            {"bone_offset", a.bone_offset},
+                            {"bones", std::move(bones)}});
+    }
+    json channels = json::array();
+    for (size_t i = 0; i < file_.channels.size(); ++i) {
+      const Channel& c = file_.channels[i];
+      json j = {{"index", i},
+                {"key_count", c.key_count},
+                {"base", c.base},
+                {"speed", c.speed},
+                {"key_offset", c.key_offset},
+                {"users", users[i]},
+                {"shared", users[i] > 1}};
+      if (file_.version == kVersion5) {
+        j["has_keyframes"] = c.has_keyframes;
+      } else {
+        j["type"] = c.type;
+        j["pad"] = c.pad;
+      }
+      if (!c.keys.empty()) j["keys"] = c.keys;
+      if (!c.quats.empty()) j["quaternion_keys"] = c.quats;
+      channels.push_back(std::move(j));
+    }
+    json names = json::array();
+    for (const NameEntry& n : file_.names) names.push_back({{"offset", n.offset}, {"name", n.name}});
+    return {{"magic", "CANM"},
+            {"version", file_.version},
+            {"game", file_.version == kVersion6 ? "EDF 6" : "EDF 4.1 / EDF 5"},
+            {"animation_count", file_.animation_count},
+            {"animation_offset", file_.animation_offset},
+            {"channel_count", file_.channel_count},
+            {"channel_offset", file_.channel_offset},
+            {"channel_size", file_.channel_size()},
+            {"name_count", file_.name_count},
+            {"name_offset", file_.name_offset},
+            {"animations", std::move(animations)},
+            {"channels", std::move(channels)},
+            {"bone_names", std::move(names)}};
+  }
+
+  Scene Decode(const DecodeContext& context) const override {
+    Scene scene;
+    if (context.reference) scene.skeleton = context.reference->skeleton;
+    scene.clips = DecodeClips(file_, DecodeSettings{EngineFps(context.options)});
+    scene.metadata = {{"source_format", "edf-canm"}, {"canm_version", file_.version}};
+    return scene;
+  }
+
+ private:
+  File file_;
+};
+
+int Probe(ByteView data, std::string_view extension) {
+  if (data.size() >= 8 && std::memcmp(data.data(), "CANM", 4) == 0) {
+    const uint32_t v = uint32_t(data[4]) | uint32_t(data[5]) << 8 | uint32_t(data[6]) << 16 | uint32_t(data[7]) << 24;
+    return v == kVersion5 || v == kVersion6 ? kProbeMagic : kProbeStructure;
+  }
+  return extension == ".canm" ? kProbeExtension : kProbeNone;
+}
+
+std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<CanmDocument>(Parse(data)); }
+
+std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
+  EncodeSettings settings;
+  const std::string version = context.options.GetChoice("canm-version", {"512", "768"}, "512");
+  settings.version = version == "768" ? kVersion6 : kVersion5;
+  settings.engine_fps = EngineFps(context.options);
+  const Skeleton* skeleton = context.reference && !context.reference->skeleton.empty() ? &context.reference->skeleton
+                             : scene.skeleton.empty()                                     ? nullptr
+                                                                                          : &scene.skeleton;
+  return std::make_unique<CanmDocument>(EncodeClips(scene.clips, settings, skeleton, &context.report));
+}
+
+}  // namespace
+}  // namespace edf_canm
+
+const FormatDescriptor kEdfCanmFormat{
+    .id = "edf-canm",
+    .description = "Earth Defense Force CANM animation (EDF 4.1/5: version 512, EDF 6: version 768)",
+    .extensions = {".canm"},
+    .probe = edf_canm::Probe,
+    .read = edf_canm::Read,
+    .encode = edf_canm::Encode,
+    .options = {{"canm-fps", "CANM engine frames per second that duration and interval count (default 60)", true},
+                {"canm-version", "CANM version to write: 512 (EDF 4.1/5, default) or 768 (EDF 6)", true}},
+};
+
+}  // namespace animkit

@@ -1,0 +1,232 @@
+#include <animkit/formats/edf_canm.hpp>
+#include <animkit/formats/edf_mdb.hpp>
+#include <animkit/sampling.hpp>
+
+#include <bit>
+#include <cstdio>
+#include <cstring>
+
+namespace animkit::edf_mdb {
+namespace {
+
+void PutU32(Bytes& out, size_t pos, uint32_t v) {
+  if (pos + 4 > out.size()) throw Error::General("MDB field at " + Hex(pos) + " lies outside the file image");
+  for (int i = 0; i < 4; ++i) out[pos + size_t(i)] = uint8_t(v >> (8 * i));
+}
+void PutF32(Bytes& out, size_t pos, float v) { PutU32(out, pos, std::bit_cast<uint32_t>(v)); }
+
+std::string ReadUtf16(const ByteReader& file, uint64_t pos, size_t field, const std::string& what) {
+  if (pos >= file.size()) {
+    file.FailAt(field, what + " points to " + Hex(pos) + ", outside the file (" + Hex(file.size()) + " bytes)");
+  }
+  std::vector<uint16_t> units;
+  ByteView d = file.data();
+  for (size_t p = size_t(pos);; p += 2) {
+    if (p + 2 > d.size()) {
+      file.FailAt(size_t(pos), what + " is not terminated: no zero UTF-16 unit before the end of the file");
+    }
+    const uint16_t u = uint16_t(d[p] | (d[p + 1] << 8));
+    if (u == 0) break;
+    units.push_back(u);
+  }
+  return edf_canm::Utf8FromUtf16(units);
+}
+
+ByteReader Table(const ByteReader& file, uint64_t offset, uint64_t count, size_t entry_size, size_t field,
+                 const std::string& what) {
+  if (offset > file.size()) {
+    file.FailAt(field, what + " offset points to " + Hex(offset) + ", past the end of the file (" + Hex(file.size()) + ")");
+  }
+  ByteReader t = file.Sub(offset, file.size() - offset, what);
+  t.Count(count, entry_size, what);
+  return t;
+}
+
+}  // namespace
+
+Mat4 MatrixFrom(const std::array<float, 16>& f) {
+  Mat4 m;
+  for (size_t c = 0; c < 4; ++c)
+    for (size_t r = 0; r < 4; ++r) m.m[c][r] = f[c * 4 + r];
+  return m;
+}
+
+File Parse(ByteView data) {
+  ByteReader r(data, Endian::Little);
+  File f;
+  ByteView magic = r.Take(4, "the magic 'MDB0'");
+  if (std::memcmp(magic.data(), "MDB0", 4) != 0) {
+    std::string found;
+    for (uint8_t b : magic) found += (b >= 0x20 && b < 0x7F) ? char(b) : '.';
+    r.FailAt(0, "expected the magic 'MDB0', found '" + found + "'");
+  }
+  f.version = r.U32("the version");
+  f.name_count = r.U32("the name count");
+  f.name_offset = r.U32("the name table offset");
+  f.bone_count = r.U32("the bone count");
+  f.bone_offset = r.U32("the bone table offset");
+  f.object_count = r.U32("the object count");
+  f.object_offset = r.U32("the object table offset");
+  f.material_count = r.U32("the material count");
+  f.material_offset = r.U32("the material table offset");
+  f.texture_count = r.U32("the texture count");
+  f.texture_offset = r.U32("the texture table offset");
+  f.image.assign(data.begin(), data.end());
+
+  // The tables not interpreted must still lie inside the file (entries of at least 16 bytes).
+  Table(r, f.object_offset, f.object_count, 16, 0x1C, "object table");
+  Table(r, f.material_offset, f.material_count, 32, 0x24, "material table");
+  Table(r, f.texture_offset, f.texture_count, 16, 0x2C, "texture table");
+
+  ByteReader n = Table(r, f.name_offset, f.name_count, kNameEntrySize, 0x0C, "name table");
+  f.names.resize(f.name_count);
+  for (size_t i = 0; i < f.name_count; ++i) {
+    const size_t entry = n.absolute(n.tell());
+    f.names[i].offset = n.U32("a name offset");
+    if (f.names[i].offset != 0) {
+      f.names[i].name = ReadUtf16(r, uint64_t(entry) + f.names[i].offset, entry, "name " + std::to_string(i));
+    }
+  }
+
+  ByteReader b = Table(r, f.bone_offset, f.bone_count, kBoneSize, 0x14, "bone table");
+  f.bones.resize(f.bone_count);
+  for (size_t i = 0; i < f.bone_count; ++i) {
+    Bone& bone = f.bones[i];
+    const size_t at = b.absolute(b.tell());
+    bone.index = b.U32("a bone index");
+    bone.parent = b.I32("a bone parent");
+    bone.next_sibling = b.I32("a bone's next sibling");
+    bone.first_child = b.I32("a bone's first child");
+    bone.name_index = b.U32("a bone name index");
+    bone.child_count = b.U32("a bone's child count");
+    bone.group = b.U8("a bone group");
+    bone.unknown1 = b.U8("a bone's unknown byte");
+    bone.unknown_flag = b.U8("a bone's unknown flag");
+    for (uint8_t& p : bone.padding) p = b.U8("a bone's padding");
+    for (float& v : bone.local) v = b.F32("a bone's local matrix");
+    for (float& v : bone.inverse_bind) v = b.F32("a bone's inverse bind matrix");
+    for (float& v : bone.unknown) v = b.F32("a bone's unknown floats");
+    if (bone.parent < -1 || bone.parent >= int64_t(i)) {
+      r.FailAt(at + 4, "bone " + std::to_string(i) + " has parent " + std::to_string(bone.parent) +
+                           "; a parent must be -1 or a bone that comes before it");
+    }
+    if (bone.name_index >= f.name_count) {
+      r.FailAt(at + 16, "bone " + std::to_string(i) + " names name " + std::to_string(bone.name_index) +
+                            ", but the name table has " + std::to_string(f.name_count));
+    }
+  }
+  return f;
+}
+
+Bytes Serialize(const File& f) {
+  Bytes out = f.image;
+  if (out.size() < kHeaderSize) throw Error::General("an MDB image needs at least its 0x30-byte header");
+  std::memcpy(out.data(), "MDB0", 4);
+  const uint32_t header[11] = {f.version,       f.name_count,     f.name_offset,     f.bone_count,
+                               f.bone_offset,   f.object_count,   f.object_offset,   f.material_count,
+                               f.material_offset, f.texture_count, f.texture_offset};
+  for (size_t i = 0; i < 11; ++i) PutU32(out, 4 + 4 * i, header[i]);
+  for (size_t i = 0; i < f.names.size(); ++i) PutU32(out, f.name_offset + kNameEntrySize * i, f.names[i].offset);
+  for (size_t i = 0; i < f.bones.size(); ++i) {
+    const Bone& b = f.bones[i];
+    const size_t at = f.bone_offset + kBoneSize * i;
+    PutU32(out, at, b.index);
+    PutU32(out, at + 4, uint32_t(b.parent));
+    PutU32(out, at + 8, uint32_t(b.next_sibling));
+    PutU32(out, at + 12, uint32_t(b.first_child));
+    PutU32(out, at + 16, b.name_index);
+    PutU32(out, at + 20, b.child_count);
+    if (at + 0x20 > out.size()) throw Error::General("MDB bone " + std::to_string(i) + " lies outside the file image");
+    out[at + 24] = b.group;
+    out[at + 25] = b.unknown1;
+    out[at + 26] = b.unknown_flag;
+    for (size_t k = 0; k < 5; ++k) out[at + 27 + k] = b.padding[k];
+    for (size_t k = 0; k < 16; ++k) PutF32(out, at + 0x20 + 4 * k, b.local[k]);
+    for (size_t k = 0; k < 16; ++k) PutF32(out, at + 0x60 + 4 * k, b.inverse_bind[k]);
+    for (size_t k = 0; k < 8; ++k) PutF32(out, at + 0xA0 + 4 * k, b.unknown[k]);
+  }
+  return out;
+}
+
+Skeleton DecodeSkeleton(const File& f) {
+  Skeleton s;
+  s.joints.reserve(f.bones.size());
+  for (size_t i = 0; i < f.bones.size(); ++i) {
+    const Bone& b = f.bones[i];
+    const std::string& name = f.names[b.name_index].name;
+    Joint j{name, b.parent, DecomposeTRS(MatrixFrom(b.local))};
+    if (name.empty()) {  // "#i", formatted directly (concatenation trips a GCC 12 -O3 false warning)
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "#%zu", i);
+      j.name = buf;
+    }
+    s.joints.push_back(std::move(j));
+  }
+  return s;
+}
+
+File EncodeSkeleton(const Skeleton& skeleton, uint32_t version) {
+  const size_t n = skeleton.joints.size();
+  const size_t names_at = kHeaderSize, bones_at = names_at + kNameEntrySize * n, strings_at = bones_at + kBoneSize * n;
+  // Model-space matrices for the inverse bind matrices.
+  std::vector<TransformTRS> local(n);
+  std::vector<Mat4> model(n);
+  for (size_t i = 0; i < n; ++i) {
+    local[i] = skeleton.joints[i].rest;
+    if (skeleton.joints[i].parent >= int(i)) {
+      throw Error::General("joint '" + skeleton.joints[i].name + "' comes before its parent; an MDB lists parents first");
+    }
+  }
+  LocalToModelJob{&skeleton, local, model}.Run();
+
+  ByteWriter w(Endian::Little);
+  for (char c : {'M', 'D', 'B', '0'}) w.U8(uint8_t(c));
+  const uint32_t end_of_bones = uint32_t(strings_at);
+  for (uint32_t v : {version, uint32_t(n), uint32_t(names_at), uint32_t(n), uint32_t(bones_at), 0u, end_of_bones, 0u,
+                     end_of_bones, 0u, end_of_bones})
+    w.U32(v);
+  std::vector<std::vector<uint16_t>> strings;
+  size_t at = strings_at;
+  for (size_t i = 0; i < n; ++i) {
+    strings.push_back(edf_canm::Utf16FromUtf8(skeleton.joints[i].name));
+    w.U32(uint32_t(at - (names_at + kNameEntrySize * i)));
+    at += 2 * (strings.back().size() + 1);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const Joint& j = skeleton.joints[i];
+    int32_t first_child = -1, next_sibling = -1;
+    uint32_t children = 0;
+    for (size_t k = n; k-- > i + 1;) {
+      if (skeleton.joints[k].parent == int(i)) first_child = int32_t(k), ++children;
+    }
+    for (size_t k = i + 1; k < n; ++k) {
+      if (skeleton.joints[k].parent == j.parent) {
+        next_sibling = int32_t(k);
+        break;
+      }
+    }
+    w.U32(uint32_t(i));
+    w.I32(j.parent);
+    w.I32(next_sibling);
+    w.I32(first_child);
+    w.U32(uint32_t(i));
+    w.U32(children);
+    w.U8(j.parent < 0 ? 0 : 3);  // group: 0 root, 3 a skinned bone in known files
+    w.U8(0);
+    w.U8(0);  // the unknown floats below are zero
+    w.Fill(5);
+    const Mat4 l = MatrixFromTRS(j.rest), inv = InverseAffine(model[i]);
+    for (size_t c = 0; c < 4; ++c)
+      for (size_t r = 0; r < 4; ++r) w.F32(l.m[c][r]);
+    for (size_t c = 0; c < 4; ++c)
+      for (size_t r = 0; r < 4; ++r) w.F32(inv.m[c][r]);
+    w.Fill(32);
+  }
+  for (const auto& s : strings) {
+    for (uint16_t u : s) w.U16(u);
+    w.U16(0);
+  }
+  return Parse(w.Take());
+}
+
+}  // namespace animkit::edf_mdb

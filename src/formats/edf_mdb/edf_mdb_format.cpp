@@ -1,0 +1,96 @@
+// Registry entry and document for the EDF MDB model (skeleton only).
+#include <animkit/formats/edf_mdb.hpp>
+
+#include <cstring>
+
+namespace animkit {
+
+extern const FormatDescriptor kEdfMdbFormat;
+
+namespace edf_mdb {
+namespace {
+
+class MdbDocument final : public Document {
+ public:
+  explicit MdbDocument(File file) : file_(std::move(file)) {}
+  const FormatDescriptor& format() const override { return kEdfMdbFormat; }
+  Bytes Write() const override { return Serialize(file_); }
+
+  nlohmann::json Info() const override {
+    using nlohmann::json;
+    json names = json::array();
+    for (const NameEntry& n : file_.names) names.push_back({{"offset", n.offset}, {"name", n.name}});
+    json bones = json::array();
+    for (const Bone& b : file_.bones) {
+      bones.push_back({{"index", b.index},
+                       {"name", file_.names[b.name_index].name},
+                       {"name_index", b.name_index},
+                       {"parent", b.parent},
+                       {"next_sibling", b.next_sibling},
+                       {"first_child", b.first_child},
+                       {"child_count", b.child_count},
+                       {"group", b.group},
+                       {"unknown1", b.unknown1},
+                       {"unknown_flag", b.unknown_flag},
+                       {"padding", b.padding},
+                       {"local", b.local},
+                       {"inverse_bind", b.inverse_bind},
+                       {"unknown", b.unknown}});
+    }
+    return {{"magic", "MDB0"},
+            {"version", file_.version},
+            {"name_count", file_.name_count},
+            {"name_offset", file_.name_offset},
+            {"bone_count", file_.bone_count},
+            {"bone_offset", file_.bone_offset},
+            {"object_count", file_.object_count},
+            {"object_offset", file_.object_offset},
+            {"material_count", file_.material_count},
+            {"material_offset", file_.material_offset},
+            {"texture_count", file_.texture_count},
+            {"texture_offset", file_.texture_offset},
+            {"names", std::move(names)},
+            {"bones", std::move(bones)}};
+  }
+
+  Scene Decode(const DecodeContext&) const override {
+    Scene scene;
+    scene.skeleton = DecodeSkeleton(file_);
+    scene.metadata = {{"source_format", "edf-mdb"}, {"mdb_version", file_.version}};
+    return scene;
+  }
+
+ private:
+  File file_;
+};
+
+int Probe(ByteView data, std::string_view extension) {
+  if (data.size() >= kHeaderSize && std::memcmp(data.data(), "MDB0", 4) == 0) return kProbeMagic;
+  if (data.size() >= 4 && std::memcmp(data.data(), "MDB0", 4) == 0) return kProbeStructure;
+  return extension == ".mdb" ? kProbeExtension : kProbeNone;
+}
+
+std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<MdbDocument>(Parse(data)); }
+
+std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
+  const Skeleton& skeleton =
+      !scene.skeleton.empty() ? scene.skeleton : (context.reference ? context.reference->skeleton : scene.skeleton);
+  if (skeleton.empty()) throw Error::General("nothing to write: the input has no skeleton");
+  context.report["bones"] = skeleton.joints.size();
+  return std::make_unique<MdbDocument>(EncodeSkeleton(skeleton));
+}
+
+}  // namespace
+}  // namespace edf_mdb
+
+const FormatDescriptor kEdfMdbFormat{
+    .id = "edf-mdb",
+    .description = "Earth Defense Force MDB model (skeleton; meshes and materials kept as bytes)",
+    .extensions = {".mdb"},
+    .probe = edf_mdb::Probe,
+    .read = edf_mdb::Read,
+    .encode = edf_mdb::Encode,
+    .options = {},
+};
+
+}  // namespace animkit

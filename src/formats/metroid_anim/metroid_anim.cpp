@@ -1,0 +1,524 @@
+// Metroid Prime ANIM versions 0 and 2: parse, serialize, bitstream unpacking, decode.
+#include <animkit/formats/metroid_anim.hpp>
+#include <animkit/sampling.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <map>
+#include <numbers>
+
+namespace animkit::metroid {
+
+size_t Descriptor::key_bits() const {
+  size_t bits = 1u + rotation_bits[0] + rotation_bits[1] + rotation_bits[2];
+  if (has_translation()) bits += size_t{translation_bits[0]} + translation_bits[1] + translation_bits[2];
+  return bits;
+}
+
+size_t AnimV2::KeyedFrames() const {
+  size_t n = 0;
+  const size_t full = bitmap_bits / 32;
+  for (size_t i = 0; i < full && i < bitmap_words.size(); ++i) n += static_cast<size_t>(std::popcount(bitmap_words[i]));
+  const size_t rest = bitmap_bits % 32;
+  if (rest && full < bitmap_words.size()) n += static_cast<size_t>(std::popcount(bitmap_words[full] & ((1u << rest) - 1)));
+  return n;
+}
+
+size_t AnimV0::RotationChannels() const {
+  size_t n = 0;
+  for (uint8_t c : bone_table)
+    if (c != 0xFF) n = std::max<size_t>(n, size_t{c} + 1);
+  return n;
+}
+
+size_t AnimV0::TranslationChannels() const {
+  size_t n = 0;
+  for (uint8_t c : translation_table)
+    if (c != 0xFF) n = std::max<size_t>(n, size_t{c} + 1);
+  return n;
+}
+
+namespace {
+
+std::string Str(size_t v) { return std::to_string(v); }
+
+// Bits the version 2 bitstream needs; Error when the descriptors ask for more than
+// any file could hold.
+uint64_t BitsNeeded(const AnimV2& a) {
+  const size_t keys = a.KeyedFrames();
+  const uint64_t steps = keys > 0 ? keys - 1 : 0;
+  uint64_t per_key = 0;
+  for (const Descriptor& d : a.descriptors) per_key += d.key_bits();
+  if (per_key != 0 && steps > (uint64_t{1} << 60) / per_key) return uint64_t{1} << 60;
+  return steps * per_key;
+}
+
+// A heuristic for the uncompressed Echoes layout: three u32-counted index tables
+// (rotation, translation, scale) from 0x1C, then a u32 scale key count of 12-byte keys.
+bool LooksLikeEchoesV0(ByteView data) {
+  ByteReader r(data, Endian::Big);
+  try {
+    r.Seek(0x1C, "");
+    for (int i = 0; i < 3; ++i) {
+      const uint32_t n = r.U32();
+      if (n == 0 || n > 256) return false;
+      r.Skip(n, "");
+    }
+    const uint32_t scale_keys = r.U32();
+    r.Require(uint64_t{scale_keys} * 12 + 4, "");
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+AnimV0 ParseV0(ByteReader& r) {
+  AnimV0 a;
+  a.duration = r.F32("the duration");
+  a.unknown_08 = r.U32("the u32 at 0x08");
+  a.interval = r.F32("the key interval");
+  a.unknown_10 = r.U32("the u32 at 0x10");
+  a.frame_count = r.U32("the frame count");
+  a.root_bone = r.U32("the root bone id");
+  const size_t table_at = r.tell();
+  const uint32_t table_size = r.U32("the bone table size");
+  if (table_size > kMaxBoneTable) {
+    r.FailAt(table_at, "bone table of " + Str(table_size) + " entries; a bone id is a byte, so at most 256");
+  }
+  r.Count(table_size, 1, "bone table");
+  ByteView t = r.Take(table_size, "bone table");
+  a.bone_table.assign(t.begin(), t.end());
+  const size_t tt_at = r.tell();
+  const uint32_t tt_size = r.U32("the translation table size");
+  if (tt_size > kMaxBoneTable) {
+    r.FailAt(tt_at, "translation table of " + Str(tt_size) + " entries; channels are bytes, so at most 256");
+  }
+  r.Count(tt_size, 1, "translation table");
+  t = r.Take(tt_size, "translation table");
+  a.translation_table.assign(t.begin(), t.end());
+
+  const size_t rc = a.RotationChannels(), tc = a.TranslationChannels();
+  const size_t q_at = r.tell();
+  const uint32_t qn = r.U32("the quaternion count");
+  if (uint64_t{qn} != uint64_t{rc} * a.frame_count) {
+    r.FailAt(q_at, "quaternion count " + Str(qn) + " should be " + Str(rc) + " channels x " + Str(a.frame_count) +
+                       " frames = " + Str(uint64_t{rc} * a.frame_count));
+  }
+  r.Count(qn, 16, "quaternion keys");
+  a.rotations.resize(qn);
+  for (auto& q : a.rotations)
+    for (float& c : q) c = r.F32("a quaternion component");
+  const size_t t_at = r.tell();
+  const uint32_t tn = r.U32("the translation count");
+  if (uint64_t{tn} != uint64_t{tc} * a.frame_count) {
+    r.FailAt(t_at, "translation count " + Str(tn) + " should be " + Str(tc) + " channels x " + Str(a.frame_count) +
+                       " frames = " + Str(uint64_t{tc} * a.frame_count));
+  }
+  r.Count(tn, 12, "translation keys");
+  a.translations.resize(tn);
+  for (auto& v : a.translations)
+    for (float& c : v) c = r.F32("a translation component");
+  a.evnt_id = r.U32("the EVNT id");
+  ByteView rest = r.Take(r.remaining(), "trailing bytes");
+  a.trailing.assign(rest.begin(), rest.end());
+  return a;
+}
+
+AnimV2 ParseV2(ByteReader& r) {
+  AnimV2 a;
+  a.scratch_size = r.U32("the scratch size");
+  if (r.remaining() >= 2 && r.data()[8] == 0x01 && r.data()[9] == 0x01) {
+    r.FailAt(8, "this is a Metroid Prime 2: Echoes compressed ANIM (u16 0x0101 where Metroid Prime has the EVNT id); "
+                "only Metroid Prime's layout is supported");
+  }
+  a.evnt_id = r.U32("the EVNT id");
+  a.unknown_0c = r.U32("the u32 at 0x0C");
+  a.duration = r.F32("the duration");
+  a.interval = r.F32("the interval");
+  a.root_bone = r.U32("the root bone id");
+  a.looping = r.U32("the looping flag");
+  const size_t div_at = r.tell();
+  a.rotation_divisor = r.U32("the rotation divisor");
+  if (a.rotation_divisor == 0) r.FailAt(div_at, "the rotation divisor is 0 (rotations would divide by zero)");
+  a.translation_multiplier = r.F32("the translation multiplier");
+  a.channel_count = r.U32("the bone channel count");
+  a.unknown_2c = r.U32("the u32 at 0x2C");
+  a.bitmap_bits = r.U32("the key bitmap bit count");
+  const size_t words = (uint64_t{a.bitmap_bits} + 31) / 32;
+  r.Count(words, 4, "key bitmap");
+  a.bitmap_words.resize(words);
+  for (uint32_t& w : a.bitmap_words) w = r.U32("a key bitmap word");
+  a.channel_count_again = r.U32("the repeated channel count");
+  const uint32_t count = r.U32("the descriptor count");
+  r.Count(count, 17, "bone channel descriptors");
+  const size_t keyed = a.KeyedFrames();
+  a.descriptors.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    Descriptor& d = a.descriptors[i];
+    const size_t at = r.tell();
+    const std::string what = "descriptor " + Str(i);
+    d.bone_id = r.U32("the bone id of " + what);
+    d.rotation_keys = r.U16("the rotation key count of " + what);
+    for (int c = 0; c < 3; ++c) {
+      d.rotation_initial[c] = r.I16("an initial rotation of " + what);
+      d.rotation_bits[c] = r.U8("a rotation bit width of " + what);
+    }
+    d.translation_keys = r.U16("the translation key count of " + what);
+    if (d.has_translation()) {
+      for (int c = 0; c < 3; ++c) {
+        d.translation_initial[c] = r.I16("an initial translation of " + what);
+        d.translation_bits[c] = r.U8("a translation bit width of " + what);
+      }
+    }
+    if (d.rotation_keys != keyed) {
+      r.FailAt(at + 4, what + " (bone " + Str(d.bone_id) + ") has " + Str(d.rotation_keys) +
+                           " rotation keys but the key bitmap has " + Str(keyed) + " set bits");
+    }
+    if (d.has_translation() && d.translation_keys != keyed) {
+      r.FailAt(at + 15, what + " (bone " + Str(d.bone_id) + ") has " + Str(d.translation_keys) +
+                            " translation keys but the key bitmap has " + Str(keyed) + " set bits");
+    }
+    for (int c = 0; c < 3; ++c) {
+      if (d.rotation_bits[c] > kMaxBits) {
+        r.FailAt(at + 8 + 3 * static_cast<size_t>(c), what + " rotation bit width " + Str(d.rotation_bits[c]) + " exceeds 32");
+      }
+      if (d.has_translation() && d.translation_bits[c] > kMaxBits) {
+        r.FailAt(at + 19 + 3 * static_cast<size_t>(c),
+                 what + " translation bit width " + Str(d.translation_bits[c]) + " exceeds 32");
+      }
+    }
+  }
+  const size_t stream_at = r.tell();
+  const uint64_t bits = BitsNeeded(a);
+  const uint64_t bytes = (bits + 31) / 32 * 4;
+  if (bytes > r.remaining()) {
+    r.FailAt(stream_at, "the key bitstream needs " + Hex(bytes) + " bytes (" + Str(keyed > 0 ? keyed - 1 : 0) +
+                            " delta keys of " + Str(count) + " channels), the file has " + Hex(r.remaining()));
+  }
+  ByteView rest = r.Take(r.remaining(), "the key bitstream");
+  a.bitstream.assign(rest.begin(), rest.end());
+  return a;
+}
+
+}  // namespace
+
+AnimFile ParseAnim(ByteView data) {
+  ByteReader r(data, Endian::Big);
+  AnimFile f;
+  f.version = r.U32("the version");
+  if (f.version == 0) {
+    try {
+      f.v0 = ParseV0(r);
+    } catch (const Error& e) {
+      if (LooksLikeEchoesV0(data)) {
+        throw Error::AtOffset(e.byte_offset().value_or(0),
+                              e.message() + " (the file looks like a Metroid Prime 2: Echoes uncompressed ANIM, with "
+                                            "a scale index table; only Metroid Prime's layout is supported)");
+      }
+      throw;
+    }
+  } else if (f.version == 2) {
+    f.v2 = ParseV2(r);
+  } else {
+    r.FailAt(0, "ANIM version " + Str(f.version) +
+                    " is not Metroid Prime's (0 or 2); later revisions (Metroid Prime 2: Echoes, Metroid Prime 3: "
+                    "Corruption) changed the layout and are not supported");
+  }
+  return f;
+}
+
+Bytes SerializeAnim(const AnimFile& f) {
+  ByteWriter w(Endian::Big);
+  w.U32(f.version);
+  if (f.version == 0) {
+    const AnimV0& a = f.v0;
+    w.F32(a.duration);
+    w.U32(a.unknown_08);
+    w.F32(a.interval);
+    w.U32(a.unknown_10);
+    w.U32(a.frame_count);
+    w.U32(a.root_bone);
+    w.U32(static_cast<uint32_t>(a.bone_table.size()));
+    w.Append(a.bone_table);
+    w.U32(static_cast<uint32_t>(a.translation_table.size()));
+    w.Append(a.translation_table);
+    w.U32(static_cast<uint32_t>(a.rotations.size()));
+    for (const auto& q : a.rotations)
+      for (float c : q) w.F32(c);
+    w.U32(static_cast<uint32_t>(a.translations.size()));
+    for (const auto& v : a.translations)
+      for (float c : v) w.F32(c);
+    w.U32(a.evnt_id);
+    w.Append(a.trailing);
+    return w.Take();
+  }
+  if (f.version != 2) throw Error::General("cannot write ANIM version " + Str(f.version));
+  const AnimV2& a = f.v2;
+  w.U32(a.scratch_size);
+  w.U32(a.evnt_id);
+  w.U32(a.unknown_0c);
+  w.F32(a.duration);
+  w.F32(a.interval);
+  w.U32(a.root_bone);
+  w.U32(a.looping);
+  w.U32(a.rotation_divisor);
+  w.F32(a.translation_multiplier);
+  w.U32(a.channel_count);
+  w.U32(a.unknown_2c);
+  w.U32(a.bitmap_bits);
+  for (uint32_t word : a.bitmap_words) w.U32(word);
+  w.U32(a.channel_count_again);
+  w.U32(static_cast<uint32_t>(a.descriptors.size()));
+  for (const Descriptor& d : a.descriptors) {
+    w.U32(d.bone_id);
+    w.U16(d.rotation_keys);
+    for (int c = 0; c < 3; ++c) w.I16(d.rotation_initial[c]), w.U8(d.rotation_bits[c]);
+    w.U16(d.translation_keys);
+    if (d.has_translation())
+      for (int c = 0; c < 3; ++c) w.I16(d.translation_initial[c]), w.U8(d.translation_bits[c]);
+  }
+  w.Append(a.bitstream);
+  return w.Take();
+}
+
+namespace {
+
+// Reads fields LSB-first from big-endian 32-bit words.
+class BitReader {
+ public:
+  explicit BitReader(const Bytes& bytes) : data_(bytes.data()), words_(bytes.size() / 4) {}
+  // Two's complement field of width bits (0..32); the caller has checked the length.
+  int32_t Signed(unsigned bits) {
+    if (bits == 0) return 0;
+    while (avail_ < bits) Refill();
+    const uint64_t v = buf_ & ((uint64_t{1} << bits) - 1);
+    buf_ >>= bits;
+    avail_ -= bits;
+    const uint64_t sign = uint64_t{1} << (bits - 1);
+    return static_cast<int32_t>(static_cast<int64_t>(v ^ sign) - static_cast<int64_t>(sign));
+  }
+  bool Bit() {
+    if (avail_ == 0) Refill();
+    const bool b = buf_ & 1u;
+    buf_ >>= 1;
+    --avail_;
+    return b;
+  }
+
+ private:
+  void Refill() {
+    uint64_t word = 0;
+    if (next_ < words_) {
+      const uint8_t* p = data_ + 4 * next_;
+      word = (uint64_t{p[0]} << 24) | (uint64_t{p[1]} << 16) | (uint64_t{p[2]} << 8) | p[3];
+    }
+    ++next_;
+    buf_ |= word << avail_;
+    avail_ += 32;
+  }
+  const uint8_t* data_;
+  size_t words_, next_ = 0;
+  uint64_t buf_ = 0;
+  unsigned avail_ = 0;
+};
+
+int16_t Wrap16(int32_t v) { return static_cast<int16_t>(static_cast<uint16_t>(static_cast<uint32_t>(v))); }
+
+}  // namespace
+
+size_t KeyComponents(const AnimV2& a) {
+  const size_t keys = a.KeyedFrames();
+  size_t per = 0;
+  for (const Descriptor& d : a.descriptors) per += d.has_translation() ? 6 : 3;
+  return keys > 0 ? (keys - 1) * per : 0;
+}
+
+std::vector<DecodedChannel> UnpackV2(const AnimV2& a) {
+  const size_t keys = a.KeyedFrames();
+  const uint64_t bits = BitsNeeded(a);
+  if ((bits + 31) / 32 * 4 > a.bitstream.size()) {
+    throw Error::General("the key bitstream is shorter than the descriptors need");
+  }
+  std::vector<DecodedChannel> out(a.descriptors.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    const Descriptor& d = a.descriptors[i];
+    out[i].bone_id = d.bone_id;
+    out[i].rotation.resize(keys);
+    out[i].w_negative.assign(keys, 0);
+    if (d.has_translation()) out[i].translation.resize(keys);
+    if (keys > 0) {
+      out[i].rotation[0] = d.rotation_initial;
+      if (d.has_translation()) out[i].translation[0] = d.translation_initial;
+    }
+  }
+  BitReader br(a.bitstream);
+  for (size_t k = 1; k < keys; ++k) {
+    for (size_t i = 0; i < out.size(); ++i) {
+      const Descriptor& d = a.descriptors[i];
+      DecodedChannel& ch = out[i];
+      ch.w_negative[k] = br.Bit();
+      const auto& pr = ch.rotation[k - 1];
+      auto& r = ch.rotation[k];
+      for (int c = 0; c < 3; ++c) r[c] = Wrap16(pr[c] + br.Signed(d.rotation_bits[c]));
+      if (d.has_translation()) {
+        const auto& pt = ch.translation[k - 1];
+        auto& t = ch.translation[k];
+        for (int c = 0; c < 3; ++c) t[c] = Wrap16(pt[c] + br.Signed(d.translation_bits[c]));
+      }
+    }
+  }
+  return out;
+}
+
+QuatXYZW RotationFromTotals(const std::array<int16_t, 3>& t, bool w_negative, uint32_t divisor) {
+  const double q = std::numbers::pi / 2.0 / double(divisor);
+  const double x = std::sin(t[0] * q), y = std::sin(t[1] * q), z = std::sin(t[2] * q);
+  double w = std::sqrt(std::max(1.0 - (x * x + y * y + z * z), 0.0));
+  if (w_negative) w = -w;
+  return {float(x), float(y), float(z), float(w)};
+}
+
+QuatXYZW SlerpLongWay(QuatXYZW a, QuatXYZW b, float t) {
+  const double d = std::clamp(double(Dot(a, b)), -1.0, 1.0);
+  double wa = 1 - t, wb = t;
+  const double theta = std::acos(d);
+  const double s = std::sin(theta);
+  if (std::abs(s) > 1e-6) {
+    wa = std::sin((1 - t) * theta) / s;
+    wb = std::sin(t * theta) / s;
+  }
+  QuatXYZW r{float(wa * a.x + wb * b.x), float(wa * a.y + wb * b.y), float(wa * a.z + wb * b.z),
+             float(wa * a.w + wb * b.w)};
+  const double n = std::sqrt(double(Dot(r, r)));
+  if (!(n > 1e-12)) return a;
+  return {float(r.x / n), float(r.y / n), float(r.z / n), float(r.w / n)};
+}
+
+namespace {
+
+std::string NameFor(uint32_t bone, const DecodeSettings& s) {
+  for (const auto& [id, name] : s.names)
+    if (id == bone) return name;
+  return "#" + Str(bone);
+}
+
+double RateOf(float interval) {
+  if (!(std::isfinite(interval) && interval > 1e-4f && interval < 100.0f)) return 30.0;
+  // A float interval of 1/30 gives 29.9999984 frames per second; whole rates are meant.
+  const double rate = 1.0 / double(interval);
+  return std::abs(rate - std::round(rate)) < 1e-3 ? std::round(rate) : rate;
+}
+
+// Keys on the keyed frames. Frames in between are left to the sampler's linear
+// interpolation, which equals the game's lerp, and its slerp where consecutive keys have
+// a non-negative dot. Where the dot is negative the game's slerp takes the long arc: a
+// key at the segment's midpoint splits that arc into two halves of less than 90 degrees
+// each, on which the shortest-path slerp follows the same great circle at the same speed.
+// Memory stays proportional to the keys the bitstream holds, not to the frame count.
+void KeyTrack(Track<Vec3>& track, const std::vector<size_t>& key_frames, const std::vector<Vec3>& keys, double rate) {
+  track.interpolation = Interpolation::Linear;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    track.times.push_back(FrameTime(key_frames[k], rate));
+    track.values.push_back(keys[k]);
+  }
+}
+
+void KeyTrack(Track<QuatXYZW>& track, const std::vector<size_t>& key_frames, const std::vector<QuatXYZW>& keys,
+              double rate) {
+  track.interpolation = Interpolation::Linear;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (k > 0 && Dot(keys[k - 1], keys[k]) < 0 && key_frames[k] > key_frames[k - 1] + 1) {
+      const Seconds a = FrameTime(key_frames[k - 1], rate), b = FrameTime(key_frames[k], rate);
+      track.times.push_back(a + (b - a) * 0.5f);
+      track.values.push_back(SlerpLongWay(keys[k - 1], keys[k], 0.5f));
+    }
+    track.times.push_back(FrameTime(key_frames[k], rate));
+    track.values.push_back(keys[k]);
+  }
+}
+
+}  // namespace
+
+Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
+  Clip clip;
+  clip.name = "anim";
+  clip.metadata["source_format"] = "metroid-anim";
+  clip.metadata["anim_version"] = file.version;
+  if (file.version == 0) {
+    const AnimV0& a = file.v0;
+    clip.frame_rate = RateOf(a.interval);
+    clip.frame_count = a.frame_count;
+    clip.duration = a.duration;
+    clip.metadata["evnt_id"] = a.evnt_id;
+    clip.metadata["root_bone"] = a.root_bone;
+    const size_t rc = a.RotationChannels();
+    std::vector<uint32_t> bone_of(rc, 0xFFFFFFFF);
+    for (size_t b = 0; b < a.bone_table.size(); ++b)
+      if (a.bone_table[b] != 0xFF && bone_of[a.bone_table[b]] == 0xFFFFFFFF) bone_of[a.bone_table[b]] = uint32_t(b);
+    for (size_t c = 0; c < rc; ++c) {
+      if (bone_of[c] == 0xFFFFFFFF) continue;  // a channel no bone uses
+      JointTrack t;
+      t.joint = NameFor(bone_of[c], settings);
+      t.rotation.interpolation = t.translation.interpolation = Interpolation::Linear;
+      for (size_t f = 0; f < a.frame_count; ++f) {
+        const auto& q = a.rotations[c * a.frame_count + f];
+        t.rotation.times.push_back(FrameTime(f, clip.frame_rate));
+        t.rotation.values.push_back(Normalize({q[1], q[2], q[3], q[0]}));
+      }
+      const uint8_t tc = c < a.translation_table.size() ? a.translation_table[c] : 0xFF;
+      if (tc != 0xFF) {
+        for (size_t f = 0; f < a.frame_count; ++f) {
+          const auto& v = a.translations[size_t{tc} * a.frame_count + f];
+          t.translation.times.push_back(FrameTime(f, clip.frame_rate));
+          t.translation.values.push_back({v[0], v[1], v[2]});
+        }
+      }
+      clip.tracks.push_back(std::move(t));
+    }
+    return clip;
+  }
+  const AnimV2& a = file.v2;
+  clip.frame_rate = RateOf(a.interval);
+  clip.frame_count = a.bitmap_bits;
+  clip.duration = a.duration;
+  clip.loop = a.looping != 0;
+  clip.metadata["evnt_id"] = a.evnt_id;
+  clip.metadata["root_bone"] = a.root_bone;
+  clip.metadata["scratch_size"] = a.scratch_size;
+  std::vector<size_t> key_frames;
+  for (size_t f = 0; f < a.bitmap_bits; ++f)
+    if (a.KeyBit(f)) key_frames.push_back(f);
+  const auto channels = UnpackV2(a);
+  for (size_t i = 0; i < channels.size(); ++i) {
+    const DecodedChannel& ch = channels[i];
+    JointTrack t;
+    t.joint = NameFor(ch.bone_id, settings);
+    if (!key_frames.empty()) {
+      std::vector<QuatXYZW> rot(key_frames.size());
+      for (size_t k = 0; k < rot.size(); ++k) rot[k] = Normalize(RotationFromTotals(ch.rotation[k], ch.w_negative[k], a.rotation_divisor));
+      KeyTrack(t.rotation, key_frames, rot, clip.frame_rate);
+      if (!ch.translation.empty()) {
+        std::vector<Vec3> pos(key_frames.size());
+        const float m = a.translation_multiplier;
+        for (size_t k = 0; k < pos.size(); ++k)
+          pos[k] = {ch.translation[k][0] * m, ch.translation[k][1] * m, ch.translation[k][2] * m};
+        KeyTrack(t.translation, key_frames, pos, clip.frame_rate);
+      }
+    } else {
+      // No keyed frame: the initial values are the only pose there is.
+      const Descriptor& d = a.descriptors[i];
+      t.rotation.times = {0};
+      t.rotation.values = {Normalize(RotationFromTotals(d.rotation_initial, false, a.rotation_divisor))};
+      if (d.has_translation()) {
+        const float m = a.translation_multiplier;
+        t.translation.times = {0};
+        t.translation.values = {{d.translation_initial[0] * m, d.translation_initial[1] * m, d.translation_initial[2] * m}};
+      }
+    }
+    clip.tracks.push_back(std::move(t));
+  }
+  return clip;
+}
+
+}  // namespace animkit::metroid

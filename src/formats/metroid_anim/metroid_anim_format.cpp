@@ -1,0 +1,250 @@
+// Registry entries and documents for Metroid Prime ANIM and CINF.
+#include <animkit/formats/metroid_anim.hpp>
+
+#include <cmath>
+
+namespace animkit {
+
+extern const FormatDescriptor kMetroidAnimFormat;
+extern const FormatDescriptor kMetroidCinfFormat;
+
+namespace metroid {
+namespace {
+
+RestRule RestRuleFrom(const Options& o) {
+  return o.GetChoice("cinf-rest", {"relative", "absolute"}, "relative") == "relative" ? RestRule::Relative
+                                                                                      : RestRule::Absolute;
+}
+
+nlohmann::json Arr3(const auto& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
+
+std::string BitmapString(const AnimV2& a) {
+  std::string s;
+  s.reserve(a.bitmap_bits);
+  for (size_t f = 0; f < a.bitmap_bits; ++f) s.push_back(a.KeyBit(f) ? '1' : '0');
+  return s;
+}
+
+class AnimDocument final : public Document {
+ public:
+  explicit AnimDocument(AnimFile file) : file_(std::move(file)) {}
+  const FormatDescriptor& format() const override { return kMetroidAnimFormat; }
+  Bytes Write() const override { return SerializeAnim(file_); }
+
+  nlohmann::json Info() const override {
+    nlohmann::json j = {{"version", file_.version}};
+    if (file_.version == 0) {
+      const AnimV0& a = file_.v0;
+      nlohmann::json bones = nlohmann::json::array();
+      for (size_t b = 0; b < a.bone_table.size(); ++b) {
+        if (a.bone_table[b] == 0xFF) continue;
+        const uint8_t c = a.bone_table[b];
+        const uint8_t t = c < a.translation_table.size() ? a.translation_table[c] : 0xFF;
+        bones.push_back({{"bone_id", b}, {"channel", c}, {"translation_channel", t == 0xFF ? nlohmann::json() : nlohmann::json(t)}});
+      }
+      j.update({{"duration", a.duration},
+                {"unknown_08", a.unknown_08},
+                {"interval", a.interval},
+                {"unknown_10", a.unknown_10},
+                {"frame_count", a.frame_count},
+                {"root_bone", a.root_bone},
+                {"bone_table_size", a.bone_table.size()},
+                {"translation_table_size", a.translation_table.size()},
+                {"rotation_channels", a.RotationChannels()},
+                {"translation_channels", a.TranslationChannels()},
+                {"quaternion_count", a.rotations.size()},
+                {"translation_count", a.translations.size()},
+                {"evnt_id", a.evnt_id},
+                {"channels", std::move(bones)},
+                {"trailing_bytes", a.trailing.size()}});
+      return j;
+    }
+    const AnimV2& a = file_.v2;
+    nlohmann::json channels = nlohmann::json::array();
+    for (const Descriptor& d : a.descriptors) {
+      nlohmann::json c = {{"bone_id", d.bone_id},
+                          {"rotation_keys", d.rotation_keys},
+                          {"rotation_initial", Arr3(d.rotation_initial)},
+                          {"rotation_bits", Arr3(d.rotation_bits)},
+                          {"translation_keys", d.translation_keys}};
+      if (d.has_translation()) {
+        c["translation_initial"] = Arr3(d.translation_initial);
+        c["translation_bits"] = Arr3(d.translation_bits);
+      }
+      channels.push_back(std::move(c));
+    }
+    j.update({{"scratch_size", a.scratch_size},
+              {"evnt_id", a.evnt_id},
+              {"unknown_0c", a.unknown_0c},
+              {"duration", a.duration},
+              {"interval", a.interval},
+              {"root_bone", a.root_bone},
+              {"looping", a.looping},
+              {"rotation_divisor", a.rotation_divisor},
+              {"translation_multiplier", a.translation_multiplier},
+              {"channel_count", a.channel_count},
+              {"unknown_2c", a.unknown_2c},
+              {"key_bitmap_bits", a.bitmap_bits},
+              {"key_bitmap", BitmapString(a)},
+              {"keyed_frames", a.KeyedFrames()},
+              {"channel_count_repeated", a.channel_count_again},
+              {"descriptor_count", a.descriptors.size()},
+              {"bitstream_bytes", a.bitstream.size()},
+              {"channels", std::move(channels)}});
+    return j;
+  }
+
+  Scene Decode(const DecodeContext& context) const override {
+    DecodeSettings s;
+    Scene scene;
+    if (context.reference) {
+      for (const auto& [name, id] : BoneIdsOf(*context.reference)) s.names.emplace_back(id, name);
+      scene.skeleton = context.reference->skeleton;
+    }
+    scene.clips.push_back(DecodeAnim(file_, s));
+    return scene;
+  }
+
+ private:
+  AnimFile file_;
+};
+
+class CinfDocument final : public Document {
+ public:
+  explicit CinfDocument(CinfFile file) : file_(std::move(file)) {}
+  const FormatDescriptor& format() const override { return kMetroidCinfFormat; }
+  Bytes Write() const override { return SerializeCinf(file_); }
+  nlohmann::json Info() const override {
+    nlohmann::json bones = nlohmann::json::array();
+    for (const CinfBone& b : file_.bones) {
+      bones.push_back({{"id", b.id},
+                       {"parent", b.parent == kNoParent ? nlohmann::json() : nlohmann::json(b.parent)},
+                       {"origin", Arr3(b.origin)},
+                       {"linked", b.linked}});
+    }
+    nlohmann::json names = nlohmann::json::array();
+    for (const auto& [name, id] : file_.names) names.push_back({{"name", name}, {"bone_id", id}});
+    return {{"bone_count", file_.bones.size()},
+            {"bones", std::move(bones)},
+            {"bone_ids", file_.bone_ids},
+            {"names", std::move(names)},
+            {"trailing_bytes", file_.trailing.size()}};
+  }
+  Scene Decode(const DecodeContext& context) const override { return DecodeCinf(file_, RestRuleFrom(context.options)); }
+
+ private:
+  CinfFile file_;
+};
+
+uint32_t BE32(ByteView d, size_t at) {
+  return (uint32_t{d[at]} << 24) | (uint32_t{d[at + 1]} << 16) | (uint32_t{d[at + 2]} << 8) | d[at + 3];
+}
+
+int ProbeAnim(ByteView data, std::string_view extension) {
+  const bool ext = extension == ".anim";
+  if (data.size() < 0x24) return ext ? kProbeExtension : kProbeNone;
+  const uint32_t version = BE32(data, 0);
+  if (version == 2 && BE32(data, 0x0C) == 1 && BE32(data, 0x2C) == 1 && BE32(data, 0x20) != 0) return kProbeMagic;
+  if (version == 0 && BE32(data, 0x1C) <= 256) return ext ? kProbeMagic - 10 : kProbeStructure - 10;
+  return ext ? kProbeExtension : kProbeNone;
+}
+
+int ProbeCinf(ByteView data, std::string_view extension) {
+  const bool ext = extension == ".cinf";
+  if (data.size() < 4 + 24) return ext ? kProbeExtension : kProbeNone;
+  const uint32_t count = BE32(data, 0);
+  if (count == 0 || uint64_t{count} * 24 > data.size()) return ext ? kProbeExtension : kProbeNone;
+  return ext ? kProbeMagic - 10 : kProbeNone;
+}
+
+std::unique_ptr<Document> ReadAnim(ByteView data, const Options&) { return std::make_unique<AnimDocument>(ParseAnim(data)); }
+std::unique_ptr<Document> ReadCinf(ByteView data, const Options&) { return std::make_unique<CinfDocument>(ParseCinf(data)); }
+
+std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& context) {
+  if (scene.clips.empty()) throw Error::General("nothing to write: the input has no animation clip");
+  if (scene.clips.size() > 1) {
+    std::string names;
+    for (const Clip& c : scene.clips) names += (names.empty() ? "" : ", ") + c.name;
+    throw Error::General("an ANIM holds one clip and the input has " + std::to_string(scene.clips.size()) + " (" +
+                         names + "): choose one with --clip NAME");
+  }
+  const Options& o = context.options;
+  EncodeSettings s;
+  s.version = o.GetChoice("anim-version", {"0", "2"}, "2") == "0" ? 0 : 2;
+  const double divisor = o.GetNumber("rotation-divisor", kDefaultDivisor);
+  if (!(divisor >= 1 && divisor <= 0x7FFF) || divisor != std::floor(divisor)) {
+    throw Error::General("option --rotation-divisor expects a whole number 1..32767");
+  }
+  s.rotation_divisor = static_cast<uint32_t>(divisor);
+  s.max_error_rot = o.GetNumber("max-error-rot", 0.001);
+  s.max_error_pos = o.GetNumber("max-error-pos", -1);
+  if (!(s.max_error_rot >= 0)) throw Error::General("option --max-error-rot expects radians >= 0");
+  if (o.Has("max-error-pos") && !(s.max_error_pos >= 0)) throw Error::General("option --max-error-pos expects units >= 0");
+  const double table = o.GetNumber("anim-bone-table", 100);
+  if (!(table >= 0 && table <= 256)) throw Error::General("option --anim-bone-table expects 0..256");
+  s.bone_table_size = static_cast<size_t>(table);
+  // Bone ids: a CINF given with --skeleton names them; otherwise the ids a CINF written
+  // from the same skeleton would get (joint order of the skeleton, not of the clip).
+  const Scene& rig = context.reference && !context.reference->skeleton.empty() ? *context.reference : scene;
+  s.bone_ids = BoneIdsOf(rig);
+  if (s.bone_ids.empty() && !rig.skeleton.empty()) {
+    std::vector<std::string> joints;
+    for (const Joint& j : rig.skeleton.joints) joints.push_back(j.name);
+    const std::vector<uint32_t> ids = AssignBoneIds(joints, {});
+    for (size_t i = 0; i < ids.size(); ++i) s.bone_ids.emplace_back(joints[i], ids[i]);
+  }
+  EncodeReport r;
+  AnimFile file = EncodeAnim(scene.clips.front(), s, &r);
+  context.report = {{"anim_version", s.version},
+                    {"frames", r.frames},
+                    {"keyed_frames", r.keyed_frames},
+                    {"channels", r.channels},
+                    {"translated_channels", r.translated_channels},
+                    {"bytes", r.bytes},
+                    {"every_frame_bytes", r.every_frame_bytes},
+                    {"saving_percent", r.every_frame_bytes ? 100.0 * (1.0 - double(r.bytes) / double(r.every_frame_bytes)) : 0.0},
+                    {"max_error_rot", r.max_error_rot},
+                    {"max_error_pos", r.max_error_pos},
+                    {"tolerance_rot", r.tolerance_rot},
+                    {"tolerance_pos", r.tolerance_pos},
+                    {"translation_multiplier", r.translation_multiplier},
+                    {"rotation_divisor", s.rotation_divisor}};
+  return std::make_unique<AnimDocument>(std::move(file));
+}
+
+std::unique_ptr<Document> EncodeCinfDocument(const Scene& scene, EncodeContext& context) {
+  const Scene& source = !scene.skeleton.empty() ? scene : context.reference ? *context.reference : scene;
+  if (source.skeleton.empty()) throw Error::General("nothing to write: the input has no skeleton");
+  CinfFile f = EncodeCinf(source.skeleton, BoneIdsOf(source));
+  context.report = {{"bones", f.bones.size()}, {"names", f.names.size()}};
+  return std::make_unique<CinfDocument>(std::move(f));
+}
+
+}  // namespace
+}  // namespace metroid
+
+const FormatDescriptor kMetroidAnimFormat{
+    .id = "metroid-anim",
+    .description = "Metroid Prime ANIM (versions 0 and 2)",
+    .extensions = {".anim"},
+    .probe = metroid::ProbeAnim,
+    .read = metroid::ReadAnim,
+    .encode = metroid::EncodeAnimDocument,
+    .options = {{"anim-version", "Metroid Prime ANIM version to write: 2 (bit-packed, default) or 0 (float arrays)", true},
+                {"max-error-rot", "ANIM v2 encoder: largest rotation error in radians (default 0.001)", true},
+                {"max-error-pos", "ANIM v2 encoder: largest translation error in units (default 0.001 x the clip's translation range)", true},
+                {"rotation-divisor", "ANIM v2 encoder: rotation divisor 1..32767 (default 32767)", true},
+                {"anim-bone-table", "ANIM v0 encoder: bone table size (default 100, grown to the largest bone id + 1)", true}},
+};
+
+const FormatDescriptor kMetroidCinfFormat{
+    .id = "metroid-cinf",
+    .description = "Metroid Prime CINF skeleton",
+    .extensions = {".cinf"},
+    .probe = metroid::ProbeCinf,
+    .read = metroid::ReadCinf,
+    .encode = metroid::EncodeCinfDocument,
+    .options = {{"cinf-rest", "CINF rest translation: relative (origin minus the parent's, default) or absolute", true}},
+};
+
+}  // namespace animkit

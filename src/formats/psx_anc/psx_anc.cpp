@@ -1,0 +1,150 @@
+#include <animkit/formats/psx_anc.hpp>
+#include <animkit/sampling.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace animkit::psx_anc {
+
+File Parse(ByteView data) {
+  ByteReader r(data, Endian::Little);
+  File file;
+  file.marker = r.U16("the 0x8000 marker");
+  if (file.marker != kMarker) r.FailAt(0, "expected the marker 0x8000 (bytes 00 80), found " + Hex(file.marker));
+  file.unknown = r.I16("the second header field");
+  const size_t count = r.U16("the keyframe count");
+  r.Count(count, kKeyframeSize, "camera keyframes");
+  file.keyframes.resize(count);
+  for (Keyframe& k : file.keyframes) {
+    for (int16_t& c : k.position) c = r.I16("a camera position");
+    for (int16_t& c : k.target) c = r.I16("a camera target");
+    k.twist = r.I16("the twist");
+    k.fov = r.I16("the field of view");
+  }
+  const ByteView rest = r.Take(r.remaining(), "trailing bytes");
+  file.trailing.assign(rest.begin(), rest.end());
+  return file;
+}
+
+Bytes Serialize(const File& file) {
+  if (file.keyframes.size() > 0xFFFF) throw Error::General("a PS1 ANC holds at most 65535 keyframes");
+  ByteWriter w(Endian::Little);
+  w.U16(file.marker);
+  w.I16(file.unknown);
+  w.U16(static_cast<uint16_t>(file.keyframes.size()));
+  for (const Keyframe& k : file.keyframes) {
+    for (int16_t c : k.position) w.I16(c);
+    for (int16_t c : k.target) w.I16(c);
+    w.I16(k.twist);
+    w.I16(k.fov);
+  }
+  w.Append(file.trailing);
+  return w.Take();
+}
+
+double FrameRateOf(const File& file, const DecodeSettings& settings) {
+  if (settings.frame_rate > 0) return settings.frame_rate;
+  return (file.unknown >= 1 && file.unknown <= 240) ? file.unknown : 60.0;
+}
+
+namespace {
+
+constexpr double kRadiansPerUnit = 2 * std::numbers::pi / 4096;
+
+const char* FovName(FovUnit u) {
+  return u == FovUnit::Raw ? "raw" : u == FovUnit::Angle4096 ? "angle" : "projection";
+}
+
+int16_t Quantize(double v, const std::string& what) {
+  const double q = std::round(v);
+  if (!(q >= -32768 && q <= 32767)) throw Error::General(what + " " + std::to_string(v) + " does not fit in 16 bits");
+  return static_cast<int16_t>(q);
+}
+
+}  // namespace
+
+Clip DecodeClip(const File& file, const DecodeSettings& settings) {
+  Clip clip;
+  clip.name = "camera";
+  clip.frame_rate = FrameRateOf(file, settings);
+  clip.frame_count = file.keyframes.size();
+  clip.duration = clip.frame_count > 1 ? FrameTime(clip.frame_count - 1, clip.frame_rate) : 0.0f;
+  clip.metadata = {{"source_format", "psx-anc"},
+                   {"header_unknown", file.unknown},
+                   {"twist", settings.twist == TwistUnit::Angle4096 ? "angle" : "ignore"},
+                   {"fov", FovName(settings.fov)}};
+  CameraTrack cam;
+  cam.name = "camera";
+  cam.interpolation = Interpolation::Step;
+  nlohmann::json twist = nlohmann::json::array(), fov = nlohmann::json::array();
+  for (size_t i = 0; i < file.keyframes.size(); ++i) {
+    const Keyframe& k = file.keyframes[i];
+    cam.times.push_back(FrameTime(i, clip.frame_rate));
+    cam.positions.push_back({float(k.position[0]), float(k.position[1]), float(k.position[2])});
+    cam.targets.push_back({float(k.target[0]), float(k.target[1]), float(k.target[2])});
+    cam.roll.push_back(settings.twist == TwistUnit::Angle4096 ? float(k.twist * kRadiansPerUnit) : 0.0f);
+    if (settings.fov == FovUnit::Angle4096) cam.yfov.push_back(float(k.fov * kRadiansPerUnit));
+    if (settings.fov == FovUnit::Projection) {
+      // A projection distance of 0 or less has no angle: the widest a camera can take.
+      cam.yfov.push_back(k.fov > 0 ? float(2 * std::atan(settings.screen_height / 2 / k.fov)) : float(std::numbers::pi - 1e-3));
+    }
+    twist.push_back(k.twist);
+    fov.push_back(k.fov);
+  }
+  cam.metadata = {{"twist_raw", std::move(twist)}, {"fov_raw", std::move(fov)}};
+  clip.cameras.push_back(std::move(cam));
+  return clip;
+}
+
+File EncodeClip(const Clip& clip, const DecodeSettings& settings) {
+  if (clip.cameras.empty()) throw Error::General("clip '" + clip.name + "' has no camera to write as a PS1 ANC");
+  const CameraTrack& cam = clip.cameras.front();
+  const size_t keys = std::min({cam.times.size(), cam.positions.size(), cam.targets.size()});
+  if (keys == 0) throw Error::General("camera '" + cam.name + "' has no keys");
+  File file;
+  const double rate = clip.frame_rate > 0 ? clip.frame_rate : 60;
+  file.unknown = clip.metadata.contains("header_unknown") && clip.metadata["header_unknown"].is_number_integer()
+                     ? static_cast<int16_t>(clip.metadata["header_unknown"].get<int>())
+                     : static_cast<int16_t>(std::clamp(std::lround(rate), 1L, 240L));
+  size_t frames = clip.frame_count;
+  if (frames == 0) frames = static_cast<size_t>(std::floor(double(clip.duration) * rate + 1e-6)) + 1;
+  if (frames > 0xFFFF) throw Error::General("clip '" + clip.name + "' has more frames than a PS1 ANC holds (65535)");
+  auto raw = [&](const char* key, size_t i, int16_t& out) {
+    const auto it = cam.metadata.find(key);
+    if (it == cam.metadata.end() || !it->is_array() || it->size() != keys || !(*it)[i].is_number_integer()) return false;
+    const auto v = (*it)[i].get<int64_t>();
+    if (v < -32768 || v > 32767) return false;
+    out = static_cast<int16_t>(v);
+    return true;
+  };
+  size_t key = 0;
+  for (size_t f = 0; f < frames; ++f) {
+    const Seconds t = FrameTime(f, rate);
+    while (key + 1 < keys && cam.times[key + 1] <= t + 1e-6f) ++key;
+    Keyframe k;
+    const std::string where = "camera '" + cam.name + "' frame " + std::to_string(f);
+    const Vec3 p = cam.positions[key], g = cam.targets[key];
+    k.position = {Quantize(p.x, where + " position"), Quantize(p.y, where + " position"), Quantize(p.z, where + " position")};
+    k.target = {Quantize(g.x, where + " target"), Quantize(g.y, where + " target"), Quantize(g.z, where + " target")};
+    // The raw values the decoder kept win (exact round trips); else the converted ones.
+    if (!raw("twist_raw", key, k.twist)) {
+      k.twist = settings.twist == TwistUnit::Angle4096 && key < cam.roll.size()
+                    ? Quantize(cam.roll[key] / kRadiansPerUnit, where + " twist")
+                    : int16_t{0};
+    }
+    if (!raw("fov_raw", key, k.fov)) {
+      if (key < cam.yfov.size() && settings.fov == FovUnit::Angle4096) {
+        k.fov = Quantize(cam.yfov[key] / kRadiansPerUnit, where + " field of view");
+      } else if (key < cam.yfov.size() && settings.fov == FovUnit::Projection) {
+        k.fov = Quantize(settings.screen_height / 2 / std::tan(cam.yfov[key] / 2), where + " field of view");
+      } else {
+        k.fov = 0;
+      }
+    }
+    file.keyframes.push_back(k);
+  }
+  return file;
+}
+
+}  // namespace animkit::psx_anc

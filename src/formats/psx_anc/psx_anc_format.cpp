@@ -1,0 +1,96 @@
+// Registry entry and document for the PS1 ANC camera animation format.
+#include <animkit/formats/psx_anc.hpp>
+
+namespace animkit {
+
+extern const FormatDescriptor kPsxAncFormat;
+
+namespace psx_anc {
+namespace {
+
+DecodeSettings SettingsFrom(const Options& o) {
+  DecodeSettings s;
+  s.twist = o.GetChoice("psx-anc-twist", {"angle", "ignore"}, "angle") == "angle" ? TwistUnit::Angle4096
+                                                                                   : TwistUnit::Ignore;
+  const std::string fov = o.GetChoice("psx-anc-fov", {"raw", "angle", "projection"}, "raw");
+  s.fov = fov == "raw" ? FovUnit::Raw : fov == "angle" ? FovUnit::Angle4096 : FovUnit::Projection;
+  s.frame_rate = o.GetNumber("psx-rate", 0);
+  if (s.frame_rate < 0 || s.frame_rate > 1000) throw Error::General("option --psx-rate expects 0..1000 frames per second");
+  return s;
+}
+
+nlohmann::json Triple(const std::array<int16_t, 3>& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
+
+class PsxAncDocument final : public Document {
+ public:
+  explicit PsxAncDocument(File file) : file_(std::move(file)) {}
+  const FormatDescriptor& format() const override { return kPsxAncFormat; }
+  Bytes Write() const override { return Serialize(file_); }
+
+  nlohmann::json Info() const override {
+    nlohmann::json keys = nlohmann::json::array();
+    for (const Keyframe& k : file_.keyframes) {
+      keys.push_back({{"position", Triple(k.position)}, {"target", Triple(k.target)}, {"twist", k.twist}, {"fov", k.fov}});
+    }
+    return {{"marker", file_.marker},
+            {"header_unknown", file_.unknown},
+            {"keyframe_count", file_.keyframes.size()},
+            {"trailing_bytes", file_.trailing.size()},
+            {"keyframes", std::move(keys)}};
+  }
+
+  Scene Decode(const DecodeContext& context) const override {
+    Scene scene;
+    if (context.reference) {
+      scene.skeleton = context.reference->skeleton;
+      scene.meshes = context.reference->meshes;
+    }
+    scene.clips.push_back(DecodeClip(file_, SettingsFrom(context.options)));
+    return scene;
+  }
+
+ private:
+  File file_;
+};
+
+int Probe(ByteView data, std::string_view extension) {
+  if (data.size() < kHeaderSize || data[0] != 0x00 || data[1] != 0x80) return kProbeNone;
+  const size_t count = data[4] | (data[5] << 8);
+  const size_t end = kHeaderSize + count * kKeyframeSize;
+  if (end > data.size()) return kProbeNone;
+  // The ANM shares the marker; an exact fit plus the extension decides.
+  if (end == data.size()) return extension == ".anc" ? kProbeMagic : kProbeStructure;
+  return extension == ".anc" ? kProbeStructure : kProbeNone;
+}
+
+std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<PsxAncDocument>(Parse(data)); }
+
+std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
+  const Clip* clip = nullptr;
+  for (const Clip& c : scene.clips) {
+    if (c.cameras.empty()) continue;
+    if (clip) throw Error::General("a PS1 ANC holds one camera clip and the input has several: choose one with --clip NAME");
+    clip = &c;
+  }
+  if (!clip) throw Error::General("nothing to write: the input has no camera animation");
+  File file = EncodeClip(*clip, SettingsFrom(context.options));
+  context.report["keyframes"] = file.keyframes.size();
+  return std::make_unique<PsxAncDocument>(std::move(file));
+}
+
+}  // namespace
+}  // namespace psx_anc
+
+const FormatDescriptor kPsxAncFormat{
+    .id = "psx-anc",
+    .description = "PS1 ANC camera animation (Vib-Ribbon)",
+    .extensions = {".anc"},
+    .probe = psx_anc::Probe,
+    .read = psx_anc::Read,
+    .encode = psx_anc::Encode,
+    .options = {{"psx-anc-twist", "PS1 ANC twist: angle (4096 per turn, default) or ignore", true},
+                {"psx-anc-fov", "PS1 ANC field of view: raw (kept, default), angle (4096 per turn) or projection (distance to a 240-line screen)", true},
+                {"psx-rate", "PS1 ANM/ANC frames per second (default: the header's second field, else 60)", true}},
+};
+
+}  // namespace animkit

@@ -1,0 +1,198 @@
+// Registry entry and document for the text ANM format.
+#include <animkit/formats/text_anm.hpp>
+#include <animkit/gltf.hpp>
+#include <animkit/io.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace animkit {
+
+extern const FormatDescriptor kTextAnmFormat;
+
+namespace text_anm {
+namespace {
+
+nlohmann::json At(const Location& l) { return {{"line", l.line}, {"column", l.column}}; }
+
+class TextAnmDocument final : public Document {
+ public:
+  explicit TextAnmDocument(File file) : file_(std::move(file)) {}
+  const FormatDescriptor& format() const override { return kTextAnmFormat; }
+  Bytes Write() const override { return Serialize(file_); }
+
+  nlohmann::json Info() const override {
+    size_t blank = 0, comments = 0, lf = 0, crlf = 0;
+    for (const Line& l : file_.lines) {
+      blank += l.kind == LineKind::Blank;
+      comments += l.kind == LineKind::Comment;
+      lf += l.eol == "\n";
+      crlf += l.eol == "\r\n";
+    }
+    nlohmann::json sets = nlohmann::json::array();
+    nlohmann::json clips = nlohmann::json::array();
+    std::string summary;  // one line for the human `info`
+    size_t bone_lines = 0, event_lines = 0;
+    for (const AnimSet& s : file_.sets) {
+      bone_lines += s.bones.size();
+      event_lines += s.events.size();
+      for (const AnimLine& a : s.anims) {
+        summary += (summary.empty() ? "" : ", ") + s.name + "/" + a.name + " [" + std::to_string(a.start) + ".." +
+                   std::to_string(a.end) + "]";
+      }
+      nlohmann::json bones = nlohmann::json::array(), events = nlohmann::json::array(),
+                     anims = nlohmann::json::array();
+      for (const BoneLine& b : s.bones) {
+        nlohmann::json flags = nlohmann::json::array();
+        if (b.parent && b.parent_first) flags.push_back("+parent");
+        if (b.children) flags.push_back("+children");
+        if (b.parent && !b.parent_first) flags.push_back("+parent");
+        bones.push_back({{"bone", b.bone}, {"children", b.children}, {"parent", b.parent}, {"flags", flags},
+                         {"at", At(b.at)}});
+      }
+      for (const EventLine& e : s.events) {
+        events.push_back({{"frame", e.frame}, {"time", e.frame / kFramesPerSecond}, {"name", e.name}, {"at", At(e.at)}});
+      }
+      for (const AnimLine& a : s.anims) {
+        anims.push_back({{"name", a.name}, {"start_frame", a.start}, {"end_frame", a.end}, {"at", At(a.at)}});
+        clips.push_back({{"name", s.name + "/" + a.name},
+                         {"start_frame", a.start},
+                         {"end_frame", a.end},
+                         {"start", a.start / kFramesPerSecond},
+                         {"end", a.end / kFramesPerSecond}});
+      }
+      sets.push_back({{"name", s.name}, {"at", At(s.at)}, {"bones", bones}, {"events", events}, {"animations", anims}});
+    }
+    const Bytes bytes = Serialize(file_);
+    const std::string canonical = Canonical(file_);
+    return {{"frames_per_second", kFramesPerSecond},
+            {"line_count", file_.lines.size()},
+            {"blank_lines", blank},
+            {"comment_lines", comments},
+            {"line_ends", crlf == 0 ? "lf" : (lf == 0 ? "crlf" : "mixed")},
+            {"final_line_end", !file_.lines.empty() && !file_.lines.back().eol.empty()},
+            {"canonical", std::equal(bytes.begin(), bytes.end(), canonical.begin(), canonical.end())},
+            {"set_count", file_.sets.size()},
+            {"bone_lines", bone_lines},
+            {"event_lines", event_lines},
+            {"declared", summary},
+            {"sets", sets},
+            {"declared_clips", clips}};
+  }
+
+  Scene Decode(const DecodeContext& context) const override {
+    if (!context.reference) {
+      throw Error::General(
+          "a text ANM only names frame ranges of a model's timeline: decoding it needs --skeleton MODEL (a glTF "
+          "whose first animation is the timeline, or a game file with a skeleton and one clip)");
+    }
+    Scene scene = DecodeSets(file_, *context.reference);
+    scene.metadata["text_anm"] = {{"canonical", Canonical(file_)}};
+    return scene;
+  }
+
+ private:
+  File file_;
+};
+
+int Probe(ByteView data, std::string_view) {
+  if (data.empty()) return kProbeNone;
+  const size_t n = std::min<size_t>(data.size(), 4096);
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t c = data[i];
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) return kProbeNone;
+  }
+  size_t pos = 0;
+  bool comment_seen = false;
+  while (pos < n) {
+    size_t end = pos;
+    while (end < n && data[end] != '\n') ++end;
+    size_t i = pos;
+    while (i < end && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r')) ++i;
+    if (i < end) {
+      if (data[i] == '#') {
+        comment_seen = true;
+      } else {
+        size_t j = i;
+        while (j < end && data[j] != ' ' && data[j] != '\t' && data[j] != '\r') ++j;
+        const std::string_view word(reinterpret_cast<const char*>(data.data()) + i, j - i);
+        if (word == "as") return kProbeMagic - 5;  // above a binary ANM's score
+        if (word == "bl" || word == "ev" || word == "an") return kProbeStructure;  // ours, out of order
+        return kProbeNone;
+      }
+    }
+    pos = end + 1;
+  }
+  return comment_seen ? kProbeStructure : kProbeNone;
+}
+
+std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<TextAnmDocument>(Parse(data)); }
+
+std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
+  const std::string layout = context.options.GetChoice("anm-layout", {"auto", "new"}, "auto");
+  // A scene decoded from a text ANM, with the model it was cut from: the declared sets, canonical.
+  if (layout == "auto" && context.reference && scene.metadata.is_object() && scene.metadata.contains("text_anm") &&
+      scene.metadata["text_anm"].is_object() && scene.metadata["text_anm"].contains("canonical") &&
+      scene.metadata["text_anm"]["canonical"].is_string()) {
+    const std::string text = scene.metadata["text_anm"]["canonical"].get<std::string>();
+    File declared = Parse(ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    std::vector<std::string> names;
+    for (const Clip& c : scene.clips) names.push_back(c.name);
+    if (names == ClipNames(declared)) {
+      context.report["layout"] = "declared sets, canonical form (the timeline is the --skeleton model)";
+      context.report["sets"] = declared.sets.size();
+      return std::make_unique<TextAnmDocument>(std::move(declared));
+    }
+  }
+  LayoutSettings settings;
+  const double gap = context.options.GetNumber("anm-gap", settings.gap_frames);
+  if (!(gap >= 1 && gap <= 100000) || gap != std::floor(gap)) {
+    throw Error::General("option --anm-gap expects a whole number of frames, 1..100000");
+  }
+  settings.gap_frames = static_cast<uint32_t>(gap);
+  settings.default_set = context.options.Get("anm-set", settings.default_set);
+  if (settings.default_set.empty() ||
+      std::any_of(settings.default_set.begin(), settings.default_set.end(),
+                  [](char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7F; })) {
+    throw Error::General("option --anm-set expects a set name without spaces");
+  }
+  const Skeleton* skeleton = &scene.skeleton;
+  if (context.reference && !context.reference->skeleton.empty()) skeleton = &context.reference->skeleton;
+  std::string timeline_path, header;
+  if (!context.output_path.empty()) {
+    timeline_path = TimelinePathFor(context.output_path);
+    header = "timeline: " + std::filesystem::path(timeline_path).filename().string() +
+             " (sets cut from its first animation, 24 frames per second)";
+  }
+  Layout result = LayOut(scene.clips, *skeleton, settings, header);
+  context.report = result.report;
+  context.report["layout"] = "new timeline";
+  if (!timeline_path.empty()) {
+    WriteFileAtomic(timeline_path, ExportGltf(result.timeline, GltfExportOptions{true}));
+    context.report["timeline"] = timeline_path;
+  } else {
+    context.report["timeline"] = nullptr;
+  }
+  return std::make_unique<TextAnmDocument>(std::move(result.file));
+}
+
+}  // namespace
+}  // namespace text_anm
+
+const FormatDescriptor kTextAnmFormat{
+    .id = "text-anm",
+    .description = "text ANM animation sets over a model's timeline",
+    .extensions = {".anm"},
+    .probe = text_anm::Probe,
+    .read = text_anm::Read,
+    .encode = text_anm::Encode,
+    .options = {{"anm-gap", "text ANM output: a clip starts this many frames after the previous one's last frame (default 10)", true},
+                {"anm-set", "text ANM output: set name for clips without a SET/ prefix (default anim)", true},
+                {"anm-layout",
+                 "text ANM output: auto (default: a decoded text ANM keeps its sets, canonical) or new (always lay "
+                 "the clips out on a new timeline, written to OUT.timeline.glb)",
+                 true}},
+};
+
+}  // namespace animkit

@@ -1,0 +1,298 @@
+// BatchConvertJob: detection by probing, skip/fail/convert, deterministic output,
+// output names, skeleton maps, globs, stale temporary files, cancellation.
+#include "support/batch_tree.hpp"
+#include "support/test_support.hpp"
+
+namespace animkit {
+namespace {
+
+namespace fs = std::filesystem;
+using test::MakeBatchTree;
+using test::ReadTree;
+using test::TempDir;
+
+const BatchFileResult* Find(const BatchReport& r, const std::string& path) {
+  for (const BatchFileResult& f : r.files)
+    if (f.path == path) return &f;
+  return nullptr;
+}
+
+BatchConvertJob Job(const fs::path& in, const fs::path& out, unsigned threads) {
+  BatchConvertJob job;
+  job.input_dir = in.string();
+  job.output_dir = out.string();
+  job.to = "glb";
+  job.threads = threads;
+  return job;
+}
+
+TEST(BatchGlob, Patterns) {
+  EXPECT_TRUE(GlobMatch("**/p_ex100*.mset", "obj/p_ex100_a.mset"));
+  EXPECT_TRUE(GlobMatch("**/p_ex100*.mset", "p_ex100.mset"));
+  EXPECT_TRUE(GlobMatch("**/p_ex100*.mset", "a/b/c/P_EX100.MSET"));  // case-insensitive
+  EXPECT_FALSE(GlobMatch("**/p_ex100*.mset", "a/p_ex100.mdlx"));
+  EXPECT_FALSE(GlobMatch("*.anm", "dir/walk.anm"));  // * stays within one level
+  EXPECT_TRUE(GlobMatch("*.anm", "walk.anm"));
+  EXPECT_TRUE(GlobMatch("chr/**", "chr/a/b/c.anm"));
+  EXPECT_TRUE(GlobMatch("chr/**/c.anm", "chr/c.anm"));
+  EXPECT_TRUE(GlobMatch("a/**/**/z", "a/b/c/z"));
+  EXPECT_FALSE(GlobMatch("chr/**/c.anm", "other/chr/c.anm"));
+  EXPECT_TRUE(GlobMatch("w?lk.anm", "walk.anm"));
+  EXPECT_FALSE(GlobMatch("w?lk.anm", "w/lk.anm"));
+  EXPECT_TRUE(GlobMatch("p_ex[0-9][0-9]0.mdlx", "p_ex100.mdlx"));
+  EXPECT_FALSE(GlobMatch("p_ex[!1]00.mdlx", "p_ex100.mdlx"));
+  EXPECT_TRUE(GlobMatch("*a*b*c", "xxaxxbxxc"));
+  EXPECT_FALSE(GlobMatch("*a*b*c", "xxaxxcxxb"));
+  EXPECT_THROW(GlobMatch("p_ex[0-9.mdlx", "p_ex1.mdlx"), Error);
+}
+
+TEST(BatchSkeletonMap, ParsesRulesCommentsAndErrors) {
+  const auto rules = ParseSkeletonMap(
+      "# KH2 players\n**/p_ex100*.mset = **/p_ex100.mdlx   # Sora\n\n  chr/*.anm=chr/rig.glb\r\n", "map.txt");
+  ASSERT_EQ(rules.size(), 2u);
+  EXPECT_EQ(rules[0].animation, "**/p_ex100*.mset");
+  EXPECT_EQ(rules[0].skeleton, "**/p_ex100.mdlx");
+  EXPECT_EQ(rules[0].line, 2);
+  EXPECT_EQ(rules[1].animation, "chr/*.anm");
+  EXPECT_EQ(rules[1].skeleton, "chr/rig.glb");
+  EXPECT_EQ(rules[1].line, 4);
+  try {
+    ParseSkeletonMap("a = b\nno equals sign\n", "map.txt");
+    FAIL() << "accepted a line without '='";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_NE(std::string(e.what()).find("map.txt"), std::string::npos);
+  }
+  EXPECT_THROW(ParseSkeletonMap(" = b\n", "m"), Error);
+  EXPECT_THROW(ParseSkeletonMap("a = \n", "m"), Error);
+  EXPECT_THROW(ParseSkeletonMap("a[ = b\n", "m"), Error);
+}
+
+TEST(BatchTemporary, RecognisesWriteFileAtomicNames) {
+  EXPECT_TRUE(IsTemporaryName(".walk.glb.tmp-Ab12Cd"));
+  EXPECT_FALSE(IsTemporaryName("walk.glb"));
+  EXPECT_FALSE(IsTemporaryName(".walk.glb.tmp-Ab12"));
+  EXPECT_FALSE(IsTemporaryName("walk.glb.tmp-Ab12Cd"));
+  // The name WriteFileAtomic really uses, caught by making its rename fail.
+  const fs::path dir = TempDir("batch-tmpname");
+  fs::create_directories(dir / "target.glb");  // a folder where the file should go: rename fails
+  const Bytes some(16, 1);
+  EXPECT_THROW(WriteFileAtomic((dir / "target.glb").string(), some), Error);
+  for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename(), "target.glb");
+}
+
+TEST(BatchConvert, ConvertsRecognisedSkipsUnrelatedReportsCorrupted) {
+  const fs::path root = TempDir("batch-tree");
+  const auto expected = MakeBatchTree(root / "in");
+  std::vector<size_t> seen_done;
+  BatchConvertJob job = Job(root / "in", root / "out", 2);
+  job.progress = [&](const BatchProgress& p) {
+    seen_done.push_back(p.done);
+    EXPECT_EQ(p.done, p.converted + p.skipped + p.failed);
+    ASSERT_NE(p.last, nullptr);
+  };
+  const BatchReport report = job.Run();
+  const size_t total = expected.converted.size() + expected.failed.size() + expected.skipped.size();
+  ASSERT_EQ(report.files.size(), total);
+  EXPECT_EQ(report.converted, expected.converted.size());
+  EXPECT_EQ(report.failed, expected.failed.size());
+  EXPECT_EQ(report.skipped, expected.skipped.size());
+  EXPECT_FALSE(report.cancelled);
+  ASSERT_EQ(seen_done.size(), total);
+  for (size_t i = 0; i < total; ++i) EXPECT_EQ(seen_done[i], i + 1);
+  EXPECT_TRUE(std::is_sorted(report.files.begin(), report.files.end(),
+                             [](const auto& a, const auto& b) { return a.path < b.path; }));
+
+  for (const auto& [path, format] : expected.converted) {
+    const BatchFileResult* f = Find(report, path);
+    ASSERT_NE(f, nullptr) << path;
+    EXPECT_EQ(f->status, BatchStatus::Converted) << path << ": " << f->error;
+    EXPECT_EQ(f->format, format) << path;
+    EXPECT_GT(f->bytes_out, 0u);
+    EXPECT_EQ(f->bytes_in, fs::file_size(root / "in" / path));
+    // The output is where the report says, complete and readable.
+    const fs::path out = root / "out" / f->output;
+    ASSERT_TRUE(fs::exists(out)) << out;
+    EXPECT_EQ(fs::file_size(out), f->bytes_out);
+    LoadedFile loaded = LoadFile(out.string(), "", Options{});
+    EXPECT_EQ(loaded.format->id, "gltf");
+    const Scene scene = loaded.document->Decode(DecodeContext{});
+    EXPECT_EQ(scene.clips.size(), f->clips) << path;
+  }
+  // Names: the extension replaced, the folders kept.
+  EXPECT_EQ(Find(report, "chr/p_ex100/walk.anm")->output, "chr/p_ex100/walk.glb");
+  EXPECT_EQ(Find(report, "event/scene01.bin")->output, "event/scene01.glb");
+  EXPECT_EQ(Find(report, "model/hero_text.gltf")->output, "model/hero_text.glb");
+  EXPECT_EQ(Find(report, "chr/p_ex100/walk.anm")->frames, 40u);
+  EXPECT_EQ(Find(report, "model/rig.glb")->clips, 0u);  // a skeleton alone converts too
+  for (const auto& [path, text] : expected.failed) {
+    const BatchFileResult* f = Find(report, path);
+    ASSERT_NE(f, nullptr) << path;
+    EXPECT_EQ(f->status, BatchStatus::Failed) << path;
+    EXPECT_NE(f->error.find(text), std::string::npos) << path << ": " << f->error;
+    EXPECT_NE(f->error.find(path), std::string::npos) << "the error names the file: " << f->error;
+    EXPECT_FALSE(f->format.empty());
+    EXPECT_TRUE(f->output.empty());
+  }
+  EXPECT_NE(Find(report, "broken/cut_frame.anm")->error.find("offset 0x"), std::string::npos);
+  for (const auto& [path, text] : expected.skipped) {
+    const BatchFileResult* f = Find(report, path);
+    ASSERT_NE(f, nullptr) << path;
+    EXPECT_EQ(f->status, BatchStatus::Skipped) << path << ": " << f->error;
+    EXPECT_NE(f->reason.find(text), std::string::npos) << path << ": " << f->reason;
+  }
+  // Nothing but the converted files in the output folder.
+  const auto outputs = ReadTree(root / "out");
+  EXPECT_EQ(outputs.size(), expected.converted.size());
+
+  // The report document.
+  const nlohmann::json j = report.ToJson();
+  EXPECT_EQ(j["converted"], expected.converted.size());
+  EXPECT_EQ(j["failed"], expected.failed.size());
+  EXPECT_EQ(j["by_format"]["psx-anm"]["converted"], 4);
+  EXPECT_EQ(j["by_format"]["psx-anm"]["failed"], 1);
+  EXPECT_EQ(j["by_format"]["gltf"]["skipped"], 1);
+  EXPECT_EQ(j["by_format"]["none"]["skipped"], 5);
+  ASSERT_EQ(j["files"].size(), total);
+  for (const auto& e : j["files"]) {
+    for (const char* key : {"path", "status", "format", "clips", "frames", "bytes_in", "bytes_out", "seconds", "error"}) {
+      EXPECT_TRUE(e.contains(key)) << key;
+    }
+  }
+  const std::string summary = report.Summary();
+  EXPECT_NE(summary.find("7 converted, 6 skipped, 2 failed"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("broken/garbled.glb"), std::string::npos) << summary;
+}
+
+TEST(BatchConvert, ExtensionOnlyMatchesAreConvertedOnRequest) {
+  const fs::path root = TempDir("batch-by-extension");
+  MakeBatchTree(root / "in");
+  BatchConvertJob job = Job(root / "in", root / "out", 1);
+  job.accept_extension_only = true;
+  const BatchReport report = job.Run();
+  const BatchFileResult* fake = Find(report, "misc/fake.glb");
+  ASSERT_NE(fake, nullptr);
+  EXPECT_EQ(fake->status, BatchStatus::Failed);
+  EXPECT_EQ(fake->score, kProbeExtension);
+  EXPECT_NE(fake->error.find("misc/fake.glb"), std::string::npos);
+  EXPECT_EQ(report.failed, 3u);
+}
+
+TEST(BatchConvert, SameOutputWhateverTheThreadCount) {
+  const fs::path root = TempDir("batch-threads");
+  MakeBatchTree(root / "in");
+  for (int i = 0; i < 24; ++i) {
+    test::WriteBytes(root / "in" / "many" / ("m" + std::to_string(i) + ".anm"),
+                     test::SyntheticPsxAnm(3 + i % 5, 10 + static_cast<size_t>(i), 100 + static_cast<unsigned>(i)));
+  }
+  const BatchReport one = Job(root / "in", root / "out1", 1).Run();
+  const BatchReport four = Job(root / "in", root / "out4", 4).Run();
+  EXPECT_EQ(one.threads, 1u);
+  EXPECT_EQ(four.threads, 4u);
+  const auto a = ReadTree(root / "out1");
+  const auto b = ReadTree(root / "out4");
+  ASSERT_EQ(a.size(), 7u + 24u);
+  EXPECT_TRUE(a == b) << "the outputs differ between -j 1 and -j 4";
+  auto strip = [](nlohmann::json j) {
+    j.erase("seconds");
+    j.erase("threads");
+    for (auto& f : j["files"]) f.erase("seconds");
+    return j;
+  };
+  EXPECT_EQ(strip(one.ToJson()).dump(), strip(four.ToJson()).dump());
+}
+
+TEST(BatchConvert, CollidingNamesKeepTheirExtensions) {
+  const fs::path root = TempDir("batch-collide");
+  test::WriteBytes(root / "in/walk.anm", test::SyntheticPsxAnm(3, 10, 1));
+  test::WriteBytes(root / "in/walk.bin", test::SyntheticPsxAnm(3, 12, 2));
+  test::WriteBytes(root / "in/run.anm", test::SyntheticPsxAnm(3, 14, 3));
+  const BatchReport report = Job(root / "in", root / "out", 2).Run();
+  EXPECT_EQ(report.converted, 3u);
+  EXPECT_EQ(Find(report, "walk.anm")->output, "walk.anm.glb");
+  EXPECT_EQ(Find(report, "walk.bin")->output, "walk.bin.glb");
+  EXPECT_EQ(Find(report, "run.anm")->output, "run.glb");
+}
+
+TEST(BatchConvert, SkeletonMapPairsAnimationsWithSkeletons) {
+  const fs::path root = TempDir("batch-skeleton-map");
+  test::WriteBytes(root / "in/chr/p_ex100/p_ex100_walk.anm", test::SyntheticPsxAnm(4, 10, 1));
+  test::WriteBytes(root / "in/chr/p_ex100/p_ex100_run.anm", test::SyntheticPsxAnm(4, 12, 2));
+  test::WriteBytes(root / "in/chr/other.anm", test::SyntheticPsxAnm(4, 8, 3));
+  test::WriteBytes(root / "in/rigs/b/p_ex100.glb", test::SyntheticGltf(4, 0, 4, true, true));
+  test::WriteBytes(root / "in/rigs/a/p_ex100.glb", test::SyntheticGltf(4, 0, 5, true, true));
+  BatchConvertJob job = Job(root / "in", root / "out", 2);
+  job.skeleton_map = ParseSkeletonMap("**/p_ex100*.anm = **/p_ex100.glb\nchr/missing*.anm = nowhere/*.glb\n", "map");
+  BatchReport report = job.Run();
+  EXPECT_EQ(report.failed, 0u);
+  // The first match in sorted order: rigs/a before rigs/b.
+  EXPECT_EQ(Find(report, "chr/p_ex100/p_ex100_walk.anm")->skeleton, "rigs/a/p_ex100.glb");
+  EXPECT_EQ(Find(report, "chr/p_ex100/p_ex100_run.anm")->skeleton, "rigs/a/p_ex100.glb");
+  EXPECT_EQ(Find(report, "chr/other.anm")->skeleton, "");
+  // The skeleton named the joints: the glb's animated nodes carry its joint names.
+  const Scene paired = ImportGltf(ReadFileBytes((root / "out/chr/p_ex100/p_ex100_walk.glb").string()), "walk");
+  ASSERT_EQ(paired.clips.size(), 1u);
+  EXPECT_EQ(paired.clips[0].tracks[0].joint, "root");
+  const Scene alone = ImportGltf(ReadFileBytes((root / "out/chr/other.glb").string()), "other");
+  ASSERT_EQ(alone.clips.size(), 1u);
+  EXPECT_EQ(alone.clips[0].tracks[0].joint, "#0");
+
+  // A rule whose skeleton glob matches nothing fails the files it pairs.
+  test::WriteBytes(root / "in/chr/missing_a.anm", test::SyntheticPsxAnm(4, 8, 6));
+  report = job.Run();
+  EXPECT_EQ(report.failed, 1u);
+  EXPECT_NE(Find(report, "chr/missing_a.anm")->error.find("skeleton map line 2"), std::string::npos);
+}
+
+TEST(BatchConvert, RemovesStaleTemporariesAndSkipsAnOutputFolderInside) {
+  const fs::path root = TempDir("batch-stale");
+  test::WriteBytes(root / "in/a.anm", test::SyntheticPsxAnm(3, 10, 1));
+  // Leftovers of a killed run: two of ours, one that is not ours (another extension).
+  test::WriteText(root / "in/out/.a.glb.tmp-Xy12Zw", "partial");
+  test::WriteText(root / "in/out/sub/.b.glb.tmp-AAAAAA", "partial");
+  test::WriteText(root / "in/out/.notes.txt.tmp-AAAAAA", "someone else's");
+  const BatchReport report = Job(root / "in", root / "in/out", 1).Run();
+  EXPECT_EQ(report.stale_temporaries_removed, 2u);
+  EXPECT_FALSE(fs::exists(root / "in/out/.a.glb.tmp-Xy12Zw"));
+  EXPECT_FALSE(fs::exists(root / "in/out/sub/.b.glb.tmp-AAAAAA"));
+  EXPECT_TRUE(fs::exists(root / "in/out/.notes.txt.tmp-AAAAAA"));
+  // The output folder inside the input is not walked.
+  EXPECT_EQ(report.files.size(), 1u);
+  EXPECT_EQ(report.converted, 1u);
+}
+
+TEST(BatchConvert, CancelStopsScheduling) {
+  const fs::path root = TempDir("batch-cancel");
+  for (int i = 0; i < 20; ++i) test::WriteBytes(root / "in" / ("f" + std::to_string(i) + ".anm"), test::SyntheticPsxAnm(3, 10, 1));
+  std::atomic<bool> cancel{false};
+  BatchConvertJob job = Job(root / "in", root / "out", 1);
+  job.cancel = &cancel;
+  job.progress = [&](const BatchProgress& p) {
+    if (p.done == 5) cancel = true;
+  };
+  const BatchReport report = job.Run();
+  EXPECT_TRUE(report.cancelled);
+  EXPECT_EQ(report.files.size(), 5u);
+  EXPECT_EQ(report.not_started, 15u);
+  EXPECT_EQ(ReadTree(root / "out").size(), 5u);
+}
+
+TEST(BatchConvert, ValidateRejectsUsageErrors) {
+  const fs::path root = TempDir("batch-validate");
+  test::WriteBytes(root / "in/a.anm", test::SyntheticPsxAnm(3, 10, 1));
+  EXPECT_THROW(Job(root / "nope", root / "out", 1).Validate(), Error);
+  EXPECT_THROW(Job(root / "in", root / "in", 1).Validate(), Error);
+  EXPECT_THROW(Job(root / "in", root / "in/a.anm", 1).Validate(), Error);
+  BatchConvertJob job = Job(root / "in", root / "out", 1);
+  job.to = "nosuchformat";
+  EXPECT_THROW(job.Validate(), Error);
+  job.to = "json";
+  EXPECT_NO_THROW(job.Validate());
+  job.to = "gltf";
+  EXPECT_NO_THROW(job.Validate());
+  const BatchReport r = job.Run();
+  EXPECT_EQ(r.files.at(0).output, "a.gltf");
+}
+
+}  // namespace
+}  // namespace animkit

@@ -1,0 +1,60 @@
+#include <animkit/formats/metroid_anim.hpp>
+
+#include "sample_writers.hpp"
+
+namespace animkit::samples {
+
+namespace {
+
+// A CINF-compatible skeleton (rest rotations are identity: a CINF stores only origins)
+// and a clip over it whose joints carry the skeleton's names.
+struct Rig {
+  Skeleton skeleton;
+  Clip clip;
+};
+
+Rig MakeRig(int joints, size_t frames, unsigned seed, const std::string& name) {
+  SyntheticSpec spec;
+  spec.joints = joints;
+  spec.frames = frames;
+  spec.frame_rate = 30;
+  spec.translation_scale = 0.5f;
+  spec.amplitude = 0.5f;
+  spec.animate_scale = false;
+  spec.seed = seed;
+  spec.name = name;
+  Rig rig;
+  rig.skeleton = SyntheticSkeleton(spec);
+  for (Joint& j : rig.skeleton.joints) j.rest.rotation = {0, 0, 0, 1};
+  rig.clip = SyntheticClip(rig.skeleton, spec);
+  // Only the root moves away from its rest offset; the other bones keep the CINF's.
+  for (size_t t = 1; t < rig.clip.tracks.size(); ++t) rig.clip.tracks[t].translation = {};
+  return rig;
+}
+
+}  // namespace
+
+void WriteMetroidAnimSamples(const std::filesystem::path& dir) {
+  const Rig rig = MakeRig(8, 60, 3, "run");
+  const metroid::CinfFile cinf = metroid::EncodeCinf(rig.skeleton);
+  WriteSample(dir, "skeleton.cinf", metroid::SerializeCinf(cinf));
+  Scene scene = metroid::DecodeCinf(cinf, metroid::RestRule::Relative);
+  metroid::EncodeSettings settings;
+  settings.bone_ids = metroid::BoneIdsOf(scene);
+  WriteSample(dir, "run.anim", metroid::SerializeAnim(metroid::EncodeAnim(rig.clip, settings)));
+  const std::string sidecar = "skeleton.cinf\n";
+  const ByteView side(reinterpret_cast<const uint8_t*>(sidecar.data()), sidecar.size());
+  WriteSample(dir, "run.skeleton", side);
+
+  Rig small = MakeRig(8, 12, 4, "hologram");
+  settings.version = 0;
+  WriteSample(dir, "hologram_v0.anim", metroid::SerializeAnim(metroid::EncodeAnim(small.clip, settings)));
+  WriteSample(dir, "hologram_v0.skeleton", side);
+}
+
+void WriteMetroidCinfSamples(const std::filesystem::path& dir) {
+  const Rig rig = MakeRig(8, 2, 3, "run");
+  WriteSample(dir, "skeleton.cinf", metroid::SerializeCinf(metroid::EncodeCinf(rig.skeleton)));
+}
+
+}  // namespace animkit::samples
