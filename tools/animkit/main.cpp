@@ -2,6 +2,7 @@
 #include <animkit/animkit.hpp>
 
 #include "batch_command.hpp"
+#include "bench_command.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -252,6 +253,12 @@ int main(int argc, char** argv) {
   validate->add_option("FILE", files, "Input files")->required();
   AddCommon(validate, args, false);
 
+  cli::BenchOptions bench_options;
+  CLI::App* bench = app.add_subcommand("bench", "Time the playback runtime on a clip; prints JSON");
+  bench->add_option("FILE", input, "Input file")->required();
+  cli::AddBenchOptions(bench, bench_options);
+  AddCommon(bench, args, false);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -274,6 +281,12 @@ int main(int argc, char** argv) {
       return RunConvert(input, output, to, verbose, summary, args);
     }
     if (validate->parsed()) return RunValidate(files, args);
+    if (bench->parsed()) {
+      LoadedFile loaded = LoadFile(input, args.format, ToOptions(args));
+      Scene reference;
+      const Scene scene = DecodeWith(loaded, args, &reference);
+      return cli::RunBench(scene, reference.skeleton, args.clip, input, bench_options);
+    }
   } catch (const Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
