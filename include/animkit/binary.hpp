@@ -48,6 +48,9 @@ class ByteReader {
   int32_t I32(std::string_view what = "a 32-bit value");
   float F32(std::string_view what = "a float");
   ByteView Take(uint64_t n, std::string_view what);
+  // Consumes expected.size() bytes and fails unless they are expected
+  // ("expected the magic 'CANM', found 'CAN.'").
+  void Magic(std::string_view expected);
   // A zero-terminated 8-bit string (terminator consumed, not returned).
   std::string CString(std::string_view what);
 

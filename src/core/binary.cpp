@@ -77,6 +77,16 @@ ByteView ByteReader::Take(uint64_t n, std::string_view what) {
   return v;
 }
 
+void ByteReader::Magic(std::string_view expected) {
+  const size_t at = pos_;
+  ByteView found = Take(expected.size(), "the magic '" + std::string(expected) + "'");
+  if (std::memcmp(found.data(), expected.data(), expected.size()) != 0) {
+    std::string shown;
+    for (uint8_t b : found) shown += (b >= 0x20 && b < 0x7F) ? char(b) : '.';
+    FailAt(at, "expected the magic '" + std::string(expected) + "', found '" + shown + "'");
+  }
+}
+
 std::string ByteReader::CString(std::string_view what) {
   const uint8_t* begin = data_.data() + pos_;
   const void* nul = std::memchr(begin, 0, remaining());

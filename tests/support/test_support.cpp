@@ -46,6 +46,14 @@ int RunCli(const std::string& args, std::string* out, std::string* err) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+void ExpectQuat(QuatXYZW q, double x, double y, double z, double w, double tol) {
+  if (q.w * w + q.x * x + q.y * y + q.z * z < 0) q = {-q.x, -q.y, -q.z, -q.w};
+  EXPECT_NEAR(q.x, x, tol);
+  EXPECT_NEAR(q.y, y, tol);
+  EXPECT_NEAR(q.z, z, tol);
+  EXPECT_NEAR(q.w, w, tol);
+}
+
 int RunCommand(const std::string& command, std::string* output) {
   FILE* pipe = popen((command + " 2>&1").c_str(), "r");
   if (!pipe) return -1;

@@ -19,6 +19,9 @@ std::filesystem::path TempDir(const std::string& name);
 // Runs the CLI; returns its exit status, stdout and stderr in out/err.
 int RunCli(const std::string& args, std::string* out = nullptr, std::string* err = nullptr);
 
+// q equals (x, y, z, w) as a rotation (either sign) within tol per component.
+void ExpectQuat(QuatXYZW q, double x, double y, double z, double w, double tol = 1e-6);
+
 // Runs a shell command; returns its exit status, with stdout and stderr in output.
 int RunCommand(const std::string& command, std::string* output);
 // Why the Khronos glTF validator cannot run here ("" when it can): node and the

@@ -57,5 +57,8 @@ Clip DecodeClip(const File& file, const DecodeSettings& settings, const std::vec
 File EncodeClip(const Clip& clip, const DecodeSettings& settings, const Skeleton* rest = nullptr);
 
 double FrameRateOf(const File& file, const DecodeSettings& settings);
+// The rate PS1 ANM and ANC files imply: override when > 0, else the header's
+// second field when it is in 1..240 (unverified: it looks like a frame rate), else 60.
+double RateFromHeader(int16_t header_unknown, double override_rate);
 
 }  // namespace animkit::psx_anm

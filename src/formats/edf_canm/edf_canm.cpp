@@ -134,12 +134,7 @@ bool HasStoredKeys(uint32_t version, const Channel& c) {
 File Parse(ByteView data) {
   ByteReader r(data, Endian::Little);
   File f;
-  ByteView magic = r.Take(4, "the magic 'CANM'");
-  if (std::memcmp(magic.data(), "CANM", 4) != 0) {
-    std::string found;
-    for (uint8_t b : magic) found += (b >= 0x20 && b < 0x7F) ? char(b) : '.';
-    r.FailAt(0, "expected the magic 'CANM', found '" + found + "'");
-  }
+  r.Magic("CANM");
   f.version = r.U32("the version");
   if (f.version != kVersion5 && f.version != kVersion6) {
     r.FailAt(4, "unknown CANM version " + std::to_string(f.version) + " (" + Hex(f.version) +

@@ -54,12 +54,7 @@ Mat4 MatrixFrom(const std::array<float, 16>& f) {
 File Parse(ByteView data) {
   ByteReader r(data, Endian::Little);
   File f;
-  ByteView magic = r.Take(4, "the magic 'MDB0'");
-  if (std::memcmp(magic.data(), "MDB0", 4) != 0) {
-    std::string found;
-    for (uint8_t b : magic) found += (b >= 0x20 && b < 0x7F) ? char(b) : '.';
-    r.FailAt(0, "expected the magic 'MDB0', found '" + found + "'");
-  }
+  r.Magic("MDB0");
   f.version = r.U32("the version");
   f.name_count = r.U32("the name count");
   f.name_offset = r.U32("the name table offset");

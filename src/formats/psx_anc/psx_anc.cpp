@@ -1,4 +1,5 @@
 #include <animkit/formats/psx_anc.hpp>
+#include <animkit/formats/psx_anm.hpp>
 #include <animkit/sampling.hpp>
 
 #include <algorithm>
@@ -44,8 +45,7 @@ Bytes Serialize(const File& file) {
 }
 
 double FrameRateOf(const File& file, const DecodeSettings& settings) {
-  if (settings.frame_rate > 0) return settings.frame_rate;
-  return (file.unknown >= 1 && file.unknown <= 240) ? file.unknown : 60.0;
+  return psx_anm::RateFromHeader(file.unknown, settings.frame_rate);
 }
 
 namespace {

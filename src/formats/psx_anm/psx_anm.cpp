@@ -96,9 +96,13 @@ Bytes Serialize(const File& file) {
   return w.Take();
 }
 
+double RateFromHeader(int16_t header_unknown, double override_rate) {
+  if (override_rate > 0) return override_rate;
+  return (header_unknown >= 1 && header_unknown <= 240) ? header_unknown : 60.0;
+}
+
 double FrameRateOf(const File& file, const DecodeSettings& settings) {
-  if (settings.frame_rate > 0) return settings.frame_rate;
-  return (file.unknown >= 1 && file.unknown <= 240) ? file.unknown : 60.0;
+  return RateFromHeader(file.unknown, settings.frame_rate);
 }
 
 namespace {

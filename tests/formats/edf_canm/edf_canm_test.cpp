@@ -101,13 +101,7 @@ Bytes Golden768() {
   return w.b;
 }
 
-void ExpectQuat(QuatXYZW q, double x, double y, double z, double w, double tol = 1e-6) {
-  if (q.w * w + q.x * x + q.y * y + q.z * z < 0) q = {-q.x, -q.y, -q.z, -q.w};
-  EXPECT_NEAR(q.x, x, tol);
-  EXPECT_NEAR(q.y, y, tol);
-  EXPECT_NEAR(q.z, z, tol);
-  EXPECT_NEAR(q.w, w, tol);
-}
+using test::ExpectQuat;
 
 void ExpectVec(Vec3 v, double x, double y, double z, double tol = 1e-6) {
   EXPECT_NEAR(v.x, x, tol);

@@ -24,11 +24,7 @@ Bytes Fixture(const std::string& name) {
   if (var.empty()) GTEST_SKIP() << "fixture kh2/" name " not found beside the checkout"
 
 void ExpectQuat(QuatXYZW q, double x, double y, double z, double w, double tol = 1e-5) {
-  if (q.w * w + q.x * x + q.y * y + q.z * z < 0) q = {-q.x, -q.y, -q.z, -q.w};
-  EXPECT_NEAR(q.x, x, tol);
-  EXPECT_NEAR(q.y, y, tol);
-  EXPECT_NEAR(q.z, z, tol);
-  EXPECT_NEAR(q.w, w, tol);
+  test::ExpectQuat(q, x, y, z, w, tol);
 }
 
 std::vector<TransformTRS> Pose(const Clip& clip, size_t frame, const Skeleton* rest = nullptr) {

@@ -28,13 +28,7 @@ const Bytes kGolden = {
     0, 1, 0, 0, 0, 0, 0x00, 0x08,      // frame 1: object 0, flags 1, rotation 0, 0, 2048
 };
 
-void ExpectQuat(QuatXYZW q, double x, double y, double z, double w, double tol = 1e-6) {
-  if (q.w * w + q.x * x + q.y * y + q.z * z < 0) q = {-q.x, -q.y, -q.z, -q.w};
-  EXPECT_NEAR(q.x, x, tol);
-  EXPECT_NEAR(q.y, y, tol);
-  EXPECT_NEAR(q.z, z, tol);
-  EXPECT_NEAR(q.w, w, tol);
-}
+using test::ExpectQuat;
 
 TEST(PsxAnm, ParsesEveryFieldOfTheGoldenFile) {
   psx_anm::File f = psx_anm::Parse(kGolden);
