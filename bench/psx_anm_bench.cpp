@@ -13,7 +13,7 @@ using namespace animkit;
 Bytes LargeFile() {
   psx_anm::File f;
   f.unknown = 60;
-  f.frames.resize(600);
+  f.frames.resize(400);  // 128 KB: near the 16-bit offset table's limit
   for (size_t i = 0; i < f.frames.size(); ++i) {
     for (uint8_t o = 0; o < 16; ++o) {
       psx_anm::Keyframe k;
