@@ -22,7 +22,7 @@ inline int FuzzFormat(const FormatDescriptor& format, const uint8_t* data, size_
     std::fprintf(stderr, "%s: read then write changed the bytes\n", std::string(format.id).c_str());
     std::abort();
   }
-  (void)doc->Info().dump();
+  (void)DumpJson(doc->Info());
   try {
     (void)doc->Decode(DecodeContext{});
   } catch (const Error&) {

@@ -51,6 +51,10 @@ struct EncodeContext {
 
 struct FormatDescriptor;
 
+// JSON text of j; strings read from files need not be UTF-8, so invalid bytes
+// become U+FFFD instead of failing. indent < 0 writes one line.
+std::string DumpJson(const nlohmann::json& j, int indent = -1);
+
 class Document {
  public:
   virtual ~Document() = default;

@@ -1,5 +1,6 @@
 // Scene -> glTF 2.0 through tinygltf's Model and writer.
 #include <animkit/error.hpp>
+#include <animkit/format.hpp>
 #include <animkit/gltf.hpp>
 #include <animkit/math.hpp>
 #include <animkit/sampling.hpp>
@@ -416,7 +417,7 @@ class Exporter {
   static void AddMetadata(json& extras, const json& metadata) {
     if (metadata.is_null() || (metadata.is_object() && metadata.empty())) return;
     if (gltf::IsValueRepresentable(metadata)) extras["metadata"] = metadata;
-    else extras["metadata_json"] = metadata.dump();
+    else extras["metadata_json"] = DumpJson(metadata);
   }
 
   void AddSceneExtras() {

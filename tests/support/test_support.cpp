@@ -110,7 +110,7 @@ void ExpectErrorOrValid(const FormatDescriptor& format, ByteView data) {
   try {
     auto doc = format.read(data, Options{});
     Scene scene = doc->Decode(DecodeContext{});
-    (void)doc->Info();
+    (void)DumpJson(doc->Info());
     (void)doc->Write();
   } catch (const Error&) {
   } catch (const std::exception& e) {

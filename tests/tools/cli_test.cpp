@@ -107,6 +107,17 @@ TEST(Cli, ErrorsAreOneLineWithFileAndOffset) {
   EXPECT_NE(err.find("--euler expects xyz|zyx"), std::string::npos);
 }
 
+TEST(Cli, NamesThatAreNotUtf8StillPrint) {
+  // Names come from files; bytes that are not UTF-8 print as U+FFFD, never as an error.
+  const auto dir = test::TempDir("cli-utf8");
+  const std::string text = "as Arm\x9A\nbl root\nan 0 1 lift\xFF\n";
+  WriteFileAtomic((dir / "sets.anm").string(), ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  std::string out, err;
+  ASSERT_EQ(RunCli("info --json " + (dir / "sets.anm").string(), &out, &err), 0) << err;
+  EXPECT_NE(out.find("Arm\xEF\xBF\xBD"), std::string::npos) << out;
+  EXPECT_EQ(DumpJson(nlohmann::json("a\x80")), "\"a\xEF\xBF\xBD\"");
+}
+
 TEST(Samples, CommittedSamplesAreWhatTheEncodersWrite) {
   const auto dir = test::TempDir("samples");
   const std::string cmd = std::string(ANIMKIT_MAKE_SAMPLES_PATH) + " " + dir.string();

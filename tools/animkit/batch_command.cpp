@@ -185,7 +185,7 @@ int RunBatchConvert(const std::string& input_dir, const std::string& output_dir,
     j["input"] = input_dir;
     j["output"] = output_dir;
     j["to"] = job.to;
-    const std::string text = j.dump(2) + "\n";
+    const std::string text = DumpJson(j, 2) + "\n";
     try {
       WriteFileAtomic(args.report, ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
     } catch (const Error& e) {

@@ -1,5 +1,7 @@
 #include "bench_command.hpp"
 
+#include <animkit/format.hpp>
+
 #include <animkit/error.hpp>
 #include <animkit/runtime/local_to_model_job.hpp>
 #include <animkit/runtime/sampling_job.hpp>
@@ -161,7 +163,7 @@ int RunBench(const Scene& scene, const Skeleton& reference, const std::string& c
                         {"clock", "steady wall clock"}};
 #endif
   if (!random) out["step"] = options.step;
-  std::printf("%s\n", out.dump(2).c_str());
+  std::printf("%s\n", DumpJson(out, 2).c_str());
   return 0;
 }
 

@@ -129,11 +129,11 @@ int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   if (!decode_error.empty()) out["decode_error"] = decode_error;
   out["fields"] = fields;
   if (json) {
-    Emit(out.dump(2) + "\n", args.output);
+    Emit(DumpJson(out, 2) + "\n", args.output);
     return 0;
   }
   std::string text = file + ": " + std::string(loaded.format->id) + " (" + std::string(loaded.format->description) + ")\n";
-  if (!fields["version"].is_null() && fields.contains("version")) text += "  version: " + fields["version"].dump() + "\n";
+  if (!fields["version"].is_null() && fields.contains("version")) text += "  version: " + DumpJson(fields["version"]) + "\n";
   if (scene) {
     if (!scene->skeleton.empty()) text += "  skeleton: " + std::to_string(scene->skeleton.joints.size()) + " joints\n";
     for (const Clip& c : scene->clips) {
@@ -145,7 +145,7 @@ int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
     text += "  (not decoded: " + decode_error + ")\n";
   }
   for (auto it = fields.begin(); it != fields.end(); ++it) {
-    if (it.value().is_primitive()) text += "  " + it.key() + ": " + it.value().dump() + "\n";
+    if (it.value().is_primitive()) text += "  " + it.key() + ": " + DumpJson(it.value()) + "\n";
   }
   Emit(text, args.output);
   return 0;
@@ -206,7 +206,7 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
                              {"bytes_out", r.bytes_out},
                              {"copied_verbatim", r.copied_verbatim},
                              {"encoder", r.report}};
-    std::fprintf(stderr, "%s\n", report.dump(2).c_str());
+    std::fprintf(stderr, "%s\n", DumpJson(report, 2).c_str());
   }
   return 0;
 }
