@@ -5,6 +5,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <filesystem>
 
 namespace {
@@ -61,5 +62,50 @@ void BM_Kh2ParseInterpolated(benchmark::State& state) {
   state.SetBytesProcessed(int64_t(state.iterations() * data.size()));
 }
 BENCHMARK(BM_Kh2ParseInterpolated);
+
+
+// The hermite key fitting: the real clip decoded to per-frame poses and encoded again with
+// the default tolerance. Counters: keys per second of animation (input: the game's file,
+// output: the fit), their ratio, and the largest error at any frame of any joint.
+void BM_Kh2FitKeys(benchmark::State& state) {
+  const std::string path = FixtureFile();
+  if (path.empty()) {
+    state.SkipWithError("fixture kh2/interpolated.motion not found beside the checkout");
+    return;
+  }
+  const kh2::Motion m = kh2::ParseMotion(ReadFileBytes(path));
+  const Clip clip = kh2::DecodeMotion(m, {}, {}, {});
+  kh2::Motion encoded;
+  for (auto _ : state) {
+    encoded = kh2::EncodeMotion(clip, {}, {});
+    benchmark::DoNotOptimize(encoded.interpolated.keys.data());
+  }
+  const kh2::InterpolatedMotion& a = m.interpolated;
+  const kh2::InterpolatedMotion& b = encoded.interpolated;
+  double rotation = 0, translation = 0;
+  std::vector<kh2::ChannelValues> pa, pb;
+  for (size_t f = 0; f < clip.frame_count; ++f) {
+    const float t = static_cast<float>(double(f) * 60 / a.fps);
+    kh2::EvaluatePose(a, t, {}, pa);
+    kh2::EvaluatePose(b, t, {}, pb);
+    for (size_t j = 0; j < pa.size(); ++j) {
+      const TransformTRS x = kh2::TransformFromChannels(pa[j]), y = kh2::TransformFromChannels(pb[j]);
+      rotation = std::max(rotation, double(AngleBetween(x.rotation, y.rotation)));
+      for (int c : {0, 1, 2, 6, 7, 8})
+        translation = std::max(translation, std::abs(double(pa[j][size_t(c)]) - pb[j][size_t(c)]) /
+                                                std::max(1.0, std::abs(double(pa[j][size_t(c)]))));
+    }
+  }
+  const double seconds = clip.duration;
+  state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(clip.frame_count) * a.total_bone_count);
+  state.counters["keys_in"] = double(a.keys.size());
+  state.counters["keys_out"] = double(b.keys.size());
+  state.counters["keys_per_s_in"] = double(a.keys.size()) / seconds;
+  state.counters["keys_per_s_out"] = double(b.keys.size()) / seconds;
+  state.counters["ratio"] = double(b.keys.size()) / double(a.keys.size());
+  state.counters["max_rot_err"] = rotation;
+  state.counters["max_rel_err"] = translation;
+}
+BENCHMARK(BM_Kh2FitKeys)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -42,11 +42,27 @@ struct DecodeContext {
   Options options;
 };
 
+class Document;
+
+// What `convert --template FILE` gives an encoder: the file the output replaces (as the
+// game or an earlier conversion wrote it). An encoder takes from it what the input
+// cannot carry; formats that do not use templates ignore it.
+struct EncodeTemplate {
+  std::string path;
+  Bytes bytes;
+  const Document* document = nullptr;  // as read by its own format
+};
+
 struct EncodeContext {
   const Scene* reference = nullptr;
   Options options;
   std::string output_path;             // the file being written, when known
   nlohmann::json report = nlohmann::json::object();  // encoder statistics for --verbose
+  const EncodeTemplate* templ = nullptr;  // --template, nullptr when none
+  // --clip with a template: which of the template's clips (slots) the input replaces; the
+  // input is then not filtered by name.
+  std::string template_clip;
+  std::vector<std::string> warnings;  // shown on stderr by the CLI
 };
 
 struct FormatDescriptor;

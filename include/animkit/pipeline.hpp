@@ -37,8 +37,9 @@ struct ConvertRequest {
   std::string input_format;   // "" = detect
   std::string output_format;  // "" = from the output extension
   std::string skeleton;       // --skeleton path, "" = none
-  std::string clip;           // only this clip, "" = all
+  std::string clip;           // only this clip, "" = all; with a template: the template's clip to replace
   Options options;
+  std::string template_path;  // --template: the file the output replaces ("" = none)
 };
 struct ConvertResult {
   const FormatDescriptor* input_format = nullptr;
@@ -47,6 +48,7 @@ struct ConvertResult {
   size_t bytes_in = 0, bytes_out = 0;
   bool copied_verbatim = false;  // same format, no change: the document was written back
   nlohmann::json report = nlohmann::json::object();  // encoder statistics
+  std::vector<std::string> warnings;                 // the encoder's warnings
 };
 // Converts input to output (format from the output's extension or output_format).
 // Never writes over the input; writes atomically.

@@ -182,6 +182,7 @@ ConvertResult Convert(const ConvertRequest& request) {
   }
   Bytes input = ReadFileBytes(request.input);
   result.bytes_in = input.size();
+  LoadedFile loaded_template;
   LoadedFile loaded = LoadBytes(input, request.input, request.input_format, request.options);
   result.input_format = loaded.format;
 
@@ -198,7 +199,18 @@ ConvertResult Convert(const ConvertRequest& request) {
   } catch (const Error& e) {
     throw e.InFile(request.input);
   }
-  if (!request.clip.empty()) {
+  EncodeTemplate templ;
+  if (!request.template_path.empty()) {
+    if (to_json) throw Error::General("--template applies to a game format output, not sample JSON").InFile(request.output);
+    if (request.template_path == request.output || SameFile(request.template_path, request.output))
+      throw Error::General("refusing to overwrite the template file").InFile(request.output);
+    templ.path = request.template_path;
+    templ.bytes = ReadFileBytes(request.template_path);
+    loaded_template = LoadBytes(templ.bytes, request.template_path, "", request.options);
+    templ.document = loaded_template.document.get();
+  }
+  const bool filter_clips = !request.clip.empty() && request.template_path.empty();
+  if (filter_clips) {
     std::erase_if(scene.clips, [&](const Clip& c) { return c.name != request.clip; });
     if (scene.clips.empty()) throw Error::General("no clip named '" + request.clip + "'").InFile(request.input);
   }
@@ -215,7 +227,7 @@ ConvertResult Convert(const ConvertRequest& request) {
     std::string text = SampleJson(scene, loaded.format->id, SampleRequest{0, {}, &scene.skeleton});
     out.assign(text.begin(), text.end());
   } else if (out_format == loaded.format && request.options.values().empty() && request.clip.empty() &&
-             request.skeleton.empty()) {
+             request.skeleton.empty() && request.template_path.empty()) {
     out = loaded.document->Write();  // nothing asked to change: the file as it was read
     result.copied_verbatim = true;
   } else {
@@ -223,13 +235,18 @@ ConvertResult Convert(const ConvertRequest& request) {
       throw Error::General(std::string(out_format->id) + " files cannot be written from animation data")
           .InFile(request.output);
     }
-    EncodeContext ectx{dctx.reference, request.options, request.output, nlohmann::json::object()};
+    EncodeContext ectx;
+    ectx.reference = dctx.reference;
+    ectx.options = request.options;
+    ectx.output_path = request.output;
+    if (!request.template_path.empty()) ectx.templ = &templ, ectx.template_clip = request.clip;
     try {
       out = out_format->encode(scene, ectx)->Write();
     } catch (const Error& e) {
       throw e.InFile(request.output);
     }
     result.report = std::move(ectx.report);
+    result.warnings = std::move(ectx.warnings);
   }
   WriteFileAtomic(request.output, out);
   result.bytes_out = out.size();

@@ -127,6 +127,10 @@ int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   out["joints"] = joints;
   out["events"] = events;
   if (!decode_error.empty()) out["decode_error"] = decode_error;
+  // Where a reader accepted what the format's rules forbid (formats list these in "warnings").
+  const nlohmann::json warnings = fields.contains("warnings") && fields["warnings"].is_array() ? fields["warnings"]
+                                                                                                : nlohmann::json::array();
+  out["warnings"] = warnings;
   out["fields"] = fields;
   if (json) {
     Emit(DumpJson(out, 2) + "\n", args.output);
@@ -144,6 +148,8 @@ int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   } else {
     text += "  (not decoded: " + decode_error + ")\n";
   }
+  for (const auto& w : warnings)
+    if (w.is_string()) text += "  warning: " + w.get<std::string>() + "\n";
   for (auto it = fields.begin(); it != fields.end(); ++it) {
     if (it.value().is_primitive()) text += "  " + it.key() + ": " + DumpJson(it.value()) + "\n";
   }
@@ -186,9 +192,10 @@ int RunValidate(const std::vector<std::string>& files, const CommonArgs& args) {
 }
 
 int RunConvert(const std::string& in, const std::string& out, const std::string& to, bool verbose, bool summary,
-               const CommonArgs& args) {
-  ConvertRequest request{in, out, args.format, to, args.skeleton, args.clip, ToOptions(args)};
+               const CommonArgs& args, const std::string& template_path) {
+  ConvertRequest request{in, out, args.format, to, args.skeleton, args.clip, ToOptions(args), template_path};
   ConvertResult r = Convert(request);
+  for (const std::string& w : r.warnings) std::fprintf(stderr, "%s: warning: %s\n", out.c_str(), w.c_str());
   if (summary) {
     std::printf("%s -> %s: %s, %zu clips, %zu frames, %zu joints, %zu events\n", in.c_str(), out.c_str(),
                 std::string(r.input_format->id).c_str(), r.clips, r.frames, r.joints, r.events);
@@ -224,6 +231,7 @@ int main(int argc, char** argv) {
   bool verbose = false;
   bool summary = false;
   std::string to;
+  std::string template_path;
   std::string input, output;
   std::vector<std::string> files;
 
@@ -245,6 +253,9 @@ int main(int argc, char** argv) {
   convert->add_option("--to", to, "Output format id or extension (e.g. text-anm, glb)");
   convert->add_flag("-v,--verbose", verbose, "Report sizes and encoder statistics on stderr");
   convert->add_flag("--summary", summary, "Print one line: clips, frames, joints, events");
+  convert->add_option("--template", template_path,
+                      "The file OUT replaces (e.g. the game's original): what IN cannot carry is kept from it; "
+                      "with --clip, only that clip of the template is replaced");
   AddCommon(convert, args, false);
   cli::BatchArgs batch_args;
   cli::AddBatchOptions(convert, batch_args);
@@ -271,6 +282,10 @@ int main(int argc, char** argv) {
     if (info->parsed()) return RunInfo(input, json, args);
     if (sample->parsed()) return RunSample(input, rate, args);
     if (convert->parsed()) {
+      if (!template_path.empty() && cli::IsBatchInput(input)) {
+        std::fprintf(stderr, "animkit: --template applies to one input file\n");
+        return 2;
+      }
       if (cli::IsBatchInput(input)) {
         return cli::RunBatchConvert(input, output, to, batch_args, {args.format, args.skeleton, args.clip, ToOptions(args)});
       }
@@ -278,7 +293,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "animkit: %s\n", usage.c_str());
         return 2;
       }
-      return RunConvert(input, output, to, verbose, summary, args);
+      return RunConvert(input, output, to, verbose, summary, args, template_path);
     }
     if (validate->parsed()) return RunValidate(files, args);
     if (bench->parsed()) {

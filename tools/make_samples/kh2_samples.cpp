@@ -55,11 +55,12 @@ void WriteKh2BarSamples(const std::filesystem::path& dir) {
   spec.name = "walk";
   const Skeleton skeleton = SyntheticSkeleton(spec);
   Clip walk = NumberedClip(skeleton, spec);
-  walk.events.push_back({0.2f, "footstep sound (frame 2)", {3, 0}, std::nullopt});
-  walk.events.push_back({0.0f, "state grounded (range 0, to end)", {}, 1.0f});
-  walk.events.push_back({0.1f, "attack hitbox (range 10)", {5, 1}, 0.5f});
+  walk.events.push_back({0.2f, "Play footstep sound", {2, 3, 0}, std::nullopt});
+  walk.events.push_back({0.0f, "STATE: Grounded", {0, -1}, 1.0f});
+  walk.events.push_back({0.1f, "Attack hitbox", {10, 15, 5, 1}, 0.5f});
   EncodeSettings interpolated;
   interpolated.tolerance = 5e-3f;
+  interpolated.relative_tolerance = 5e-3f;
   WriteSample(dir, "walk.anb", SerializeBar(EncodeAnb(walk, skeleton, interpolated)));
 
   spec.joints = 3;

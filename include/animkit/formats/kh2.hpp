@@ -47,7 +47,7 @@ struct RawMotion {
   std::array<int32_t, 3> reserved{};
   int32_t frames_per_loop = 0;  // engine frames
   int32_t total_frames = 0;     // matrix sets
-  int32_t unknown28 = 0;
+  int32_t matrix_offset = 0x60;  // where the matrices start, from 0x90 (0x60: after this header)
   int32_t second_table_offset = 0;  // from 0x90; 0 = none
   Vec4f bbox_min{}, bbox_max{};
   float frame_loop = 0, frame_end = 0, fps = 30, frame_return = 0;
@@ -193,6 +193,9 @@ struct InterpolatedMotion {
 };
 
 struct Motion {
+  // A placeholder slot: an entry of fewer than 0xA0 bytes, all zero (the game ships
+  // 0x90 zero bytes with no header). No clip; its bytes are kept in gaps.
+  bool placeholder = false;
   Bytes reserved = Bytes(kReservedSize, 0);  // 0x90 bytes, zero in known files
   MotionHeader header;
   bool raw = false;
@@ -219,11 +222,14 @@ struct Triggers {
   int16_t frame_list_offset = 4;  // from the entry start
   std::vector<RangeTrigger> ranges;
   std::vector<FrameTrigger> frames;
-  uint32_t size = 0;
+  uint32_t size = 0;  // the size the enclosing entry declares
   std::vector<Gap> gaps;
+  // Leniency notes (triggers read past the declared size), with absolute offsets.
+  std::vector<std::string> warnings;
 };
 
-// Name of a trigger id from the community tables ("" when unknown).
+// Name of a trigger id: the "Trigger" column of the community tables, word for word
+// ("" when the table lacks the id).
 std::string_view RangeTriggerName(int id);
 std::string_view FrameTriggerName(int id);
 
@@ -245,6 +251,9 @@ inline constexpr uint16_t kEntryModel = 4;
 inline constexpr uint16_t kEntryMotion = 9;
 inline constexpr uint16_t kEntryTriggers = 16;
 inline constexpr uint16_t kEntryAnb = 17;
+inline constexpr uint16_t kEntrySubArchive = 0x14;  // a nested BAR of other entries (MSETs)
+// BARs nest at most this deep (MSET -> sub-archive -> ANB); deeper is an error.
+inline constexpr int kMaxBarDepth = 3;
 
 struct Bar;
 
@@ -260,16 +269,29 @@ struct BarEntry {
   std::shared_ptr<Bar> bar;
   std::shared_ptr<Model> model;
   Bytes raw;  // other types
-  std::string Name() const;  // trailing zeros trimmed; bytes outside printable ASCII as %XX
+  std::string Name() const;
+  bool IsDummy() const { return Name() == "DUMM"; }  // trailing zeros trimmed; bytes outside printable ASCII as %XX
 };
 
 struct Bar {
-  uint32_t reserved = 0;   // u32 at 0x08
+  uint32_t reserved = 0;   // u32 at 0x08: a flags word in P_EX MSETs, else 0
   int32_t mset_type = 0;   // i32 at 0x0C
   std::vector<BarEntry> entries;
+  // The size the enclosing entry declares (the file's size at the top). Entries may run
+  // past it as far as the enclosing data goes (modding tools rewrite triggers without
+  // updating the outer size); the writer then writes those bytes too, and the enclosing
+  // archive keeps only its declared share.
   uint32_t size = 0;
   std::vector<Gap> gaps;
+  // Leniency notes for this archive and every nested one, with absolute offsets.
+  std::vector<std::string> warnings;
 };
+
+// Entry i's link: the first earlier non-empty entry whose data it shares (-1: none).
+int LinkTarget(const Bar& bar, size_t i);
+// The bytes an archive or triggers entry spans: its declared size, or more when
+// entries run past it.
+size_t Extent(const Bar& bar);
 
 struct ParseSettings {
   bool parse_model = true;  // read type-4 entries as models
@@ -327,28 +349,52 @@ std::vector<ChannelValues> RestChannels(const Skeleton& skeleton, const nlohmann
 Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
                   const DecodeSettings& settings);
 // Events from triggers for a clip at frame_rate frames per second.
+// Each trigger is an event named with the table's word (TriggerEventName) whose params
+// are the trigger id, then for a range trigger its stored end frame (-1: to the end),
+// then the trigger's own parameters.
 std::vector<Event> DecodeTriggers(const Triggers& triggers, double frame_rate, Seconds duration);
+// The table's word for a trigger id, or "Trigger N" when the table lacks it.
+std::string TriggerEventName(bool range, int id);
 // The whole archive: a clip per motion (MSET slots named "NNN_NAME"), the model's skeleton.
 Scene DecodeBar(const Bar& bar, const Scene* reference, const DecodeSettings& settings);
 
 // ---------------------------------------------------------------------------
 // Encoding
 struct EncodeSettings {
-  bool raw = false;          // write raw matrices instead of curves
-  float tolerance = 1e-4f;   // interpolated: largest channel error a dropped key may cause
+  bool raw = false;                  // write raw matrices instead of curves
+  float tolerance = 1e-4f;           // rotation channels: largest error at any frame, radians
+  float relative_tolerance = 1e-4f;  // translation/scale: relative to the channel's magnitude (at least 1)
 };
 struct EncodeReport {
   size_t bones = 0, curves = 0, keys = 0, initial_pose = 0, skipped_tracks = 0;
+  size_t fitted_keys = 0;    // keys of the curves fitted from the clip (the rest came from a template)
   float tolerance_used = 0;  // raised above the setting where a curve needed more than 255 keys
+  bool unchanged = false;    // the template's motion was kept: no pose moved beyond the tolerance
 };
-// The clip's joints map to bones by "#N" or by skeleton order.
+// The clip's joints map to bones by "#N" or by skeleton order. Each animated channel
+// becomes hermite keys fitted within the tolerance, a constant one an initial pose value.
+// With a template (an interpolated motion), bone count, IK helpers (joints #bone_count..),
+// constraints, limiters, expressions, joint table and header come from it; bones the clip
+// does not animate or moves within the tolerance keep the template's curves; when no bone
+// moved and the length is the template's, the template itself is returned (report.unchanged).
 Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings,
-                    EncodeReport* report = nullptr);
-// Events named as DecodeTriggers names them ("... (range N)", "... (frame N)"); others are
+                    EncodeReport* report = nullptr, const Motion* templ = nullptr);
+// Events as DecodeTriggers makes them (name matching the id in params[0]); others are
 // skipped and counted in *skipped.
 Triggers EncodeTriggers(const std::vector<Event>& events, double frame_rate, size_t* skipped = nullptr);
 // An ANB: a BAR of one motion and one triggers entry.
 Bar EncodeAnb(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings,
               EncodeReport* report = nullptr);
+// An ANB from a template ANB: its motion re-encoded against the template's, its triggers
+// kept unless the clip's trigger events differ from them. *unchanged: both were kept (the
+// template's bytes are then the answer).
+Bar EncodeAnbFromTemplate(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, const Bar& templ,
+                          EncodeReport* report, bool* unchanged);
+// The archive's bytes with entry index's data replaced by payload; every later entry moves
+// by a multiple of 16, entries sharing the slot's data (links) follow it; all other bytes
+// stay as they were.
+Bytes ReplaceEntry(ByteView archive, const Bar& bar, size_t index, const Bytes& payload);
+// The "NNN_NAME" name of an MSET slot's clip.
+std::string SlotName(size_t index, const BarEntry& entry);
 
 }  // namespace animkit::kh2

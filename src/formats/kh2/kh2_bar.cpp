@@ -34,11 +34,16 @@ std::string BarEntry::Name() const {
 // ---------------------------------------------------------------------------
 // Triggers
 
-Triggers ParseTriggers(ByteView data, uint64_t base) {
+namespace {
+
+// data runs from the entry's start to the end of the enclosing data; declared is the
+// entry's own size. Triggers the counts list are read past declared (with a warning),
+// never past data.
+Triggers ParseTriggersIn(ByteView data, size_t declared, uint64_t base) {
   ByteReader r(data, Endian::Little, base);
   Triggers t;
   Coverage cov;
-  t.size = static_cast<uint32_t>(data.size());
+  t.size = static_cast<uint32_t>(declared);
   const uint8_t ranges = r.U8("range trigger count");
   const uint8_t frames = r.U8("frame trigger count");
   t.frame_list_offset = r.I16("frame trigger list offset");
@@ -56,12 +61,12 @@ Triggers ParseTriggers(ByteView data, uint64_t base) {
     cov.Add(start, r.tell());
   }
   if (t.frame_list_offset < 0 || size_t(t.frame_list_offset) > data.size())
-    r.FailAt(2, "frame trigger list offset " + Hex(uint16_t(t.frame_list_offset)) + " points past the end of the entry (" +
-                    Hex(data.size()) + ")");
+    r.FailAt(2, "frame trigger list offset " + Hex(uint16_t(t.frame_list_offset)) + " points past the end of the file (" +
+                    Hex(data.size()) + " bytes from the entry)");
   if (frames > 0 && size_t(t.frame_list_offset) < r.tell())
     r.FailAt(2, "frame trigger list offset " + Hex(uint16_t(t.frame_list_offset)) +
                     " points into the range triggers (they end at " + Hex(r.tell()) + ")");
-  if (frames > 0 || size_t(t.frame_list_offset) >= r.tell()) r.Seek(size_t(t.frame_list_offset), "the frame triggers");
+  if (frames > 0) r.Seek(size_t(t.frame_list_offset), "the frame triggers");
   t.frames.resize(frames);
   for (size_t i = 0; i < t.frames.size(); ++i) {
     FrameTrigger& ft = t.frames[i];
@@ -73,9 +78,17 @@ Triggers ParseTriggers(ByteView data, uint64_t base) {
     for (uint8_t k = 0; k < n; ++k) ft.params.push_back(r.I16("a frame trigger parameter"));
     cov.Add(start, r.tell());
   }
-  t.gaps = cov.Gaps(data);
+  const size_t used = r.tell();
+  if (used > declared)
+    t.warnings.push_back("offset " + Hex(base) + ": the triggers run " + Hex(used - declared) +
+                         " bytes past the entry's declared size " + Hex(declared) + " (read on, as the game does)");
+  t.gaps = cov.Gaps(data.first(std::max(declared, r.tell())));
   return t;
 }
+
+}  // namespace
+
+Triggers ParseTriggers(ByteView data, uint64_t base) { return ParseTriggersIn(data, data.size(), base); }
 
 Bytes SerializeTriggers(const Triggers& t) {
   if (t.ranges.size() > 255 || t.frames.size() > 255) throw Error::General("a triggers entry holds at most 255 triggers of each kind");
@@ -94,9 +107,12 @@ Bytes SerializeTriggers(const Triggers& t) {
     list.I16(ft.frame), list.U8(ft.id), list.U8(static_cast<uint8_t>(ft.params.size()));
     for (int16_t p : ft.params) list.I16(p);
   }
-  Image img(t.size);
+  size_t extent = std::max<size_t>(t.size, head.size());
+  if (!t.frames.empty()) extent = std::max(extent, size_t(uint16_t(t.frame_list_offset)) + list.size());
+  for (const Gap& g : t.gaps) extent = std::max(extent, g.offset + g.bytes.size());
+  Image img(extent);
   img.Put(0, head.bytes(), "the range triggers");
-  img.Put(size_t(uint16_t(t.frame_list_offset)), list.bytes(), "the frame triggers");
+  if (!t.frames.empty()) img.Put(size_t(uint16_t(t.frame_list_offset)), list.bytes(), "the frame triggers");
   img.PutGaps(t.gaps);
   return img.Take();
 }
@@ -145,11 +161,17 @@ bool LooksLikeBar(ByteView data) {
   return data.size() >= 4 && data[0] == 'B' && data[1] == 'A' && data[2] == 'R' && data[3] == 1;
 }
 
-Bar ParseBar(ByteView data, uint64_t base) {
+namespace {
+
+// data runs from the archive's start to the end of the enclosing data (the file);
+// declared is the archive's own size (its entry's size in the enclosing archive).
+Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, int depth) {
   ByteReader r(data, Endian::Little, base);
   Bar bar;
   Coverage cov;
-  bar.size = static_cast<uint32_t>(data.size());
+  bar.size = static_cast<uint32_t>(declared);
+  if (depth >= kMaxBarDepth)
+    r.Fail("BAR archives nest deeper than " + N(kMaxBarDepth) + " levels (real files nest MSET -> ANB -> motion)");
   r.Require(kBarHeaderSize, "a BAR header");
   if (!LooksLikeBar(data)) r.Fail("expected the BAR magic \"BAR\\x01\"");
   r.Skip(4, "magic");
@@ -159,6 +181,8 @@ Bar ParseBar(ByteView data, uint64_t base) {
   r.Count(count, kBarEntrySize, "BAR entry table");
   cov.Add(0, kBarHeaderSize + size_t(count) * kBarEntrySize);
   bar.entries.resize(count);
+  size_t extent = std::max(declared, kBarHeaderSize + size_t(count) * kBarEntrySize);
+  size_t longest = 0;  // the entry that runs furthest past declared
   for (size_t i = 0; i < count; ++i) {
     BarEntry& e = bar.entries[i];
     const size_t pos = r.tell();
@@ -168,25 +192,79 @@ Bar ParseBar(ByteView data, uint64_t base) {
     std::copy(name.begin(), name.end(), reinterpret_cast<uint8_t*>(e.name.data()));
     e.offset = r.U32("entry offset");
     e.size = r.U32("entry size");
-    if (uint64_t(e.offset) + e.size > data.size())
+    if (e.size == 0) continue;  // an empty slot: the game never reads its offset
+    const uint64_t end = uint64_t(e.offset) + e.size;
+    if (end > data.size())
       r.FailAt(pos + 8, "entry " + N(int64_t(i)) + " (" + e.Name() + ") data at " + Hex(base + e.offset) + " (" +
-                            Hex(e.size) + " bytes) runs past the end of the archive (" + Hex(base + data.size()) + ")");
+                            Hex(e.size) + " bytes) runs past the end of the " + (depth ? "file" : "archive") + " (" +
+                            Hex(base + data.size()) + ")");
+    if (end > extent) extent = size_t(end), longest = i;
   }
-  for (BarEntry& e : bar.entries) {
-    if (e.size == 0) continue;  // an empty slot
+  std::vector<std::string> nested;
+  for (size_t i = 0; i < bar.entries.size(); ++i) {
+    BarEntry& e = bar.entries[i];
+    if (e.size == 0) continue;
     ByteView payload = data.subspan(e.offset, e.size);
+    ByteView to_end = data.subspan(e.offset);
     const uint64_t at = base + e.offset;
     cov.Add(e.offset, size_t(e.offset) + e.size);
     switch (e.type) {
       case kEntryMotion: e.motion = std::make_shared<Motion>(ParseMotion(payload, at)); break;
-      case kEntryTriggers: e.triggers = std::make_shared<Triggers>(ParseTriggers(payload, at)); break;
-      case kEntryAnb: e.bar = std::make_shared<Bar>(ParseBar(payload, at)); break;
+      case kEntryTriggers:
+        e.triggers = std::make_shared<Triggers>(ParseTriggersIn(to_end, e.size, at));
+        nested.insert(nested.end(), e.triggers->warnings.begin(), e.triggers->warnings.end());
+        break;
+      case kEntryAnb:
+        e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, depth + 1));
+        nested.insert(nested.end(), e.bar->warnings.begin(), e.bar->warnings.end());
+        break;
+      case kEntrySubArchive:
+        if (LooksLikeBar(payload)) {
+          e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, depth + 1));
+          nested.insert(nested.end(), e.bar->warnings.begin(), e.bar->warnings.end());
+        } else {
+          e.raw.assign(payload.begin(), payload.end());
+        }
+        break;
       case kEntryModel: e.model = std::make_shared<Model>(ParseModel(payload, at)); break;
       default: e.raw.assign(payload.begin(), payload.end()); break;
     }
   }
-  bar.gaps = cov.Gaps(data);
+  if (extent > declared)
+    bar.warnings.push_back("offset " + Hex(base) + ": the archive's entries run " + Hex(extent - declared) +
+                           " bytes past its declared size " + Hex(declared) + " (entry " + N(int64_t(longest)) + " (" +
+                           bar.entries[longest].Name() + ") ends at " + Hex(base + extent) +
+                           "); read as far as the file goes, as the game does");
+  bar.warnings.insert(bar.warnings.end(), nested.begin(), nested.end());
+  bar.gaps = cov.Gaps(data.first(extent));
   return bar;
+}
+
+// The size an entry's payload declares for itself (an archive or triggers entry may
+// serialize to more: the bytes its entries run past it).
+size_t DeclaredSize(const BarEntry& e, const Bytes& payload) {
+  if (e.bar) return e.bar->size;
+  if (e.triggers) return e.triggers->size;
+  return payload.size();
+}
+
+}  // namespace
+
+Bar ParseBar(ByteView data, uint64_t base) { return ParseBarIn(data, data.size(), base, 0); }
+
+int LinkTarget(const Bar& bar, size_t i) {
+  if (i >= bar.entries.size() || bar.entries[i].size == 0) return -1;
+  for (size_t j = 0; j < i; ++j)
+    if (bar.entries[j].size > 0 && bar.entries[j].offset == bar.entries[i].offset) return static_cast<int>(j);
+  return -1;
+}
+
+size_t Extent(const Bar& bar) {
+  size_t extent = std::max<size_t>(bar.size, kBarHeaderSize + bar.entries.size() * kBarEntrySize);
+  for (const BarEntry& e : bar.entries)
+    if (e.size > 0) extent = std::max(extent, size_t(e.offset) + e.size);
+  for (const Gap& g : bar.gaps) extent = std::max(extent, g.offset + g.bytes.size());
+  return extent;
 }
 
 Bytes SerializePayload(const BarEntry& e) {
@@ -210,12 +288,15 @@ Bytes SerializeBar(const Bar& bar) {
     w.U32(e.offset);
     w.U32(e.size);
   }
-  Image img(bar.size);
+  Image img(Extent(bar));
   img.Put(0, w.bytes(), "the BAR header and entry table");
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
     if (e.size == 0) continue;
     Bytes payload = SerializePayload(e);
+    // Bytes an archive or triggers entry runs past its size belong to this archive's
+    // gaps (or the next entry): only the declared share is placed here.
+    if (payload.size() > e.size && DeclaredSize(e, payload) == e.size) payload.resize(e.size);
     if (payload.size() != e.size)
       throw Error::General("BAR entry " + N(int64_t(i)) + " (" + e.Name() + ") is " + Hex(payload.size()) +
                            " bytes but the table says " + Hex(e.size) + ": lay the archive out again");

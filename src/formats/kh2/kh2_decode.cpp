@@ -11,29 +11,100 @@ namespace {
 
 std::string N(int64_t v) { return std::to_string(v); }
 
-// Named from the community tables of trigger ids (see docs/formats/kh2.md).
+// The "Trigger" column of the community tables of trigger ids, word for word
+// (docs/formats/kh2.md).
 constexpr std::string_view kRangeNames[] = {
-    "state grounded", "state air", "state blend to idle", "state no gravity", "enable collision",
-    "disable collision", "enable conditional reaction command", "disable conditional reaction command",
-    "no damage reaction", "state jump or land", "attack hitbox", "state allow combo", "state weapon swing",
-    "state unknown 13", "state allow reaction command", "state unknown 15", "ai special movement",
-    "ai combo 1", "ai combo 2", "ai disable invincibility", "reaction command on self", "state unknown 21",
-    "turn to target", "texture animation", "state no gravity keep kinetics", "reaction command on other",
-    "reaction command on other 2", "state cannot be hit", "turn to lock-on", "state cannot leave ground",
-    "state unknown 30", "state unknown 31", "state unknown 32", "combo attack hitbox", "state unknown 34",
-    "state allow magic combo", "pattern enable", "pattern disable", "state allow drop from on top",
-    "state unknown 39", "state unknown 40", "state allow movement", "keep momentum and restrict movement",
-    "unused 43", "immovable by friction", "action unknown 45", "action unknown 46",
-    "rotate towards movement", "unused 48", "keep motion on leaving ground", "allow combo finisher",
-    "play singleton sound", "stop actions", "action unknown 53"};
+    "STATE: Grounded",
+    "STATE: Air",
+    "STATE: Blend to idle",
+    "STATE: No gravity",
+    "Enable collision",
+    "Disable collision",
+    "Enable conditional RC",
+    "Disable conditional RC",
+    "(Prints “using NO_DAMAGE_REACTION attribute”) (UNUSED?)",
+    "STATE: Jump/Land",
+    "Attack hitbox",
+    "STATE: Allow combo",
+    "STATE: Weapon swing (Display trail)",
+    "STATE: <unknown>",
+    "STATE: Allow RC",
+    "STATE: <unknown> (UNUSED?)",
+    "AI: Special movement",
+    "AI: <unknown> (AI combo 1)",
+    "AI: <unknown> (AI combo 2)",
+    "AI: Disable invincibility",
+    "Reaction Command (Self)",
+    "STATE: <unknown>",
+    "ACTION: Turn to target",
+    "Texture animation",
+    "STATE: No gravity, keep kinetics",
+    "STATE: AnmatrCommand (Reaction command on other object)",
+    "STATE: AnmatrCommand 2",
+    "STATE: Hitbox off (Can’t be hit)",
+    "ACTION: Turn to lock",
+    "STATE: Can’t leave ground",
+    "STATE: <unknown> (Freeze animation? Immovable?)",
+    "STATE: <unknown>",
+    "STATE: <unknown>",
+    "Attack hitbox (Combo)",
+    "STATE: <unknown>",
+    "STATE: Allow combo (Magic)",
+    "Pattern enable",
+    "Pattern disable",
+    "STATE: Allow drop from on top",
+    "STATE: <unknown>",
+    "STATE: <unknown>",
+    "STATE: Allow movement",
+    "PHYSICS: Keep momentum & restrict movement",
+    "<NOT CODED>",
+    "PHYSICS: Immovable by friction",
+    "ACTION: <unknown>",
+    "ACTION: <unknown>",
+    "ACTION: Rotate towards movement direction",
+    "<NOT CODED>",
+    "ACTION: Maintain motion on ground leave",
+    "ACTION: Allow combo finisher",
+    "Play singleton sound effect",
+    "ACTION: Stop actions",
+    "ACTION: <unknown>"};
 constexpr std::string_view kFrameNames[] = {
-    "jump", "effect caster", "footstep sound", "jump (dusk)", "texture animation start",
-    "texture animation stop", "use item", "game effect", "sound effect", "various trigger 1",
-    "various trigger 2", "various trigger 4", "various trigger 8", "voice", "voice 2", "turn to target",
-    "disable command time", "magic cast", "unused 18", "footstep effect", "unused 20", "turn to lock-on",
-    "show weapon", "fade out", "fade in", "entity function", "set mesh color", "reset mesh color",
-    "revenge check", "show weapon with effect", "limit voice", "vibration", "unused 32", "unused 33",
-    "quick run check", "fall if in the air"};
+    "Action: Jump",
+    "Trigger effect caster (APDX)",
+    "Play footstep sound",
+    "Action: Jump (Dusk) (animation in slot 628)",
+    "Texture animation start",
+    "Texture animation stop (UNUSED?)",
+    "Use item",
+    "Game effect (Effects more complex than particle effects)",
+    "Play sound effect (APDX)",
+    "VariousTrigger 1",
+    "VariousTrigger 2",
+    "VariousTrigger 4",
+    "VariousTrigger 8",
+    "Play vsb voice",
+    "Play vsb voice",
+    "Turn to Target",
+    "<unknown> (DisableCommandTime)",
+    "Magic cast",
+    "<NOT CODED>",
+    "Apply footstep effect (Footprint, water splashes…)",
+    "<NOT CODED>",
+    "Turn to lock on",
+    "Make the weapon appear",
+    "Fade start (Opacity decrease)",
+    "Fade start (Opacity increase)",
+    "Calls a function from the entity’s pvTable",
+    "Set mesh color to 0x808080",
+    "Reset mesh color",
+    "Revenge check",
+    "Make the weapon appear with effect",
+    "LIMIT: PlayVoice (UNUSED?)",
+    "Trigger vibration",
+    "<NOT CODED>",
+    "<NOT CODED>",
+    "Quick run check",
+    "Transition to fall if on air"};
 
 float Identity(int channel) { return channel < 3 ? 1.0f : 0.0f; }
 
@@ -292,7 +363,16 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
                         {"frame_end", im.frame_end},
                         {"frame_count", im.frame_count},
                         {"bbox_min", Vec(im.bbox_min)},
-                        {"bbox_max", Vec(im.bbox_max)}});
+                        {"bbox_max", Vec(im.bbox_max)},
+                        {"constraint_count", im.constraints.size()},
+                        {"expression_count", im.expressions.size()},
+                        {"limiter_count", im.limiters.size()}});
+  if (!im.ik_helpers.empty()) {  // joints glTF shows as bones: flagged so that a conversion back can tell
+    nlohmann::json helpers = nlohmann::json::array();
+    for (size_t k = 0; k < im.ik_helpers.size(); ++k)
+      helpers.push_back(JointName(skeleton, size_t(std::max<int>(im.bone_count, 0)) + k));
+    clip.metadata["ik_helpers"] = helpers;
+  }
   std::vector<ChannelValues> base(rest.begin(), rest.begin() + std::ptrdiff_t(std::min(rest.size(), size_t(im.bone_count))));
   for (size_t b = base.size(); b < size_t(im.bone_count); ++b) base.push_back({1, 1, 1, 0, 0, 0, 0, 0, 0});
   for (const BoneRecord& h : im.ik_helpers) base.push_back(ChannelsFromBone(h));
@@ -311,34 +391,29 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
   return clip;
 }
 
+std::string TriggerEventName(bool range, int id) {
+  const std::string_view name = range ? RangeTriggerName(id) : FrameTriggerName(id);
+  return name.empty() ? "Trigger " + std::to_string(id) : std::string(name);
+}
+
 std::vector<Event> DecodeTriggers(const Triggers& triggers, double rate, Seconds duration) {
   std::vector<Event> events;
-  auto params = [](const std::vector<int16_t>& p) {
-    std::vector<double> out(p.begin(), p.end());
-    return out;
-  };
-  auto label = [](std::string_view name, const char* kind, int id) {
-    std::string s = name.empty() ? std::string("unknown") : std::string(name);
-    return s + " (" + kind + " " + std::to_string(id) + ")";
-  };
+  // params: the trigger id, then (ranges) the stored end frame, then the trigger's own parameters.
   for (const RangeTrigger& r : triggers.ranges) {
     Event e;
     e.time = static_cast<Seconds>(r.start / rate);
-    e.name = label(RangeTriggerName(r.id), "range", r.id);
-    if (r.end == -1) {
-      e.name.insert(e.name.size() - 1, ", to end");
-      e.end_time = std::max(duration, e.time);
-    } else {
-      e.end_time = static_cast<Seconds>(r.end / rate);
-    }
-    e.params = params(r.params);
+    e.name = TriggerEventName(true, r.id);
+    e.end_time = r.end == -1 ? std::max(duration, e.time) : static_cast<Seconds>(r.end / rate);
+    e.params = {double(r.id), double(r.end)};
+    e.params.insert(e.params.end(), r.params.begin(), r.params.end());
     events.push_back(std::move(e));
   }
   for (const FrameTrigger& f : triggers.frames) {
     Event e;
     e.time = static_cast<Seconds>(f.frame / rate);
-    e.name = label(FrameTriggerName(f.id), "frame", f.id);
-    e.params = params(f.params);
+    e.name = TriggerEventName(false, f.id);
+    e.params = {double(f.id)};
+    e.params.insert(e.params.end(), f.params.begin(), f.params.end());
     events.push_back(std::move(e));
   }
   return events;
@@ -346,6 +421,12 @@ std::vector<Event> DecodeTriggers(const Triggers& triggers, double rate, Seconds
 
 // ---------------------------------------------------------------------------
 // BAR -> Scene
+
+std::string SlotName(size_t i, const BarEntry& e) {
+  std::string s = std::to_string(i);
+  while (s.size() < 3) s.insert(s.begin(), '0');
+  return e.Name().empty() ? s : s + "_" + e.Name();
+}
 
 namespace {
 
@@ -358,25 +439,20 @@ const Model* FindModel(const Bar& bar) {
   return nullptr;
 }
 
-std::string Slot(size_t i, const BarEntry& e) {
-  std::string s = std::to_string(i);
-  while (s.size() < 3) s.insert(s.begin(), '0');
-  return e.Name().empty() ? s : s + "_" + e.Name();
-}
 
 void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Skeleton& skeleton,
               const std::vector<ChannelValues>& rest, const DecodeSettings& settings) {
   size_t motions = 0;
-  for (const BarEntry& e : bar.entries) motions += e.motion ? 1 : 0;
+  for (const BarEntry& e : bar.entries) motions += e.motion && !e.motion->placeholder ? 1 : 0;
   const Triggers* triggers = nullptr;
   for (const BarEntry& e : bar.entries)
     if (e.triggers && !triggers) triggers = e.triggers.get();
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
-    if (e.motion) {
+    if (e.motion && !e.motion->placeholder) {
       Clip clip = DecodeMotion(*e.motion, skeleton, rest, settings);
       std::string name = prefix;
-      if (name.empty()) name = motions == 1 ? (e.Name().empty() ? "motion" : e.Name()) : Slot(i, e);
+      if (name.empty()) name = motions == 1 ? (e.Name().empty() ? "motion" : e.Name()) : SlotName(i, e);
       else if (motions > 1) name += "_" + std::to_string(i);
       clip.name = name;
       clip.metadata["entry"] = e.Name();
@@ -386,7 +462,7 @@ void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Ske
       }
       scene.clips.push_back(std::move(clip));
     } else if (e.bar && prefix.empty()) {
-      AddClips(*e.bar, Slot(i, e), scene, skeleton, rest, settings);
+      AddClips(*e.bar, SlotName(i, e), scene, skeleton, rest, settings);
     }
   }
 }

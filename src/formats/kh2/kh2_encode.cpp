@@ -47,25 +47,6 @@ Sampled SampleClip(const Clip& clip, const Skeleton& skeleton) {
   return s;
 }
 
-// Keys kept so that linear interpolation stays within tol of every sample.
-std::vector<size_t> ReduceLinear(const std::vector<float>& v, float tol) {
-  std::vector<size_t> kept{0};
-  size_t anchor = 0;
-  for (size_t end = 2; end < v.size(); ++end) {
-    bool ok = true;
-    for (size_t k = anchor + 1; k < end && ok; ++k) {
-      const double u = double(k - anchor) / double(end - anchor);
-      ok = std::abs(v[anchor] + (v[end] - v[anchor]) * u - v[k]) <= tol;
-    }
-    if (!ok) {
-      kept.push_back(end - 1);
-      anchor = end - 1;
-    }
-  }
-  if (v.size() > 1) kept.push_back(v.size() - 1);
-  return kept;
-}
-
 float Unwrap(float angle, float previous) {
   const float two_pi = 2 * std::numbers::pi_v<float>;
   while (angle - previous > std::numbers::pi_v<float>) angle -= two_pi;
@@ -73,27 +54,192 @@ float Unwrap(float angle, float previous) {
   return angle;
 }
 
-ChannelValues Channels(const TransformTRS& x, const ChannelValues* previous) {
+// Euler XYZ channels of x; rotation as the triple (of the two that give the rotation,
+// each unwrapped by whole turns) nearest to reference, so that channels stay continuous.
+ChannelValues Channels(const TransformTRS& x, const ChannelValues* reference) {
   Vec3 e = EulerFromQuat(x.rotation, EulerOrder::XYZ);
-  if (previous) e = {Unwrap(e.x, (*previous)[3]), Unwrap(e.y, (*previous)[4]), Unwrap(e.z, (*previous)[5])};
+  if (reference) {
+    const ChannelValues& r = *reference;
+    const float pi = std::numbers::pi_v<float>;
+    const Vec3 a{Unwrap(e.x, r[3]), Unwrap(e.y, r[4]), Unwrap(e.z, r[5])};
+    const Vec3 b{Unwrap(e.x + pi, r[3]), Unwrap(pi - e.y, r[4]), Unwrap(e.z + pi, r[5])};
+    auto dist = [&](Vec3 v) { return std::abs(v.x - r[3]) + std::abs(v.y - r[4]) + std::abs(v.z - r[5]); };
+    e = dist(b) < dist(a) && AngleBetween(QuatFromEuler(b, EulerOrder::XYZ), x.rotation) < 1e-3f ? b : a;
+  }
   return {x.scale.x, x.scale.y, x.scale.z, e.x, e.y, e.z, x.translation.x, x.translation.y, x.translation.z};
+}
+
+bool IsRotation(int channel) { return channel >= 3 && channel < 6; }
+
+// The tolerance of one channel: radians for rotation, relative (to the channel's largest
+// magnitude, at least 1) for translation and scale.
+double ChannelTolerance(int channel, const std::vector<float>& v, const EncodeSettings& settings) {
+  if (IsRotation(channel)) return settings.tolerance;
+  double magnitude = 1;
+  for (float x : v) magnitude = std::max(magnitude, double(std::abs(x)));
+  return settings.relative_tolerance * magnitude;
+}
+
+// A hermite segment between two samples as the evaluator computes it (double, from floats).
+double HermiteAt(double u, double d, float v0, float v1, float out0, float in1) {
+  const double u2 = u * u, u3 = u2 * u;
+  return (2 * u3 - 3 * u2 + 1) * v0 + (u3 - 2 * u2 + u) * d * out0 + (-2 * u3 + 3 * u2) * v1 + (u3 - u2) * d * in1;
+}
+
+// The out-tangent of a and in-tangent of e (slopes per key-time unit) that fit the samples
+// between them best (least squares, pulled slightly towards the chord), rounded to float;
+// true when every sample in between is then within tol.
+bool FitSegment(const std::vector<double>& t, const std::vector<float>& v, size_t a, size_t e, double tol,
+                float& out_a, float& in_e) {
+  const double d = t[e] - t[a];
+  const double chord = (double(v[e]) - v[a]) / d;
+  double s11 = 0, s12 = 0, s22 = 0, r1 = 0, r2 = 0;
+  for (size_t k = a + 1; k < e; ++k) {
+    const double u = (t[k] - t[a]) / d, u2 = u * u, u3 = u2 * u;
+    const double b1 = (u3 - 2 * u2 + u) * d, b2 = (u3 - u2) * d;
+    const double r = v[k] - ((2 * u3 - 3 * u2 + 1) * v[a] + (-2 * u3 + 3 * u2) * v[e]);
+    s11 += b1 * b1, s12 += b1 * b2, s22 += b2 * b2, r1 += b1 * r, r2 += b2 * r;
+  }
+  const double lambda = 1e-9 * (s11 + s22) + 1e-12 * d * d;  // regularizes 0 or 1 inner samples
+  s11 += lambda, s22 += lambda, r1 += lambda * chord, r2 += lambda * chord;
+  const double det = s11 * s22 - s12 * s12;
+  double x1 = chord, x2 = chord;
+  if (std::abs(det) > 1e-300) {
+    x1 = (r1 * s22 - r2 * s12) / det;
+    x2 = (s11 * r2 - s12 * r1) / det;
+  }
+  if (!std::isfinite(x1) || !std::isfinite(x2) || std::abs(x1) > 1e30 || std::abs(x2) > 1e30) return false;
+  out_a = static_cast<float>(x1);
+  in_e = static_cast<float>(x2);
+  for (size_t k = a + 1; k < e; ++k) {
+    const double value = static_cast<float>(HermiteAt((t[k] - t[a]) / d, d, v[a], v[e], out_a, in_e));
+    if (!(std::abs(value - v[k]) <= tol)) return false;
+  }
+  return true;
+}
+
+struct FittedKey {
+  size_t frame = 0;
+  float in_tangent = 0, out_tangent = 0;
+};
+
+// Hermite keys through a subset of the samples: each segment is extended greedily while
+// its best tangents keep every sample within tol.
+std::vector<FittedKey> FitHermite(const std::vector<double>& t, const std::vector<float>& v, double tol) {
+  std::vector<FittedKey> keys;
+  const size_t n = v.size();
+  keys.push_back({0, 0, 0});
+  if (n < 2) return keys;
+  size_t a = 0;
+  while (a + 1 < n) {
+    float out_a = 0, in_e = 0;
+    size_t best = a + 1;
+    FitSegment(t, v, a, a + 1, tol, out_a, in_e);  // two samples always fit
+    float best_out = out_a, best_in = in_e;
+    for (size_t e = a + 2; e < n; ++e) {
+      if (!FitSegment(t, v, a, e, tol, out_a, in_e)) break;
+      best = e, best_out = out_a, best_in = in_e;
+    }
+    keys.back().out_tangent = best_out;
+    keys.push_back({best, best_in, 0});
+    a = best;
+  }
+  return keys;
+}
+
+// Shared tables of an interpolated motion being built: each distinct float stored once.
+class Tables {
+ public:
+  explicit Tables(InterpolatedMotion& m) : m_(m) {}
+  int16_t Value(float v) { return Index(values_, m_.values, v, "distinct key values"); }
+  int16_t Tangent(float v) { return Index(tangents_, m_.tangents, v, "distinct tangents"); }
+  uint16_t Time(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    auto [it, added] = times_.emplace(bits, m_.key_times.size());
+    if (added) m_.key_times.push_back(v);
+    return static_cast<uint16_t>(std::min<size_t>(it->second, 0x3FFF));
+  }
+  void CheckTimes() const {
+    if (m_.key_times.size() > 0x3FFF)
+      throw Error::General("the motion needs " + std::to_string(m_.key_times.size()) +
+                           " distinct key times, more than the 16383 a motion holds");
+  }
+
+ private:
+  int16_t Index(std::map<uint32_t, size_t>& index, std::vector<float>& table, float v, const char* what) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    auto [it, added] = index.emplace(bits, table.size());
+    if (added) table.push_back(v);
+    if (it->second > 0x7FFF)
+      throw Error::General(std::string("the motion needs more than the 32768 ") + what +
+                           " a motion holds: raise --kh2-tolerance");
+    return static_cast<int16_t>(it->second);
+  }
+  InterpolatedMotion& m_;
+  std::map<uint32_t, size_t> values_, tangents_, times_;
+};
+
+// Copies a template curve, its keys re-indexed into the new tables (the same key types,
+// times, values and tangents, so it evaluates bit for bit as before).
+Curve CopyCurve(const InterpolatedMotion& from, const Curve& c, InterpolatedMotion& to, Tables& tables) {
+  Curve out = c;
+  out.first_key = static_cast<int16_t>(std::min<size_t>(to.keys.size(), 0x7FFF));
+  for (int k = 0; k < c.key_count; ++k) {
+    const Key& key = from.keys[size_t(c.first_key) + size_t(k)];
+    Key nk;
+    const uint16_t time = tables.Time(from.key_times[size_t(key.time_index())]);
+    nk.packed = static_cast<uint16_t>((time << 2) | (key.packed & 3));
+    nk.value = tables.Value(from.values[size_t(key.value)]);
+    const bool uses_out = key.type() == KeyType::Hermite && k + 1 < c.key_count;
+    const bool uses_in = k > 0 && from.keys[size_t(c.first_key) + size_t(k) - 1].type() == KeyType::Hermite;
+    nk.out_tangent = uses_out ? tables.Tangent(from.tangents[size_t(key.out_tangent)]) : 0;
+    nk.in_tangent = uses_in ? tables.Tangent(from.tangents[size_t(key.in_tangent)]) : 0;
+    to.keys.push_back(nk);
+  }
+  return out;
+}
+
+bool Within(const TransformTRS& a, const TransformTRS& b, const EncodeSettings& s) {
+  auto close = [&](float x, float y) {
+    return std::abs(x - y) <= s.relative_tolerance * std::max({1.0f, std::abs(x), std::abs(y)});
+  };
+  return close(a.translation.x, b.translation.x) && close(a.translation.y, b.translation.y) &&
+         close(a.translation.z, b.translation.z) && close(a.scale.x, b.scale.x) && close(a.scale.y, b.scale.y) &&
+         close(a.scale.z, b.scale.z) && AngleBetween(a.rotation, b.rotation) <= s.tolerance;
+}
+
+size_t TemplateFrames(const InterpolatedMotion& im) {
+  double end = im.frame_end;
+  if (!(std::isfinite(end) && end > 0)) end = double(im.total_frames) * im.fps / kEngineRate;
+  if (!(std::isfinite(end) && end >= 0 && end < 1e6)) end = 0;
+  return size_t(std::floor(end + 1e-6)) + 1;
 }
 
 }  // namespace
 
-Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report) {
+Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
+                    const Motion* templ) {
   const Sampled s = SampleClip(clip, skeleton);
   EncodeReport rep;
-  rep.bones = size_t(s.bones);
   for (int b : s.bone_of_track) rep.skipped_tracks += b < 0 ? 1 : 0;
+  const bool interpolated_template = templ && !templ->raw && !templ->placeholder;
   Motion m;
-  m.raw = settings.raw;
+  m.raw = templ && !templ->placeholder ? templ->raw : settings.raw;
+  if (templ && !templ->placeholder) m.header = templ->header;
   const float end = static_cast<float>(s.frames - 1);
-  // Per bone and frame: local channels (tracks that no bone takes are skipped).
-  std::vector<int> track_of_bone(size_t(s.bones), -1);
-  for (size_t t = 0; t < s.bone_of_track.size(); ++t)
-    if (s.bone_of_track[t] >= 0 && track_of_bone[size_t(s.bone_of_track[t])] < 0)
-      track_of_bone[size_t(s.bone_of_track[t])] = static_cast<int>(t);
+  const int bones = interpolated_template ? templ->interpolated.total_bone_count
+                    : templ && templ->raw ? std::max(s.bones, templ->raw_motion.bone_count)
+                                          : s.bones;
+  rep.bones = size_t(bones);
+  // Per bone: the track that animates it (tracks that no bone takes are skipped).
+  std::vector<int> track_of_bone(size_t(bones), -1);
+  for (size_t t = 0; t < s.bone_of_track.size(); ++t) {
+    const int b = s.bone_of_track[t];
+    if (b >= 0 && b < bones && track_of_bone[size_t(b)] < 0) track_of_bone[size_t(b)] = static_cast<int>(t);
+    else if (b >= bones) ++rep.skipped_tracks;
+  }
   auto rest_of = [&](int b) {
     return size_t(b) < skeleton.joints.size() ? skeleton.joints[size_t(b)].rest : TransformTRS{};
   };
@@ -107,15 +253,16 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
 
   if (m.raw) {
     RawMotion& raw = m.raw_motion;
-    raw.bone_count = s.bones;
+    if (templ && templ->raw) raw = templ->raw_motion, raw.matrices.clear();
+    raw.bone_count = bones;
     raw.fps = static_cast<float>(s.rate);
-    raw.frame_end = static_cast<float>(s.frames);
-    raw.frames_per_loop = static_cast<int32_t>(std::lround(double(s.frames) * kEngineRate / s.rate));
-    std::vector<Mat4> model(size_t(s.bones));
-    std::vector<bool> done;
+    if (!(templ && templ->raw)) {
+      raw.frame_end = static_cast<float>(s.frames);
+      raw.frames_per_loop = static_cast<int32_t>(std::lround(double(s.frames) * kEngineRate / s.rate));
+    }
+    std::vector<Mat4> model(static_cast<size_t>(bones));
     for (size_t f = 0; f < s.frames; ++f) {
-      done.assign(size_t(s.bones), false);
-      for (int b = 0; b < s.bones; ++b) {
+      for (int b = 0; b < bones; ++b) {
         const int t = track_of_bone[size_t(b)];
         const TransformTRS x = t >= 0 ? s.pose[f][size_t(t)] : rest_of(b);
         Mat4 local = MatrixFromTRS(x);
@@ -132,77 +279,152 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
     }
     raw.bbox_min = lo;
     raw.bbox_max = hi;
+    LayoutMotion(m);
+    if (report) *report = rep;
+    return m;
+  }
+
+  InterpolatedMotion& im = m.interpolated;
+  std::vector<float> frame_times(s.frames);
+  std::vector<double> times(s.frames);
+  for (size_t f = 0; f < s.frames; ++f) {
+    frame_times[f] = static_cast<float>(double(f) * kEngineRate / s.rate);
+    times[f] = frame_times[f];
+  }
+  // The template's pose at every frame (rest: the skeleton's, then the template's IK helpers).
+  std::vector<std::vector<ChannelValues>> reference;
+  if (interpolated_template) {
+    const InterpolatedMotion& t = templ->interpolated;
+    std::vector<ChannelValues> rest = RestChannels(skeleton, clip.metadata.contains("kh2_rest") ? clip.metadata : nlohmann::json::object());
+    rest.resize(std::min(rest.size(), size_t(std::max<int>(t.bone_count, 0))));
+    while (rest.size() < size_t(std::max<int>(t.bone_count, 0))) rest.push_back({1, 1, 1, 0, 0, 0, 0, 0, 0});
+    for (const BoneRecord& h : t.ik_helpers) rest.push_back(ChannelsFromBone(h));
+    reference.resize(s.frames);
+    for (size_t f = 0; f < s.frames; ++f) EvaluatePose(t, frame_times[f], rest, reference[f]);
+  }
+  // Which bones the clip changed (without a template: every bone it animates).
+  std::vector<bool> changed(size_t(bones), false);
+  for (int b = 0; b < bones; ++b) {
+    const int t = track_of_bone[size_t(b)];
+    if (t < 0) continue;
+    if (!interpolated_template) {
+      changed[size_t(b)] = true;
+      continue;
+    }
+    for (size_t f = 0; f < s.frames && !changed[size_t(b)]; ++f)
+      changed[size_t(b)] = !Within(s.pose[f][size_t(t)], TransformFromChannels(reference[f][size_t(b)]), settings);
+  }
+  const bool same_length = interpolated_template && TemplateFrames(templ->interpolated) == s.frames &&
+                           std::abs(templ->interpolated.fps - s.rate) < 1e-6;
+  if (interpolated_template && same_length && std::none_of(changed.begin(), changed.end(), [](bool c) { return c; })) {
+    rep.unchanged = true;
+    rep.keys = templ->interpolated.keys.size();
+    if (report) *report = rep;
+    return *templ;  // nothing moved beyond the tolerance: the template's own motion
+  }
+
+  if (interpolated_template) {
+    im = templ->interpolated;  // IK helpers, constraints, limits, expressions, joints, loop frame...
+    im.initial_pose.clear(), im.forward.clear(), im.inverse.clear(), im.keys.clear();
+    im.key_times.clear(), im.values.clear(), im.tangents.clear();
+    if (!same_length) {
+      im.frame_end = end;
+      im.frame_count = end;
+      im.fps = static_cast<float>(s.rate);
+      im.total_frames = static_cast<int32_t>(std::lround(double(end) * kEngineRate / s.rate));
+    }
   } else {
-    InterpolatedMotion& im = m.interpolated;
-    im.bone_count = static_cast<int16_t>(s.bones);
+    im.bone_count = static_cast<int16_t>(bones);
     im.fps = static_cast<float>(s.rate);
     im.frame_end = end;
     im.frame_count = end;
     im.total_frames = static_cast<int32_t>(std::lround(double(end) * kEngineRate / s.rate));
-    for (size_t f = 0; f < s.frames; ++f) im.key_times.push_back(static_cast<float>(double(f) * kEngineRate / s.rate));
-    if (im.key_times.size() > 0x3FFF) throw Error::General("a motion holds at most 16383 key times");
-    std::map<uint32_t, int16_t> value_index;
-    auto value = [&](float v) {
-      uint32_t bits;
-      std::memcpy(&bits, &v, 4);
-      auto [it, added] = value_index.emplace(bits, static_cast<int16_t>(im.values.size()));
-      if (added) {
-        if (im.values.size() >= 0x7FFF) throw Error::General("a motion holds at most 32767 distinct key values");
-        im.values.push_back(v);
-      }
-      return it->second;
-    };
-    std::vector<float> series(s.frames);
-    float tol_used = settings.tolerance;
-    for (int b = 0; b < s.bones; ++b) {
-      const int t = track_of_bone[size_t(b)];
-      if (t < 0) continue;
-      std::vector<ChannelValues> ch(s.frames);
-      for (size_t f = 0; f < s.frames; ++f) {
-        ch[f] = Channels(s.pose[f][size_t(t)], f ? &ch[f - 1] : nullptr);
-        grow(s.pose[f][size_t(t)].translation);
-      }
-      for (int c = 0; c < kChannelCount; ++c) {
-        float mn = ch[0][size_t(c)], mx = mn;
-        for (size_t f = 0; f < s.frames; ++f) {
-          series[f] = ch[f][size_t(c)];
-          mn = std::min(mn, series[f]);
-          mx = std::max(mx, series[f]);
-        }
-        if (mx - mn <= settings.tolerance) {
-          im.initial_pose.push_back({static_cast<int16_t>(b), static_cast<int16_t>(c), series[0]});
-          continue;
-        }
-        float tol = settings.tolerance;
-        std::vector<size_t> kept = ReduceLinear(series, tol);
-        while (kept.size() > 255) {
-          tol *= 2;
-          kept = ReduceLinear(series, tol);
-        }
-        tol_used = std::max(tol_used, tol);
-        Curve curve;
-        curve.joint = static_cast<int16_t>(b);
-        curve.packed = static_cast<uint8_t>(c);  // clamp before and after
-        curve.key_count = static_cast<uint8_t>(kept.size());
-        if (im.keys.size() > 0x7FFF) throw Error::General("a motion holds at most 32767 keys");
-        curve.first_key = static_cast<int16_t>(im.keys.size());
-        for (size_t k : kept) {
-          Key key;
-          key.packed = static_cast<uint16_t>((k << 2) | uint16_t(KeyType::Linear));
-          key.value = value(series[k]);
-          im.keys.push_back(key);
-        }
-        im.forward.push_back(curve);
-      }
+    if (auto it = clip.metadata.find("frame_loop"); it != clip.metadata.end() && it->is_number())
+      im.frame_loop = it->get<float>();  // the loop (return) frame a KH2 source recorded
+    for (int j = 0; j <= bones; ++j) im.joints.push_back({static_cast<int16_t>(j < bones ? j : 0), 0});
+  }
+  const int model_bones = im.bone_count;
+  Tables tables(im);
+  std::vector<float> series(s.frames);
+  float tol_used = settings.tolerance;
+  size_t keys_needed = 0;
+  const InterpolatedMotion* t_im = interpolated_template ? &templ->interpolated : nullptr;
+  for (int b = 0; b < bones; ++b) {
+    const bool helper = b >= model_bones;
+    std::vector<Curve>& curves = helper ? im.inverse : im.forward;
+    const int16_t joint = static_cast<int16_t>(helper ? b - model_bones : b);
+    if (!changed[size_t(b)]) {
+      if (!t_im) continue;
+      for (const InitialPose& p : t_im->initial_pose)
+        if (p.bone == b) im.initial_pose.push_back(p);
+      for (const Curve& c : helper ? t_im->inverse : t_im->forward)
+        if (c.joint == joint) curves.push_back(CopyCurve(*t_im, c, im, tables));
+      continue;
     }
+    const int t = track_of_bone[size_t(b)];
+    std::vector<ChannelValues> ch(s.frames);
+    for (size_t f = 0; f < s.frames; ++f) {
+      const ChannelValues* ref = t_im ? &reference[f][size_t(b)] : f ? &ch[f - 1] : nullptr;
+      ch[f] = Channels(s.pose[f][size_t(t)], ref);
+      if (!helper) grow(s.pose[f][size_t(t)].translation);
+    }
+    for (int c = 0; c < kChannelCount; ++c) {
+      float mn = ch[0][size_t(c)], mx = mn;
+      for (size_t f = 0; f < s.frames; ++f) {
+        series[f] = ch[f][size_t(c)];
+        mn = std::min(mn, series[f]);
+        mx = std::max(mx, series[f]);
+      }
+      const double base_tol = ChannelTolerance(c, series, settings);
+      if (mx - mn <= base_tol) {
+        // Constant: an initial pose value (the middle of the range: within tol/2 everywhere).
+        const float mid = mn == mx ? mn : static_cast<float>((double(mn) + mx) / 2);
+        im.initial_pose.push_back({static_cast<int16_t>(b), static_cast<int16_t>(c), mid});
+        continue;
+      }
+      double tol = base_tol;
+      std::vector<FittedKey> fitted = FitHermite(times, series, tol);
+      while (fitted.size() > 255) {  // a curve holds at most 255 keys
+        tol *= 2;
+        fitted = FitHermite(times, series, tol);
+      }
+      if (IsRotation(c)) tol_used = std::max(tol_used, float(tol));
+      else tol_used = std::max(tol_used, float(tol / base_tol * settings.tolerance));
+      keys_needed += fitted.size();
+      Curve curve;
+      curve.joint = joint;
+      curve.packed = static_cast<uint8_t>(c);  // clamp before and after
+      curve.key_count = static_cast<uint8_t>(fitted.size());
+      curve.first_key = static_cast<int16_t>(std::min<size_t>(im.keys.size(), 0x7FFF));
+      for (size_t k = 0; k < fitted.size(); ++k) {
+        Key key;
+        const bool last = k + 1 == fitted.size();
+        key.packed = static_cast<uint16_t>((tables.Time(frame_times[fitted[k].frame]) << 2) |
+                                           uint16_t(last ? KeyType::Constant : KeyType::Hermite));
+        key.value = tables.Value(series[fitted[k].frame]);
+        key.in_tangent = k > 0 ? tables.Tangent(fitted[k].in_tangent) : 0;
+        key.out_tangent = last ? 0 : tables.Tangent(fitted[k].out_tangent);
+        im.keys.push_back(key);
+      }
+      curves.push_back(curve);
+    }
+  }
+  tables.CheckTimes();
+  if (im.keys.size() > 0x7FFF)
+    throw Error::General("the motion needs " + std::to_string(im.keys.size()) +
+                         " keys, more than the 32767 a motion holds: raise --kh2-tolerance (now " +
+                         std::to_string(settings.tolerance) + ") to fit it with fewer keys");
+  std::stable_sort(im.initial_pose.begin(), im.initial_pose.end(),
+                   [](const InitialPose& a, const InitialPose& b) { return a.bone < b.bone; });
+  if (!t_im || !first) {
     im.bbox_min = lo;
     im.bbox_max = hi;
-    rep.curves = im.forward.size();
-    rep.keys = im.keys.size();
-    rep.initial_pose = im.initial_pose.size();
-    rep.tolerance_used = tol_used;
-    for (int j = 0; j <= s.bones; ++j) im.joints.push_back({static_cast<int16_t>(j < s.bones ? j : 0), 0});
   }
+  rep.curves = im.forward.size() + im.inverse.size();
+  rep.keys = im.keys.size();
+  rep.fitted_keys = keys_needed;
+  rep.initial_pose = im.initial_pose.size();
+  rep.tolerance_used = tol_used;
   LayoutMotion(m);
   if (report) *report = rep;
   return m;
@@ -215,31 +437,25 @@ Triggers EncodeTriggers(const std::vector<Event>& events, double rate, size_t* s
     const double f = std::round(seconds * rate);
     return static_cast<int16_t>(std::clamp(f, -32768.0, 32767.0));
   };
+  auto whole = [](double v, double lo, double hi) { return std::isfinite(v) && v == std::floor(v) && v >= lo && v <= hi; };
   for (const Event& e : events) {
-    // "... (range N)", "... (range N, to end)" or "... (frame N)"
-    const size_t open = e.name.rfind(" (");
-    bool ok = open != std::string::npos && e.name.back() == ')';
-    std::string inner = ok ? e.name.substr(open + 2, e.name.size() - open - 3) : "";
-    bool to_end = false;
-    if (inner.size() > 8 && inner.compare(inner.size() - 8, 8, ", to end") == 0) {
-      to_end = true;
-      inner.resize(inner.size() - 8);
-    }
-    const bool range = inner.rfind("range ", 0) == 0, single = inner.rfind("frame ", 0) == 0;
-    const std::string digits = inner.size() > 6 ? inner.substr(6) : "";
-    ok = ok && (range || single) && !digits.empty() && digits.size() <= 3 &&
-         digits.find_first_not_of("0123456789") == std::string::npos && std::stoi(digits) <= 255;
-    if (!ok || e.params.size() > 255) {
+    // A trigger event: named as DecodeTriggers names it, params = id, (range end), parameters.
+    const bool range = e.end_time.has_value();
+    const size_t fixed = range ? 2 : 1;
+    bool ok = e.params.size() >= fixed && e.params.size() - fixed <= 255 && whole(e.params[0], 0, 255) &&
+              e.name == TriggerEventName(range, int(e.params[0]));
+    for (size_t k = 1; ok && k < e.params.size(); ++k) ok = whole(e.params[k], -32768, 32767);
+    if (!ok) {
       ++dropped;
       continue;
     }
-    const uint8_t id = static_cast<uint8_t>(std::stoi(digits));
+    const uint8_t id = static_cast<uint8_t>(e.params[0]);
     std::vector<int16_t> params;
-    for (double p : e.params) params.push_back(static_cast<int16_t>(std::clamp(std::round(p), -32768.0, 32767.0)));
+    for (size_t k = fixed; k < e.params.size(); ++k) params.push_back(static_cast<int16_t>(e.params[k]));
     if (range) {
       RangeTrigger r;
       r.start = frame(e.time);
-      r.end = to_end ? int16_t(-1) : frame(e.end_time.value_or(e.time));
+      r.end = e.params[1] == -1 ? int16_t(-1) : frame(*e.end_time);
       r.id = id;
       r.params = std::move(params);
       t.ranges.push_back(std::move(r));
@@ -277,6 +493,96 @@ Bar EncodeAnb(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& 
   bar.entries.push_back(std::move(triggers));
   LayoutBar(bar);
   return bar;
+}
+
+namespace {
+
+bool SameTriggers(const Triggers& a, const Triggers& b) {
+  if (a.ranges.size() != b.ranges.size() || a.frames.size() != b.frames.size()) return false;
+  for (size_t i = 0; i < a.ranges.size(); ++i) {
+    const RangeTrigger &x = a.ranges[i], &y = b.ranges[i];
+    if (x.start != y.start || x.end != y.end || x.id != y.id || x.params != y.params) return false;
+  }
+  for (size_t i = 0; i < a.frames.size(); ++i) {
+    const FrameTrigger &x = a.frames[i], &y = b.frames[i];
+    if (x.frame != y.frame || x.id != y.id || x.params != y.params) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Bar EncodeAnbFromTemplate(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, const Bar& templ,
+                          EncodeReport* report, bool* unchanged) {
+  Bar bar = templ;
+  BarEntry* motion = nullptr;
+  BarEntry* triggers = nullptr;
+  for (BarEntry& e : bar.entries) {
+    if (e.motion && !e.motion->placeholder && !motion) motion = &e;
+    if (e.triggers && !triggers) triggers = &e;
+  }
+  if (!motion) throw Error::General("the template archive has no motion to replace");
+  EncodeReport rep;
+  Motion encoded = EncodeMotion(clip, skeleton, settings, &rep, motion->motion.get());
+  bool same = rep.unchanged;
+  if (!rep.unchanged) motion->motion = std::make_shared<Motion>(std::move(encoded));
+  const double rate = motion->motion->raw ? motion->motion->raw_motion.fps : motion->motion->interpolated.fps;
+  size_t skipped = 0;
+  Triggers events = EncodeTriggers(clip.events, rate, &skipped);
+  const bool has_trigger_events = clip.events.size() > skipped;
+  if (triggers && has_trigger_events && !SameTriggers(events, *triggers->triggers)) {
+    triggers->triggers = std::make_shared<Triggers>(std::move(events));
+    same = false;
+  } else if (!triggers && has_trigger_events) {
+    BarEntry e;
+    e.type = kEntryTriggers;
+    e.name = motion->name;
+    e.triggers = std::make_shared<Triggers>(std::move(events));
+    bar.entries.push_back(std::move(e));
+    same = false;
+  }
+  if (!same) LayoutBar(bar);
+  if (unchanged) *unchanged = same;
+  if (report) *report = rep;
+  return same ? templ : bar;
+}
+
+Bytes ReplaceEntry(ByteView archive, const Bar& bar, size_t index, const Bytes& payload) {
+  if (index >= bar.entries.size()) throw Error::General("no entry " + std::to_string(index) + " to replace");
+  const BarEntry& slot = bar.entries[index];
+  if (archive.size() < 16 + bar.entries.size() * 16)
+    throw Error::General("the archive is shorter than its entry table");
+  const uint64_t off = slot.offset;
+  // The slot's region: up to the next entry's data (or the end), so padding after it goes with it.
+  uint64_t region_end = archive.size();
+  for (const BarEntry& e : bar.entries)
+    if (e.size > 0 && e.offset > off && e.offset < region_end) region_end = e.offset;
+  if (slot.size == 0 || off + slot.size > archive.size() || region_end < off + std::min<uint64_t>(slot.size, region_end - off))
+    throw Error::General("entry " + std::to_string(index) + " (" + slot.Name() + ") has no data to replace");
+  const int64_t old_len = int64_t(region_end - off);
+  int64_t delta = int64_t(payload.size()) - old_len;
+  if (region_end < archive.size()) delta = (delta >= 0 ? (delta + 15) / 16 : -((-delta) / 16)) * 16;
+  const int64_t new_len = old_len + delta;
+  if (new_len < int64_t(payload.size())) throw Error::General("internal: the replaced region is too small");
+  Bytes out(archive.begin(), archive.begin() + std::ptrdiff_t(off));
+  out.insert(out.end(), payload.begin(), payload.end());
+  out.resize(out.size() + size_t(new_len - int64_t(payload.size())), 0);
+  out.insert(out.end(), archive.begin() + std::ptrdiff_t(region_end), archive.end());
+  auto put32 = [&](size_t at, uint32_t v) {
+    for (int k = 0; k < 4; ++k) out[at + size_t(k)] = static_cast<uint8_t>(v >> (8 * k));
+  };
+  for (size_t i = 0; i < bar.entries.size(); ++i) {
+    const BarEntry& e = bar.entries[i];
+    const size_t rec = 16 + i * 16;
+    if (e.size > 0 && e.offset == off) {
+      put32(rec + 12, static_cast<uint32_t>(payload.size()));  // the slot and its links
+    } else if (e.offset >= region_end) {
+      const int64_t moved = int64_t(e.offset) + delta;
+      if (moved < 0 || moved > 0xFFFFFFFF) throw Error::General("the replaced archive is too large");
+      put32(rec + 8, static_cast<uint32_t>(moved));
+    }
+  }
+  return out;
 }
 
 }  // namespace animkit::kh2

@@ -27,6 +27,7 @@ EncodeSettings EncodeSettingsFrom(const Options& o) {
   s.raw = o.Has("raw") && o.Get("raw") != "0";
   s.tolerance = static_cast<float>(o.GetNumber("kh2-tolerance", 1e-4));
   if (!(s.tolerance >= 0 && s.tolerance <= 1)) throw Error::General("option --kh2-tolerance expects 0..1");
+  s.relative_tolerance = s.tolerance;
   return s;
 }
 
@@ -48,6 +49,7 @@ json BoneInfo(const BoneRecord& b) {
 }
 
 json MotionInfo(const Motion& m) {
+  if (m.placeholder) return {{"kind", "placeholder"}, {"size", m.size}, {"gaps", GapsInfo(m.gaps)}};
   json j = {{"kind", m.raw ? "raw" : "interpolated"},
             {"type", m.header.type},
             {"flag", m.header.flag},
@@ -61,7 +63,7 @@ json MotionInfo(const Motion& m) {
               {"reserved", r.reserved},
               {"frames_per_loop", r.frames_per_loop},
               {"total_frames", r.total_frames},
-              {"unknown28", r.unknown28},
+              {"matrix_offset", r.matrix_offset},
               {"second_table_offset", r.second_table_offset},
               {"second_table_bytes", r.second_table.size()},
               {"bbox_min", V4(r.bbox_min)},
@@ -168,21 +170,29 @@ json MotionInfo(const Motion& m) {
 json TriggersInfo(const Triggers& t) {
   json ranges = json::array(), frames = json::array();
   for (const RangeTrigger& r : t.ranges)
-    ranges.push_back({{"start", r.start}, {"end", r.end}, {"id", r.id}, {"name", RangeTriggerName(r.id)}, {"params", r.params}});
+    ranges.push_back({{"start", r.start}, {"end", r.end}, {"id", r.id}, {"name", TriggerEventName(true, r.id)}, {"params", r.params}});
   for (const FrameTrigger& f : t.frames)
-    frames.push_back({{"frame", f.frame}, {"id", f.id}, {"name", FrameTriggerName(f.id)}, {"params", f.params}});
+    frames.push_back({{"frame", f.frame}, {"id", f.id}, {"name", TriggerEventName(false, f.id)}, {"params", f.params}});
   return {{"frame_list_offset", t.frame_list_offset}, {"size", t.size}, {"ranges", ranges}, {"frames", frames},
-          {"gaps", GapsInfo(t.gaps)}};
+          {"gaps", GapsInfo(t.gaps)}, {"warnings", t.warnings}};
 }
 
 json BarInfo(const Bar& bar) {
   json entries = json::array();
-  for (const BarEntry& e : bar.entries) {
+  size_t empty = 0, placeholders = 0, links = 0, dummies = 0;
+  for (size_t i = 0; i < bar.entries.size(); ++i) {
+    const BarEntry& e = bar.entries[i];
     json j = {{"type", e.type}, {"duplicate", e.duplicate}, {"name", e.Name()}, {"offset", e.offset}, {"size", e.size}};
-    if (e.size == 0) j["empty"] = true;
-    if (e.motion) j["motion"] = MotionInfo(*e.motion);
+    if (e.size == 0) j["empty"] = true, ++empty;
+    if (const int target = LinkTarget(bar, i); target >= 0) j["link_to"] = target, ++links;
+    if (e.IsDummy()) j["dummy"] = true, ++dummies;
+    if (e.motion) {
+      j["motion"] = MotionInfo(*e.motion);
+      if (e.motion->placeholder) j["placeholder"] = true, ++placeholders;
+    }
     if (e.triggers) j["triggers"] = TriggersInfo(*e.triggers);
     if (e.bar) j["bar"] = BarInfo(*e.bar);
+    if (e.type == kEntrySubArchive) j["sub_archive"] = true;
     if (e.model) {
       json bones = json::array();
       for (const BoneRecord& b : e.model->bones) bones.push_back(BoneInfo(b));
@@ -193,42 +203,73 @@ json BarInfo(const Bar& bar) {
     }
     entries.push_back(std::move(j));
   }
-  return {{"entry_count", bar.entries.size()}, {"reserved", bar.reserved}, {"mset_type", bar.mset_type},
-          {"size", bar.size}, {"entries", entries}, {"gaps", GapsInfo(bar.gaps)}};
+  return {{"entry_count", bar.entries.size()},
+          {"reserved", bar.reserved},
+          {"header_flags", bar.reserved},
+          {"mset_type", bar.mset_type},
+          {"size", bar.size},
+          {"extent", Extent(bar)},
+          {"empty_slots", empty},
+          {"placeholder_slots", placeholders},
+          {"link_entries", links},
+          {"dummy_entries", dummies},
+          {"entries", entries},
+          {"gaps", GapsInfo(bar.gaps)},
+          {"warnings", bar.warnings}};
+}
+
+// The file name (without folders) a document was read from, for the glTF extras.
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void RecordSource(Scene& scene, const std::string& source) {
+  if (source.empty()) return;
+  scene.metadata["kh2_source"] = source;
+  for (Clip& c : scene.clips) c.metadata["kh2_source"] = source;
 }
 
 class BarDocument final : public Document {
  public:
-  explicit BarDocument(Bar bar) : bar_(std::move(bar)) {}
+  explicit BarDocument(Bar bar, std::string source = {}) : bar_(std::move(bar)), source_(std::move(source)) {}
   const FormatDescriptor& format() const override { return kKh2BarFormat; }
   Bytes Write() const override { return SerializeBar(bar_); }
   json Info() const override { return BarInfo(bar_); }
   Scene Decode(const DecodeContext& context) const override {
-    return DecodeBar(bar_, context.reference, SettingsFrom(context.options));
+    Scene scene = DecodeBar(bar_, context.reference, SettingsFrom(context.options));
+    RecordSource(scene, source_);
+    return scene;
   }
+  const Bar& bar() const { return bar_; }
 
  private:
   Bar bar_;
+  std::string source_;
 };
 
 class MotionDocument final : public Document {
  public:
-  explicit MotionDocument(Motion m) : motion_(std::move(m)) {}
+  explicit MotionDocument(Motion m, std::string source = {}) : motion_(std::move(m)), source_(std::move(source)) {}
+  const Motion& motion() const { return motion_; }
   const FormatDescriptor& format() const override { return kKh2MotionFormat; }
   Bytes Write() const override { return SerializeMotion(motion_); }
   json Info() const override { return MotionInfo(motion_); }
   Scene Decode(const DecodeContext& context) const override {
     Scene scene;
+    if (motion_.placeholder) return scene;  // an empty slot: no clip
     nlohmann::json meta = json::object();
     if (context.reference) scene.skeleton = context.reference->skeleton, meta = context.reference->metadata;
     Clip clip = DecodeMotion(motion_, scene.skeleton, RestChannels(scene.skeleton, meta), SettingsFrom(context.options));
     clip.name = "motion";
     scene.clips.push_back(std::move(clip));
+    RecordSource(scene, source_);
     return scene;
   }
 
  private:
   Motion motion_;
+  std::string source_;
 };
 
 int ProbeBar(ByteView data, std::string_view ext) {
@@ -249,9 +290,11 @@ int ProbeMotion(ByteView data, std::string_view ext) {
   return ext == ".motion" ? kProbeExtension : kProbeNone;
 }
 
-std::unique_ptr<Document> ReadBar(ByteView data, const Options&) { return std::make_unique<BarDocument>(ParseBar(data)); }
-std::unique_ptr<Document> ReadMotion(ByteView data, const Options&) {
-  return std::make_unique<MotionDocument>(ParseMotion(data));
+std::unique_ptr<Document> ReadBar(ByteView data, const Options& o) {
+  return std::make_unique<BarDocument>(ParseBar(data), BaseName(o.Get(kSourcePathOption)));
+}
+std::unique_ptr<Document> ReadMotion(ByteView data, const Options& o) {
+  return std::make_unique<MotionDocument>(ParseMotion(data), BaseName(o.Get(kSourcePathOption)));
 }
 
 const Clip& OneClip(const Scene& scene, const char* what) {
@@ -269,16 +312,133 @@ void Report(EncodeContext& context, const EncodeReport& r) {
   context.report["bones"] = r.bones;
   context.report["curves"] = r.curves;
   context.report["keys"] = r.keys;
+  context.report["fitted_keys"] = r.fitted_keys;
   context.report["initial_pose"] = r.initial_pose;
   context.report["skipped_tracks"] = r.skipped_tracks;
   context.report["tolerance_used"] = r.tolerance_used;
+  context.report["unchanged"] = r.unchanged;
 }
 
 const Skeleton& SkeletonFor(const Scene& scene, const EncodeContext& context) {
   return context.reference && !context.reference->skeleton.empty() ? context.reference->skeleton : scene.skeleton;
 }
 
+// Without a template, what a KH2 source had that glTF cannot carry is lost: say which
+// template to give.
+void WarnWithoutTemplate(const Scene& scene, EncodeContext& context) {
+  if (context.templ) return;
+  for (const Clip& c : scene.clips) {
+    const auto source = c.metadata.find("kh2_source");
+    if (source == c.metadata.end() || !source->is_string()) continue;
+    auto count = [&](const char* key) {
+      const auto it = c.metadata.find(key);
+      return it != c.metadata.end() && it->is_number_integer() ? it->get<int64_t>() : int64_t(0);
+    };
+    const auto helpers = c.metadata.find("ik_helpers");
+    const size_t ik = helpers != c.metadata.end() && helpers->is_array() ? helpers->size() : 0;
+    if (ik == 0 && count("constraint_count") == 0 && count("expression_count") == 0 && count("limiter_count") == 0)
+      continue;
+    const std::string name = source->get<std::string>();
+    std::string what = std::to_string(ik) + " IK helpers";
+    if (ik > 0) what += " (" + helpers->front().get<std::string>() + ".." + helpers->back().get<std::string>() + ")";
+    what += ", " + std::to_string(count("constraint_count")) + " constraints, " +
+            std::to_string(count("expression_count")) + " expressions and " + std::to_string(count("limiter_count")) +
+            " limits";
+    context.warnings.push_back("clip '" + c.name + "' came from " + name + ", whose " + what +
+                               " glTF cannot carry: give --template " + name +
+                               " to keep them (without it the IK helpers are written as bones)");
+  }
+}
+
+// The template's archive or motion, when it is a KH2 document.
+const Bar* TemplateBar(const EncodeContext& context) {
+  if (!context.templ || !context.templ->document) return nullptr;
+  const auto* doc = dynamic_cast<const BarDocument*>(context.templ->document);
+  if (!doc) throw Error::General("the template " + context.templ->path + " is not a KH2 archive");
+  return &doc->bar();
+}
+
+bool IsAnbSlot(const Bar& bar, size_t i) {
+  const BarEntry& e = bar.entries[i];
+  if (e.type != kEntryAnb || !e.bar || e.size == 0 || LinkTarget(bar, i) >= 0) return false;
+  return std::any_of(e.bar->entries.begin(), e.bar->entries.end(),
+                     [](const BarEntry& x) { return x.motion && !x.motion->placeholder; });
+}
+
+// The template slot a name picks: "NNN_NAME" or a unique entry name.
+int FindSlot(const Bar& bar, const std::string& name) {
+  int found = -1;
+  for (size_t i = 0; i < bar.entries.size(); ++i) {
+    if (!IsAnbSlot(bar, i)) continue;
+    if (SlotName(i, bar.entries[i]) == name) return static_cast<int>(i);
+    if (bar.entries[i].Name() == name) {
+      if (found >= 0)
+        throw Error::General("the template has several slots named " + name + ": give the slot as NNN_" + name);
+      found = static_cast<int>(i);
+    }
+  }
+  return found;
+}
+
+const Clip* FindClip(const Scene& scene, const std::string& a, const std::string& b) {
+  for (const Clip& c : scene.clips)
+    if (c.name == a || c.name == b) return &c;
+  return nullptr;
+}
+
+std::unique_ptr<Document> EncodeWithTemplate(const Scene& scene, EncodeContext& context, const Bar& templ) {
+  const EncodeSettings settings = EncodeSettingsFrom(context.options);
+  const Skeleton& skeleton = SkeletonFor(scene, context);
+  EncodeReport report;
+  const bool mset = std::any_of(templ.entries.begin(), templ.entries.end(), [](const BarEntry& e) { return e.bar != nullptr; });
+  if (!mset) {  // an ANB
+    const Clip* clip = context.template_clip.empty() ? nullptr : FindClip(scene, context.template_clip, context.template_clip);
+    if (!clip) clip = &OneClip(scene, "an ANB");
+    bool unchanged = false;
+    Bar bar = EncodeAnbFromTemplate(*clip, skeleton, settings, templ, &report, &unchanged);
+    Report(context, report);
+    context.report["copied_from_template"] = unchanged;
+    return std::make_unique<BarDocument>(unchanged ? ParseBar(context.templ->bytes) : std::move(bar));
+  }
+  // An MSET: each clip replaces the slot of its name; --clip replaces that slot alone.
+  std::vector<std::pair<size_t, const Clip*>> jobs;
+  if (!context.template_clip.empty()) {
+    const int slot = FindSlot(templ, context.template_clip);
+    if (slot < 0) throw Error::General("the template has no motion slot named " + context.template_clip);
+    const std::string slot_name = SlotName(size_t(slot), templ.entries[size_t(slot)]);
+    const Clip* clip = FindClip(scene, slot_name, context.template_clip);
+    if (!clip) clip = &OneClip(scene, "a slot");
+    jobs.push_back({size_t(slot), clip});
+  } else {
+    for (size_t i = 0; i < templ.entries.size(); ++i)
+      if (IsAnbSlot(templ, i))
+        if (const Clip* c = FindClip(scene, SlotName(i, templ.entries[i]), SlotName(i, templ.entries[i])))
+          jobs.push_back({i, c});
+    if (jobs.empty())
+      throw Error::General("no clip of the input is named as a slot of the template (NNN_NAME): choose one with --clip");
+  }
+  Bytes bytes = context.templ->bytes;
+  Bar current = templ;
+  size_t replaced = 0;
+  for (const auto& [slot, clip] : jobs) {
+    bool unchanged = false;
+    EncodeReport one;
+    Bar anb = EncodeAnbFromTemplate(*clip, skeleton, settings, *current.entries[slot].bar, &one, &unchanged);
+    report.keys += one.keys, report.fitted_keys += one.fitted_keys, report.curves += one.curves;
+    report.bones = std::max(report.bones, one.bones);
+    if (unchanged) continue;
+    bytes = ReplaceEntry(bytes, current, slot, SerializeBar(anb));
+    current = ParseBar(bytes);
+    ++replaced;
+  }
+  Report(context, report);
+  context.report["slots_replaced"] = replaced;
+  return std::make_unique<BarDocument>(std::move(current));
+}
+
 std::unique_ptr<Document> EncodeBar(const Scene& scene, EncodeContext& context) {
+  if (const Bar* templ = TemplateBar(context)) return EncodeWithTemplate(scene, context, *templ);
+  WarnWithoutTemplate(scene, context);
   const EncodeSettings settings = EncodeSettingsFrom(context.options);
   const Skeleton& skeleton = SkeletonFor(scene, context);
   const std::string ext = ExtensionOf(context.output_path);
@@ -308,8 +468,16 @@ std::unique_ptr<Document> EncodeBar(const Scene& scene, EncodeContext& context) 
 
 std::unique_ptr<Document> EncodeBareMotion(const Scene& scene, EncodeContext& context) {
   EncodeReport report;
-  Motion m = EncodeMotion(OneClip(scene, "a motion entry"), SkeletonFor(scene, context),
-                          EncodeSettingsFrom(context.options), &report);
+  const Motion* templ = nullptr;
+  if (context.templ && context.templ->document) {
+    const auto* doc = dynamic_cast<const MotionDocument*>(context.templ->document);
+    if (!doc) throw Error::General("the template " + context.templ->path + " is not a KH2 motion");
+    templ = &doc->motion();
+  }
+  if (!templ) WarnWithoutTemplate(scene, context);
+  const Clip* clip = templ && !context.template_clip.empty() ? FindClip(scene, context.template_clip, context.template_clip) : nullptr;
+  if (!clip) clip = &OneClip(scene, "a motion entry");
+  Motion m = EncodeMotion(*clip, SkeletonFor(scene, context), EncodeSettingsFrom(context.options), &report, templ);
   Report(context, report);
   return std::make_unique<MotionDocument>(std::move(m));
 }
@@ -319,7 +487,10 @@ const std::vector<OptionSpec> kOptions = {
      "KH2 raw motion: auto (local when a skeleton is known, else model; default), model or local", true},
     {"kh2-trigger-rate", "KH2 trigger frames count the motion's own frames (motion, default) or 1/60 s (engine)", true},
     {"raw", "KH2: write raw matrices instead of an interpolated motion", false},
-    {"kh2-tolerance", "KH2 interpolated encoder: largest channel error a dropped key may cause (default 1e-4)", true},
+    {"kh2-tolerance",
+     "KH2 interpolated encoder: largest error at any frame, radians for rotation and relative for translation "
+     "and scale (default 1e-4)",
+     true},
 };
 
 }  // namespace

@@ -53,7 +53,7 @@ void ParseRaw(ByteReader& r, Motion& m, Coverage& cov) {
   for (int32_t& v : raw.reserved) v = r.I32("reserved field");
   raw.frames_per_loop = r.I32("frames per loop");
   raw.total_frames = r.I32("total frame count");
-  raw.unknown28 = r.I32("unknown field");
+  raw.matrix_offset = r.I32("animation matrix offset");
   raw.second_table_offset = r.I32("second matrix table offset");
   raw.bbox_min = ReadVec4(r, "bounding box");
   raw.bbox_max = ReadVec4(r, "bounding box");
@@ -64,13 +64,19 @@ void ParseRaw(ByteReader& r, Motion& m, Coverage& cov) {
   cov.Add(kHeaderEnd, r.tell());
   if (raw.bone_count < 0) r.FailAt(kHeaderEnd, "bone count " + N(raw.bone_count) + " is negative");
   if (raw.total_frames < 0) r.FailAt(kHeaderEnd + 0x14, "total frame count " + N(raw.total_frames) + " is negative");
+  const int64_t matrices_at = int64_t(kReservedSize) + raw.matrix_offset;
+  if (raw.matrix_offset < 0 || matrices_at > int64_t(r.size()))
+    r.FailAt(kHeaderEnd + 0x18, "animation matrix offset " + Hex(uint32_t(raw.matrix_offset)) +
+                                    " points past the end of the entry (" + Hex(r.size() - kReservedSize) + ")");
+  r.Seek(static_cast<size_t>(matrices_at), "the animation matrices");
+  const size_t matrices_begin = r.tell();
   const uint64_t count = uint64_t(raw.bone_count) * uint64_t(raw.total_frames);
   r.Count(count, 64, "raw motion matrices (" + N(raw.total_frames) + " frames x " + N(raw.bone_count) + " bones)");
   raw.matrices.resize(count);
   for (auto& mat : raw.matrices)
     for (float& f : mat) f = r.F32("a matrix value");
   const size_t end = r.tell();
-  cov.Add(kHeaderEnd + kRawHeaderSize, end);
+  cov.Add(matrices_begin, end);
   if (raw.second_table_offset != 0) {
     const int64_t at = int64_t(kReservedSize) + raw.second_table_offset;
     if (raw.second_table_offset < 0 || at < int64_t(end) || at > int64_t(r.size()))
@@ -339,6 +345,13 @@ Motion ParseMotion(ByteView data, uint64_t base) {
   ByteReader r(data, Endian::Little, base);
   Motion m;
   Coverage cov;
+  if (data.size() < kHeaderEnd && std::all_of(data.begin(), data.end(), [](uint8_t b) { return b == 0; })) {
+    // The game's placeholder: zero bytes, no header. An empty slot, kept verbatim.
+    m.placeholder = true;
+    m.size = static_cast<uint32_t>(data.size());
+    m.gaps = cov.Gaps(data);
+    return m;
+  }
   r.Require(kHeaderEnd, "a motion entry (0x90 reserved bytes and a 16-byte header)");
   ByteView reserved = r.Take(kReservedSize, "reserved area");
   m.reserved.assign(reserved.begin(), reserved.end());
@@ -362,6 +375,10 @@ Motion ParseMotion(ByteView data, uint64_t base) {
 
 Bytes SerializeMotion(const Motion& m) {
   Image img(m.size);
+  if (m.placeholder) {
+    img.PutGaps(m.gaps);
+    return img.Take();
+  }
   if (m.reserved.size() != kReservedSize) throw Error::General("a motion's reserved area must be 0x90 bytes");
   img.Put(0, m.reserved, "the reserved area");
   img.Put(kReservedSize, Chunk([&](ByteWriter& w) {
@@ -379,7 +396,7 @@ Bytes SerializeMotion(const Motion& m) {
               for (int32_t v : raw.reserved) w.I32(v);
               w.I32(raw.frames_per_loop);
               w.I32(raw.total_frames);
-              w.I32(raw.unknown28);
+              w.I32(raw.matrix_offset);
               w.I32(raw.second_table_offset);
               WriteVec4(w, raw.bbox_min);
               WriteVec4(w, raw.bbox_max);
@@ -387,10 +404,13 @@ Bytes SerializeMotion(const Motion& m) {
               w.F32(raw.frame_end);
               w.F32(raw.fps);
               w.F32(raw.frame_return);
+            }),
+            "the raw motion header");
+    img.Put(at(raw.matrix_offset), Chunk([&](ByteWriter& w) {
               for (const auto& mat : raw.matrices)
                 for (float f : mat) w.F32(f);
             }),
-            "the raw motion");
+            "the animation matrices");
     if (raw.second_table_offset != 0) img.Put(at(raw.second_table_offset), raw.second_table, "the second matrix table");
   } else {
     const InterpolatedMotion& im = m.interpolated;
@@ -479,6 +499,7 @@ Bytes SerializeMotion(const Motion& m) {
 }
 
 void LayoutMotion(Motion& m) {
+  if (m.placeholder) return;  // kept as it was read
   m.gaps.clear();
   m.reserved.assign(kReservedSize, 0);
   auto align = [](size_t v, size_t a) { return (v + a - 1) / a * a; };
@@ -488,7 +509,9 @@ void LayoutMotion(Motion& m) {
     RawMotion& raw = m.raw_motion;
     m.header.type = kMotionRaw;
     raw.total_frames = raw.bone_count > 0 ? static_cast<int32_t>(raw.matrices.size() / size_t(raw.bone_count)) : 0;
-    pos += kRawHeaderSize + raw.matrices.size() * 64;
+    pos += kRawHeaderSize;
+    raw.matrix_offset = rel(pos);
+    pos += raw.matrices.size() * 64;
     raw.second_table_offset = raw.second_table.empty() ? 0 : rel(pos);
     pos += raw.second_table.size();
   } else {

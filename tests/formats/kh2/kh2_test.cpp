@@ -151,10 +151,11 @@ TEST(Kh2Fixtures, AnbHoldsMotionAndTriggers) {
   EXPECT_EQ(clip.name, "OpKH");
   EXPECT_EQ(clip.frame_count, 11u);
   ASSERT_EQ(clip.events.size(), 3u);
-  EXPECT_EQ(clip.events[0].name, "state grounded (range 0, to end)");
-  EXPECT_EQ(clip.events[1].name, "footstep effect (frame 19)");
+  EXPECT_EQ(clip.events[0].name, "STATE: Grounded");
+  EXPECT_EQ(clip.events[0].params, (std::vector<double>{0, -1}));  // id 0, range end -1 (to the end)
+  EXPECT_EQ(clip.events[1].name, "Apply footstep effect (Footprint, water splashes…)");
   EXPECT_FLOAT_EQ(clip.events[1].time, 56.0f / 60.0f);
-  EXPECT_EQ(clip.events[1].params, std::vector<double>{9});
+  EXPECT_EQ(clip.events[1].params, (std::vector<double>{19, 9}));
   // Triggers re-encoded from the events give the same bytes.
   Triggers back = EncodeTriggers(clip.events, 60);
   EXPECT_EQ(SerializeTriggers(back), SerializeTriggers(t));
@@ -353,11 +354,12 @@ TEST(Kh2Triggers, HandBuiltTriggersDecodeToEvents) {
   EXPECT_EQ(SerializeTriggers(t), kTriggers);
   const auto events = DecodeTriggers(t, 30, 2);
   ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0].name, "enable collision (range 4)");
+  EXPECT_EQ(events[0].name, "Enable collision");  // the table's word for range id 4
   EXPECT_FLOAT_EQ(events[0].time, 5.0f / 30);
   EXPECT_FLOAT_EQ(*events[0].end_time, 20.0f / 30);
-  EXPECT_EQ(events[0].params, std::vector<double>{7});
-  EXPECT_EQ(events[1].name, "footstep sound (frame 2)");
+  EXPECT_EQ(events[0].params, (std::vector<double>{4, 20, 7}));  // id, stored end, parameter
+  EXPECT_EQ(events[1].name, "Play footstep sound");
+  EXPECT_EQ(events[1].params, (std::vector<double>{2, 3}));
   EXPECT_FLOAT_EQ(events[1].time, 10.0f / 30);
   EXPECT_EQ(SerializeTriggers(EncodeTriggers(events, 30)), kTriggers);
 }
@@ -485,7 +487,7 @@ TEST(Kh2Encode, ClipToAnbAndBackWithinBounds) {
   spec.frame_rate = 30;
   const Skeleton skeleton = SyntheticSkeleton(spec);
   Clip clip = SyntheticClip(skeleton, spec);
-  clip.events.push_back({0.5f, "magic cast (frame 17)", {2}, std::nullopt});
+  clip.events.push_back({0.5f, "Magic cast", {17, 2}, std::nullopt});
   for (bool raw : {false, true}) {
     EncodeSettings s;
     s.raw = raw;
@@ -500,7 +502,8 @@ TEST(Kh2Encode, ClipToAnbAndBackWithinBounds) {
     const Clip& c = back.clips[0];
     EXPECT_EQ(c.frame_count, clip.frame_count);
     ASSERT_EQ(c.events.size(), 1u);
-    EXPECT_EQ(c.events[0].name, "magic cast (frame 17)");
+    EXPECT_EQ(c.events[0].name, "Magic cast");
+    EXPECT_EQ(c.events[0].params, (std::vector<double>{17, 2}));
     EXPECT_NEAR(c.events[0].time, 0.5, 1e-6);
     for (size_t f = 0; f < clip.frame_count; f += 3) {
       const auto a = Pose(clip, f, &skeleton);
@@ -528,7 +531,7 @@ TEST(Kh2Encode, CliConvertsMsetToGlbAndBackToAnb) {
             0)
       << err;
   ASSERT_EQ(test::RunCli("sample " + (dir / "a.anb").string(), &out, &err), 0) << err;
-  EXPECT_NE(out.find("footstep sound (frame 2)"), std::string::npos);
+  EXPECT_NE(out.find("Play footstep sound"), std::string::npos);
   ASSERT_EQ(test::RunCli("convert " + (dir / "p.glb").string() + " " + (dir / "r.anb").string() +
                              " --raw --clip 000_A000 --skeleton " + mdlx,
                          &out, &err),
