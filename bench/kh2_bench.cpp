@@ -83,14 +83,15 @@ void BM_Kh2FitKeys(benchmark::State& state) {
   const kh2::InterpolatedMotion& a = m.interpolated;
   const kh2::InterpolatedMotion& b = encoded.interpolated;
   double rotation = 0, translation = 0;
-  std::vector<kh2::ChannelValues> pa, pb;
+  std::vector<kh2::ChannelValues> pa, pb, rest(size_t(a.bone_count), kh2::ChannelValues{1, 1, 1, 0, 0, 0, 0, 0, 0});
+  for (const kh2::BoneRecord& h : a.ik_helpers) rest.push_back(kh2::ChannelsFromBone(h));
   for (size_t f = 0; f < clip.frame_count; ++f) {
     const float t = static_cast<float>(double(f) * 60 / a.fps);
-    kh2::EvaluatePose(a, t, {}, pa);
+    kh2::EvaluatePose(a, t, rest, pa);
     kh2::EvaluatePose(b, t, {}, pb);
     for (size_t j = 0; j < pa.size(); ++j) {
       const TransformTRS x = kh2::TransformFromChannels(pa[j]), y = kh2::TransformFromChannels(pb[j]);
-      rotation = std::max(rotation, double(AngleBetween(x.rotation, y.rotation)));
+      rotation = std::max(rotation, kh2::RotationDifference(x.rotation, y.rotation));
       for (int c : {0, 1, 2, 6, 7, 8})
         translation = std::max(translation, std::abs(double(pa[j][size_t(c)]) - pb[j][size_t(c)]) /
                                                 std::max(1.0, std::abs(double(pa[j][size_t(c)]))));

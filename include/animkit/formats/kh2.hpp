@@ -299,7 +299,8 @@ struct ParseSettings {
 
 // Parsing: data is the entry/file; base is its absolute offset, for messages.
 Bar ParseBar(ByteView data, uint64_t base = 0);
-Motion ParseMotion(ByteView data, uint64_t base = 0);
+// A placeholder (see Motion) is accepted only as a BAR entry: a bare motion file must have a header.
+Motion ParseMotion(ByteView data, uint64_t base = 0, bool allow_placeholder = false);
 Triggers ParseTriggers(ByteView data, uint64_t base = 0);
 Model ParseModel(ByteView data, uint64_t base = 0);
 bool LooksLikeBar(ByteView data);
@@ -371,6 +372,9 @@ struct EncodeReport {
   float tolerance_used = 0;  // raised above the setting where a curve needed more than 255 keys
   bool unchanged = false;    // the template's motion was kept: no pose moved beyond the tolerance
 };
+// The rotation angle between two unit quaternions, in double and exact for tiny angles
+// (the encoder's tolerance checks).
+double RotationDifference(QuatXYZW a, QuatXYZW b);
 // The clip's joints map to bones by "#N" or by skeleton order. Each animated channel
 // becomes hermite keys fitted within the tolerance, a constant one an initial pose value.
 // With a template (an interpolated motion), bone count, IK helpers (joints #bone_count..),

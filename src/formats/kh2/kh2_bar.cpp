@@ -209,7 +209,7 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, int depth) {
     const uint64_t at = base + e.offset;
     cov.Add(e.offset, size_t(e.offset) + e.size);
     switch (e.type) {
-      case kEntryMotion: e.motion = std::make_shared<Motion>(ParseMotion(payload, at)); break;
+      case kEntryMotion: e.motion = std::make_shared<Motion>(ParseMotion(payload, at, true)); break;
       case kEntryTriggers:
         e.triggers = std::make_shared<Triggers>(ParseTriggersIn(to_end, e.size, at));
         nested.insert(nested.end(), e.triggers->warnings.begin(), e.triggers->warnings.end());

@@ -64,7 +64,7 @@ ChannelValues Channels(const TransformTRS& x, const ChannelValues* reference) {
     const Vec3 a{Unwrap(e.x, r[3]), Unwrap(e.y, r[4]), Unwrap(e.z, r[5])};
     const Vec3 b{Unwrap(e.x + pi, r[3]), Unwrap(pi - e.y, r[4]), Unwrap(e.z + pi, r[5])};
     auto dist = [&](Vec3 v) { return std::abs(v.x - r[3]) + std::abs(v.y - r[4]) + std::abs(v.z - r[5]); };
-    e = dist(b) < dist(a) && AngleBetween(QuatFromEuler(b, EulerOrder::XYZ), x.rotation) < 1e-3f ? b : a;
+    e = dist(b) < dist(a) && RotationDifference(QuatFromEuler(b, EulerOrder::XYZ), x.rotation) < 1e-3 ? b : a;
   }
   return {x.scale.x, x.scale.y, x.scale.z, e.x, e.y, e.z, x.translation.x, x.translation.y, x.translation.z};
 }
@@ -207,7 +207,7 @@ bool Within(const TransformTRS& a, const TransformTRS& b, const EncodeSettings& 
   };
   return close(a.translation.x, b.translation.x) && close(a.translation.y, b.translation.y) &&
          close(a.translation.z, b.translation.z) && close(a.scale.x, b.scale.x) && close(a.scale.y, b.scale.y) &&
-         close(a.scale.z, b.scale.z) && AngleBetween(a.rotation, b.rotation) <= s.tolerance;
+         close(a.scale.z, b.scale.z) && RotationDifference(a.rotation, b.rotation) <= s.tolerance;
 }
 
 size_t TemplateFrames(const InterpolatedMotion& im) {
@@ -218,6 +218,15 @@ size_t TemplateFrames(const InterpolatedMotion& im) {
 }
 
 }  // namespace
+
+double RotationDifference(QuatXYZW a, QuatXYZW b) {
+  // The angle of conj(a) * b, from its vector part and scalar (exact for tiny angles).
+  const double w = double(a.w) * b.w + double(a.x) * b.x + double(a.y) * b.y + double(a.z) * b.z;
+  const double vx = double(a.w) * b.x - double(b.w) * a.x - (double(a.y) * b.z - double(a.z) * b.y);
+  const double vy = double(a.w) * b.y - double(b.w) * a.y - (double(a.z) * b.x - double(a.x) * b.z);
+  const double vz = double(a.w) * b.z - double(b.w) * a.z - (double(a.x) * b.y - double(a.y) * b.x);
+  return 2 * std::atan2(std::sqrt(vx * vx + vy * vy + vz * vz), std::abs(w));
+}
 
 Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
                     const Motion* templ) {
@@ -312,8 +321,7 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
       continue;
     }
     for (size_t f = 0; f < s.frames && !changed[size_t(b)]; ++f)
-      changed[size_t(b)] = !Within(s.pose[f][size_t(t)], TransformFromChannels(reference[f][size_t(b)]), settings);
-  }
+      changed[size_t(b)] = !Within(s.pose[f][size_t(t)], TransformFromChannels(reference[f][size_t(b)]), settings);  }
   const bool same_length = interpolated_template && TemplateFrames(templ->interpolated) == s.frames &&
                            std::abs(templ->interpolated.fps - s.rate) < 1e-6;
   if (interpolated_template && same_length && std::none_of(changed.begin(), changed.end(), [](bool c) { return c; })) {

@@ -341,11 +341,11 @@ Bytes Chunk(const std::function<void(ByteWriter&)>& f) {
 
 }  // namespace
 
-Motion ParseMotion(ByteView data, uint64_t base) {
+Motion ParseMotion(ByteView data, uint64_t base, bool allow_placeholder) {
   ByteReader r(data, Endian::Little, base);
   Motion m;
   Coverage cov;
-  if (data.size() < kHeaderEnd && std::all_of(data.begin(), data.end(), [](uint8_t b) { return b == 0; })) {
+  if (allow_placeholder && data.size() < kHeaderEnd && std::all_of(data.begin(), data.end(), [](uint8_t b) { return b == 0; })) {
     // The game's placeholder: zero bytes, no header. An empty slot, kept verbatim.
     m.placeholder = true;
     m.size = static_cast<uint32_t>(data.size());
