@@ -276,7 +276,9 @@ struct ParseSettings {
 };
 
 // Parsing: data is the entry/file; base is its absolute offset, for messages.
-Bar ParseBar(ByteView data, uint64_t base = 0);
+// Entries whose payloads coincide (same place, size and type, at any depth) are
+// parsed once and share it; archives nest at most limits.max_depth deep.
+Bar ParseBar(ByteView data, uint64_t base = 0, const Limits& limits = {});
 Motion ParseMotion(ByteView data, uint64_t base = 0);
 Triggers ParseTriggers(ByteView data, uint64_t base = 0);
 Model ParseModel(ByteView data, uint64_t base = 0);
@@ -316,6 +318,7 @@ enum class TriggerRate { Motion, Engine };
 struct DecodeSettings {
   RawSpace raw_space = RawSpace::Auto;
   TriggerRate trigger_rate = TriggerRate::Motion;
+  Limits limits;  // samples per motion and in all (max-values)
 };
 
 // Skeleton of a model (joints "#N", rest from the bone table).

@@ -1,6 +1,9 @@
 // KH2 BAR archives, motion triggers and the MDLX model's bone table.
 #include "kh2_internal.hpp"
 
+#include <map>
+#include <tuple>
+
 #include <string>
 
 namespace animkit::kh2 {
@@ -145,7 +148,34 @@ bool LooksLikeBar(ByteView data) {
   return data.size() >= 4 && data[0] == 'B' && data[1] == 'A' && data[2] == 'R' && data[3] == 1;
 }
 
-Bar ParseBar(ByteView data, uint64_t base) {
+namespace {
+
+// Payloads already parsed, by absolute place, size and type: entries that
+// overlap exactly (also across nesting levels) share one parse, so an archive
+// of archives pointing at each other costs what its distinct payloads cost.
+struct ParsedPayloads {
+  std::map<std::tuple<uint64_t, uint32_t, uint16_t>, BarEntry> done;
+  Limits limits;
+  uint64_t bytes = 0, budget = 0;  // payload bytes parsed or copied, and the most allowed
+};
+
+Bar ParseBarNested(ByteView data, uint64_t base, ParsedPayloads& parsed, uint64_t depth);
+
+}  // namespace
+
+Bar ParseBar(ByteView data, uint64_t base, const Limits& limits) {
+  ParsedPayloads parsed;
+  parsed.limits = limits;
+  // Nested archives visit their bytes once per level; entries that overlap in
+  // other ways cost more, and are refused past this.
+  parsed.budget = uint64_t{data.size()} * (limits.max_depth + 1);
+  return ParseBarNested(data, base, parsed, 0);
+}
+
+namespace {
+
+Bar ParseBarNested(ByteView data, uint64_t base, ParsedPayloads& parsed, uint64_t depth) {
+  CheckLimit(depth, &Limits::max_depth, parsed.limits, "the BAR nesting depth", Place::At(base));
   ByteReader r(data, Endian::Little, base);
   Bar bar;
   Coverage cov;
@@ -177,17 +207,33 @@ Bar ParseBar(ByteView data, uint64_t base) {
     ByteView payload = data.subspan(e.offset, e.size);
     const uint64_t at = base + e.offset;
     cov.Add(e.offset, size_t(e.offset) + e.size);
+    const auto key = std::make_tuple(at, e.size, e.type);
+    auto seen = parsed.done.find(key);
+    if (seen == parsed.done.end() || !seen->second.raw.empty()) parsed.bytes += e.size;
+    if (parsed.bytes > parsed.budget) {
+      FailAt(Place::At(at), "BAR entries overlap: their payloads add up to more than " +
+                                std::to_string(parsed.limits.max_depth + 1) +
+                                " times the archive's size (max-depth + 1; --max-depth raises it)");
+    }
+    if (seen != parsed.done.end()) {
+      e.motion = seen->second.motion, e.triggers = seen->second.triggers, e.bar = seen->second.bar;
+      e.model = seen->second.model, e.raw = seen->second.raw;
+      continue;
+    }
     switch (e.type) {
       case kEntryMotion: e.motion = std::make_shared<Motion>(ParseMotion(payload, at)); break;
       case kEntryTriggers: e.triggers = std::make_shared<Triggers>(ParseTriggers(payload, at)); break;
-      case kEntryAnb: e.bar = std::make_shared<Bar>(ParseBar(payload, at)); break;
+      case kEntryAnb: e.bar = std::make_shared<Bar>(ParseBarNested(payload, at, parsed, depth + 1)); break;
       case kEntryModel: e.model = std::make_shared<Model>(ParseModel(payload, at)); break;
       default: e.raw.assign(payload.begin(), payload.end()); break;
     }
+    parsed.done.emplace(key, e);
   }
   bar.gaps = cov.Gaps(data);
   return bar;
 }
+
+}  // namespace
 
 Bytes SerializePayload(const BarEntry& e) {
   if (e.motion) return SerializeMotion(*e.motion);

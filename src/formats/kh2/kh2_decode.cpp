@@ -1,6 +1,8 @@
 // KH2 decoding: curve evaluation, motion -> Clip, triggers -> events, model -> Skeleton.
 #include "kh2_internal.hpp"
 
+#include <map>
+
 #include <animkit/sampling.hpp>
 
 #include <cmath>
@@ -187,7 +189,6 @@ std::vector<ChannelValues> RestChannels(const Skeleton& skeleton, const nlohmann
 
 namespace {
 
-constexpr uint64_t kMaxSamples = 4'000'000;  // frames x joints a decode may produce
 
 double CheckedRate(float fps) {
   if (!(std::isfinite(fps) && fps > 0 && fps <= 1000))
@@ -195,10 +196,11 @@ double CheckedRate(float fps) {
   return fps;
 }
 
-void CheckSize(uint64_t frames, uint64_t joints) {
-  if (frames > kMaxSamples || joints > kMaxSamples || frames * joints > kMaxSamples)
-    throw Error::General("the motion spans " + std::to_string(frames) + " frames of " + std::to_string(joints) +
-                         " joints, more than the " + std::to_string(kMaxSamples) + " samples a decode allows");
+// frames x joints samples, each a translation, rotation and scale key.
+void CheckSize(uint64_t frames, uint64_t joints, const Limits& limits) {
+  CheckLimit(frames, &Limits::max_frames, limits, "the motion's frame count");
+  CheckLimit(joints, &Limits::max_joints, limits, "the motion's joint count");
+  CheckLimit(frames * joints * 3, &Limits::max_values, limits, "the motion's keys (frames x joints x 3)");
 }
 
 std::string JointName(const Skeleton& skeleton, size_t i) {
@@ -230,7 +232,7 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
     const RawMotion& raw = motion.raw_motion;
     const double rate = CheckedRate(raw.fps);
     const size_t bones = size_t(raw.bone_count), frames = size_t(raw.total_frames);
-    CheckSize(frames, bones);
+    CheckSize(frames, bones, settings.limits);
     clip.frame_rate = rate;
     clip.frame_count = frames;
     clip.duration = frames ? FrameTime(frames - 1, rate) : 0;
@@ -276,10 +278,9 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
   double end = im.frame_end;
   if (!(std::isfinite(end) && end > 0)) end = double(im.total_frames) * rate / kEngineRate;
   if (!(std::isfinite(end) && end >= 0)) end = 0;
-  if (end > double(kMaxSamples)) CheckSize(kMaxSamples + 1, 1);
-  const size_t frames = size_t(std::floor(end + 1e-6)) + 1;
+  const size_t frames = CheckedFrameCount(end, 1.0, settings.limits, "the motion's last frame");
   const size_t joints = size_t(std::max<int>(im.total_bone_count, 0));
-  CheckSize(frames, joints);
+  CheckSize(frames, joints, settings.limits);
   clip.frame_rate = rate;
   clip.frame_count = frames;
   clip.duration = FrameTime(frames - 1, rate);
@@ -364,8 +365,15 @@ std::string Slot(size_t i, const BarEntry& e) {
   return e.Name().empty() ? s : s + "_" + e.Name();
 }
 
+// Keys decoded so far (entries sharing one payload count each time), and each
+// distinct motion payload's clip, decoded once.
+struct DecodedMotions {
+  uint64_t keys = 0;
+  std::map<const Motion*, size_t> clips;  // index of the first clip in the scene
+};
+
 void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Skeleton& skeleton,
-              const std::vector<ChannelValues>& rest, const DecodeSettings& settings) {
+              const std::vector<ChannelValues>& rest, const DecodeSettings& settings, DecodedMotions& decoded) {
   size_t motions = 0;
   for (const BarEntry& e : bar.entries) motions += e.motion ? 1 : 0;
   const Triggers* triggers = nullptr;
@@ -374,19 +382,25 @@ void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Ske
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
     if (e.motion) {
-      Clip clip = DecodeMotion(*e.motion, skeleton, rest, settings);
+      auto known = decoded.clips.find(e.motion.get());
+      Clip clip = known != decoded.clips.end() ? scene.clips[known->second]
+                                               : DecodeMotion(*e.motion, skeleton, rest, settings);
+      for (const JointTrack& t : clip.tracks) decoded.keys += t.translation.size() + t.rotation.size() + t.scale.size();
+      CheckLimit(decoded.keys, &Limits::max_values, settings.limits, "the keys decoded from the archive");
+      decoded.clips.emplace(e.motion.get(), scene.clips.size());
       std::string name = prefix;
       if (name.empty()) name = motions == 1 ? (e.Name().empty() ? "motion" : e.Name()) : Slot(i, e);
       else if (motions > 1) name += "_" + std::to_string(i);
       clip.name = name;
       clip.metadata["entry"] = e.Name();
+      clip.events.clear();  // a shared payload's first clip may carry another archive's triggers
       if (triggers) {
         const double rate = settings.trigger_rate == TriggerRate::Engine ? kEngineRate : clip.frame_rate;
         clip.events = DecodeTriggers(*triggers, rate, clip.duration);
       }
       scene.clips.push_back(std::move(clip));
     } else if (e.bar && prefix.empty()) {
-      AddClips(*e.bar, Slot(i, e), scene, skeleton, rest, settings);
+      AddClips(*e.bar, Slot(i, e), scene, skeleton, rest, settings, decoded);
     }
   }
 }
@@ -420,7 +434,8 @@ Scene DecodeBar(const Bar& bar, const Scene* reference, const DecodeSettings& se
   }
   const std::vector<ChannelValues> rest = RestChannels(scene.skeleton, rest_meta);
   const Skeleton model_skeleton = scene.skeleton;
-  AddClips(bar, "", scene, model_skeleton, rest, settings);
+  DecodedMotions decoded;
+  AddClips(bar, "", scene, model_skeleton, rest, settings, decoded);
   // IK helper bones follow the model's bones in a motion: add them to the skeleton.
   if (!scene.skeleton.empty()) {
     if (const InterpolatedMotion* im = FirstInterpolated(bar);

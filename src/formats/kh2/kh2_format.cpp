@@ -19,6 +19,7 @@ DecodeSettings SettingsFrom(const Options& o) {
   s.raw_space = space == "model" ? RawSpace::Model : space == "local" ? RawSpace::Local : RawSpace::Auto;
   s.trigger_rate = o.GetChoice("kh2-trigger-rate", {"motion", "engine"}, "motion") == "engine" ? TriggerRate::Engine
                                                                                                  : TriggerRate::Motion;
+  s.limits = o.limits();
   return s;
 }
 
@@ -249,7 +250,9 @@ int ProbeMotion(ByteView data, std::string_view ext) {
   return ext == ".motion" ? kProbeExtension : kProbeNone;
 }
 
-std::unique_ptr<Document> ReadBar(ByteView data, const Options&) { return std::make_unique<BarDocument>(ParseBar(data)); }
+std::unique_ptr<Document> ReadBar(ByteView data, const Options& options) {
+  return std::make_unique<BarDocument>(ParseBar(data, 0, options.limits()));
+}
 std::unique_ptr<Document> ReadMotion(ByteView data, const Options&) {
   return std::make_unique<MotionDocument>(ParseMotion(data));
 }
