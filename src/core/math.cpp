@@ -132,8 +132,9 @@ Vec3 EulerFromQuat(QuatXYZW q, EulerOrder order) {
 }
 
 double AngleBetween(QuatXYZW a, QuatXYZW b) {
-  // In double, and as 2 atan2(|a - b|, |a + b|): acos of a dot product near 1
-  // cannot tell angles apart below about 5e-4 rad in float.
+  // In double, and as 4 atan2(|a - b|, |a + b|) (that atan2 is a quarter of the
+  // rotation angle): acos of a dot product near 1 cannot tell angles apart below
+  // about 5e-4 rad in float.
   const double qa[4] = {a.x, a.y, a.z, a.w}, qb[4] = {b.x, b.y, b.z, b.w};
   double na = 0, nb = 0, dot = 0;
   for (int i = 0; i < 4; ++i) na += qa[i] * qa[i], nb += qb[i] * qb[i], dot += qa[i] * qb[i];
@@ -145,7 +146,7 @@ double AngleBetween(QuatXYZW a, QuatXYZW b) {
     const double u = qa[i] / na, v = sign * qb[i] / nb;
     diff += (u - v) * (u - v), sum += (u + v) * (u + v);
   }
-  return 2 * std::atan2(std::sqrt(diff), std::sqrt(sum));
+  return 4 * std::atan2(std::sqrt(diff), std::sqrt(sum));
 }
 
 Mat4 MatrixFromTRS(const TransformTRS& t) {

@@ -258,10 +258,13 @@ Bytes SerializeBar(const Bar& bar) {
   }
   Image img(bar.size);
   img.Put(0, w.bytes(), "the BAR header and entry table");
+  std::map<const Bar*, Bytes> nested;  // entries sharing one parsed archive: serialized once
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
     if (e.size == 0) continue;
-    Bytes payload = SerializePayload(e);
+    auto known = e.bar ? nested.find(e.bar.get()) : nested.end();
+    if (known == nested.end() && e.bar) known = nested.emplace(e.bar.get(), SerializePayload(e)).first;
+    Bytes payload = known != nested.end() ? known->second : SerializePayload(e);
     if (payload.size() != e.size)
       throw Error::General("BAR entry " + N(int64_t(i)) + " (" + e.Name() + ") is " + Hex(payload.size()) +
                            " bytes but the table says " + Hex(e.size) + ": lay the archive out again");

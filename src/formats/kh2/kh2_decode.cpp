@@ -2,6 +2,7 @@
 #include "kh2_internal.hpp"
 
 #include <map>
+#include <set>
 
 #include <animkit/sampling.hpp>
 
@@ -350,10 +351,12 @@ std::vector<Event> DecodeTriggers(const Triggers& triggers, double rate, Seconds
 
 namespace {
 
+// Entries sharing one parsed archive are searched once (kh2::ParseBar shares them).
 const Model* FindModel(const Bar& bar) {
+  std::set<const Bar*> seen;
   for (const BarEntry& e : bar.entries) {
     if (e.model && !e.model->bones.empty()) return e.model.get();
-    if (e.bar)
+    if (e.bar && seen.insert(e.bar.get()).second)
       if (const Model* m = FindModel(*e.bar)) return m;
   }
   return nullptr;
@@ -406,9 +409,10 @@ void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Ske
 }
 
 const InterpolatedMotion* FirstInterpolated(const Bar& bar) {
+  std::set<const Bar*> seen;
   for (const BarEntry& e : bar.entries) {
     if (e.motion && !e.motion->raw && !e.motion->interpolated.ik_helpers.empty()) return &e.motion->interpolated;
-    if (e.bar)
+    if (e.bar && seen.insert(e.bar.get()).second)
       if (const InterpolatedMotion* m = FirstInterpolated(*e.bar)) return m;
   }
   return nullptr;

@@ -1,6 +1,8 @@
 // Registry entries and documents for KH2 BAR archives (kh2-bar) and bare motion entries (kh2-motion).
 #include "kh2_internal.hpp"
 
+#include <map>
+
 #include <string>
 
 namespace animkit {
@@ -178,12 +180,17 @@ json TriggersInfo(const Triggers& t) {
 
 json BarInfo(const Bar& bar) {
   json entries = json::array();
+  std::map<const Bar*, size_t> shown;  // a nested archive several entries share is described once
   for (const BarEntry& e : bar.entries) {
     json j = {{"type", e.type}, {"duplicate", e.duplicate}, {"name", e.Name()}, {"offset", e.offset}, {"size", e.size}};
     if (e.size == 0) j["empty"] = true;
     if (e.motion) j["motion"] = MotionInfo(*e.motion);
     if (e.triggers) j["triggers"] = TriggersInfo(*e.triggers);
-    if (e.bar) j["bar"] = BarInfo(*e.bar);
+    if (e.bar) {
+      auto first = shown.emplace(e.bar.get(), entries.size()).first;
+      if (first->second == entries.size()) j["bar"] = BarInfo(*e.bar);
+      else j["bar"] = {{"same_as_entry", first->second}};
+    }
     if (e.model) {
       json bones = json::array();
       for (const BoneRecord& b : e.model->bones) bones.push_back(BoneInfo(b));
