@@ -115,6 +115,14 @@ TEST(Limits, CheckSceneRejectsNonFiniteTimesAndOverLimitCounts) {
   Limits few;
   few.max_values = 1;
   EXPECT_TRUE(Contains(ErrorOf([&] { CheckScene(scene, few); }), "max-values"));
+  Limits one_key;
+  one_key.max_keys = 1;
+  EXPECT_TRUE(Contains(ErrorOf([&] { CheckScene(scene, one_key); }), "rotation: the key count 2 is over the limit max-keys"));
+  Limits one_clip;
+  one_clip.max_clips = 1;
+  EXPECT_NO_THROW(CheckScene(scene, one_clip));
+  scene.clips.push_back(scene.clips[0]);
+  EXPECT_TRUE(Contains(ErrorOf([&] { CheckScene(scene, one_clip); }), "the clip count 2 is over the limit max-clips = 1"));
 }
 
 // ---------------------------------------------------------------------------
@@ -358,6 +366,27 @@ TEST(Writer, TextAnmTimelineGoesThroughTheConversionsWriter) {
             1);
   EXPECT_TRUE(Contains(err, "refusing to write over a file this command reads")) << err;
   EXPECT_FALSE(std::filesystem::exists(dir / "x.anm"));
+}
+
+TEST(Writer, BatchReportListsTheFilesAnEncoderAdds) {
+  const auto dir = test::TempDir("writer-batch");
+  std::filesystem::create_directories(dir / "in");
+  Scene scene;
+  scene.skeleton = SyntheticSkeleton(SyntheticSpec{});
+  scene.clips.push_back(SyntheticClip(scene.skeleton, SyntheticSpec{}));
+  WriteFileAtomic((dir / "in" / "walk.glb").string(), ExportGltf(scene, {}));
+  std::string out, err;
+  ASSERT_EQ(test::RunCli("convert " + (dir / "in").string() + " " + (dir / "out").string() +
+                             " --to text-anm -q --report " + (dir / "report.json").string(),
+                         &out, &err),
+            0)
+      << err;
+  const auto report = nlohmann::json::parse(ReadFileBytes((dir / "report.json").string()));
+  ASSERT_EQ(report["files"].size(), 1u);
+  EXPECT_EQ(report["files"][0]["output"], "walk.anm");
+  ASSERT_EQ(report["files"][0]["extra_outputs"].size(), 1u);
+  EXPECT_EQ(report["files"][0]["extra_outputs"][0], "walk.anm.timeline.glb");
+  EXPECT_TRUE(std::filesystem::exists(dir / "out" / "walk.anm.timeline.glb"));
 }
 
 // ---------------------------------------------------------------------------
