@@ -1,5 +1,7 @@
 // The body every reader's fuzz target shares: read; a file that reads must write
-// back to the same bytes, describe itself and decode without any error but animkit::Error.
+// back to the same bytes, describe itself, decode, sample every clip (own frames
+// and resampled) and encode back into its format and into glTF without any error
+// but animkit::Error.
 #pragma once
 
 #include <animkit/animkit.hpp>
@@ -8,6 +10,40 @@
 #include <cstdlib>
 
 namespace animkit::fuzz {
+
+// Small limits keep each input fast; the checks are the same as at the defaults.
+inline Options FuzzOptions() {
+  Options options;
+  Limits limits;
+  limits.max_frames = 1 << 14;
+  limits.max_values = 1 << 16;
+  options.SetLimits(limits);
+  return options;
+}
+
+// On from Decode to what allocates frames: sample every clip (its own frames and
+// resampled), then encode the scene back into the format and into glTF, and
+// read each result back.
+inline void FuzzScene(const FormatDescriptor& format, const Scene& scene, const Scene* reference) {
+  const Options options = FuzzOptions();
+  try {
+    CheckScene(scene, options.limits());
+    for (double rate : {0.0, 7.0})
+      WriteSampleJson(scene, format.id, SampleRequest{rate, {}, &scene.skeleton, options.limits()},
+                      [](std::string_view) {});
+  } catch (const Error&) {
+    return;
+  }
+  for (const FormatDescriptor* out : {&format, FindFormat("gltf")}) {
+    if (!out || !out->encode) continue;
+    try {
+      EncodeContext ectx{reference, options, {}, nlohmann::json::object(), {}};
+      const Bytes encoded = out->encode(scene, ectx)->Write();
+      (void)out->read(encoded, options)->Decode(DecodeContext{reference, options});
+    } catch (const Error&) {
+    }
+  }
+}
 
 inline int FuzzFormat(const FormatDescriptor& format, const uint8_t* data, size_t size) {
   ByteView input(data, size);
@@ -23,10 +59,15 @@ inline int FuzzFormat(const FormatDescriptor& format, const uint8_t* data, size_
     std::abort();
   }
   (void)DumpJson(doc->Info());
+  const Options options = FuzzOptions();
+  Scene scene;
   try {
-    (void)doc->Decode(DecodeContext{});
+    LoadedFile loaded{"fuzz", &format, std::move(doc)};
+    scene = DecodeDocument(loaded, DecodeContext{nullptr, options});
   } catch (const Error&) {
+    return 0;
   }
+  FuzzScene(format, scene, nullptr);
   return 0;
 }
 

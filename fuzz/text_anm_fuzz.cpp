@@ -1,5 +1,6 @@
 // Reads any bytes as a text ANM (read, write back, describe), then cuts the sets
-// out of a small fixed model so that bone lookup and range cutting run too.
+// out of a small fixed model so that bone lookup and range cutting run too, and
+// samples and re-encodes what was cut.
 #include <animkit/formats/text_anm.hpp>
 
 #include "format_fuzz.hpp"
@@ -36,7 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::fprintf(stderr, "text-anm: the canonical form is not stable\n");
       std::abort();
     }
-    (void)animkit::text_anm::DecodeSets(file, model);
+    const animkit::Scene cut = animkit::text_anm::DecodeSets(file, model, animkit::fuzz::FuzzOptions().limits());
+    animkit::fuzz::FuzzScene(animkit::kTextAnmFormat, cut, &model);
   } catch (const animkit::Error&) {
   }
   return 0;

@@ -46,6 +46,7 @@ struct BatchFileResult {
   std::string format;    // detected format id ("" when none)
   int score = 0;         // its probe score
   std::string output;    // relative output path (converted files)
+  std::vector<std::string> extra_outputs;  // relative paths of the other files written (a text ANM's timeline)
   std::string skeleton;  // relative path of the skeleton used ("" when none)
   size_t clips = 0, frames = 0, joints = 0;
   size_t bytes_in = 0, bytes_out = 0;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <animkit/binary.hpp>
+#include <animkit/limits.hpp>
 #include <animkit/model.hpp>
 
 #include <nlohmann/json.hpp>
@@ -28,9 +29,14 @@ class Options {
   std::string GetChoice(const std::string& key, std::initializer_list<std::string_view> choices,
                         std::string fallback) const;
   const std::map<std::string, std::string>& values() const { return values_; }
+  // The limits every reader, decoder, sampler and encoder checks (limits.hpp);
+  // kept apart from values(): raising a limit changes no output.
+  const Limits& limits() const { return limits_; }
+  void SetLimits(const Limits& limits) { limits_ = limits; }
 
  private:
   std::map<std::string, std::string> values_;
+  Limits limits_;
 };
 
 // Set by LoadFile/LoadBytes to the path the bytes came from, for formats whose
@@ -53,6 +59,13 @@ struct EncodeTemplate {
   const Document* document = nullptr;  // as read by its own format
 };
 
+// A file an encoder makes besides its document (the text ANM's timeline): the
+// pipeline writes it with the output, through the same writer.
+struct ExtraOutput {
+  std::string path;
+  Bytes bytes;
+};
+
 struct EncodeContext {
   const Scene* reference = nullptr;
   Options options;
@@ -63,6 +76,7 @@ struct EncodeContext {
   // input is then not filtered by name.
   std::string template_clip;
   std::vector<std::string> warnings;  // shown on stderr by the CLI
+  std::vector<ExtraOutput> extra_outputs;  // written by the caller, never by the encoder
 };
 
 struct FormatDescriptor;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <animkit/binary.hpp>
+#include <animkit/limits.hpp>
 #include <animkit/model.hpp>
 
 #include <string>
@@ -10,6 +11,7 @@ namespace animkit {
 
 struct GltfExportOptions {
   bool binary = true;  // .glb; false writes .gltf JSON with an embedded buffer
+  Limits limits;       // frames and samples a visibility channel may key
 };
 
 // One node per joint (hierarchy from the skeleton; joints without a known parent
@@ -18,7 +20,8 @@ struct GltfExportOptions {
 Bytes ExportGltf(const Scene& scene, const GltfExportOptions& options);
 
 // Nodes, skins and animations (LINEAR, STEP, CUBICSPLINE) into a Scene.
-// path is used for error messages.
-Scene ImportGltf(ByteView data, const std::string& path);
+// path is the file's own path: external buffers are read from its folder only
+// (docs/gltf.md), within limits.max_buffer_bytes; frames within limits.max_frames.
+Scene ImportGltf(ByteView data, const std::string& path, const Limits& limits = {});
 
 }  // namespace animkit

@@ -57,8 +57,9 @@ Vec3 Lerp(Vec3 a, Vec3 b, float t);
 QuatXYZW QuatFromEuler(Vec3 radians, EulerOrder order);
 Vec3 EulerFromQuat(QuatXYZW q, EulerOrder order);
 
-// Angle in radians between two rotations (0..pi), sign of q ignored.
-float AngleBetween(QuatXYZW a, QuatXYZW b);
+// Angle in radians between two rotations (0..pi), sign of q ignored; computed in
+// double so that tests can assert angles down to about 1e-7 rad.
+double AngleBetween(QuatXYZW a, QuatXYZW b);
 
 Mat4 MatrixFromTRS(const TransformTRS& t);
 Mat4 Multiply(const Mat4& a, const Mat4& b);  // a * b

@@ -3,9 +3,12 @@
 #pragma once
 
 #include <animkit/format.hpp>
+#include <animkit/io.hpp>
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace animkit {
 
@@ -21,16 +24,39 @@ LoadedFile LoadFile(const std::string& path, std::string_view format_id, const O
 LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view format_id,
                      const Options& options);
 
-// The skeleton/timeline reference given with --skeleton, decoded.
+// The skeleton/timeline reference given with --skeleton, decoded (DecodeDocument).
 Scene LoadReference(const std::string& path, const Options& options);
+
+// Decodes a loaded file and checks the scene against context.options.limits()
+// (CheckScene). Every verb decodes through this; Errors name the file.
+Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context);
+
+// What every decoded scene must satisfy, whatever its format: clips, joints,
+// tracks, keys per track, keys in all (max-values) and frames per clip within the
+// limits; rates, durations and key times finite and >= 0.
+void CheckScene(const Scene& scene, const Limits& limits);
 
 struct SampleRequest {
   double rate = 0;        // 0: each clip's own frames; else resample at this rate
   std::string clip;       // empty: every clip
   const Skeleton* rest = nullptr;  // rest pose for joints a clip does not key
+  Limits limits;
 };
-// The `animkit sample` JSON of the contract.
+// The frames sampling writes for a clip: its own frame count, or those from 0 to
+// its duration at rate (> 0); checked against max-frames, and frames x joints
+// against max-values. Every sampler (JSON, glTF, encoders) counts frames here.
+uint64_t SampleFrameCount(const Clip& clip, double rate, const Limits& limits);
+// The `animkit sample` JSON of the contract, handed to sink piece by piece (the
+// whole text is never held in memory).
+void WriteSampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request,
+                     const std::function<void(std::string_view)>& sink);
 std::string SampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request);
+
+// `animkit validate`: reads, decodes and samples the file exactly as `sample`
+// does (the JSON goes nowhere), then checks that it writes back to the same bytes.
+// Throws the Error `sample` or `convert` would.
+void ValidateFile(const std::string& path, std::string_view format_id, const std::string& skeleton,
+                  const Options& options);
 
 struct ConvertRequest {
   std::string input, output;
@@ -46,12 +72,14 @@ struct ConvertResult {
   const FormatDescriptor* output_format = nullptr;
   size_t clips = 0, frames = 0, joints = 0, events = 0;
   size_t bytes_in = 0, bytes_out = 0;
+  std::vector<WrittenFile> written;  // every file written, the output first
   bool copied_verbatim = false;  // same format, no change: the document was written back
   nlohmann::json report = nlohmann::json::object();  // encoder statistics
   std::vector<std::string> warnings;                 // the encoder's warnings
 };
 // Converts input to output (format from the output's extension or output_format).
-// Never writes over the input; writes atomically.
+// Writes the output and any file the encoder adds (EncodeContext::extra_outputs)
+// through WriteOutputs: atomically, never over a file the conversion reads.
 ConvertResult Convert(const ConvertRequest& request);
 
 // The output format for a path or a name given with --to (an id or an extension).

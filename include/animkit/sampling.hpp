@@ -1,6 +1,7 @@
 // Offline clip evaluation: exact, simple, and the reference the runtime is checked against.
 #pragma once
 
+#include <animkit/limits.hpp>
 #include <animkit/model.hpp>
 
 #include <span>
@@ -16,6 +17,11 @@ QuatXYZW SampleTrack(const Track<QuatXYZW>& track, Seconds t, size_t* cursor = n
 
 // Time of frame i at a rate, computed one way everywhere so keys land exactly on frames.
 Seconds FrameTime(size_t frame, double frame_rate);
+
+// A clip's frames for an encoder: frame_count, or when 0 those from 0 to its
+// duration at rate (CheckedFrameCount: NaN, infinite, negative and over
+// max-frames are errors naming the clip).
+size_t ClipFrameCount(const Clip& clip, double rate, const Limits& limits = {});
 
 // Samples every track of a clip at one time. A property without keys takes the
 // rest pose of the joint of the same name in rest_skeleton, else identity.

@@ -218,6 +218,7 @@ nlohmann::json BatchReport::ToJson() const {
                         {"format", f.format.empty() ? nlohmann::json() : nlohmann::json(f.format)},
                         {"score", f.score},
                         {"output", f.output.empty() ? nlohmann::json() : nlohmann::json(f.output)},
+                        {"extra_outputs", f.extra_outputs},
                         {"skeleton", f.skeleton.empty() ? nlohmann::json() : nlohmann::json(f.skeleton)},
                         {"clips", f.clips},
                         {"frames", f.frames},
@@ -501,6 +502,8 @@ BatchReport BatchConvertJob::Run() const {
             const ConvertResult c = Convert(request);
             r.status = BatchStatus::Converted;
             r.output = outputs[i];
+            for (size_t w = 1; w < c.written.size(); ++w)
+              r.extra_outputs.push_back(fs::path(c.written[w].path).lexically_relative(out_root).generic_string());
             r.clips = c.clips;
             r.frames = c.frames;
             r.joints = c.joints;

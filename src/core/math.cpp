@@ -1,6 +1,8 @@
 #include <animkit/math.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace animkit {
 
@@ -129,9 +131,22 @@ Vec3 EulerFromQuat(QuatXYZW q, EulerOrder order) {
   return {static_cast<float>(x), static_cast<float>(y), static_cast<float>(z)};
 }
 
-float AngleBetween(QuatXYZW a, QuatXYZW b) {
-  double d = std::abs(static_cast<double>(Dot(Normalize(a), Normalize(b))));
-  return static_cast<float>(2 * std::acos(std::min(d, 1.0)));
+double AngleBetween(QuatXYZW a, QuatXYZW b) {
+  // In double, and as 4 atan2(|a - b|, |a + b|) (that atan2 is a quarter of the
+  // rotation angle): acos of a dot product near 1 cannot tell angles apart below
+  // about 5e-4 rad in float.
+  const double qa[4] = {a.x, a.y, a.z, a.w}, qb[4] = {b.x, b.y, b.z, b.w};
+  double na = 0, nb = 0, dot = 0;
+  for (int i = 0; i < 4; ++i) na += qa[i] * qa[i], nb += qb[i] * qb[i], dot += qa[i] * qb[i];
+  na = std::sqrt(na), nb = std::sqrt(nb);
+  if (!(na > 0 && nb > 0)) return std::numeric_limits<double>::quiet_NaN();
+  const double sign = dot < 0 ? -1.0 : 1.0;  // q and -q are one rotation
+  double diff = 0, sum = 0;
+  for (int i = 0; i < 4; ++i) {
+    const double u = qa[i] / na, v = sign * qb[i] / nb;
+    diff += (u - v) * (u - v), sum += (u + v) * (u + v);
+  }
+  return 4 * std::atan2(std::sqrt(diff), std::sqrt(sum));
 }
 
 Mat4 MatrixFromTRS(const TransformTRS& t) {

@@ -37,17 +37,83 @@ LoadedFile LoadFile(const std::string& path, std::string_view format_id, const O
 
 Scene LoadReference(const std::string& path, const Options& options) {
   LoadedFile f = LoadFile(path, "", options);
+  return DecodeDocument(f, DecodeContext{nullptr, options});
+}
+
+Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context) {
   try {
-    return f.document->Decode(DecodeContext{nullptr, options});
+    Scene scene = loaded.document->Decode(context);
+    CheckScene(scene, context.options.limits());
+    return scene;
   } catch (const Error& e) {
-    throw e.InFile(path);
+    throw e.InFile(loaded.path);
   }
+}
+
+namespace {
+
+template <class T>
+uint64_t CheckTrack(const Track<T>& track, const Limits& limits, const std::string& what) {
+  CheckLimit(track.times.size(), &Limits::max_keys, limits, what + ": the key count");
+  for (Seconds t : track.times) CheckedTime(t, what + ": a key time");
+  return track.times.size();
+}
+
+}  // namespace
+
+void CheckScene(const Scene& scene, const Limits& limits) {
+  CheckLimit(scene.skeleton.joints.size(), &Limits::max_joints, limits, "the skeleton's joint count");
+  CheckLimit(scene.clips.size(), &Limits::max_clips, limits, "the clip count");
+  uint64_t keys = 0;
+  for (const Clip& clip : scene.clips) {
+    const std::string what = "clip '" + clip.name + "'";
+    CheckedTime(clip.frame_rate, what + ": the frame rate");
+    CheckedTime(clip.duration, what + ": the duration");
+    CheckLimit(clip.frame_count, &Limits::max_frames, limits, what + ": the frame count");
+    CheckLimit(clip.tracks.size(), &Limits::max_joints, limits, what + ": the joint count");
+    for (const JointTrack& t : clip.tracks) {
+      const std::string track = what + " joint '" + t.joint + "'";
+      keys += CheckTrack(t.translation, limits, track + " translation");
+      keys += CheckTrack(t.rotation, limits, track + " rotation");
+      keys += CheckTrack(t.scale, limits, track + " scale");
+      CheckLimit(t.visible.size(), &Limits::max_frames, limits, track + ": the visibility frame count");
+    }
+    for (const CameraTrack& c : clip.cameras) {
+      CheckLimit(c.times.size(), &Limits::max_keys, limits, what + " camera '" + c.name + "': the key count");
+      keys += c.times.size();
+    }
+    for (const Event& e : clip.events) {
+      CheckedTime(e.time, what + " event '" + e.name + "': the time");
+      if (e.end_time) CheckedTime(*e.end_time, what + " event '" + e.name + "': the end time");
+    }
+    keys += clip.events.size();
+  }
+  CheckLimit(keys, &Limits::max_values, limits, "the number of keys decoded");
+}
+
+uint64_t SampleFrameCount(const Clip& clip, double rate, const Limits& limits) {
+  const std::string what = "clip '" + clip.name + "'";
+  uint64_t frames = clip.frame_count;
+  if (rate > 0 || !std::isfinite(rate)) frames = CheckedFrameCount(clip.duration, rate, limits, what);
+  else CheckLimit(frames, &Limits::max_frames, limits, what + ": the frame count");
+  const uint64_t joints = std::max<uint64_t>(clip.tracks.size(), 1);
+  CheckLimit(joints, &Limits::max_joints, limits, what + ": the joint count");
+  CheckLimit(frames * joints, &Limits::max_values, limits, what + ": frames x joints sampled");
+  return frames;
 }
 
 namespace {
 
 class JsonOut {
  public:
+  explicit JsonOut(const std::function<void(std::string_view)>* sink = nullptr) : sink_(sink) {}
+  // Hands what is buffered to the sink (when there is one) once it is large.
+  void Flush(bool all = false) {
+    if (sink_ && (all || out_.size() >= (size_t{1} << 16))) {
+      (*sink_)(out_);
+      out_.clear();
+    }
+  }
   void Raw(std::string_view s) { out_ += s; }
   void Number(double v) {
     if (!std::isfinite(v)) {
@@ -75,13 +141,24 @@ class JsonOut {
   std::string Take() { return std::move(out_); }
 
  private:
+  const std::function<void(std::string_view)>* sink_;
   std::string out_;
 };
 
 }  // namespace
 
 std::string SampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request) {
-  JsonOut j;
+  std::string text;
+  WriteSampleJson(scene, format_id, request, [&](std::string_view piece) { text += piece; });
+  return text;
+}
+
+void WriteSampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request,
+                     const std::function<void(std::string_view)>& sink) {
+  // Every count checked before the first byte goes out.
+  for (const Clip& clip : scene.clips)
+    if (request.clip.empty() || clip.name == request.clip) (void)SampleFrameCount(clip, request.rate, request.limits);
+  JsonOut j(&sink);
   j.Raw("{\n  \"format\": ");
   j.String(format_id);
   j.Raw(",\n  \"clips\": [");
@@ -92,8 +169,7 @@ std::string SampleJson(const Scene& scene, std::string_view format_id, const Sam
     first_clip = false;
     const bool resample = request.rate > 0;
     const double rate = resample ? request.rate : clip.frame_rate;
-    size_t frames = clip.frame_count;
-    if (resample) frames = static_cast<size_t>(std::floor(static_cast<double>(clip.duration) * rate + 1e-6)) + 1;
+    const size_t frames = SampleFrameCount(clip, resample ? rate : 0, request.limits);
     j.Raw("\n      \"name\": ");
     j.String(clip.name);
     j.Raw(",\n      \"frame_rate\": ");
@@ -133,6 +209,7 @@ std::string SampleJson(const Scene& scene, std::string_view format_id, const Sam
         j.Raw("}");
       }
       j.Raw("]");
+      j.Flush();
     }
     j.Raw(frames ? "\n      ],\n      \"events\": [" : "],\n      \"events\": [");
     for (size_t e = 0; e < clip.events.size(); ++e) {
@@ -155,7 +232,25 @@ std::string SampleJson(const Scene& scene, std::string_view format_id, const Sam
     j.Raw("]\n    }");
   }
   j.Raw(first_clip ? "]\n}\n" : "\n  ]\n}\n");
-  return j.Take();
+  j.Flush(true);
+}
+
+void ValidateFile(const std::string& path, std::string_view format_id, const std::string& skeleton,
+                  const Options& options) {
+  const Bytes data = ReadFileBytes(path);
+  LoadedFile loaded = LoadBytes(data, path, format_id, options);
+  Scene reference;
+  if (!skeleton.empty()) reference = LoadReference(skeleton, options);
+  const Scene scene = DecodeDocument(loaded, DecodeContext{skeleton.empty() ? nullptr : &reference, options});
+  const Skeleton* rest = !reference.skeleton.empty() ? &reference.skeleton : &scene.skeleton;
+  try {
+    WriteSampleJson(scene, loaded.format->id, SampleRequest{0, {}, rest, options.limits()}, [](std::string_view) {});
+  } catch (const Error& e) {
+    throw e.InFile(path);
+  }
+  if (loaded.document->Write() != data) {
+    throw Error::General("reads, but does not write back to the same bytes").InFile(path);
+  }
 }
 
 const FormatDescriptor* OutputFormatFor(const std::string& output_path, std::string_view requested) {
@@ -177,6 +272,8 @@ const FormatDescriptor* OutputFormatFor(const std::string& output_path, std::str
 
 ConvertResult Convert(const ConvertRequest& request) {
   ConvertResult result;
+  // Every file this conversion reads: no output may replace one of them.
+  const std::vector<std::string> inputs = {request.input, request.skeleton, request.template_path};
   if (request.input == request.output || SameFile(request.input, request.output)) {
     throw Error::General("refusing to overwrite the input file").InFile(request.output);
   }
@@ -193,12 +290,7 @@ ConvertResult Convert(const ConvertRequest& request) {
   Scene reference;
   if (!request.skeleton.empty()) reference = LoadReference(request.skeleton, request.options);
   DecodeContext dctx{request.skeleton.empty() ? nullptr : &reference, request.options};
-  Scene scene;
-  try {
-    scene = loaded.document->Decode(dctx);
-  } catch (const Error& e) {
-    throw e.InFile(request.input);
-  }
+  Scene scene = DecodeDocument(loaded, dctx);
   EncodeTemplate templ;
   if (!request.template_path.empty()) {
     if (to_json) throw Error::General("--template applies to a game format output, not sample JSON").InFile(request.output);
@@ -223,8 +315,10 @@ ConvertResult Convert(const ConvertRequest& request) {
   result.joints = std::max(result.joints, scene.skeleton.joints.size());
 
   Bytes out;
+  std::vector<ExtraOutput> extras;
   if (to_json) {
-    std::string text = SampleJson(scene, loaded.format->id, SampleRequest{0, {}, &scene.skeleton});
+    std::string text =
+        SampleJson(scene, loaded.format->id, SampleRequest{0, {}, &scene.skeleton, request.options.limits()});
     out.assign(text.begin(), text.end());
   } else if (out_format == loaded.format && request.options.values().empty() && request.clip.empty() &&
              request.skeleton.empty() && request.template_path.empty()) {
@@ -247,8 +341,11 @@ ConvertResult Convert(const ConvertRequest& request) {
     }
     result.report = std::move(ectx.report);
     result.warnings = std::move(ectx.warnings);
+    extras = std::move(ectx.extra_outputs);
   }
-  WriteFileAtomic(request.output, out);
+  std::vector<std::pair<std::string, ByteView>> files = {{request.output, out}};
+  for (const ExtraOutput& e : extras) files.emplace_back(e.path, e.bytes);
+  result.written = WriteOutputs(files, inputs);
   result.bytes_out = out.size();
   return result;
 }

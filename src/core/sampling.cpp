@@ -8,6 +8,14 @@ Seconds FrameTime(size_t frame, double frame_rate) {
   return frame_rate > 0 ? static_cast<Seconds>(static_cast<double>(frame) / frame_rate) : 0.0f;
 }
 
+size_t ClipFrameCount(const Clip& clip, double rate, const Limits& limits) {
+  if (clip.frame_count > 0) {
+    CheckLimit(clip.frame_count, &Limits::max_frames, limits, "clip '" + clip.name + "': the frame count");
+    return clip.frame_count;
+  }
+  return static_cast<size_t>(CheckedFrameCount(clip.duration, rate, limits, "clip '" + clip.name + "'"));
+}
+
 namespace {
 
 // Index k of the segment [times[k], times[k+1]) holding t; times has >= 2 keys and

@@ -2,11 +2,14 @@
 
 #include <animkit/error.hpp>
 
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
+#include <optional>
 #include <regex>
 
 namespace animkit::gltf {
@@ -96,40 +99,134 @@ bool IsGlb(ByteView data) { return data.size() >= 4 && std::memcmp(data.data(), 
 
 namespace {
 
-// External files are only read from the glTF's own directory, never from the
-// working directory that tinygltf also searches.
+// External files: every buffer URI is resolved and read here, before tinygltf
+// runs (ResolveExternal); tinygltf's file callbacks then only see those bytes,
+// under the name it asks for, and nothing else exists for it.
 struct FsContext {
-  std::string base_dir;
+  std::map<std::string, Bytes> files;
 };
 
 bool FileExists(const std::string& path, void* user) {
-  const auto* context = static_cast<const FsContext*>(user);
-  if (context->base_dir.empty() || path.rfind(context->base_dir + "/", 0) != 0) return false;
-  std::error_code ec;
-  return std::filesystem::is_regular_file(path, ec);
+  return static_cast<const FsContext*>(user)->files.count(path) != 0;
 }
 
 std::string ExpandFilePath(const std::string& path, void*) { return path; }
 
 bool ReadWholeFile(std::vector<unsigned char>* out, std::string* err, const std::string& path, void* user) {
-  if (!FileExists(path, user)) {
-    if (err) *err += "cannot open " + path;
+  const auto* context = static_cast<const FsContext*>(user);
+  auto it = context->files.find(path);
+  if (it == context->files.end()) {
+    if (err) *err += "not an allowed external file";
     return false;
   }
-  std::error_code ec;
-  auto size = std::filesystem::file_size(path, ec);
-  constexpr uintmax_t kMaxExternal = uintmax_t{1} << 31;
-  if (ec || size > kMaxExternal) {
-    if (err) *err += "cannot read " + path;
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  out->resize(static_cast<size_t>(size));
-  if (!in.read(reinterpret_cast<char*>(out->data()), static_cast<std::streamsize>(size))) {
-    if (err) *err += "cannot read " + path;
-    return false;
-  }
+  out->assign(it->second.begin(), it->second.end());
   return true;
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Percent-decoding; tinygltf also turns '+' into a space (plus_is_space), and its
+// file names are what the callbacks above are asked for. nullopt when malformed.
+std::optional<std::string> PercentDecode(std::string_view uri, bool plus_is_space) {
+  std::string out;
+  for (size_t i = 0; i < uri.size(); ++i) {
+    if (uri[i] == '%') {
+      if (i + 2 >= uri.size()) return std::nullopt;
+      const int hi = HexDigit(uri[i + 1]), lo = HexDigit(uri[i + 2]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += plus_is_space && uri[i] == '+' ? ' ' : uri[i];
+    }
+  }
+  return out;
+}
+
+bool HasScheme(std::string_view uri) {
+  size_t i = 0;
+  if (uri.empty() || !std::isalpha(static_cast<unsigned char>(uri[0]))) return false;
+  while (i < uri.size() && (std::isalnum(static_cast<unsigned char>(uri[i])) || uri[i] == '+' || uri[i] == '-' || uri[i] == '.')) ++i;
+  return i < uri.size() && uri[i] == ':';
+}
+
+bool IsDataUri(std::string_view uri) { return uri.size() >= 5 && uri.substr(0, 5) == "data:"; }
+
+// The file a relative URI names inside base_dir, after percent-decoding,
+// normalising and resolving symbolic links. The error names the URI as written
+// (what) and never the path it resolves to.
+std::filesystem::path ResolveUri(const std::string& uri, const std::string& base_dir, const std::string& what) {
+  namespace fs = std::filesystem;
+  auto refuse = [&](const std::string& why) -> Error {
+    return Error::General(what + ": the URI '" + uri + "' " + why);
+  };
+  if (HasScheme(uri)) throw refuse("has a scheme; only data: URIs and paths inside the glTF's folder are read");
+  const std::optional<std::string> decoded = PercentDecode(uri, false);
+  if (!decoded) throw refuse("has a malformed percent-encoding");
+  if (decoded->empty() || decoded->find('\0') != std::string::npos) throw refuse("is not a file name");
+  if (decoded->front() == '/' || uri.rfind("//", 0) == 0) throw refuse("is absolute; only paths inside the glTF's folder are read");
+  if (base_dir.empty()) throw refuse("names an external file, and the glTF was not read from a file");
+  const fs::path relative = fs::path(*decoded).lexically_normal();
+  if (relative.empty() || *relative.begin() == "..") throw refuse("leads outside the glTF's folder");
+  std::error_code ec;
+  const fs::path base = fs::canonical(base_dir, ec);
+  if (ec) throw refuse("cannot be read");
+  const fs::path target = fs::weakly_canonical(base / relative, ec);
+  if (ec) throw refuse("cannot be read");
+  const fs::path inside = target.lexically_relative(base);
+  if (inside.empty() || *inside.begin() == ".." || inside.is_absolute()) throw refuse("leads outside the glTF's folder");
+  return target;
+}
+
+// Every external buffer and image URI of the glTF JSON checked, and every
+// external buffer read (its declared byteLength, within max-buffer-bytes) into
+// context. JSON tinygltf will reject anyway is left to it.
+void ResolveExternal(std::string_view json_text, const std::string& base_dir, const Limits& limits,
+                     FsContext& context) {
+  namespace fs = std::filesystem;
+  const nlohmann::json doc = nlohmann::json::parse(json_text.begin(), json_text.end(), nullptr, false);
+  if (!doc.is_object()) return;
+  auto list = [&](const char* key) {
+    auto it = doc.find(key);
+    return it != doc.end() && it->is_array() ? *it : nlohmann::json::array();
+  };
+  const nlohmann::json images = list("images");
+  for (size_t i = 0; i < images.size(); ++i) {
+    if (!images[i].is_object() || !images[i].contains("uri") || !images[i]["uri"].is_string()) continue;
+    const std::string uri = images[i]["uri"].get<std::string>();
+    if (!IsDataUri(uri)) ResolveUri(uri, base_dir, "image " + std::to_string(i));  // never read: animkit skips images
+  }
+  const nlohmann::json buffers = list("buffers");
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const nlohmann::json& b = buffers[i];
+    if (!b.is_object() || !b.contains("uri") || !b["uri"].is_string()) continue;
+    const std::string uri = b["uri"].get<std::string>();
+    if (IsDataUri(uri)) continue;
+    const std::string what = "buffer " + std::to_string(i);
+    if (!b.contains("byteLength") || !b["byteLength"].is_number_unsigned()) {
+      throw Error::General(what + ": an external buffer needs a whole byteLength");
+    }
+    const uint64_t length = b["byteLength"].get<uint64_t>();
+    CheckLimit(length, &Limits::max_buffer_bytes, limits, what + ": the byteLength");
+    const fs::path file = ResolveUri(uri, base_dir, what);
+    std::error_code ec;
+    const uintmax_t size = fs::is_regular_file(file, ec) ? fs::file_size(file, ec) : 0;
+    if (ec || size == 0) throw Error::General(what + ": the URI '" + uri + "' cannot be read");
+    if (size < length) throw Error::General(what + ": the file of the URI '" + uri + "' is shorter than its byteLength " + std::to_string(length));
+    Bytes bytes(static_cast<size_t>(length));  // at most max-buffer-bytes, and the file holds them
+    std::ifstream in(file, std::ios::binary);
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(length))) {
+      throw Error::General(what + ": the URI '" + uri + "' cannot be read");
+    }
+    // The name tinygltf asks the callbacks for: base folder joined with its decoding.
+    const std::string key = (base_dir.back() == '/' ? base_dir : base_dir + "/") + PercentDecode(uri, true).value_or(uri);
+    context.files[key] = std::move(bytes);
+  }
 }
 
 bool RefuseWrite(std::string* err, const std::string&, const std::vector<unsigned char>&, void*) {
@@ -193,12 +290,13 @@ void CheckDepth(std::string_view json) {
 
 }  // namespace
 
-tinygltf::Model LoadModel(ByteView data, const std::string& path) {
+tinygltf::Model LoadModel(ByteView data, const std::string& path, const Limits& limits) {
   if (data.size() > std::numeric_limits<uint32_t>::max()) throw Error::General("glTF files over 4 GiB are not supported");
   FsContext fs_context;
+  std::string base_dir;
   if (!path.empty()) {
     std::filesystem::path parent = std::filesystem::path(path).parent_path();
-    fs_context.base_dir = parent.empty() ? "." : parent.string();
+    base_dir = parent.empty() ? "." : parent.string();
   }
   tinygltf::TinyGLTF loader;
   loader.SetStoreOriginalJSONForExtrasAndExtensions(true);
@@ -212,13 +310,13 @@ tinygltf::Model LoadModel(ByteView data, const std::string& path) {
     if (IsGlb(data)) {
       GlbFrame frame = CheckGlb(data);
       CheckDepth(frame.json);
-      ok = loader.LoadBinaryFromMemory(&model, &err, &warn, data.data(), static_cast<unsigned>(frame.length),
-                                       fs_context.base_dir);
+      ResolveExternal(frame.json, base_dir, limits, fs_context);
+      ok = loader.LoadBinaryFromMemory(&model, &err, &warn, data.data(), static_cast<unsigned>(frame.length), base_dir);
     } else {
       std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());
       CheckDepth(text);
-      ok = loader.LoadASCIIFromString(&model, &err, &warn, text.data(), static_cast<unsigned>(text.size()),
-                                      fs_context.base_dir);
+      ResolveExternal(text, base_dir, limits, fs_context);
+      ok = loader.LoadASCIIFromString(&model, &err, &warn, text.data(), static_cast<unsigned>(text.size()), base_dir);
     }
   } catch (const Error&) {
     throw;

@@ -3,6 +3,7 @@
 #include <animkit/format.hpp>
 #include <animkit/gltf.hpp>
 #include <animkit/math.hpp>
+#include <animkit/pipeline.hpp>
 #include <animkit/sampling.hpp>
 #include <animkit/version.hpp>
 
@@ -182,7 +183,7 @@ class ModelBuilder {
 
 class Exporter {
  public:
-  explicit Exporter(const Scene& scene) : scene_(scene), builder_(model_) {}
+  Exporter(const Scene& scene, const Limits& limits) : scene_(scene), limits_(limits), builder_(model_) {}
 
   tinygltf::Model Run() {
     model_.asset.version = "2.0";
@@ -191,7 +192,10 @@ class Exporter {
     for (size_t i = 0; i < joints_.size(); ++i) joint_index_.emplace(joints_[i].name, static_cast<int>(i));
     AddNodes();
     AddSkin();
-    for (const Clip& clip : scene_.clips) AddAnimation(clip);
+    for (const Clip& clip : scene_.clips) {
+      (void)SampleFrameCount(clip, 0, limits_);  // the frames sampling would write, within the limits
+      AddAnimation(clip);
+    }
     builder_.Finish();
     gltf::AddMeshesAndCameras(model_, scene_, RootNode());
     AddSceneExtras();
@@ -327,10 +331,9 @@ class Exporter {
       keys.values.push_back(IsVisible(track, frame) ? visible_scale(frame) : Vec3{0, 0, 0});
     };
     if (sampled) {
-      // An animated scale is keyed at every frame of the clip (bounded: the clip's
-      // frame count comes from a file).
-      constexpr size_t kMaxSampledFrames = size_t{1} << 20;
-      size_t end = std::max(frames, std::min(clip.frame_count, kMaxSampledFrames));
+      // An animated scale is keyed at every frame of the clip (within max-frames).
+      const size_t end = std::max(frames, clip.frame_count);
+      CheckLimit(end, &Limits::max_frames, limits_, where + " frames to key");
       for (size_t f = 0; f < end; ++f) add_key(f);
     } else {
       // A constant scale is keyed only where visibility changes.
@@ -429,6 +432,7 @@ class Exporter {
   }
 
   const Scene& scene_;
+  Limits limits_;
   tinygltf::Model model_;
   ModelBuilder builder_;
   std::vector<ExportJoint> joints_;
@@ -438,7 +442,7 @@ class Exporter {
 }  // namespace
 
 Bytes ExportGltf(const Scene& scene, const GltfExportOptions& options) {
-  tinygltf::Model model = Exporter(scene).Run();
+  tinygltf::Model model = Exporter(scene, options.limits).Run();
   tinygltf::TinyGLTF writer;
   std::ostringstream out;
   if (!writer.WriteGltfSceneToStream(&model, out, /*prettyPrint=*/!options.binary, options.binary))

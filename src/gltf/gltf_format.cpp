@@ -19,13 +19,14 @@ using nlohmann::json;
 class GltfDocument : public Document {
  public:
   // path locates external buffers of a .gltf ("" when the bytes did not come from a file).
-  GltfDocument(Bytes bytes, std::string path) : bytes_(std::move(bytes)), path_(std::move(path)) {}
+  GltfDocument(Bytes bytes, std::string path, Limits limits)
+      : bytes_(std::move(bytes)), path_(std::move(path)), limits_(limits) {}
 
   const FormatDescriptor& format() const override { return kGltfFormat; }
   Bytes Write() const override { return bytes_; }
 
   json Info() const override {
-    tinygltf::Model model = gltf::LoadModel(bytes_, path_);
+    tinygltf::Model model = gltf::LoadModel(bytes_, path_, limits_);
     json info = {
         {"container", gltf::IsGlb(bytes_) ? "glb" : "gltf"},
         {"asset", {{"version", model.asset.version}, {"generator", model.asset.generator}}},
@@ -47,11 +48,14 @@ class GltfDocument : public Document {
     return info;
   }
 
-  Scene Decode(const DecodeContext&) const override { return ImportGltf(bytes_, path_); }
+  Scene Decode(const DecodeContext& context) const override {
+    return ImportGltf(bytes_, path_, context.options.limits());
+  }
 
  private:
   Bytes bytes_;
   std::string path_;
+  Limits limits_;  // those it was read with, for Info()
 };
 
 int Probe(ByteView data, std::string_view extension) {
@@ -66,17 +70,18 @@ int Probe(ByteView data, std::string_view extension) {
 
 std::unique_ptr<Document> Read(ByteView data, const Options& options) {
   const std::string path = options.Get(kSourcePathOption);
-  gltf::LoadModel(data, path);  // rejects what tinygltf cannot parse, now rather than at Decode
-  return std::make_unique<GltfDocument>(Bytes(data.begin(), data.end()), path);
+  gltf::LoadModel(data, path, options.limits());  // rejects what tinygltf cannot parse, now rather than at Decode
+  return std::make_unique<GltfDocument>(Bytes(data.begin(), data.end()), path, options.limits());
 }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   GltfExportOptions options;
   options.binary = ExtensionOf(context.output_path) != ".gltf";
+  options.limits = context.options.limits();
   Bytes bytes = ExportGltf(scene, options);
   context.report["gltf"] = {{"container", options.binary ? "glb" : "gltf"}, {"bytes", bytes.size()},
                             {"animations", scene.clips.size()}};
-  return std::make_unique<GltfDocument>(std::move(bytes), std::string());
+  return std::make_unique<GltfDocument>(std::move(bytes), std::string(), context.options.limits());
 }
 
 }  // namespace

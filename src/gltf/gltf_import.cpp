@@ -17,9 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-// Longest clip a file may declare (frames), so that sampling it stays bounded.
-constexpr double kMaxFrames = double(1 << 24);
-
 [[noreturn]] void Fail(const std::string& message) { throw Error::General(message); }
 
 std::string Name(const char* kind, int index) { return std::string(kind) + " " + std::to_string(index); }
@@ -369,7 +366,8 @@ Interpolation ParseInterpolation(const std::string& name, const std::string& whe
 
 class Importer {
  public:
-  Importer(const tinygltf::Model& model, size_t file_size) : model_(model), reader_(model, file_size) {}
+  Importer(const tinygltf::Model& model, size_t file_size, const Limits& limits)
+      : model_(model), limits_(limits), reader_(model, file_size) {}
 
   Scene Run() {
     Scene scene;
@@ -441,17 +439,19 @@ class Importer {
     return clip;
   }
 
-  static void ApplyTiming(Clip& clip, const json& extras, const std::vector<float>& times, float last_time,
-                          const std::string& where) {
+  void ApplyTiming(Clip& clip, const json& extras, const std::vector<float>& times, float last_time,
+                   const std::string& where) const {
+    const double kMaxFrames = double(limits_.max_frames);
     double rate = 0, duration = 0, frames = 0;
     clip.frame_rate = GetNumber(extras, "frame_rate", &rate) && rate > 0 && rate <= 1e6 ? rate : DetectFrameRate(times);
     clip.duration = GetNumber(extras, "duration", &duration) && duration >= 0 ? static_cast<Seconds>(duration) : last_time;
     if (GetNumber(extras, "frame_count", &frames) && frames >= 0 && frames <= kMaxFrames && frames == std::floor(frames)) {
       clip.frame_count = static_cast<size_t>(frames);
     } else {
-      double count = std::round(double(clip.duration) * clip.frame_rate) + 1;
+      const double count = std::round(double(clip.duration) * clip.frame_rate) + 1;
       if (!(count <= kMaxFrames))
-        Fail(where + " lasts " + std::to_string(clip.duration) + " s, more frames than animkit samples");
+        Fail(where + " lasts " + std::to_string(clip.duration) + " s: " + std::to_string(count) +
+             " frames, over the limit max-frames = " + std::to_string(limits_.max_frames) + " (--max-frames raises it)");
       clip.frame_count = static_cast<size_t>(count);
     }
     clip.loop = GetBool(extras, "loop", false);
@@ -477,7 +477,8 @@ class Importer {
 
   // Hidden frames recorded by the exporter become JointTrack::visible again; a
   // scale channel made only to hide the joint is dropped.
-  static void ApplyVisibility(Clip& clip, const json& extras) {
+  void ApplyVisibility(Clip& clip, const json& extras) const {
+    const double kMaxFrames = double(limits_.max_frames);
     auto list = extras.find("visibility");
     if (list == extras.end() || !list->is_array()) return;
     for (const json& v : *list) {
@@ -500,16 +501,17 @@ class Importer {
   }
 
   const tinygltf::Model& model_;
+  Limits limits_;
   AccessorReader reader_;
   std::vector<int> parents_;
 };
 
 }  // namespace
 
-Scene ImportGltf(ByteView data, const std::string& path) {
+Scene ImportGltf(ByteView data, const std::string& path, const Limits& limits) {
   try {
-    tinygltf::Model model = gltf::LoadModel(data, path);
-    return Importer(model, data.size()).Run();
+    tinygltf::Model model = gltf::LoadModel(data, path, limits);
+    return Importer(model, data.size(), limits).Run();
   } catch (const Error& e) {
     throw e.InFile(path);
   } catch (const nlohmann::json::exception& e) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <animkit/binary.hpp>
+#include <animkit/limits.hpp>
 
 #include <nlohmann/json.hpp>
 #include <tiny_gltf.h>
@@ -36,8 +37,10 @@ int JsonDepth(std::string_view text, int limit);
 
 // A parsed glTF or GLB. Throws animkit::Error for anything tinygltf rejects,
 // for GLB framing errors and for JSON nested too deeply. External buffer files
-// are read relative to the directory of path when it names one.
-tinygltf::Model LoadModel(ByteView data, const std::string& path);
+// are read from the folder of path only (percent-decoded, normalised, symbolic
+// links resolved; absolute, scheme and outside URIs refused), each at most its
+// byteLength, itself at most limits.max_buffer_bytes.
+tinygltf::Model LoadModel(ByteView data, const std::string& path, const Limits& limits = {});
 
 // True when data starts with the GLB magic.
 bool IsGlb(ByteView data);

@@ -21,7 +21,19 @@ struct CommonArgs {
   std::string output;
   std::map<std::string, std::string> format_options;
   std::set<std::string> flags_seen;
+  Limits limits;
 };
+
+// --max-frames and the others of LimitTable(): one per limit, every verb.
+void AddLimitOptions(CLI::App* app, CommonArgs& args) {
+  for (const LimitInfo& info : LimitTable()) {
+    uint64_t Limits::*const field = info.field;
+    app->add_option_function<uint64_t>(
+           "--" + std::string(info.name), [&args, field](const uint64_t& v) { args.limits.*field = v; },
+           std::string(info.help) + " (default " + std::to_string(Limits{}.*field) + ")")
+        ->group("Limits");
+  }
+}
 
 // Every format's own options, on a subcommand (each name once).
 void AddFormatOptions(CLI::App* app, CommonArgs& args) {
@@ -50,19 +62,24 @@ void AddCommon(CLI::App* app, CommonArgs& args, bool with_output) {
   app->add_option("--clip", args.clip, "Only this clip");
   if (with_output) app->add_option("-o,--output", args.output, "Write to this file instead of stdout");
   AddFormatOptions(app, args);
+  AddLimitOptions(app, args);
 }
 
 Options ToOptions(const CommonArgs& args) {
   Options o;
   for (const auto& [k, v] : args.format_options) o.Set(k, v);
+  o.SetLimits(args.limits);
   return o;
 }
 
-void Emit(const std::string& text, const std::string& output) {
+// The files a verb reads: -o never writes over one of them.
+std::vector<std::string> InputsOf(const std::string& file, const CommonArgs& args) { return {file, args.skeleton}; }
+
+void Emit(const std::string& text, const std::string& output, const std::vector<std::string>& inputs) {
   if (output.empty()) {
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
-    WriteFileAtomic(output, ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    WriteFileAtomic(output, ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()), inputs);
   }
 }
 
@@ -73,11 +90,7 @@ Scene DecodeWith(const LoadedFile& loaded, const CommonArgs& args, Scene* refere
     *reference_storage = LoadReference(args.skeleton, options);
     ctx.reference = reference_storage;
   }
-  try {
-    return loaded.document->Decode(ctx);
-  } catch (const Error& e) {
-    throw e.InFile(loaded.path);
-  }
+  return DecodeDocument(loaded, ctx);
 }
 
 std::string Fixed(double v, int digits) {
@@ -133,7 +146,7 @@ int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   out["warnings"] = warnings;
   out["fields"] = fields;
   if (json) {
-    Emit(DumpJson(out, 2) + "\n", args.output);
+    Emit(DumpJson(out, 2) + "\n", args.output, InputsOf(file, args));
     return 0;
   }
   std::string text = file + ": " + std::string(loaded.format->id) + " (" + std::string(loaded.format->description) + ")\n";
@@ -153,7 +166,7 @@ int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   for (auto it = fields.begin(); it != fields.end(); ++it) {
     if (it.value().is_primitive()) text += "  " + it.key() + ": " + DumpJson(it.value()) + "\n";
   }
-  Emit(text, args.output);
+  Emit(text, args.output, InputsOf(file, args));
   return 0;
 }
 
@@ -166,7 +179,23 @@ int RunSample(const std::string& file, double rate, const CommonArgs& args) {
     throw Error::General("no clip named '" + args.clip + "'").InFile(file);
   }
   const Skeleton* rest = !reference.skeleton.empty() ? &reference.skeleton : &scene.skeleton;
-  Emit(SampleJson(scene, loaded.format->id, SampleRequest{rate, args.clip, rest}), args.output);
+  const SampleRequest request{rate, args.clip, rest, args.limits};
+  if (args.output.empty()) {
+    try {
+      WriteSampleJson(scene, loaded.format->id, request,
+                      [](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); });
+    } catch (const Error& e) {
+      throw e.InFile(file);
+    }
+    return 0;
+  }
+  AtomicFile out(args.output, InputsOf(file, args));  // streamed: the JSON is never held whole
+  try {
+    WriteSampleJson(scene, loaded.format->id, request, [&](std::string_view piece) { out.Write(piece); });
+  } catch (const Error& e) {
+    throw e.InFile(file);
+  }
+  out.Commit();
   return 0;
 }
 
@@ -174,13 +203,7 @@ int RunValidate(const std::vector<std::string>& files, const CommonArgs& args) {
   int status = 0;
   for (const std::string& file : files) {
     try {
-      Bytes data = ReadFileBytes(file);
-      LoadedFile loaded = LoadBytes(data, file, args.format, ToOptions(args));
-      Scene reference;
-      (void)DecodeWith(loaded, args, &reference);
-      if (loaded.document->Write() != data) {
-        throw Error::General("reads, but does not write back to the same bytes").InFile(file);
-      }
+      ValidateFile(file, args.format, args.skeleton, ToOptions(args));
       std::printf("%s: OK\n", file.c_str());
     } catch (const Error& e) {
       std::printf("%s\n", e.InFile(file).what());  // InFile keeps a name already set
@@ -201,6 +224,8 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
                 std::string(r.input_format->id).c_str(), r.clips, r.frames, r.joints, r.events);
   }
   if (verbose) {
+    nlohmann::json written = nlohmann::json::array();
+    for (const WrittenFile& w : r.written) written.push_back({{"path", w.path}, {"bytes", w.bytes}});
     nlohmann::json report = {{"input", in},
                              {"output", out},
                              {"input_format", r.input_format->id},
@@ -212,6 +237,7 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
                              {"bytes_in", r.bytes_in},
                              {"bytes_out", r.bytes_out},
                              {"copied_verbatim", r.copied_verbatim},
+                             {"written", written},
                              {"encoder", r.report}};
     std::fprintf(stderr, "%s\n", DumpJson(report, 2).c_str());
   }

@@ -93,6 +93,7 @@ struct File {
 
 struct DecodeSettings {
   double engine_fps = kEngineFramesPerSecond;  // engine frames per second (interval/duration units)
+  Limits limits;  // keys decoding may create (max-values)
 };
 
 struct EncodeSettings {

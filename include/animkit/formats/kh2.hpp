@@ -252,8 +252,6 @@ inline constexpr uint16_t kEntryMotion = 9;
 inline constexpr uint16_t kEntryTriggers = 16;
 inline constexpr uint16_t kEntryAnb = 17;
 inline constexpr uint16_t kEntrySubArchive = 0x14;  // a nested BAR of other entries (MSETs)
-// BARs nest at most this deep (MSET -> sub-archive -> ANB); deeper is an error.
-inline constexpr int kMaxBarDepth = 3;
 
 struct Bar;
 
@@ -298,7 +296,9 @@ struct ParseSettings {
 };
 
 // Parsing: data is the entry/file; base is its absolute offset, for messages.
-Bar ParseBar(ByteView data, uint64_t base = 0);
+// Entries whose payloads coincide (same place, size and type, at any depth) are
+// parsed once and share it; archives nest at most limits.max_depth deep.
+Bar ParseBar(ByteView data, uint64_t base = 0, const Limits& limits = {});
 // A placeholder (see Motion) is accepted only as a BAR entry: a bare motion file must have a header.
 Motion ParseMotion(ByteView data, uint64_t base = 0, bool allow_placeholder = false);
 Triggers ParseTriggers(ByteView data, uint64_t base = 0);
@@ -339,6 +339,7 @@ enum class TriggerRate { Motion, Engine };
 struct DecodeSettings {
   RawSpace raw_space = RawSpace::Auto;
   TriggerRate trigger_rate = TriggerRate::Motion;
+  Limits limits;  // samples per motion and in all (max-values)
 };
 
 // Skeleton of a model (joints "#N", rest from the bone table).

@@ -104,6 +104,7 @@ QuatXYZW SlerpLongWay(QuatXYZW a, QuatXYZW b, float t);
 struct DecodeSettings {
   // joint name for a bone id; "#N" when absent
   std::vector<std::pair<uint32_t, std::string>> names;
+  Limits limits;  // frames, and keys x channels, checked before decoding
 };
 
 // One clip keyed at every frame (keyed or interpolated), joints named per settings.

@@ -89,7 +89,7 @@ std::vector<std::string> ClipNames(const File& file);
 // Errors: the model has no timeline; a bone is not in the model (line and column
 // of the bone name). A model without a skeleton offers its timeline's joints,
 // without hierarchy.
-Scene DecodeSets(const File& file, const Scene& model);
+Scene DecodeSets(const File& file, const Scene& model, const Limits& limits = {});
 
 struct LayoutSettings {
   uint32_t gap_frames = 10;         // a clip starts this many frames after the previous one's last frame

@@ -366,8 +366,8 @@ std::string IndexName(size_t n) {
 
 std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings) {
   // Channels are shared, so many bone entries may point at one long channel: bound the keys
-  // decoding creates by what the file's size justifies before creating any.
-  const uint64_t budget = std::max<uint64_t>(uint64_t{1} << 22, uint64_t{64} * file.image.size());
+  // decoding creates by max-values before creating any.
+  const uint64_t budget = settings.limits.max_values;
   uint64_t total = 0;
   for (size_t i = 0; i < file.animations.size(); ++i) {
     const Animation& a = file.animations[i];
@@ -380,7 +380,8 @@ std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings) 
     if (total > budget) {
       throw Error::AtOffset(file.animation_offset + kAnimationSize * i,
                             "decoding up to animation " + std::to_string(i) + " would create " + std::to_string(total) +
-                                " keys, more than a file of " + Hex(file.image.size()) + " bytes justifies");
+                                " keys, over the limit max-values = " + std::to_string(budget) +
+                                " (--max-values raises it)");
     }
   }
   std::vector<Clip> clips;
@@ -551,8 +552,7 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
   std::vector<NewAnimation> animations;
   for (const Clip& clip : clips) {
     const double rate = clip.frame_rate > 0 ? clip.frame_rate : 30;
-    size_t frames = clip.frame_count;
-    if (frames == 0) frames = size_t(std::floor(double(clip.duration) * rate + 1e-6)) + 1;
+    const size_t frames = ClipFrameCount(clip, rate);
     const size_t limit = v6 ? size_t(kMaxKeyframes) : 0xFFFF;
     if (frames > limit) {
       throw Error::General("clip '" + clip.name + "' has " + std::to_string(frames) + " frames; a CANM holds " +

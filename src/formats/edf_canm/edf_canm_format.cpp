@@ -87,7 +87,10 @@ class CanmDocument final : public Document {
   Scene Decode(const DecodeContext& context) const override {
     Scene scene;
     if (context.reference) scene.skeleton = context.reference->skeleton;
-    scene.clips = DecodeClips(file_, DecodeSettings{EngineFps(context.options)});
+    DecodeSettings settings;
+    settings.engine_fps = EngineFps(context.options);
+    settings.limits = context.options.limits();
+    scene.clips = DecodeClips(file_, settings);
     scene.metadata = {{"source_format", "edf-canm"}, {"canm_version", file_.version}};
     return scene;
   }

@@ -1,6 +1,9 @@
 // KH2 BAR archives, motion triggers and the MDLX model's bone table.
 #include "kh2_internal.hpp"
 
+#include <map>
+#include <tuple>
+
 #include <string>
 
 namespace animkit::kh2 {
@@ -163,15 +166,24 @@ bool LooksLikeBar(ByteView data) {
 
 namespace {
 
+// Payloads already parsed, by absolute place, size and type: entries that
+// overlap exactly (also across nesting levels) share one parse, so an archive
+// of archives pointing at each other costs what its distinct payloads cost.
+struct ParsedPayloads {
+  std::map<std::tuple<uint64_t, uint32_t, uint16_t>, BarEntry> done;
+  Limits limits;
+  uint64_t bytes = 0, budget = 0;  // payload bytes parsed or copied, and the most allowed
+};
+
 // data runs from the archive's start to the end of the enclosing data (the file);
 // declared is the archive's own size (its entry's size in the enclosing archive).
-Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, int depth) {
+Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& parsed, uint64_t depth) {
+  CheckLimit(depth, &Limits::max_depth, parsed.limits,
+             "the BAR nesting depth (real files nest MSET -> ANB -> motion)", Place::At(base));
   ByteReader r(data, Endian::Little, base);
   Bar bar;
   Coverage cov;
   bar.size = static_cast<uint32_t>(declared);
-  if (depth >= kMaxBarDepth)
-    r.Fail("BAR archives nest deeper than " + N(kMaxBarDepth) + " levels (real files nest MSET -> ANB -> motion)");
   r.Require(kBarHeaderSize, "a BAR header");
   if (!LooksLikeBar(data)) r.Fail("expected the BAR magic \"BAR\\x01\"");
   r.Skip(4, "magic");
@@ -208,6 +220,19 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, int depth) {
     ByteView to_end = data.subspan(e.offset);
     const uint64_t at = base + e.offset;
     cov.Add(e.offset, size_t(e.offset) + e.size);
+    const auto key = std::make_tuple(at, e.size, e.type);
+    auto seen = parsed.done.find(key);
+    if (seen == parsed.done.end() || !seen->second.raw.empty()) parsed.bytes += e.size;
+    if (parsed.bytes > parsed.budget) {
+      FailAt(Place::At(at), "BAR entries overlap: their payloads add up to more than " +
+                                std::to_string(parsed.limits.max_depth + 1) +
+                                " times the archive's size (max-depth + 1; --max-depth raises it)");
+    }
+    if (seen != parsed.done.end()) {
+      e.motion = seen->second.motion, e.triggers = seen->second.triggers, e.bar = seen->second.bar;
+      e.model = seen->second.model, e.raw = seen->second.raw;
+      continue;
+    }
     switch (e.type) {
       case kEntryMotion: e.motion = std::make_shared<Motion>(ParseMotion(payload, at, true)); break;
       case kEntryTriggers:
@@ -215,12 +240,12 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, int depth) {
         nested.insert(nested.end(), e.triggers->warnings.begin(), e.triggers->warnings.end());
         break;
       case kEntryAnb:
-        e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, depth + 1));
+        e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, parsed, depth + 1));
         nested.insert(nested.end(), e.bar->warnings.begin(), e.bar->warnings.end());
         break;
       case kEntrySubArchive:
         if (LooksLikeBar(payload)) {
-          e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, depth + 1));
+          e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, parsed, depth + 1));
           nested.insert(nested.end(), e.bar->warnings.begin(), e.bar->warnings.end());
         } else {
           e.raw.assign(payload.begin(), payload.end());
@@ -229,6 +254,7 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, int depth) {
       case kEntryModel: e.model = std::make_shared<Model>(ParseModel(payload, at)); break;
       default: e.raw.assign(payload.begin(), payload.end()); break;
     }
+    parsed.done.emplace(key, e);
   }
   if (extent > declared)
     bar.warnings.push_back("offset " + Hex(base) + ": the archive's entries run " + Hex(extent - declared) +
@@ -250,7 +276,14 @@ size_t DeclaredSize(const BarEntry& e, const Bytes& payload) {
 
 }  // namespace
 
-Bar ParseBar(ByteView data, uint64_t base) { return ParseBarIn(data, data.size(), base, 0); }
+Bar ParseBar(ByteView data, uint64_t base, const Limits& limits) {
+  ParsedPayloads parsed;
+  parsed.limits = limits;
+  // Nested archives visit their bytes once per level; entries that overlap in
+  // other ways cost more, and are refused past this.
+  parsed.budget = uint64_t{data.size()} * (limits.max_depth + 1);
+  return ParseBarIn(data, data.size(), base, parsed, 0);
+}
 
 int LinkTarget(const Bar& bar, size_t i) {
   if (i >= bar.entries.size() || bar.entries[i].size == 0) return -1;
@@ -290,10 +323,13 @@ Bytes SerializeBar(const Bar& bar) {
   }
   Image img(Extent(bar));
   img.Put(0, w.bytes(), "the BAR header and entry table");
+  std::map<const Bar*, Bytes> nested;  // entries sharing one parsed archive: serialized once
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
     if (e.size == 0) continue;
-    Bytes payload = SerializePayload(e);
+    auto known = e.bar ? nested.find(e.bar.get()) : nested.end();
+    if (known == nested.end() && e.bar) known = nested.emplace(e.bar.get(), SerializePayload(e)).first;
+    Bytes payload = known != nested.end() ? known->second : SerializePayload(e);
     // Bytes an archive or triggers entry runs past its size belong to this archive's
     // gaps (or the next entry): only the declared share is placed here.
     if (payload.size() > e.size && DeclaredSize(e, payload) == e.size) payload.resize(e.size);

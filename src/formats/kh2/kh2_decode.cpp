@@ -1,6 +1,9 @@
 // KH2 decoding: curve evaluation, motion -> Clip, triggers -> events, model -> Skeleton.
 #include "kh2_internal.hpp"
 
+#include <map>
+#include <set>
+
 #include <animkit/sampling.hpp>
 
 #include <cmath>
@@ -258,7 +261,6 @@ std::vector<ChannelValues> RestChannels(const Skeleton& skeleton, const nlohmann
 
 namespace {
 
-constexpr uint64_t kMaxSamples = 4'000'000;  // frames x joints a decode may produce
 
 double CheckedRate(float fps) {
   if (!(std::isfinite(fps) && fps > 0 && fps <= 1000))
@@ -266,10 +268,11 @@ double CheckedRate(float fps) {
   return fps;
 }
 
-void CheckSize(uint64_t frames, uint64_t joints) {
-  if (frames > kMaxSamples || joints > kMaxSamples || frames * joints > kMaxSamples)
-    throw Error::General("the motion spans " + std::to_string(frames) + " frames of " + std::to_string(joints) +
-                         " joints, more than the " + std::to_string(kMaxSamples) + " samples a decode allows");
+// frames x joints samples, each a translation, rotation and scale key.
+void CheckSize(uint64_t frames, uint64_t joints, const Limits& limits) {
+  CheckLimit(frames, &Limits::max_frames, limits, "the motion's frame count");
+  CheckLimit(joints, &Limits::max_joints, limits, "the motion's joint count");
+  CheckLimit(frames * joints * 3, &Limits::max_values, limits, "the motion's keys (frames x joints x 3)");
 }
 
 std::string JointName(const Skeleton& skeleton, size_t i) {
@@ -301,7 +304,7 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
     const RawMotion& raw = motion.raw_motion;
     const double rate = CheckedRate(raw.fps);
     const size_t bones = size_t(raw.bone_count), frames = size_t(raw.total_frames);
-    CheckSize(frames, bones);
+    CheckSize(frames, bones, settings.limits);
     clip.frame_rate = rate;
     clip.frame_count = frames;
     clip.duration = frames ? FrameTime(frames - 1, rate) : 0;
@@ -347,10 +350,9 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
   double end = im.frame_end;
   if (!(std::isfinite(end) && end > 0)) end = double(im.total_frames) * rate / kEngineRate;
   if (!(std::isfinite(end) && end >= 0)) end = 0;
-  if (end > double(kMaxSamples)) CheckSize(kMaxSamples + 1, 1);
-  const size_t frames = size_t(std::floor(end + 1e-6)) + 1;
+  const size_t frames = CheckedFrameCount(end, 1.0, settings.limits, "the motion's last frame");
   const size_t joints = size_t(std::max<int>(im.total_bone_count, 0));
-  CheckSize(frames, joints);
+  CheckSize(frames, joints, settings.limits);
   clip.frame_rate = rate;
   clip.frame_count = frames;
   clip.duration = FrameTime(frames - 1, rate);
@@ -430,18 +432,27 @@ std::string SlotName(size_t i, const BarEntry& e) {
 
 namespace {
 
+// Entries sharing one parsed archive are searched once (kh2::ParseBar shares them).
 const Model* FindModel(const Bar& bar) {
+  std::set<const Bar*> seen;
   for (const BarEntry& e : bar.entries) {
     if (e.model && !e.model->bones.empty()) return e.model.get();
-    if (e.bar)
+    if (e.bar && seen.insert(e.bar.get()).second)
       if (const Model* m = FindModel(*e.bar)) return m;
   }
   return nullptr;
 }
 
 
+// Keys decoded so far (entries sharing one payload count each time), and each
+// distinct motion payload's clip, decoded once.
+struct DecodedMotions {
+  uint64_t keys = 0;
+  std::map<const Motion*, size_t> clips;  // index of the first clip in the scene
+};
+
 void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Skeleton& skeleton,
-              const std::vector<ChannelValues>& rest, const DecodeSettings& settings) {
+              const std::vector<ChannelValues>& rest, const DecodeSettings& settings, DecodedMotions& decoded) {
   size_t motions = 0;
   for (const BarEntry& e : bar.entries) motions += e.motion && !e.motion->placeholder ? 1 : 0;
   const Triggers* triggers = nullptr;
@@ -450,27 +461,34 @@ void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Ske
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
     if (e.motion && !e.motion->placeholder) {
-      Clip clip = DecodeMotion(*e.motion, skeleton, rest, settings);
+      auto known = decoded.clips.find(e.motion.get());
+      Clip clip = known != decoded.clips.end() ? scene.clips[known->second]
+                                               : DecodeMotion(*e.motion, skeleton, rest, settings);
+      for (const JointTrack& t : clip.tracks) decoded.keys += t.translation.size() + t.rotation.size() + t.scale.size();
+      CheckLimit(decoded.keys, &Limits::max_values, settings.limits, "the keys decoded from the archive");
+      decoded.clips.emplace(e.motion.get(), scene.clips.size());
       std::string name = prefix;
       if (name.empty()) name = motions == 1 ? (e.Name().empty() ? "motion" : e.Name()) : SlotName(i, e);
       else if (motions > 1) name += "_" + std::to_string(i);
       clip.name = name;
       clip.metadata["entry"] = e.Name();
+      clip.events.clear();  // a shared payload's first clip may carry another archive's triggers
       if (triggers) {
         const double rate = settings.trigger_rate == TriggerRate::Engine ? kEngineRate : clip.frame_rate;
         clip.events = DecodeTriggers(*triggers, rate, clip.duration);
       }
       scene.clips.push_back(std::move(clip));
     } else if (e.bar && prefix.empty()) {
-      AddClips(*e.bar, SlotName(i, e), scene, skeleton, rest, settings);
+      AddClips(*e.bar, SlotName(i, e), scene, skeleton, rest, settings, decoded);
     }
   }
 }
 
 const InterpolatedMotion* FirstInterpolated(const Bar& bar) {
+  std::set<const Bar*> seen;
   for (const BarEntry& e : bar.entries) {
     if (e.motion && !e.motion->raw && !e.motion->interpolated.ik_helpers.empty()) return &e.motion->interpolated;
-    if (e.bar)
+    if (e.bar && seen.insert(e.bar.get()).second)
       if (const InterpolatedMotion* m = FirstInterpolated(*e.bar)) return m;
   }
   return nullptr;
@@ -496,7 +514,8 @@ Scene DecodeBar(const Bar& bar, const Scene* reference, const DecodeSettings& se
   }
   const std::vector<ChannelValues> rest = RestChannels(scene.skeleton, rest_meta);
   const Skeleton model_skeleton = scene.skeleton;
-  AddClips(bar, "", scene, model_skeleton, rest, settings);
+  DecodedMotions decoded;
+  AddClips(bar, "", scene, model_skeleton, rest, settings, decoded);
   // IK helper bones follow the model's bones in a motion: add them to the skeleton.
   if (!scene.skeleton.empty()) {
     if (const InterpolatedMotion* im = FirstInterpolated(bar);

@@ -31,8 +31,7 @@ struct Sampled {
 Sampled SampleClip(const Clip& clip, const Skeleton& skeleton) {
   Sampled s;
   s.rate = clip.frame_rate > 0 && std::isfinite(clip.frame_rate) ? clip.frame_rate : 30;
-  s.frames = clip.frame_count;
-  if (s.frames == 0) s.frames = size_t(std::floor(double(clip.duration) * s.rate + 1e-6)) + 1;
+  s.frames = ClipFrameCount(clip, s.rate);
   if (s.frames > 100000) throw Error::General("the clip has more frames (" + std::to_string(s.frames) + ") than a motion can hold");
   s.bones = static_cast<int>(skeleton.joints.size());
   for (const JointTrack& t : clip.tracks) {

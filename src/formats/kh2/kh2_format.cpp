@@ -1,6 +1,8 @@
 // Registry entries and documents for KH2 BAR archives (kh2-bar) and bare motion entries (kh2-motion).
 #include "kh2_internal.hpp"
 
+#include <map>
+
 #include <string>
 
 namespace animkit {
@@ -19,6 +21,7 @@ DecodeSettings SettingsFrom(const Options& o) {
   s.raw_space = space == "model" ? RawSpace::Model : space == "local" ? RawSpace::Local : RawSpace::Auto;
   s.trigger_rate = o.GetChoice("kh2-trigger-rate", {"motion", "engine"}, "motion") == "engine" ? TriggerRate::Engine
                                                                                                  : TriggerRate::Motion;
+  s.limits = o.limits();
   return s;
 }
 
@@ -180,6 +183,7 @@ json TriggersInfo(const Triggers& t) {
 json BarInfo(const Bar& bar) {
   json entries = json::array();
   size_t empty = 0, placeholders = 0, links = 0, dummies = 0;
+  std::map<const Bar*, size_t> shown;  // a nested archive several entries share is described once
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
     json j = {{"type", e.type}, {"duplicate", e.duplicate}, {"name", e.Name()}, {"offset", e.offset}, {"size", e.size}};
@@ -191,7 +195,11 @@ json BarInfo(const Bar& bar) {
       if (e.motion->placeholder) j["placeholder"] = true, ++placeholders;
     }
     if (e.triggers) j["triggers"] = TriggersInfo(*e.triggers);
-    if (e.bar) j["bar"] = BarInfo(*e.bar);
+    if (e.bar) {
+      auto first = shown.emplace(e.bar.get(), entries.size()).first;
+      if (first->second == entries.size()) j["bar"] = BarInfo(*e.bar);
+      else j["bar"] = {{"same_as_entry", first->second}};
+    }
     if (e.type == kEntrySubArchive) j["sub_archive"] = true;
     if (e.model) {
       json bones = json::array();
@@ -291,7 +299,7 @@ int ProbeMotion(ByteView data, std::string_view ext) {
 }
 
 std::unique_ptr<Document> ReadBar(ByteView data, const Options& o) {
-  return std::make_unique<BarDocument>(ParseBar(data), BaseName(o.Get(kSourcePathOption)));
+  return std::make_unique<BarDocument>(ParseBar(data, 0, o.limits()), BaseName(o.Get(kSourcePathOption)));
 }
 std::unique_ptr<Document> ReadMotion(ByteView data, const Options& o) {
   return std::make_unique<MotionDocument>(ParseMotion(data), BaseName(o.Get(kSourcePathOption)));

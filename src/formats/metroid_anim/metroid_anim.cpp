@@ -447,6 +447,9 @@ Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
   clip.metadata["anim_version"] = file.version;
   if (file.version == 0) {
     const AnimV0& a = file.v0;
+    // The frame count alone sizes the clip when no bone has keys: checked first.
+    CheckLimit(a.frame_count, &Limits::max_frames, settings.limits, "the frame count", Place::At(0x14));
+    CheckedTime(a.duration, "the duration", Place::At(0x04));
     clip.frame_rate = RateOf(a.interval);
     clip.frame_count = a.frame_count;
     clip.duration = a.duration;
@@ -479,6 +482,11 @@ Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
     return clip;
   }
   const AnimV2& a = file.v2;
+  CheckLimit(a.bitmap_bits, &Limits::max_frames, settings.limits, "the key bitmap bit count (frames)", Place::At(0x30));
+  CheckedTime(a.duration, "the duration", Place::At(0x10));
+  // Keys x channels: what the unpacking allocates, whatever the bitstream holds.
+  CheckLimit(uint64_t{a.KeyedFrames()} * a.descriptors.size(), &Limits::max_values, settings.limits,
+             "keyed frames x bone channels", Place::At(0x30));
   clip.frame_rate = RateOf(a.interval);
   clip.frame_count = a.bitmap_bits;
   clip.duration = a.duration;

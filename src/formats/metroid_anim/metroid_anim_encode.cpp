@@ -56,8 +56,7 @@ struct Source {
 Source SampleSource(const Clip& clip) {
   Source s;
   s.rate = clip.frame_rate > 0 ? clip.frame_rate : 30;
-  s.frames = clip.frame_count;
-  if (s.frames == 0) s.frames = static_cast<size_t>(std::floor(double(clip.duration) * s.rate + 1e-6)) + 1;
+  s.frames = ClipFrameCount(clip, s.rate);
   if (s.frames > 0xFFFF) throw Error::General("clip '" + clip.name + "' has more than 65535 frames");
   for (const JointTrack& t : clip.tracks) {
     s.names.push_back(t.joint);

@@ -96,6 +96,7 @@ class AnimDocument final : public Document {
 
   Scene Decode(const DecodeContext& context) const override {
     DecodeSettings s;
+    s.limits = context.options.limits();
     Scene scene;
     if (context.reference) {
       for (const auto& [name, id] : BoneIdsOf(*context.reference)) s.names.emplace_back(id, name);

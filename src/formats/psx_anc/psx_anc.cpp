@@ -107,8 +107,7 @@ File EncodeClip(const Clip& clip, const DecodeSettings& settings) {
   file.unknown = clip.metadata.contains("header_unknown") && clip.metadata["header_unknown"].is_number_integer()
                      ? static_cast<int16_t>(clip.metadata["header_unknown"].get<int>())
                      : static_cast<int16_t>(std::clamp(std::lround(rate), 1L, 240L));
-  size_t frames = clip.frame_count;
-  if (frames == 0) frames = static_cast<size_t>(std::floor(double(clip.duration) * rate + 1e-6)) + 1;
+  const size_t frames = ClipFrameCount(clip, rate);
   if (frames > 0xFFFF) throw Error::General("clip '" + clip.name + "' has more frames than a PS1 ANC holds (65535)");
   auto raw = [&](const char* key, size_t i, int16_t& out) {
     const auto it = cam.metadata.find(key);

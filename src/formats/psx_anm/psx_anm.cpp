@@ -233,8 +233,7 @@ int ObjectIndexFor(const JointTrack& track, size_t position, const Skeleton* res
 File EncodeClip(const Clip& clip, const DecodeSettings& settings, const Skeleton* rest) {
   File file;
   const double rate = clip.frame_rate > 0 ? clip.frame_rate : 60;
-  size_t frames = clip.frame_count;
-  if (frames == 0) frames = static_cast<size_t>(std::floor(double(clip.duration) * rate + 1e-6)) + 1;
+  const size_t frames = ClipFrameCount(clip, rate);
   if (frames > 0xFFFF) throw Error::General("clip '" + clip.name + "' has more frames than a PS1 ANM holds (65535)");
   file.unknown = clip.metadata.contains("header_unknown") && clip.metadata["header_unknown"].is_number_integer()
                      ? static_cast<int16_t>(clip.metadata["header_unknown"].get<int>())

@@ -87,7 +87,7 @@ class TextAnmDocument final : public Document {
           "a text ANM only names frame ranges of a model's timeline: decoding it needs --skeleton MODEL (a glTF "
           "whose first animation is the timeline, or a game file with a skeleton and one clip)");
     }
-    Scene scene = DecodeSets(file_, *context.reference);
+    Scene scene = DecodeSets(file_, *context.reference, context.options.limits());
     scene.metadata["text_anm"] = {{"canonical", Canonical(file_)}};
     return scene;
   }
@@ -169,7 +169,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   context.report = result.report;
   context.report["layout"] = "new timeline";
   if (!timeline_path.empty()) {
-    WriteFileAtomic(timeline_path, ExportGltf(result.timeline, GltfExportOptions{true}));
+    // Written by the caller with the output (one writer for every file).
+    context.extra_outputs.push_back({timeline_path, ExportGltf(result.timeline, GltfExportOptions{true, context.options.limits()})});
     context.report["timeline"] = timeline_path;
   } else {
     context.report["timeline"] = nullptr;

@@ -84,7 +84,8 @@ void Shift(Track<T>& track, Seconds start) {
 
 }  // namespace
 
-Scene DecodeSets(const File& file, const Scene& model) {
+Scene DecodeSets(const File& file, const Scene& model, const Limits& limits) {
+  uint64_t keys = 0;  // cut so far: every clip copies keys of the timeline
   if (model.clips.empty()) {
     throw Error::General(
         "the --skeleton model has no animation: text ANM sets are cut from its first animation (the timeline)");
@@ -159,6 +160,10 @@ Scene DecodeSets(const File& file, const Scene& model) {
                        [](const Event& a, const Event& b) { return a.time < b.time; });
       clip.duration = std::max(0.0f, static_cast<Seconds>(last) - start);
       clip.frame_count = static_cast<size_t>(std::floor(clip.duration * kFramesPerSecond + kFrameEpsilon)) + 1;
+      const Place at = Place::Line(an.at.line, an.at.column);
+      CheckLimit(clip.frame_count, &Limits::max_frames, limits, "animation " + Quote(an.name) + ": the frame count", at);
+      for (const JointTrack& t : clip.tracks) keys += t.translation.size() + t.rotation.size() + t.scale.size();
+      CheckLimit(keys, &Limits::max_values, limits, "the keys cut from the timeline", at);
       clip.metadata = {{"set", set.name},
                        {"animation", an.name},
                        {"start_frame", an.start},

@@ -467,7 +467,11 @@ TEST(TextAnm, GltfToTextAndTimelineThenBackThroughTheEncoder) {
   auto doc = kTextAnmFormat.encode(imported, ectx);
   const std::string timeline_path = text_anm::TimelinePathFor(ectx.output_path);
   EXPECT_EQ(ectx.report["timeline"], timeline_path);
-  ASSERT_TRUE(std::filesystem::exists(timeline_path));
+  // The encoder hands the timeline back to its caller; it writes nothing itself.
+  EXPECT_FALSE(std::filesystem::exists(timeline_path));
+  ASSERT_EQ(ectx.extra_outputs.size(), 1u);
+  EXPECT_EQ(ectx.extra_outputs[0].path, timeline_path);
+  WriteFileAtomic(timeline_path, ectx.extra_outputs[0].bytes);
   const Bytes text = doc->Write();
   EXPECT_EQ(Text(text).substr(0, 33), "# timeline: sets.anm.timeline.glb");
   // The written text is canonical.
