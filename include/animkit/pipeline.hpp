@@ -48,8 +48,14 @@ struct ConvertResult {
   bool copied_verbatim = false;  // same format, no change: the document was written back
   nlohmann::json report = nlohmann::json::object();  // encoder statistics
 };
+// Whether a conversion to `format` from a file of that same format must decode and
+// encode: --clip, or any of the format's own options, asks for it. Otherwise (--skeleton
+// and other formats' options included) the file is written back as read.
+bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& format);
+
 // Converts input to output (format from the output's extension or output_format).
-// Never writes over the input; writes atomically.
+// A conversion to the input's own format that asks for no re-encode writes the
+// document back byte for byte. Never writes over the input; writes atomically.
 ConvertResult Convert(const ConvertRequest& request);
 
 // The output format for a path or a name given with --to (an id or an extension).
