@@ -2,12 +2,14 @@
 SHELL := /bin/bash
 BUILD ?= build
 JOBS ?= $(shell nproc)
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 300
+# Fuzz targets to run (e.g. "metroid_anim psx_tmd"); empty: all.
+FUZZ_TARGETS ?=
 CMAKE_FLAGS ?=
 NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
 CLI := $(BUILD)/release/tools/animkit/animkit
 
-.PHONY: samples all deps node-deps build demo test test-release test-sanitize fuzz fuzz-smoke bench install clean
+.PHONY: samples all deps node-deps build demo test test-release test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
 
 all: build
 
@@ -36,15 +38,25 @@ test-sanitize: deps node-deps
 	cd $(BUILD)/sanitize && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ANIMKIT_NODE_MODULES="$(NODE_MODULES)" ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer targets (clang-14): each runs for FUZZ_SECONDS on the samples as seed corpus.
-fuzz: deps
+# libFuzzer targets (clang-14, ASan + UBSan). `make fuzz` runs each for FUZZ_SECONDS
+# (default 300), seeded with fuzz/corpus/<target>/, the samples and, when present, the
+# real files under ../shared/fixtures; `make fuzz-smoke` (CI) runs each for 30 s on the
+# committed corpus alone. See docs/reliability.md, "Fuzzing".
+fuzz-build: deps
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DANIMKIT_BUILD_FUZZ=ON -DANIMKIT_BUILD_TESTS=OFF -DANIMKIT_BUILD_TOOLS=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/fuzz -j $(JOBS)
-	@bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" "$(FUZZ_SECONDS)"
 
-fuzz-smoke:
-	$(MAKE) fuzz FUZZ_SECONDS=10
+fuzz: fuzz-build
+	@FUZZ_FIXTURES=1 FUZZ_TARGETS="$(FUZZ_TARGETS)" bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" "$(FUZZ_SECONDS)"
+
+fuzz-smoke: fuzz-build
+	@FUZZ_FIXTURES=0 FUZZ_TARGETS="$(FUZZ_TARGETS)" bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" 30
+
+# Rewrites fuzz/corpus/ with the project's own encoders.
+fuzz-corpus: build
+	rm -rf fuzz/corpus
+	$(BUILD)/release/tools/animkit/animkit_make_fuzz_corpus fuzz/corpus
 
 bench: deps
 	cmake -S . -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_BENCH=ON -DANIMKIT_BUILD_TESTS=OFF $(CMAKE_FLAGS)

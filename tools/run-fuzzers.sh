@@ -1,27 +1,71 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target in $1 for $2 seconds, seeded with the samples.
+# Runs every libFuzzer target in $1 for $2 seconds each and prints one summary line per
+# target (executions, exec/s, coverage, peak memory).
+# Seeds: fuzz/corpus/<target>/ (committed), samples/<target>/, tests/data/<target>/ and,
+# with FUZZ_FIXTURES=1, the real files under ../shared/fixtures chosen by extension.
+# FUZZ_TARGETS="a b" runs only those targets. New inputs go to a temporary directory:
+# the committed corpus is never changed. A crash input is kept in fuzz-crashes/<target>/.
 set -euo pipefail
 dir=$1
 seconds=$2
 root="$(cd "$(dirname "$0")/.." && pwd)"
+fixtures="$root/../shared/fixtures"
 status=0
+
+# Fixture files for a target, by extension.
+fixture_files() {
+  local name=$1 pattern
+  case "$name" in
+    kh2_bar) pattern='.*\.\(anb\|mset\|bar\|mdlx\)' ;;
+    kh2_motion) pattern='.*\.motion' ;;
+    metroid_anim) pattern='.*\.anim' ;;
+    metroid_cinf) pattern='.*\.cinf' ;;
+    psx_tmd) pattern='.*\.tmd' ;;
+    psx_anc) pattern='.*\.anc' ;;
+    psx_anm | text_anm) pattern='.*\.anm' ;;
+    edf_canm) pattern='.*\.canm' ;;
+    edf_mdb) pattern='.*\.mdb' ;;
+    gltf) pattern='.*\.\(glb\|gltf\)' ;;
+    *) return 0 ;;
+  esac
+  find "$fixtures" -type f -iregex "$pattern" -size -64k 2>/dev/null | sort
+}
+
+printf '%-14s %12s %8s %6s %6s %8s\n' target executions exec/s cov ft rss_mb
 for target in "$dir"/*_fuzz; do
   [ -x "$target" ] || continue
   name=$(basename "$target" _fuzz)
-  corpus=$(mktemp -d)
-  # Seeds: the format's samples and test data, when there are any.
-  for seed_dir in "$root/samples/$name" "$root/tests/data/$name"; do
-    [ -d "$seed_dir" ] && cp -r "$seed_dir"/. "$corpus"/ 2>/dev/null || true
+  if [ -n "${FUZZ_TARGETS:-}" ] && [[ " $FUZZ_TARGETS " != *" $name "* ]]; then continue; fi
+  work=$(mktemp -d)
+  seeds=()
+  for seed_dir in "$root/fuzz/corpus/$name" "$root/samples/$name" "$root/tests/data/$name"; do
+    [ -d "$seed_dir" ] && seeds+=("$seed_dir")
   done
-  echo "== $name: ${seconds}s"
-  # A fixed seed keeps a CI smoke run reproducible.
+  if [ "${FUZZ_FIXTURES:-0}" = 1 ] && [ -d "$fixtures" ]; then
+    mkdir -p "$work/fixtures"
+    while IFS= read -r f; do cp "$f" "$work/fixtures/"; done < <(fixture_files "$name")
+    [ -n "$(ls -A "$work/fixtures")" ] && seeds+=("$work/fixtures")
+  fi
+  mkdir -p "$work/new"
+  # A fixed seed keeps a run reproducible; the first directory receives new inputs.
   if ! "$target" -seed=1 -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
-       -print_final_stats=1 "$corpus" 2>"$corpus.log"; then
-    tail -50 "$corpus.log"
+       -print_final_stats=1 -artifact_prefix="$work/" "$work/new" "${seeds[@]}" >"$work/log" 2>&1; then
+    echo "== $name: FAILED"
+    tail -60 "$work/log"
+    mkdir -p "$root/fuzz-crashes/$name"
+    find "$work" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) \
+      -exec cp {} "$root/fuzz-crashes/$name/" \;
+    echo "   inputs kept in fuzz-crashes/$name/"
     status=1
   else
-    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$corpus.log" | sed "s/^/   /"
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/log")
+    rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$work/log")
+    done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$work/log" | tail -1)
+    cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$done_line")
+    ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$done_line")
+    printf '%-14s %12s %8s %6s %6s %8s\n' "$name" "$execs" "$rate" "${cov:--}" "${ft:--}" "$rss"
   fi
-  rm -rf "$corpus" "$corpus.log"
+  rm -rf "$work"
 done
 exit $status

@@ -106,6 +106,9 @@ struct OptionSpec {
 // Probe scores: how sure a format is that bytes are its own.
 inline constexpr int kProbeNone = 0;
 inline constexpr int kProbeExtension = 25;  // only the extension matches
+// The extension and the format's magic or marker match but the structure does not fit:
+// a damaged file of that format, read so that its own error (with the offset) is reported.
+inline constexpr int kProbeDamaged = 40;
 inline constexpr int kProbeStructure = 50;  // plausible structure, no magic
 inline constexpr int kProbeMagic = 100;     // magic bytes and a consistent header
 

@@ -77,9 +77,16 @@ struct ConvertResult {
   nlohmann::json report = nlohmann::json::object();  // encoder statistics
   std::vector<std::string> warnings;                 // the encoder's warnings
 };
+// Whether a conversion to `format` from a file of that same format must decode and
+// encode: --clip, --template, or any of the format's own options, asks for it. Otherwise (--skeleton
+// and other formats' options included) the file is written back as read.
+bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& format);
+
 // Converts input to output (format from the output's extension or output_format).
-// Writes the output and any file the encoder adds (EncodeContext::extra_outputs)
-// through WriteOutputs: atomically, never over a file the conversion reads.
+// A conversion to the input's own format that asks for no re-encode writes the
+// document back byte for byte. Writes the output and any file the encoder adds
+// (EncodeContext::extra_outputs) through WriteOutputs: atomically, never over a file
+// the conversion reads.
 ConvertResult Convert(const ConvertRequest& request);
 
 // The output format for a path or a name given with --to (an id or an extension).

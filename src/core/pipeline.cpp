@@ -17,7 +17,15 @@ LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view fo
       if (!loaded.format) throw Error::General("unknown format id '" + std::string(format_id) + "'");
     } else {
       Detection d = Detect(data, path);
-      if (!d.format) throw Error::General("not a file of any supported format (use --format to force one)");
+      if (!d.format) {
+        // No probe claims the bytes; an extension that only one format uses still names
+        // the format whose error (with its offset) tells the user what is wrong.
+        const auto by_extension = FormatsForExtension(ExtensionOf(path));
+        if (by_extension.size() != 1) {
+          throw Error::General("not a file of any supported format (use --format to force one)");
+        }
+        d.format = by_extension.front();
+      }
       loaded.format = d.format;
     }
     if (!loaded.format->read) throw Error::General(std::string(loaded.format->id) + " files cannot be read");
@@ -270,6 +278,15 @@ const FormatDescriptor* OutputFormatFor(const std::string& output_path, std::str
   return by_ext.front();  // the table's order settles shared extensions
 }
 
+bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& format) {
+  if (!request.clip.empty() || !request.template_path.empty()) return true;
+  for (const auto& [name, value] : request.options.values()) {
+    for (const OptionSpec& spec : format.options)
+      if (spec.name == name) return true;
+  }
+  return false;
+}
+
 ConvertResult Convert(const ConvertRequest& request) {
   ConvertResult result;
   // Every file this conversion reads: no output may replace one of them.
@@ -320,8 +337,7 @@ ConvertResult Convert(const ConvertRequest& request) {
     std::string text =
         SampleJson(scene, loaded.format->id, SampleRequest{0, {}, &scene.skeleton, request.options.limits()});
     out.assign(text.begin(), text.end());
-  } else if (out_format == loaded.format && request.options.values().empty() && request.clip.empty() &&
-             request.skeleton.empty() && request.template_path.empty()) {
+  } else if (out_format == loaded.format && !AsksForReencode(request, *out_format)) {
     out = loaded.document->Write();  // nothing asked to change: the file as it was read
     result.copied_verbatim = true;
   } else {

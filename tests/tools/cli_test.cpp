@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 
 namespace animkit {
 namespace {
@@ -105,6 +106,69 @@ TEST(Cli, ErrorsAreOneLineWithFileAndOffset) {
   EXPECT_NE(err.find("missing.anm: cannot open"), std::string::npos);
   EXPECT_EQ(RunCli("sample " + Sample("psx_anm/wave.anm") + " --euler yxz", &out, &err), 1);
   EXPECT_NE(err.find("--euler expects xyz|zyx"), std::string::npos);
+}
+
+// Damaged files whose extension (or marker) names one format get that format's own error.
+TEST(Cli, DamagedFilesGetTheirFormatsError) {
+  const auto dir = test::TempDir("cli-damaged");
+  const struct {
+    const char* name;
+    Bytes bytes;
+    const char* error;
+  } cases[] = {
+      // PS1 ANC: marker, header field, 3 keyframes of 16 bytes from 0x6, but only 20 bytes follow.
+      {"cut.anc", Bytes{0x00, 0x80, 0x1E, 0x00, 0x03, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20},
+       "offset 0x6: camera keyframes: count 3 of 16-byte entries does not fit in the 0x14 bytes left"},
+      // A .anc without the marker: only the extension names the format.
+      {"text.anc", Bytes{'h', 'e', 'l', 'l', 'o', '!', '!', '!'}, "offset 0x0: expected the marker 0x8000"},
+      // PS1 TMD: id 0x41, flags 0, 2 objects of 28 bytes from 0xC, only one record present.
+      {"cut.tmd", [] {
+         Bytes b{0x41, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0};
+         b.resize(12 + 28, 0);
+         return b;
+       }(),
+       "offset 0xc: object table: count 2 of 28-byte entries does not fit in the 0x1c bytes left"},
+      // PS1 ANM: 2 frames need a 3-entry offset table at 0x6; 2 bytes are left.
+      {"cut.anm", Bytes{0x00, 0x80, 0x1E, 0x00, 0x02, 0x00, 0x06, 0x00},
+       "offset 0x6: frame offset table: count 3 of 2-byte entries does not fit in the 0x2 bytes left"},
+  };
+  std::string out, err;
+  std::map<std::string, std::string> cli_errors;
+  for (const auto& c : cases) {
+    const std::string path = (dir / "in" / c.name).string();
+    std::filesystem::create_directories(dir / "in");
+    WriteFileAtomic(path, c.bytes);
+    EXPECT_EQ(RunCli("info " + path, &out, &err), 1) << c.name;
+    EXPECT_NE(err.find(path + ": " + c.error), std::string::npos) << c.name << ": " << err;
+    EXPECT_EQ(err.find("not a file of any supported format"), std::string::npos) << err;
+    EXPECT_EQ(RunCli("validate " + path, &out, &err), 1);
+    EXPECT_NE(out.find(path + ": " + c.error), std::string::npos) << out;
+    cli_errors[c.name] = out.substr(0, out.find('\n'));
+  }
+  // Bytes no format claims, under an extension no format uses, keep the general message.
+  const std::string other = (dir / "noise.xyz").string();
+  WriteFileAtomic(other, Bytes{1, 2, 3, 4, 5, 6, 7, 8});
+  EXPECT_EQ(RunCli("info " + other, &out, &err), 1);
+  EXPECT_NE(err.find(other + ": not a file of any supported format"), std::string::npos) << err;
+  // A batch report gives each damaged file the same error text (the marked ones fail; the
+  // one only its extension names is skipped unless --by-extension).
+  const auto report_path = dir / "report.json";
+  EXPECT_EQ(RunCli("convert " + (dir / "in").string() + " " + (dir / "out").string() + " -q --by-extension --report " +
+                       report_path.string(),
+                   &out, &err),
+            1)
+      << out << err;
+  std::ifstream in(report_path);
+  const nlohmann::json report = nlohmann::json::parse(in);
+  size_t failed = 0;
+  for (const auto& f : report["files"]) {
+    const std::string name = f["path"];
+    ASSERT_TRUE(cli_errors.count(name)) << name;
+    EXPECT_EQ(f["status"], "failed") << name;
+    EXPECT_EQ(f["error"], cli_errors[name]) << name;
+    ++failed;
+  }
+  EXPECT_EQ(failed, std::size(cases));
 }
 
 TEST(Cli, NamesThatAreNotUtf8StillPrint) {

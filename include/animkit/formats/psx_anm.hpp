@@ -53,6 +53,9 @@ Bytes Serialize(const File& file);
 // One clip; joints are the keyed objects in index order, named "#N" unless names
 // gives a name for index N.
 Clip DecodeClip(const File& file, const DecodeSettings& settings, const std::vector<std::string>& names = {});
+// Error at the keyframe's byte offset when one animates an object index >= object_count
+// (what names the skeleton, e.g. "the --skeleton model").
+void CheckObjects(const File& file, size_t object_count, const std::string& what);
 // Quantizes a clip; the smallest flags that reproduce each keyframe under settings.missing.
 File EncodeClip(const Clip& clip, const DecodeSettings& settings, const Skeleton* rest = nullptr);
 

@@ -92,11 +92,15 @@ struct Layout {
   bool textured = false;
   bool gouraud = false;
   size_t words = 0;    // the ilen the layout needs
+  bool size_word = false;     // sprites: a {W, H} word ends the packet
+  uint16_t sprite_side = 0;   // fixed-size sprites: 1, 8 or 16 (0: free size, from W/H)
   std::string name;    // "flat triangle", "gouraud textured quad", "line", "sprite 8x8", ...
 };
 
-// The layout for mode/flag; nullopt for a code the format does not define.
-std::optional<Layout> LayoutOf(uint8_t mode, uint8_t flag);
+// The layout for mode/flag; nullopt for a code the format does not define. A fixed-size
+// sprite (1x1, 8x8, 16x16) has no {W, H} word (2 words) unless the packet's own ilen is
+// 3; without ilen the 2-word layout is given. A free-size sprite always has 3 words.
+std::optional<Layout> LayoutOf(uint8_t mode, uint8_t flag, std::optional<size_t> ilen = std::nullopt);
 
 // The fields of one primitive, read out of its words by its layout.
 struct PrimitiveView {

@@ -171,13 +171,20 @@ AnimV2 ParseV2(ByteReader& r) {
         d.translation_bits[c] = r.U8("a translation bit width of " + what);
       }
     }
-    if (d.rotation_keys != keyed) {
-      r.FailAt(at + 4, what + " (bone " + Str(d.bone_id) + ") has " + Str(d.rotation_keys) +
-                           " rotation keys but the key bitmap has " + Str(keyed) + " set bits");
+    // The game's count is the number of delta keys (set bits - 1); other writers store
+    // the set bits. Decoding follows the bitmap either way; the count is kept as read.
+    const auto count_fits = [&](uint16_t n) { return n == keyed || (keyed > 0 && n == keyed - 1); };
+    const auto count_rule = [&] {
+      return "the key bitmap's " + Str(keyed) + " set bits call for " +
+             (keyed > 0 ? Str(keyed - 1) + " (set bits - 1, the game's count) or " : std::string()) + Str(keyed);
+    };
+    if (!count_fits(d.rotation_keys)) {
+      r.FailAt(at + 4, what + " (bone " + Str(d.bone_id) + ") has " + Str(d.rotation_keys) + " rotation keys but " +
+                           count_rule());
     }
-    if (d.has_translation() && d.translation_keys != keyed) {
+    if (d.has_translation() && !count_fits(d.translation_keys)) {
       r.FailAt(at + 15, what + " (bone " + Str(d.bone_id) + ") has " + Str(d.translation_keys) +
-                            " translation keys but the key bitmap has " + Str(keyed) + " set bits");
+                            " translation keys but " + count_rule());
     }
     for (int c = 0; c < 3; ++c) {
       if (d.rotation_bits[c] > kMaxBits) {
@@ -323,7 +330,9 @@ class BitReader {
   unsigned avail_ = 0;
 };
 
-int16_t Wrap16(int32_t v) { return static_cast<int16_t>(static_cast<uint16_t>(static_cast<uint32_t>(v))); }
+// The game keeps running totals in 16 bits: the sum of a total and a delta of up to 32
+// bits is taken in a wide type and wrapped to its low 16 bits, as the store does.
+int16_t Wrap16(int64_t v) { return static_cast<int16_t>(static_cast<uint16_t>(static_cast<uint64_t>(v) & 0xFFFF)); }
 
 }  // namespace
 
@@ -360,11 +369,11 @@ std::vector<DecodedChannel> UnpackV2(const AnimV2& a) {
       ch.w_negative[k] = br.Bit();
       const auto& pr = ch.rotation[k - 1];
       auto& r = ch.rotation[k];
-      for (int c = 0; c < 3; ++c) r[c] = Wrap16(pr[c] + br.Signed(d.rotation_bits[c]));
+      for (int c = 0; c < 3; ++c) r[c] = Wrap16(int64_t{pr[c]} + br.Signed(d.rotation_bits[c]));
       if (d.has_translation()) {
         const auto& pt = ch.translation[k - 1];
         auto& t = ch.translation[k];
-        for (int c = 0; c < 3; ++c) t[c] = Wrap16(pt[c] + br.Signed(d.translation_bits[c]));
+        for (int c = 0; c < 3; ++c) t[c] = Wrap16(int64_t{pt[c]} + br.Signed(d.translation_bits[c]));
       }
     }
   }

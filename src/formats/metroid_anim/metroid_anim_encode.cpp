@@ -242,7 +242,8 @@ AnimV2 BuildV2(const Source& s, const Quantized& q, const std::vector<bool>& key
   for (size_t c = 0; c < channels; ++c) {
     Descriptor d;
     d.bone_id = ids[c];
-    d.rotation_keys = static_cast<uint16_t>(frames.size());
+    // The game's count: delta keys, the set bits - 1 (its bitstream holds that many keys).
+    d.rotation_keys = static_cast<uint16_t>(frames.size() - 1);
     d.rotation_initial = rot[c][0];
     for (int i = 0; i < 3; ++i) {
       int32_t lo = 0, hi = 0;
@@ -253,7 +254,9 @@ AnimV2 BuildV2(const Source& s, const Quantized& q, const std::vector<bool>& key
       d.rotation_bits[i] = WidthFor(lo, hi);
     }
     if (!q.pos[c].empty()) {
-      d.translation_keys = d.rotation_keys;
+      // A count of 0 would mean "no translation"; with a single key the set-bit count
+      // (1, which readers also accept) marks it instead.
+      d.translation_keys = std::max<uint16_t>(d.rotation_keys, 1);
       d.translation_initial = q.pos[c][frames[0]];
       for (int i = 0; i < 3; ++i) {
         int32_t lo = 0, hi = 0;

@@ -171,7 +171,14 @@ std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& 
   }
   const Options& o = context.options;
   EncodeSettings s;
-  s.version = o.GetChoice("anim-version", {"0", "2"}, "2") == "0" ? 0 : 2;
+  // Without --anim-version a clip read from an ANIM keeps its version; others get 2.
+  const Clip& clip = scene.clips.front();
+  std::string version = "2";
+  if (clip.metadata.is_object() && clip.metadata.value("source_format", "") == "metroid-anim" &&
+      clip.metadata.contains("anim_version") && clip.metadata["anim_version"] == 0) {
+    version = "0";
+  }
+  s.version = o.GetChoice("anim-version", {"0", "2"}, version) == "0" ? 0 : 2;
   const double divisor = o.GetNumber("rotation-divisor", kDefaultDivisor);
   if (!(divisor >= 1 && divisor <= 0x7FFF) || divisor != std::floor(divisor)) {
     throw Error::General("option --rotation-divisor expects a whole number 1..32767");
@@ -231,7 +238,7 @@ const FormatDescriptor kMetroidAnimFormat{
     .probe = metroid::ProbeAnim,
     .read = metroid::ReadAnim,
     .encode = metroid::EncodeAnimDocument,
-    .options = {{"anim-version", "Metroid Prime ANIM version to write: 2 (bit-packed, default) or 0 (float arrays)", true},
+    .options = {{"anim-version", "Metroid Prime ANIM version to write: 2 (bit-packed) or 0 (float arrays); default: the input ANIM's version, else 2", true},
                 {"max-error-rot", "ANIM v2 encoder: largest rotation error in radians (default 0.001)", true},
                 {"max-error-pos", "ANIM v2 encoder: largest translation error in units (default 0.001 x the clip's translation range)", true},
                 {"rotation-divisor", "ANIM v2 encoder: rotation divisor 1..32767 (default 32767)", true},

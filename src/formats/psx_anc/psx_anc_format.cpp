@@ -54,10 +54,14 @@ class PsxAncDocument final : public Document {
 };
 
 int Probe(ByteView data, std::string_view extension) {
-  if (data.size() < kHeaderSize || data[0] != 0x00 || data[1] != 0x80) return kProbeNone;
+  const bool ext = extension == ".anc";
+  const bool marker = data.size() >= 2 && data[0] == 0x00 && data[1] == 0x80;
+  // A damaged .anc (its marker, not its structure) is still read, for the reader's error.
+  const int broken = !ext ? kProbeNone : marker ? kProbeDamaged : kProbeExtension;
+  if (data.size() < kHeaderSize || !marker) return broken;
   const size_t count = data[4] | (data[5] << 8);
   const size_t end = kHeaderSize + count * kKeyframeSize;
-  if (end > data.size()) return kProbeNone;
+  if (end > data.size()) return broken;
   // The ANM shares the marker; an exact fit plus the extension decides.
   if (end == data.size()) return extension == ".anc" ? kProbeMagic : kProbeStructure;
   return extension == ".anc" ? kProbeStructure : kProbeNone;

@@ -96,6 +96,23 @@ Bytes Serialize(const File& file) {
   return w.Take();
 }
 
+void CheckObjects(const File& file, size_t object_count, const std::string& what) {
+  // Frames follow the table and the gap back to back, as Serialize lays them out.
+  size_t offset = 6 + 2 * (file.frames.size() + 1) + file.gap.size();
+  for (size_t f = 0; f < file.frames.size(); ++f) {
+    for (const Keyframe& k : file.frames[f].keyframes) {
+      if (k.object >= object_count) {
+        throw Error::AtOffset(offset, "frame " + std::to_string(f) + " keyframe animates object " +
+                                          std::to_string(k.object) + ", but " + what + " has " +
+                                          std::to_string(object_count) + " objects (0.." +
+                                          (object_count ? std::to_string(object_count - 1) : std::string("none")) +
+                                          ")");
+      }
+      offset += k.byte_size();
+    }
+  }
+}
+
 double RateFromHeader(int16_t header_unknown, double override_rate) {
   if (override_rate > 0) return override_rate;
   return (header_unknown >= 1 && header_unknown <= 240) ? header_unknown : 60.0;

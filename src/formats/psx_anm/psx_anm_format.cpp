@@ -56,6 +56,10 @@ class PsxAnmDocument final : public Document {
       for (const Joint& j : context.reference->skeleton.joints) names.push_back(j.name);
     }
     Scene scene;
+    if (context.reference && !context.reference->skeleton.empty()) {
+      // Objects are joints by index: one the skeleton lacks cannot be placed.
+      CheckObjects(file_, context.reference->skeleton.joints.size(), "the --skeleton model");
+    }
     if (context.reference) {
       scene.skeleton = context.reference->skeleton;
       scene.meshes = context.reference->meshes;  // a TMD's objects move with their joints
@@ -71,15 +75,19 @@ class PsxAnmDocument final : public Document {
   File file_;
 };
 
-int Probe(ByteView data, std::string_view) {
-  if (data.size() < 8 || data[0] != 0x00 || data[1] != 0x80) return kProbeNone;
+int Probe(ByteView data, std::string_view extension) {
+  const bool marker = data.size() >= 2 && data[0] == 0x00 && data[1] == 0x80;
+  // ".anm" is shared with the text ANM: only the marker with the extension marks a
+  // damaged PS1 ANM (read for the reader's error).
+  const int broken = marker && extension == ".anm" ? kProbeDamaged : kProbeNone;
+  if (data.size() < 8 || !marker) return broken;
   const size_t frames = data[4] | (data[5] << 8);
   const size_t table_end = 6 + 2 * (frames + 1);
-  if (table_end > data.size()) return kProbeNone;
+  if (table_end > data.size()) return broken;
   size_t prev = 0;
   for (size_t i = 0; i <= frames; ++i) {
     size_t off = size_t(data[6 + 2 * i] | (data[7 + 2 * i] << 8)) * 2;
-    if (off < prev || off > data.size() || (i == 0 && off < table_end)) return kProbeNone;
+    if (off < prev || off > data.size() || (i == 0 && off < table_end)) return broken;
     prev = off;
   }
   // A two-byte marker is weak evidence; a table that ends exactly at the end of the file is strong.

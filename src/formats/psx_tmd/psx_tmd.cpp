@@ -6,7 +6,7 @@
 
 namespace animkit::psx_tmd {
 
-std::optional<Layout> LayoutOf(uint8_t mode, uint8_t flag) {
+std::optional<Layout> LayoutOf(uint8_t mode, uint8_t flag, std::optional<size_t> ilen) {
   Layout l;
   switch (mode >> 5) {
     case kCodePolygon: {
@@ -43,12 +43,18 @@ std::optional<Layout> LayoutOf(uint8_t mode, uint8_t flag) {
       return l;
     case kCodeSprite: {
       static const char* const kSizes[] = {"sprite", "sprite 1x1", "sprite 8x8", "sprite 16x16"};
+      static const uint16_t kSides[] = {0, 1, 8, 16};
+      const unsigned size = (mode >> 3) & 3;
       l.kind = Kind::Sprite;
       l.vertices = 1;
       l.textured = true;
       l.uvs = 1;
-      l.words = 3;
-      l.name = kSizes[(mode >> 3) & 3];
+      l.sprite_side = kSides[size];
+      // A free-size sprite needs its {W, H} word; a fixed-size one has none (ilen 2),
+      // though some files still store it (ilen 3): the packet's own ilen decides.
+      l.size_word = size == 0 || ilen == 3;
+      l.words = l.size_word ? 3 : 2;
+      l.name = kSizes[size];
       return l;
     }
     default:
@@ -71,17 +77,18 @@ uint32_t RgbWord(std::array<uint8_t, 3> c, uint8_t top) {
 
 PrimitiveView View(const Primitive& p) {
   PrimitiveView v;
-  v.layout = *LayoutOf(p.mode, p.flag);
+  v.layout = *LayoutOf(p.mode, p.flag, p.words.size());
   const Layout& l = v.layout;
   const auto& w = p.words;
   if (l.kind == Kind::Sprite) {
-    // {vertex, TSB} {U, V, CBA} {W, H}
+    // {vertex, TSB} {U, V, CBA}, then {W, H} when the packet has it; the mode's size
+    // bits decide a fixed-size sprite's size (a stored W/H is kept, not used).
     v.vertices = {Lo(w[0])};
     v.tsb = Hi(w[0]);
     v.uvs = {{static_cast<uint8_t>(w[1]), static_cast<uint8_t>(w[1] >> 8)}};
     v.cba = Hi(w[1]);
-    v.width = Lo(w[2]);
-    v.height = Hi(w[2]);
+    v.width = v.height = l.sprite_side;
+    if (l.sprite_side == 0) v.width = Lo(w[2]), v.height = Hi(w[2]);
     return v;
   }
   size_t i = 0;
@@ -218,13 +225,14 @@ File Parse(ByteView data, const ParseSettings& settings) {
       const uint8_t ilen = pr.U8();
       p.flag = pr.U8();
       p.mode = pr.U8();
-      const std::optional<Layout> layout = LayoutOf(p.mode, p.flag);
+      const std::optional<Layout> layout = LayoutOf(p.mode, p.flag, ilen);
       if (!layout) pr.FailAt(at + 3, where + ": mode " + Hex(p.mode) + " has code " + std::to_string(p.mode >> 5) +
                                           ", which is no primitive kind (1 polygon, 2 line, 3 sprite)");
       const std::string named = where + " (mode " + Hex(p.mode) + ", " + layout->name + ")";
       if (ilen != layout->words) {
         pr.FailAt(at + 1, named + ": ilen " + std::to_string(ilen) + ", the layout has " +
-                              std::to_string(layout->words) + " words");
+                              (layout->sprite_side ? std::string("2 words (3 with a {W, H} word)")
+                                                   : std::to_string(layout->words) + " words"));
       }
       if (uint64_t{ilen} * 4 > pr.remaining()) {
         pr.FailAt(at, named + ": the packet runs past the end of the file (needs " + Hex(at + 4 + ilen * 4) +

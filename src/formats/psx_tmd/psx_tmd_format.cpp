@@ -74,15 +74,16 @@ class PsxTmdDocument final : public Document {
 };
 
 int Probe(ByteView data, std::string_view extension) {
-  if (data.size() < kHeaderSize) return kProbeNone;
   auto u32 = [&](size_t at) {
     return uint32_t{data[at]} | uint32_t{data[at + 1]} << 8 | uint32_t{data[at + 2]} << 16 | uint32_t{data[at + 3]} << 24;
   };
-  if (u32(0) != kId || u32(4) > 1) return kProbeNone;
+  const bool ext = extension == ".tmd";
+  const bool magic = data.size() >= 4 && u32(0) == kId;
+  // A damaged .tmd (its id, not its structure) is still read, for the reader's error.
+  const int broken = !ext ? kProbeNone : magic ? kProbeDamaged : kProbeExtension;
+  if (data.size() < kHeaderSize || !magic || u32(4) > 1) return broken;
   const uint64_t count = u32(8);
-  if (count == 0 || kHeaderSize + count * kObjectRecordSize > data.size()) {
-    return extension == ".tmd" ? kProbeExtension : kProbeNone;
-  }
+  if (count == 0 || kHeaderSize + count * kObjectRecordSize > data.size()) return broken;
   // The first object's blocks lie inside the file.
   const uint64_t base = (u32(4) & kFlagFixp) ? 0 : kHeaderSize;
   for (int b = 0; b < 3; ++b) {

@@ -55,17 +55,18 @@ ByteWriter V2Header(uint32_t divisor, float multiplier, uint32_t channels, uint3
 
 // Five frames, keys on frames 0, 2 and 3 (bitmap 0b01101); two channels:
 // bone 3 with translation, rotation widths 1/24/3 and translation widths 2/5/8;
-// bone 7 without translation, rotation widths 4/4/4.
-Bytes GoldenV2() {
+// bone 7 without translation, rotation widths 4/4/4. Key counts: `keys` in every
+// descriptor (2 = set bits - 1, the game's count; 3 = the set bits, other writers').
+Bytes GoldenV2(uint16_t keys = 2) {
   ByteWriter w = V2Header(0x7FFF, 0.5f, 2, 5, {0b01101});
   w.U32(2);  // descriptor count
   w.U32(3);
-  w.U16(3);
+  w.U16(keys);
   w.I16(100), w.U8(1), w.I16(200), w.U8(24), w.I16(-300), w.U8(3);
-  w.U16(3);
+  w.U16(keys);
   w.I16(10), w.U8(2), w.I16(-20), w.U8(5), w.I16(30), w.U8(8);
   w.U32(7);
-  w.U16(3);
+  w.U16(keys);
   w.I16(0), w.U8(4), w.I16(1000), w.U8(4), w.I16(2000), w.U8(4);
   w.U16(0);
   const Bytes stream = PackBits({
@@ -136,6 +137,56 @@ TEST(MetroidAnim, UnpacksGoldenBitstream) {
   EXPECT_EQ(ch[1].w_negative, (std::vector<uint8_t>{0, 1, 0}));
   EXPECT_TRUE(ch[1].translation.empty());
   EXPECT_EQ(KeyComponents(ParseAnim(GoldenV2()).v2), 2u * (6 + 3));
+}
+
+TEST(MetroidAnim, KeyCountIsDeltaKeysOrSetBitsAndKeptVerbatim) {
+  // The game's count (set bits - 1 = 2) and the set bits (3) both decode by the bitmap
+  // to the same keys, and each writes back to its own bytes.
+  const Bytes game = GoldenV2(2), other = GoldenV2(3);
+  EXPECT_EQ(ParseAnim(game).v2.descriptors[0].rotation_keys, 2u);
+  EXPECT_EQ(ParseAnim(other).v2.descriptors[1].rotation_keys, 3u);
+  EXPECT_EQ(SerializeAnim(ParseAnim(game)), game);
+  EXPECT_EQ(SerializeAnim(ParseAnim(other)), other);
+  const auto a = UnpackV2(ParseAnim(game).v2), b = UnpackV2(ParseAnim(other).v2);
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_EQ(b.size(), 2u);
+  for (size_t c = 0; c < 2; ++c) {
+    EXPECT_EQ(a[c].rotation, b[c].rotation);
+    EXPECT_EQ(a[c].translation, b[c].translation);
+    EXPECT_EQ(a[c].w_negative, b[c].w_negative);
+  }
+  // Mixed counts (one descriptor each way) are accepted too: each is checked on its own.
+  Bytes mixed = GoldenV2(2);
+  mixed[0x40 + 26 + 4 + 1] = 3;
+  EXPECT_EQ(SerializeAnim(ParseAnim(mixed)), mixed);
+}
+
+TEST(MetroidAnim, ThirtyTwoBitDeltasWrapLikeTheGame) {
+  // One channel, two keys (bitmap 0b11), rotation widths 32/1/1, no translation.
+  // Initial X = -10182 (0xD83A); delta = -2147482553 (0x80000447). The game adds in 32
+  // bits and keeps the low 16: (0xFFFFD83A + 0x80000447) & 0xFFFF = 0xDC81 = -9087.
+  ByteWriter w = V2Header(0x7FFF, 1, 1, 2, {0b11});
+  w.U32(1);
+  w.U32(3);
+  w.U16(1);
+  w.I16(-10182), w.U8(32), w.I16(5), w.U8(1), w.I16(-5), w.U8(1);
+  w.U16(0);
+  w.Append(PackBits({{0, 1}, {int32_t(-2147482553), 32}, {-1, 1}, {0, 1}}));
+  const Bytes data = w.Take();
+  const auto ch = UnpackV2(ParseAnim(data).v2);
+  ASSERT_EQ(ch.size(), 1u);
+  ASSERT_EQ(ch[0].rotation.size(), 2u);
+  EXPECT_EQ(ch[0].rotation[1], (std::array<int16_t, 3>{-9087, 4, -5}));
+  // The same with the largest positive delta: 0x7FFFFFFF + 0x7FFF wraps to 0x7FFE.
+  ByteWriter v = V2Header(0x7FFF, 1, 1, 2, {0b11});
+  v.U32(1);
+  v.U32(3);
+  v.U16(1);
+  v.I16(0x7FFF), v.U8(32), v.I16(0), v.U8(1), v.I16(0), v.U8(1);
+  v.U16(0);
+  v.Append(PackBits({{0, 1}, {0x7FFFFFFF, 32}, {0, 1}, {0, 1}}));
+  EXPECT_EQ(UnpackV2(ParseAnim(v.Take()).v2)[0].rotation[1], (std::array<int16_t, 3>{0x7FFE, 0, 0}));
+  (void)DecodeAnim(ParseAnim(data), {});
 }
 
 TEST(MetroidAnim, DecodesGoldenFramesKeyedAndInterpolated) {
@@ -314,18 +365,23 @@ TEST(MetroidAnim, MalformedVersion2GivesErrorsWithOffsets) {
   Put32(bad, 0x30, 0xFFFFFFF0);  // bitmap bits far beyond the file
   Has(test::ReadError(kMetroidAnimFormat, bad), "offset 0x34: key bitmap: count 134217728");
 
-  bad = GoldenV2();
-  bad[0x40 + 26 + 4 + 1] = 2;  // bone 7 claims 2 rotation keys, the bitmap has 3 set bits
-  Has(test::ReadError(kMetroidAnimFormat, bad),
-      "offset 0x5e: descriptor 1 (bone 7) has 2 rotation keys but the key bitmap has 3 set bits");
+  // Descriptor 1 starts at 0x40 + 26 = 0x5A; its rotation key count is at 0x5E.
+  for (uint8_t keys : {1, 4}) {
+    bad = GoldenV2();
+    bad[0x40 + 26 + 4 + 1] = keys;  // the bitmap's 3 set bits allow 2 or 3
+    Has(test::ReadError(kMetroidAnimFormat, bad),
+        "offset 0x5e: descriptor 1 (bone 7) has " + std::to_string(keys) +
+            " rotation keys but the key bitmap's 3 set bits call for 2 (set bits - 1, the game's count) or 3");
+  }
 
   bad = GoldenV2();
-  bad[0x40 + 15 + 1] = 1;  // bone 3 translation key count 1
-  Has(test::ReadError(kMetroidAnimFormat, bad), "offset 0x4f: descriptor 0 (bone 3) has 1 translation keys");
+  bad[0x40 + 15 + 1] = 1;  // bone 3 translation key count 1 (at 0x40 + 15 = 0x4F)
+  Has(test::ReadError(kMetroidAnimFormat, bad), "offset 0x4f: descriptor 0 (bone 3) has 1 translation keys but");
 
   bad = GoldenV2();
   Put32(bad, 0x34, 0b11101);  // one more set bit: the stream is too short for 3 delta keys
-  bad[0x40 + 5] = 4, bad[0x40 + 16] = 4, bad[0x40 + 26 + 5] = 4;
+  bad[0x40 + 5] = 3, bad[0x40 + 16] = 3, bad[0x40 + 26 + 5] = 3;
+  // 3 delta keys x (1 + 28 + 15 + 1 + 12 bits) = 171 bits = 6 words; the file has 4.
   Has(test::ReadError(kMetroidAnimFormat, bad), "offset 0x6b: the key bitstream needs 0x18 bytes");
 
   bad = GoldenV2();
@@ -503,6 +559,31 @@ TEST(MetroidAnimEncoder, QuantizationChoices) {
   }
 }
 
+TEST(MetroidAnimEncoder, WritesTheGamesKeyCountsAndExactlyThatManyKeys) {
+  for (size_t frames : {1, 2, 30}) {
+    EncodeSettings s;
+    s.max_error_rot = 0;  // every frame keyed
+    s.max_error_pos = 0;
+    const AnimFile f = EncodeAnim(SmoothClip(frames, 30), s);
+    const AnimV2& a = f.v2;
+    ASSERT_EQ(a.KeyedFrames(), frames);
+    size_t key_bits = 0;
+    bool translated = false;
+    for (const Descriptor& d : a.descriptors) {
+      EXPECT_EQ(d.rotation_keys, frames - 1) << frames;
+      // A translated channel: the delta keys, or 1 (the set bits) when there are none.
+      if (d.has_translation()) EXPECT_EQ(d.translation_keys, std::max<size_t>(frames - 1, 1)) << frames;
+      translated = translated || d.has_translation();
+      key_bits += d.key_bits();
+    }
+    EXPECT_TRUE(translated);
+    // The bitstream: (frames - 1) keys, in whole 32-bit words, nothing more.
+    EXPECT_EQ(a.bitstream.size(), ((frames - 1) * key_bits + 31) / 32 * 4) << frames;
+    const Bytes bytes = SerializeAnim(f);
+    EXPECT_EQ(SerializeAnim(ParseAnim(bytes)), bytes);
+  }
+}
+
 TEST(MetroidAnimEncoder, Version0KeepsEveryFrameExactly) {
   const Clip source = SmoothClip(20, 30);
   EncodeSettings s;
@@ -664,6 +745,44 @@ TEST(MetroidAnimCli, ConvertRoundTripAndVerbose) {
   ASSERT_EQ(test::RunCli("sample " + dir + "run.anim --skeleton " + dir + "skeleton.cinf", &out, &err), 0) << err;
   EXPECT_NE(out.find("\"joints\": [\"root\""), std::string::npos);
   EXPECT_EQ(test::RunCli("convert " + (tmp / "run.glb").string() + " " + (tmp / "x.anim").string() + " --rotation-divisor 0", &out, &err), 1);
+}
+
+TEST(MetroidAnimCli, SameFormatWithoutReencodeOptionsWritesTheFilesOwnBytes) {
+  const std::string dir = test::SourcePath("samples/metroid_anim/");
+  const std::string v0 = dir + "hologram_v0.anim", cinf = dir + "skeleton.cinf";
+  const auto tmp = test::TempDir("metroid_same_format");
+  std::string out, err;
+  // --skeleton only names joints: the copy is the file itself, version 0 and all.
+  const std::string copy = (tmp / "copy.anim").string();
+  ASSERT_EQ(test::RunCli("convert -v " + v0 + " " + copy + " --skeleton " + cinf, &out, &err), 0) << err;
+  EXPECT_EQ(ReadFileBytes(copy), ReadFileBytes(v0));
+  EXPECT_NE(err.find("\"copied_verbatim\": true"), std::string::npos) << err;
+  // --anim-version asks for a re-encode: version 2, smaller than the float arrays.
+  const std::string v2 = (tmp / "v2.anim").string();
+  ASSERT_EQ(test::RunCli("convert " + v0 + " " + v2 + " --skeleton " + cinf + " --anim-version 2", &out, &err), 0) << err;
+  const AnimFile packed = ParseAnim(ReadFileBytes(v2));
+  EXPECT_EQ(packed.version, 2u);
+  EXPECT_LT(ReadFileBytes(v2).size(), ReadFileBytes(v0).size());
+  // The game's key counts: set bits - 1 in every descriptor.
+  for (const Descriptor& d : packed.v2.descriptors) EXPECT_EQ(d.rotation_keys + 1u, packed.v2.KeyedFrames());
+  // Another encoder option re-encodes too, keeping the input's version.
+  const std::string again = (tmp / "again.anim").string();
+  ASSERT_EQ(test::RunCli("convert " + v0 + " " + again + " --anim-bone-table 40", &out, &err), 0) << err;
+  const AnimFile v0_again = ParseAnim(ReadFileBytes(again));
+  EXPECT_EQ(v0_again.version, 0u);
+  EXPECT_EQ(v0_again.v0.bone_table.size(), 40u);
+  // So does --clip; another format's option does not.
+  ConvertRequest request{v0, (tmp / "x.anim").string(), "", "", cinf, "", {}};
+  request.options.Set("euler", "zyx");
+  EXPECT_FALSE(AsksForReencode(request, kMetroidAnimFormat));
+  request.options.Set("max-error-rot", "0.01");
+  EXPECT_TRUE(AsksForReencode(request, kMetroidAnimFormat));
+  ConvertRequest clip_only{v0, (tmp / "x.anim").string(), "", "", "", "anim", {}};
+  EXPECT_TRUE(AsksForReencode(clip_only, kMetroidAnimFormat));
+  // A version 2 file re-encoded without --anim-version stays version 2.
+  const std::string run2 = (tmp / "run2.anim").string();
+  ASSERT_EQ(test::RunCli("convert " + dir + "run.anim " + run2 + " --max-error-rot 0.002", &out, &err), 0) << err;
+  EXPECT_EQ(ParseAnim(ReadFileBytes(run2)).version, 2u);
 }
 
 }  // namespace

@@ -179,7 +179,11 @@ TEST(PsxAnc, ExportsAnAnimatedGltfCamera) {
 TEST(PsxAnc, ProbeRecognisesTheFormat) {
   EXPECT_EQ(Detect(kGolden, "x.anc").format, &kPsxAncFormat);
   EXPECT_EQ(kPsxAncFormat.probe(kGolden, ".anc"), kProbeMagic);
-  EXPECT_EQ(kPsxAncFormat.probe(Bytes{'x', 'y'}, ".anc"), kProbeNone);
+  // Damaged or foreign bytes: the marker with the extension is a damaged ANC (read for
+  // its error), the extension alone a weak claim, neither nothing.
+  EXPECT_EQ(kPsxAncFormat.probe(Bytes{0x00, 0x80, 0, 0, 9, 0}, ".anc"), kProbeDamaged);
+  EXPECT_EQ(kPsxAncFormat.probe(Bytes{'x', 'y'}, ".anc"), kProbeExtension);
+  EXPECT_EQ(kPsxAncFormat.probe(Bytes{0x00, 0x80, 0, 0, 9, 0}, ".bin"), kProbeNone);
 }
 
 }  // namespace

@@ -327,6 +327,43 @@ TEST(PsxAnm, EncoderRejectsWhatTheFormatCannotHold) {
   EXPECT_THROW(psx_anm::EncodeClip(clip, DecodeSettings{}), Error);
 }
 
+// A TMD with one object (one vertex, no primitives): header {0x41, flags 0, 1 object},
+// record {vert_top 0x1C, 1, normal_top 0, 0, prim_top 0, 0, scale 0}, the vertex.
+Bytes OneObjectTmd() {
+  ByteWriter w(Endian::Little);
+  for (uint32_t v : {0x41u, 0u, 1u, 0x1Cu, 1u, 0u, 0u, 0u, 0u, 0u}) w.U32(v);
+  for (int i = 0; i < 4; ++i) w.I16(0);
+  return w.Take();
+}
+
+TEST(PsxAnm, KeyframeForAnObjectTheSkeletonLacksIsAnError) {
+  // kGolden keys objects 0 and 1; frame 0 starts at 12 and its object 0 keyframe
+  // (flags 7) takes 2 + 18 bytes, so the object 1 keyframe is at 12 + 20 = 0x20.
+  const psx_anm::File f = psx_anm::Parse(kGolden);
+  try {
+    psx_anm::CheckObjects(f, 1, "the --skeleton model");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.byte_offset(), 0x20u);
+    EXPECT_EQ(e.message(), "frame 0 keyframe animates object 1, but the --skeleton model has 1 objects (0..0)");
+  }
+  EXPECT_NO_THROW(psx_anm::CheckObjects(f, 2, "the --skeleton model"));
+
+  const auto dir = test::TempDir("psx_anm_objects");
+  const std::string anm = (dir / "walk.anm").string(), tmd = (dir / "model.tmd").string();
+  WriteFileAtomic(anm, kGolden);
+  WriteFileAtomic(tmd, OneObjectTmd());
+  std::string out, err;
+  EXPECT_EQ(test::RunCli("validate " + anm + " --skeleton " + tmd, &out, &err), 1) << out << err;
+  EXPECT_NE(out.find(anm + ": offset 0x20: frame 0 keyframe animates object 1, but the --skeleton model has 1 objects"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(test::RunCli("sample " + anm + " --skeleton " + tmd, &out, &err), 0);
+  EXPECT_NE(err.find("offset 0x20"), std::string::npos) << err;
+  // Without the skeleton the objects are just numbered joints.
+  EXPECT_EQ(test::RunCli("validate " + anm, &out, &err), 0) << out << err;
+}
+
 TEST(PsxAnm, ProbeRecognisesTheFormat) {
   EXPECT_EQ(Detect(kGolden, "x.anm").format, &kPsxAnmFormat);
   EXPECT_GE(kPsxAnmFormat.probe(kGolden, ".anm"), kProbeStructure);

@@ -127,8 +127,9 @@ const KindCase kKinds[] = {
     {0x25, 1, 6, Kind::Polygon, 3, 0, 1, 3},  {0x35, 1, 8, Kind::Polygon, 3, 0, 3, 3},
     {0x2D, 1, 7, Kind::Polygon, 4, 0, 1, 4},  {0x3D, 1, 10, Kind::Polygon, 4, 0, 4, 4},
     {0x26, 2, 5, Kind::Polygon, 3, 1, 0, 3},  {0x23, 3, 3, Kind::Polygon, 3, 0, 1, 0},
-    {0x64, 0, 3, Kind::Sprite, 1, 0, 0, 1},   {0x6C, 0, 3, Kind::Sprite, 1, 0, 0, 1},
-    {0x74, 0, 3, Kind::Sprite, 1, 0, 0, 1},   {0x7C, 0, 3, Kind::Sprite, 1, 0, 0, 1},
+    // Sprites: free size {V0, TSB} {U V CBA} {W H}; fixed sizes (1x1, 8x8, 16x16) without {W H}.
+    {0x64, 0, 3, Kind::Sprite, 1, 0, 0, 1},   {0x6C, 0, 2, Kind::Sprite, 1, 0, 0, 1},
+    {0x74, 0, 2, Kind::Sprite, 1, 0, 0, 1},   {0x7C, 0, 2, Kind::Sprite, 1, 0, 0, 1},
 };
 
 // One object with 4 vertices, 4 normals and one primitive of every kind (index words 0).
@@ -215,6 +216,65 @@ TEST(PsxTmd, ReadsFieldsOutOfEachLayout) {
   EXPECT_EQ(v.uvs.at(0), (std::array<uint8_t, 2>{0x10, 0x20}));
   EXPECT_EQ(v.width, 8);
   EXPECT_EQ(v.height, 8);
+}
+
+// One object, one vertex, one sprite packet {olen, ilen, flag 0, mode} + words.
+Bytes OneSprite(uint8_t mode, const std::vector<uint32_t>& words) {
+  Hand h;
+  h.u32(0x41).u32(0).u32(1);
+  // Offsets count from the end of the 12-byte header: the vertex at 0x28, the packet at 0x30.
+  h.u32(0x1C).u32(1).u32(0).u32(0).u32(0x24).u32(1).u32(0);
+  h.vtx(0, 0, 0);
+  h.bytes({uint8_t(words.size() + 1), uint8_t(words.size()), 0, mode});
+  for (uint32_t w : words) h.u32(w);
+  return h.b;
+}
+
+TEST(PsxTmd, FixedSizeSpritesTakeTheirLayoutFromIlen) {
+  // mode bits 4..3: 1 = 1x1 (0x6C), 2 = 8x8 (0x74), 3 = 16x16 (0x7C); 0 = free size (0x64).
+  const struct {
+    uint8_t mode;
+    uint16_t side;
+  } fixed[] = {{0x6C, 1}, {0x74, 8}, {0x7C, 16}};
+  for (const auto& f : fixed) {
+    // ilen 2: {V0, TSB} {U V CBA}, no {W, H} word; the size comes from the mode.
+    const Bytes two = OneSprite(f.mode, {0x00120000, 0x00345678});
+    EXPECT_EQ(two.size(), 0x30u + 4 + 8);
+    test::ExpectByteExactRoundTrip(kPsxTmdFormat, two);
+    test::ExpectEveryTruncationFails(kPsxTmdFormat, two);
+    const psx_tmd::File a = psx_tmd::Parse(two);
+    const Primitive& p = a.objects.at(0).primitives.at(0);
+    EXPECT_EQ(p.words.size(), 2u);
+    const auto v = psx_tmd::View(p);
+    EXPECT_EQ(v.tsb, 0x12);
+    EXPECT_EQ(v.cba, 0x34);
+    EXPECT_EQ(v.uvs.at(0), (std::array<uint8_t, 2>{0x78, 0x56}));
+    EXPECT_EQ(v.width, f.side);
+    EXPECT_EQ(v.height, f.side);
+    EXPECT_FALSE(v.layout.size_word);
+    // ilen 3: a {W, H} word is present; it is kept (bytes) but the mode's size still rules.
+    const Bytes three = OneSprite(f.mode, {0x00120000, 0x00345678, 0x00300020});
+    test::ExpectByteExactRoundTrip(kPsxTmdFormat, three);
+    const auto w = psx_tmd::View(psx_tmd::Parse(three).objects.at(0).primitives.at(0));
+    EXPECT_TRUE(w.layout.size_word);
+    EXPECT_EQ(w.width, f.side);
+    EXPECT_EQ(psx_tmd::Parse(three).objects.at(0).primitives.at(0).words.at(2), 0x00300020u);
+    // Anything else is an error at the ilen byte (0x30 + 1).
+    const std::string four = test::ReadError(kPsxTmdFormat, OneSprite(f.mode, {0, 0, 0, 0}));
+    EXPECT_NE(four.find("offset 0x31: object 0 primitive 0 (mode " + Hex(f.mode) + ", sprite " +
+                        std::to_string(f.side) + "x" + std::to_string(f.side) +
+                        "): ilen 4, the layout has 2 words (3 with a {W, H} word)"),
+              std::string::npos)
+        << four;
+  }
+  // A free-size sprite needs its {W, H} word: ilen 3 reads W = 0x20, H = 0x30; ilen 2 is an error.
+  const auto free3 = psx_tmd::View(psx_tmd::Parse(OneSprite(0x64, {0, 0, 0x00300020})).objects.at(0).primitives.at(0));
+  EXPECT_EQ(free3.width, 0x20);
+  EXPECT_EQ(free3.height, 0x30);
+  const std::string free2 = test::ReadError(kPsxTmdFormat, OneSprite(0x64, {0, 0}));
+  EXPECT_NE(free2.find("offset 0x31: object 0 primitive 0 (mode 0x64, sprite): ilen 2, the layout has 3 words"),
+            std::string::npos)
+      << free2;
 }
 
 TEST(PsxTmd, WritesBackByteForByte) {
@@ -352,7 +412,11 @@ TEST(PsxTmd, EncodeThenDecodeKeepsTheGeometry) {
 TEST(PsxTmd, ProbeRecognisesTheFormat) {
   EXPECT_EQ(Detect(Golden(), "x.tmd").format, &kPsxTmdFormat);
   EXPECT_EQ(kPsxTmdFormat.probe(Golden(), ".bin"), kProbeMagic);
-  EXPECT_EQ(kPsxTmdFormat.probe(Bytes{0x00, 0x80, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, ".tmd"), kProbeNone);
+  EXPECT_EQ(kPsxTmdFormat.probe(Bytes{0x00, 0x80, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, ".tmd"), kProbeExtension);
+  EXPECT_EQ(kPsxTmdFormat.probe(Bytes{0x00, 0x80, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, ".bin"), kProbeNone);
+  // The id with a table that does not fit: a damaged TMD with its extension, nothing without.
+  EXPECT_EQ(kPsxTmdFormat.probe(Bytes{0x41, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0}, ".tmd"), kProbeDamaged);
+  EXPECT_EQ(kPsxTmdFormat.probe(Bytes{0x41, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0}, ".bin"), kProbeNone);
 }
 
 TEST(PsxTmd, SamplesReadAndWriteBack) {

@@ -1,0 +1,52 @@
+// The committed fuzz seed corpus (fuzz/corpus/<target>/, written by `make fuzz-corpus`):
+// one folder per fuzz target, small files, valid files of the target's format among them.
+#include <animkit/formats/kh2.hpp>
+
+#include "support/test_support.hpp"
+
+#include <filesystem>
+
+namespace animkit {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool Reads(const std::string& target, ByteView bytes) {
+  try {
+    if (target == "kh2_triggers") return kh2::SerializeTriggers(kh2::ParseTriggers(bytes)) == Bytes(bytes.begin(), bytes.end());
+    std::string id = target;
+    for (char& c : id)
+      if (c == '_') c = '-';
+    const FormatDescriptor* format = FindFormat(id);
+    return format && format->read(bytes, Options{})->Write() == Bytes(bytes.begin(), bytes.end());
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+TEST(FuzzCorpus, EveryTargetHasSmallSeedsOfItsFormat) {
+  const fs::path fuzz = test::SourcePath("fuzz");
+  size_t targets = 0;
+  for (const auto& entry : fs::directory_iterator(fuzz)) {
+    const std::string file = entry.path().filename().string();
+    const std::string suffix = "_fuzz.cpp";
+    if (file.size() <= suffix.size() || file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    const std::string target = file.substr(0, file.size() - suffix.size());
+    ++targets;
+    const fs::path dir = fuzz / "corpus" / target;
+    ASSERT_TRUE(fs::is_directory(dir)) << dir << " is missing: run make fuzz-corpus";
+    size_t files = 0, valid = 0;
+    for (const auto& seed : fs::directory_iterator(dir)) {
+      ++files;
+      EXPECT_LE(fs::file_size(seed.path()), 16u * 1024) << seed.path();
+      if (Reads(target, ReadFileBytes(seed.path().string()))) ++valid;
+    }
+    EXPECT_GE(files, 3u) << target;
+    // Readers change; a few stale seeds do no harm, a corpus of none would (make fuzz-corpus).
+    EXPECT_GE(valid * 2, files) << target << ": " << valid << " of " << files << " seeds read back";
+  }
+  EXPECT_GE(targets, 12u);
+}
+
+}  // namespace
+}  // namespace animkit

@@ -1,0 +1,249 @@
+// Writes the fuzzers' seed corpus (fuzz/corpus/<target>/) with the project's own
+// encoders: small synthetic clips and skeletons in every writable format, each with
+// several encoder settings, plus hand-laid files for layouts the encoders never write
+// (every TMD primitive kind, ANIM key counts and 32-bit deltas). Deterministic:
+// `make fuzz-corpus` rewrites the same bytes. Files over kMaxBytes are left out.
+#include <animkit/animkit.hpp>
+#include <animkit/formats/kh2.hpp>
+#include <animkit/formats/psx_tmd.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <numbers>
+#include <set>
+
+namespace {
+
+using namespace animkit;
+namespace fs = std::filesystem;
+
+constexpr size_t kMaxBytes = 16 * 1024;
+
+class Corpus {
+ public:
+  explicit Corpus(fs::path root) : root_(std::move(root)) {}
+
+  // Writes bytes as target/name unless they are too large or already written.
+  void Add(const std::string& target, const std::string& name, ByteView bytes) {
+    if (bytes.empty() || bytes.size() > kMaxBytes) return;
+    if (!seen_[target].insert(Bytes(bytes.begin(), bytes.end())).second) return;
+    fs::create_directories(root_ / target);
+    WriteFileAtomic((root_ / target / name).string(), bytes);
+    ++written_;
+  }
+  size_t written() const { return written_; }
+
+ private:
+  fs::path root_;
+  std::map<std::string, std::set<Bytes>> seen_;
+  size_t written_ = 0;
+};
+
+std::string TargetOf(std::string_view format_id) {
+  std::string t(format_id);
+  for (char& c : t)
+    if (c == '-') c = '_';
+  return t;
+}
+
+// A small scene: a synthetic skeleton with one clip (events on some), joints named "#N"
+// so that every format can address them, and one mesh per joint for the model formats.
+Scene SmallScene(int joints, size_t frames, unsigned seed, bool scale) {
+  SyntheticSpec spec;
+  spec.joints = joints;
+  spec.frames = frames;
+  spec.seed = seed;
+  spec.animate_scale = scale;
+  spec.name = "clip" + std::to_string(seed);
+  Scene scene;
+  scene.skeleton = SyntheticSkeleton(spec);
+  Clip clip = SyntheticClip(scene.skeleton, spec);
+  if (seed % 2 == 1) {
+    clip.events.push_back({0.0f, "start", {1, 2}, std::nullopt});
+    clip.events.push_back({clip.duration / 2, "middle", {}, clip.duration});
+  }
+  scene.clips.push_back(std::move(clip));
+  for (int j = 0; j < joints; ++j) {
+    Mesh m;
+    m.name = "part" + std::to_string(j);
+    m.joint = j;
+    m.positions = {{0, 0, 0}, {10, 0, 0}, {0, 10, 0}, {10, 10, float(j)}};
+    m.triangles = {0, 1, 2, 1, 3, 2};
+    m.lines = {0, 3};
+    scene.meshes.push_back(std::move(m));
+  }
+  return scene;
+}
+
+// A camera clip for the PS1 ANC: a few keys circling the origin.
+Scene CameraScene(size_t frames, unsigned seed) {
+  Scene scene;
+  Clip clip;
+  clip.name = "camera";
+  clip.frame_rate = 30;
+  clip.frame_count = frames;
+  clip.duration = FrameTime(frames - 1, 30);
+  CameraTrack cam;
+  cam.name = "camera";
+  for (size_t f = 0; f < frames; ++f) {
+    const double a = 2 * std::numbers::pi * double(f + seed) / double(frames + 1);
+    cam.times.push_back(FrameTime(f, 30));
+    cam.positions.push_back({float(300 * std::sin(a)), -50.0f * float(seed), float(-300 * std::cos(a))});
+    cam.targets.push_back({0, float(seed), 0});
+    cam.roll.push_back(float(0.05 * double(f)));
+    cam.yfov.push_back(0.8f);
+  }
+  clip.cameras.push_back(std::move(cam));
+  scene.clips.push_back(std::move(clip));
+  return scene;
+}
+
+// Settings each encoder is run with ({} = its defaults).
+std::vector<std::map<std::string, std::string>> VariantsOf(std::string_view id) {
+  if (id == "metroid-anim") {
+    return {{}, {{"anim-version", "0"}}, {{"rotation-divisor", "7"}}, {{"max-error-rot", "0"}, {"max-error-pos", "0"}}};
+  }
+  if (id == "edf-canm") return {{}, {{"canm-version", "768"}}};
+  if (id == "psx-anm") return {{}, {{"euler", "zyx"}}, {{"psx-missing", "interpolate"}}};
+  if (id == "psx-anc") return {{}, {{"psx-anc-fov", "projection"}}};
+  if (id == "text-anm") return {{}, {{"anm-layout", "new"}}};
+  return {{}};
+}
+
+void AddEncoded(Corpus& corpus, const fs::path& scratch) {
+  std::vector<std::pair<std::string, Scene>> scenes;
+  for (const auto& [joints, frames, seed, scale] :
+       std::vector<std::tuple<int, size_t, unsigned, bool>>{{1, 1, 1, false}, {2, 3, 2, true}, {3, 8, 3, false}, {5, 12, 4, true}}) {
+    scenes.emplace_back("j" + std::to_string(joints) + "f" + std::to_string(frames), SmallScene(joints, frames, seed, scale));
+  }
+  scenes.emplace_back("camera3", CameraScene(3, 1));
+  scenes.emplace_back("camera9", CameraScene(9, 2));
+  for (const FormatDescriptor* format : Formats()) {
+    if (!format->encode) continue;
+    const std::string ext(format->extensions.empty() ? ".bin" : format->extensions.front());
+    const auto variants = VariantsOf(format->id);
+    for (const auto& [scene_name, scene] : scenes) {
+      // Camera clips are the ANC's alone.
+      if ((scene_name.rfind("camera", 0) == 0) != (format->id == "psx-anc")) continue;
+      for (size_t v = 0; v < variants.size(); ++v) {
+        EncodeContext context;
+        for (const auto& [k, value] : variants[v]) context.options.Set(k, value);
+        context.output_path = (scratch / ("out" + ext)).string();
+        try {
+          const Bytes bytes = format->encode(scene, context)->Write();
+          corpus.Add(TargetOf(format->id), scene_name + "-v" + std::to_string(v) + ext, bytes);
+        } catch (const Error&) {
+          // Not every scene fits every format (cameras, one clip per file, ...).
+        }
+      }
+    }
+  }
+  // glTF with embedded buffers too (the encoder writes .glb by default).
+  EncodeContext context;
+  context.output_path = (scratch / "out.gltf").string();
+  if (const FormatDescriptor* gltf = FindFormat("gltf")) {
+    corpus.Add("gltf", "j3f8.gltf", gltf->encode(scenes[2].second, context)->Write());
+  }
+}
+
+// KH2 triggers: the trigger entries of encoded ANBs.
+void AddKh2Triggers(Corpus& corpus) {
+  const Scene scene = SmallScene(3, 8, 3, false);
+  std::vector<Event> events = {{0.2f, "footstep sound (frame 2)", {3, 0}, std::nullopt},
+                               {0.0f, "state grounded (range 0, to end)", {}, 1.0f},
+                               {0.1f, "attack hitbox (range 10)", {5, 1}, 0.5f}};
+  for (size_t n = 1; n <= events.size(); ++n) {
+    const std::vector<Event> some(events.begin(), events.begin() + std::ptrdiff_t(n));
+    kh2::Triggers t = kh2::EncodeTriggers(some, 30);
+    kh2::LayoutTriggers(t);
+    corpus.Add("kh2_triggers", "events" + std::to_string(n) + ".bin", kh2::SerializeTriggers(t));
+  }
+}
+
+// Every TMD primitive kind in one object, free and fixed-size sprites with and without
+// their {W, H} word, and a FIXP file.
+void AddTmdLayouts(Corpus& corpus) {
+  using namespace psx_tmd;
+  const std::vector<std::pair<uint8_t, uint8_t>> kinds = {
+      {0x40, 1}, {0x50, 1}, {0x21, 1}, {0x29, 1}, {0x31, 1}, {0x39, 1}, {0x20, 0}, {0x20, 4}, {0x30, 0},
+      {0x30, 4}, {0x28, 0}, {0x28, 4}, {0x38, 0}, {0x38, 4}, {0x24, 0}, {0x34, 0}, {0x2C, 0}, {0x3C, 0},
+      {0x25, 1}, {0x35, 1}, {0x2D, 1}, {0x3D, 1}, {0x26, 2}, {0x23, 3}, {0x64, 0}, {0x6C, 0}, {0x74, 0}, {0x7C, 0}};
+  File file;
+  Object o;
+  o.vertices = {{0, 0, 0, 0}, {64, 0, 0, 0}, {0, 64, 0, 0}, {64, 64, 0, 0}};
+  o.normals = {{0, 0, 4096, 0}};
+  for (const auto& [mode, flag] : kinds) {
+    const Layout l = *LayoutOf(mode, flag);
+    o.primitives.push_back(Primitive{uint8_t(l.words + 1), flag, mode, std::vector<uint32_t>(l.words, 0)});
+  }
+  // Fixed-size sprites that still store {W, H} (ilen 3).
+  for (uint8_t mode : {0x6C, 0x74, 0x7C}) o.primitives.push_back(Primitive{4, 0, mode, {0, 0, 0x00100010}});
+  file.objects.push_back(o);
+  Object second;
+  second.vertices = {{1, 2, 3, 0}, {4, 5, 6, 0}};
+  second.primitives = {MakeLine(0, 1, {1, 2, 3})};
+  file.objects.push_back(second);
+  AssignOffsets(file);
+  corpus.Add("psx_tmd", "every-kind.tmd", Serialize(file));
+  File fixp = file;
+  fixp.flags = kFlagFixp;
+  fixp.offset_base = 0;
+  AssignOffsets(fixp);
+  corpus.Add("psx_tmd", "fixp.tmd", Serialize(fixp));
+}
+
+// ANIM version 2 layouts: both key counts, and 32-bit deltas that wrap the 16-bit totals.
+void AddAnimLayouts(Corpus& corpus) {
+  auto anim = [](uint16_t keys, uint8_t width, uint32_t delta) {
+    ByteWriter w(Endian::Big);
+    for (uint32_t v : {2u, 0x40u, 0xFFFFFFFFu, 1u}) w.U32(v);
+    w.F32(0.1f), w.F32(0.05f);
+    for (uint32_t v : {3u, 1u, 0x7FFFu}) w.U32(v);
+    w.F32(0.5f);
+    for (uint32_t v : {1u, 1u, 3u, 0b101u, 1u, 1u}) w.U32(v);  // channels, 1, 3 frames, bitmap, channels, 1 descriptor
+    w.U32(3), w.U16(keys);
+    w.I16(-10182), w.U8(width), w.I16(0), w.U8(1), w.I16(0), w.U8(1);
+    w.U16(keys);
+    w.I16(5), w.U8(2), w.I16(-5), w.U8(2), w.I16(0), w.U8(0);
+    // One delta key: W bit, X delta (width bits), Y, Z (1 bit each), translation X, Y (2 bits each).
+    uint64_t bits = 0;
+    size_t at = 0;
+    auto put = [&](uint64_t v, unsigned n) {
+      bits |= (v & ((uint64_t{1} << n) - 1)) << at;
+      at += n;
+    };
+    put(1, 1), put(delta, width), put(1, 1), put(0, 1), put(1, 2), put(3, 2);
+    for (size_t word = 0; word < (at + 31) / 32; ++word) w.U32(uint32_t(bits >> (32 * word)));
+    return w.Take();
+  };
+  corpus.Add("metroid_anim", "keys-delta.anim", anim(1, 8, 0x7F));
+  corpus.Add("metroid_anim", "keys-setbits.anim", anim(2, 8, 0x80));
+  corpus.Add("metroid_anim", "delta32-wrap.anim", anim(1, 32, 0x80000447u));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: animkit_make_fuzz_corpus OUTDIR\n");
+    return 2;
+  }
+  const fs::path out = argv[1];
+  try {
+    fs::create_directories(out);
+    Corpus corpus(out);
+    const fs::path scratch = fs::temp_directory_path() / "animkit-fuzz-corpus";
+    fs::create_directories(scratch);
+    AddEncoded(corpus, scratch);
+    AddKh2Triggers(corpus);
+    AddTmdLayouts(corpus);
+    AddAnimLayouts(corpus);
+    fs::remove_all(scratch);
+    std::printf("%zu seed files in %s\n", corpus.written(), out.string().c_str());
+  } catch (const Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
