@@ -21,6 +21,13 @@ struct Limits {
   uint64_t max_buffer_bytes = uint64_t{1} << 28;  // one external glTF buffer (declared byteLength)
 };
 
+// Keys decoded from one file may reach max-values or this many per byte of the
+// file, whichever is more: a whole real moveset decodes to more than max-values,
+// a small hostile file cannot (about 20 bytes a key keeps memory near 64 x the input).
+inline constexpr uint64_t kDecodedValuesPerInputByte = 3;
+// limits with max_values raised to what an input of input_bytes justifies.
+Limits ForInputSize(const Limits& limits, uint64_t input_bytes);
+
 // A limit by the name the error messages and the CLI use ("max-frames" is --max-frames).
 struct LimitInfo {
   std::string_view name;

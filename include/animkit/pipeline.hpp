@@ -16,6 +16,7 @@ struct LoadedFile {
   std::string path;
   const FormatDescriptor* format = nullptr;
   std::unique_ptr<Document> document;
+  uint64_t input_bytes = 0;  // the file's size: what the limits scale with
 };
 
 // Reads path, picks the format (format_id, else the best probe score) and parses it.

@@ -1,6 +1,7 @@
 #include <animkit/error.hpp>
 #include <animkit/limits.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -40,6 +41,13 @@ std::string Number(double v) {
 }
 
 }  // namespace
+
+Limits ForInputSize(const Limits& limits, uint64_t input_bytes) {
+  Limits scaled = limits;
+  if (input_bytes <= UINT64_MAX / kDecodedValuesPerInputByte)
+    scaled.max_values = std::max(limits.max_values, input_bytes * kDecodedValuesPerInputByte);
+  return scaled;
+}
 
 void CheckLimit(uint64_t value, uint64_t Limits::*field, const Limits& limits, std::string_view what,
                 const Place& place) {

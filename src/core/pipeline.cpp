@@ -11,6 +11,7 @@ namespace animkit {
 LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view format_id, const Options& options) {
   LoadedFile loaded;
   loaded.path = path;
+  loaded.input_bytes = data.size();
   try {
     if (!format_id.empty()) {
       loaded.format = FindFormat(format_id);
@@ -50,8 +51,10 @@ Scene LoadReference(const std::string& path, const Options& options) {
 
 Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context) {
   try {
-    Scene scene = loaded.document->Decode(context);
-    CheckScene(scene, context.options.limits());
+    DecodeContext scaled = context;
+    scaled.options.SetLimits(ForInputSize(context.options.limits(), loaded.input_bytes));
+    Scene scene = loaded.document->Decode(scaled);
+    CheckScene(scene, scaled.options.limits());
     return scene;
   } catch (const Error& e) {
     throw e.InFile(loaded.path);

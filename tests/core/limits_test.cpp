@@ -405,3 +405,43 @@ TEST(AngleBetween, SeesAnglesFarBelowFloatResolution) {
 
 }  // namespace
 }  // namespace animkit
+
+namespace animkit {
+namespace {
+
+// An archive whose entries all name one motion (wave.motion: 21 frames x 4 joints x 3
+// channels = 252 keys each), padded with pad trailing bytes.
+Bytes ArchiveRepeatingOneMotion(uint32_t entries, size_t pad) {
+  const Bytes motion = ReadFileBytes(test::SourcePath("samples/kh2_motion/wave.motion"));
+  const size_t table = 16 + 16 * size_t(entries);
+  Bytes b(table, 0);
+  b[0] = 'B', b[1] = 'A', b[2] = 'R', b[3] = 1;
+  PutU32LE(b, 4, entries);
+  for (uint32_t e = 0; e < entries; ++e) {
+    const size_t at = 16 + 16 * size_t(e);
+    b[at] = uint8_t(kh2::kEntryMotion);
+    b[at + 4] = 'm';
+    PutU32LE(b, at + 8, uint32_t(table));
+    PutU32LE(b, at + 12, uint32_t(motion.size()));
+  }
+  b.insert(b.end(), motion.begin(), motion.end());
+  b.resize(b.size() + pad, 0);
+  return b;
+}
+
+TEST(Limits, DecodedKeysMayGrowWithTheInputsSize) {
+  // 8400 x 252 = 2,116,800 keys: over max-values (2,097,152) for a 137 KB file...
+  const Bytes small = ArchiveRepeatingOneMotion(8400, 0);
+  const LoadedFile a = LoadBytes(small, "many.anb", "kh2-bar", Options{});
+  EXPECT_TRUE(Contains(ErrorOf([&] { DecodeDocument(a, DecodeContext{}); }), "max-values"));
+  // ...but what a file of 3 x 2,116,800 / 3 = 706 KB justifies (kDecodedValuesPerInputByte).
+  const size_t needed = 2116800 / kDecodedValuesPerInputByte + 1;
+  const Bytes large = ArchiveRepeatingOneMotion(8400, needed - small.size());
+  const LoadedFile b = LoadBytes(large, "many.anb", "kh2-bar", Options{});
+  EXPECT_EQ(DecodeDocument(b, DecodeContext{}).clips.size(), 8400u);
+  EXPECT_EQ(ForInputSize(Limits{}, 10).max_values, Limits{}.max_values);
+  EXPECT_EQ(ForInputSize(Limits{}, 1'000'000).max_values, 1'000'000 * kDecodedValuesPerInputByte);
+}
+
+}  // namespace
+}  // namespace animkit
