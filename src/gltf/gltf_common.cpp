@@ -1,6 +1,7 @@
 #include "gltf/gltf_internal.hpp"
 
 #include <animkit/error.hpp>
+#include <animkit/format.hpp>
 
 #include <cctype>
 #include <cmath>
@@ -43,11 +44,24 @@ bool IsValueRepresentable(const nlohmann::json& json) {
   }
 }
 
+std::string ValidUtf8(const std::string& s) {
+  return nlohmann::json::parse(DumpJson(nlohmann::json(s))).get<std::string>();
+}
+
+void MakeNamesValidUtf8(tinygltf::Model& model) {
+  auto fix = [](auto& items) {
+    for (auto& item : items) item.name = ValidUtf8(item.name);
+  };
+  fix(model.nodes), fix(model.meshes), fix(model.animations), fix(model.skins), fix(model.cameras);
+  fix(model.materials), fix(model.scenes), fix(model.accessors), fix(model.bufferViews), fix(model.buffers);
+  fix(model.images), fix(model.textures), fix(model.samplers);
+}
+
 tinygltf::Value ToValue(const nlohmann::json& json) {
   switch (json.type()) {
     case nlohmann::json::value_t::object: {
       tinygltf::Value::Object object;
-      for (const auto& item : json.items()) object.emplace(item.key(), ToValue(item.value()));
+      for (const auto& item : json.items()) object.emplace(ValidUtf8(item.key()), ToValue(item.value()));
       return tinygltf::Value(std::move(object));
     }
     case nlohmann::json::value_t::array: {
@@ -65,7 +79,7 @@ tinygltf::Value ToValue(const nlohmann::json& json) {
     case nlohmann::json::value_t::number_float:
       return tinygltf::Value(json.get<double>());
     case nlohmann::json::value_t::string:
-      return tinygltf::Value(json.get<std::string>());
+      return tinygltf::Value(ValidUtf8(json.get<std::string>()));
     case nlohmann::json::value_t::boolean:
       return tinygltf::Value(json.get<bool>());
     default:

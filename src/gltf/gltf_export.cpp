@@ -443,6 +443,7 @@ class Exporter {
 
 Bytes ExportGltf(const Scene& scene, const GltfExportOptions& options) {
   tinygltf::Model model = Exporter(scene, options.limits).Run();
+  gltf::MakeNamesValidUtf8(model);
   tinygltf::TinyGLTF writer;
   std::ostringstream out;
   if (!writer.WriteGltfSceneToStream(&model, out, /*prettyPrint=*/!options.binary, options.binary))

@@ -28,7 +28,13 @@ inline constexpr int kMaxJsonDepth = 64;
 // True when json converts to a tinygltf::Value and back without loss: tinygltf
 // drops nulls and writes empty arrays/objects as null, and stores integers as int.
 bool IsValueRepresentable(const nlohmann::json& json);
-// json must satisfy IsValueRepresentable (anything else is dropped or converted).
+// s with every byte that is not part of valid UTF-8 replaced by U+FFFD: names read
+// from files need not be UTF-8, and tinygltf's JSON writer aborts on them.
+std::string ValidUtf8(const std::string& s);
+// Every name in model made valid UTF-8 (extras go through ToValue, which does the same).
+void MakeNamesValidUtf8(tinygltf::Model& model);
+// json must satisfy IsValueRepresentable (anything else is dropped or converted);
+// strings and keys are made valid UTF-8.
 tinygltf::Value ToValue(const nlohmann::json& json);
 
 // The deepest array/object nesting in JSON text (strings skipped); stops

@@ -286,6 +286,31 @@ void StripAnimkitExtras(json& doc) {
   for (json& a : doc["animations"]) a.erase("extras");
 }
 
+// Names read from game files need not be UTF-8 (found by fuzzing a CINF whose joint
+// name ends in 0xFF 0xFF): the export replaces the bad bytes instead of aborting.
+TEST(GltfExport, NamesThatAreNotUtf8BecomeReplacementCharacters) {
+  Scene scene;
+  scene.skeleton.joints.push_back(Joint{"root", -1, {}});
+  scene.skeleton.joints.push_back(Joint{"joint\xff\xff", 0, {}});
+  Clip clip;
+  clip.name = "clip\xfe";
+  clip.frame_rate = 30;
+  clip.frame_count = 2;
+  clip.duration = 1.0 / 30;
+  clip.events.push_back(Event{0, "step\xc3", {}});
+  scene.clips.push_back(clip);
+  for (bool binary : {true, false}) {
+    Scene out;
+    ASSERT_NO_THROW(out = RoundTrip(scene, binary));
+    ASSERT_EQ(out.skeleton.joints.size(), 2u);
+    EXPECT_EQ(out.skeleton.joints[1].name, "joint\xEF\xBF\xBD\xEF\xBF\xBD");
+    ASSERT_EQ(out.clips.size(), 1u);
+    EXPECT_EQ(out.clips[0].name, "clip\xEF\xBF\xBD");
+    ASSERT_EQ(out.clips[0].events.size(), 1u);
+    EXPECT_EQ(out.clips[0].events[0].name, "step\xEF\xBF\xBD");
+  }
+}
+
 TEST(GltfImport, FrameRateFromKeySpacingWithoutExtras) {
   Scene scene = MakeTracksOnly();  // keys every 0.2 s and 1 s
   Scene out = ImportGltf(EditGltf(scene, StripAnimkitExtras), "plain.gltf");
