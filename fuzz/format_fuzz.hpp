@@ -24,7 +24,7 @@ inline Options FuzzOptions() {
 
 // On from Decode to what allocates frames: sample every clip (its own frames and
 // resampled), then encode the scene back into the format and into glTF, and
-// read each result back.
+// read the format's own encoding back.
 inline void FuzzScene(const FormatDescriptor& format, const Scene& scene, const Scene* reference) {
   const Options options = FuzzOptions();
   try {
@@ -40,7 +40,9 @@ inline void FuzzScene(const FormatDescriptor& format, const Scene& scene, const 
     try {
       EncodeContext ectx{reference, options, {}, nlohmann::json::object(), {}};
       const Bytes encoded = out->encode(scene, ectx)->Write();
-      (void)out->read(encoded, options)->Decode(DecodeContext{reference, options});
+      // glTF import has a target of its own (gltf_fuzz); reading every export back here
+      // would double the cost of each input for coverage that target already has.
+      if (out == &format) (void)out->read(encoded, options)->Decode(DecodeContext{reference, options});
     } catch (const Error&) {
     }
   }

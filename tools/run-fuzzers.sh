@@ -3,7 +3,8 @@
 # target (executions, exec/s, coverage, peak memory).
 # Seeds: fuzz/corpus/<target>/ (committed), samples/<target>/, tests/data/<target>/ and,
 # with FUZZ_FIXTURES=1, the real files under ../shared/fixtures chosen by extension.
-# FUZZ_TARGETS="a b" runs only those targets. New inputs go to a temporary directory:
+# FUZZ_TARGETS="a b" runs only those targets; FUZZ_RUNS=N stops a target after N
+# executions when that comes before the time limit (the campaign: 1,000,000 or 30 min). New inputs go to a temporary directory:
 # the committed corpus is never changed. A crash input is kept in fuzz-crashes/<target>/.
 set -euo pipefail
 dir=$1
@@ -31,7 +32,7 @@ fixture_files() {
   find "$fixtures" -type f -iregex "$pattern" -size -64k 2>/dev/null | sort
 }
 
-printf '%-14s %12s %8s %6s %6s %8s\n' target executions exec/s cov ft rss_mb
+printf '%-14s %12s %8s %6s %6s %8s %8s\n' target executions exec/s cov ft rss_mb seconds
 for target in "$dir"/*_fuzz; do
   [ -x "$target" ] || continue
   name=$(basename "$target" _fuzz)
@@ -47,8 +48,11 @@ for target in "$dir"/*_fuzz; do
     [ -n "$(ls -A "$work/fixtures")" ] && seeds+=("$work/fixtures")
   fi
   mkdir -p "$work/new"
+  started=$SECONDS
   # A fixed seed keeps a run reproducible; the first directory receives new inputs.
-  if ! "$target" -seed=1 -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
+  runs=()
+  [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
+  if ! "$target" -seed=1 -max_total_time="$seconds" "${runs[@]}" -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
        -print_final_stats=1 -artifact_prefix="$work/" "$work/new" "${seeds[@]}" >"$work/log" 2>&1; then
     echo "== $name: FAILED"
     tail -60 "$work/log"
@@ -64,7 +68,7 @@ for target in "$dir"/*_fuzz; do
     done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$work/log" | tail -1)
     cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$done_line")
     ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$done_line")
-    printf '%-14s %12s %8s %6s %6s %8s\n' "$name" "$execs" "$rate" "${cov:--}" "${ft:--}" "$rss"
+    printf '%-14s %12s %8s %6s %6s %8s %8s\n' "$name" "$execs" "$rate" "${cov:--}" "${ft:--}" "$rss" "$((SECONDS - started))"
   fi
   rm -rf "$work"
 done

@@ -615,6 +615,13 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
           }
         }
       }
+      // Values that are finite can still sample to infinity (the difference of two keys
+      // near the float limit), and a range with infinity quantizes to NaN.
+      for (const Curve* curve : {&pos, &rot, &scl})
+        for (const auto& v : curve->frames)
+          if (!std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); }))
+            throw Error::General("joint '" + t.joint + "' of clip '" + clip.name +
+                                 "' samples to a value that is not finite; a CANM holds finite values");
       if (!pos.frames.empty()) e.position = add_channel(QuantizeXyz(pos, settings.version));
       if (!rot.frames.empty()) e.rotation = add_channel(v6 ? QuaternionChannel(rot) : QuantizeXyz(rot, settings.version));
       if (!scl.frames.empty()) e.scale = add_channel(QuantizeXyz(scl, settings.version));
