@@ -1,6 +1,7 @@
 // Batch conversion throughput: files per second over a folder of many small
 // PS1 ANM files and unrelated files, converted to .glb on 1 and 2 threads.
 #include <animkit/animkit.hpp>
+#include <synthetic/synthetic.hpp>
 #include <animkit/formats/psx_anm.hpp>
 
 #include <benchmark/benchmark.h>

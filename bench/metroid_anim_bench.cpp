@@ -1,7 +1,7 @@
 // Metroid Prime ANIM version 2: bitstream unpacking and full decode on a large synthetic clip.
 #include <animkit/formats/metroid_anim.hpp>
 #include <animkit/sampling.hpp>
-#include <animkit/synthetic.hpp>
+#include <synthetic/synthetic.hpp>
 
 #include <benchmark/benchmark.h>
 

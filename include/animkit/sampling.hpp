@@ -23,6 +23,11 @@ Seconds FrameTime(size_t frame, double frame_rate);
 // max-frames are errors naming the clip).
 size_t ClipFrameCount(const Clip& clip, double rate, const Limits& limits = {});
 
+// The frames sampling writes for a clip: its own frame count, or those from 0 to
+// its duration at rate (> 0); checked against max-frames, and frames x joints
+// against max-values. Every sampler (JSON, glTF, encoders) counts frames here.
+uint64_t SampleFrameCount(const Clip& clip, double rate, const Limits& limits);
+
 // Samples every track of a clip at one time. A property without keys takes the
 // rest pose of the joint of the same name in rest_skeleton, else identity.
 struct SampleClipJob {

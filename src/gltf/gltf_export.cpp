@@ -3,7 +3,6 @@
 #include <animkit/format.hpp>
 #include <animkit/gltf.hpp>
 #include <animkit/math.hpp>
-#include <animkit/pipeline.hpp>
 #include <animkit/sampling.hpp>
 #include <animkit/version.hpp>
 

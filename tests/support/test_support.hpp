@@ -2,6 +2,7 @@
 #pragma once
 
 #include <animkit/animkit.hpp>
+#include <synthetic/synthetic.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 #include <animkit/sampling.hpp>
-#include <animkit/synthetic.hpp>
+#include <synthetic/synthetic.hpp>
 
 #include <cmath>
 #include <numbers>

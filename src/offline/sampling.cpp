@@ -1,6 +1,8 @@
 #include <animkit/sampling.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 namespace animkit {
 
@@ -125,6 +127,17 @@ bool LocalToModelJob::Run() const {
     model[static_cast<size_t>(i)] = parent < 0 ? m : Multiply(model[static_cast<size_t>(parent)], m);
   }
   return true;
+}
+
+uint64_t SampleFrameCount(const Clip& clip, double rate, const Limits& limits) {
+  const std::string what = "clip '" + clip.name + "'";
+  uint64_t frames = clip.frame_count;
+  if (rate > 0 || !std::isfinite(rate)) frames = CheckedFrameCount(clip.duration, rate, limits, what);
+  else CheckLimit(frames, &Limits::max_frames, limits, what + ": the frame count");
+  const uint64_t joints = std::max<uint64_t>(clip.tracks.size(), 1);
+  CheckLimit(joints, &Limits::max_joints, limits, what + ": the joint count");
+  CheckLimit(frames * joints, &Limits::max_values, limits, what + ": frames x joints sampled");
+  return frames;
 }
 
 }  // namespace animkit
