@@ -108,11 +108,11 @@ struct ConvertRequest {
   Options options;
   std::string template_path;  // --template: the file the output replaces ("" = none)
   // The input's bytes when the caller already has them (a mapped file); else read here.
-  std::optional<ByteView> input_bytes;
+  std::optional<ByteView> input_bytes = std::nullopt;
   // The skeleton file already decoded (batch runs decode a shared one once); else
   // `skeleton` is decoded here.
   const Scene* reference = nullptr;
-  std::string run_tag;  // put into temporary file names (AtomicFile)
+  std::string run_tag = {};  // put into temporary file names (AtomicFile)
 };
 struct ConvertResult {
   const FormatDescriptor* input_format = nullptr;

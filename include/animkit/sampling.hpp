@@ -39,16 +39,11 @@ struct SampleClipJob {
   bool Run() const;
 };
 
-// Model-space matrices from local transforms over a skeleton, joints [from, to).
-struct LocalToModelJob {
-  const Skeleton* skeleton = nullptr;
-  std::span<const TransformTRS> local;  // one per joint
-  std::span<Mat4> model;                // one per joint
-  int from = 0;
-  int to = -1;  // -1: all joints
-  bool Validate() const;
-  bool Run() const;
-};
+// Model-space matrices from local transforms (one per joint) over a skeleton, in
+// double-checked float math for the offline formats (the playback runtime's SoA
+// version is runtime::LocalToModelJob). False, model untouched, when a span is
+// shorter than the skeleton or a joint comes before its parent.
+bool LocalToModel(const Skeleton& skeleton, std::span<const TransformTRS> local, std::span<Mat4> model);
 
 // True when the frame is visible (tracks without a visibility list always are).
 bool IsVisible(const JointTrack& track, size_t frame);

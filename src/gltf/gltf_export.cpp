@@ -128,21 +128,9 @@ class ModelBuilder {
   explicit ModelBuilder(tinygltf::Model& model) : model_(model) {}
 
   int AddAccessor(View view, const std::vector<float>& data, int type, int components, bool min_max) {
-    tinygltf::Accessor accessor;
+    tinygltf::Accessor accessor = gltf::FloatAccessor(data, type, components, min_max);
     accessor.bufferView = view;  // remapped in Finish
     accessor.byteOffset = data_[view].size() * sizeof(float);
-    accessor.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
-    accessor.type = type;
-    accessor.count = data.size() / static_cast<size_t>(components);
-    if (min_max) {
-      accessor.minValues.assign(components, std::numeric_limits<double>::infinity());
-      accessor.maxValues.assign(components, -std::numeric_limits<double>::infinity());
-      for (size_t i = 0; i < data.size(); ++i) {
-        size_t c = i % static_cast<size_t>(components);
-        accessor.minValues[c] = std::min<double>(accessor.minValues[c], data[i]);
-        accessor.maxValues[c] = std::max<double>(accessor.maxValues[c], data[i]);
-      }
-    }
     data_[view].insert(data_[view].end(), data.begin(), data.end());
     model_.accessors.push_back(std::move(accessor));
     return static_cast<int>(model_.accessors.size() - 1);

@@ -35,20 +35,8 @@ class Appender {
   }
 
   int AddFloats(const std::vector<float>& data, int type, int components, bool min_max, int target = 0) {
-    tinygltf::Accessor a;
+    tinygltf::Accessor a = FloatAccessor(data, type, components, min_max);
     a.bufferView = AddView(data.data(), data.size() * sizeof(float), target);
-    a.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
-    a.type = type;
-    a.count = data.size() / static_cast<size_t>(components);
-    if (min_max) {
-      a.minValues.assign(components, std::numeric_limits<double>::infinity());
-      a.maxValues.assign(components, -std::numeric_limits<double>::infinity());
-      for (size_t i = 0; i < data.size(); ++i) {
-        const size_t c = i % static_cast<size_t>(components);
-        a.minValues[c] = std::min<double>(a.minValues[c], data[i]);
-        a.maxValues[c] = std::max<double>(a.maxValues[c], data[i]);
-      }
-    }
     model_.accessors.push_back(std::move(a));
     return static_cast<int>(model_.accessors.size() - 1);
   }

@@ -106,25 +106,16 @@ bool SampleClipJob::Run() const {
   return true;
 }
 
-bool LocalToModelJob::Validate() const {
-  if (!skeleton) return false;
-  const size_t n = skeleton->joints.size();
-  const int end = to < 0 ? static_cast<int>(n) : to;
-  if (from < 0 || end < from || static_cast<size_t>(end) > n) return false;
+bool LocalToModel(const Skeleton& skeleton, std::span<const TransformTRS> local, std::span<Mat4> model) {
+  const size_t n = skeleton.joints.size();
   if (local.size() < n || model.size() < n) return false;
-  for (int i = from; i < end; ++i) {
-    if (skeleton->joints[static_cast<size_t>(i)].parent >= i) return false;  // parents first
+  for (size_t i = 0; i < n; ++i) {
+    if (skeleton.joints[i].parent >= static_cast<int>(i)) return false;  // parents first
   }
-  return true;
-}
-
-bool LocalToModelJob::Run() const {
-  if (!Validate()) return false;
-  const int end = to < 0 ? static_cast<int>(skeleton->joints.size()) : to;
-  for (int i = from; i < end; ++i) {
-    const int parent = skeleton->joints[static_cast<size_t>(i)].parent;
-    Mat4 m = MatrixFromTRS(local[static_cast<size_t>(i)]);
-    model[static_cast<size_t>(i)] = parent < 0 ? m : Multiply(model[static_cast<size_t>(parent)], m);
+  for (size_t i = 0; i < n; ++i) {
+    const int parent = skeleton.joints[i].parent;
+    const Mat4 m = MatrixFromTRS(local[i]);
+    model[i] = parent < 0 ? m : Multiply(model[static_cast<size_t>(parent)], m);
   }
   return true;
 }

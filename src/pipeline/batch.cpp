@@ -156,10 +156,18 @@ size_t RemoveStaleTemporaries(const fs::path& dir, const std::string& extension)
     std::error_code rm;
     if (fs::remove(it->path(), rm)) ++removed;
   }
-  // The locks of dead runs whose temporaries are gone.
-  for (const auto& [tag, is_live] : live) {
+  // The locks of runs that are over. A lock file appears under its name already
+  // locked (RunLock), so one nobody holds belongs to a run that is over.
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    constexpr std::string_view kPrefix = ".animkit-run-", kSuffix = ".lock";
+    if (name.size() <= kPrefix.size() + kSuffix.size() || name.rfind(kPrefix, 0) != 0 ||
+        name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0) {
+      continue;
+    }
+    const std::string tag = name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
     std::error_code rm;
-    if (!is_live) fs::remove(dir / RunLockName(tag), rm);
+    if (!RunIsLive(dir, tag)) fs::remove(it->path(), rm);
   }
   return removed;
 }
@@ -359,13 +367,14 @@ BatchReport BatchConvertJob::Run() const {
               fs::create_directories(out_path.parent_path(), mk);
               if (mk) throw Error::General("cannot create the folder: " + mk.message()).InFile(out_path.parent_path().string());
             }
-            ConvertRequest request{in_path,
-                                   out_path.string(),
-                                   r.format,
-                                   target.format ? std::string(target.format->id) : std::string(),
-                                   skeleton_path,
-                                   clip,
-                                   options};
+            ConvertRequest request;
+            request.input = in_path;
+            request.output = out_path.string();
+            request.input_format = r.format;
+            request.output_format = target.format ? std::string(target.format->id) : std::string();
+            request.skeleton = skeleton_path;
+            request.clip = clip;
+            request.options = options;
             request.input_bytes = data;
             if (!skeleton_path.empty()) request.reference = &shared_skeleton(skeleton_path);
             request.run_tag = run_tag;

@@ -305,7 +305,8 @@ void ValidateFile(const std::string& path, std::string_view format_id, const std
 const FormatDescriptor* OutputFormatFor(const std::string& output_path, std::string_view requested) {
   if (!requested.empty()) {
     if (const FormatDescriptor* f = FindFormat(requested)) return f;
-    std::string ext = requested.front() == '.' ? std::string(requested) : "." + std::string(requested);
+    std::string ext(requested);
+    if (ext.front() != '.') ext.insert(ext.begin(), '.');
     auto by_ext = FormatsForExtension(ext);
     if (!by_ext.empty()) return by_ext.front();
     throw Error::General("unknown output format '" + std::string(requested) + "'");

@@ -407,10 +407,13 @@ TEST(BatchConvert, InputsAreMappedNotCopied) {
   EXPECT_THROW(MappedFile((root / "missing.anm").string()), Error);
   EXPECT_THROW(MappedFile(root.string()), Error);
   // Convert from bytes the caller holds gives the same output as from the path.
-  ConvertRequest from_path{(root / "a.anm").string(), (root / "p.glb").string()};
+  ConvertRequest from_path;
+  from_path.input = (root / "a.anm").string();
+  from_path.output = (root / "p.glb").string();
   Convert(from_path);
   const MappedFile mapped((root / "a.anm").string());
-  ConvertRequest from_bytes{(root / "a.anm").string(), (root / "b.glb").string()};
+  ConvertRequest from_bytes = from_path;
+  from_bytes.output = (root / "b.glb").string();
   from_bytes.input_bytes = mapped.bytes();
   const ConvertResult r = Convert(from_bytes);
   EXPECT_EQ(r.bytes_in, anm.size());

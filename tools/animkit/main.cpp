@@ -132,7 +132,15 @@ int RunValidate(const std::vector<std::string>& files, const CommonArgs& args) {
 
 int RunConvert(const std::string& in, const std::string& out, const std::string& to, bool verbose, bool summary,
                const CommonArgs& args, const std::string& template_path) {
-  ConvertRequest request{in, out, args.format, to, args.skeleton, args.clip, ToOptions(args), template_path};
+  ConvertRequest request;
+  request.input = in;
+  request.output = out;
+  request.input_format = args.format;
+  request.output_format = to;
+  request.skeleton = args.skeleton;
+  request.clip = args.clip;
+  request.options = ToOptions(args);
+  request.template_path = template_path;
   ConvertResult r = Convert(request);
   for (const std::string& w : r.warnings) std::fprintf(stderr, "%s: warning: %s\n", out.c_str(), w.c_str());
   if (summary) {

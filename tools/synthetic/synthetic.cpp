@@ -75,4 +75,11 @@ Clip SyntheticClip(const Skeleton& skeleton, const SyntheticSpec& spec) {
   return clip;
 }
 
+Scene SyntheticScene(const SyntheticSpec& spec, bool skeleton_only) {
+  Scene scene;
+  scene.skeleton = SyntheticSkeleton(spec);
+  if (!skeleton_only) scene.clips.push_back(SyntheticClip(scene.skeleton, spec));
+  return scene;
+}
+
 }  // namespace animkit
