@@ -369,4 +369,18 @@ tinygltf::Accessor FloatAccessor(const std::vector<float>& data, int type, int c
   return a;
 }
 
+void AddSampledChannel(tinygltf::Animation& animation, int input, int output, const char* interpolation, int node,
+                       const char* path) {
+  tinygltf::AnimationSampler sampler;
+  sampler.input = input;
+  sampler.output = output;
+  sampler.interpolation = interpolation;
+  animation.samplers.push_back(std::move(sampler));
+  tinygltf::AnimationChannel channel;
+  channel.sampler = static_cast<int>(animation.samplers.size() - 1);
+  channel.target_node = node;
+  channel.target_path = path;
+  animation.channels.push_back(std::move(channel));
+}
+
 }  // namespace animkit::gltf

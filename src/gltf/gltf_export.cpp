@@ -279,17 +279,10 @@ class Exporter {
       Append(output, keys.values[i]);
       if (keys.interpolation == Interpolation::Hermite) Append(output, keys.out[i]);
     }
-    tinygltf::AnimationSampler sampler;
-    sampler.input = builder_.AddTimes(keys.times);
-    sampler.output = builder_.AddAccessor(ModelBuilder::kOutputs, output,
-                                          components == 3 ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, components, false);
-    sampler.interpolation = InterpolationName(keys.interpolation);
-    animation.samplers.push_back(std::move(sampler));
-    tinygltf::AnimationChannel channel;
-    channel.sampler = static_cast<int>(animation.samplers.size() - 1);
-    channel.target_node = node;
-    channel.target_path = path;
-    animation.channels.push_back(std::move(channel));
+    const int input = builder_.AddTimes(keys.times);
+    const int values = builder_.AddAccessor(ModelBuilder::kOutputs, output,
+                                            components == 3 ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, components, false);
+    gltf::AddSampledChannel(animation, input, values, InterpolationName(keys.interpolation), node, path);
   }
 
   static double ClipRate(const Clip& clip) {

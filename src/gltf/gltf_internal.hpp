@@ -63,6 +63,11 @@ tinygltf::Accessor FloatAccessor(const std::vector<float>& data, int type, int c
 
 void AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, int root_node);
 
+// A sampler (input times, output values, interpolation) and the channel driving
+// node's path ("translation", "rotation", ...) with it.
+void AddSampledChannel(tinygltf::Animation& animation, int input, int output, const char* interpolation, int node,
+                       const char* path);
+
 // "accessor 3", "node 0": how errors name a glTF element.
 std::string ElementName(const char* kind, int index);
 

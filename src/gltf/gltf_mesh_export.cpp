@@ -212,16 +212,8 @@ void AddCameras(tinygltf::Model& model, Appender& out, const Scene& scene, int r
       const Interpolation interpolation = times.size() == 1 ? Interpolation::Step : cam.interpolation;
       const int input = out.AddFloats(times, TINYGLTF_TYPE_SCALAR, 1, true);
       auto channel = [&](const std::vector<float>& values, int type, int components, const char* path) {
-        tinygltf::AnimationSampler sampler;
-        sampler.input = input;
-        sampler.output = out.AddFloats(values, type, components, false);
-        sampler.interpolation = InterpolationName(interpolation);
-        animation.samplers.push_back(std::move(sampler));
-        tinygltf::AnimationChannel ch;
-        ch.sampler = static_cast<int>(animation.samplers.size() - 1);
-        ch.target_node = node_index;
-        ch.target_path = path;
-        animation.channels.push_back(std::move(ch));
+        AddSampledChannel(animation, input, out.AddFloats(values, type, components, false),
+                          InterpolationName(interpolation), node_index, path);
       };
       channel(translations, TINYGLTF_TYPE_VEC3, 3, "translation");
       channel(rotations, TINYGLTF_TYPE_VEC4, 4, "rotation");

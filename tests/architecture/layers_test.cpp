@@ -37,7 +37,8 @@ const char* Name(Layer l) {
 }
 
 bool MayInclude(Layer from, Layer to) {
-  if (from == Layer::Runtime || to == Layer::Runtime) return to == Layer::Runtime || from >= Layer::Offline;
+  if (from == Layer::Runtime) return to == Layer::Runtime;
+  if (to == Layer::Runtime) return from >= Layer::Offline;
   if (from == Layer::Core) return to == Layer::Core;
   return to <= from;
 }
@@ -76,7 +77,9 @@ std::string FormatOf(const std::string& rel) {
     const size_t dot = rest.find('.');
     return prefix == std::string("src/formats/") ? std::string() : rest.substr(0, dot);  // src/formats/registry.cpp: none
   }
-  if (rel.rfind("src/gltf/", 0) == 0 || rel == "include/animkit/gltf.hpp") return "gltf";
+  // gltf.hpp (ImportGltf, ExportGltf) is the interchange every format may use (the text
+  // ANM's timeline is a glb); glTF's internals (src/gltf/) are its own.
+  if (rel.rfind("src/gltf/", 0) == 0) return "gltf";
   return {};
 }
 
@@ -174,6 +177,8 @@ TEST(Layers, TheRulesCatchUpwardAndCrossFormatIncludes) {
   EXPECT_EQ(FormatOf("include/animkit/formats/psx_anm.hpp"), "psx_anm");
   EXPECT_EQ(FormatOf("src/formats/registry.cpp"), "");
   EXPECT_EQ(FormatOf("src/gltf/gltf_common.cpp"), "gltf");
+  EXPECT_EQ(FormatOf("src/gltf/gltf_internal.hpp"), "gltf");
+  EXPECT_EQ(FormatOf("include/animkit/gltf.hpp"), "");
 }
 
 }  // namespace
