@@ -1,6 +1,7 @@
 // Batch conversion throughput: files per second over a folder of many small
 // PS1 ANM files and unrelated files, converted to .glb on 1 and 2 threads.
 #include <animkit/animkit.hpp>
+#include <synthetic/synthetic.hpp>
 #include <animkit/formats/psx_anm.hpp>
 
 #include <benchmark/benchmark.h>
@@ -29,10 +30,7 @@ const fs::path& Tree() {
       std::ofstream out(folder / ((i < kAnimations ? "clip" : "note") + std::to_string(i) + (i < kAnimations ? ".anm" : ".txt")),
                         std::ios::binary);
       if (i < kAnimations) {
-        SyntheticSpec spec;
-        spec.joints = 8;
-        spec.frames = 30;
-        spec.seed = static_cast<unsigned>(i);
+        SyntheticSpec spec{.joints = 8, .frames = 30, .seed = static_cast<unsigned>(i)};
         const Skeleton skeleton = SyntheticSkeleton(spec);
         const Bytes b = psx_anm::Serialize(psx_anm::EncodeClip(SyntheticClip(skeleton, spec), {}));
         out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));

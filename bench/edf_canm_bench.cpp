@@ -1,6 +1,6 @@
 // EDF CANM parse and decode throughput on a large synthetic file.
 #include <animkit/formats/edf_canm.hpp>
-#include <animkit/synthetic.hpp>
+#include <synthetic/synthetic.hpp>
 
 #include <benchmark/benchmark.h>
 

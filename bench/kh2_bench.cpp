@@ -7,24 +7,27 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 namespace {
 
 using namespace animkit;
 
-std::string FixtureFile() {
+// The real motion, parsed; nullopt (the benchmark skipped) when the fixture is absent.
+std::optional<kh2::Motion> FixtureMotion(benchmark::State& state) {
   const std::filesystem::path here = std::filesystem::path(__FILE__).parent_path();
   const std::filesystem::path p = here / ".." / ".." / "shared" / "fixtures" / "kh2" / "interpolated.motion";
-  return std::filesystem::exists(p) ? p.string() : std::string();
+  if (!std::filesystem::exists(p)) {
+    state.SkipWithError("fixture kh2/interpolated.motion not found beside the checkout");
+    return std::nullopt;
+  }
+  return kh2::ParseMotion(ReadFileBytes(p.string()));
 }
 
 void BM_Kh2InterpolatedPose(benchmark::State& state) {
-  const std::string path = FixtureFile();
-  if (path.empty()) {
-    state.SkipWithError("fixture kh2/interpolated.motion not found beside the checkout");
-    return;
-  }
-  const kh2::Motion m = kh2::ParseMotion(ReadFileBytes(path));
+  const std::optional<kh2::Motion> fixture = FixtureMotion(state);
+  if (!fixture) return;
+  const kh2::Motion& m = *fixture;
   const kh2::InterpolatedMotion& im = m.interpolated;
   std::vector<kh2::ChannelValues> rest, pose;
   float t = 0;
@@ -40,24 +43,18 @@ void BM_Kh2InterpolatedPose(benchmark::State& state) {
 BENCHMARK(BM_Kh2InterpolatedPose);
 
 void BM_Kh2InterpolatedDecodeClip(benchmark::State& state) {
-  const std::string path = FixtureFile();
-  if (path.empty()) {
-    state.SkipWithError("fixture kh2/interpolated.motion not found beside the checkout");
-    return;
-  }
-  const kh2::Motion m = kh2::ParseMotion(ReadFileBytes(path));
+  const std::optional<kh2::Motion> fixture = FixtureMotion(state);
+  if (!fixture) return;
+  const kh2::Motion& m = *fixture;
   for (auto _ : state) benchmark::DoNotOptimize(kh2::DecodeMotion(m, {}, {}, {}));
   state.SetItemsProcessed(int64_t(state.iterations()) * 151 * m.interpolated.total_bone_count);
 }
 BENCHMARK(BM_Kh2InterpolatedDecodeClip);
 
 void BM_Kh2ParseInterpolated(benchmark::State& state) {
-  const std::string path = FixtureFile();
-  if (path.empty()) {
-    state.SkipWithError("fixture kh2/interpolated.motion not found beside the checkout");
-    return;
-  }
-  const Bytes data = ReadFileBytes(path);
+  const std::optional<kh2::Motion> fixture = FixtureMotion(state);
+  if (!fixture) return;
+  const Bytes data = kh2::SerializeMotion(*fixture);  // the file's bytes: a motion writes back as read
   for (auto _ : state) benchmark::DoNotOptimize(kh2::ParseMotion(data));
   state.SetBytesProcessed(int64_t(state.iterations() * data.size()));
 }
@@ -68,12 +65,9 @@ BENCHMARK(BM_Kh2ParseInterpolated);
 // the default tolerance. Counters: keys per second of animation (input: the game's file,
 // output: the fit), their ratio, and the largest error at any frame of any joint.
 void BM_Kh2FitKeys(benchmark::State& state) {
-  const std::string path = FixtureFile();
-  if (path.empty()) {
-    state.SkipWithError("fixture kh2/interpolated.motion not found beside the checkout");
-    return;
-  }
-  const kh2::Motion m = kh2::ParseMotion(ReadFileBytes(path));
+  const std::optional<kh2::Motion> fixture = FixtureMotion(state);
+  if (!fixture) return;
+  const kh2::Motion& m = *fixture;
   const Clip clip = kh2::DecodeMotion(m, {}, {}, {});
   kh2::Motion encoded;
   for (auto _ : state) {

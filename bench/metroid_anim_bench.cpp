@@ -1,7 +1,7 @@
 // Metroid Prime ANIM version 2: bitstream unpacking and full decode on a large synthetic clip.
 #include <animkit/formats/metroid_anim.hpp>
 #include <animkit/sampling.hpp>
-#include <animkit/synthetic.hpp>
+#include <synthetic/synthetic.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -12,11 +12,7 @@ using namespace animkit;
 // 64 bones, 2000 frames at 60 fps, every frame keyed (tolerance 0), root translated.
 const metroid::AnimV2& LargeClip() {
   static const metroid::AnimV2 anim = [] {
-    SyntheticSpec spec;
-    spec.joints = 64;
-    spec.frames = 2000;
-    spec.frame_rate = 60;
-    spec.animate_scale = false;
+    SyntheticSpec spec{.joints = 64, .frames = 2000, .frame_rate = 60, .animate_scale = false};
     const Skeleton skeleton = SyntheticSkeleton(spec);
     Clip clip = SyntheticClip(skeleton, spec);
     for (size_t t = 1; t < clip.tracks.size(); ++t) clip.tracks[t].translation = {};

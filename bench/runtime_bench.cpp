@@ -5,7 +5,7 @@
 #include <animkit/runtime/local_to_model_job.hpp>
 #include <animkit/runtime/sampling_job.hpp>
 #include <animkit/runtime_build.hpp>
-#include <animkit/synthetic.hpp>
+#include <synthetic/synthetic.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -31,11 +31,7 @@ const Fixture& Get(int joints, float marker_interval) {
   auto& slot = cache[{joints, marker_interval}];
   if (!slot) {
     slot = std::make_unique<Fixture>();
-    SyntheticSpec spec;
-    spec.joints = joints;
-    spec.frames = 301;  // 10 s at 30 fps
-    spec.frame_rate = 30;
-    spec.name = "bench";
+    SyntheticSpec spec{.joints = joints, .frames = 301, .frame_rate = 30, .name = "bench"};  // 10 s at 30 fps
     slot->skeleton = SyntheticSkeleton(spec);
     slot->clip = SyntheticClip(slot->skeleton, spec);
     RuntimeBuildOptions options;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <animkit/animkit.hpp>
+#include <synthetic/synthetic.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -12,4 +12,3 @@
 #include <animkit/sampling.hpp>
 #include <animkit/version.hpp>
 #include <animkit/pipeline.hpp>
-#include <animkit/synthetic.hpp>

@@ -25,6 +25,8 @@ namespace animkit {
 // ASCII letters match case-insensitively (game dumps come from case-insensitive
 // file systems). Error when the pattern is malformed (an unclosed `[`).
 bool GlobMatch(std::string_view pattern, std::string_view path);
+// Error when the pattern is malformed (an unclosed `[`).
+void CheckGlob(std::string_view pattern);
 
 // One line of a skeleton map: `ANIM_GLOB = SKELETON_GLOB`.
 struct SkeletonMapRule {
@@ -67,6 +69,7 @@ struct BatchReport {
   size_t converted = 0, skipped = 0, failed = 0;
   size_t not_started = 0;              // files left when cancelled (not in files)
   size_t stale_temporaries_removed = 0;
+  size_t skeletons_decoded = 0;        // skeleton files decoded (each once per run; not in ToJson)
   bool cancelled = false;
   unsigned threads = 0;
   double seconds = 0;
@@ -82,7 +85,7 @@ struct BatchConvertJob {
   std::string input_dir;
   std::string output_dir;
   std::string to = "glb";      // output format: a format id, an extension, or "json" (sample JSON)
-  unsigned threads = 0;        // 0: every core
+  unsigned threads = 0;        // worker threads, at most this many (0: the hardware threads)
   std::vector<SkeletonMapRule> skeleton_map;
   std::string skeleton;        // a skeleton for every file no map rule matches ("" = none)
   std::string clip;            // only this clip ("" = all)
@@ -92,6 +95,7 @@ struct BatchConvertJob {
   bool accept_extension_only = false;
   size_t max_file_size = size_t{512} << 20;  // larger files are skipped unread
   // Called after each file, from the worker that finished it, one call at a time.
+  // If it throws, no further file is started and Run() throws an Error with its message.
   std::function<void(const BatchProgress&)> progress;
   // When it becomes true, no further file is started; the running ones finish.
   const std::atomic<bool>* cancel = nullptr;
@@ -99,13 +103,19 @@ struct BatchConvertJob {
   // Error (a usage error) when the inputs make no sense: no input folder, output
   // folder equal to the input, unknown or unwritable output format.
   void Validate() const;
-  // Validates, removes stale temporary files of earlier interrupted runs from the
-  // output folder, walks the input folder and converts. Per-file failures land in
-  // the report; only a usage error throws.
+  // Validates, removes the temporary files of earlier killed runs from the output
+  // folder (never those of a run still going: each run tags its temporaries and
+  // holds OUTDIR/.animkit-run-TAG.lock while it runs), walks the input folder and
+  // converts, each input mapped rather than read, each skeleton decoded once.
+  // Per-file failures land in the report; a usage error or a throwing progress
+  // callback throws.
   BatchReport Run() const;
 };
 
-// True for a name WriteFileAtomic gives its temporary files: `.<name>.tmp-XXXXXX`.
+// True for a name AtomicFile gives its temporary files: `.<name>.tmp-XXXXXX`, or
+// `.<name>.tmp-TAG-XXXXXX` for a batch run tagged TAG.
 bool IsTemporaryName(std::string_view file_name);
+// The run tag of such a name ("" when untagged or not a temporary name).
+std::string_view TemporaryRunTag(std::string_view file_name);
 
 }  // namespace animkit

@@ -11,7 +11,7 @@ namespace animkit {
 
 struct GltfExportOptions {
   bool binary = true;  // .glb; false writes .gltf JSON with an embedded buffer
-  Limits limits;       // frames and samples a visibility channel may key
+  Limits limits = {};  // frames and samples a visibility channel may key
 };
 
 // One node per joint (hierarchy from the skeleton; joints without a known parent

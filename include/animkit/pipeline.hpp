@@ -4,9 +4,11 @@
 
 #include <animkit/format.hpp>
 #include <animkit/io.hpp>
+#include <animkit/sampling.hpp>
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,36 @@ Scene LoadReference(const std::string& path, const Options& options);
 // (CheckScene). Every verb decodes through this; Errors name the file.
 Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context);
 
+// A file's companion skeleton: the sidecar "<name>.skeleton" beside it holds, as its
+// first word, the path (relative to the file's folder) of the skeleton or model the
+// file needs. "" when there is no sidecar; Error when the sidecar is empty.
+std::string CompanionSkeleton(const std::string& path);
+// Which skeleton file a file decodes against, in this order: the one given
+// explicitly (--skeleton, or the one a batch skeleton map pairs with it), else its
+// companion (CompanionSkeleton) when use_companion, else "" (its own skeleton).
+std::string ChooseSkeleton(const std::string& path, const std::string& explicit_skeleton, bool use_companion);
+
+// A file decoded against its skeleton, the one rule of every front end (CLI verbs,
+// batch, bindings): a reference already decoded (a batch run's shared skeleton) wins,
+// then the skeleton file given (--skeleton, or the file a skeleton map pairs with
+// it), else none: the file's own skeleton.
+struct DecodedScene {
+  Scene scene;
+  Scene reference;                  // the skeleton file's scene when one was decoded here
+  bool decoded_here = false;        // reference holds it
+  const Scene* shared = nullptr;    // the already decoded reference given
+  // What the decoder was given (nullptr: none).
+  const Scene* reference_used() const { return shared ? shared : decoded_here ? &reference : nullptr; }
+  // The rest pose for joints a clip does not key: RestSkeleton(scene, reference_used()).
+  const Skeleton& rest() const;
+};
+DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const std::string& skeleton_path, const Options& options,
+                                const Scene* decoded_reference = nullptr);
+// The reference's skeleton when it has joints, else the scene's own.
+const Skeleton& RestSkeleton(const Scene& scene, const Scene* reference);
+// The clip named name (Error "no clip named ..." naming file when none is).
+const Clip& RequireClip(const Scene& scene, const std::string& name, const std::string& file);
+
 // What every decoded scene must satisfy, whatever its format: clips, joints,
 // tracks, keys per track, keys in all (max-values) and frames per clip within the
 // limits; rates, durations and key times finite and >= 0.
@@ -43,15 +75,23 @@ struct SampleRequest {
   const Skeleton* rest = nullptr;  // rest pose for joints a clip does not key
   Limits limits;
 };
-// The frames sampling writes for a clip: its own frame count, or those from 0 to
-// its duration at rate (> 0); checked against max-frames, and frames x joints
-// against max-values. Every sampler (JSON, glTF, encoders) counts frames here.
-uint64_t SampleFrameCount(const Clip& clip, double rate, const Limits& limits);
 // The `animkit sample` JSON of the contract, handed to sink piece by piece (the
 // whole text is never held in memory).
 void WriteSampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request,
                      const std::function<void(std::string_view)>& sink);
 std::string SampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request);
+
+// `animkit info`: the file's format, version, skeleton, clips, events and the format's
+// own fields (Document::Info), decoded against skeleton when one is given. A file that
+// reads but does not decode is described with its decode error. InfoJson is the
+// contract's `info --json` document, InfoText the human summary.
+struct InfoRequest {
+  std::string format;    // "" = detect
+  std::string skeleton;  // --skeleton path, "" = none
+  Options options;
+};
+std::string InfoJson(const std::string& path, const InfoRequest& request);
+std::string InfoText(const std::string& path, const InfoRequest& request);
 
 // `animkit validate`: reads, decodes and samples the file exactly as `sample`
 // does (the JSON goes nowhere), then checks that it writes back to the same bytes.
@@ -67,6 +107,12 @@ struct ConvertRequest {
   std::string clip;           // only this clip, "" = all; with a template: the template's clip to replace
   Options options;
   std::string template_path;  // --template: the file the output replaces ("" = none)
+  // The input's bytes when the caller already has them (a mapped file); else read here.
+  std::optional<ByteView> input_bytes = std::nullopt;
+  // The skeleton file already decoded (batch runs decode a shared one once); else
+  // `skeleton` is decoded here.
+  const Scene* reference = nullptr;
+  std::string run_tag = {};  // put into temporary file names (AtomicFile)
 };
 struct ConvertResult {
   const FormatDescriptor* input_format = nullptr;

@@ -23,6 +23,11 @@ Seconds FrameTime(size_t frame, double frame_rate);
 // max-frames are errors naming the clip).
 size_t ClipFrameCount(const Clip& clip, double rate, const Limits& limits = {});
 
+// The frames sampling writes for a clip: its own frame count, or those from 0 to
+// its duration at rate (> 0); checked against max-frames, and frames x joints
+// against max-values. Every sampler (JSON, glTF, encoders) counts frames here.
+uint64_t SampleFrameCount(const Clip& clip, double rate, const Limits& limits);
+
 // Samples every track of a clip at one time. A property without keys takes the
 // rest pose of the joint of the same name in rest_skeleton, else identity.
 struct SampleClipJob {
@@ -34,16 +39,11 @@ struct SampleClipJob {
   bool Run() const;
 };
 
-// Model-space matrices from local transforms over a skeleton, joints [from, to).
-struct LocalToModelJob {
-  const Skeleton* skeleton = nullptr;
-  std::span<const TransformTRS> local;  // one per joint
-  std::span<Mat4> model;                // one per joint
-  int from = 0;
-  int to = -1;  // -1: all joints
-  bool Validate() const;
-  bool Run() const;
-};
+// Model-space matrices from local transforms (one per joint) over a skeleton, in
+// double-checked float math for the offline formats (the playback runtime's SoA
+// version is runtime::LocalToModelJob). False, model untouched, when a span is
+// shorter than the skeleton or a joint comes before its parent.
+bool LocalToModel(const Skeleton& skeleton, std::span<const TransformTRS> local, std::span<Mat4> model);
 
 // True when the frame is visible (tracks without a visibility list always are).
 bool IsVisible(const JointTrack& track, size_t frame);

@@ -3,6 +3,7 @@
 #include <animkit/error.hpp>
 #include <animkit/format.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -348,6 +349,38 @@ tinygltf::Model LoadModel(ByteView data, const std::string& path, const Limits& 
     throw Error::General(message);
   }
   return model;
+}
+
+tinygltf::Accessor FloatAccessor(const std::vector<float>& data, int type, int components, bool min_max) {
+  tinygltf::Accessor a;
+  a.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
+  a.type = type;
+  const size_t width = static_cast<size_t>(components);
+  a.count = data.size() / width;
+  if (min_max) {
+    a.minValues.assign(width, std::numeric_limits<double>::infinity());
+    a.maxValues.assign(width, -std::numeric_limits<double>::infinity());
+    for (size_t i = 0; i < data.size(); ++i) {
+      const size_t c = i % width;
+      a.minValues[c] = std::min<double>(a.minValues[c], data[i]);
+      a.maxValues[c] = std::max<double>(a.maxValues[c], data[i]);
+    }
+  }
+  return a;
+}
+
+void AddSampledChannel(tinygltf::Animation& animation, int input, int output, const char* interpolation, int node,
+                       const char* path) {
+  tinygltf::AnimationSampler sampler;
+  sampler.input = input;
+  sampler.output = output;
+  sampler.interpolation = interpolation;
+  animation.samplers.push_back(std::move(sampler));
+  tinygltf::AnimationChannel channel;
+  channel.sampler = static_cast<int>(animation.samplers.size() - 1);
+  channel.target_node = node;
+  channel.target_path = path;
+  animation.channels.push_back(std::move(channel));
 }
 
 }  // namespace animkit::gltf

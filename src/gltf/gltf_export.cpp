@@ -3,7 +3,6 @@
 #include <animkit/format.hpp>
 #include <animkit/gltf.hpp>
 #include <animkit/math.hpp>
-#include <animkit/pipeline.hpp>
 #include <animkit/sampling.hpp>
 #include <animkit/version.hpp>
 
@@ -129,21 +128,9 @@ class ModelBuilder {
   explicit ModelBuilder(tinygltf::Model& model) : model_(model) {}
 
   int AddAccessor(View view, const std::vector<float>& data, int type, int components, bool min_max) {
-    tinygltf::Accessor accessor;
+    tinygltf::Accessor accessor = gltf::FloatAccessor(data, type, components, min_max);
     accessor.bufferView = view;  // remapped in Finish
     accessor.byteOffset = data_[view].size() * sizeof(float);
-    accessor.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
-    accessor.type = type;
-    accessor.count = data.size() / static_cast<size_t>(components);
-    if (min_max) {
-      accessor.minValues.assign(components, std::numeric_limits<double>::infinity());
-      accessor.maxValues.assign(components, -std::numeric_limits<double>::infinity());
-      for (size_t i = 0; i < data.size(); ++i) {
-        size_t c = i % static_cast<size_t>(components);
-        accessor.minValues[c] = std::min<double>(accessor.minValues[c], data[i]);
-        accessor.maxValues[c] = std::max<double>(accessor.maxValues[c], data[i]);
-      }
-    }
     data_[view].insert(data_[view].end(), data.begin(), data.end());
     model_.accessors.push_back(std::move(accessor));
     return static_cast<int>(model_.accessors.size() - 1);
@@ -292,17 +279,10 @@ class Exporter {
       Append(output, keys.values[i]);
       if (keys.interpolation == Interpolation::Hermite) Append(output, keys.out[i]);
     }
-    tinygltf::AnimationSampler sampler;
-    sampler.input = builder_.AddTimes(keys.times);
-    sampler.output = builder_.AddAccessor(ModelBuilder::kOutputs, output,
-                                          components == 3 ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, components, false);
-    sampler.interpolation = InterpolationName(keys.interpolation);
-    animation.samplers.push_back(std::move(sampler));
-    tinygltf::AnimationChannel channel;
-    channel.sampler = static_cast<int>(animation.samplers.size() - 1);
-    channel.target_node = node;
-    channel.target_path = path;
-    animation.channels.push_back(std::move(channel));
+    const int input = builder_.AddTimes(keys.times);
+    const int values = builder_.AddAccessor(ModelBuilder::kOutputs, output,
+                                            components == 3 ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, components, false);
+    gltf::AddSampledChannel(animation, input, values, InterpolationName(keys.interpolation), node, path);
   }
 
   static double ClipRate(const Clip& clip) {

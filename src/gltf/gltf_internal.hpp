@@ -10,6 +10,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace animkit {
 struct Scene;
@@ -55,6 +56,38 @@ bool IsGlb(ByteView data);
 // material) and its clips' cameras (a camera node under root_node, animated in
 // the clip's animation: model.animations[i] must be clip i's) to an exported
 // model (gltf_mesh_export.cpp).
+// A FLOAT accessor of `components`-wide elements over data (bufferView and
+// byteOffset are the caller's), with per-component min/max when min_max (the
+// glTF rules ask for them on positions and animation inputs).
+tinygltf::Accessor FloatAccessor(const std::vector<float>& data, int type, int components, bool min_max);
+
 void AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, int root_node);
+
+// A sampler (input times, output values, interpolation) and the channel driving
+// node's path ("translation", "rotation", ...) with it.
+void AddSampledChannel(tinygltf::Animation& animation, int input, int output, const char* interpolation, int node,
+                       const char* path);
+
+// "accessor 3", "node 0": how errors name a glTF element.
+std::string ElementName(const char* kind, int index);
+
+// Reads accessors as floats with every offset checked against its buffer (gltf_accessor.cpp).
+class AccessorReader {
+ public:
+  // file_size bounds the zeros an accessor without a buffer view may ask for.
+  AccessorReader(const tinygltf::Model& model, size_t file_size);
+  // count * components floats. float_only rejects integer component types;
+  // otherwise integers must be normalized (rotation outputs).
+  std::vector<float> Read(int index, int expected_type, bool float_only, const std::string& what) const;
+
+ private:
+  const uint8_t* View(int view_index, size_t offset, size_t count, size_t element_size, size_t* stride,
+                      const std::string& name) const;
+  void ApplySparse(const tinygltf::Accessor& a, size_t components, size_t element_size, int component_size,
+                   std::vector<float>& out, const std::string& name) const;
+
+  const tinygltf::Model& model_;
+  size_t zero_fill_limit_;
+};
 
 }  // namespace animkit::gltf

@@ -35,20 +35,8 @@ class Appender {
   }
 
   int AddFloats(const std::vector<float>& data, int type, int components, bool min_max, int target = 0) {
-    tinygltf::Accessor a;
+    tinygltf::Accessor a = FloatAccessor(data, type, components, min_max);
     a.bufferView = AddView(data.data(), data.size() * sizeof(float), target);
-    a.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
-    a.type = type;
-    a.count = data.size() / static_cast<size_t>(components);
-    if (min_max) {
-      a.minValues.assign(components, std::numeric_limits<double>::infinity());
-      a.maxValues.assign(components, -std::numeric_limits<double>::infinity());
-      for (size_t i = 0; i < data.size(); ++i) {
-        const size_t c = i % static_cast<size_t>(components);
-        a.minValues[c] = std::min<double>(a.minValues[c], data[i]);
-        a.maxValues[c] = std::max<double>(a.maxValues[c], data[i]);
-      }
-    }
     model_.accessors.push_back(std::move(a));
     return static_cast<int>(model_.accessors.size() - 1);
   }
@@ -224,16 +212,8 @@ void AddCameras(tinygltf::Model& model, Appender& out, const Scene& scene, int r
       const Interpolation interpolation = times.size() == 1 ? Interpolation::Step : cam.interpolation;
       const int input = out.AddFloats(times, TINYGLTF_TYPE_SCALAR, 1, true);
       auto channel = [&](const std::vector<float>& values, int type, int components, const char* path) {
-        tinygltf::AnimationSampler sampler;
-        sampler.input = input;
-        sampler.output = out.AddFloats(values, type, components, false);
-        sampler.interpolation = InterpolationName(interpolation);
-        animation.samplers.push_back(std::move(sampler));
-        tinygltf::AnimationChannel ch;
-        ch.sampler = static_cast<int>(animation.samplers.size() - 1);
-        ch.target_node = node_index;
-        ch.target_path = path;
-        animation.channels.push_back(std::move(ch));
+        AddSampledChannel(animation, input, out.AddFloats(values, type, components, false),
+                          InterpolationName(interpolation), node_index, path);
       };
       channel(translations, TINYGLTF_TYPE_VEC3, 3, "translation");
       channel(rotations, TINYGLTF_TYPE_VEC4, 4, "rotation");

@@ -19,21 +19,16 @@ namespace {
 
 using nlohmann::json;
 
-Track<Vec3> Vec3Track(Interpolation interpolation, std::vector<Seconds> times, std::vector<Vec3> values) {
-  Track<Vec3> t;
+template <class T>
+Track<T> MakeTrack(Interpolation interpolation, std::vector<Seconds> times, std::vector<T> values) {
+  Track<T> t;
   t.interpolation = interpolation;
   t.times = std::move(times);
   t.values = std::move(values);
   return t;
 }
-
-Track<QuatXYZW> QuatTrack(Interpolation interpolation, std::vector<Seconds> times, std::vector<QuatXYZW> values) {
-  Track<QuatXYZW> t;
-  t.interpolation = interpolation;
-  t.times = std::move(times);
-  t.values = std::move(values);
-  return t;
-}
+constexpr auto Vec3Track = &MakeTrack<Vec3>;
+constexpr auto QuatTrack = &MakeTrack<QuatXYZW>;
 
 QuatXYZW Turn(Vec3 axis, float radians) { return AxisAngle(axis, radians); }
 

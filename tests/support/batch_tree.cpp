@@ -8,12 +8,7 @@
 namespace animkit::test {
 
 Bytes SyntheticPsxAnm(int joints, size_t frames, unsigned seed) {
-  SyntheticSpec spec;
-  spec.joints = joints;
-  spec.frames = frames;
-  spec.frame_rate = 30;
-  spec.translation_scale = 40;
-  spec.seed = seed;
+  SyntheticSpec spec{.joints = joints, .frames = frames, .frame_rate = 30, .translation_scale = 40, .seed = seed};
   const Skeleton skeleton = SyntheticSkeleton(spec);
   Clip clip = SyntheticClip(skeleton, spec);
   for (size_t j = 0; j < clip.tracks.size(); ++j) clip.tracks[j].joint = "#" + std::to_string(j);
@@ -21,14 +16,8 @@ Bytes SyntheticPsxAnm(int joints, size_t frames, unsigned seed) {
 }
 
 Bytes SyntheticGltf(int joints, size_t frames, unsigned seed, bool binary, bool skeleton_only) {
-  SyntheticSpec spec;
-  spec.joints = joints;
-  spec.frames = frames;
-  spec.seed = seed;
-  spec.name = "clip" + std::to_string(seed);
-  Scene scene;
-  scene.skeleton = SyntheticSkeleton(spec);
-  if (!skeleton_only) scene.clips.push_back(SyntheticClip(scene.skeleton, spec));
+  const Scene scene = SyntheticScene({.joints = joints, .frames = frames, .seed = seed, .name = "clip" + std::to_string(seed)},
+                                     skeleton_only);
   GltfExportOptions options;
   options.binary = binary;
   return ExportGltf(scene, options);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <animkit/animkit.hpp>
+#include <synthetic/synthetic.hpp>
 
 #include <filesystem>
 #include <map>

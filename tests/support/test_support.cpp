@@ -8,6 +8,12 @@
 
 namespace animkit::test {
 
+CliArgv::CliArgv(const std::vector<std::string>& args) : strings_(args) {
+  strings_.insert(strings_.begin(), ANIMKIT_CLI_PATH);
+  for (std::string& s : strings_) pointers_.push_back(s.data());
+  pointers_.push_back(nullptr);
+}
+
 std::string SourcePath(const std::string& relative) { return std::string(ANIMKIT_SOURCE_DIR) + "/" + relative; }
 
 std::string FixturePath(const std::string& relative) {

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <animkit/animkit.hpp>
+#include <synthetic/synthetic.hpp>
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace animkit::test {
 
@@ -18,6 +20,18 @@ std::string FixturePath(const std::string& relative);
 std::filesystem::path TempDir(const std::string& name);
 // Runs the CLI; returns its exit status, stdout and stderr in out/err.
 int RunCli(const std::string& args, std::string* out = nullptr, std::string* err = nullptr);
+
+// argv for running the CLI directly (fork/exec, posix_spawn): the CLI's path, args,
+// then nullptr; valid while the object lives.
+class CliArgv {
+ public:
+  explicit CliArgv(const std::vector<std::string>& args);
+  char** data() { return pointers_.data(); }
+
+ private:
+  std::vector<std::string> strings_;
+  std::vector<char*> pointers_;
+};
 
 // q equals (x, y, z, w) as a rotation (either sign) within tol per component.
 void ExpectQuat(QuatXYZW q, double x, double y, double z, double w, double tol = 1e-6);

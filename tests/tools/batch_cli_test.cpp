@@ -122,18 +122,13 @@ fs::path MakeSlowTree(const std::string& name, int files) {
 }
 
 pid_t Spawn(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  std::string cli = ANIMKIT_CLI_PATH;
-  argv.push_back(cli.data());
-  std::vector<std::string> copy = args;
-  for (std::string& a : copy) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  test::CliArgv argv(args);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   pid_t pid = -1;
-  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid = -1;
+  if (posix_spawn(&pid, argv.data()[0], &actions, nullptr, argv.data(), environ) != 0) pid = -1;
   posix_spawn_file_actions_destroy(&actions);
   return pid;
 }
@@ -170,6 +165,11 @@ size_t ExpectOnlyCompleteOutputs(const fs::path& dir, bool temporaries_allowed) 
     if (IsTemporaryName(name)) {
       ++temporaries;
       EXPECT_TRUE(temporaries_allowed) << "temporary file left: " << e.path();
+      EXPECT_FALSE(TemporaryRunTag(name).empty()) << "a batch run's temporaries carry its tag: " << e.path();
+      continue;
+    }
+    if (name.rfind(".animkit-run-", 0) == 0) {  // the lock of a killed run
+      EXPECT_TRUE(temporaries_allowed) << "run lock left: " << e.path();
       continue;
     }
     EXPECT_EQ(e.path().extension(), ".glb") << e.path();
@@ -217,8 +217,8 @@ TEST(BatchCli, SigkillLeavesNoPartialOutputAndTheNextRunCleansUp) {
   // Complete outputs only; a write the kill cut short is a recognisable temporary file.
   const size_t temporaries = ExpectOnlyCompleteOutputs(root / "out", true);
   EXPECT_LE(temporaries, 2u);  // at most one per thread
-  // A stale temporary as a killed write leaves, should the kill have hit none.
-  test::WriteText(root / "out/d0/.clip0.glb.tmp-Zz9Zz9", "partial");
+  // A stale temporary as a killed run's write leaves, should the kill have hit none.
+  test::WriteText(root / "out/d0/.clip0.glb.tmp-rdead-Zz9Zz9", "partial");
   std::string out, err;
   ASSERT_EQ(RunCli("convert " + (root / "in").string() + " " + (root / "out").string() + " -q --report " +
                        (root / "report.json").string(), &out, &err), 0) << out << err;

@@ -79,7 +79,7 @@ TEST(Cli, ConvertWritesGlbAndNeverTheInput) {
   // The input is never overwritten.
   std::filesystem::copy_file(Sample("psx_anm/wave.anm"), dir / "in.anm");
   EXPECT_EQ(RunCli("convert " + (dir / "in.anm").string() + " " + (dir / "in.anm").string() + " --euler zyx", &out, &err), 1);
-  EXPECT_NE(err.find("refusing to overwrite the input"), std::string::npos);
+  EXPECT_NE(err.find("refusing to write over a file this command reads"), std::string::npos) << err;
   EXPECT_EQ(ReadFileBytes((dir / "in.anm").string()), ReadFileBytes(Sample("psx_anm/wave.anm")));
   // No temporary files are left behind.
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
@@ -203,16 +203,7 @@ std::vector<std::pair<std::filesystem::path, std::string>> SamplesWithSkeletons(
   std::vector<std::pair<std::filesystem::path, std::string>> out;
   for (const auto& e : std::filesystem::recursive_directory_iterator(SourcePath("samples"))) {
     if (!e.is_regular_file() || e.path().extension() == ".skeleton" || e.path().extension() == ".md") continue;
-    std::string skeleton;
-    std::filesystem::path sidecar = e.path();
-    sidecar.replace_extension(".skeleton");
-    if (std::filesystem::exists(sidecar)) {
-      std::ifstream in(sidecar);
-      std::string name;
-      in >> name;
-      skeleton = (e.path().parent_path() / name).string();
-    }
-    out.emplace_back(e.path(), skeleton);
+    out.emplace_back(e.path(), ChooseSkeleton(e.path().string(), "", true));
   }
   std::sort(out.begin(), out.end());
   return out;

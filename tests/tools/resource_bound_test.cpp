@@ -33,12 +33,7 @@ struct Usage {
 
 // Runs the CLI with args (stdout and stderr to /dev/null); its peak resident size and wall time.
 Usage RunMeasured(const std::vector<std::string>& args, double timeout_seconds) {
-  std::vector<char*> argv;
-  std::string cli = ANIMKIT_CLI_PATH;
-  argv.push_back(cli.data());
-  std::vector<std::string> copy = args;
-  for (std::string& a : copy) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  test::CliArgv argv(args);
   const auto t0 = std::chrono::steady_clock::now();
   const pid_t pid = fork();
   if (pid == 0) {
@@ -49,7 +44,7 @@ Usage RunMeasured(const std::vector<std::string>& args, double timeout_seconds) 
     const rlim_t cpu = rlim_t(timeout_seconds) + 2;
     rlimit limit{cpu, cpu};
     setrlimit(RLIMIT_CPU, &limit);
-    execv(argv[0], argv.data());
+    execv(argv.data()[0], argv.data());
     _exit(127);
   }
   Usage u;

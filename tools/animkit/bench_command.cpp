@@ -1,6 +1,7 @@
 #include "bench_command.hpp"
 
 #include <animkit/format.hpp>
+#include <animkit/pipeline.hpp>
 
 #include <animkit/error.hpp>
 #include <animkit/runtime/local_to_model_job.hpp>
@@ -71,18 +72,12 @@ void AddBenchOptions(CLI::App* bench, BenchOptions& options) {
   bench->add_option("--step", options.step, "Playback: seconds between samples")->check(CLI::PositiveNumber);
 }
 
-int RunBench(const Scene& scene, const Skeleton& reference, const std::string& clip_name, const std::string& file,
+int RunBench(const Scene& scene, const Scene* reference, const std::string& clip_name, const std::string& file,
              const BenchOptions& options) {
-  const Clip* clip = nullptr;
-  for (const Clip& c : scene.clips) {
-    if (clip_name.empty() || c.name == clip_name) {
-      clip = &c;
-      break;
-    }
-  }
-  if (!clip) throw Error::General(clip_name.empty() ? "no clip to time" : "no clip named '" + clip_name + "'").InFile(file);
-  const Skeleton skeleton =
-      !reference.empty() ? reference : (!scene.skeleton.empty() ? scene.skeleton : FlatSkeleton(*clip));
+  if (clip_name.empty() && scene.clips.empty()) throw Error::General("no clip to time").InFile(file);
+  const Clip* clip = clip_name.empty() ? &scene.clips.front() : &RequireClip(scene, clip_name, file);
+  const Skeleton& rest = RestSkeleton(scene, reference);
+  const Skeleton skeleton = !rest.empty() ? rest : FlatSkeleton(*clip);
 
   RuntimeBuildOptions build;
   build.marker_interval = static_cast<float>(options.marker_interval);

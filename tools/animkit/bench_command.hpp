@@ -22,7 +22,7 @@ void AddBenchOptions(CLI::App* bench, BenchOptions& options);
 
 // Times clip `clip_name` (the first clip when empty) of scene; skeleton: the reference's
 // when it has joints, else the scene's, else one root per track. Prints JSON on stdout.
-int RunBench(const Scene& scene, const Skeleton& reference, const std::string& clip_name, const std::string& file,
+int RunBench(const Scene& scene, const Scene* reference, const std::string& clip_name, const std::string& file,
              const BenchOptions& options);
 
 }  // namespace animkit::cli

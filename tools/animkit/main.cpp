@@ -83,103 +83,19 @@ void Emit(const std::string& text, const std::string& output, const std::vector<
   }
 }
 
-Scene DecodeWith(const LoadedFile& loaded, const CommonArgs& args, Scene* reference_storage) {
-  const Options options = ToOptions(args);
-  DecodeContext ctx{nullptr, options};
-  if (!args.skeleton.empty()) {
-    *reference_storage = LoadReference(args.skeleton, options);
-    ctx.reference = reference_storage;
-  }
-  return DecodeDocument(loaded, ctx);
-}
-
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
-  LoadedFile loaded = LoadFile(file, args.format, ToOptions(args));
-  nlohmann::json fields = loaded.document->Info();
-  Scene reference;
-  std::optional<Scene> scene;
-  std::string decode_error;
-  try {
-    scene = DecodeWith(loaded, args, &reference);
-  } catch (const Error& e) {
-    decode_error = e.what();
-  }
-  nlohmann::json out = {{"file", file},
-                        {"format", loaded.format->id},
-                        {"description", loaded.format->description},
-                        {"version", fields.contains("version") ? fields["version"] : nlohmann::json()}};
-  nlohmann::json clips = nlohmann::json::array();
-  nlohmann::json events = nlohmann::json::array();
-  nlohmann::json joints = nlohmann::json::array();
-  if (scene) {
-    for (const Joint& j : scene->skeleton.joints) joints.push_back(j.name);
-    for (const Clip& c : scene->clips) {
-      nlohmann::json names = nlohmann::json::array();
-      for (const JointTrack& t : c.tracks) names.push_back(t.joint);
-      clips.push_back({{"name", c.name},
-                       {"frames", c.frame_count},
-                       {"rate", c.frame_rate},
-                       {"duration", c.duration},
-                       {"loop", c.loop},
-                       {"joints", names},
-                       {"events", c.events.size()}});
-      for (const Event& e : c.events) {
-        nlohmann::json ev = {{"clip", c.name}, {"time", e.time}, {"name", e.name}, {"params", e.params}};
-        if (e.end_time) ev["end_time"] = *e.end_time;
-        events.push_back(std::move(ev));
-      }
-    }
-  }
-  out["clips"] = clips;
-  out["joints"] = joints;
-  out["events"] = events;
-  if (!decode_error.empty()) out["decode_error"] = decode_error;
-  // Where a reader accepted what the format's rules forbid (formats list these in "warnings").
-  const nlohmann::json warnings = fields.contains("warnings") && fields["warnings"].is_array() ? fields["warnings"]
-                                                                                                : nlohmann::json::array();
-  out["warnings"] = warnings;
-  out["fields"] = fields;
-  if (json) {
-    Emit(DumpJson(out, 2) + "\n", args.output, InputsOf(file, args));
-    return 0;
-  }
-  std::string text = file + ": " + std::string(loaded.format->id) + " (" + std::string(loaded.format->description) + ")\n";
-  if (!fields["version"].is_null() && fields.contains("version")) text += "  version: " + DumpJson(fields["version"]) + "\n";
-  if (scene) {
-    if (!scene->skeleton.empty()) text += "  skeleton: " + std::to_string(scene->skeleton.joints.size()) + " joints\n";
-    for (const Clip& c : scene->clips) {
-      text += "  clip \"" + c.name + "\": " + std::to_string(c.frame_count) + " frames at " + Fixed(c.frame_rate, 3) +
-              " fps, " + Fixed(c.duration, 3) + " s, " + (c.loop ? "loops" : "no loop") + ", " +
-              std::to_string(c.tracks.size()) + " joints, " + std::to_string(c.events.size()) + " events\n";
-    }
-  } else {
-    text += "  (not decoded: " + decode_error + ")\n";
-  }
-  for (const auto& w : warnings)
-    if (w.is_string()) text += "  warning: " + w.get<std::string>() + "\n";
-  for (auto it = fields.begin(); it != fields.end(); ++it) {
-    if (it.value().is_primitive()) text += "  " + it.key() + ": " + DumpJson(it.value()) + "\n";
-  }
-  Emit(text, args.output, InputsOf(file, args));
+  const InfoRequest request{args.format, args.skeleton, ToOptions(args)};
+  Emit(json ? InfoJson(file, request) : InfoText(file, request), args.output, InputsOf(file, args));
   return 0;
 }
 
 int RunSample(const std::string& file, double rate, const CommonArgs& args) {
-  LoadedFile loaded = LoadFile(file, args.format, ToOptions(args));
-  Scene reference;
-  Scene scene = DecodeWith(loaded, args, &reference);
-  if (!args.clip.empty() && std::none_of(scene.clips.begin(), scene.clips.end(),
-                                         [&](const Clip& c) { return c.name == args.clip; })) {
-    throw Error::General("no clip named '" + args.clip + "'").InFile(file);
-  }
-  const Skeleton* rest = !reference.skeleton.empty() ? &reference.skeleton : &scene.skeleton;
-  const SampleRequest request{rate, args.clip, rest, args.limits};
+  const Options options = ToOptions(args);
+  const LoadedFile loaded = LoadFile(file, args.format, options);
+  const DecodedScene decoded = DecodeWithSkeleton(loaded, args.skeleton, options);
+  const Scene& scene = decoded.scene;
+  if (!args.clip.empty()) (void)RequireClip(scene, args.clip, file);
+  const SampleRequest request{rate, args.clip, &decoded.rest(), args.limits};
   if (args.output.empty()) {
     try {
       WriteSampleJson(scene, loaded.format->id, request,
@@ -216,7 +132,15 @@ int RunValidate(const std::vector<std::string>& files, const CommonArgs& args) {
 
 int RunConvert(const std::string& in, const std::string& out, const std::string& to, bool verbose, bool summary,
                const CommonArgs& args, const std::string& template_path) {
-  ConvertRequest request{in, out, args.format, to, args.skeleton, args.clip, ToOptions(args), template_path};
+  ConvertRequest request;
+  request.input = in;
+  request.output = out;
+  request.input_format = args.format;
+  request.output_format = to;
+  request.skeleton = args.skeleton;
+  request.clip = args.clip;
+  request.options = ToOptions(args);
+  request.template_path = template_path;
   ConvertResult r = Convert(request);
   for (const std::string& w : r.warnings) std::fprintf(stderr, "%s: warning: %s\n", out.c_str(), w.c_str());
   if (summary) {
@@ -323,10 +247,10 @@ int main(int argc, char** argv) {
     }
     if (validate->parsed()) return RunValidate(files, args);
     if (bench->parsed()) {
-      LoadedFile loaded = LoadFile(input, args.format, ToOptions(args));
-      Scene reference;
-      const Scene scene = DecodeWith(loaded, args, &reference);
-      return cli::RunBench(scene, reference.skeleton, args.clip, input, bench_options);
+      const Options options = ToOptions(args);
+      const LoadedFile loaded = LoadFile(input, args.format, options);
+      const DecodedScene decoded = DecodeWithSkeleton(loaded, args.skeleton, options);
+      return cli::RunBench(decoded.scene, decoded.reference_used(), args.clip, input, bench_options);
     }
   } catch (const Error& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -4,6 +4,7 @@
 // (every TMD primitive kind, ANIM key counts and 32-bit deltas). Deterministic:
 // `make fuzz-corpus` rewrites the same bytes. Files over kMaxBytes are left out.
 #include <animkit/animkit.hpp>
+#include <synthetic/synthetic.hpp>
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/psx_tmd.hpp>
 
@@ -50,20 +51,13 @@ std::string TargetOf(std::string_view format_id) {
 // A small scene: a synthetic skeleton with one clip (events on some), joints named "#N"
 // so that every format can address them, and one mesh per joint for the model formats.
 Scene SmallScene(int joints, size_t frames, unsigned seed, bool scale) {
-  SyntheticSpec spec;
-  spec.joints = joints;
-  spec.frames = frames;
-  spec.seed = seed;
-  spec.animate_scale = scale;
-  spec.name = "clip" + std::to_string(seed);
-  Scene scene;
-  scene.skeleton = SyntheticSkeleton(spec);
-  Clip clip = SyntheticClip(scene.skeleton, spec);
+  Scene scene = SyntheticScene(
+      {.joints = joints, .frames = frames, .animate_scale = scale, .seed = seed, .name = "clip" + std::to_string(seed)});
+  Clip& clip = scene.clips.front();
   if (seed % 2 == 1) {
     clip.events.push_back({0.0f, "start", {1, 2}, std::nullopt});
     clip.events.push_back({clip.duration / 2, "middle", {}, clip.duration});
   }
-  scene.clips.push_back(std::move(clip));
   for (int j = 0; j < joints; ++j) {
     Mesh m;
     m.name = "part" + std::to_string(j);
@@ -178,7 +172,7 @@ void AddTmdLayouts(Corpus& corpus) {
     o.primitives.push_back(Primitive{uint8_t(l.words + 1), flag, mode, std::vector<uint32_t>(l.words, 0)});
   }
   // Fixed-size sprites that still store {W, H} (ilen 3).
-  for (uint8_t mode : {0x6C, 0x74, 0x7C}) o.primitives.push_back(Primitive{4, 0, mode, {0, 0, 0x00100010}});
+  for (const uint8_t mode : std::initializer_list<uint8_t>{0x6C, 0x74, 0x7C}) o.primitives.push_back(Primitive{4, 0, mode, {0, 0, 0x00100010}});
   file.objects.push_back(o);
   Object second;
   second.vertices = {{1, 2, 3, 0}, {4, 5, 6, 0}};

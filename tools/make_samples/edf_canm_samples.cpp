@@ -7,12 +7,8 @@ namespace animkit::samples {
 namespace {
 
 SyntheticSpec SoldierSpec() {
-  SyntheticSpec spec;
-  spec.joints = 11;
-  spec.frames = 31;
-  spec.frame_rate = 30;  // interval 2 engine frames
-  spec.translation_scale = 0.5f;
-  return spec;
+  // 30 per second: interval 2 engine frames.
+  return {.joints = 11, .frames = 31, .frame_rate = 30, .translation_scale = 0.5f};
 }
 
 Skeleton Soldier() { return SyntheticSkeleton(SoldierSpec()); }

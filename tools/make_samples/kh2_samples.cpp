@@ -47,12 +47,7 @@ Bytes ModelArchive(const Skeleton& skeleton) {
 }  // namespace
 
 void WriteKh2BarSamples(const std::filesystem::path& dir) {
-  SyntheticSpec spec;
-  spec.joints = 4;
-  spec.frames = 16;
-  spec.frame_rate = 30;
-  spec.translation_scale = 20;
-  spec.name = "walk";
+  SyntheticSpec spec{.joints = 4, .frames = 16, .frame_rate = 30, .translation_scale = 20, .name = "walk"};
   const Skeleton skeleton = SyntheticSkeleton(spec);
   Clip walk = NumberedClip(skeleton, spec);
   walk.events.push_back({0.2f, "Play footstep sound", {2, 3, 0}, std::nullopt});
@@ -100,12 +95,7 @@ void WriteKh2BarSamples(const std::filesystem::path& dir) {
 }
 
 void WriteKh2MotionSamples(const std::filesystem::path& dir) {
-  SyntheticSpec spec;
-  spec.joints = 4;
-  spec.frames = 21;
-  spec.frame_rate = 30;
-  spec.seed = 7;
-  spec.name = "wave";
+  SyntheticSpec spec{.joints = 4, .frames = 21, .frame_rate = 30, .seed = 7, .name = "wave"};
   const Skeleton skeleton = SyntheticSkeleton(spec);
   Clip clip = NumberedClip(skeleton, spec);
   EncodeSettings s;

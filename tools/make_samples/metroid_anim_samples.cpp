@@ -14,15 +14,14 @@ struct Rig {
 };
 
 Rig MakeRig(int joints, size_t frames, unsigned seed, const std::string& name) {
-  SyntheticSpec spec;
-  spec.joints = joints;
-  spec.frames = frames;
-  spec.frame_rate = 30;
-  spec.translation_scale = 0.5f;
-  spec.amplitude = 0.5f;
-  spec.animate_scale = false;
-  spec.seed = seed;
-  spec.name = name;
+  SyntheticSpec spec{.joints = joints,
+                           .frames = frames,
+                           .frame_rate = 30,
+                           .translation_scale = 0.5f,
+                           .amplitude = 0.5f,
+                           .animate_scale = false,
+                           .seed = seed,
+                           .name = name};
   Rig rig;
   rig.skeleton = SyntheticSkeleton(spec);
   for (Joint& j : rig.skeleton.joints) j.rest.rotation = {0, 0, 0, 1};

@@ -10,12 +10,7 @@ void WriteSample(const std::filesystem::path& dir, const std::string& name, Byte
 
 void WritePsxAnmSamples(const std::filesystem::path& dir) {
   // A figure of 8 objects; positions in model units, as a TMD's vertices are.
-  SyntheticSpec spec;
-  spec.joints = 8;
-  spec.frames = 90;
-  spec.frame_rate = 30;
-  spec.translation_scale = 40;
-  spec.name = "dance";
+  SyntheticSpec spec{.joints = 8, .frames = 90, .frame_rate = 30, .translation_scale = 40, .name = "dance"};
   const Skeleton skeleton = SyntheticSkeleton(spec);
   Clip clip = SyntheticClip(skeleton, spec);
   for (size_t j = 0; j < clip.tracks.size(); ++j) clip.tracks[j].joint = "#" + std::to_string(j);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <animkit/animkit.hpp>
+#include <synthetic/synthetic.hpp>
 
 #include <filesystem>
 #include <string>

@@ -172,7 +172,7 @@ File EncodeSkeleton(const Skeleton& skeleton, uint32_t version) {
       throw Error::General("joint '" + skeleton.joints[i].name + "' comes before its parent; an MDB lists parents first");
     }
   }
-  LocalToModelJob{&skeleton, local, model}.Run();
+  LocalToModel(skeleton, local, model);
 
   ByteWriter w(Endian::Little);
   for (char c : {'M', 'D', 'B', '0'}) w.U8(uint8_t(c));

@@ -162,7 +162,7 @@ CinfFile EncodeCinf(const Skeleton& skeleton, const std::vector<std::pair<std::s
   std::vector<Mat4> model(skeleton.joints.size());
   std::vector<TransformTRS> local;
   for (const Joint& j : skeleton.joints) local.push_back(j.rest);
-  LocalToModelJob{&skeleton, local, model}.Run();
+  LocalToModel(skeleton, local, model);
   CinfFile f;
   for (size_t i = 0; i < skeleton.joints.size(); ++i) {
     const Joint& j = skeleton.joints[i];

@@ -560,7 +560,7 @@ TEST(EdfMdb, EncodedSkeletonDecodesToTheSame) {
   std::vector<Mat4> model(s.joints.size());
   std::vector<TransformTRS> local;
   for (const Joint& j : s.joints) local.push_back(j.rest);
-  LocalToModelJob{&s, local, model}.Run();
+  ASSERT_TRUE(LocalToModel(s, local, model));
   const Mat4 product = Multiply(model[8], edf_mdb::MatrixFrom(f.bones[8].inverse_bind));
   for (size_t c = 0; c < 4; ++c)
     for (size_t r = 0; r < 4; ++r) EXPECT_NEAR(product.m[c][r], c == r ? 1 : 0, 1e-5);

@@ -23,5 +23,8 @@ Skeleton SyntheticSkeleton(const SyntheticSpec& spec);
 // A looping clip keyed at every frame (LINEAR): sine swings on every joint, a
 // bobbing root translation, a breathing scale when animate_scale.
 Clip SyntheticClip(const Skeleton& skeleton, const SyntheticSpec& spec);
+// SyntheticSkeleton(spec) and, unless skeleton_only, its SyntheticClip: the one
+// scene set-up of tests, samples, the fuzz corpus and benchmarks.
+Scene SyntheticScene(const SyntheticSpec& spec, bool skeleton_only = false);
 
 }  // namespace animkit

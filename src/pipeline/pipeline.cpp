@@ -3,7 +3,9 @@
 #include <animkit/pipeline.hpp>
 #include <animkit/sampling.hpp>
 
+#include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <cmath>
 
 namespace animkit {
@@ -61,6 +63,55 @@ Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context) {
   }
 }
 
+std::string CompanionSkeleton(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path sidecar(path);
+  sidecar.replace_extension(".skeleton");
+  std::error_code ec;
+  if (!fs::is_regular_file(sidecar, ec)) return {};
+  const Bytes text = ReadFileBytes(sidecar.string());
+  std::string name;
+  for (uint8_t c : text) {
+    if (std::isspace(c)) {
+      if (!name.empty()) break;
+      continue;
+    }
+    name += static_cast<char>(c);
+  }
+  if (name.empty()) throw Error::General("expected the name of a skeleton file").InFile(sidecar.string());
+  return (fs::path(path).parent_path() / name).string();
+}
+
+std::string ChooseSkeleton(const std::string& path, const std::string& explicit_skeleton, bool use_companion) {
+  if (!explicit_skeleton.empty()) return explicit_skeleton;
+  return use_companion ? CompanionSkeleton(path) : std::string();
+}
+
+const Skeleton& RestSkeleton(const Scene& scene, const Scene* reference) {
+  return reference && !reference->skeleton.empty() ? reference->skeleton : scene.skeleton;
+}
+
+const Skeleton& DecodedScene::rest() const { return RestSkeleton(scene, reference_used()); }
+
+DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const std::string& skeleton_path, const Options& options,
+                                const Scene* decoded_reference) {
+  DecodedScene out;
+  if (decoded_reference) {
+    out.shared = decoded_reference;
+  } else if (!skeleton_path.empty()) {
+    out.reference = LoadReference(skeleton_path, options);
+    out.decoded_here = true;
+  }
+  out.scene = DecodeDocument(loaded, DecodeContext{out.reference_used(), options});
+  return out;
+}
+
+const Clip& RequireClip(const Scene& scene, const std::string& name, const std::string& file) {
+  for (const Clip& c : scene.clips)
+    if (c.name == name) return c;
+  throw Error::General("no clip named '" + name + "'").InFile(file);
+}
+
 namespace {
 
 template <class T>
@@ -100,17 +151,6 @@ void CheckScene(const Scene& scene, const Limits& limits) {
     keys += clip.events.size();
   }
   CheckLimit(keys, &Limits::max_values, limits, "the number of keys decoded");
-}
-
-uint64_t SampleFrameCount(const Clip& clip, double rate, const Limits& limits) {
-  const std::string what = "clip '" + clip.name + "'";
-  uint64_t frames = clip.frame_count;
-  if (rate > 0 || !std::isfinite(rate)) frames = CheckedFrameCount(clip.duration, rate, limits, what);
-  else CheckLimit(frames, &Limits::max_frames, limits, what + ": the frame count");
-  const uint64_t joints = std::max<uint64_t>(clip.tracks.size(), 1);
-  CheckLimit(joints, &Limits::max_joints, limits, what + ": the joint count");
-  CheckLimit(frames * joints, &Limits::max_values, limits, what + ": frames x joints sampled");
-  return frames;
 }
 
 namespace {
@@ -250,12 +290,10 @@ void ValidateFile(const std::string& path, std::string_view format_id, const std
                   const Options& options) {
   const Bytes data = ReadFileBytes(path);
   LoadedFile loaded = LoadBytes(data, path, format_id, options);
-  Scene reference;
-  if (!skeleton.empty()) reference = LoadReference(skeleton, options);
-  const Scene scene = DecodeDocument(loaded, DecodeContext{skeleton.empty() ? nullptr : &reference, options});
-  const Skeleton* rest = !reference.skeleton.empty() ? &reference.skeleton : &scene.skeleton;
+  const DecodedScene decoded = DecodeWithSkeleton(loaded, skeleton, options);
   try {
-    WriteSampleJson(scene, loaded.format->id, SampleRequest{0, {}, rest, options.limits()}, [](std::string_view) {});
+    WriteSampleJson(decoded.scene, loaded.format->id, SampleRequest{0, {}, &decoded.rest(), options.limits()},
+                    [](std::string_view) {});
   } catch (const Error& e) {
     throw e.InFile(path);
   }
@@ -267,7 +305,8 @@ void ValidateFile(const std::string& path, std::string_view format_id, const std
 const FormatDescriptor* OutputFormatFor(const std::string& output_path, std::string_view requested) {
   if (!requested.empty()) {
     if (const FormatDescriptor* f = FindFormat(requested)) return f;
-    std::string ext = requested.front() == '.' ? std::string(requested) : "." + std::string(requested);
+    std::string ext(requested);
+    if (ext.front() != '.') ext.insert(ext.begin(), '.');
     auto by_ext = FormatsForExtension(ext);
     if (!by_ext.empty()) return by_ext.front();
     throw Error::General("unknown output format '" + std::string(requested) + "'");
@@ -292,12 +331,13 @@ bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& form
 
 ConvertResult Convert(const ConvertRequest& request) {
   ConvertResult result;
-  // Every file this conversion reads: no output may replace one of them.
+  // Every file this conversion reads: no output may replace one of them (checked
+  // before anything is read, and again by WriteOutputs for the files an encoder adds).
   const std::vector<std::string> inputs = {request.input, request.skeleton, request.template_path};
-  if (request.input == request.output || SameFile(request.input, request.output)) {
-    throw Error::General("refusing to overwrite the input file").InFile(request.output);
-  }
-  Bytes input = ReadFileBytes(request.input);
+  CheckNotAnInput(request.output, inputs);
+  Bytes read_input;
+  if (!request.input_bytes) read_input = ReadFileBytes(request.input);
+  const ByteView input = request.input_bytes ? *request.input_bytes : ByteView(read_input);
   result.bytes_in = input.size();
   LoadedFile loaded_template;
   LoadedFile loaded = LoadBytes(input, request.input, request.input_format, request.options);
@@ -307,15 +347,11 @@ ConvertResult Convert(const ConvertRequest& request) {
   const FormatDescriptor* out_format = to_json ? nullptr : OutputFormatFor(request.output, request.output_format);
   result.output_format = out_format;
 
-  Scene reference;
-  if (!request.skeleton.empty()) reference = LoadReference(request.skeleton, request.options);
-  DecodeContext dctx{request.skeleton.empty() ? nullptr : &reference, request.options};
-  Scene scene = DecodeDocument(loaded, dctx);
+  DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, request.options, request.reference);
+  Scene& scene = decoded.scene;
   EncodeTemplate templ;
   if (!request.template_path.empty()) {
     if (to_json) throw Error::General("--template applies to a game format output, not sample JSON").InFile(request.output);
-    if (request.template_path == request.output || SameFile(request.template_path, request.output))
-      throw Error::General("refusing to overwrite the template file").InFile(request.output);
     templ.path = request.template_path;
     templ.bytes = ReadFileBytes(request.template_path);
     loaded_template = LoadBytes(templ.bytes, request.template_path, "", request.options);
@@ -323,8 +359,8 @@ ConvertResult Convert(const ConvertRequest& request) {
   }
   const bool filter_clips = !request.clip.empty() && request.template_path.empty();
   if (filter_clips) {
+    (void)RequireClip(scene, request.clip, request.input);
     std::erase_if(scene.clips, [&](const Clip& c) { return c.name != request.clip; });
-    if (scene.clips.empty()) throw Error::General("no clip named '" + request.clip + "'").InFile(request.input);
   }
   for (const Clip& c : scene.clips) {
     result.frames += c.frame_count;
@@ -349,7 +385,7 @@ ConvertResult Convert(const ConvertRequest& request) {
           .InFile(request.output);
     }
     EncodeContext ectx;
-    ectx.reference = dctx.reference;
+    ectx.reference = decoded.reference_used();
     ectx.options = request.options;
     ectx.output_path = request.output;
     if (!request.template_path.empty()) ectx.templ = &templ, ectx.template_clip = request.clip;
@@ -364,7 +400,7 @@ ConvertResult Convert(const ConvertRequest& request) {
   }
   std::vector<std::pair<std::string, ByteView>> files = {{request.output, out}};
   for (const ExtraOutput& e : extras) files.emplace_back(e.path, e.bytes);
-  result.written = WriteOutputs(files, inputs);
+  result.written = WriteOutputs(files, inputs, request.run_tag);
   result.bytes_out = out.size();
   return result;
 }

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,23 +35,49 @@ namespace {
   throw Error::General(std::string(what) + ": " + std::strerror(err)).InFile(path);
 }
 
-void CheckNotAnInput(const std::string& path, const std::vector<std::string>& never_over) {
-  for (const std::string& input : never_over) {
-    if (input.empty()) continue;
-    if (input == path || SameFile(input, path)) {
-      throw Error::General("refusing to write over a file this command reads").InFile(path);
-    }
-  }
-}
-
 }  // namespace
 
-AtomicFile::AtomicFile(std::string path, const std::vector<std::string>& never_over) : path_(std::move(path)) {
+MappedFile::MappedFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error::General("is a directory, expected a file").InFile(path);
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) FailWith(path, "cannot open", errno);
+  struct stat st {};
+  if (fstat(fd, &st) != 0) {
+    const int err = errno;
+    close(fd);
+    FailWith(path, "cannot determine the file size", err);
+  }
+  size_ = static_cast<size_t>(st.st_size);
+  if (size_ > 0) {
+    void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      const int err = errno;
+      close(fd);
+      FailWith(path, "cannot map", err);
+    }
+    data_ = static_cast<const uint8_t*>(p);
+  }
+  close(fd);  // the mapping keeps the file
+}
+
+MappedFile::~MappedFile() {
+  if (data_) munmap(const_cast<uint8_t*>(data_), size_);
+}
+
+std::string TemporaryTemplate(const std::string& file_name, std::string_view run_tag) {
+  std::string name = "." + file_name + ".tmp-";
+  if (!run_tag.empty()) name += std::string(run_tag) + "-";
+  return name + "XXXXXX";
+}
+
+AtomicFile::AtomicFile(std::string path, const std::vector<std::string>& never_over, std::string_view run_tag)
+    : path_(std::move(path)) {
   namespace fs = std::filesystem;
   CheckNotAnInput(path_, never_over);
   fs::path target(path_);
   fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  std::string tmpl = (dir / TemporaryTemplate(target.filename().string(), run_tag)).string();
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   fd_ = mkstemp(name.data());
@@ -92,14 +119,15 @@ void AtomicFile::Commit() {
   temp_.clear();  // renamed: nothing to remove
 }
 
-void WriteFileAtomic(const std::string& path, ByteView bytes, const std::vector<std::string>& never_over) {
-  AtomicFile out(path, never_over);
+void WriteFileAtomic(const std::string& path, ByteView bytes, const std::vector<std::string>& never_over,
+                     std::string_view run_tag) {
+  AtomicFile out(path, never_over, run_tag);
   out.Write(bytes);
   out.Commit();
 }
 
 std::vector<WrittenFile> WriteOutputs(const std::vector<std::pair<std::string, ByteView>>& files,
-                                      const std::vector<std::string>& never_over) {
+                                      const std::vector<std::string>& never_over, std::string_view run_tag) {
   for (size_t i = 0; i < files.size(); ++i) {
     CheckNotAnInput(files[i].first, never_over);
     for (size_t j = 0; j < i; ++j)
@@ -107,10 +135,19 @@ std::vector<WrittenFile> WriteOutputs(const std::vector<std::pair<std::string, B
   }
   std::vector<WrittenFile> written;
   for (const auto& [path, bytes] : files) {
-    WriteFileAtomic(path, bytes, never_over);
+    WriteFileAtomic(path, bytes, never_over, run_tag);
     written.push_back({path, bytes.size()});
   }
   return written;
+}
+
+void CheckNotAnInput(const std::string& path, const std::vector<std::string>& never_over) {
+  for (const std::string& input : never_over) {
+    if (input.empty()) continue;
+    if (input == path || SameFile(input, path)) {
+      throw Error::General("refusing to write over a file this command reads").InFile(path);
+    }
+  }
 }
 
 bool SameFile(const std::string& a, const std::string& b) {

@@ -1,6 +1,8 @@
 #include <animkit/sampling.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 namespace animkit {
 
@@ -104,27 +106,29 @@ bool SampleClipJob::Run() const {
   return true;
 }
 
-bool LocalToModelJob::Validate() const {
-  if (!skeleton) return false;
-  const size_t n = skeleton->joints.size();
-  const int end = to < 0 ? static_cast<int>(n) : to;
-  if (from < 0 || end < from || static_cast<size_t>(end) > n) return false;
+bool LocalToModel(const Skeleton& skeleton, std::span<const TransformTRS> local, std::span<Mat4> model) {
+  const size_t n = skeleton.joints.size();
   if (local.size() < n || model.size() < n) return false;
-  for (int i = from; i < end; ++i) {
-    if (skeleton->joints[static_cast<size_t>(i)].parent >= i) return false;  // parents first
+  for (size_t i = 0; i < n; ++i) {
+    if (skeleton.joints[i].parent >= static_cast<int>(i)) return false;  // parents first
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const int parent = skeleton.joints[i].parent;
+    const Mat4 m = MatrixFromTRS(local[i]);
+    model[i] = parent < 0 ? m : Multiply(model[static_cast<size_t>(parent)], m);
   }
   return true;
 }
 
-bool LocalToModelJob::Run() const {
-  if (!Validate()) return false;
-  const int end = to < 0 ? static_cast<int>(skeleton->joints.size()) : to;
-  for (int i = from; i < end; ++i) {
-    const int parent = skeleton->joints[static_cast<size_t>(i)].parent;
-    Mat4 m = MatrixFromTRS(local[static_cast<size_t>(i)]);
-    model[static_cast<size_t>(i)] = parent < 0 ? m : Multiply(model[static_cast<size_t>(parent)], m);
-  }
-  return true;
+uint64_t SampleFrameCount(const Clip& clip, double rate, const Limits& limits) {
+  const std::string what = "clip '" + clip.name + "'";
+  uint64_t frames = clip.frame_count;
+  if (rate > 0 || !std::isfinite(rate)) frames = CheckedFrameCount(clip.duration, rate, limits, what);
+  else CheckLimit(frames, &Limits::max_frames, limits, what + ": the frame count");
+  const uint64_t joints = std::max<uint64_t>(clip.tracks.size(), 1);
+  CheckLimit(joints, &Limits::max_joints, limits, what + ": the joint count");
+  CheckLimit(frames * joints, &Limits::max_values, limits, what + ": frames x joints sampled");
+  return frames;
 }
 
 }  // namespace animkit

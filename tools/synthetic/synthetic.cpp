@@ -1,5 +1,5 @@
 #include <animkit/sampling.hpp>
-#include <animkit/synthetic.hpp>
+#include <synthetic/synthetic.hpp>
 
 #include <cmath>
 #include <numbers>
@@ -73,6 +73,13 @@ Clip SyntheticClip(const Skeleton& skeleton, const SyntheticSpec& spec) {
     clip.tracks.push_back(std::move(t));
   }
   return clip;
+}
+
+Scene SyntheticScene(const SyntheticSpec& spec, bool skeleton_only) {
+  Scene scene;
+  scene.skeleton = SyntheticSkeleton(spec);
+  if (!skeleton_only) scene.clips.push_back(SyntheticClip(scene.skeleton, spec));
+  return scene;
 }
 
 }  // namespace animkit

@@ -3,6 +3,15 @@
 #include "support/batch_tree.hpp"
 #include "support/test_support.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
 namespace animkit {
 namespace {
 
@@ -73,6 +82,12 @@ TEST(BatchTemporary, RecognisesWriteFileAtomicNames) {
   EXPECT_FALSE(IsTemporaryName("walk.glb"));
   EXPECT_FALSE(IsTemporaryName(".walk.glb.tmp-Ab12"));
   EXPECT_FALSE(IsTemporaryName("walk.glb.tmp-Ab12Cd"));
+  // A batch run's temporaries carry its tag.
+  EXPECT_TRUE(IsTemporaryName(".walk.glb.tmp-r1a2b-Ab12Cd"));
+  EXPECT_EQ(TemporaryRunTag(".walk.glb.tmp-r1a2b-Ab12Cd"), "r1a2b");
+  EXPECT_EQ(TemporaryRunTag(".walk.glb.tmp-Ab12Cd"), "");
+  EXPECT_FALSE(IsTemporaryName(".walk.glb.tmp--Ab12Cd"));
+  EXPECT_FALSE(IsTemporaryName(".walk.glb.tmp-r1a2b-Ab12"));
   // The name WriteFileAtomic really uses, caught by making its rename fail.
   const fs::path dir = TempDir("batch-tmpname");
   fs::create_directories(dir / "target.glb");  // a folder where the file should go: rename fails
@@ -225,6 +240,8 @@ TEST(BatchConvert, SkeletonMapPairsAnimationsWithSkeletons) {
   job.skeleton_map = ParseSkeletonMap("**/p_ex100*.anm = **/p_ex100.glb\nchr/missing*.anm = nowhere/*.glb\n", "map");
   BatchReport report = job.Run();
   EXPECT_EQ(report.failed, 0u);
+  // Two animations pair with one skeleton: it is decoded once for the run.
+  EXPECT_EQ(report.skeletons_decoded, 1u);
   // The first match in sorted order: rigs/a before rigs/b.
   EXPECT_EQ(Find(report, "chr/p_ex100/p_ex100_walk.anm")->skeleton, "rigs/a/p_ex100.glb");
   EXPECT_EQ(Find(report, "chr/p_ex100/p_ex100_run.anm")->skeleton, "rigs/a/p_ex100.glb");
@@ -247,15 +264,34 @@ TEST(BatchConvert, SkeletonMapPairsAnimationsWithSkeletons) {
 TEST(BatchConvert, RemovesStaleTemporariesAndSkipsAnOutputFolderInside) {
   const fs::path root = TempDir("batch-stale");
   test::WriteBytes(root / "in/a.anm", test::SyntheticPsxAnm(3, 10, 1));
-  // Leftovers of a killed run: two of ours, one that is not ours (another extension).
-  test::WriteText(root / "in/out/.a.glb.tmp-Xy12Zw", "partial");
-  test::WriteText(root / "in/out/sub/.b.glb.tmp-AAAAAA", "partial");
-  test::WriteText(root / "in/out/.notes.txt.tmp-AAAAAA", "someone else's");
+  // Leftovers of a killed run (tag rdead, its lock no longer held): two of ours, one
+  // that is not ours (another extension).
+  test::WriteText(root / "in/out/.a.glb.tmp-rdead-Xy12Zw", "partial");
+  test::WriteText(root / "in/out/sub/.b.glb.tmp-rdead-AAAAAA", "partial");
+  test::WriteText(root / "in/out/.animkit-run-rdead.lock", "");
+  test::WriteText(root / "in/out/.notes.txt.tmp-rdead-AAAAAA", "someone else's");
+  // A run still going (its lock held) and a single-file conversion (untagged): never touched.
+  test::WriteText(root / "in/out/.c.glb.tmp-rlive-BBBBBB", "being written");
+  test::WriteText(root / "in/out/.animkit-run-rlive.lock", "");
+  const int live_lock = open((root / "in/out/.animkit-run-rlive.lock").c_str(), O_RDONLY);
+  ASSERT_GE(live_lock, 0);
+  ASSERT_EQ(flock(live_lock, LOCK_EX), 0);
+  test::WriteText(root / "in/out/.d.glb.tmp-CCCCCC", "being written by animkit convert");
   const BatchReport report = Job(root / "in", root / "in/out", 1).Run();
+  close(live_lock);
   EXPECT_EQ(report.stale_temporaries_removed, 2u);
-  EXPECT_FALSE(fs::exists(root / "in/out/.a.glb.tmp-Xy12Zw"));
-  EXPECT_FALSE(fs::exists(root / "in/out/sub/.b.glb.tmp-AAAAAA"));
-  EXPECT_TRUE(fs::exists(root / "in/out/.notes.txt.tmp-AAAAAA"));
+  EXPECT_FALSE(fs::exists(root / "in/out/.a.glb.tmp-rdead-Xy12Zw"));
+  EXPECT_FALSE(fs::exists(root / "in/out/sub/.b.glb.tmp-rdead-AAAAAA"));
+  EXPECT_FALSE(fs::exists(root / "in/out/.animkit-run-rdead.lock"));
+  EXPECT_TRUE(fs::exists(root / "in/out/.notes.txt.tmp-rdead-AAAAAA"));
+  EXPECT_TRUE(fs::exists(root / "in/out/.c.glb.tmp-rlive-BBBBBB"));
+  EXPECT_TRUE(fs::exists(root / "in/out/.animkit-run-rlive.lock"));
+  EXPECT_TRUE(fs::exists(root / "in/out/.d.glb.tmp-CCCCCC"));
+  // The run's own lock is gone when it ends.
+  for (const auto& e : fs::directory_iterator(root / "in/out")) {
+    const std::string name = e.path().filename().string();
+    EXPECT_TRUE(name.find(".animkit-run-") == std::string::npos || name == ".animkit-run-rlive.lock") << name;
+  }
   // The output folder inside the input is not walked.
   EXPECT_EQ(report.files.size(), 1u);
   EXPECT_EQ(report.converted, 1u);
@@ -292,6 +328,116 @@ TEST(BatchConvert, ValidateRejectsUsageErrors) {
   EXPECT_NO_THROW(job.Validate());
   const BatchReport r = job.Run();
   EXPECT_EQ(r.files.at(0).output, "a.gltf");
+}
+
+TEST(BatchConvert, NeverMoreWorkerThreadsThanAsked) {
+  const fs::path root = TempDir("batch-thread-bound");
+  for (int i = 0; i < 12; ++i) test::WriteBytes(root / "in" / ("f" + std::to_string(i) + ".anm"), test::SyntheticPsxAnm(3, 10, 1));
+  for (unsigned asked : {1u, 2u, 3u}) {
+    std::set<std::thread::id> workers;
+    BatchConvertJob job = Job(root / "in", root / ("out" + std::to_string(asked)), asked);
+    job.progress = [&](const BatchProgress&) { workers.insert(std::this_thread::get_id()); };  // calls are serialised
+    const BatchReport report = job.Run();
+    EXPECT_EQ(report.converted, 12u);
+    EXPECT_EQ(report.threads, asked);
+    EXPECT_LE(workers.size(), asked);
+  }
+  // The default: the hardware threads, and never more threads than files.
+  BatchConvertJob job = Job(root / "in", root / "out-default", 0);
+  const BatchReport report = job.Run();
+  EXPECT_LE(report.threads, std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_LE(report.threads, 12u);
+  EXPECT_GE(report.threads, 1u);
+}
+
+TEST(BatchConvert, SharedSkeletonIsDecodedOncePerRun) {
+  const fs::path root = TempDir("batch-shared-skeleton");
+  for (int i = 0; i < 6; ++i) test::WriteBytes(root / "in" / ("f" + std::to_string(i) + ".anm"), test::SyntheticPsxAnm(4, 10, 1));
+  test::WriteBytes(root / "rig.glb", test::SyntheticGltf(4, 0, 4, true, true));
+  BatchConvertJob job = Job(root / "in", root / "out", 3);
+  job.skeleton = (root / "rig.glb").string();
+  const BatchReport report = job.Run();
+  EXPECT_EQ(report.converted, 6u);
+  EXPECT_EQ(report.skeletons_decoded, 1u);
+  // Every file still decoded against it: the joint names come from the skeleton.
+  const Scene out = ImportGltf(ReadFileBytes((root / "out/f3.glb").string()), "f3");
+  ASSERT_EQ(out.clips.size(), 1u);
+  EXPECT_EQ(out.clips[0].tracks[0].joint, "root");
+  // A skeleton that does not decode fails every file that needs it, with its own error.
+  test::WriteText(root / "bad.glb", "not a glb");
+  job.skeleton = (root / "bad.glb").string();
+  job.output_dir = (root / "out-bad").string();
+  const BatchReport bad = job.Run();
+  EXPECT_EQ(bad.failed, 6u);
+  EXPECT_EQ(bad.skeletons_decoded, 1u);
+  for (const BatchFileResult& f : bad.files) EXPECT_NE(f.error.find("bad.glb"), std::string::npos) << f.error;
+}
+
+TEST(BatchConvert, AThrowingProgressCallbackIsAnErrorOfTheRun) {
+  const fs::path root = TempDir("batch-progress-throws");
+  for (int i = 0; i < 20; ++i) test::WriteBytes(root / "in" / ("f" + std::to_string(i) + ".anm"), test::SyntheticPsxAnm(3, 10, 1));
+  for (unsigned threads : {1u, 4u}) {
+    BatchConvertJob job = Job(root / "in", root / ("out" + std::to_string(threads)), threads);
+    job.progress = [](const BatchProgress& p) {
+      if (p.done == 3) throw std::runtime_error("display gone");
+    };
+    try {
+      job.Run();
+      ADD_FAILURE() << "Run() returned";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("the progress callback failed: display gone"), std::string::npos) << e.what();
+    }
+    // No further file was started after the failure (those under way finish).
+    EXPECT_LE(ReadTree(root / ("out" + std::to_string(threads))).size(), 3u + threads);
+  }
+}
+
+TEST(BatchConvert, InputsAreMappedNotCopied) {
+  // The mapped view holds the file's bytes; an empty file maps to no bytes.
+  const fs::path root = TempDir("batch-mapped");
+  const Bytes anm = test::SyntheticPsxAnm(3, 10, 1);
+  test::WriteBytes(root / "a.anm", anm);
+  test::WriteBytes(root / "empty.anm", Bytes{});
+  {
+    const MappedFile mapped((root / "a.anm").string());
+    EXPECT_EQ(Bytes(mapped.bytes().begin(), mapped.bytes().end()), anm);
+    const MappedFile empty((root / "empty.anm").string());
+    EXPECT_EQ(empty.bytes().size(), 0u);
+  }
+  EXPECT_THROW(MappedFile((root / "missing.anm").string()), Error);
+  EXPECT_THROW(MappedFile(root.string()), Error);
+  // Convert from bytes the caller holds gives the same output as from the path.
+  ConvertRequest from_path;
+  from_path.input = (root / "a.anm").string();
+  from_path.output = (root / "p.glb").string();
+  Convert(from_path);
+  const MappedFile mapped((root / "a.anm").string());
+  ConvertRequest from_bytes = from_path;
+  from_bytes.output = (root / "b.glb").string();
+  from_bytes.input_bytes = mapped.bytes();
+  const ConvertResult r = Convert(from_bytes);
+  EXPECT_EQ(r.bytes_in, anm.size());
+  EXPECT_EQ(ReadFileBytes((root / "p.glb").string()), ReadFileBytes((root / "b.glb").string()));
+}
+
+TEST(BatchTemporary, TaggedTemporaryNamesCarryTheRunTag) {
+  EXPECT_EQ(TemporaryTemplate("walk.glb", ""), ".walk.glb.tmp-XXXXXX");
+  EXPECT_EQ(TemporaryTemplate("walk.glb", "r12ab"), ".walk.glb.tmp-r12ab-XXXXXX");
+  // The name AtomicFile really uses with a tag, caught by making its rename fail.
+  const fs::path dir = TempDir("batch-tagged-tmpname");
+  fs::create_directories(dir / "target.glb");
+  AtomicFile out((dir / "target.glb").string(), {}, "r12ab");
+  out.Write(std::string_view("partial"));
+  size_t seen = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name == "target.glb") continue;
+    ++seen;
+    EXPECT_TRUE(IsTemporaryName(name)) << name;
+    EXPECT_EQ(TemporaryRunTag(name), "r12ab") << name;
+  }
+  EXPECT_EQ(seen, 1u);
+  EXPECT_THROW(out.Commit(), Error);
 }
 
 }  // namespace

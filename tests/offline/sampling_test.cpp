@@ -1,5 +1,6 @@
 #include "support/test_support.hpp"
 
+#include <cstring>
 #include <numbers>
 
 namespace animkit {
@@ -76,8 +77,7 @@ TEST(Sampling, LocalToModelMatchesMatrixProducts) {
   std::vector<TransformTRS> local;
   for (const Joint& j : s.joints) local.push_back(j.rest);
   std::vector<Mat4> model(s.joints.size());
-  LocalToModelJob job{&s, local, model};
-  ASSERT_TRUE(job.Run());
+  ASSERT_TRUE(LocalToModel(s, local, model));
   for (size_t i = 0; i < s.joints.size(); ++i) {
     Mat4 expected = MatrixFromTRS(local[i]);
     for (int p = s.joints[i].parent; p >= 0; p = s.joints[static_cast<size_t>(p)].parent) {
@@ -86,8 +86,14 @@ TEST(Sampling, LocalToModelMatchesMatrixProducts) {
     for (int c = 0; c < 4; ++c)
       for (int r = 0; r < 4; ++r) EXPECT_NEAR(model[i].m[c][r], expected.m[c][r], 1e-4);
   }
-  LocalToModelJob bad{&s, local, std::span<Mat4>(model.data(), 3)};
-  EXPECT_FALSE(bad.Validate());
+  // Too few outputs, or a joint before its parent: false, nothing written.
+  EXPECT_FALSE(LocalToModel(s, local, std::span<Mat4>(model.data(), 3)));
+  Skeleton reversed = s;
+  reversed.joints[1].parent = 5;
+  std::vector<Mat4> untouched(s.joints.size());
+  EXPECT_FALSE(LocalToModel(reversed, local, untouched));
+  const Mat4 fresh{};
+  for (const Mat4& m : untouched) EXPECT_EQ(std::memcmp(&m, &fresh, sizeof m), 0);
 }
 
 }  // namespace

@@ -10,276 +10,46 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <mutex>
 #include <set>
 #include <thread>
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <fcntl.h>
+#include <random>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace animkit {
 
 namespace fs = std::filesystem;
 
-// ---------------------------------------------------------------------------
-// Globs
-
-namespace {
-
-char Lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
-// Matches one character against the set starting at pattern[i] == '['; sets end
-// to the index after the closing ']'. Error when the set is not closed.
-bool MatchSet(std::string_view pattern, size_t i, char c, size_t* end) {
-  size_t j = i + 1;
-  bool negate = false;
-  if (j < pattern.size() && (pattern[j] == '!' || pattern[j] == '^')) {
-    negate = true;
-    ++j;
-  }
-  bool matched = false;
-  bool first = true;
-  c = Lower(c);
-  for (; j < pattern.size() && (first || pattern[j] != ']'); ++j, first = false) {
-    char lo = Lower(pattern[j]), hi = lo;
-    if (j + 2 < pattern.size() && pattern[j + 1] == '-' && pattern[j + 2] != ']') {
-      hi = Lower(pattern[j + 2]);
-      j += 2;
-    }
-    if (lo <= c && c <= hi) matched = true;
-  }
-  if (j >= pattern.size()) throw Error::General("unclosed '[' in the glob '" + std::string(pattern) + "'");
-  *end = j + 1;
-  return matched != negate;
-}
-
-// One path segment (no '/') against one pattern segment: *, ?, [set], literals.
-bool MatchSegment(std::string_view pattern, std::string_view name) {
-  size_t p = 0, n = 0;
-  size_t star_p = std::string_view::npos, star_n = 0;
-  while (n < name.size()) {
-    if (p < pattern.size()) {
-      const char pc = pattern[p];
-      if (pc == '*') {
-        star_p = p++;
-        star_n = n;
-        continue;
-      }
-      if (pc == '?') {
-        ++p;
-        ++n;
-        continue;
-      }
-      if (pc == '[') {
-        size_t end = 0;
-        if (MatchSet(pattern, p, name[n], &end)) {
-          p = end;
-          ++n;
-          continue;
-        }
-      } else if (Lower(pc) == Lower(name[n])) {
-        ++p;
-        ++n;
-        continue;
-      }
-    }
-    if (star_p == std::string_view::npos) return false;
-    p = star_p + 1;
-    n = ++star_n;
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  // An unclosed set left in the pattern is still an error.
-  for (size_t i = p; i < pattern.size(); ++i) {
-    if (pattern[i] == '[') {
-      size_t end = 0;
-      MatchSet(pattern, i, 'a', &end);
-    }
-  }
-  return p == pattern.size();
-}
-
-std::vector<std::string_view> Segments(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (true) {
-    size_t slash = s.find('/', start);
-    out.push_back(s.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start));
-    if (slash == std::string_view::npos) break;
-    start = slash + 1;
-  }
-  return out;
-}
-
-bool MatchSegments(const std::vector<std::string_view>& pat, size_t pi, const std::vector<std::string_view>& path,
-                   size_t ni) {
-  while (pi < pat.size()) {
-    if (pat[pi] == "**") {
-      // Collapse runs of ** and try every number of levels.
-      while (pi + 1 < pat.size() && pat[pi + 1] == "**") ++pi;
-      if (pi + 1 == pat.size()) return true;
-      for (size_t k = ni; k <= path.size(); ++k) {
-        if (MatchSegments(pat, pi + 1, path, k)) return true;
-      }
-      return false;
-    }
-    if (ni >= path.size() || !MatchSegment(pat[pi], path[ni])) return false;
-    ++pi;
-    ++ni;
-  }
-  return ni == path.size();
-}
-
-void CheckGlob(std::string_view pattern) {
-  for (size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '[') {
-      size_t end = 0;
-      MatchSet(pattern, i, 'a', &end);
-      i = end - 1;
-    }
-  }
-}
-
-std::string Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
-}
-
-}  // namespace
-
-bool GlobMatch(std::string_view pattern, std::string_view path) {
-  CheckGlob(pattern);
-  return MatchSegments(Segments(pattern), 0, Segments(path), 0);
-}
-
-std::vector<SkeletonMapRule> ParseSkeletonMap(std::string_view text, const std::string& source) {
-  std::vector<SkeletonMapRule> rules;
-  int line_no = 0;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t nl = text.find('\n', start);
-    std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
-    ++line_no;
-    start = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
-    if (size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    if (Trim(line).empty()) continue;
-    size_t eq = line.find('=');
-    if (eq == std::string_view::npos) {
-      throw Error::AtLine(line_no, 1, "expected 'ANIMATION_GLOB = SKELETON_GLOB'").InFile(source);
-    }
-    SkeletonMapRule rule{Trim(line.substr(0, eq)), Trim(line.substr(eq + 1)), line_no};
-    if (rule.animation.empty()) throw Error::AtLine(line_no, 1, "expected a glob before '='").InFile(source);
-    if (rule.skeleton.empty()) {
-      throw Error::AtLine(line_no, static_cast<int>(eq) + 2, "expected a glob after '='").InFile(source);
-    }
-    if (rule.skeleton.find('=') != std::string::npos) {
-      throw Error::AtLine(line_no, static_cast<int>(eq) + 2, "expected one '=' in the line").InFile(source);
-    }
-    try {
-      CheckGlob(rule.animation);
-      CheckGlob(rule.skeleton);
-    } catch (const Error& e) {
-      throw Error::AtLine(line_no, 1, e.message()).InFile(source);
-    }
-    rules.push_back(std::move(rule));
-  }
-  return rules;
-}
-
-std::string_view ToString(BatchStatus status) {
-  switch (status) {
-    case BatchStatus::Converted: return "converted";
-    case BatchStatus::Skipped: return "skipped";
-    case BatchStatus::Failed: return "failed";
-  }
-  return "?";
-}
-
 bool IsTemporaryName(std::string_view name) {
-  // ".<name>.tmp-XXXXXX", the mkstemp template of WriteFileAtomic.
+  // ".<name>.tmp-XXXXXX" or ".<name>.tmp-TAG-XXXXXX": the mkstemp templates of AtomicFile.
   constexpr std::string_view kTag = ".tmp-";
   if (name.size() < 1 + 1 + kTag.size() + 6 || name.front() != '.') return false;
-  std::string_view tail = name.substr(name.size() - 6);
-  if (name.substr(name.size() - 6 - kTag.size(), kTag.size()) != kTag) return false;
-  return std::all_of(tail.begin(), tail.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+  const size_t tag = name.rfind(kTag);
+  if (tag == std::string_view::npos || tag < 2) return false;
+  const std::string_view tail = name.substr(tag + kTag.size());
+  const size_t dash = tail.find('-');
+  const std::string_view random = dash == std::string_view::npos ? tail : tail.substr(dash + 1);
+  const std::string_view run = dash == std::string_view::npos ? std::string_view() : tail.substr(0, dash);
+  auto alnum = [](std::string_view s) {
+    return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+  };
+  if (random.size() != 6 || !alnum(random)) return false;
+  return dash == std::string_view::npos || (!run.empty() && alnum(run));
 }
 
-// ---------------------------------------------------------------------------
-// Report
-
-nlohmann::json BatchReport::ToJson() const {
-  nlohmann::json by_format = nlohmann::json::object();
-  nlohmann::json entries = nlohmann::json::array();
-  for (const BatchFileResult& f : files) {
-    const std::string key = f.format.empty() ? "none" : f.format;
-    nlohmann::json& counts = by_format[key];
-    if (counts.is_null()) counts = {{"converted", 0}, {"skipped", 0}, {"failed", 0}};
-    counts[std::string(ToString(f.status))] = counts[std::string(ToString(f.status))].get<size_t>() + 1;
-    nlohmann::json e = {{"path", f.path},
-                        {"status", ToString(f.status)},
-                        {"format", f.format.empty() ? nlohmann::json() : nlohmann::json(f.format)},
-                        {"score", f.score},
-                        {"output", f.output.empty() ? nlohmann::json() : nlohmann::json(f.output)},
-                        {"extra_outputs", f.extra_outputs},
-                        {"skeleton", f.skeleton.empty() ? nlohmann::json() : nlohmann::json(f.skeleton)},
-                        {"clips", f.clips},
-                        {"frames", f.frames},
-                        {"joints", f.joints},
-                        {"bytes_in", f.bytes_in},
-                        {"bytes_out", f.bytes_out},
-                        {"seconds", f.seconds},
-                        {"reason", f.reason.empty() ? nlohmann::json() : nlohmann::json(f.reason)},
-                        {"error", f.error.empty() ? nlohmann::json() : nlohmann::json(f.error)}};
-    entries.push_back(std::move(e));
-  }
-  return {{"converted", converted},
-          {"skipped", skipped},
-          {"failed", failed},
-          {"not_started", not_started},
-          {"cancelled", cancelled},
-          {"stale_temporaries_removed", stale_temporaries_removed},
-          {"threads", threads},
-          {"seconds", seconds},
-          {"by_format", by_format},
-          {"files", entries}};
+std::string_view TemporaryRunTag(std::string_view name) {
+  if (!IsTemporaryName(name)) return {};
+  const std::string_view tail = name.substr(name.rfind(".tmp-") + 5);
+  const size_t dash = tail.find('-');
+  return dash == std::string_view::npos ? std::string_view() : tail.substr(0, dash);
 }
-
-std::string BatchReport::Summary() const {
-  std::string out;
-  char buf[256];
-  const size_t total = converted + skipped + failed;
-  std::snprintf(buf, sizeof buf, "%zu files: %zu converted, %zu skipped, %zu failed", total, converted, skipped, failed);
-  out += buf;
-  if (cancelled) {
-    std::snprintf(buf, sizeof buf, ", %zu not started (interrupted)", not_started);
-    out += buf;
-  }
-  std::snprintf(buf, sizeof buf, " in %.2f s (%.1f files/s, %u threads)\n", seconds,
-                seconds > 0 ? static_cast<double>(total) / seconds : 0.0, threads);
-  out += buf;
-  std::map<std::string, std::array<size_t, 3>> by_format;
-  for (const BatchFileResult& f : files) {
-    by_format[f.format.empty() ? "(no format)" : f.format][static_cast<size_t>(f.status)]++;
-  }
-  for (const auto& [name, c] : by_format) {
-    std::snprintf(buf, sizeof buf, "  %-14s %6zu converted %6zu skipped %6zu failed\n", name.c_str(), c[0], c[1], c[2]);
-    out += buf;
-  }
-  if (stale_temporaries_removed) {
-    std::snprintf(buf, sizeof buf, "  removed %zu temporary files left by an interrupted run\n",
-                  stale_temporaries_removed);
-    out += buf;
-  }
-  bool header = false;
-  for (const BatchFileResult& f : files) {
-    if (f.status != BatchStatus::Failed) continue;
-    if (!header) out += "failed:\n";
-    header = true;
-    out += "  " + f.error + "\n";
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------
-// The job
 
 namespace {
 
@@ -309,20 +79,95 @@ OutputTarget ResolveOutput(const std::string& to) {
   return t;
 }
 
-// The temporary name's target ("walk.glb" for ".walk.glb.tmp-AbC123").
-std::string TemporaryTarget(const std::string& name) { return name.substr(1, name.size() - 1 - 5 - 6); }
+// The temporary name's target ("walk.glb" for ".walk.glb.tmp-AbC123" or ".walk.glb.tmp-r1f2-AbC123").
+std::string TemporaryTarget(const std::string& name) { return name.substr(1, name.rfind(".tmp-") - 1); }
 
+// A run's lock: OUTDIR/.animkit-run-TAG.lock, held (flock) for the whole run, so
+// that another run can tell a live run's temporaries from a killed run's.
+std::string RunLockName(std::string_view tag) { return ".animkit-run-" + std::string(tag) + ".lock"; }
+
+// True when the run that tagged a temporary still holds its lock.
+bool RunIsLive(const fs::path& out_root, std::string_view tag) {
+  const int fd = open((out_root / RunLockName(tag)).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;  // a run creates its lock before its first temporary and removes it last
+  const bool live = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close(fd);  // releases the lock if it was taken
+  return live;
+}
+
+class RunLock {
+ public:
+  // Creates the lock under a name no cleanup looks at, locks it, then renames it
+  // into place: the lock file is never seen unlocked.
+  RunLock(const fs::path& out_root, const std::string& tag) : path_(out_root / RunLockName(tag)) {
+    std::error_code ec;
+    fs::create_directories(out_root, ec);
+    if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(out_root.string());
+    const fs::path fresh = path_.string() + ".new";
+    fd_ = open(fresh.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw Error::General(std::string("cannot create the run lock: ") + std::strerror(errno)).InFile(fresh.string());
+    if (flock(fd_, LOCK_EX) != 0 || std::rename(fresh.c_str(), path_.c_str()) != 0) {
+      const int err = errno;
+      close(fd_);
+      unlink(fresh.c_str());
+      throw Error::General(std::string("cannot take the run lock: ") + std::strerror(err)).InFile(path_.string());
+    }
+  }
+  ~RunLock() {
+    unlink(path_.c_str());
+    close(fd_);
+  }
+  RunLock(const RunLock&) = delete;
+  RunLock& operator=(const RunLock&) = delete;
+
+ private:
+  fs::path path_;
+  int fd_ = -1;
+};
+
+// A tag unique to this run: process id, time and randomness, letters and digits only.
+std::string NewRunTag() {
+  std::random_device rd;
+  const auto now = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "r%x%04x%04x", static_cast<unsigned>(getpid()), static_cast<unsigned>(now & 0xFFFF),
+                static_cast<unsigned>(rd() & 0xFFFF));
+  return buf;
+}
+
+// Removes the temporaries of runs that are no longer alive (killed): tagged with a
+// run whose lock nobody holds, for the extension being written. Untagged temporaries
+// (single-file conversions) and live runs' are left alone.
 size_t RemoveStaleTemporaries(const fs::path& dir, const std::string& extension) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return 0;
   size_t removed = 0;
+  std::map<std::string, bool, std::less<>> live;
   for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (!IsTemporaryName(name) || !it->is_regular_file(ec)) continue;
     if (ExtensionOf(TemporaryTarget(name)) != extension) continue;
+    const std::string tag(TemporaryRunTag(name));
+    if (tag.empty()) continue;
+    auto known = live.find(tag);
+    if (known == live.end()) known = live.emplace(tag, RunIsLive(dir, tag)).first;
+    if (known->second) continue;
     std::error_code rm;
     if (fs::remove(it->path(), rm)) ++removed;
+  }
+  // The locks of runs that are over. A lock file appears under its name already
+  // locked (RunLock), so one nobody holds belongs to a run that is over.
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    constexpr std::string_view kPrefix = ".animkit-run-", kSuffix = ".lock";
+    if (name.size() <= kPrefix.size() + kSuffix.size() || name.rfind(kPrefix, 0) != 0 ||
+        name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0) {
+      continue;
+    }
+    const std::string tag = name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+    std::error_code rm;
+    if (!RunIsLive(dir, tag)) fs::remove(it->path(), rm);
   }
   return removed;
 }
@@ -406,6 +251,8 @@ BatchReport BatchConvertJob::Run() const {
 
   BatchReport report;
   report.stale_temporaries_removed = RemoveStaleTemporaries(out_root, target.extension);
+  const std::string run_tag = NewRunTag();
+  const RunLock run_lock(out_root, run_tag);
 
   std::error_code ec;
   fs::path exclude;
@@ -432,6 +279,31 @@ BatchReport BatchConvertJob::Run() const {
     }
   }
 
+  // Each skeleton file is decoded once per run, by the first file that needs it.
+  struct SharedSkeleton {
+    std::once_flag once;
+    Scene scene;
+    std::optional<Error> error;
+  };
+  std::map<std::string, SharedSkeleton> skeletons;
+  if (!skeleton.empty()) skeletons[skeleton];
+  for (const std::string& rel : rule_skeleton)
+    if (!rel.empty()) skeletons[(in_root / rel).string()];
+  std::atomic<size_t> skeletons_decoded{0};
+  auto shared_skeleton = [&](const std::string& path) -> const Scene& {
+    SharedSkeleton& shared = skeletons.at(path);
+    std::call_once(shared.once, [&] {
+      ++skeletons_decoded;
+      try {
+        shared.scene = LoadReference(path, options);
+      } catch (const Error& e) {
+        shared.error = e;
+      }
+    });
+    if (shared.error) throw *shared.error;
+    return shared.scene;
+  };
+
   unsigned n_threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   n_threads = static_cast<unsigned>(std::min<size_t>(n_threads, std::max<size_t>(files.size(), 1)));
   report.threads = n_threads;
@@ -442,6 +314,8 @@ BatchReport BatchConvertJob::Run() const {
   std::mutex mutex;  // guards progress, counters, folder creation
   BatchProgress progress_state;
   progress_state.total = files.size();
+  std::exception_ptr progress_failure;  // the first exception the progress callback threw
+  std::atomic<bool> stop{false};
 
   auto process = [&](size_t i) {
     BatchFileResult r;
@@ -456,7 +330,8 @@ BatchReport BatchConvertJob::Run() const {
       if (size > max_file_size) {
         r.reason = "larger than the " + std::to_string(max_file_size >> 20) + " MiB limit";
       } else {
-        const Bytes data = ReadFileBytes(in_path);
+        const MappedFile mapped(in_path);  // paged in as the reader goes, shared with the page cache
+        const ByteView data = mapped.bytes();
         const Detection d = Detect(data, in_path);
         if (!d.format) {
           r.reason = "no format recognises the contents";
@@ -492,13 +367,17 @@ BatchReport BatchConvertJob::Run() const {
               fs::create_directories(out_path.parent_path(), mk);
               if (mk) throw Error::General("cannot create the folder: " + mk.message()).InFile(out_path.parent_path().string());
             }
-            ConvertRequest request{in_path,
-                                   out_path.string(),
-                                   r.format,
-                                   target.format ? std::string(target.format->id) : std::string(),
-                                   skeleton_path,
-                                   clip,
-                                   options};
+            ConvertRequest request;
+            request.input = in_path;
+            request.output = out_path.string();
+            request.input_format = r.format;
+            request.output_format = target.format ? std::string(target.format->id) : std::string();
+            request.skeleton = skeleton_path;
+            request.clip = clip;
+            request.options = options;
+            request.input_bytes = data;
+            if (!skeleton_path.empty()) request.reference = &shared_skeleton(skeleton_path);
+            request.run_tag = run_tag;
             const ConvertResult c = Convert(request);
             r.status = BatchStatus::Converted;
             r.output = outputs[i];
@@ -531,11 +410,18 @@ BatchReport BatchConvertJob::Run() const {
     }
     progress_state.elapsed = SecondsSince(t0);
     progress_state.last = &results[i];
-    if (progress) progress(progress_state);
+    if (progress && !progress_failure) {
+      try {
+        progress(progress_state);
+      } catch (...) {
+        progress_failure = std::current_exception();  // ends the run (below), never the process
+        stop = true;
+      }
+    }
   };
 
   auto worker = [&] {
-    while (!(cancel && cancel->load())) {
+    while (!stop.load() && !(cancel && cancel->load())) {
       const size_t i = next.fetch_add(1);
       if (i >= files.size()) break;
       process(i);
@@ -562,7 +448,19 @@ BatchReport BatchConvertJob::Run() const {
     report.files.push_back(std::move(results[i]));
   }
   report.cancelled = report.not_started > 0 || (cancel && cancel->load());
+  report.skeletons_decoded = skeletons_decoded.load();
   report.seconds = SecondsSince(t0);
+  if (progress_failure) {
+    std::string what = "unknown exception";
+    try {
+      std::rethrow_exception(progress_failure);
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    throw Error::General("the progress callback failed: " + what + " (" + std::to_string(report.files.size()) +
+                         " files done, " + std::to_string(report.not_started) + " not started)");
+  }
   return report;
 }
 

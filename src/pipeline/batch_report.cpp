@@ -1,0 +1,92 @@
+// The batch report: the --report JSON and the human summary (docs/batch.md).
+#include <animkit/batch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <map>
+
+namespace animkit {
+
+std::string_view ToString(BatchStatus status) {
+  switch (status) {
+    case BatchStatus::Converted: return "converted";
+    case BatchStatus::Skipped: return "skipped";
+    case BatchStatus::Failed: return "failed";
+  }
+  return "?";
+}
+
+nlohmann::json BatchReport::ToJson() const {
+  nlohmann::json by_format = nlohmann::json::object();
+  nlohmann::json entries = nlohmann::json::array();
+  for (const BatchFileResult& f : files) {
+    const std::string key = f.format.empty() ? "none" : f.format;
+    nlohmann::json& counts = by_format[key];
+    if (counts.is_null()) counts = {{"converted", 0}, {"skipped", 0}, {"failed", 0}};
+    counts[std::string(ToString(f.status))] = counts[std::string(ToString(f.status))].get<size_t>() + 1;
+    nlohmann::json e = {{"path", f.path},
+                        {"status", ToString(f.status)},
+                        {"format", f.format.empty() ? nlohmann::json() : nlohmann::json(f.format)},
+                        {"score", f.score},
+                        {"output", f.output.empty() ? nlohmann::json() : nlohmann::json(f.output)},
+                        {"extra_outputs", f.extra_outputs},
+                        {"skeleton", f.skeleton.empty() ? nlohmann::json() : nlohmann::json(f.skeleton)},
+                        {"clips", f.clips},
+                        {"frames", f.frames},
+                        {"joints", f.joints},
+                        {"bytes_in", f.bytes_in},
+                        {"bytes_out", f.bytes_out},
+                        {"seconds", f.seconds},
+                        {"reason", f.reason.empty() ? nlohmann::json() : nlohmann::json(f.reason)},
+                        {"error", f.error.empty() ? nlohmann::json() : nlohmann::json(f.error)}};
+    entries.push_back(std::move(e));
+  }
+  return {{"converted", converted},
+          {"skipped", skipped},
+          {"failed", failed},
+          {"not_started", not_started},
+          {"cancelled", cancelled},
+          {"stale_temporaries_removed", stale_temporaries_removed},
+          {"threads", threads},
+          {"seconds", seconds},
+          {"by_format", by_format},
+          {"files", entries}};
+}
+
+std::string BatchReport::Summary() const {
+  std::string out;
+  char buf[256];
+  const size_t total = converted + skipped + failed;
+  std::snprintf(buf, sizeof buf, "%zu files: %zu converted, %zu skipped, %zu failed", total, converted, skipped, failed);
+  out += buf;
+  if (cancelled) {
+    std::snprintf(buf, sizeof buf, ", %zu not started (interrupted)", not_started);
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf, " in %.2f s (%.1f files/s, %u threads)\n", seconds,
+                seconds > 0 ? static_cast<double>(total) / seconds : 0.0, threads);
+  out += buf;
+  std::map<std::string, std::array<size_t, 3>> by_format;
+  for (const BatchFileResult& f : files) {
+    by_format[f.format.empty() ? "(no format)" : f.format][static_cast<size_t>(f.status)]++;
+  }
+  for (const auto& [name, c] : by_format) {
+    std::snprintf(buf, sizeof buf, "  %-14s %6zu converted %6zu skipped %6zu failed\n", name.c_str(), c[0], c[1], c[2]);
+    out += buf;
+  }
+  if (stale_temporaries_removed) {
+    std::snprintf(buf, sizeof buf, "  removed %zu temporary files left by an interrupted run\n",
+                  stale_temporaries_removed);
+    out += buf;
+  }
+  bool header = false;
+  for (const BatchFileResult& f : files) {
+    if (f.status != BatchStatus::Failed) continue;
+    if (!header) out += "failed:\n";
+    header = true;
+    out += "  " + f.error + "\n";
+  }
+  return out;
+}
+
+}  // namespace animkit

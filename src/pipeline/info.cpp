@@ -1,0 +1,114 @@
+// `animkit info`: what a file holds, as the contract's JSON or a human summary.
+// Built here, in the library, so that every front end prints the same thing.
+#include <animkit/error.hpp>
+#include <animkit/pipeline.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <optional>
+
+namespace animkit {
+
+namespace {
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+struct FileSummary {
+  LoadedFile loaded;
+  nlohmann::json fields;  // the format's own Info()
+  std::optional<Scene> scene;
+  std::string decode_error;
+};
+
+FileSummary Summarize(const std::string& path, const InfoRequest& request) {
+  FileSummary s;
+  s.loaded = LoadFile(path, request.format, request.options);
+  s.fields = s.loaded.document->Info();
+  try {
+    s.scene = DecodeWithSkeleton(s.loaded, request.skeleton, request.options).scene;
+  } catch (const Error& e) {
+    s.decode_error = e.what();
+  }
+  return s;
+}
+
+// Where a reader accepted what the format's rules forbid (formats list these in "warnings").
+nlohmann::json Warnings(const nlohmann::json& fields) {
+  const auto it = fields.find("warnings");
+  return it != fields.end() && it->is_array() ? *it : nlohmann::json::array();
+}
+
+// The format's "version" field, or null when it has none (never added to fields).
+nlohmann::json Version(const nlohmann::json& fields) {
+  const auto it = fields.find("version");
+  return it != fields.end() ? *it : nlohmann::json();
+}
+
+}  // namespace
+
+std::string InfoJson(const std::string& path, const InfoRequest& request) {
+  const FileSummary s = Summarize(path, request);
+  nlohmann::json out = {{"file", path},
+                        {"format", s.loaded.format->id},
+                        {"description", s.loaded.format->description},
+                        {"version", Version(s.fields)}};
+  nlohmann::json clips = nlohmann::json::array();
+  nlohmann::json events = nlohmann::json::array();
+  nlohmann::json joints = nlohmann::json::array();
+  if (s.scene) {
+    for (const Joint& j : s.scene->skeleton.joints) joints.push_back(j.name);
+    for (const Clip& c : s.scene->clips) {
+      nlohmann::json names = nlohmann::json::array();
+      for (const JointTrack& t : c.tracks) names.push_back(t.joint);
+      clips.push_back({{"name", c.name},
+                       {"frames", c.frame_count},
+                       {"rate", c.frame_rate},
+                       {"duration", c.duration},
+                       {"loop", c.loop},
+                       {"joints", names},
+                       {"events", c.events.size()}});
+      for (const Event& e : c.events) {
+        nlohmann::json ev = {{"clip", c.name}, {"time", e.time}, {"name", e.name}, {"params", e.params}};
+        if (e.end_time) ev["end_time"] = *e.end_time;
+        events.push_back(std::move(ev));
+      }
+    }
+  }
+  out["clips"] = clips;
+  out["joints"] = joints;
+  out["events"] = events;
+  if (!s.decode_error.empty()) out["decode_error"] = s.decode_error;
+  out["warnings"] = Warnings(s.fields);
+  out["fields"] = s.fields;
+  return DumpJson(out, 2) + "\n";
+}
+
+std::string InfoText(const std::string& path, const InfoRequest& request) {
+  const FileSummary s = Summarize(path, request);
+  std::string text =
+      path + ": " + std::string(s.loaded.format->id) + " (" + std::string(s.loaded.format->description) + ")\n";
+  if (const nlohmann::json version = Version(s.fields); !version.is_null()) text += "  version: " + DumpJson(version) + "\n";
+  if (s.scene) {
+    if (!s.scene->skeleton.empty()) text += "  skeleton: " + std::to_string(s.scene->skeleton.joints.size()) + " joints\n";
+    for (const Clip& c : s.scene->clips) {
+      text += "  clip \"" + c.name + "\": " + std::to_string(c.frame_count) + " frames at " + Fixed(c.frame_rate, 3) +
+              " fps, " + Fixed(c.duration, 3) + " s, " + (c.loop ? "loops" : "no loop") + ", " +
+              std::to_string(c.tracks.size()) + " joints, " + std::to_string(c.events.size()) + " events\n";
+    }
+  } else {
+    text += "  (not decoded: " + s.decode_error + ")\n";
+  }
+  for (const auto& w : Warnings(s.fields))
+    if (w.is_string()) text += "  warning: " + w.get<std::string>() + "\n";
+  for (auto it = s.fields.begin(); it != s.fields.end(); ++it) {
+    if (it.value().is_primitive()) text += "  " + it.key() + ": " + DumpJson(it.value()) + "\n";
+  }
+  return text;
+}
+
+}  // namespace animkit
