@@ -1,6 +1,7 @@
 #include <animkit/formats/psx_anc.hpp>
-#include <animkit/formats/psx_anm.hpp>
 #include <animkit/sampling.hpp>
+
+#include "formats/common/psx.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -45,7 +46,7 @@ Bytes Serialize(const File& file) {
 }
 
 double FrameRateOf(const File& file, const DecodeSettings& settings) {
-  return psx_anm::RateFromHeader(file.unknown, settings.frame_rate);
+  return psx::RateFromHeader(file.unknown, settings.frame_rate);
 }
 
 namespace {

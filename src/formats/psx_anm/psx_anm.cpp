@@ -1,6 +1,8 @@
 #include <animkit/formats/psx_anm.hpp>
 #include <animkit/sampling.hpp>
 
+#include "formats/common/psx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -113,13 +115,8 @@ void CheckObjects(const File& file, size_t object_count, const std::string& what
   }
 }
 
-double RateFromHeader(int16_t header_unknown, double override_rate) {
-  if (override_rate > 0) return override_rate;
-  return (header_unknown >= 1 && header_unknown <= 240) ? header_unknown : 60.0;
-}
-
 double FrameRateOf(const File& file, const DecodeSettings& settings) {
-  return RateFromHeader(file.unknown, settings.frame_rate);
+  return psx::RateFromHeader(file.unknown, settings.frame_rate);
 }
 
 namespace {

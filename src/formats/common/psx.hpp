@@ -1,0 +1,17 @@
+// What the PS1 formats (psx-anm, psx-anc) share: the frame rate their headers imply.
+#pragma once
+
+#include <animkit/format.hpp>
+
+#include <cstdint>
+
+namespace animkit::psx {
+
+// --psx-rate, declared by both formats.
+extern const OptionSpec kRateOption;
+
+// The rate PS1 ANM and ANC files imply: override when > 0, else the header's
+// second field when it is in 1..240 (unverified: it looks like a frame rate), else 60.
+double RateFromHeader(int16_t header_unknown, double override_rate);
+
+}  // namespace animkit::psx
