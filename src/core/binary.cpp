@@ -106,10 +106,10 @@ ByteReader ByteReader::Sub(uint64_t offset, uint64_t n, std::string_view what) c
 }
 
 std::string ByteReader::Utf16z(int64_t pos, size_t field, std::string_view what) const {
-  if (pos < 0 || static_cast<uint64_t>(pos) >= data_.size()) {
-    FailAt(field, std::string(what) + " points to " +
-                      (pos < 0 ? "before the start of the file" : Hex(absolute(static_cast<size_t>(pos)))) +
-                      ", outside the file (" + Hex(absolute(data_.size())) + " bytes)");
+  if (pos < 0) FailAt(field, std::string(what) + " points before the start of the file");
+  if (static_cast<uint64_t>(pos) >= data_.size()) {
+    FailAt(field, std::string(what) + " points to " + Hex(absolute(static_cast<size_t>(pos))) + ", outside the file (" +
+                      Hex(absolute(data_.size())) + " bytes)");
   }
   std::vector<uint16_t> units;
   for (size_t p = static_cast<size_t>(pos);; p += 2) {
@@ -126,11 +126,11 @@ std::string ByteReader::Utf16z(int64_t pos, size_t field, std::string_view what)
 
 ByteReader ByteReader::Table(int64_t offset, uint64_t count, uint64_t entry_size, size_t field,
                              std::string_view what) const {
-  if (offset < 0 || static_cast<uint64_t>(offset) > data_.size()) {
-    FailAt(field, std::string(what) + " offset points to " +
-                      (offset < 0 ? "before the start of the file" : Hex(absolute(static_cast<size_t>(offset)))) +
-                      ", past the end of the " + (base_ == 0 ? "file" : "entry") + " (" +
-                      Hex(absolute(data_.size())) + ")");
+  if (offset < 0) FailAt(field, std::string(what) + " offset points before the start of the file");
+  if (static_cast<uint64_t>(offset) > data_.size()) {
+    FailAt(field, std::string(what) + " offset points to " + Hex(absolute(static_cast<size_t>(offset))) +
+                      ", past the end of the " + (base_ == 0 ? "file" : "entry") + " (" + Hex(absolute(data_.size())) +
+                      ")");
   }
   const auto at = static_cast<uint64_t>(offset);
   ByteReader t = Sub(at, data_.size() - at, what);
