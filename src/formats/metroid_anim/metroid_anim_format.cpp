@@ -180,11 +180,9 @@ std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& 
   const Options& o = context.options;
   EncodeSettings s;
   // Without --anim-version a clip read from an ANIM keeps its version; others get 2.
-  std::string version = "2";
-  if (clip.metadata.is_object() && clip.metadata.value("source_format", "") == "metroid-anim" &&
-      clip.metadata.contains("anim_version") && clip.metadata["anim_version"] == 0) {
-    version = "0";
-  }
+  const bool read_as_v0 = clip.metadata.is_object() && clip.metadata.value("source_format", "") == "metroid-anim" &&
+                          clip.metadata.contains("anim_version") && clip.metadata["anim_version"] == 0;
+  const std::string_view version = read_as_v0 ? "0" : "2";
   s.version = o.Choice(kVersionOption, version) == "0" ? 0 : 2;
   s.rotation_divisor = static_cast<uint32_t>(o.Number(kDivisorOption));
   s.max_error_rot = o.Number(kMaxErrorRotOption);

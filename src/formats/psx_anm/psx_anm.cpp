@@ -18,9 +18,9 @@ size_t Keyframe::byte_size() const {
 File Parse(ByteView data) {
   ByteReader r(data, Endian::Little);
   File file;
-  file.marker = r.U16("the 0x8000 marker");
-  if (file.marker != kMarker) r.FailAt(0, "expected the marker 0x8000 (bytes 00 80), found " + Hex(file.marker));
-  file.unknown = r.I16("the second header field");
+  const psx::Header header = psx::ReadHeader(r);
+  file.marker = header.marker;
+  file.unknown = header.unknown;
   const size_t frame_count = r.U16("the frame count");
   r.Count(frame_count + 1, 2, "frame offset table");
   std::vector<size_t> offsets(frame_count + 1);
