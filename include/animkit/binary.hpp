@@ -54,8 +54,17 @@ class ByteReader {
   // A zero-terminated 8-bit string (terminator consumed, not returned).
   std::string CString(std::string_view what);
 
+  // A zero-terminated UTF-16 string (this reader's byte order) at pos, as UTF-8 (unpaired
+  // surrogates become U+FFFD). field is where the offset that led here was read: the error
+  // when pos lies outside names it; an unterminated string is an error at pos.
+  std::string Utf16z(int64_t pos, size_t field, std::string_view what) const;
+
   // A reader over [offset, offset + n) of this one.
   ByteReader Sub(uint64_t offset, uint64_t n, std::string_view what) const;
+  // A table of count entries of entry_size bytes at offset (a file value: negative or
+  // past the end is an error at field, where the offset was read), checked to fit before
+  // anything is allocated for it; the reader runs to the end of this one.
+  ByteReader Table(int64_t offset, uint64_t count, uint64_t entry_size, size_t field, std::string_view what) const;
 
   [[noreturn]] void Fail(std::string message) const;  // at the current position
   [[noreturn]] void FailAt(size_t pos, std::string message) const;
@@ -93,6 +102,11 @@ class ByteWriter {
   Endian endian_;
   Bytes out_;
 };
+
+// UTF-16 code units to UTF-8 (unpaired surrogates become U+FFFD) and back (invalid
+// UTF-8 bytes become U+FFFD).
+std::string Utf8FromUtf16(const std::vector<uint16_t>& units);
+std::vector<uint16_t> Utf16FromUtf8(std::string_view text);
 
 // "0x1c4": offsets in messages are always written this way.
 std::string Hex(uint64_t v);

@@ -18,16 +18,22 @@
 
 namespace animkit {
 
-// Format-specific settings ("--euler zyx" arrives as {"euler", "zyx"}).
+struct OptionSpec;
+
+// Format-specific settings ("--euler zyx" arrives as {"euler", "zyx"}). Every name is one a
+// format declares (FormatDescriptor::options) and every value fits its spec: Set() checks.
 class Options {
  public:
-  void Set(std::string key, std::string value) { values_[std::move(key)] = std::move(value); }
+  // Error naming the option and what it allows when no format declares key or the value
+  // does not fit the declaration (kSourcePathOption is the one name formats do not declare).
+  void Set(std::string key, std::string value);
   bool Has(const std::string& key) const { return values_.count(key) != 0; }
   std::string Get(const std::string& key, std::string fallback = {}) const;
-  double GetNumber(const std::string& key, double fallback) const;  // Error when not a number
-  // The value, which must be one of choices (Error otherwise); fallback when unset.
-  std::string GetChoice(const std::string& key, std::initializer_list<std::string_view> choices,
-                        std::string fallback) const;
+  // The value of a declared option: the one set, else the spec's default, else fallback
+  // (options whose default depends on the input declare none).
+  std::string Choice(const OptionSpec& spec, std::string_view fallback = {}) const;
+  double Number(const OptionSpec& spec, double fallback = 0) const;
+  bool Flag(const OptionSpec& spec) const;
   const std::map<std::string, std::string>& values() const { return values_; }
   // The limits every reader, decoder, sampler and encoder checks (limits.hpp);
   // kept apart from values(): raising a limit changes no output.
@@ -97,11 +103,41 @@ class Document {
   virtual Scene Decode(const DecodeContext& context) const = 0;
 };
 
-struct OptionSpec {
-  std::string_view name;  // without dashes
-  std::string_view help;
-  bool takes_value = true;
+enum class OptionType {
+  Choice,   // one of OptionSpec::choices
+  Number,   // a decimal number within [min, max]
+  Integer,  // a whole number within [min, max]
+  Word,     // a name: not empty, no spaces or control characters
+  Flag,     // no value on the command line; "1" (set) or "0"
 };
+
+// A format option as its format declares it: the CLI's flags and --help, docs/cli.md's
+// option table (FormatOptionsMarkdown) and any other front end are made from these.
+struct OptionSpec {
+  std::string_view name{};  // without dashes
+  OptionType type = OptionType::Word;
+  std::string_view help{};  // one line; values and default are added from the fields below
+  std::vector<std::string_view> choices{};  // Choice: the allowed values
+  // As written on the command line; empty when it depends on the input (help says how).
+  std::string_view default_value{};
+  double min = -1e300, max = 1e300;  // Number / Integer: the allowed range
+  bool min_exclusive = false;        // min itself is not allowed
+  bool takes_value() const { return type != OptionType::Flag; }
+};
+
+// The declaration of a format option by name (the first format declaring it; formats that
+// share a name declare the same spec); nullptr when none.
+const OptionSpec* FindOption(std::string_view name);
+// Every declared option once, in table order (front ends build their flags from this).
+std::vector<const OptionSpec*> AllOptions();
+// Error (naming the option and what it allows) unless value fits spec.
+void CheckOptionValue(const OptionSpec& spec, std::string_view value);
+// "xyz|zyx", "number 0..1000", "flag", ...: what spec accepts, in words.
+std::string DescribeOptionValues(const OptionSpec& spec);
+// The help line with the values and the default (the CLI's --help).
+std::string OptionHelp(const OptionSpec& spec);
+// Markdown table of every format's options (docs/cli.md holds it verbatim).
+std::string FormatOptionsMarkdown();
 
 // Probe scores: how sure a format is that bytes are its own.
 inline constexpr int kProbeNone = 0;

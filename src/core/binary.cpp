@@ -105,6 +105,101 @@ ByteReader ByteReader::Sub(uint64_t offset, uint64_t n, std::string_view what) c
   return ByteReader(data_.subspan(static_cast<size_t>(offset), static_cast<size_t>(n)), endian_, base_ + offset);
 }
 
+std::string ByteReader::Utf16z(int64_t pos, size_t field, std::string_view what) const {
+  if (pos < 0) FailAt(field, std::string(what) + " points before the start of the file");
+  if (static_cast<uint64_t>(pos) >= data_.size()) {
+    FailAt(field, std::string(what) + " points to " + Hex(absolute(static_cast<size_t>(pos))) + ", outside the file (" +
+                      Hex(absolute(data_.size())) + " bytes)");
+  }
+  std::vector<uint16_t> units;
+  for (size_t p = static_cast<size_t>(pos);; p += 2) {
+    if (p + 2 > data_.size()) {
+      FailAt(static_cast<size_t>(pos), std::string(what) + " is not terminated: no zero UTF-16 unit before the end of the file");
+    }
+    const uint16_t u = endian_ == Endian::Little ? static_cast<uint16_t>(data_[p] | (data_[p + 1] << 8))
+                                                 : static_cast<uint16_t>((data_[p] << 8) | data_[p + 1]);
+    if (u == 0) break;
+    units.push_back(u);
+  }
+  return Utf8FromUtf16(units);
+}
+
+ByteReader ByteReader::Table(int64_t offset, uint64_t count, uint64_t entry_size, size_t field,
+                             std::string_view what) const {
+  if (offset < 0) FailAt(field, std::string(what) + " offset points before the start of the file");
+  if (static_cast<uint64_t>(offset) > data_.size()) {
+    FailAt(field, std::string(what) + " offset points to " + Hex(absolute(static_cast<size_t>(offset))) +
+                      ", past the end of the " + (base_ == 0 ? "file" : "entry") + " (" + Hex(absolute(data_.size())) +
+                      ")");
+  }
+  const auto at = static_cast<uint64_t>(offset);
+  ByteReader t = Sub(at, data_.size() - at, what);
+  t.Count(count, entry_size, what);
+  return t;
+}
+
+std::string Utf8FromUtf16(const std::vector<uint16_t>& units) {
+  std::string out;
+  auto put = [&out](uint32_t cp) {
+    if (cp < 0x80) {
+      out += char(cp);
+    } else if (cp < 0x800) {
+      out += char(0xC0 | (cp >> 6));
+      out += char(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += char(0xE0 | (cp >> 12));
+      out += char(0x80 | ((cp >> 6) & 0x3F));
+      out += char(0x80 | (cp & 0x3F));
+    } else {
+      out += char(0xF0 | (cp >> 18));
+      out += char(0x80 | ((cp >> 12) & 0x3F));
+      out += char(0x80 | ((cp >> 6) & 0x3F));
+      out += char(0x80 | (cp & 0x3F));
+    }
+  };
+  for (size_t i = 0; i < units.size(); ++i) {
+    const uint32_t u = units[i];
+    if (u >= 0xD800 && u < 0xDC00 && i + 1 < units.size() && units[i + 1] >= 0xDC00 && units[i + 1] < 0xE000) {
+      put(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00));
+      ++i;
+    } else if (u >= 0xD800 && u < 0xE000) {
+      put(0xFFFD);
+    } else {
+      put(u);
+    }
+  }
+  return out;
+}
+
+std::vector<uint16_t> Utf16FromUtf8(std::string_view text) {
+  std::vector<uint16_t> out;
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<uint8_t>(text[i]);
+    uint32_t cp = 0xFFFD;
+    size_t len = 1;
+    if (c < 0x80) {
+      cp = c;
+    } else if ((c >> 5) == 6 && i + 1 < text.size()) {
+      cp = ((c & 0x1Fu) << 6) | (uint8_t(text[i + 1]) & 0x3Fu), len = 2;
+    } else if ((c >> 4) == 14 && i + 2 < text.size()) {
+      cp = ((c & 0x0Fu) << 12) | ((uint8_t(text[i + 1]) & 0x3Fu) << 6) | (uint8_t(text[i + 2]) & 0x3Fu), len = 3;
+    } else if ((c >> 3) == 30 && i + 3 < text.size()) {
+      cp = ((c & 0x07u) << 18) | ((uint8_t(text[i + 1]) & 0x3Fu) << 12) | ((uint8_t(text[i + 2]) & 0x3Fu) << 6) |
+           (uint8_t(text[i + 3]) & 0x3Fu);
+      len = 4;
+    }
+    i += len;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      out.push_back(uint16_t(0xD800 + (cp >> 10)));
+      out.push_back(uint16_t(0xDC00 + (cp & 0x3FF)));
+    } else {
+      out.push_back(uint16_t(cp));
+    }
+  }
+  return out;
+}
+
 void ByteWriter::WriteUnsigned(uint64_t v, int bytes) {
   size_t at = out_.size();
   out_.resize(at + static_cast<size_t>(bytes));

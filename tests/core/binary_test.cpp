@@ -1,5 +1,7 @@
 #include "support/test_support.hpp"
 
+#include <functional>
+
 namespace animkit {
 namespace {
 
@@ -58,6 +60,67 @@ TEST(ByteReader, CStringNeedsATerminator) {
   EXPECT_EQ(r.tell(), 3u);
   ByteReader r2(bad, Endian::Little);
   EXPECT_THROW(r2.CString("name"), Error);
+}
+
+std::string ErrorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
+TEST(ByteReader, TableChecksOffsetAndCountBeforeAllocating) {
+  // 0x10 bytes: a table of three 4-byte entries at 0x4 fits; at 0x8 it does not.
+  Bytes data(0x10, 0);
+  data[4] = 0xAA, data[8] = 0xBB;
+  const ByteReader r(data, Endian::Little);
+  ByteReader t = r.Table(4, 3, 4, 0, "entry table");
+  EXPECT_EQ(t.base(), 4u);
+  EXPECT_EQ(t.size(), 0xCu);
+  EXPECT_EQ(t.U32(), 0xAAu);
+  EXPECT_EQ(t.U32(), 0xBBu);
+  EXPECT_EQ(r.Table(0x10, 0, 4, 0, "empty table").size(), 0u);  // at the very end, no entries
+  EXPECT_EQ(ErrorOf([&] { (void)r.Table(8, 3, 4, 0x2, "entry table"); }),
+            "offset 0x8: entry table: count 3 of 4-byte entries does not fit in the 0x8 bytes left");
+  EXPECT_EQ(ErrorOf([&] { (void)r.Table(0x11, 0, 4, 0x2, "entry table"); }),
+            "offset 0x2: entry table offset points to 0x11, past the end of the file (0x10)");
+  EXPECT_EQ(ErrorOf([&] { (void)r.Table(-4, 1, 4, 0x2, "entry table"); }),
+            "offset 0x2: entry table offset points before the start of the file");
+  // A huge count from a file is refused before anything is allocated for it.
+  EXPECT_THROW((void)r.Table(0, uint64_t{1} << 62, 4, 0, "entry table"), Error);
+  // In a sub-reader (an archive entry) offsets and the end are the file's.
+  const ByteReader entry = r.Sub(8, 8, "entry");
+  EXPECT_EQ(ErrorOf([&] { (void)entry.Table(9, 0, 4, 0, "bone table"); }),
+            "offset 0x8: bone table offset points to 0x11, past the end of the entry (0x10)");
+}
+
+TEST(ByteReader, Utf16zReadsBothByteOrdersAndNamesTheFault) {
+  // "A", U+00E9, U+1F600 (a surrogate pair), then a terminator; an unpaired surrogate after.
+  const Bytes le = {'A', 0, 0xE9, 0, 0x3D, 0xD8, 0x00, 0xDE, 0, 0, 0x00, 0xD8, 0, 0};
+  const ByteReader r(le, Endian::Little);
+  EXPECT_EQ(r.Utf16z(0, 0, "name"), "A\xC3\xA9\xF0\x9F\x98\x80");
+  EXPECT_EQ(r.Utf16z(10, 0, "name"), "\xEF\xBF\xBD");  // U+FFFD
+  EXPECT_EQ(r.Utf16z(8, 0, "name"), "");
+  const Bytes be = {0, 'h', 0, 'i', 0, 0};
+  EXPECT_EQ(ByteReader(be, Endian::Big).Utf16z(0, 0, "name"), "hi");
+  EXPECT_EQ(ErrorOf([&] { (void)r.Utf16z(14, 0x4, "bone name 1"); }),
+            "offset 0x4: bone name 1 points to 0xe, outside the file (0xe bytes)");
+  EXPECT_EQ(ErrorOf([&] { (void)r.Utf16z(-2, 0x4, "bone name 1"); }),
+            "offset 0x4: bone name 1 points before the start of the file");
+  const Bytes open = {'a', 0, 'b'};
+  EXPECT_EQ(ErrorOf([&] { (void)ByteReader(open, Endian::Little).Utf16z(0, 0x4, "bone name 1"); }),
+            "offset 0x0: bone name 1 is not terminated: no zero UTF-16 unit before the end of the file");
+}
+
+TEST(Utf16, RoundTripsThroughUtf8) {
+  const std::string text = "Scene_Root \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80";
+  const std::vector<uint16_t> units = Utf16FromUtf8(text);
+  EXPECT_EQ(units, (std::vector<uint16_t>{'S', 'c', 'e', 'n', 'e', '_', 'R', 'o', 'o', 't', ' ', 0xE9, ' ', 0x20AC, ' ',
+                                          0xD83D, 0xDE00}));
+  EXPECT_EQ(Utf8FromUtf16(units), text);
+  EXPECT_EQ(Utf16FromUtf8("\xFF"), (std::vector<uint16_t>{0xFFFD}));  // not UTF-8
 }
 
 TEST(ByteWriter, WritesAndPatches) {

@@ -35,25 +35,41 @@ void AddLimitOptions(CLI::App* app, CommonArgs& args) {
   }
 }
 
-// Every format's own options, on a subcommand (each name once).
+// Every format's own options, on a subcommand, as the formats declare them (the library
+// checks the values: ToOptions).
 void AddFormatOptions(CLI::App* app, CommonArgs& args) {
-  std::set<std::string_view> added;
-  for (const FormatDescriptor* f : Formats()) {
-    for (const OptionSpec& spec : f->options) {
-      if (!added.insert(spec.name).second) continue;
-      const std::string name(spec.name);
-      if (spec.takes_value) {
-        app->add_option_function<std::string>(
-               "--" + name, [&args, name](const std::string& v) { args.format_options[name] = v; },
-               std::string(spec.help))
-            ->group("Format options");
-      } else {
-        app->add_flag_function(
-               "--" + name, [&args, name](int64_t) { args.format_options[name] = "1"; }, std::string(spec.help))
-            ->group("Format options");
-      }
+  for (const OptionSpec* spec : AllOptions()) {
+    const std::string name(spec->name);
+    if (spec->takes_value()) {
+      app->add_option_function<std::string>(
+             "--" + name, [&args, name](const std::string& v) { args.format_options[name] = v; }, OptionHelp(*spec))
+          ->group("Format options");
+    } else {
+      app->add_flag_function(
+             "--" + name, [&args, name](int64_t) { args.format_options[name] = "1"; }, OptionHelp(*spec))
+          ->group("Format options");
     }
   }
+}
+
+// `animkit formats`: the format table; --options: every format option (--markdown: the
+// table docs/cli.md holds).
+int RunFormats(bool options, bool markdown) {
+  std::string text;
+  if (options && markdown) {
+    text = FormatOptionsMarkdown();
+  } else if (options) {
+    for (const OptionSpec* spec : AllOptions()) text += "--" + std::string(spec->name) + "  " + OptionHelp(*spec) + "\n";
+  } else {
+    for (const FormatDescriptor* f : Formats()) {
+      std::string extensions;
+      for (std::string_view e : f->extensions) extensions += (extensions.empty() ? "" : " ") + std::string(e);
+      text += std::string(f->id) + "  " + std::string(f->description) + "  (" + extensions + ")" +
+              (f->encode ? "" : ", read only") + "\n";
+    }
+  }
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
 }
 
 void AddCommon(CLI::App* app, CommonArgs& args, bool with_output) {
@@ -214,6 +230,12 @@ int main(int argc, char** argv) {
   validate->add_option("FILE", files, "Input files")->required();
   AddCommon(validate, args, false);
 
+  bool list_options = false;
+  bool markdown = false;
+  CLI::App* formats = app.add_subcommand("formats", "List the formats, or (--options) every format option");
+  formats->add_flag("--options", list_options, "List every format option: values, default, help");
+  formats->add_flag("--markdown", markdown, "With --options: the Markdown table of docs/cli.md");
+
   cli::BenchOptions bench_options;
   CLI::App* bench = app.add_subcommand("bench", "Time the playback runtime on a clip; prints JSON");
   bench->add_option("FILE", input, "Input file")->required();
@@ -246,6 +268,7 @@ int main(int argc, char** argv) {
       return RunConvert(input, output, to, verbose, summary, args, template_path);
     }
     if (validate->parsed()) return RunValidate(files, args);
+    if (formats->parsed()) return RunFormats(list_options, markdown);
     if (bench->parsed()) {
       const Options options = ToOptions(args);
       const LoadedFile loaded = LoadFile(input, args.format, options);

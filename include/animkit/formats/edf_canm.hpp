@@ -115,8 +115,4 @@ std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings);
 File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
                  const Skeleton* skeleton = nullptr, nlohmann::json* report = nullptr);
 
-// UTF-16LE <-> UTF-8 (lone surrogates read as U+FFFD).
-std::string Utf8FromUtf16(const std::vector<uint16_t>& units);
-std::vector<uint16_t> Utf16FromUtf8(std::string_view text);
-
 }  // namespace animkit::edf_canm

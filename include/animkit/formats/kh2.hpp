@@ -291,10 +291,6 @@ int LinkTarget(const Bar& bar, size_t i);
 // entries run past it.
 size_t Extent(const Bar& bar);
 
-struct ParseSettings {
-  bool parse_model = true;  // read type-4 entries as models
-};
-
 // Parsing: data is the entry/file; base is its absolute offset, for messages.
 // Entries whose payloads coincide (same place, size and type, at any depth) are
 // parsed once and share it; archives nest at most limits.max_depth deep.

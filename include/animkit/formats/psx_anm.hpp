@@ -60,8 +60,5 @@ void CheckObjects(const File& file, size_t object_count, const std::string& what
 File EncodeClip(const Clip& clip, const DecodeSettings& settings, const Skeleton* rest = nullptr);
 
 double FrameRateOf(const File& file, const DecodeSettings& settings);
-// The rate PS1 ANM and ANC files imply: override when > 0, else the header's
-// second field when it is in 1..240 (unverified: it looks like a frame rate), else 60.
-double RateFromHeader(int16_t header_unknown, double override_rate);
 
 }  // namespace animkit::psx_anm

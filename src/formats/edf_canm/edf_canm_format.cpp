@@ -1,6 +1,8 @@
 // Registry entry and document for the EDF CANM format.
 #include <animkit/formats/edf_canm.hpp>
 
+#include "formats/common/document.hpp"
+
 #include <cstring>
 
 namespace animkit {
@@ -10,17 +12,18 @@ extern const FormatDescriptor kEdfCanmFormat;
 namespace edf_canm {
 namespace {
 
-double EngineFps(const Options& o) {
-  const double fps = o.GetNumber("canm-fps", kEngineFramesPerSecond);
-  if (!(fps > 0 && fps <= 1000)) throw Error::General("option --canm-fps expects 0 < fps <= 1000");
-  return fps;
-}
+const OptionSpec kFpsOption{.name = "canm-fps", .type = OptionType::Number,
+                            .help = "CANM engine frames per second that duration and interval count",
+                            .default_value = "60", .min = 0, .max = 1000, .min_exclusive = true};
+const OptionSpec kVersionOption{.name = "canm-version", .type = OptionType::Choice,
+                                .help = "CANM version to write: 512 (EDF 4.1/5) or 768 (EDF 6)",
+                                .choices = {"512", "768"}, .default_value = "512"};
 
-class CanmDocument final : public Document {
+double EngineFps(const Options& o) { return o.Number(kFpsOption, kEngineFramesPerSecond); }
+
+class CanmDocument final : public FileDocument<File, kEdfCanmFormat, Serialize> {
  public:
-  explicit CanmDocument(File file) : file_(std::move(file)) {}
-  const FormatDescriptor& format() const override { return kEdfCanmFormat; }
-  Bytes Write() const override { return Serialize(file_); }
+  using FileDocument::FileDocument;
 
   nlohmann::json Info() const override {
     using nlohmann::json;
@@ -94,9 +97,6 @@ class CanmDocument final : public Document {
     scene.metadata = {{"source_format", "edf-canm"}, {"canm_version", file_.version}};
     return scene;
   }
-
- private:
-  File file_;
 };
 
 int Probe(ByteView data, std::string_view extension) {
@@ -111,8 +111,7 @@ std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   EncodeSettings settings;
-  const std::string version = context.options.GetChoice("canm-version", {"512", "768"}, "512");
-  settings.version = version == "768" ? kVersion6 : kVersion5;
+  settings.version = context.options.Choice(kVersionOption) == "768" ? kVersion6 : kVersion5;
   settings.engine_fps = EngineFps(context.options);
   const Skeleton* skeleton = context.reference && !context.reference->skeleton.empty() ? &context.reference->skeleton
                              : scene.skeleton.empty()                                     ? nullptr
@@ -124,14 +123,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 }  // namespace edf_canm
 
 const FormatDescriptor kEdfCanmFormat{
-    .id = "edf-canm",
-    .description = "Earth Defense Force CANM animation (EDF 4.1/5: version 512, EDF 6: version 768)",
-    .extensions = {".canm"},
-    .probe = edf_canm::Probe,
-    .read = edf_canm::Read,
-    .encode = edf_canm::Encode,
-    .options = {{"canm-fps", "CANM engine frames per second that duration and interval count (default 60)", true},
-                {"canm-version", "CANM version to write: 512 (EDF 4.1/5, default) or 768 (EDF 6)", true}},
-};
+    .id = "edf-canm", .description = "Earth Defense Force CANM animation (EDF 4.1/5: version 512, EDF 6: version 768)",
+    .extensions = {".canm"}, .probe = edf_canm::Probe, .read = edf_canm::Read, .encode = edf_canm::Encode,
+    .options = {edf_canm::kFpsOption, edf_canm::kVersionOption}};
 
 }  // namespace animkit

@@ -1,4 +1,3 @@
-#include <animkit/formats/edf_canm.hpp>
 #include <animkit/formats/edf_mdb.hpp>
 #include <animkit/sampling.hpp>
 
@@ -14,33 +13,6 @@ void PutU32(Bytes& out, size_t pos, uint32_t v) {
   for (int i = 0; i < 4; ++i) out[pos + size_t(i)] = uint8_t(v >> (8 * i));
 }
 void PutF32(Bytes& out, size_t pos, float v) { PutU32(out, pos, std::bit_cast<uint32_t>(v)); }
-
-std::string ReadUtf16(const ByteReader& file, uint64_t pos, size_t field, const std::string& what) {
-  if (pos >= file.size()) {
-    file.FailAt(field, what + " points to " + Hex(pos) + ", outside the file (" + Hex(file.size()) + " bytes)");
-  }
-  std::vector<uint16_t> units;
-  ByteView d = file.data();
-  for (size_t p = size_t(pos);; p += 2) {
-    if (p + 2 > d.size()) {
-      file.FailAt(size_t(pos), what + " is not terminated: no zero UTF-16 unit before the end of the file");
-    }
-    const uint16_t u = uint16_t(d[p] | (d[p + 1] << 8));
-    if (u == 0) break;
-    units.push_back(u);
-  }
-  return edf_canm::Utf8FromUtf16(units);
-}
-
-ByteReader Table(const ByteReader& file, uint64_t offset, uint64_t count, size_t entry_size, size_t field,
-                 const std::string& what) {
-  if (offset > file.size()) {
-    file.FailAt(field, what + " offset points to " + Hex(offset) + ", past the end of the file (" + Hex(file.size()) + ")");
-  }
-  ByteReader t = file.Sub(offset, file.size() - offset, what);
-  t.Count(count, entry_size, what);
-  return t;
-}
 
 }  // namespace
 
@@ -69,21 +41,21 @@ File Parse(ByteView data) {
   f.image.assign(data.begin(), data.end());
 
   // The tables not interpreted must still lie inside the file (entries of at least 16 bytes).
-  Table(r, f.object_offset, f.object_count, 16, 0x1C, "object table");
-  Table(r, f.material_offset, f.material_count, 32, 0x24, "material table");
-  Table(r, f.texture_offset, f.texture_count, 16, 0x2C, "texture table");
+  r.Table(f.object_offset, f.object_count, 16, 0x1C, "object table");
+  r.Table(f.material_offset, f.material_count, 32, 0x24, "material table");
+  r.Table(f.texture_offset, f.texture_count, 16, 0x2C, "texture table");
 
-  ByteReader n = Table(r, f.name_offset, f.name_count, kNameEntrySize, 0x0C, "name table");
+  ByteReader n = r.Table(f.name_offset, f.name_count, kNameEntrySize, 0x0C, "name table");
   f.names.resize(f.name_count);
   for (size_t i = 0; i < f.name_count; ++i) {
     const size_t entry = n.absolute(n.tell());
     f.names[i].offset = n.U32("a name offset");
     if (f.names[i].offset != 0) {
-      f.names[i].name = ReadUtf16(r, uint64_t(entry) + f.names[i].offset, entry, "name " + std::to_string(i));
+      f.names[i].name = r.Utf16z(int64_t(entry) + f.names[i].offset, entry, "name " + std::to_string(i));
     }
   }
 
-  ByteReader b = Table(r, f.bone_offset, f.bone_count, kBoneSize, 0x14, "bone table");
+  ByteReader b = r.Table(f.bone_offset, f.bone_count, kBoneSize, 0x14, "bone table");
   f.bones.resize(f.bone_count);
   for (size_t i = 0; i < f.bone_count; ++i) {
     Bone& bone = f.bones[i];
@@ -183,7 +155,7 @@ File EncodeSkeleton(const Skeleton& skeleton, uint32_t version) {
   std::vector<std::vector<uint16_t>> strings;
   size_t at = strings_at;
   for (size_t i = 0; i < n; ++i) {
-    strings.push_back(edf_canm::Utf16FromUtf8(skeleton.joints[i].name));
+    strings.push_back(Utf16FromUtf8(skeleton.joints[i].name));
     w.U32(uint32_t(at - (names_at + kNameEntrySize * i)));
     at += 2 * (strings.back().size() + 1);
   }

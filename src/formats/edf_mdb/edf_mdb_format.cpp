@@ -1,6 +1,8 @@
 // Registry entry and document for the EDF MDB model (skeleton only).
 #include <animkit/formats/edf_mdb.hpp>
 
+#include "formats/common/document.hpp"
+
 #include <cstring>
 
 namespace animkit {
@@ -10,11 +12,9 @@ extern const FormatDescriptor kEdfMdbFormat;
 namespace edf_mdb {
 namespace {
 
-class MdbDocument final : public Document {
+class MdbDocument final : public FileDocument<File, kEdfMdbFormat, Serialize> {
  public:
-  explicit MdbDocument(File file) : file_(std::move(file)) {}
-  const FormatDescriptor& format() const override { return kEdfMdbFormat; }
-  Bytes Write() const override { return Serialize(file_); }
+  using FileDocument::FileDocument;
 
   nlohmann::json Info() const override {
     using nlohmann::json;
@@ -59,9 +59,6 @@ class MdbDocument final : public Document {
     scene.metadata = {{"source_format", "edf-mdb"}, {"mdb_version", file_.version}};
     return scene;
   }
-
- private:
-  File file_;
 };
 
 int Probe(ByteView data, std::string_view extension) {
@@ -84,13 +81,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 }  // namespace edf_mdb
 
 const FormatDescriptor kEdfMdbFormat{
-    .id = "edf-mdb",
-    .description = "Earth Defense Force MDB model (skeleton; meshes and materials kept as bytes)",
-    .extensions = {".mdb"},
-    .probe = edf_mdb::Probe,
-    .read = edf_mdb::Read,
-    .encode = edf_mdb::Encode,
-    .options = {},
-};
+    .id = "edf-mdb", .description = "Earth Defense Force MDB model (skeleton; meshes and materials kept as bytes)",
+    .extensions = {".mdb"}, .probe = edf_mdb::Probe, .read = edf_mdb::Read, .encode = edf_mdb::Encode,
+    .options = {}};
 
 }  // namespace animkit

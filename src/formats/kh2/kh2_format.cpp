@@ -1,6 +1,8 @@
 // Registry entries and documents for KH2 BAR archives (kh2-bar) and bare motion entries (kh2-motion).
 #include "kh2_internal.hpp"
 
+#include "formats/common/clips.hpp"
+
 #include <map>
 
 #include <string>
@@ -15,21 +17,32 @@ namespace {
 
 using nlohmann::json;
 
+const OptionSpec kRawSpaceOption{.name = "kh2-raw-space", .type = OptionType::Choice,
+                                 .help = "KH2 raw motion: auto (local when a skeleton is known, else model), model or local",
+                                 .choices = {"auto", "model", "local"}, .default_value = "auto"};
+const OptionSpec kTriggerRateOption{.name = "kh2-trigger-rate", .type = OptionType::Choice,
+                                    .help = "KH2 trigger frames count the motion's own frames (motion) or 1/60 s (engine)",
+                                    .choices = {"motion", "engine"}, .default_value = "motion"};
+const OptionSpec kRawOption{.name = "raw", .type = OptionType::Flag,
+                            .help = "KH2: write raw matrices instead of an interpolated motion"};
+const OptionSpec kToleranceOption{.name = "kh2-tolerance", .type = OptionType::Number,
+                                  .help = "KH2 interpolated encoder: largest error at any frame, radians for rotation "
+                                          "and relative for translation and scale",
+                                  .default_value = "1e-4", .min = 0, .max = 1};
+
 DecodeSettings SettingsFrom(const Options& o) {
   DecodeSettings s;
-  const std::string space = o.GetChoice("kh2-raw-space", {"auto", "model", "local"}, "auto");
+  const std::string space = o.Choice(kRawSpaceOption);
   s.raw_space = space == "model" ? RawSpace::Model : space == "local" ? RawSpace::Local : RawSpace::Auto;
-  s.trigger_rate = o.GetChoice("kh2-trigger-rate", {"motion", "engine"}, "motion") == "engine" ? TriggerRate::Engine
-                                                                                                 : TriggerRate::Motion;
+  s.trigger_rate = o.Choice(kTriggerRateOption) == "engine" ? TriggerRate::Engine : TriggerRate::Motion;
   s.limits = o.limits();
   return s;
 }
 
 EncodeSettings EncodeSettingsFrom(const Options& o) {
   EncodeSettings s;
-  s.raw = o.Has("raw") && o.Get("raw") != "0";
-  s.tolerance = static_cast<float>(o.GetNumber("kh2-tolerance", 1e-4));
-  if (!(s.tolerance >= 0 && s.tolerance <= 1)) throw Error::General("option --kh2-tolerance expects 0..1");
+  s.raw = o.Flag(kRawOption);
+  s.tolerance = static_cast<float>(o.Number(kToleranceOption));
   s.relative_tolerance = s.tolerance;
   return s;
 }
@@ -305,17 +318,6 @@ std::unique_ptr<Document> ReadMotion(ByteView data, const Options& o) {
   return std::make_unique<MotionDocument>(ParseMotion(data), BaseName(o.Get(kSourcePathOption)));
 }
 
-const Clip& OneClip(const Scene& scene, const char* what) {
-  if (scene.clips.empty()) throw Error::General("nothing to write: the input has no animation clip");
-  if (scene.clips.size() > 1) {
-    std::string names;
-    for (const Clip& c : scene.clips) names += (names.empty() ? "" : ", ") + c.name;
-    throw Error::General(std::string(what) + " holds one motion and the input has " +
-                         std::to_string(scene.clips.size()) + " clips (" + names + "): choose one with --clip NAME");
-  }
-  return scene.clips.front();
-}
-
 void Report(EncodeContext& context, const EncodeReport& r) {
   context.report["bones"] = r.bones;
   context.report["curves"] = r.curves;
@@ -490,38 +492,19 @@ std::unique_ptr<Document> EncodeBareMotion(const Scene& scene, EncodeContext& co
   return std::make_unique<MotionDocument>(std::move(m));
 }
 
-const std::vector<OptionSpec> kOptions = {
-    {"kh2-raw-space",
-     "KH2 raw motion: auto (local when a skeleton is known, else model; default), model or local", true},
-    {"kh2-trigger-rate", "KH2 trigger frames count the motion's own frames (motion, default) or 1/60 s (engine)", true},
-    {"raw", "KH2: write raw matrices instead of an interpolated motion", false},
-    {"kh2-tolerance",
-     "KH2 interpolated encoder: largest error at any frame, radians for rotation and relative for translation "
-     "and scale (default 1e-4)",
-     true},
-};
+const std::vector<OptionSpec> kOptions = {kRawSpaceOption, kTriggerRateOption, kRawOption, kToleranceOption};
 
 }  // namespace
 }  // namespace kh2
 
 const FormatDescriptor kKh2BarFormat{
-    .id = "kh2-bar",
-    .description = "Kingdom Hearts II BAR archive (ANB, MSET, MDLX)",
-    .extensions = {".anb", ".mset", ".bar", ".mdlx"},
-    .probe = kh2::ProbeBar,
-    .read = kh2::ReadBar,
-    .encode = kh2::EncodeBar,
-    .options = kh2::kOptions,
-};
+    .id = "kh2-bar", .description = "Kingdom Hearts II BAR archive (ANB, MSET, MDLX)",
+    .extensions = {".anb", ".mset", ".bar", ".mdlx"}, .probe = kh2::ProbeBar, .read = kh2::ReadBar, .encode = kh2::EncodeBar,
+    .options = kh2::kOptions};
 
 const FormatDescriptor kKh2MotionFormat{
-    .id = "kh2-motion",
-    .description = "Kingdom Hearts II motion entry (raw or interpolated)",
-    .extensions = {".motion"},
-    .probe = kh2::ProbeMotion,
-    .read = kh2::ReadMotion,
-    .encode = kh2::EncodeBareMotion,
-    .options = kh2::kOptions,
-};
+    .id = "kh2-motion", .description = "Kingdom Hearts II motion entry (raw or interpolated)",
+    .extensions = {".motion"}, .probe = kh2::ProbeMotion, .read = kh2::ReadMotion, .encode = kh2::EncodeBareMotion,
+    .options = kh2::kOptions};
 
 }  // namespace animkit

@@ -94,12 +94,9 @@ void ParseRaw(ByteReader& r, Motion& m, Coverage& cov) {
 ByteReader Table(const ByteReader& r, Coverage& cov, size_t field, int64_t offset, int64_t count, size_t elem,
                  const std::string& what) {
   if (count < 0) r.FailAt(field, what + ": count " + N(count) + " is negative");
+  if (offset < 0) r.FailAt(field, what + " offset " + N(offset) + " is negative");
   const int64_t at = int64_t(kReservedSize) + offset;
-  if (offset < 0 || at > int64_t(r.size()))
-    r.FailAt(field, what + " offset " + Hex(uint32_t(offset)) + " points past the end of the entry (" +
-                        Hex(r.size() - kReservedSize) + ")");
-  ByteReader t = r.Sub(static_cast<size_t>(at), r.size() - static_cast<size_t>(at), what);
-  t.Count(uint64_t(count), elem, what);
+  ByteReader t = r.Table(at, uint64_t(count), elem, field, what);
   cov.Add(static_cast<size_t>(at), static_cast<size_t>(at) + size_t(count) * elem);
   return t;
 }

@@ -1,6 +1,8 @@
-// Metroid Prime ANIM versions 0 and 2: parse, serialize, bitstream unpacking, decode.
+// Metroid Prime ANIM versions 0 and 2: parse, serialize, decode (the v2 bitstream: metroid_bitstream.cpp).
 #include <animkit/formats/metroid_anim.hpp>
 #include <animkit/sampling.hpp>
+
+#include "metroid_bitstream.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -42,17 +44,6 @@ size_t AnimV0::TranslationChannels() const {
 namespace {
 
 std::string Str(size_t v) { return std::to_string(v); }
-
-// Bits the version 2 bitstream needs; Error when the descriptors ask for more than
-// any file could hold.
-uint64_t BitsNeeded(const AnimV2& a) {
-  const size_t keys = a.KeyedFrames();
-  const uint64_t steps = keys > 0 ? keys - 1 : 0;
-  uint64_t per_key = 0;
-  for (const Descriptor& d : a.descriptors) per_key += d.key_bits();
-  if (per_key != 0 && steps > (uint64_t{1} << 60) / per_key) return uint64_t{1} << 60;
-  return steps * per_key;
-}
 
 // A heuristic for the uncompressed Echoes layout: three u32-counted index tables
 // (rotation, translation, scale) from 0x1C, then a u32 scale key count of 12-byte keys.
@@ -287,97 +278,6 @@ Bytes SerializeAnim(const AnimFile& f) {
   }
   w.Append(a.bitstream);
   return w.Take();
-}
-
-namespace {
-
-// Reads fields LSB-first from big-endian 32-bit words.
-class BitReader {
- public:
-  explicit BitReader(const Bytes& bytes) : data_(bytes.data()), words_(bytes.size() / 4) {}
-  // Two's complement field of width bits (0..32); the caller has checked the length.
-  int32_t Signed(unsigned bits) {
-    if (bits == 0) return 0;
-    while (avail_ < bits) Refill();
-    const uint64_t v = buf_ & ((uint64_t{1} << bits) - 1);
-    buf_ >>= bits;
-    avail_ -= bits;
-    const uint64_t sign = uint64_t{1} << (bits - 1);
-    return static_cast<int32_t>(static_cast<int64_t>(v ^ sign) - static_cast<int64_t>(sign));
-  }
-  bool Bit() {
-    if (avail_ == 0) Refill();
-    const bool b = buf_ & 1u;
-    buf_ >>= 1;
-    --avail_;
-    return b;
-  }
-
- private:
-  void Refill() {
-    uint64_t word = 0;
-    if (next_ < words_) {
-      const uint8_t* p = data_ + 4 * next_;
-      word = (uint64_t{p[0]} << 24) | (uint64_t{p[1]} << 16) | (uint64_t{p[2]} << 8) | p[3];
-    }
-    ++next_;
-    buf_ |= word << avail_;
-    avail_ += 32;
-  }
-  const uint8_t* data_;
-  size_t words_, next_ = 0;
-  uint64_t buf_ = 0;
-  unsigned avail_ = 0;
-};
-
-// The game keeps running totals in 16 bits: the sum of a total and a delta of up to 32
-// bits is taken in a wide type and wrapped to its low 16 bits, as the store does.
-int16_t Wrap16(int64_t v) { return static_cast<int16_t>(static_cast<uint16_t>(static_cast<uint64_t>(v) & 0xFFFF)); }
-
-}  // namespace
-
-size_t KeyComponents(const AnimV2& a) {
-  const size_t keys = a.KeyedFrames();
-  size_t per = 0;
-  for (const Descriptor& d : a.descriptors) per += d.has_translation() ? 6 : 3;
-  return keys > 0 ? (keys - 1) * per : 0;
-}
-
-std::vector<DecodedChannel> UnpackV2(const AnimV2& a) {
-  const size_t keys = a.KeyedFrames();
-  const uint64_t bits = BitsNeeded(a);
-  if ((bits + 31) / 32 * 4 > a.bitstream.size()) {
-    throw Error::General("the key bitstream is shorter than the descriptors need");
-  }
-  std::vector<DecodedChannel> out(a.descriptors.size());
-  for (size_t i = 0; i < out.size(); ++i) {
-    const Descriptor& d = a.descriptors[i];
-    out[i].bone_id = d.bone_id;
-    out[i].rotation.resize(keys);
-    out[i].w_negative.assign(keys, 0);
-    if (d.has_translation()) out[i].translation.resize(keys);
-    if (keys > 0) {
-      out[i].rotation[0] = d.rotation_initial;
-      if (d.has_translation()) out[i].translation[0] = d.translation_initial;
-    }
-  }
-  BitReader br(a.bitstream);
-  for (size_t k = 1; k < keys; ++k) {
-    for (size_t i = 0; i < out.size(); ++i) {
-      const Descriptor& d = a.descriptors[i];
-      DecodedChannel& ch = out[i];
-      ch.w_negative[k] = br.Bit();
-      const auto& pr = ch.rotation[k - 1];
-      auto& r = ch.rotation[k];
-      for (int c = 0; c < 3; ++c) r[c] = Wrap16(int64_t{pr[c]} + br.Signed(d.rotation_bits[c]));
-      if (d.has_translation()) {
-        const auto& pt = ch.translation[k - 1];
-        auto& t = ch.translation[k];
-        for (int c = 0; c < 3; ++c) t[c] = Wrap16(int64_t{pt[c]} + br.Signed(d.translation_bits[c]));
-      }
-    }
-  }
-  return out;
 }
 
 QuatXYZW RotationFromTotals(const std::array<int16_t, 3>& t, bool w_negative, uint32_t divisor) {

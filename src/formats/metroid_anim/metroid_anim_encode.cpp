@@ -3,6 +3,8 @@
 #include <animkit/formats/metroid_anim.hpp>
 #include <animkit/sampling.hpp>
 
+#include "metroid_bitstream.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -106,32 +108,6 @@ double TranslationRange(const Source& s) {
   return range;
 }
 
-class BitWriter {
- public:
-  void Put(uint32_t value, unsigned bits) {
-    if (bits == 0) return;
-    const uint64_t mask = bits >= 32 ? 0xFFFFFFFFull : ((uint64_t{1} << bits) - 1);
-    buf_ |= (uint64_t{value} & mask) << avail_;
-    avail_ += bits;
-    while (avail_ >= 32) Flush();
-  }
-  Bytes Finish() {
-    if (avail_ > 0) Flush();
-    return std::move(out_);
-  }
-
- private:
-  void Flush() {
-    const uint32_t w = static_cast<uint32_t>(buf_);
-    out_.push_back(uint8_t(w >> 24)), out_.push_back(uint8_t(w >> 16)), out_.push_back(uint8_t(w >> 8)),
-        out_.push_back(uint8_t(w));
-    buf_ >>= 32;
-    avail_ = avail_ >= 32 ? avail_ - 32 : 0;
-  }
-  uint64_t buf_ = 0;
-  unsigned avail_ = 0;
-  Bytes out_;
-};
 
 uint8_t WidthFor(int32_t lo, int32_t hi) {
   for (uint8_t w = 1; w <= 24; ++w) {

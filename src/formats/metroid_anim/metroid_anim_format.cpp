@@ -1,6 +1,9 @@
 // Registry entries and documents for Metroid Prime ANIM and CINF.
 #include <animkit/formats/metroid_anim.hpp>
 
+#include "formats/common/document.hpp"
+#include "formats/common/clips.hpp"
+
 #include <cmath>
 
 namespace animkit {
@@ -11,9 +14,29 @@ extern const FormatDescriptor kMetroidCinfFormat;
 namespace metroid {
 namespace {
 
+const OptionSpec kRestOption{.name = "cinf-rest", .type = OptionType::Choice,
+                             .help = "CINF rest translation: relative (origin minus the parent's) or absolute",
+                             .choices = {"relative", "absolute"}, .default_value = "relative"};
+const OptionSpec kVersionOption{.name = "anim-version", .type = OptionType::Choice,
+                                .help = "Metroid Prime ANIM version to write: 2 (bit-packed) or 0 (float arrays); "
+                                        "default: the input ANIM's version, else 2",
+                                .choices = {"0", "2"}};
+const OptionSpec kMaxErrorRotOption{.name = "max-error-rot", .type = OptionType::Number,
+                                    .help = "ANIM v2 encoder: largest rotation error in radians",
+                                    .default_value = "0.001", .min = 0};
+const OptionSpec kMaxErrorPosOption{.name = "max-error-pos", .type = OptionType::Number,
+                                    .help = "ANIM v2 encoder: largest translation error in units "
+                                            "(default 0.001 x the clip's translation range)",
+                                    .min = 0};
+const OptionSpec kDivisorOption{.name = "rotation-divisor", .type = OptionType::Integer,
+                                .help = "ANIM v2 encoder: rotation divisor", .default_value = "32767", .min = 1,
+                                .max = 0x7FFF};
+const OptionSpec kBoneTableOption{.name = "anim-bone-table", .type = OptionType::Integer,
+                                  .help = "ANIM v0 encoder: bone table size (grown to the largest bone id + 1)",
+                                  .default_value = "100", .min = 0, .max = 256};
+
 RestRule RestRuleFrom(const Options& o) {
-  return o.GetChoice("cinf-rest", {"relative", "absolute"}, "relative") == "relative" ? RestRule::Relative
-                                                                                      : RestRule::Absolute;
+  return o.Choice(kRestOption) == "relative" ? RestRule::Relative : RestRule::Absolute;
 }
 
 nlohmann::json Arr3(const auto& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
@@ -25,11 +48,9 @@ std::string BitmapString(const AnimV2& a) {
   return s;
 }
 
-class AnimDocument final : public Document {
+class AnimDocument final : public FileDocument<AnimFile, kMetroidAnimFormat, SerializeAnim> {
  public:
-  explicit AnimDocument(AnimFile file) : file_(std::move(file)) {}
-  const FormatDescriptor& format() const override { return kMetroidAnimFormat; }
-  Bytes Write() const override { return SerializeAnim(file_); }
+  using FileDocument::FileDocument;
 
   nlohmann::json Info() const override {
     nlohmann::json j = {{"version", file_.version}};
@@ -105,16 +126,11 @@ class AnimDocument final : public Document {
     scene.clips.push_back(DecodeAnim(file_, s));
     return scene;
   }
-
- private:
-  AnimFile file_;
 };
 
-class CinfDocument final : public Document {
+class CinfDocument final : public FileDocument<CinfFile, kMetroidCinfFormat, SerializeCinf> {
  public:
-  explicit CinfDocument(CinfFile file) : file_(std::move(file)) {}
-  const FormatDescriptor& format() const override { return kMetroidCinfFormat; }
-  Bytes Write() const override { return SerializeCinf(file_); }
+  using FileDocument::FileDocument;
   nlohmann::json Info() const override {
     nlohmann::json bones = nlohmann::json::array();
     for (const CinfBone& b : file_.bones) {
@@ -133,8 +149,6 @@ class CinfDocument final : public Document {
   }
   Scene Decode(const DecodeContext& context) const override { return DecodeCinf(file_, RestRuleFrom(context.options)); }
 
- private:
-  CinfFile file_;
 };
 
 uint32_t BE32(ByteView d, size_t at) {
@@ -162,35 +176,18 @@ std::unique_ptr<Document> ReadAnim(ByteView data, const Options&) { return std::
 std::unique_ptr<Document> ReadCinf(ByteView data, const Options&) { return std::make_unique<CinfDocument>(ParseCinf(data)); }
 
 std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& context) {
-  if (scene.clips.empty()) throw Error::General("nothing to write: the input has no animation clip");
-  if (scene.clips.size() > 1) {
-    std::string names;
-    for (const Clip& c : scene.clips) names += (names.empty() ? "" : ", ") + c.name;
-    throw Error::General("an ANIM holds one clip and the input has " + std::to_string(scene.clips.size()) + " (" +
-                         names + "): choose one with --clip NAME");
-  }
+  const Clip& clip = OneClip(scene, "an ANIM");
   const Options& o = context.options;
   EncodeSettings s;
   // Without --anim-version a clip read from an ANIM keeps its version; others get 2.
-  const Clip& clip = scene.clips.front();
-  std::string version = "2";
-  if (clip.metadata.is_object() && clip.metadata.value("source_format", "") == "metroid-anim" &&
-      clip.metadata.contains("anim_version") && clip.metadata["anim_version"] == 0) {
-    version = "0";
-  }
-  s.version = o.GetChoice("anim-version", {"0", "2"}, version) == "0" ? 0 : 2;
-  const double divisor = o.GetNumber("rotation-divisor", kDefaultDivisor);
-  if (!(divisor >= 1 && divisor <= 0x7FFF) || divisor != std::floor(divisor)) {
-    throw Error::General("option --rotation-divisor expects a whole number 1..32767");
-  }
-  s.rotation_divisor = static_cast<uint32_t>(divisor);
-  s.max_error_rot = o.GetNumber("max-error-rot", 0.001);
-  s.max_error_pos = o.GetNumber("max-error-pos", -1);
-  if (!(s.max_error_rot >= 0)) throw Error::General("option --max-error-rot expects radians >= 0");
-  if (o.Has("max-error-pos") && !(s.max_error_pos >= 0)) throw Error::General("option --max-error-pos expects units >= 0");
-  const double table = o.GetNumber("anim-bone-table", 100);
-  if (!(table >= 0 && table <= 256)) throw Error::General("option --anim-bone-table expects 0..256");
-  s.bone_table_size = static_cast<size_t>(table);
+  const bool read_as_v0 = clip.metadata.is_object() && clip.metadata.value("source_format", "") == "metroid-anim" &&
+                          clip.metadata.contains("anim_version") && clip.metadata["anim_version"] == 0;
+  const std::string_view version = read_as_v0 ? "0" : "2";
+  s.version = o.Choice(kVersionOption, version) == "0" ? 0 : 2;
+  s.rotation_divisor = static_cast<uint32_t>(o.Number(kDivisorOption));
+  s.max_error_rot = o.Number(kMaxErrorRotOption);
+  s.max_error_pos = o.Number(kMaxErrorPosOption, -1);  // -1: from the clip's translation range
+  s.bone_table_size = static_cast<size_t>(o.Number(kBoneTableOption));
   // Bone ids: a CINF given with --skeleton names them; otherwise the ids a CINF written
   // from the same skeleton would get (joint order of the skeleton, not of the clip).
   const Scene& rig = context.reference && !context.reference->skeleton.empty() ? *context.reference : scene;
@@ -202,7 +199,7 @@ std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& 
     for (size_t i = 0; i < ids.size(); ++i) s.bone_ids.emplace_back(joints[i], ids[i]);
   }
   EncodeReport r;
-  AnimFile file = EncodeAnim(scene.clips.front(), s, &r);
+  AnimFile file = EncodeAnim(clip, s, &r);
   context.report = {{"anim_version", s.version},
                     {"frames", r.frames},
                     {"keyed_frames", r.keyed_frames},
@@ -232,27 +229,14 @@ std::unique_ptr<Document> EncodeCinfDocument(const Scene& scene, EncodeContext& 
 }  // namespace metroid
 
 const FormatDescriptor kMetroidAnimFormat{
-    .id = "metroid-anim",
-    .description = "Metroid Prime ANIM (versions 0 and 2)",
-    .extensions = {".anim"},
-    .probe = metroid::ProbeAnim,
-    .read = metroid::ReadAnim,
-    .encode = metroid::EncodeAnimDocument,
-    .options = {{"anim-version", "Metroid Prime ANIM version to write: 2 (bit-packed) or 0 (float arrays); default: the input ANIM's version, else 2", true},
-                {"max-error-rot", "ANIM v2 encoder: largest rotation error in radians (default 0.001)", true},
-                {"max-error-pos", "ANIM v2 encoder: largest translation error in units (default 0.001 x the clip's translation range)", true},
-                {"rotation-divisor", "ANIM v2 encoder: rotation divisor 1..32767 (default 32767)", true},
-                {"anim-bone-table", "ANIM v0 encoder: bone table size (default 100, grown to the largest bone id + 1)", true}},
-};
+    .id = "metroid-anim", .description = "Metroid Prime ANIM (versions 0 and 2)",
+    .extensions = {".anim"}, .probe = metroid::ProbeAnim, .read = metroid::ReadAnim, .encode = metroid::EncodeAnimDocument,
+    .options = {metroid::kVersionOption, metroid::kMaxErrorRotOption, metroid::kMaxErrorPosOption, metroid::kDivisorOption,
+                metroid::kBoneTableOption}};
 
 const FormatDescriptor kMetroidCinfFormat{
-    .id = "metroid-cinf",
-    .description = "Metroid Prime CINF skeleton",
-    .extensions = {".cinf"},
-    .probe = metroid::ProbeCinf,
-    .read = metroid::ReadCinf,
-    .encode = metroid::EncodeCinfDocument,
-    .options = {{"cinf-rest", "CINF rest translation: relative (origin minus the parent's, default) or absolute", true}},
-};
+    .id = "metroid-cinf", .description = "Metroid Prime CINF skeleton",
+    .extensions = {".cinf"}, .probe = metroid::ProbeCinf, .read = metroid::ReadCinf, .encode = metroid::EncodeCinfDocument,
+    .options = {metroid::kRestOption}};
 
 }  // namespace animkit

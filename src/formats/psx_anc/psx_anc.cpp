@@ -1,6 +1,7 @@
 #include <animkit/formats/psx_anc.hpp>
-#include <animkit/formats/psx_anm.hpp>
 #include <animkit/sampling.hpp>
+
+#include "formats/common/psx.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,9 +12,9 @@ namespace animkit::psx_anc {
 File Parse(ByteView data) {
   ByteReader r(data, Endian::Little);
   File file;
-  file.marker = r.U16("the 0x8000 marker");
-  if (file.marker != kMarker) r.FailAt(0, "expected the marker 0x8000 (bytes 00 80), found " + Hex(file.marker));
-  file.unknown = r.I16("the second header field");
+  const psx::Header header = psx::ReadHeader(r);
+  file.marker = header.marker;
+  file.unknown = header.unknown;
   const size_t count = r.U16("the keyframe count");
   r.Count(count, kKeyframeSize, "camera keyframes");
   file.keyframes.resize(count);
@@ -45,7 +46,7 @@ Bytes Serialize(const File& file) {
 }
 
 double FrameRateOf(const File& file, const DecodeSettings& settings) {
-  return psx_anm::RateFromHeader(file.unknown, settings.frame_rate);
+  return psx::RateFromHeader(file.unknown, settings.frame_rate);
 }
 
 namespace {

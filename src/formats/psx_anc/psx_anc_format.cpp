@@ -1,6 +1,9 @@
 // Registry entry and document for the PS1 ANC camera animation format.
 #include <animkit/formats/psx_anc.hpp>
 
+#include "formats/common/document.hpp"
+#include "formats/common/psx.hpp"
+
 namespace animkit {
 
 extern const FormatDescriptor kPsxAncFormat;
@@ -8,24 +11,28 @@ extern const FormatDescriptor kPsxAncFormat;
 namespace psx_anc {
 namespace {
 
+const OptionSpec kTwistOption{.name = "psx-anc-twist", .type = OptionType::Choice,
+                               .help = "PS1 ANC twist: angle (4096 per turn) or ignore",
+                               .choices = {"angle", "ignore"}, .default_value = "angle"};
+const OptionSpec kFovOption{.name = "psx-anc-fov", .type = OptionType::Choice,
+                            .help = "PS1 ANC field of view: raw (kept), angle (4096 per turn) or projection "
+                                    "(distance to a 240-line screen)",
+                            .choices = {"raw", "angle", "projection"}, .default_value = "raw"};
+
 DecodeSettings SettingsFrom(const Options& o) {
   DecodeSettings s;
-  s.twist = o.GetChoice("psx-anc-twist", {"angle", "ignore"}, "angle") == "angle" ? TwistUnit::Angle4096
-                                                                                   : TwistUnit::Ignore;
-  const std::string fov = o.GetChoice("psx-anc-fov", {"raw", "angle", "projection"}, "raw");
+  s.twist = o.Choice(kTwistOption) == "angle" ? TwistUnit::Angle4096 : TwistUnit::Ignore;
+  const std::string fov = o.Choice(kFovOption);
   s.fov = fov == "raw" ? FovUnit::Raw : fov == "angle" ? FovUnit::Angle4096 : FovUnit::Projection;
-  s.frame_rate = o.GetNumber("psx-rate", 0);
-  if (s.frame_rate < 0 || s.frame_rate > 1000) throw Error::General("option --psx-rate expects 0..1000 frames per second");
+  s.frame_rate = o.Number(psx::kRateOption);
   return s;
 }
 
 nlohmann::json Triple(const std::array<int16_t, 3>& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
 
-class PsxAncDocument final : public Document {
+class PsxAncDocument final : public FileDocument<File, kPsxAncFormat, Serialize> {
  public:
-  explicit PsxAncDocument(File file) : file_(std::move(file)) {}
-  const FormatDescriptor& format() const override { return kPsxAncFormat; }
-  Bytes Write() const override { return Serialize(file_); }
+  using FileDocument::FileDocument;
 
   nlohmann::json Info() const override {
     nlohmann::json keys = nlohmann::json::array();
@@ -48,9 +55,6 @@ class PsxAncDocument final : public Document {
     scene.clips.push_back(DecodeClip(file_, SettingsFrom(context.options)));
     return scene;
   }
-
- private:
-  File file_;
 };
 
 int Probe(ByteView data, std::string_view extension) {
@@ -86,15 +90,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 }  // namespace psx_anc
 
 const FormatDescriptor kPsxAncFormat{
-    .id = "psx-anc",
-    .description = "PS1 ANC camera animation (Vib-Ribbon)",
-    .extensions = {".anc"},
-    .probe = psx_anc::Probe,
-    .read = psx_anc::Read,
-    .encode = psx_anc::Encode,
-    .options = {{"psx-anc-twist", "PS1 ANC twist: angle (4096 per turn, default) or ignore", true},
-                {"psx-anc-fov", "PS1 ANC field of view: raw (kept, default), angle (4096 per turn) or projection (distance to a 240-line screen)", true},
-                {"psx-rate", "PS1 ANM/ANC frames per second (default: the header's second field, else 60)", true}},
-};
+    .id = "psx-anc", .description = "PS1 ANC camera animation (Vib-Ribbon)",
+    .extensions = {".anc"}, .probe = psx_anc::Probe, .read = psx_anc::Read, .encode = psx_anc::Encode,
+    .options = {psx_anc::kTwistOption, psx_anc::kFovOption, psx::kRateOption}};
 
 }  // namespace animkit

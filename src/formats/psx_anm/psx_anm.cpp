@@ -1,6 +1,8 @@
 #include <animkit/formats/psx_anm.hpp>
 #include <animkit/sampling.hpp>
 
+#include "formats/common/psx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -16,9 +18,9 @@ size_t Keyframe::byte_size() const {
 File Parse(ByteView data) {
   ByteReader r(data, Endian::Little);
   File file;
-  file.marker = r.U16("the 0x8000 marker");
-  if (file.marker != kMarker) r.FailAt(0, "expected the marker 0x8000 (bytes 00 80), found " + Hex(file.marker));
-  file.unknown = r.I16("the second header field");
+  const psx::Header header = psx::ReadHeader(r);
+  file.marker = header.marker;
+  file.unknown = header.unknown;
   const size_t frame_count = r.U16("the frame count");
   r.Count(frame_count + 1, 2, "frame offset table");
   std::vector<size_t> offsets(frame_count + 1);
@@ -113,13 +115,8 @@ void CheckObjects(const File& file, size_t object_count, const std::string& what
   }
 }
 
-double RateFromHeader(int16_t header_unknown, double override_rate) {
-  if (override_rate > 0) return override_rate;
-  return (header_unknown >= 1 && header_unknown <= 240) ? header_unknown : 60.0;
-}
-
 double FrameRateOf(const File& file, const DecodeSettings& settings) {
-  return RateFromHeader(file.unknown, settings.frame_rate);
+  return psx::RateFromHeader(file.unknown, settings.frame_rate);
 }
 
 namespace {

@@ -1,6 +1,10 @@
 // Registry entry and document for the PS1 ANM format.
 #include <animkit/formats/psx_anm.hpp>
 
+#include "formats/common/document.hpp"
+#include "formats/common/clips.hpp"
+#include "formats/common/psx.hpp"
+
 namespace animkit {
 
 extern const FormatDescriptor kPsxAnmFormat;
@@ -8,23 +12,26 @@ extern const FormatDescriptor kPsxAnmFormat;
 namespace psx_anm {
 namespace {
 
+const OptionSpec kEulerOption{.name = "euler", .type = OptionType::Choice,
+                              .help = "Euler order of PS1 ANM rotations (xyz: X applied first, R = Rz Ry Rx)",
+                              .choices = {"xyz", "zyx"}, .default_value = "xyz"};
+const OptionSpec kMissingOption{.name = "psx-missing", .type = OptionType::Choice,
+                                .help = "PS1 ANM keyframes without rotation/position: hold the last value or interpolate",
+                                .choices = {"hold", "interpolate"}, .default_value = "hold"};
+
 DecodeSettings SettingsFrom(const Options& o) {
   DecodeSettings s;
-  s.euler = o.GetChoice("euler", {"xyz", "zyx"}, "xyz") == "xyz" ? EulerOrder::XYZ : EulerOrder::ZYX;
-  s.missing = o.GetChoice("psx-missing", {"hold", "interpolate"}, "hold") == "hold" ? MissingField::Hold
-                                                                                     : MissingField::Interpolate;
-  s.frame_rate = o.GetNumber("psx-rate", 0);
-  if (s.frame_rate < 0 || s.frame_rate > 1000) throw Error::General("option --psx-rate expects 0..1000 frames per second");
+  s.euler = o.Choice(kEulerOption) == "xyz" ? EulerOrder::XYZ : EulerOrder::ZYX;
+  s.missing = o.Choice(kMissingOption) == "hold" ? MissingField::Hold : MissingField::Interpolate;
+  s.frame_rate = o.Number(psx::kRateOption);
   return s;
 }
 
 nlohmann::json Triple(const std::array<int16_t, 3>& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
 
-class PsxAnmDocument final : public Document {
+class PsxAnmDocument final : public FileDocument<File, kPsxAnmFormat, Serialize> {
  public:
-  explicit PsxAnmDocument(File file) : file_(std::move(file)) {}
-  const FormatDescriptor& format() const override { return kPsxAnmFormat; }
-  Bytes Write() const override { return Serialize(file_); }
+  using FileDocument::FileDocument;
 
   nlohmann::json Info() const override {
     nlohmann::json frames = nlohmann::json::array();
@@ -69,10 +76,7 @@ class PsxAnmDocument final : public Document {
     return scene;
   }
 
-  const File& file() const { return file_; }
 
- private:
-  File file_;
 };
 
 int Probe(ByteView data, std::string_view extension) {
@@ -97,15 +101,9 @@ int Probe(ByteView data, std::string_view extension) {
 std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<PsxAnmDocument>(Parse(data)); }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
-  if (scene.clips.empty()) throw Error::General("nothing to write: the input has no animation clip");
-  if (scene.clips.size() > 1) {
-    std::string names;
-    for (const Clip& c : scene.clips) names += (names.empty() ? "" : ", ") + c.name;
-    throw Error::General("a PS1 ANM holds one clip and the input has " + std::to_string(scene.clips.size()) + " (" +
-                         names + "): choose one with --clip NAME");
-  }
+  const Clip& clip = OneClip(scene, "a PS1 ANM");
   const Skeleton* rest = context.reference ? &context.reference->skeleton : &scene.skeleton;
-  File file = EncodeClip(scene.clips.front(), SettingsFrom(context.options), rest->empty() ? nullptr : rest);
+  File file = EncodeClip(clip, SettingsFrom(context.options), rest->empty() ? nullptr : rest);
   size_t keyframes = 0;
   for (const Frame& f : file.frames) keyframes += f.keyframes.size();
   context.report["frames"] = file.frames.size();
@@ -117,15 +115,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 }  // namespace psx_anm
 
 const FormatDescriptor kPsxAnmFormat{
-    .id = "psx-anm",
-    .description = "PS1 ANM model animation (Vib-Ribbon)",
-    .extensions = {".anm"},
-    .probe = psx_anm::Probe,
-    .read = psx_anm::Read,
-    .encode = psx_anm::Encode,
-    .options = {{"euler", "Euler order of PS1 ANM rotations: xyz (R = Rz*Ry*Rx, default) or zyx", true},
-                {"psx-missing", "PS1 ANM keyframes without rotation/position: hold (default) or interpolate", true},
-                {"psx-rate", "PS1 ANM frames per second (default: the header's second field, else 60)", true}},
-};
+    .id = "psx-anm", .description = "PS1 ANM model animation (Vib-Ribbon)",
+    .extensions = {".anm"}, .probe = psx_anm::Probe, .read = psx_anm::Read, .encode = psx_anm::Encode,
+    .options = {psx_anm::kEulerOption, psx_anm::kMissingOption, psx::kRateOption}};
 
 }  // namespace animkit

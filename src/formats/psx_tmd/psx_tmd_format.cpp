@@ -1,6 +1,8 @@
 // Registry entry and document for the PS1 TMD model format.
 #include <animkit/formats/psx_tmd.hpp>
 
+#include "formats/common/document.hpp"
+
 #include <map>
 
 namespace animkit {
@@ -10,9 +12,13 @@ extern const FormatDescriptor kPsxTmdFormat;
 namespace psx_tmd {
 namespace {
 
+const OptionSpec kFixpOption{.name = "psx-fixp", .type = OptionType::Choice,
+                             .help = "PS1 TMD with FIXP = 1: offsets count from the file start or the object table",
+                             .choices = {"file", "table"}, .default_value = "file"};
+
 ParseSettings SettingsFrom(const Options& o) {
   ParseSettings s;
-  s.fixp_base = o.GetChoice("psx-fixp", {"file", "table"}, "file") == "file" ? FixpBase::File : FixpBase::Table;
+  s.fixp_base = o.Choice(kFixpOption) == "file" ? FixpBase::File : FixpBase::Table;
   return s;
 }
 
@@ -20,11 +26,9 @@ std::string KindKey(const Primitive& p) {
   return Hex(p.mode) + " " + LayoutOf(p.mode, p.flag)->name;
 }
 
-class PsxTmdDocument final : public Document {
+class PsxTmdDocument final : public FileDocument<File, kPsxTmdFormat, Serialize> {
  public:
-  explicit PsxTmdDocument(File file) : file_(std::move(file)) {}
-  const FormatDescriptor& format() const override { return kPsxTmdFormat; }
-  Bytes Write() const override { return Serialize(file_); }
+  using FileDocument::FileDocument;
 
   nlohmann::json Info() const override {
     size_t vertices = 0, normals = 0, primitives = 0, gap_bytes = 0;
@@ -69,8 +73,6 @@ class PsxTmdDocument final : public Document {
 
   Scene Decode(const DecodeContext&) const override { return DecodeScene(file_); }
 
- private:
-  File file_;
 };
 
 int Probe(ByteView data, std::string_view extension) {
@@ -112,13 +114,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 }  // namespace psx_tmd
 
 const FormatDescriptor kPsxTmdFormat{
-    .id = "psx-tmd",
-    .description = "PS1 TMD model (Vib-Ribbon)",
-    .extensions = {".tmd"},
-    .probe = psx_tmd::Probe,
-    .read = psx_tmd::Read,
-    .encode = psx_tmd::Encode,
-    .options = {{"psx-fixp", "PS1 TMD with FIXP = 1: offsets count from the file start (file, default) or the object table (table)", true}},
-};
+    .id = "psx-tmd", .description = "PS1 TMD model (Vib-Ribbon)",
+    .extensions = {".tmd"}, .probe = psx_tmd::Probe, .read = psx_tmd::Read, .encode = psx_tmd::Encode,
+    .options = {psx_tmd::kFixpOption}};
 
 }  // namespace animkit

@@ -1,5 +1,7 @@
 // Registry entry and document for the text ANM format.
 #include <animkit/formats/text_anm.hpp>
+
+#include "formats/common/document.hpp"
 #include <animkit/gltf.hpp>
 #include <animkit/io.hpp>
 
@@ -14,13 +16,21 @@ extern const FormatDescriptor kTextAnmFormat;
 namespace text_anm {
 namespace {
 
+const OptionSpec kGapOption{.name = "anm-gap", .type = OptionType::Integer,
+                            .help = "text ANM output: a clip starts this many frames after the previous one's last frame",
+                            .default_value = "10", .min = 1, .max = 100000};
+const OptionSpec kSetOption{.name = "anm-set", .type = OptionType::Word,
+                            .help = "text ANM output: set name for clips without a SET/ prefix", .default_value = "anim"};
+const OptionSpec kLayoutOption{.name = "anm-layout", .type = OptionType::Choice,
+                               .help = "text ANM output: auto (a decoded text ANM keeps its sets, canonical) or new "
+                                       "(always lay the clips out on a new timeline, written to OUT.timeline.glb)",
+                               .choices = {"auto", "new"}, .default_value = "auto"};
+
 nlohmann::json At(const Location& l) { return {{"line", l.line}, {"column", l.column}}; }
 
-class TextAnmDocument final : public Document {
+class TextAnmDocument final : public FileDocument<File, kTextAnmFormat, Serialize> {
  public:
-  explicit TextAnmDocument(File file) : file_(std::move(file)) {}
-  const FormatDescriptor& format() const override { return kTextAnmFormat; }
-  Bytes Write() const override { return Serialize(file_); }
+  using FileDocument::FileDocument;
 
   nlohmann::json Info() const override {
     size_t blank = 0, comments = 0, lf = 0, crlf = 0;
@@ -91,9 +101,6 @@ class TextAnmDocument final : public Document {
     scene.metadata["text_anm"] = {{"canonical", Canonical(file_)}};
     return scene;
   }
-
- private:
-  File file_;
 };
 
 int Probe(ByteView data, std::string_view) {
@@ -130,7 +137,7 @@ int Probe(ByteView data, std::string_view) {
 std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<TextAnmDocument>(Parse(data)); }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
-  const std::string layout = context.options.GetChoice("anm-layout", {"auto", "new"}, "auto");
+  const std::string layout = context.options.Choice(kLayoutOption);
   // A scene decoded from a text ANM, with the model it was cut from: the declared sets, canonical.
   if (layout == "auto" && context.reference && scene.metadata.is_object() && scene.metadata.contains("text_anm") &&
       scene.metadata["text_anm"].is_object() && scene.metadata["text_anm"].contains("canonical") &&
@@ -146,17 +153,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
     }
   }
   LayoutSettings settings;
-  const double gap = context.options.GetNumber("anm-gap", settings.gap_frames);
-  if (!(gap >= 1 && gap <= 100000) || gap != std::floor(gap)) {
-    throw Error::General("option --anm-gap expects a whole number of frames, 1..100000");
-  }
-  settings.gap_frames = static_cast<uint32_t>(gap);
-  settings.default_set = context.options.Get("anm-set", settings.default_set);
-  if (settings.default_set.empty() ||
-      std::any_of(settings.default_set.begin(), settings.default_set.end(),
-                  [](char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7F; })) {
-    throw Error::General("option --anm-set expects a set name without spaces");
-  }
+  settings.gap_frames = static_cast<uint32_t>(context.options.Number(kGapOption, settings.gap_frames));
+  settings.default_set = context.options.Choice(kSetOption, settings.default_set);
   const Skeleton* skeleton = &scene.skeleton;
   if (context.reference && !context.reference->skeleton.empty()) skeleton = &context.reference->skeleton;
   std::string timeline_path, header;
@@ -182,18 +180,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 }  // namespace text_anm
 
 const FormatDescriptor kTextAnmFormat{
-    .id = "text-anm",
-    .description = "text ANM animation sets over a model's timeline",
-    .extensions = {".anm"},
-    .probe = text_anm::Probe,
-    .read = text_anm::Read,
-    .encode = text_anm::Encode,
-    .options = {{"anm-gap", "text ANM output: a clip starts this many frames after the previous one's last frame (default 10)", true},
-                {"anm-set", "text ANM output: set name for clips without a SET/ prefix (default anim)", true},
-                {"anm-layout",
-                 "text ANM output: auto (default: a decoded text ANM keeps its sets, canonical) or new (always lay "
-                 "the clips out on a new timeline, written to OUT.timeline.glb)",
-                 true}},
-};
+    .id = "text-anm", .description = "text ANM animation sets over a model's timeline",
+    .extensions = {".anm"}, .probe = text_anm::Probe, .read = text_anm::Read, .encode = text_anm::Encode,
+    .options = {text_anm::kGapOption, text_anm::kSetOption, text_anm::kLayoutOption}};
 
 }  // namespace animkit

@@ -385,7 +385,7 @@ TEST(EdfCanm, EncoderLayoutFollowsTheGame) {
   EXPECT_EQ(f.animations[0].duration, 3.0f);
   // Strings are pooled at the end in the same order: Scene_Root, pose, zeta.
   const Bytes bytes = edf_canm::Serialize(f);
-  const std::vector<uint16_t> tail = edf_canm::Utf16FromUtf8(std::string("Scene_Root") + '\0' + "pose" + '\0' + "zeta" + '\0');
+  const std::vector<uint16_t> tail = Utf16FromUtf8(std::string("Scene_Root") + '\0' + "pose" + '\0' + "zeta" + '\0');
   ASSERT_GE(bytes.size(), tail.size() * 2);
   for (size_t i = 0; i < tail.size(); ++i) {
     const size_t at = bytes.size() - tail.size() * 2 + 2 * i;
@@ -409,7 +409,9 @@ TEST(EdfCanm, GltfRoundTripWithTheMdbSkeleton) {
   EXPECT_EQ(imported.skeleton.joints[size_t(imported.skeleton.joints[size_t(hip)].parent)].name, "joint_1");
   EXPECT_GE(imported.skeleton.Find("Scene_Root"), 0);
 
-  EncodeContext ectx{&reference, {}, "out.canm", nlohmann::json::object()};
+  EncodeContext ectx;
+  ectx.reference = &reference;
+  ectx.output_path = "out.canm";
   const Bytes again = kEdfCanmFormat.encode(imported, ectx)->Write();
   const auto clips = edf_canm::DecodeClips(edf_canm::Parse(again), {});
   ASSERT_EQ(clips.size(), scene.clips.size());

@@ -549,7 +549,9 @@ TEST(MetroidAnimEncoder, QuantizationChoices) {
       }
       const int w = d.rotation_bits[i];
       EXPECT_TRUE(lo >= -(1 << (w - 1)) && hi < (1 << (w - 1)));
-      if (w > 1) EXPECT_TRUE(lo < -(1 << (w - 2)) || hi >= (1 << (w - 2))) << "width " << w << " is not the smallest";
+      if (w > 1) {
+        EXPECT_TRUE(lo < -(1 << (w - 2)) || hi >= (1 << (w - 2))) << "width " << w << " is not the smallest";
+      }
     }
     for (size_t k = 1; k < ch[c].rotation.size(); ++k) {
       const QuatXYZW p = RotationFromTotals(ch[c].rotation[k - 1], ch[c].w_negative[k - 1], a.rotation_divisor);
@@ -572,7 +574,9 @@ TEST(MetroidAnimEncoder, WritesTheGamesKeyCountsAndExactlyThatManyKeys) {
     for (const Descriptor& d : a.descriptors) {
       EXPECT_EQ(d.rotation_keys, frames - 1) << frames;
       // A translated channel: the delta keys, or 1 (the set bits) when there are none.
-      if (d.has_translation()) EXPECT_EQ(d.translation_keys, std::max<size_t>(frames - 1, 1)) << frames;
+      if (d.has_translation()) {
+        EXPECT_EQ(d.translation_keys, std::max<size_t>(frames - 1, 1)) << frames;
+      }
       translated = translated || d.has_translation();
       key_bits += d.key_bits();
     }
@@ -772,12 +776,12 @@ TEST(MetroidAnimCli, SameFormatWithoutReencodeOptionsWritesTheFilesOwnBytes) {
   EXPECT_EQ(v0_again.version, 0u);
   EXPECT_EQ(v0_again.v0.bone_table.size(), 40u);
   // So does --clip; another format's option does not.
-  ConvertRequest request{v0, (tmp / "x.anim").string(), "", "", cinf, "", {}};
+  ConvertRequest request{v0, (tmp / "x.anim").string(), "", "", cinf, "", {}, ""};
   request.options.Set("euler", "zyx");
   EXPECT_FALSE(AsksForReencode(request, kMetroidAnimFormat));
   request.options.Set("max-error-rot", "0.01");
   EXPECT_TRUE(AsksForReencode(request, kMetroidAnimFormat));
-  ConvertRequest clip_only{v0, (tmp / "x.anim").string(), "", "", "", "anim", {}};
+  ConvertRequest clip_only{v0, (tmp / "x.anim").string(), "", "", "", "anim", {}, ""};
   EXPECT_TRUE(AsksForReencode(clip_only, kMetroidAnimFormat));
   // A version 2 file re-encoded without --anim-version stays version 2.
   const std::string run2 = (tmp / "run2.anim").string();

@@ -125,7 +125,7 @@ TEST(PsxAnc, EncodeThenDecodeIsExactWithRawValuesAndBoundedWithout) {
 TEST(PsxAnc, ExportsAnAnimatedGltfCamera) {
   const Bytes sample = ReadFileBytes(test::SourcePath("samples/psx_anc/orbit.anc"));
   const Scene scene = kPsxAncFormat.read(sample, {})->Decode({});
-  const Bytes glb = ExportGltf(scene, {true});
+  const Bytes glb = ExportGltf(scene, GltfExportOptions{});  // .glb
   const tinygltf::Model g = gltf::LoadModel(glb, "orbit.glb");
   ASSERT_EQ(g.cameras.size(), 1u);
   EXPECT_EQ(g.cameras[0].type, "perspective");

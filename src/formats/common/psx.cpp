@@ -1,0 +1,22 @@
+#include "formats/common/psx.hpp"
+
+namespace animkit::psx {
+
+const OptionSpec kRateOption{.name = "psx-rate", .type = OptionType::Number,
+                             .help = "PS1 ANM/ANC frames per second (0: the header's second field when 1..240, else 60)",
+                             .default_value = "0", .min = 0, .max = 1000};
+
+Header ReadHeader(ByteReader& r) {
+  Header h;
+  h.marker = r.U16("the 0x8000 marker");
+  if (h.marker != 0x8000) r.FailAt(0, "expected the marker 0x8000 (bytes 00 80), found " + Hex(h.marker));
+  h.unknown = r.I16("the second header field");
+  return h;
+}
+
+double RateFromHeader(int16_t header_unknown, double override_rate) {
+  if (override_rate > 0) return override_rate;
+  return (header_unknown >= 1 && header_unknown <= 240) ? header_unknown : 60.0;
+}
+
+}  // namespace animkit::psx

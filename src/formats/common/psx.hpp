@@ -1,0 +1,24 @@
+// What the PS1 formats (psx-anm, psx-anc) share: the frame rate their headers imply.
+#pragma once
+
+#include <animkit/format.hpp>
+
+#include <cstdint>
+
+namespace animkit::psx {
+
+// --psx-rate, declared by both formats.
+extern const OptionSpec kRateOption;
+
+// The header both open with: the 0x8000 marker (checked) and a second field.
+struct Header {
+  uint16_t marker = 0;
+  int16_t unknown = 0;
+};
+Header ReadHeader(ByteReader& r);
+
+// The rate PS1 ANM and ANC files imply: override when > 0, else the header's
+// second field when it is in 1..240 (unverified: it looks like a frame rate), else 60.
+double RateFromHeader(int16_t header_unknown, double override_rate);
+
+}  // namespace animkit::psx

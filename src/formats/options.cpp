@@ -1,0 +1,160 @@
+// Format options: the declarations of every format (FormatDescriptor::options), checked
+// when set, and the text front ends show for them.
+#include <animkit/error.hpp>
+#include <animkit/format.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace animkit {
+namespace {
+
+std::string Dashed(const OptionSpec& spec) { return "--" + std::string(spec.name); }
+
+bool ParseNumber(std::string_view s, double* out) {
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && end == s.data() + s.size() && std::isfinite(*out);
+}
+
+// Shortest text of a bound (32767, 0.5, 1e-06 as "1e-06").
+std::string NumberText(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+bool HasMin(const OptionSpec& spec) { return spec.min > -1e300; }
+bool HasMax(const OptionSpec& spec) { return spec.max < 1e300; }
+
+std::string RangeText(const OptionSpec& spec) {
+  if (!HasMin(spec) && !HasMax(spec)) return {};
+  if (!HasMax(spec)) return (spec.min_exclusive ? " > " : " >= ") + NumberText(spec.min);
+  if (!HasMin(spec)) return " <= " + NumberText(spec.max);
+  if (spec.min_exclusive) return " > " + NumberText(spec.min) + " and <= " + NumberText(spec.max);
+  return " " + NumberText(spec.min) + ".." + NumberText(spec.max);
+}
+
+std::string JoinNames(const std::vector<const OptionSpec*>& specs) {
+  std::string out;
+  for (const OptionSpec* s : specs) out += (out.empty() ? "" : ", ") + std::string(s->name);
+  return out;
+}
+
+}  // namespace
+
+const OptionSpec* FindOption(std::string_view name) {
+  for (const FormatDescriptor* f : Formats())
+    for (const OptionSpec& spec : f->options)
+      if (spec.name == name) return &spec;
+  return nullptr;
+}
+
+std::vector<const OptionSpec*> AllOptions() {
+  std::vector<const OptionSpec*> out;
+  for (const FormatDescriptor* f : Formats())
+    for (const OptionSpec& spec : f->options)
+      if (FindOption(spec.name) == &spec) out.push_back(&spec);
+  return out;
+}
+
+std::string DescribeOptionValues(const OptionSpec& spec) {
+  switch (spec.type) {
+    case OptionType::Choice: {
+      std::string list;
+      for (std::string_view c : spec.choices) list += (list.empty() ? "" : "|") + std::string(c);
+      return list;
+    }
+    case OptionType::Number: return "a number" + RangeText(spec);
+    case OptionType::Integer: return "a whole number" + RangeText(spec);
+    case OptionType::Word: return "a name without spaces";
+    case OptionType::Flag: return "1 or 0";
+  }
+  return {};
+}
+
+void CheckOptionValue(const OptionSpec& spec, std::string_view value) {
+  bool ok = false;
+  switch (spec.type) {
+    case OptionType::Choice:
+      ok = std::find(spec.choices.begin(), spec.choices.end(), value) != spec.choices.end();
+      break;
+    case OptionType::Number:
+    case OptionType::Integer: {
+      double v = 0;
+      ok = ParseNumber(value, &v) && (spec.type == OptionType::Number || v == std::floor(v)) &&
+           (spec.min_exclusive ? v > spec.min : v >= spec.min) && v <= spec.max;
+      break;
+    }
+    case OptionType::Word:
+      ok = !value.empty() && std::none_of(value.begin(), value.end(), [](char c) {
+        return static_cast<unsigned char>(c) <= 0x20 || c == 0x7F;
+      });
+      break;
+    case OptionType::Flag: ok = value == "1" || value == "0"; break;
+  }
+  if (!ok) {
+    throw Error::General("option " + Dashed(spec) + " expects " + DescribeOptionValues(spec) + ", got '" +
+                         std::string(value) + "'");
+  }
+}
+
+std::string OptionHelp(const OptionSpec& spec) {
+  std::string text(spec.help);
+  if (spec.type == OptionType::Flag) return text;
+  text += " (" + DescribeOptionValues(spec);
+  if (!spec.default_value.empty()) text += "; default " + std::string(spec.default_value);
+  return text + ")";
+}
+
+std::string FormatOptionsMarkdown() {
+  std::string out = "| option | formats | values | default | what it does |\n|---|---|---|---|---|\n";
+  for (const OptionSpec* spec : AllOptions()) {
+    std::string formats;
+    for (const FormatDescriptor* f : Formats())
+      for (const OptionSpec& s : f->options)
+        if (s.name == spec->name) formats += (formats.empty() ? "`" : ", `") + std::string(f->id) + "`";
+    std::string values = spec->type == OptionType::Flag ? "flag" : DescribeOptionValues(*spec);
+    if (spec->type == OptionType::Choice) {
+      std::string list;
+      for (std::string_view c : spec->choices) list += (list.empty() ? "`" : ", `") + std::string(c) + "`";
+      values = list;
+    }
+    const std::string def = spec->default_value.empty() ? "(see text)" : "`" + std::string(spec->default_value) + "`";
+    out += "| `" + Dashed(*spec) + "` | " + formats + " | " + values + " | " +
+           (spec->type == OptionType::Flag ? "off" : def) + " | " + std::string(spec->help) + " |\n";
+  }
+  return out;
+}
+
+void Options::Set(std::string key, std::string value) {
+  if (key != kSourcePathOption) {
+    const OptionSpec* spec = FindOption(key);
+    if (!spec) throw Error::General("unknown option '" + key + "' (format options: " + JoinNames(AllOptions()) + ")");
+    CheckOptionValue(*spec, value);
+  }
+  values_[std::move(key)] = std::move(value);
+}
+
+std::string Options::Get(const std::string& key, std::string fallback) const {
+  auto it = values_.find(key);
+  return it == values_.end() ? fallback : it->second;
+}
+
+std::string Options::Choice(const OptionSpec& spec, std::string_view fallback) const {
+  auto it = values_.find(std::string(spec.name));
+  if (it != values_.end()) return it->second;
+  return std::string(spec.default_value.empty() ? fallback : spec.default_value);
+}
+
+double Options::Number(const OptionSpec& spec, double fallback) const {
+  const std::string text = Choice(spec);
+  double v = fallback;
+  if (!text.empty() && !ParseNumber(text, &v)) CheckOptionValue(spec, text);  // throws: a bad default
+  return v;
+}
+
+bool Options::Flag(const OptionSpec& spec) const { return Choice(spec, "0") == "1"; }
+
+}  // namespace animkit
