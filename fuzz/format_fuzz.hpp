@@ -38,7 +38,7 @@ inline void FuzzScene(const FormatDescriptor& format, const Scene& scene, const 
   for (const FormatDescriptor* out : {&format, FindFormat("gltf")}) {
     if (!out || !out->encode) continue;
     try {
-      EncodeContext ectx{reference, options, {}, nlohmann::json::object(), {}};
+      EncodeContext ectx{reference, options, {}, Value::object(), {}};
       const Bytes encoded = out->encode(scene, ectx)->Write();
       (void)out->read(encoded, options)->Decode(DecodeContext{reference, options});
     } catch (const Error&) {

@@ -5,10 +5,6 @@
 
 namespace animkit {
 
-std::string DumpJson(const nlohmann::json& j, int indent) {
-  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 std::string Options::Get(const std::string& key, std::string fallback) const {
   auto it = values_.find(key);
   return it == values_.end() ? fallback : it->second;

@@ -3,6 +3,7 @@
 
 #include <animkit/animkit.hpp>
 
+#include <nlohmann/json.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -414,7 +415,7 @@ TEST(GltfFormat, ProbeReadWriteInfoDecode) {
   for (const Bytes& bytes : {glb, text}) {
     auto doc = format->read(bytes, Options{});
     EXPECT_EQ(doc->Write(), bytes);
-    json info = doc->Info();
+    Value info = doc->Info();
     EXPECT_EQ(info["animations"]["count"], 3);
     EXPECT_EQ(info["skins"]["count"], 1);
     EXPECT_EQ(info["nodes"]["count"], 6);

@@ -101,7 +101,7 @@ std::string Fixed(double v, int digits) {
 
 int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   LoadedFile loaded = LoadFile(file, args.format, ToOptions(args));
-  nlohmann::json fields = loaded.document->Info();
+  Value fields = loaded.document->Info();
   Scene reference;
   std::optional<Scene> scene;
   std::string decode_error;
@@ -110,17 +110,17 @@ int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   } catch (const Error& e) {
     decode_error = e.what();
   }
-  nlohmann::json out = {{"file", file},
-                        {"format", loaded.format->id},
-                        {"description", loaded.format->description},
-                        {"version", fields.contains("version") ? fields["version"] : nlohmann::json()}};
-  nlohmann::json clips = nlohmann::json::array();
-  nlohmann::json events = nlohmann::json::array();
-  nlohmann::json joints = nlohmann::json::array();
+  Value out = {{"file", file},
+               {"format", loaded.format->id},
+               {"description", loaded.format->description},
+               {"version", fields.contains("version") ? fields["version"] : Value()}};
+  Value clips = Value::array();
+  Value events = Value::array();
+  Value joints = Value::array();
   if (scene) {
     for (const Joint& j : scene->skeleton.joints) joints.push_back(j.name);
     for (const Clip& c : scene->clips) {
-      nlohmann::json names = nlohmann::json::array();
+      Value names = Value::array();
       for (const JointTrack& t : c.tracks) names.push_back(t.joint);
       clips.push_back({{"name", c.name},
                        {"frames", c.frame_count},
@@ -130,7 +130,7 @@ int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
                        {"joints", names},
                        {"events", c.events.size()}});
       for (const Event& e : c.events) {
-        nlohmann::json ev = {{"clip", c.name}, {"time", e.time}, {"name", e.name}, {"params", e.params}};
+        Value ev = {{"clip", c.name}, {"time", e.time}, {"name", e.name}, {"params", e.params}};
         if (e.end_time) ev["end_time"] = *e.end_time;
         events.push_back(std::move(ev));
       }
@@ -141,8 +141,8 @@ int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   out["events"] = events;
   if (!decode_error.empty()) out["decode_error"] = decode_error;
   // Where a reader accepted what the format's rules forbid (formats list these in "warnings").
-  const nlohmann::json warnings = fields.contains("warnings") && fields["warnings"].is_array() ? fields["warnings"]
-                                                                                                : nlohmann::json::array();
+  const Value warnings =
+      fields.contains("warnings") && fields["warnings"].is_array() ? fields["warnings"] : Value::array();
   out["warnings"] = warnings;
   out["fields"] = fields;
   if (json) {
@@ -224,21 +224,21 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
                 std::string(r.input_format->id).c_str(), r.clips, r.frames, r.joints, r.events);
   }
   if (verbose) {
-    nlohmann::json written = nlohmann::json::array();
+    Value written = Value::array();
     for (const WrittenFile& w : r.written) written.push_back({{"path", w.path}, {"bytes", w.bytes}});
-    nlohmann::json report = {{"input", in},
-                             {"output", out},
-                             {"input_format", r.input_format->id},
-                             {"output_format", r.output_format ? nlohmann::json(r.output_format->id) : "sample-json"},
-                             {"clips", r.clips},
-                             {"frames", r.frames},
-                             {"joints", r.joints},
-                             {"events", r.events},
-                             {"bytes_in", r.bytes_in},
-                             {"bytes_out", r.bytes_out},
-                             {"copied_verbatim", r.copied_verbatim},
-                             {"written", written},
-                             {"encoder", r.report}};
+    Value report = {{"input", in},
+                    {"output", out},
+                    {"input_format", r.input_format->id},
+                    {"output_format", r.output_format ? Value(r.output_format->id) : "sample-json"},
+                    {"clips", r.clips},
+                    {"frames", r.frames},
+                    {"joints", r.joints},
+                    {"events", r.events},
+                    {"bytes_in", r.bytes_in},
+                    {"bytes_out", r.bytes_out},
+                    {"copied_verbatim", r.copied_verbatim},
+                    {"written", written},
+                    {"encoder", r.report}};
     std::fprintf(stderr, "%s\n", DumpJson(report, 2).c_str());
   }
   return 0;

@@ -113,7 +113,7 @@ double FrameRateOf(const Animation& animation, const DecodeSettings& settings);
 std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings);
 // Quantizes clips into a new file. order (optional) lists bone names to place first.
 File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
-                 const Skeleton* skeleton = nullptr, nlohmann::json* report = nullptr);
+                 const Skeleton* skeleton = nullptr, Value* report = nullptr);
 
 // UTF-16LE <-> UTF-8 (lone surrogates read as U+FFFD).
 std::string Utf8FromUtf16(const std::vector<uint16_t>& units);

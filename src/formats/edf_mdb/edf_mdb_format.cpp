@@ -16,11 +16,10 @@ class MdbDocument final : public Document {
   const FormatDescriptor& format() const override { return kEdfMdbFormat; }
   Bytes Write() const override { return Serialize(file_); }
 
-  nlohmann::json Info() const override {
-    using nlohmann::json;
-    json names = json::array();
+  Value Info() const override {
+    Value names = Value::array();
     for (const NameEntry& n : file_.names) names.push_back({{"offset", n.offset}, {"name", n.name}});
-    json bones = json::array();
+    Value bones = Value::array();
     for (const Bone& b : file_.bones) {
       bones.push_back({{"index", b.index},
                        {"name", file_.names[b.name_index].name},

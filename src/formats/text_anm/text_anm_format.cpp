@@ -14,7 +14,7 @@ extern const FormatDescriptor kTextAnmFormat;
 namespace text_anm {
 namespace {
 
-nlohmann::json At(const Location& l) { return {{"line", l.line}, {"column", l.column}}; }
+Value At(const Location& l) { return {{"line", l.line}, {"column", l.column}}; }
 
 class TextAnmDocument final : public Document {
  public:
@@ -22,7 +22,7 @@ class TextAnmDocument final : public Document {
   const FormatDescriptor& format() const override { return kTextAnmFormat; }
   Bytes Write() const override { return Serialize(file_); }
 
-  nlohmann::json Info() const override {
+  Value Info() const override {
     size_t blank = 0, comments = 0, lf = 0, crlf = 0;
     for (const Line& l : file_.lines) {
       blank += l.kind == LineKind::Blank;
@@ -30,8 +30,8 @@ class TextAnmDocument final : public Document {
       lf += l.eol == "\n";
       crlf += l.eol == "\r\n";
     }
-    nlohmann::json sets = nlohmann::json::array();
-    nlohmann::json clips = nlohmann::json::array();
+    Value sets = Value::array();
+    Value clips = Value::array();
     std::string summary;  // one line for the human `info`
     size_t bone_lines = 0, event_lines = 0;
     for (const AnimSet& s : file_.sets) {
@@ -41,10 +41,10 @@ class TextAnmDocument final : public Document {
         summary += (summary.empty() ? "" : ", ") + s.name + "/" + a.name + " [" + std::to_string(a.start) + ".." +
                    std::to_string(a.end) + "]";
       }
-      nlohmann::json bones = nlohmann::json::array(), events = nlohmann::json::array(),
-                     anims = nlohmann::json::array();
+      Value bones = Value::array(), events = Value::array(),
+                     anims = Value::array();
       for (const BoneLine& b : s.bones) {
-        nlohmann::json flags = nlohmann::json::array();
+        Value flags = Value::array();
         if (b.parent && b.parent_first) flags.push_back("+parent");
         if (b.children) flags.push_back("+children");
         if (b.parent && !b.parent_first) flags.push_back("+parent");

@@ -5,6 +5,7 @@
 
 #include "support/test_support.hpp"
 
+#include <nlohmann/json.hpp>
 #include <bit>
 #include <cmath>
 #include <numbers>
@@ -313,7 +314,7 @@ TEST(EdfCanm, EncodeThenDecodeStaysWithinTheQuantizationBound) {
   for (uint32_t version : {edf_canm::kVersion5, edf_canm::kVersion6}) {
     edf_canm::EncodeSettings settings;
     settings.version = version;
-    nlohmann::json report;
+    Value report;
     const edf_canm::File f = edf_canm::EncodeClips(source, settings, nullptr, &report);
     EXPECT_GT(report["shared_curves"].get<size_t>(), 2u);  // joint 3's curves are written once
     const auto decoded = edf_canm::DecodeClips(f, {});
@@ -409,7 +410,7 @@ TEST(EdfCanm, GltfRoundTripWithTheMdbSkeleton) {
   EXPECT_EQ(imported.skeleton.joints[size_t(imported.skeleton.joints[size_t(hip)].parent)].name, "joint_1");
   EXPECT_GE(imported.skeleton.Find("Scene_Root"), 0);
 
-  EncodeContext ectx{&reference, {}, "out.canm", nlohmann::json::object()};
+  EncodeContext ectx{&reference, {}, "out.canm", Value::object()};
   const Bytes again = kEdfCanmFormat.encode(imported, ectx)->Write();
   const auto clips = edf_canm::DecodeClips(edf_canm::Parse(again), {});
   ASSERT_EQ(clips.size(), scene.clips.size());
