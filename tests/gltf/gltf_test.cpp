@@ -49,7 +49,7 @@ Scene MakeCharacter() {
       {"arm_l", 1, {{0.5f, 0.375f, 0}, Turn({0, 0, 1}, 1.5f), {2, 2, 2}}},
       {"arm_r", 1, {{-0.5f, 0.375f, 0}, Turn({0, 0, 1}, -1.5f), {1, 1, 1}}},
   };
-  scene.metadata = {{"source", "unit test"}, {"empty", json::array()}, {"big", uint64_t{1} << 60}};
+  scene.metadata = {{"source", "unit test"}, {"empty", Value::array()}, {"big", uint64_t{1} << 60}};
 
   Clip walk;
   walk.name = "walk";
