@@ -7,7 +7,7 @@
 
 #include <animkit/format.hpp>
 
-#include <nlohmann/json.hpp>
+#include <animkit/value.hpp>
 
 #include <atomic>
 #include <cstddef>
@@ -75,7 +75,7 @@ struct BatchReport {
   double seconds = 0;
 
   // The --report document: totals, counts by format, one entry per file.
-  nlohmann::json ToJson() const;
+  Value ToJson() const;
   // A human summary: totals, counts by format, then every failed file with its error.
   std::string Summary() const;
 };

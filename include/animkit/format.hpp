@@ -7,8 +7,7 @@
 #include <animkit/binary.hpp>
 #include <animkit/limits.hpp>
 #include <animkit/model.hpp>
-
-#include <nlohmann/json.hpp>
+#include <animkit/value.hpp>
 
 #include <map>
 #include <memory>
@@ -76,7 +75,7 @@ struct EncodeContext {
   const Scene* reference = nullptr;
   Options options;
   std::string output_path;             // the file being written, when known
-  nlohmann::json report = nlohmann::json::object();  // encoder statistics for --verbose
+  Value report = Value::object();  // encoder statistics for --verbose
   const EncodeTemplate* templ = nullptr;  // --template, nullptr when none
   // --clip with a template: which of the template's clips (slots) the input replaces; the
   // input is then not filtered by name.
@@ -87,10 +86,6 @@ struct EncodeContext {
 
 struct FormatDescriptor;
 
-// JSON text of j; strings read from files need not be UTF-8, so invalid bytes
-// become U+FFFD instead of failing. indent < 0 writes one line.
-std::string DumpJson(const nlohmann::json& j, int indent = -1);
-
 class Document {
  public:
   virtual ~Document() = default;
@@ -98,7 +93,7 @@ class Document {
   // The file's bytes; for a document that was read, identical to the input.
   virtual Bytes Write() const = 0;
   // Every header field and table worth showing (`animkit info --json`).
-  virtual nlohmann::json Info() const = 0;
+  virtual Value Info() const = 0;
   // The common model: skeleton and/or clips.
   virtual Scene Decode(const DecodeContext& context) const = 0;
 };

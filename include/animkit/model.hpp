@@ -4,13 +4,13 @@
 #pragma once
 
 #include <animkit/math.hpp>
-
-#include <nlohmann/json.hpp>
+#include <animkit/value.hpp>
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace animkit {
@@ -22,6 +22,12 @@ struct Joint {
   int parent = -1;     // index into Skeleton::joints, -1 for a root
   TransformTRS rest;   // local (parent-relative) rest pose
 };
+
+// A joint the file knows only by a number (a bone id, an object index) is named "#N",
+// N in decimal; encoders map such a name back to that number.
+std::string NumberedJointName(uint64_t number);
+// N of a "#N" name: '#' then decimal digits only, fitting 64 bits; nullopt for any other name.
+std::optional<uint64_t> ParseNumberedJointName(std::string_view name);
 
 struct Skeleton {
   std::vector<Joint> joints;  // parents come before their children
@@ -47,7 +53,7 @@ struct Track {
 enum class Space { Local, Model };
 
 struct JointTrack {
-  std::string joint;  // joint name, or "#N" with N the file's own bone id
+  std::string joint;  // joint name, or NumberedJointName(N) with N the file's own bone id
   Track<Vec3> translation;
   Track<QuatXYZW> rotation;
   Track<Vec3> scale;
@@ -63,7 +69,8 @@ struct Event {
 };
 
 // An animated camera: where it is, what it looks at, its roll about the view
-// direction and its vertical field of view, one value per key time.
+// direction and its vertical field of view, one value per key time. Cameras belong to
+// the clip that animates them (Clip::cameras), so they share its timing and name.
 struct CameraTrack {
   std::string name;
   Interpolation interpolation = Interpolation::Step;
@@ -72,9 +79,13 @@ struct CameraTrack {
   std::vector<Vec3> targets;    // the point looked at
   std::vector<float> roll;      // radians about the view direction; empty means 0
   std::vector<float> yfov;      // vertical field of view in radians; empty when unknown
-  nlohmann::json metadata = nlohmann::json::object();  // raw values the source could not convert
+  Value metadata = Value::object();  // raw values the source could not convert
 };
 
+// Timing: frame i of the file is at i / frame_rate seconds; frame_count frames span
+// [0, duration]. SetFrames keeps the three consistent (duration = time of the last
+// frame); a format whose file stores its own duration (Metroid ANIM, a text ANM set cut
+// from a timeline) sets duration from the file after it.
 struct Clip {
   std::string name;
   double frame_rate = 30;   // frames per second of the file's own frames
@@ -85,9 +96,12 @@ struct Clip {
   std::vector<JointTrack> tracks;  // in the file's own joint order
   std::vector<Event> events;
   std::vector<CameraTrack> cameras;  // animated cameras (PS1 ANC)
-  nlohmann::json metadata = nlohmann::json::object();  // source format, raw header fields
+  Value metadata = Value::object();  // source format, raw header fields
 
   const JointTrack* FindTrack(std::string_view joint) const;
+  // Sets frame_count and frame_rate, and duration to the last frame's time (0 when
+  // there are fewer than two frames or the rate is not positive).
+  void SetFrames(size_t count, double rate);
 };
 
 // Geometry that moves with one joint (rigid, not skinned), in the joint's space.
@@ -106,7 +120,7 @@ struct Scene {
   Skeleton skeleton;
   std::vector<Mesh> meshes;
   std::vector<Clip> clips;
-  nlohmann::json metadata = nlohmann::json::object();
+  Value metadata = Value::object();
 };
 
 }  // namespace animkit

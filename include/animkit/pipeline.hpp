@@ -121,7 +121,7 @@ struct ConvertResult {
   size_t bytes_in = 0, bytes_out = 0;
   std::vector<WrittenFile> written;  // every file written, the output first
   bool copied_verbatim = false;  // same format, no change: the document was written back
-  nlohmann::json report = nlohmann::json::object();  // encoder statistics
+  Value report = Value::object();  // encoder statistics
   std::vector<std::string> warnings;                 // the encoder's warnings
 };
 // Whether a conversion to `format` from a file of that same format must decode and

@@ -46,7 +46,7 @@ bool IsValueRepresentable(const nlohmann::json& json) {
 }
 
 std::string ValidUtf8(const std::string& s) {
-  return nlohmann::json::parse(DumpJson(nlohmann::json(s))).get<std::string>();
+  return nlohmann::json::parse(DumpJson(Value(s))).get<std::string>();
 }
 
 void MakeNamesValidUtf8(tinygltf::Model& model) {

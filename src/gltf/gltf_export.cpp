@@ -397,10 +397,11 @@ class Exporter {
 
   // Metadata tinygltf can carry as JSON goes in as is; anything else (nulls,
   // empty arrays, huge integers) as a JSON string under metadata_json.
-  static void AddMetadata(json& extras, const json& metadata) {
-    if (metadata.is_null() || (metadata.is_object() && metadata.empty())) return;
+  static void AddMetadata(json& extras, const Value& value) {
+    if (value.is_null() || (value.is_object() && value.empty())) return;
+    const json metadata = ToNlohmann(value);
     if (gltf::IsValueRepresentable(metadata)) extras["metadata"] = metadata;
-    else extras["metadata_json"] = DumpJson(metadata);
+    else extras["metadata_json"] = DumpJson(value);
   }
 
   void AddSceneExtras() {

@@ -13,7 +13,6 @@ extern const FormatDescriptor kGltfFormat;
 
 namespace {
 
-using nlohmann::json;
 
 // A glTF file kept byte for byte; parsed again for Info() and Decode().
 class GltfDocument : public Document {
@@ -25,9 +24,9 @@ class GltfDocument : public Document {
   const FormatDescriptor& format() const override { return kGltfFormat; }
   Bytes Write() const override { return bytes_; }
 
-  json Info() const override {
+  Value Info() const override {
     tinygltf::Model model = gltf::LoadModel(bytes_, path_, limits_);
-    json info = {
+    Value info = {
         {"container", gltf::IsGlb(bytes_) ? "glb" : "gltf"},
         {"asset", {{"version", model.asset.version}, {"generator", model.asset.generator}}},
         {"scenes", model.scenes.size()},
@@ -35,13 +34,13 @@ class GltfDocument : public Document {
         {"accessors", model.accessors.size()},
     };
     if (!model.asset.minVersion.empty()) info["asset"]["minVersion"] = model.asset.minVersion;
-    json nodes = json::array();
+    Value nodes = Value::array();
     for (const tinygltf::Node& node : model.nodes) nodes.push_back(node.name);
     info["nodes"] = {{"count", model.nodes.size()}, {"names", std::move(nodes)}};
-    json skins = json::array();
+    Value skins = Value::array();
     for (const tinygltf::Skin& skin : model.skins) skins.push_back({{"name", skin.name}, {"joints", skin.joints.size()}});
     info["skins"] = {{"count", model.skins.size()}, {"list", std::move(skins)}};
-    json animations = json::array();
+    Value animations = Value::array();
     for (const tinygltf::Animation& a : model.animations)
       animations.push_back({{"name", a.name}, {"channels", a.channels.size()}, {"samplers", a.samplers.size()}});
     info["animations"] = {{"count", model.animations.size()}, {"list", std::move(animations)}};

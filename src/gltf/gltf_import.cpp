@@ -217,7 +217,7 @@ class Importer {
     parents_ = NodeParents(model_);
     bool has_skeleton = !ours || GetBool(asset_extras, "skeleton", true);
     if (has_skeleton) scene.skeleton = ImportSkeleton(model_, parents_, ours);
-    scene.metadata = GetMetadata(asset_extras);
+    scene.metadata = FromNlohmann(GetMetadata(asset_extras));
     for (size_t i = 0; i < model_.animations.size(); ++i) scene.clips.push_back(ImportClip(static_cast<int>(i)));
     return scene;
   }
@@ -276,7 +276,7 @@ class Importer {
     ApplyTiming(clip, extras, all_times, last_time, where);
     ApplyEvents(clip, extras);
     ApplyVisibility(clip, extras);
-    clip.metadata = GetMetadata(extras);
+    clip.metadata = FromNlohmann(GetMetadata(extras));
     return clip;
   }
 

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <tiny_gltf.h>
 
+#include "core/value_json.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>

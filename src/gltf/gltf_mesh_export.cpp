@@ -191,8 +191,8 @@ void AddCameras(tinygltf::Model& model, Appender& out, const Scene& scene, int r
       camera.perspective.zfar = 1e6;  // PS1 scenes span tens of thousands of units
       nlohmann::json extras = {{"clip", scene.clips[c].name}};
       if (fovs.size() > 1) extras["yfov"] = fovs;
-      if (cam.metadata.is_object() && !cam.metadata.empty() && IsValueRepresentable(cam.metadata))
-        extras["metadata"] = cam.metadata;
+      const nlohmann::json metadata = ToNlohmann(cam.metadata);
+      if (metadata.is_object() && !metadata.empty() && IsValueRepresentable(metadata)) extras["metadata"] = metadata;
       camera.extras = ToValue(nlohmann::json{{kExtrasKey, extras}});
       model.cameras.push_back(std::move(camera));
 

@@ -16,29 +16,29 @@ std::string_view ToString(BatchStatus status) {
   return "?";
 }
 
-nlohmann::json BatchReport::ToJson() const {
-  nlohmann::json by_format = nlohmann::json::object();
-  nlohmann::json entries = nlohmann::json::array();
+Value BatchReport::ToJson() const {
+  Value by_format = Value::object();
+  Value entries = Value::array();
   for (const BatchFileResult& f : files) {
     const std::string key = f.format.empty() ? "none" : f.format;
-    nlohmann::json& counts = by_format[key];
+    Value& counts = by_format[key];
     if (counts.is_null()) counts = {{"converted", 0}, {"skipped", 0}, {"failed", 0}};
     counts[std::string(ToString(f.status))] = counts[std::string(ToString(f.status))].get<size_t>() + 1;
-    nlohmann::json e = {{"path", f.path},
+    Value e = {{"path", f.path},
                         {"status", ToString(f.status)},
-                        {"format", f.format.empty() ? nlohmann::json() : nlohmann::json(f.format)},
+                        {"format", f.format.empty() ? Value() : Value(f.format)},
                         {"score", f.score},
-                        {"output", f.output.empty() ? nlohmann::json() : nlohmann::json(f.output)},
+                        {"output", f.output.empty() ? Value() : Value(f.output)},
                         {"extra_outputs", f.extra_outputs},
-                        {"skeleton", f.skeleton.empty() ? nlohmann::json() : nlohmann::json(f.skeleton)},
+                        {"skeleton", f.skeleton.empty() ? Value() : Value(f.skeleton)},
                         {"clips", f.clips},
                         {"frames", f.frames},
                         {"joints", f.joints},
                         {"bytes_in", f.bytes_in},
                         {"bytes_out", f.bytes_out},
                         {"seconds", f.seconds},
-                        {"reason", f.reason.empty() ? nlohmann::json() : nlohmann::json(f.reason)},
-                        {"error", f.error.empty() ? nlohmann::json() : nlohmann::json(f.error)}};
+                        {"reason", f.reason.empty() ? Value() : Value(f.reason)},
+                        {"error", f.error.empty() ? Value() : Value(f.error)}};
     entries.push_back(std::move(e));
   }
   return {{"converted", converted},

@@ -3,8 +3,6 @@
 #include <animkit/error.hpp>
 #include <animkit/pipeline.hpp>
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <optional>
 
@@ -20,7 +18,7 @@ std::string Fixed(double v, int digits) {
 
 struct FileSummary {
   LoadedFile loaded;
-  nlohmann::json fields;  // the format's own Info()
+  Value fields;  // the format's own Info()
   std::optional<Scene> scene;
   std::string decode_error;
 };
@@ -38,32 +36,28 @@ FileSummary Summarize(const std::string& path, const InfoRequest& request) {
 }
 
 // Where a reader accepted what the format's rules forbid (formats list these in "warnings").
-nlohmann::json Warnings(const nlohmann::json& fields) {
-  const auto it = fields.find("warnings");
-  return it != fields.end() && it->is_array() ? *it : nlohmann::json::array();
+Value Warnings(const Value& fields) {
+  return fields.contains("warnings") && fields["warnings"].is_array() ? fields["warnings"] : Value::array();
 }
 
 // The format's "version" field, or null when it has none (never added to fields).
-nlohmann::json Version(const nlohmann::json& fields) {
-  const auto it = fields.find("version");
-  return it != fields.end() ? *it : nlohmann::json();
-}
+Value Version(const Value& fields) { return fields.contains("version") ? fields["version"] : Value(); }
 
 }  // namespace
 
 std::string InfoJson(const std::string& path, const InfoRequest& request) {
   const FileSummary s = Summarize(path, request);
-  nlohmann::json out = {{"file", path},
+  Value out = {{"file", path},
                         {"format", s.loaded.format->id},
                         {"description", s.loaded.format->description},
                         {"version", Version(s.fields)}};
-  nlohmann::json clips = nlohmann::json::array();
-  nlohmann::json events = nlohmann::json::array();
-  nlohmann::json joints = nlohmann::json::array();
+  Value clips = Value::array();
+  Value events = Value::array();
+  Value joints = Value::array();
   if (s.scene) {
     for (const Joint& j : s.scene->skeleton.joints) joints.push_back(j.name);
     for (const Clip& c : s.scene->clips) {
-      nlohmann::json names = nlohmann::json::array();
+      Value names = Value::array();
       for (const JointTrack& t : c.tracks) names.push_back(t.joint);
       clips.push_back({{"name", c.name},
                        {"frames", c.frame_count},
@@ -73,7 +67,7 @@ std::string InfoJson(const std::string& path, const InfoRequest& request) {
                        {"joints", names},
                        {"events", c.events.size()}});
       for (const Event& e : c.events) {
-        nlohmann::json ev = {{"clip", c.name}, {"time", e.time}, {"name", e.name}, {"params", e.params}};
+        Value ev = {{"clip", c.name}, {"time", e.time}, {"name", e.name}, {"params", e.params}};
         if (e.end_time) ev["end_time"] = *e.end_time;
         events.push_back(std::move(ev));
       }
@@ -92,7 +86,7 @@ std::string InfoText(const std::string& path, const InfoRequest& request) {
   const FileSummary s = Summarize(path, request);
   std::string text =
       path + ": " + std::string(s.loaded.format->id) + " (" + std::string(s.loaded.format->description) + ")\n";
-  if (const nlohmann::json version = Version(s.fields); !version.is_null()) text += "  version: " + DumpJson(version) + "\n";
+  if (const Value version = Version(s.fields); !version.is_null()) text += "  version: " + DumpJson(version) + "\n";
   if (s.scene) {
     if (!s.scene->skeleton.empty()) text += "  skeleton: " + std::to_string(s.scene->skeleton.joints.size()) + " joints\n";
     for (const Clip& c : s.scene->clips) {

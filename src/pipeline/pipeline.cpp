@@ -178,7 +178,7 @@ class JsonOut {
                                              : std::to_chars(buf, buf + sizeof buf, v);
     out_.append(buf, res.ptr);
   }
-  void String(std::string_view s) { out_ += DumpJson(nlohmann::json(std::string(s))); }
+  void String(std::string_view s) { out_ += DumpJson(Value(std::string(s))); }
   void Vec(std::initializer_list<float> v) {
     out_ += '[';
     bool first = true;

@@ -6,6 +6,7 @@
 #include <animkit/formats/metroid_anim.hpp>
 #include <animkit/formats/text_anm.hpp>
 
+#include <nlohmann/json.hpp>
 #include <chrono>
 #include <cstring>
 #include <functional>

@@ -3,6 +3,7 @@
 
 #include <animkit/animkit.hpp>
 
+#include <nlohmann/json.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -43,7 +44,7 @@ Scene MakeCharacter() {
       {"arm_l", 1, {{0.5f, 0.375f, 0}, Turn({0, 0, 1}, 1.5f), {2, 2, 2}}},
       {"arm_r", 1, {{-0.5f, 0.375f, 0}, Turn({0, 0, 1}, -1.5f), {1, 1, 1}}},
   };
-  scene.metadata = {{"source", "unit test"}, {"empty", json::array()}, {"big", uint64_t{1} << 60}};
+  scene.metadata = {{"source", "unit test"}, {"empty", Value::array()}, {"big", uint64_t{1} << 60}};
 
   Clip walk;
   walk.name = "walk";
@@ -409,7 +410,7 @@ TEST(GltfFormat, ProbeReadWriteInfoDecode) {
   for (const Bytes& bytes : {glb, text}) {
     auto doc = format->read(bytes, Options{});
     EXPECT_EQ(doc->Write(), bytes);
-    json info = doc->Info();
+    Value info = doc->Info();
     EXPECT_EQ(info["animations"]["count"], 3);
     EXPECT_EQ(info["skins"]["count"], 1);
     EXPECT_EQ(info["nodes"]["count"], 6);

@@ -161,7 +161,7 @@ TEST(BatchConvert, ConvertsRecognisedSkipsUnrelatedReportsCorrupted) {
   EXPECT_EQ(outputs.size(), expected.converted.size());
 
   // The report document.
-  const nlohmann::json j = report.ToJson();
+  const Value j = report.ToJson();
   EXPECT_EQ(j["converted"], expected.converted.size());
   EXPECT_EQ(j["failed"], expected.failed.size());
   EXPECT_EQ(j["by_format"]["psx-anm"]["converted"], 4);
@@ -208,13 +208,13 @@ TEST(BatchConvert, SameOutputWhateverTheThreadCount) {
   const auto b = ReadTree(root / "out4");
   ASSERT_EQ(a.size(), 7u + 24u);
   EXPECT_TRUE(a == b) << "the outputs differ between -j 1 and -j 4";
-  auto strip = [](nlohmann::json j) {
+  auto strip = [](Value j) {
     j.erase("seconds");
     j.erase("threads");
     for (auto& f : j["files"]) f.erase("seconds");
     return j;
   };
-  EXPECT_EQ(strip(one.ToJson()).dump(), strip(four.ToJson()).dump());
+  EXPECT_EQ(DumpJson(strip(one.ToJson())), DumpJson(strip(four.ToJson())));
 }
 
 TEST(BatchConvert, CollidingNamesKeepTheirExtensions) {

@@ -7,6 +7,7 @@
 #include <animkit/runtime/sampling_job.hpp>
 #include <animkit/runtime_build.hpp>
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <array>
 #include <bit>

@@ -3,6 +3,7 @@
 #include "support/batch_tree.hpp"
 #include "support/test_support.hpp"
 
+#include <nlohmann/json.hpp>
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>

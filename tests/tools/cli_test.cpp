@@ -1,6 +1,7 @@
 // The CLI contract (../shared/design/cli-contract.md), checked on the bundled samples.
 #include "support/test_support.hpp"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -179,7 +180,7 @@ TEST(Cli, NamesThatAreNotUtf8StillPrint) {
   std::string out, err;
   ASSERT_EQ(RunCli("info --json " + (dir / "sets.anm").string(), &out, &err), 0) << err;
   EXPECT_NE(out.find("Arm\xEF\xBF\xBD"), std::string::npos) << out;
-  EXPECT_EQ(DumpJson(nlohmann::json("a\x80")), "\"a\xEF\xBF\xBD\"");
+  EXPECT_EQ(DumpJson(Value("a\x80")), "\"a\xEF\xBF\xBD\"");
 }
 
 TEST(Samples, CommittedSamplesAreWhatTheEncodersWrite) {

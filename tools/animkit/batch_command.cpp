@@ -181,7 +181,7 @@ int RunBatchConvert(const std::string& input_dir, const std::string& output_dir,
   std::fflush(stdout);
   int status = report.failed ? 1 : 0;
   if (!args.report.empty()) {
-    nlohmann::json j = report.ToJson();
+    Value j = report.ToJson();
     j["input"] = input_dir;
     j["output"] = output_dir;
     j["to"] = job.to;

@@ -8,7 +8,7 @@
 #include <animkit/runtime/sampling_job.hpp>
 #include <animkit/runtime_build.hpp>
 
-#include <nlohmann/json.hpp>
+#include <animkit/value.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -129,31 +129,31 @@ int RunBench(const Scene& scene, const Scene* reference, const std::string& clip
 
   const double joints = std::max(1, animation.num_tracks);
   auto figures = [&](const Timing& t) {
-    return nlohmann::json{{"ns_per_pose", t.ns_per_pose},
-                          {"ns_per_joint", t.ns_per_pose / joints},
-                          {"repetitions", t.repetitions},
-                          {"poses_per_repetition", t.poses}};
+    return Value{{"ns_per_pose", t.ns_per_pose},
+                 {"ns_per_joint", t.ns_per_pose / joints},
+                 {"repetitions", t.repetitions},
+                 {"poses_per_repetition", t.poses}};
   };
   const Timing& headline = options.l2m ? with_l2m : plain;
-  nlohmann::json out = {{"file", file},
-                        {"clip", clip->name},
-                        {"mode", options.mode},
-                        {"l2m", options.l2m},
-                        {"joints", animation.num_tracks},
-                        {"keys", animation.num_keys()},
-                        {"source_keys", source_keys},
-                        {"runtime_bytes", animation.SizeBytes()},
-                        {"bytes_per_key", static_cast<double>(animation.SizeBytes()) /
+  Value out = {{"file", file},
+               {"clip", clip->name},
+               {"mode", options.mode},
+               {"l2m", options.l2m},
+               {"joints", animation.num_tracks},
+               {"keys", animation.num_keys()},
+               {"source_keys", source_keys},
+               {"runtime_bytes", animation.SizeBytes()},
+               {"bytes_per_key", static_cast<double>(animation.SizeBytes()) /
                                               static_cast<double>(std::max<size_t>(1, animation.num_keys()))},
-                        {"marker_interval", options.marker_interval},
-                        {"duration", animation.duration},
-                        {"ns_per_pose", headline.ns_per_pose},
-                        {"ns_per_joint", headline.ns_per_pose / joints},
-                        {"sample", figures(plain)},
-                        {"sample_l2m", figures(with_l2m)},
-                        {"statistic", "median of repetitions"},
+               {"marker_interval", options.marker_interval},
+               {"duration", animation.duration},
+               {"ns_per_pose", headline.ns_per_pose},
+               {"ns_per_joint", headline.ns_per_pose / joints},
+               {"sample", figures(plain)},
+               {"sample_l2m", figures(with_l2m)},
+               {"statistic", "median of repetitions"},
 #if defined(CLOCK_THREAD_CPUTIME_ID)
-                        {"clock", "thread CPU time"}};
+               {"clock", "thread CPU time"}};
 #else
                         {"clock", "steady wall clock"}};
 #endif

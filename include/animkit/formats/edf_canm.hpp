@@ -113,6 +113,6 @@ double FrameRateOf(const Animation& animation, const DecodeSettings& settings);
 std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings);
 // Quantizes clips into a new file. order (optional) lists bone names to place first.
 File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
-                 const Skeleton* skeleton = nullptr, nlohmann::json* report = nullptr);
+                 const Skeleton* skeleton = nullptr, Value* report = nullptr);
 
 }  // namespace animkit::edf_canm

@@ -341,7 +341,7 @@ struct DecodeSettings {
 // Skeleton of a model (joints "#N", rest from the bone table).
 Skeleton SkeletonFromModel(const Model& model);
 // Per-bone rest channels for a skeleton (exact when it came from a KH2 model).
-std::vector<ChannelValues> RestChannels(const Skeleton& skeleton, const nlohmann::json& metadata);
+std::vector<ChannelValues> RestChannels(const Skeleton& skeleton, const Value& metadata);
 
 // One clip from a motion. skeleton (may be empty) names the bones and gives rest values.
 Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,

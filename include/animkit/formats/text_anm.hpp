@@ -100,7 +100,7 @@ struct LayoutSettings {
 struct Layout {
   File file;       // the sets, in canonical form
   Scene timeline;  // the skeleton and ONE clip with every clip back to back
-  nlohmann::json report = nlohmann::json::object();
+  Value report = Value::object();
 };
 
 // The inverse of DecodeSets: lays clips out on one timeline (at whole frames, 24

@@ -73,9 +73,7 @@ std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings) 
     Clip clip;
     clip.name = a.name;
     clip.loop = a.loop != 0;
-    clip.frame_rate = FrameRateOf(a, settings);
-    clip.frame_count = size_t(std::max(a.keyframes, 1));
-    clip.duration = FrameTime(clip.frame_count - 1, clip.frame_rate);
+    clip.SetFrames(size_t(std::max(a.keyframes, 1)), FrameRateOf(a, settings));
     clip.metadata = {{"source_format", "edf-canm"}, {"canm_version", file.version}, {"loop", a.loop},
                      {"duration", a.duration},      {"interval", a.interval},       {"keyframes", a.keyframes},
                      {"engine_fps", settings.engine_fps}};

@@ -98,7 +98,7 @@ bool NameLess(const std::string& a, const std::string& b) {
 }  // namespace
 
 File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings, const Skeleton* skeleton,
-                 nlohmann::json* report) {
+                 Value* report) {
   if (settings.version != kVersion5 && settings.version != kVersion6) {
     throw Error::General("CANM version " + std::to_string(settings.version) + " cannot be written (512 or 768)");
   }

@@ -25,12 +25,11 @@ class CanmDocument final : public FileDocument<File, kEdfCanmFormat, Serialize> 
  public:
   using FileDocument::FileDocument;
 
-  nlohmann::json Info() const override {
-    using nlohmann::json;
-    json animations = json::array();
+  Value Info() const override {
+    Value animations = Value::array();
     std::vector<size_t> users(file_.channels.size(), 0);
     for (const Animation& a : file_.animations) {
-      json bones = json::array();
+      Value bones = Value::array();
       for (const BoneEntry& e : a.bones) {
         for (int16_t c : {e.position, e.rotation, e.scale})
           if (c >= 0) ++users[size_t(c)];
@@ -50,16 +49,16 @@ class CanmDocument final : public FileDocument<File, kEdfCanmFormat, Serialize> 
                             {"bone_offset", a.bone_offset},
                             {"bones", std::move(bones)}});
     }
-    json channels = json::array();
+    Value channels = Value::array();
     for (size_t i = 0; i < file_.channels.size(); ++i) {
       const Channel& c = file_.channels[i];
-      json j = {{"index", i},
-                {"key_count", c.key_count},
-                {"base", c.base},
-                {"speed", c.speed},
-                {"key_offset", c.key_offset},
-                {"users", users[i]},
-                {"shared", users[i] > 1}};
+      Value j = {{"index", i},
+                 {"key_count", c.key_count},
+                 {"base", c.base},
+                 {"speed", c.speed},
+                 {"key_offset", c.key_offset},
+                 {"users", users[i]},
+                 {"shared", users[i] > 1}};
       if (file_.version == kVersion5) {
         j["has_keyframes"] = c.has_keyframes;
       } else {
@@ -70,7 +69,7 @@ class CanmDocument final : public FileDocument<File, kEdfCanmFormat, Serialize> 
       if (!c.quats.empty()) j["quaternion_keys"] = c.quats;
       channels.push_back(std::move(j));
     }
-    json names = json::array();
+    Value names = Value::array();
     for (const NameEntry& n : file_.names) names.push_back({{"offset", n.offset}, {"name", n.name}});
     return {{"magic", "CANM"},
             {"version", file_.version},

@@ -16,11 +16,10 @@ class MdbDocument final : public FileDocument<File, kEdfMdbFormat, Serialize> {
  public:
   using FileDocument::FileDocument;
 
-  nlohmann::json Info() const override {
-    using nlohmann::json;
-    json names = json::array();
+  Value Info() const override {
+    Value names = Value::array();
     for (const NameEntry& n : file_.names) names.push_back({{"offset", n.offset}, {"name", n.name}});
-    json bones = json::array();
+    Value bones = Value::array();
     for (const Bone& b : file_.bones) {
       bones.push_back({{"index", b.index},
                        {"name", file_.names[b.name_index].name},

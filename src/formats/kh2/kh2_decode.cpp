@@ -12,8 +12,6 @@
 namespace animkit::kh2 {
 namespace {
 
-std::string N(int64_t v) { return std::to_string(v); }
-
 // The "Trigger" column of the community tables of trigger ids, word for word
 // (docs/formats/kh2.md).
 constexpr std::string_view kRangeNames[] = {
@@ -229,7 +227,7 @@ Skeleton SkeletonFromModel(const Model& model) {
   for (int i = 0; i < n; ++i) {
     const BoneRecord& b = model.bones[size_t(i)];
     Joint j;
-    j.name = "#" + N(i);
+    j.name = NumberedJointName(static_cast<uint64_t>(i));
     j.parent = (b.parent >= 0 && b.parent < n && b.parent != i) ? b.parent : -1;
     j.rest = TransformFromChannels(ChannelsFromBone(b));
     s.joints.push_back(std::move(j));
@@ -237,7 +235,7 @@ Skeleton SkeletonFromModel(const Model& model) {
   return s;
 }
 
-std::vector<ChannelValues> RestChannels(const Skeleton& skeleton, const nlohmann::json& metadata) {
+std::vector<ChannelValues> RestChannels(const Skeleton& skeleton, const Value& metadata) {
   std::vector<ChannelValues> rest;
   const auto it = metadata.find("kh2_rest");
   if (it != metadata.end() && it->is_array() && it->size() == skeleton.joints.size()) {
@@ -276,7 +274,7 @@ void CheckSize(uint64_t frames, uint64_t joints, const Limits& limits) {
 }
 
 std::string JointName(const Skeleton& skeleton, size_t i) {
-  return i < skeleton.joints.size() ? skeleton.joints[i].name : "#" + std::to_string(i);
+  return i < skeleton.joints.size() ? skeleton.joints[i].name : NumberedJointName(i);
 }
 
 void PushKey(JointTrack& track, Seconds t, const TransformTRS& x) {
@@ -290,7 +288,7 @@ void PushKey(JointTrack& track, Seconds t, const TransformTRS& x) {
   track.rotation.values.push_back(q);
 }
 
-nlohmann::json Vec(const Vec4f& v) { return nlohmann::json::array({v[0], v[1], v[2], v[3]}); }
+Value Vec(const Vec4f& v) { return Value::array({v[0], v[1], v[2], v[3]}); }
 
 }  // namespace
 
@@ -305,9 +303,7 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
     const double rate = CheckedRate(raw.fps);
     const size_t bones = size_t(raw.bone_count), frames = size_t(raw.total_frames);
     CheckSize(frames, bones, settings.limits);
-    clip.frame_rate = rate;
-    clip.frame_count = frames;
-    clip.duration = frames ? FrameTime(frames - 1, rate) : 0;
+    clip.SetFrames(frames, rate);
     const bool local = settings.raw_space == RawSpace::Local ||
                        (settings.raw_space == RawSpace::Auto && bones > 0 && skeleton.joints.size() >= bones);
     clip.space = local ? Space::Local : Space::Model;
@@ -353,9 +349,7 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
   const size_t frames = CheckedFrameCount(end, 1.0, settings.limits, "the motion's last frame");
   const size_t joints = size_t(std::max<int>(im.total_bone_count, 0));
   CheckSize(frames, joints, settings.limits);
-  clip.frame_rate = rate;
-  clip.frame_count = frames;
-  clip.duration = FrameTime(frames - 1, rate);
+  clip.SetFrames(frames, rate);
   clip.space = Space::Local;
   clip.metadata.update({{"bone_count", im.bone_count},
                         {"total_bone_count", im.total_bone_count},
@@ -370,7 +364,7 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
                         {"expression_count", im.expressions.size()},
                         {"limiter_count", im.limiters.size()}});
   if (!im.ik_helpers.empty()) {  // joints glTF shows as bones: flagged so that a conversion back can tell
-    nlohmann::json helpers = nlohmann::json::array();
+    Value helpers = Value::array();
     for (size_t k = 0; k < im.ik_helpers.size(); ++k)
       helpers.push_back(JointName(skeleton, size_t(std::max<int>(im.bone_count, 0)) + k));
     clip.metadata["ik_helpers"] = helpers;
@@ -498,16 +492,16 @@ const InterpolatedMotion* FirstInterpolated(const Bar& bar) {
 
 Scene DecodeBar(const Bar& bar, const Scene* reference, const DecodeSettings& settings) {
   Scene scene;
-  nlohmann::json rest_meta = nlohmann::json::object();
+  Value rest_meta = Value::object();
   if (reference && !reference->skeleton.empty()) {
     scene.skeleton = reference->skeleton;
     rest_meta = reference->metadata;
   } else if (const Model* model = FindModel(bar)) {
     scene.skeleton = SkeletonFromModel(*model);
-    nlohmann::json rows = nlohmann::json::array();
+    Value rows = Value::array();
     for (const BoneRecord& b : model->bones) {
       ChannelValues c = ChannelsFromBone(b);
-      rows.push_back(nlohmann::json(std::vector<float>(c.begin(), c.end())));
+      rows.push_back(Value(std::vector<float>(c.begin(), c.end())));
     }
     scene.metadata["kh2_rest"] = rows;
     rest_meta = scene.metadata;
@@ -523,17 +517,17 @@ Scene DecodeBar(const Bar& bar, const Scene* reference, const DecodeSettings& se
       for (size_t i = 0; i < im->ik_helpers.size(); ++i) {
         const BoneRecord& h = im->ik_helpers[i];
         Joint j;
-        j.name = "#" + std::to_string(size_t(im->bone_count) + i);
+        j.name = NumberedJointName(size_t(im->bone_count) + i);
         j.parent = (h.parent >= 0 && size_t(h.parent) < scene.skeleton.joints.size()) ? h.parent : -1;
         j.rest = TransformFromChannels(ChannelsFromBone(h));
         scene.skeleton.joints.push_back(std::move(j));
       }
       if (scene.metadata.contains("kh2_rest")) scene.metadata.erase("kh2_rest");
-      nlohmann::json rows = nlohmann::json::array();
-      for (const ChannelValues& c : rest) rows.push_back(nlohmann::json(std::vector<float>(c.begin(), c.end())));
+      Value rows = Value::array();
+      for (const ChannelValues& c : rest) rows.push_back(Value(std::vector<float>(c.begin(), c.end())));
       for (const BoneRecord& h : im->ik_helpers) {
         ChannelValues c = ChannelsFromBone(h);
-        rows.push_back(nlohmann::json(std::vector<float>(c.begin(), c.end())));
+        rows.push_back(Value(std::vector<float>(c.begin(), c.end())));
       }
       scene.metadata["kh2_rest"] = rows;
     }

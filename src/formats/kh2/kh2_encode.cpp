@@ -14,9 +14,7 @@ namespace {
 
 // The bone a track animates: "#N", or the joint of that name in the skeleton.
 int BoneOf(const std::string& name, const Skeleton& skeleton) {
-  if (name.size() > 1 && name[0] == '#' && name.find_first_not_of("0123456789", 1) == std::string::npos &&
-      name.size() < 7)
-    return std::stoi(name.substr(1));
+  if (const auto bone = ParseNumberedJointName(name); bone && *bone < 100000) return static_cast<int>(*bone);
   return skeleton.Find(name);
 }
 
@@ -303,7 +301,7 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
   std::vector<std::vector<ChannelValues>> reference;
   if (interpolated_template) {
     const InterpolatedMotion& t = templ->interpolated;
-    std::vector<ChannelValues> rest = RestChannels(skeleton, clip.metadata.contains("kh2_rest") ? clip.metadata : nlohmann::json::object());
+    std::vector<ChannelValues> rest = RestChannels(skeleton, clip.metadata.contains("kh2_rest") ? clip.metadata : Value::object());
     rest.resize(std::min(rest.size(), size_t(std::max<int>(t.bone_count, 0))));
     while (rest.size() < size_t(std::max<int>(t.bone_count, 0))) rest.push_back({1, 1, 1, 0, 0, 0, 0, 0, 0});
     for (const BoneRecord& h : t.ik_helpers) rest.push_back(ChannelsFromBone(h));

@@ -15,7 +15,6 @@ extern const FormatDescriptor kKh2MotionFormat;
 namespace kh2 {
 namespace {
 
-using nlohmann::json;
 
 const OptionSpec kRawSpaceOption{.name = "kh2-raw-space", .type = OptionType::Choice,
                                  .help = "KH2 raw motion: auto (local when a skeleton is known, else model), model or local",
@@ -47,10 +46,10 @@ EncodeSettings EncodeSettingsFrom(const Options& o) {
   return s;
 }
 
-json V4(const Vec4f& v) { return json::array({v[0], v[1], v[2], v[3]}); }
+Value V4(const Vec4f& v) { return Value::array({v[0], v[1], v[2], v[3]}); }
 
-json GapsInfo(const std::vector<Gap>& gaps) {
-  json out = json::array();
+Value GapsInfo(const std::vector<Gap>& gaps) {
+  Value out = Value::array();
   for (const Gap& g : gaps) {
     bool zero = std::all_of(g.bytes.begin(), g.bytes.end(), [](uint8_t b) { return b == 0; });
     out.push_back({{"offset", g.offset}, {"size", g.bytes.size()}, {"all_zero", zero}});
@@ -58,21 +57,21 @@ json GapsInfo(const std::vector<Gap>& gaps) {
   return out;
 }
 
-json BoneInfo(const BoneRecord& b) {
+Value BoneInfo(const BoneRecord& b) {
   return {{"index", b.index},       {"sibling", b.sibling},   {"parent", b.parent},
           {"child", b.child},       {"reserved", b.reserved}, {"flags", b.flags},
           {"scale", V4(b.scale)},   {"rotation", V4(b.rotation)}, {"translation", V4(b.translation)}};
 }
 
-json MotionInfo(const Motion& m) {
+Value MotionInfo(const Motion& m) {
   if (m.placeholder) return {{"kind", "placeholder"}, {"size", m.size}, {"gaps", GapsInfo(m.gaps)}};
-  json j = {{"kind", m.raw ? "raw" : "interpolated"},
-            {"type", m.header.type},
-            {"flag", m.header.flag},
-            {"byte_count", m.header.byte_count},
-            {"header_reserved", m.header.reserved},
-            {"size", m.size},
-            {"gaps", GapsInfo(m.gaps)}};
+  Value j = {{"kind", m.raw ? "raw" : "interpolated"},
+             {"type", m.header.type},
+             {"flag", m.header.flag},
+             {"byte_count", m.header.byte_count},
+             {"header_reserved", m.header.reserved},
+             {"size", m.size},
+             {"gaps", GapsInfo(m.gaps)}};
   if (m.raw) {
     const RawMotion& r = m.raw_motion;
     j.update({{"bone_count", r.bone_count},
@@ -123,10 +122,10 @@ json MotionInfo(const Motion& m) {
             {"external_effector_count", im.effector_count},
             {"unknown98", im.unknown98},
             {"unknown9c", im.unknown9c}});
-  json pose = json::array();
+  Value pose = Value::array();
   for (const InitialPose& p : im.initial_pose) pose.push_back({{"bone", p.bone}, {"channel", p.channel}, {"value", p.value}});
   auto curves = [](const std::vector<Curve>& cs) {
-    json out = json::array();
+    Value out = Value::array();
     for (const Curve& c : cs)
       out.push_back({{"joint", c.joint},
                      {"channel", c.channel()},
@@ -136,14 +135,14 @@ json MotionInfo(const Motion& m) {
                      {"first_key", c.first_key}});
     return out;
   };
-  json keys = json::array();
+  Value keys = Value::array();
   for (const Key& k : im.keys)
     keys.push_back({{"type", int(k.type())},
                     {"time", k.time_index()},
                     {"value", k.value},
                     {"in_tangent", k.in_tangent},
                     {"out_tangent", k.out_tangent}});
-  json constraints = json::array();
+  Value constraints = Value::array();
   for (const Constraint& c : im.constraints)
     constraints.push_back({{"type", c.type},
                            {"field1", c.unknown1},
@@ -151,16 +150,16 @@ json MotionInfo(const Motion& m) {
                            {"ik_helper", c.ik_helper},
                            {"limiter", c.limiter},
                            {"field8", c.unknown}});
-  json limiters = json::array();
+  Value limiters = Value::array();
   for (const Limiter& l : im.limiters) limiters.push_back({{"type", l.type}, {"values", l.values}});
-  json expressions = json::array();
+  Value expressions = Value::array();
   for (const Expression& e : im.expressions) expressions.push_back({{"node", e.node}, {"field2", e.unknown}, {"value", e.value}});
-  json nodes = json::array();
+  Value nodes = Value::array();
   for (const ExpressionNode& e : im.expression_nodes)
     nodes.push_back({{"type", e.type}, {"left", e.left}, {"value", e.value}, {"right", e.right}, {"next", e.next}});
-  json helpers = json::array();
+  Value helpers = Value::array();
   for (const BoneRecord& b : im.ik_helpers) helpers.push_back(BoneInfo(b));
-  json joints = json::array();
+  Value joints = Value::array();
   for (const JointEntry& e : im.joints) joints.push_back({e.joint, e.flags});
   j.update({{"initial_pose", pose},
             {"forward_curves", curves(im.forward)},
@@ -183,8 +182,8 @@ json MotionInfo(const Motion& m) {
   return j;
 }
 
-json TriggersInfo(const Triggers& t) {
-  json ranges = json::array(), frames = json::array();
+Value TriggersInfo(const Triggers& t) {
+  Value ranges = Value::array(), frames = Value::array();
   for (const RangeTrigger& r : t.ranges)
     ranges.push_back({{"start", r.start}, {"end", r.end}, {"id", r.id}, {"name", TriggerEventName(true, r.id)}, {"params", r.params}});
   for (const FrameTrigger& f : t.frames)
@@ -193,13 +192,13 @@ json TriggersInfo(const Triggers& t) {
           {"gaps", GapsInfo(t.gaps)}, {"warnings", t.warnings}};
 }
 
-json BarInfo(const Bar& bar) {
-  json entries = json::array();
+Value BarInfo(const Bar& bar) {
+  Value entries = Value::array();
   size_t empty = 0, placeholders = 0, links = 0, dummies = 0;
   std::map<const Bar*, size_t> shown;  // a nested archive several entries share is described once
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
-    json j = {{"type", e.type}, {"duplicate", e.duplicate}, {"name", e.Name()}, {"offset", e.offset}, {"size", e.size}};
+    Value j = {{"type", e.type}, {"duplicate", e.duplicate}, {"name", e.Name()}, {"offset", e.offset}, {"size", e.size}};
     if (e.size == 0) j["empty"] = true, ++empty;
     if (const int target = LinkTarget(bar, i); target >= 0) j["link_to"] = target, ++links;
     if (e.IsDummy()) j["dummy"] = true, ++dummies;
@@ -215,7 +214,7 @@ json BarInfo(const Bar& bar) {
     }
     if (e.type == kEntrySubArchive) j["sub_archive"] = true;
     if (e.model) {
-      json bones = json::array();
+      Value bones = Value::array();
       for (const BoneRecord& b : e.model->bones) bones.push_back(BoneInfo(b));
       j["model"] = {{"type", e.model->type},         {"subtype", e.model->subtype},
                     {"attributes", e.model->attributes}, {"next_offset", e.model->next_offset},
@@ -256,7 +255,7 @@ class BarDocument final : public Document {
   explicit BarDocument(Bar bar, std::string source = {}) : bar_(std::move(bar)), source_(std::move(source)) {}
   const FormatDescriptor& format() const override { return kKh2BarFormat; }
   Bytes Write() const override { return SerializeBar(bar_); }
-  json Info() const override { return BarInfo(bar_); }
+  Value Info() const override { return BarInfo(bar_); }
   Scene Decode(const DecodeContext& context) const override {
     Scene scene = DecodeBar(bar_, context.reference, SettingsFrom(context.options));
     RecordSource(scene, source_);
@@ -275,11 +274,11 @@ class MotionDocument final : public Document {
   const Motion& motion() const { return motion_; }
   const FormatDescriptor& format() const override { return kKh2MotionFormat; }
   Bytes Write() const override { return SerializeMotion(motion_); }
-  json Info() const override { return MotionInfo(motion_); }
+  Value Info() const override { return MotionInfo(motion_); }
   Scene Decode(const DecodeContext& context) const override {
     Scene scene;
     if (motion_.placeholder) return scene;  // an empty slot: no clip
-    nlohmann::json meta = json::object();
+    Value meta = Value::object();
     if (context.reference) scene.skeleton = context.reference->skeleton, meta = context.reference->metadata;
     Clip clip = DecodeMotion(motion_, scene.skeleton, RestChannels(scene.skeleton, meta), SettingsFrom(context.options));
     clip.name = "motion";

@@ -309,7 +309,7 @@ namespace {
 std::string NameFor(uint32_t bone, const DecodeSettings& s) {
   for (const auto& [id, name] : s.names)
     if (id == bone) return name;
-  return "#" + Str(bone);
+  return NumberedJointName(bone);
 }
 
 double RateOf(float interval) {

@@ -23,11 +23,8 @@ std::vector<uint32_t> AssignBoneIds(const std::vector<std::string>& joints,
     std::optional<uint32_t> id;
     for (const auto& [n, v] : named)
       if (n == name) id = v;
-    if (!id && name.size() > 1 && name[0] == '#' && name.size() <= 11 &&
-        std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      const unsigned long long v = std::stoull(name.substr(1));
-      if (v <= 0xFFFFFFFFull) id = static_cast<uint32_t>(v);
-    }
+    if (const auto number = ParseNumberedJointName(name); !id && number && *number <= 0xFFFFFFFFu)
+      id = static_cast<uint32_t>(*number);
     if (!id) continue;
     if (!used.insert(*id).second) {
       throw Error::General("two joints map to bone id " + std::to_string(*id) + " ('" + name + "')");

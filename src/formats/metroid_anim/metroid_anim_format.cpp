@@ -39,7 +39,7 @@ RestRule RestRuleFrom(const Options& o) {
   return o.Choice(kRestOption) == "relative" ? RestRule::Relative : RestRule::Absolute;
 }
 
-nlohmann::json Arr3(const auto& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
+Value Arr3(const auto& v) { return Value::array({v[0], v[1], v[2]}); }
 
 std::string BitmapString(const AnimV2& a) {
   std::string s;
@@ -52,16 +52,16 @@ class AnimDocument final : public FileDocument<AnimFile, kMetroidAnimFormat, Ser
  public:
   using FileDocument::FileDocument;
 
-  nlohmann::json Info() const override {
-    nlohmann::json j = {{"version", file_.version}};
+  Value Info() const override {
+    Value j = {{"version", file_.version}};
     if (file_.version == 0) {
       const AnimV0& a = file_.v0;
-      nlohmann::json bones = nlohmann::json::array();
+      Value bones = Value::array();
       for (size_t b = 0; b < a.bone_table.size(); ++b) {
         if (a.bone_table[b] == 0xFF) continue;
         const uint8_t c = a.bone_table[b];
         const uint8_t t = c < a.translation_table.size() ? a.translation_table[c] : 0xFF;
-        bones.push_back({{"bone_id", b}, {"channel", c}, {"translation_channel", t == 0xFF ? nlohmann::json() : nlohmann::json(t)}});
+        bones.push_back({{"bone_id", b}, {"channel", c}, {"translation_channel", t == 0xFF ? Value() : Value(t)}});
       }
       j.update({{"duration", a.duration},
                 {"unknown_08", a.unknown_08},
@@ -81,13 +81,13 @@ class AnimDocument final : public FileDocument<AnimFile, kMetroidAnimFormat, Ser
       return j;
     }
     const AnimV2& a = file_.v2;
-    nlohmann::json channels = nlohmann::json::array();
+    Value channels = Value::array();
     for (const Descriptor& d : a.descriptors) {
-      nlohmann::json c = {{"bone_id", d.bone_id},
-                          {"rotation_keys", d.rotation_keys},
-                          {"rotation_initial", Arr3(d.rotation_initial)},
-                          {"rotation_bits", Arr3(d.rotation_bits)},
-                          {"translation_keys", d.translation_keys}};
+      Value c = {{"bone_id", d.bone_id},
+                 {"rotation_keys", d.rotation_keys},
+                 {"rotation_initial", Arr3(d.rotation_initial)},
+                 {"rotation_bits", Arr3(d.rotation_bits)},
+                 {"translation_keys", d.translation_keys}};
       if (d.has_translation()) {
         c["translation_initial"] = Arr3(d.translation_initial);
         c["translation_bits"] = Arr3(d.translation_bits);
@@ -131,15 +131,15 @@ class AnimDocument final : public FileDocument<AnimFile, kMetroidAnimFormat, Ser
 class CinfDocument final : public FileDocument<CinfFile, kMetroidCinfFormat, SerializeCinf> {
  public:
   using FileDocument::FileDocument;
-  nlohmann::json Info() const override {
-    nlohmann::json bones = nlohmann::json::array();
+  Value Info() const override {
+    Value bones = Value::array();
     for (const CinfBone& b : file_.bones) {
       bones.push_back({{"id", b.id},
-                       {"parent", b.parent == kNoParent ? nlohmann::json() : nlohmann::json(b.parent)},
+                       {"parent", b.parent == kNoParent ? Value() : Value(b.parent)},
                        {"origin", Arr3(b.origin)},
                        {"linked", b.linked}});
     }
-    nlohmann::json names = nlohmann::json::array();
+    Value names = Value::array();
     for (const auto& [name, id] : file_.names) names.push_back({{"name", name}, {"bone_id", id}});
     return {{"bone_count", file_.bones.size()},
             {"bones", std::move(bones)},

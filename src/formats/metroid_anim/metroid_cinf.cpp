@@ -102,7 +102,7 @@ Scene DecodeCinf(const CinfFile& f, RestRule rule) {
   }
   Scene scene;
   std::set<std::string> used;
-  nlohmann::json ids = nlohmann::json::array();
+  Value ids = Value::array();
   std::vector<int> joint_of(f.bones.size(), -1);
   std::vector<size_t> stack(roots.rbegin(), roots.rend());
   while (!stack.empty()) {
@@ -116,7 +116,7 @@ Scene DecodeCinf(const CinfFile& f, RestRule rule) {
         j.name = name;
         break;
       }
-    if (j.name.empty()) j.name = "#" + std::to_string(b.id);
+    if (j.name.empty()) j.name = NumberedJointName(b.id);
     used.insert(j.name);
     Vec3 origin{b.origin[0], b.origin[1], b.origin[2]};
     if (b.parent != kNoParent && index.count(b.parent)) {
@@ -177,7 +177,7 @@ CinfFile EncodeCinf(const Skeleton& skeleton, const std::vector<std::pair<std::s
       if (skeleton.joints[k].parent == static_cast<int>(i)) b.linked.push_back(ids[k]);
     f.bones.push_back(std::move(b));
     f.bone_ids.push_back(ids[i]);
-    if (!(j.name.size() > 1 && j.name[0] == '#')) f.names.emplace_back(j.name, ids[i]);
+    if (!ParseNumberedJointName(j.name)) f.names.emplace_back(j.name, ids[i]);
   }
   return f;
 }

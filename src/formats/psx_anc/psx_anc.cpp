@@ -68,9 +68,7 @@ int16_t Quantize(double v, const std::string& what) {
 Clip DecodeClip(const File& file, const DecodeSettings& settings) {
   Clip clip;
   clip.name = "camera";
-  clip.frame_rate = FrameRateOf(file, settings);
-  clip.frame_count = file.keyframes.size();
-  clip.duration = clip.frame_count > 1 ? FrameTime(clip.frame_count - 1, clip.frame_rate) : 0.0f;
+  clip.SetFrames(file.keyframes.size(), FrameRateOf(file, settings));
   clip.metadata = {{"source_format", "psx-anc"},
                    {"header_unknown", file.unknown},
                    {"twist", settings.twist == TwistUnit::Angle4096 ? "angle" : "ignore"},
@@ -78,7 +76,7 @@ Clip DecodeClip(const File& file, const DecodeSettings& settings) {
   CameraTrack cam;
   cam.name = "camera";
   cam.interpolation = Interpolation::Step;
-  nlohmann::json twist = nlohmann::json::array(), fov = nlohmann::json::array();
+  Value twist = Value::array(), fov = Value::array();
   for (size_t i = 0; i < file.keyframes.size(); ++i) {
     const Keyframe& k = file.keyframes[i];
     cam.times.push_back(FrameTime(i, clip.frame_rate));

@@ -28,14 +28,14 @@ DecodeSettings SettingsFrom(const Options& o) {
   return s;
 }
 
-nlohmann::json Triple(const std::array<int16_t, 3>& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
+Value Triple(const std::array<int16_t, 3>& v) { return Value::array({v[0], v[1], v[2]}); }
 
 class PsxAncDocument final : public FileDocument<File, kPsxAncFormat, Serialize> {
  public:
   using FileDocument::FileDocument;
 
-  nlohmann::json Info() const override {
-    nlohmann::json keys = nlohmann::json::array();
+  Value Info() const override {
+    Value keys = Value::array();
     for (const Keyframe& k : file_.keyframes) {
       keys.push_back({{"position", Triple(k.position)}, {"target", Triple(k.target)}, {"twist", k.twist}, {"fov", k.fov}});
     }

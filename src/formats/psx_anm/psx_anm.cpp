@@ -154,9 +154,7 @@ std::vector<std::array<double, 3>> FillField(const std::vector<std::array<int16_
 
 Clip DecodeClip(const File& file, const DecodeSettings& settings, const std::vector<std::string>& names) {
   Clip clip;
-  clip.frame_rate = FrameRateOf(file, settings);
-  clip.frame_count = file.frames.size();
-  clip.duration = clip.frame_count > 1 ? FrameTime(clip.frame_count - 1, clip.frame_rate) : 0.0f;
+  clip.SetFrames(file.frames.size(), FrameRateOf(file, settings));
   clip.metadata = {{"source_format", "psx-anm"},
                    {"header_unknown", file.unknown},
                    {"euler", settings.euler == EulerOrder::XYZ ? "xyz" : "zyx"},
@@ -170,7 +168,7 @@ Clip DecodeClip(const File& file, const DecodeSettings& settings, const std::vec
     JointTrack track;
     track.joint = static_cast<size_t>(object) < names.size() && !names[static_cast<size_t>(object)].empty()
                       ? names[static_cast<size_t>(object)]
-                      : "#" + std::to_string(object);
+                      : NumberedJointName(static_cast<uint64_t>(object));
     std::vector<std::array<int16_t, 3>> rot(n), scl(n), pos(n);
     std::vector<bool> has_rot(n), has_scl(n), has_pos(n);
     track.visible.assign(n, false);
@@ -227,14 +225,8 @@ int16_t QuantizeChecked(double value, const std::string& what) {
 // Object index for a track: "#N" keeps N, a rest-skeleton joint keeps its index,
 // anything else takes its position in the clip.
 int ObjectIndexFor(const JointTrack& track, size_t position, const Skeleton* rest) {
-  if (track.joint.size() > 1 && track.joint[0] == '#') {
-    try {
-      size_t used = 0;
-      int v = std::stoi(track.joint.substr(1), &used);
-      if (used == track.joint.size() - 1) return v;
-    } catch (const std::exception&) {
-    }
-  }
+  if (const auto object = ParseNumberedJointName(track.joint); object && *object <= INT32_MAX)
+    return static_cast<int>(*object);
   if (rest) {
     int j = rest->Find(track.joint);
     if (j >= 0) return j;

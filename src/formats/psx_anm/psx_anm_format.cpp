@@ -27,19 +27,19 @@ DecodeSettings SettingsFrom(const Options& o) {
   return s;
 }
 
-nlohmann::json Triple(const std::array<int16_t, 3>& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
+Value Triple(const std::array<int16_t, 3>& v) { return Value::array({v[0], v[1], v[2]}); }
 
 class PsxAnmDocument final : public FileDocument<File, kPsxAnmFormat, Serialize> {
  public:
   using FileDocument::FileDocument;
 
-  nlohmann::json Info() const override {
-    nlohmann::json frames = nlohmann::json::array();
+  Value Info() const override {
+    Value frames = Value::array();
     size_t keyframes = 0;
     for (const Frame& f : file_.frames) {
-      nlohmann::json keys = nlohmann::json::array();
+      Value keys = Value::array();
       for (const Keyframe& k : f.keyframes) {
-        nlohmann::json j = {{"object", k.object}, {"flags", k.flags}};
+        Value j = {{"object", k.object}, {"flags", k.flags}};
         if (k.flags & kFlagRotation) j["rotation"] = Triple(k.rotation);
         if (k.flags & kFlagScale) j["scale"] = Triple(k.scale);
         if (k.flags & kFlagPosition) j["position"] = Triple(k.position);

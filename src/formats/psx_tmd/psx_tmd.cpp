@@ -346,7 +346,7 @@ Scene DecodeScene(const File& file) {
   scene.metadata = {{"source_format", "psx-tmd"}, {"flags", file.flags}, {"object_count", file.objects.size()}};
   for (size_t i = 0; i < file.objects.size(); ++i) {
     const Object& o = file.objects[i];
-    const std::string name = "#" + std::to_string(i);
+    const std::string name = NumberedJointName(i);
     scene.skeleton.joints.push_back(Joint{name, -1, {}});
     Mesh mesh;
     mesh.name = name;

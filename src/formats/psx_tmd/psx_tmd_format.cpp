@@ -30,10 +30,10 @@ class PsxTmdDocument final : public FileDocument<File, kPsxTmdFormat, Serialize>
  public:
   using FileDocument::FileDocument;
 
-  nlohmann::json Info() const override {
+  Value Info() const override {
     size_t vertices = 0, normals = 0, primitives = 0, gap_bytes = 0;
     std::map<std::string, size_t> kinds;
-    nlohmann::json objects = nlohmann::json::array();
+    Value objects = Value::array();
     std::string summary;
     for (size_t i = 0; i < file_.objects.size(); ++i) {
       const Object& o = file_.objects[i];

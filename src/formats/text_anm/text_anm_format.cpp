@@ -26,13 +26,13 @@ const OptionSpec kLayoutOption{.name = "anm-layout", .type = OptionType::Choice,
                                        "(always lay the clips out on a new timeline, written to OUT.timeline.glb)",
                                .choices = {"auto", "new"}, .default_value = "auto"};
 
-nlohmann::json At(const Location& l) { return {{"line", l.line}, {"column", l.column}}; }
+Value At(const Location& l) { return {{"line", l.line}, {"column", l.column}}; }
 
 class TextAnmDocument final : public FileDocument<File, kTextAnmFormat, Serialize> {
  public:
   using FileDocument::FileDocument;
 
-  nlohmann::json Info() const override {
+  Value Info() const override {
     size_t blank = 0, comments = 0, lf = 0, crlf = 0;
     for (const Line& l : file_.lines) {
       blank += l.kind == LineKind::Blank;
@@ -40,8 +40,8 @@ class TextAnmDocument final : public FileDocument<File, kTextAnmFormat, Serializ
       lf += l.eol == "\n";
       crlf += l.eol == "\r\n";
     }
-    nlohmann::json sets = nlohmann::json::array();
-    nlohmann::json clips = nlohmann::json::array();
+    Value sets = Value::array();
+    Value clips = Value::array();
     std::string summary;  // one line for the human `info`
     size_t bone_lines = 0, event_lines = 0;
     for (const AnimSet& s : file_.sets) {
@@ -51,10 +51,10 @@ class TextAnmDocument final : public FileDocument<File, kTextAnmFormat, Serializ
         summary += (summary.empty() ? "" : ", ") + s.name + "/" + a.name + " [" + std::to_string(a.start) + ".." +
                    std::to_string(a.end) + "]";
       }
-      nlohmann::json bones = nlohmann::json::array(), events = nlohmann::json::array(),
-                     anims = nlohmann::json::array();
+      Value bones = Value::array(), events = Value::array(),
+                     anims = Value::array();
       for (const BoneLine& b : s.bones) {
-        nlohmann::json flags = nlohmann::json::array();
+        Value flags = Value::array();
         if (b.parent && b.parent_first) flags.push_back("+parent");
         if (b.children) flags.push_back("+children");
         if (b.parent && !b.parent_first) flags.push_back("+parent");

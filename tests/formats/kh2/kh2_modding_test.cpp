@@ -177,7 +177,7 @@ TEST(Kh2Leniency, ZeroSizeEntryPastTheEndAndPlaceholderMotion) {
   EXPECT_EQ(m.size, 0x90u);
   const auto doc = kKh2BarFormat.read(data, {});
   EXPECT_TRUE(doc->Decode({}).clips.empty());  // an empty slot: no clip
-  const nlohmann::json info = doc->Info();
+  const Value info = doc->Info();
   EXPECT_EQ(info["entries"][0]["bar"]["placeholder_slots"], 1);
   EXPECT_EQ(info["entries"][0]["bar"]["entries"][0]["motion"]["kind"], "placeholder");
   EXPECT_EQ(info["entries"][1]["empty"], true);
@@ -224,7 +224,7 @@ TEST(Kh2Leniency, MsetSlotSemanticsAreListedAndKept) {
   EXPECT_TRUE(bar.entries[2].IsDummy());
   ASSERT_TRUE(bar.entries[5].bar);
   EXPECT_EQ(bar.entries[5].bar->entries[0].raw, (Bytes{0xEF, 0xBE, 0xAD, 0xDE}));
-  const nlohmann::json info = kKh2BarFormat.read(data, {})->Info();
+  const Value info = kKh2BarFormat.read(data, {})->Info();
   EXPECT_EQ(info["header_flags"], 0x00010004);
   EXPECT_EQ(info["entries"][1]["link_to"], 0);
   EXPECT_EQ(info["entries"][2]["dummy"], true);

@@ -54,8 +54,8 @@ TEST(PsxAnc, DecodesGoldenValues) {
   EXPECT_EQ(c.targets[0], (Vec3{0, -100, 0}));
   EXPECT_NEAR(c.roll[0], std::numbers::pi / 2, 1e-6);  // 1024 of 4096 per turn
   EXPECT_TRUE(c.yfov.empty());                         // raw by default: unit unknown
-  EXPECT_EQ(c.metadata["fov_raw"], (nlohmann::json{512, 256}));
-  EXPECT_EQ(c.metadata["twist_raw"], (nlohmann::json{1024, 0}));
+  EXPECT_EQ(c.metadata["fov_raw"], (Value{512, 256}));
+  EXPECT_EQ(c.metadata["twist_raw"], (Value{1024, 0}));
 
   DecodeSettings angle;
   angle.fov = psx_anc::FovUnit::Angle4096;
@@ -112,7 +112,7 @@ TEST(PsxAnc, EncodeThenDecodeIsExactWithRawValuesAndBoundedWithout) {
   DecodeSettings angle;
   angle.fov = psx_anc::FovUnit::Angle4096;
   clip = psx_anc::DecodeClip(psx_anc::Parse(kGolden), angle);
-  clip.cameras[0].metadata = nlohmann::json::object();
+  clip.cameras[0].metadata = Value::object();
   clip.cameras[0].roll[1] = 0.1f;
   const psx_anc::File f = psx_anc::EncodeClip(clip, angle);
   EXPECT_EQ(f.keyframes[0].twist, 1024);

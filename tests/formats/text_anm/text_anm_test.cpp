@@ -2,6 +2,7 @@
 
 #include "support/test_support.hpp"
 
+#include <nlohmann/json.hpp>
 #include <cmath>
 #include <fstream>
 
@@ -311,7 +312,7 @@ TEST(TextAnm, DecodeNeedsAModelWithATimeline) {
   EXPECT_EQ(info["set_count"], 3);
   EXPECT_EQ(info["declared_clips"].size(), 6u);
   EXPECT_EQ(info["declared_clips"][4]["name"], "Legs/jog");
-  EXPECT_EQ(info["sets"][2]["bones"][0]["flags"], nlohmann::json({"+parent", "+children"}));
+  EXPECT_EQ(info["sets"][2]["bones"][0]["flags"], Value::array({"+parent", "+children"}));
   EXPECT_EQ(info["comment_lines"], 3);
   EXPECT_EQ(info["canonical"], false);
 }
