@@ -293,7 +293,7 @@ TEST(GltfExport, NamesThatAreNotUtf8BecomeReplacementCharacters) {
   clip.frame_rate = 30;
   clip.frame_count = 2;
   clip.duration = 1.0 / 30;
-  clip.events.push_back(Event{0, "step\xc3", {}});
+  clip.events.push_back(Event{0, "step\xc3", {}, std::nullopt});
   scene.clips.push_back(clip);
   for (bool binary : {true, false}) {
     Scene out;

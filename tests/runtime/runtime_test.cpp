@@ -340,13 +340,6 @@ TEST(RuntimeSampling, HermiteTracksPassThroughTheirKeys) {
 
 // ---- Local-to-model ----
 
-Mat4 ToMat4(const runtime::Float4x4& m) {
-  Mat4 r;
-  for (int c = 0; c < 4; ++c)
-    for (int row = 0; row < 4; ++row) r.m[c][row] = m.m[c * 4 + row];
-  return r;
-}
-
 void ExpectNearMatrix(const Mat4& want, const runtime::Float4x4& got, const std::string& where) {
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 4; ++r) {

@@ -178,7 +178,9 @@ size_t ExpectOnlyCompleteOutputs(const fs::path& dir, bool temporaries_allowed) 
       LoadedFile loaded = LoadFile(e.path().string(), "", Options{});
       const Scene scene = loaded.document->Decode(DecodeContext{});
       EXPECT_EQ(scene.clips.size(), 1u) << e.path();
-      if (!scene.clips.empty()) EXPECT_EQ(scene.clips[0].frame_count, 300u) << e.path();
+      if (!scene.clips.empty()) {
+        EXPECT_EQ(scene.clips[0].frame_count, 300u) << e.path();
+      }
     } catch (const Error& err) {
       ADD_FAILURE() << "partial or invalid output " << e.path() << ": " << err.what();
     }
