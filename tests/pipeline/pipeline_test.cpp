@@ -1,5 +1,7 @@
 // The pipeline's shared policies: which skeleton a file decodes against, the rest
 // pose, the --clip check, and `info` built by the library.
+#include <nlohmann/json.hpp>
+
 #include "support/batch_tree.hpp"
 #include "support/test_support.hpp"
 

@@ -164,12 +164,12 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
                 std::string(r.input_format->id).c_str(), r.clips, r.frames, r.joints, r.events);
   }
   if (verbose) {
-    nlohmann::json written = nlohmann::json::array();
+    Value written = Value::array();
     for (const WrittenFile& w : r.written) written.push_back({{"path", w.path}, {"bytes", w.bytes}});
-    nlohmann::json report = {{"input", in},
+    Value report = {{"input", in},
                              {"output", out},
                              {"input_format", r.input_format->id},
-                             {"output_format", r.output_format ? nlohmann::json(r.output_format->id) : "sample-json"},
+                             {"output_format", r.output_format ? Value(r.output_format->id) : "sample-json"},
                              {"clips", r.clips},
                              {"frames", r.frames},
                              {"joints", r.joints},

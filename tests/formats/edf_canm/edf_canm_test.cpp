@@ -3,6 +3,8 @@
 #include <animkit/gltf.hpp>
 #include <animkit/io.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "support/test_support.hpp"
 
 #include <bit>
@@ -313,7 +315,7 @@ TEST(EdfCanm, EncodeThenDecodeStaysWithinTheQuantizationBound) {
   for (uint32_t version : {edf_canm::kVersion5, edf_canm::kVersion6}) {
     edf_canm::EncodeSettings settings;
     settings.version = version;
-    nlohmann::json report;
+    Value report;
     const edf_canm::File f = edf_canm::EncodeClips(source, settings, nullptr, &report);
     EXPECT_GT(report["shared_curves"].get<size_t>(), 2u);  // joint 3's curves are written once
     const auto decoded = edf_canm::DecodeClips(f, {});
