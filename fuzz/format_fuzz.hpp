@@ -39,7 +39,9 @@ inline void FuzzScene(const FormatDescriptor& format, const Scene& scene, const 
   for (const FormatDescriptor* out : {&format, FindFormat("gltf")}) {
     if (!out || !out->encode) continue;
     try {
-      EncodeContext ectx{reference, options, {}, Value::object(), {}};
+      EncodeContext ectx;
+      ectx.reference = reference;
+      ectx.options = options;
       const Bytes encoded = out->encode(scene, ectx)->Write();
       // glTF import has a target of its own (gltf_fuzz); reading every export back here
       // would double the cost of each input for coverage that target already has.
