@@ -1,13 +1,9 @@
-#include <animkit/format.hpp>
+#include "formats/common/descriptors.hpp"
 
 #include <algorithm>
 #include <cctype>
 
 namespace animkit {
-
-#define ANIMKIT_FORMAT(name) extern const FormatDescriptor name;
-#include "format_list.inc"
-#undef ANIMKIT_FORMAT
 
 const std::vector<const FormatDescriptor*>& Formats() {
   static const std::vector<const FormatDescriptor*> table = {

@@ -1,15 +1,13 @@
 // The "gltf" entry of the format table: .gltf and .glb through ExportGltf/ImportGltf.
 #include <animkit/error.hpp>
-#include <animkit/format.hpp>
 #include <animkit/gltf.hpp>
 
+#include "formats/common/descriptors.hpp"
 #include "gltf/gltf_internal.hpp"
 
 #include <algorithm>
 
 namespace animkit {
-
-extern const FormatDescriptor kGltfFormat;
 
 namespace {
 

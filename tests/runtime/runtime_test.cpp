@@ -256,9 +256,7 @@ TEST(RuntimeSampling, EveryWayOfGettingThereGivesTheSameBits) {
 TEST(RuntimeSampling, FarTables) {
   TestClip c;
   Clip& clip = c.clip;
-  clip.frame_rate = 30;
-  clip.frame_count = 250;
-  clip.duration = FrameTime(249, 30);
+  clip.SetFrames(250, 30);
   for (int j = 0; j < 301; ++j) {
     c.skeleton.joints.push_back({"j" + std::to_string(j), -1, {}});
     JointTrack t;

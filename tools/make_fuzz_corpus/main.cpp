@@ -75,9 +75,7 @@ Scene CameraScene(size_t frames, unsigned seed) {
   Scene scene;
   Clip clip;
   clip.name = "camera";
-  clip.frame_rate = 30;
-  clip.frame_count = frames;
-  clip.duration = FrameTime(frames - 1, 30);
+  clip.SetFrames(frames, 30);
   CameraTrack cam;
   cam.name = "camera";
   for (size_t f = 0; f < frames; ++f) {

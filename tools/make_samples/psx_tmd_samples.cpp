@@ -59,9 +59,7 @@ psx_tmd::File Figure() {
 Clip FigureDance() {
   Clip clip;
   clip.name = "figure";
-  clip.frame_rate = 30;
-  clip.frame_count = 60;
-  clip.duration = FrameTime(59, 30);
+  clip.SetFrames(60, 30);
   const std::array<Vec3, 8> base{{{0, 0, 0}, {0, -70, 0}, {-24, -36, 0}, {24, -36, 0},
                                   {-12, 40, 0}, {12, 40, 0}, {0, 150, 0}, {0, -120, 0}}};
   const std::array<float, 8> swing{0.1f, 0.2f, 0.9f, 0.9f, 0.5f, 0.5f, 0.05f, 0.6f};
@@ -99,9 +97,7 @@ void WritePsxAncSamples(const std::filesystem::path& dir) {
   // A camera circling the figure, rolling a little and zooming in.
   Clip clip;
   clip.name = "camera";
-  clip.frame_rate = 30;
-  clip.frame_count = 45;
-  clip.duration = FrameTime(44, 30);
+  clip.SetFrames(45, 30);
   CameraTrack cam;
   cam.name = "camera";
   for (size_t f = 0; f < clip.frame_count; ++f) {

@@ -45,9 +45,7 @@ Scene FigureModel() {
   }
   Clip timeline;
   timeline.name = "timeline";
-  timeline.frame_rate = 24;
-  timeline.frame_count = 101;
-  timeline.duration = 100.0f / 24.0f;
+  timeline.SetFrames(101, 24);
   for (size_t i = 0; i < joints.size(); ++i) {
     JointTrack t;
     t.joint = joints[i].first;

@@ -38,9 +38,7 @@ Skeleton SyntheticSkeleton(const SyntheticSpec& spec) {
 Clip SyntheticClip(const Skeleton& skeleton, const SyntheticSpec& spec) {
   Clip clip;
   clip.name = spec.name;
-  clip.frame_rate = spec.frame_rate;
-  clip.frame_count = spec.frames;
-  clip.duration = spec.frames > 1 ? FrameTime(spec.frames - 1, spec.frame_rate) : 0.0f;
+  clip.SetFrames(spec.frames, spec.frame_rate);
   clip.loop = true;
   Lcg rng{spec.seed * 7919u + 3};
   const double cycle = static_cast<double>(spec.frames > 1 ? spec.frames - 1 : 1);

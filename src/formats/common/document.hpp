@@ -2,7 +2,7 @@
 // does the same way (its descriptor, writing the value back) is written here once.
 #pragma once
 
-#include <animkit/format.hpp>
+#include "formats/common/descriptors.hpp"
 
 #include <utility>
 

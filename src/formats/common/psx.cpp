@@ -14,6 +14,8 @@ Header ReadHeader(ByteReader& r) {
   return h;
 }
 
+Value Triple(const std::array<int16_t, 3>& v) { return Value::array({v[0], v[1], v[2]}); }
+
 double RateFromHeader(int16_t header_unknown, double override_rate) {
   if (override_rate > 0) return override_rate;
   return (header_unknown >= 1 && header_unknown <= 240) ? header_unknown : 60.0;

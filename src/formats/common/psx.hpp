@@ -3,6 +3,7 @@
 
 #include <animkit/format.hpp>
 
+#include <array>
 #include <cstdint>
 
 namespace animkit::psx {
@@ -16,6 +17,16 @@ struct Header {
   int16_t unknown = 0;
 };
 Header ReadHeader(ByteReader& r);
+// Reads the header into the marker and unknown fields that both files keep.
+template <class File>
+void ReadHeaderInto(ByteReader& r, File& file) {
+  const Header header = ReadHeader(r);
+  file.marker = header.marker;
+  file.unknown = header.unknown;
+}
+
+// A rotation, scale or position triple as `info` shows it.
+Value Triple(const std::array<int16_t, 3>& v);
 
 // The rate PS1 ANM and ANC files imply: override when > 0, else the header's
 // second field when it is in 1..240 (unverified: it looks like a frame rate), else 60.

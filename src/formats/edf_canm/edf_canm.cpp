@@ -1,6 +1,8 @@
 // CANM bytes: Parse and Serialize (every field kept, so Serialize gives the bytes back).
 #include <animkit/formats/edf_canm.hpp>
 
+#include "formats/common/edf.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -49,16 +51,7 @@ File Parse(ByteView data) {
   f.name_offset = r.U32("the bone name table offset");
   f.image.assign(data.begin(), data.end());
 
-  // Bone names.
-  {
-    ByteReader t = r.Table(f.name_offset, f.name_count, kNameEntrySize, 0x1C, "bone name table");
-    f.names.resize(f.name_count);
-    for (size_t i = 0; i < f.name_count; ++i) {
-      const size_t entry = t.absolute(t.tell());
-      f.names[i].offset = t.U32("a bone name offset");
-      f.names[i].name = r.Utf16z(int64_t(entry) + f.names[i].offset, entry, "bone name " + std::to_string(i));
-    }
-  }
+  f.names = edf::ReadNameTable<NameEntry>(r, f.name_offset, f.name_count, 0x1C, "bone name", kNameEntrySize);
 
   // Channels.
   {

@@ -7,8 +7,6 @@
 
 namespace animkit {
 
-extern const FormatDescriptor kEdfCanmFormat;
-
 namespace edf_canm {
 namespace {
 

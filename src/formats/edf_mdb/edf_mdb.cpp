@@ -1,6 +1,8 @@
 #include <animkit/formats/edf_mdb.hpp>
 #include <animkit/sampling.hpp>
 
+#include "formats/common/edf.hpp"
+
 #include <bit>
 #include <cstdio>
 #include <cstring>
@@ -45,15 +47,7 @@ File Parse(ByteView data) {
   r.Table(f.material_offset, f.material_count, 32, 0x24, "material table");
   r.Table(f.texture_offset, f.texture_count, 16, 0x2C, "texture table");
 
-  ByteReader n = r.Table(f.name_offset, f.name_count, kNameEntrySize, 0x0C, "name table");
-  f.names.resize(f.name_count);
-  for (size_t i = 0; i < f.name_count; ++i) {
-    const size_t entry = n.absolute(n.tell());
-    f.names[i].offset = n.U32("a name offset");
-    if (f.names[i].offset != 0) {
-      f.names[i].name = r.Utf16z(int64_t(entry) + f.names[i].offset, entry, "name " + std::to_string(i));
-    }
-  }
+  f.names = edf::ReadNameTable<NameEntry>(r, f.name_offset, f.name_count, 0x0C, "name", kNameEntrySize);
 
   ByteReader b = r.Table(f.bone_offset, f.bone_count, kBoneSize, 0x14, "bone table");
   f.bones.resize(f.bone_count);

@@ -7,8 +7,6 @@
 
 namespace animkit {
 
-extern const FormatDescriptor kEdfMdbFormat;
-
 namespace edf_mdb {
 namespace {
 

@@ -39,6 +39,16 @@ std::string BarEntry::Name() const {
 
 namespace {
 
+// A trigger's parameter count (a byte) and its 16-bit parameters.
+std::vector<int16_t> ReadParams(ByteReader& r, const std::string& kind, size_t index) {
+  const uint8_t n = r.U8(kind + " parameter count");
+  r.Count(n, 2, kind + " " + N(int64_t(index)) + " parameters");
+  std::vector<int16_t> params(n);
+  const std::string what = "a " + kind + " parameter";
+  for (int16_t& p : params) p = r.I16(what);
+  return params;
+}
+
 // data runs from the entry's start to the end of the enclosing data; declared is the
 // entry's own size. Triggers the counts list are read past declared (with a warning),
 // never past data.
@@ -52,17 +62,12 @@ Triggers ParseTriggersIn(ByteView data, size_t declared, uint64_t base) {
   t.frame_list_offset = r.I16("frame trigger list offset");
   cov.Add(0, 4);
   t.ranges.resize(ranges);
-  for (size_t i = 0; i < t.ranges.size(); ++i) {
-    RangeTrigger& rt = t.ranges[i];
-    const size_t start = r.tell();
+  ReadRecords(r, cov, t.ranges, [&r](RangeTrigger& rt, size_t i) {
     rt.start = r.I16("range trigger start frame");
     rt.end = r.I16("range trigger end frame");
     rt.id = r.U8("range trigger id");
-    const uint8_t n = r.U8("range trigger parameter count");
-    r.Count(n, 2, "range trigger " + N(int64_t(i)) + " parameters");
-    for (uint8_t k = 0; k < n; ++k) rt.params.push_back(r.I16("a range trigger parameter"));
-    cov.Add(start, r.tell());
-  }
+    rt.params = ReadParams(r, "range trigger", i);
+  });
   if (t.frame_list_offset < 0 || size_t(t.frame_list_offset) > data.size())
     r.FailAt(2, "frame trigger list offset " + Hex(uint16_t(t.frame_list_offset)) + " points past the end of the file (" +
                     Hex(data.size()) + " bytes from the entry)");
@@ -71,16 +76,11 @@ Triggers ParseTriggersIn(ByteView data, size_t declared, uint64_t base) {
                     " points into the range triggers (they end at " + Hex(r.tell()) + ")");
   if (frames > 0) r.Seek(size_t(t.frame_list_offset), "the frame triggers");
   t.frames.resize(frames);
-  for (size_t i = 0; i < t.frames.size(); ++i) {
-    FrameTrigger& ft = t.frames[i];
-    const size_t start = r.tell();
+  ReadRecords(r, cov, t.frames, [&r](FrameTrigger& ft, size_t i) {
     ft.frame = r.I16("frame trigger frame");
     ft.id = r.U8("frame trigger id");
-    const uint8_t n = r.U8("frame trigger parameter count");
-    r.Count(n, 2, "frame trigger " + N(int64_t(i)) + " parameters");
-    for (uint8_t k = 0; k < n; ++k) ft.params.push_back(r.I16("a frame trigger parameter"));
-    cov.Add(start, r.tell());
-  }
+    ft.params = ReadParams(r, "frame trigger", i);
+  });
   const size_t used = r.tell();
   if (used > declared)
     t.warnings.push_back("offset " + Hex(base) + ": the triggers run " + Hex(used - declared) +

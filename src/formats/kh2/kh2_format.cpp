@@ -2,15 +2,13 @@
 #include "kh2_internal.hpp"
 
 #include "formats/common/clips.hpp"
+#include "formats/common/descriptors.hpp"
 
 #include <map>
 
 #include <string>
 
 namespace animkit {
-
-extern const FormatDescriptor kKh2BarFormat;
-extern const FormatDescriptor kKh2MotionFormat;
 
 namespace kh2 {
 namespace {

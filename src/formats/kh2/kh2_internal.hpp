@@ -39,6 +39,16 @@ class Coverage {
   std::vector<std::pair<size_t, size_t>> ranges_;
 };
 
+// Reads records one after another with read_one(record, index), marking the bytes each covers.
+template <class Record, class ReadOne>
+void ReadRecords(ByteReader& r, Coverage& cov, std::vector<Record>& records, ReadOne read_one) {
+  for (size_t i = 0; i < records.size(); ++i) {
+    const size_t start = r.tell();
+    read_one(records[i], i);
+    cov.Add(start, r.tell());
+  }
+}
+
 // Places chunks at offsets in a buffer of a fixed size.
 class Image {
  public:

@@ -64,6 +64,34 @@ bool LooksLikeEchoesV0(ByteView data) {
   }
 }
 
+// A u32 size (at most 256: the entries are bytes, why says why) and that many bytes.
+std::vector<uint8_t> ReadByteTable(ByteReader& r, const std::string& what, const std::string& why) {
+  const size_t at = r.tell();
+  const uint32_t size = r.U32("the " + what + " size");
+  if (size > kMaxBoneTable) r.FailAt(at, what + " of " + Str(size) + " entries; " + why + ", so at most 256");
+  r.Count(size, 1, what);
+  const ByteView bytes = r.Take(size, what);
+  return {bytes.begin(), bytes.end()};
+}
+
+// A u32 count that must be channels x frames, then that many keys of N floats.
+template <size_t N>
+void ReadKeys(ByteReader& r, const std::string& noun, size_t channels, uint32_t frames,
+              std::vector<std::array<float, N>>& keys) {
+  const size_t at = r.tell();
+  const uint32_t count = r.U32("the " + noun + " count");
+  const uint64_t expected = uint64_t{channels} * frames;
+  if (count != expected) {
+    r.FailAt(at, noun + " count " + Str(count) + " should be " + Str(channels) + " channels x " + Str(frames) +
+                     " frames = " + Str(expected));
+  }
+  r.Count(count, N * 4, noun + " keys");
+  keys.resize(count);
+  const std::string what = "a " + noun + " component";
+  for (auto& key : keys)
+    for (float& c : key) c = r.F32(what);
+}
+
 AnimV0 ParseV0(ByteReader& r) {
   AnimV0 a;
   a.duration = r.F32("the duration");
@@ -72,44 +100,12 @@ AnimV0 ParseV0(ByteReader& r) {
   a.unknown_10 = r.U32("the u32 at 0x10");
   a.frame_count = r.U32("the frame count");
   a.root_bone = r.U32("the root bone id");
-  const size_t table_at = r.tell();
-  const uint32_t table_size = r.U32("the bone table size");
-  if (table_size > kMaxBoneTable) {
-    r.FailAt(table_at, "bone table of " + Str(table_size) + " entries; a bone id is a byte, so at most 256");
-  }
-  r.Count(table_size, 1, "bone table");
-  ByteView t = r.Take(table_size, "bone table");
-  a.bone_table.assign(t.begin(), t.end());
-  const size_t tt_at = r.tell();
-  const uint32_t tt_size = r.U32("the translation table size");
-  if (tt_size > kMaxBoneTable) {
-    r.FailAt(tt_at, "translation table of " + Str(tt_size) + " entries; channels are bytes, so at most 256");
-  }
-  r.Count(tt_size, 1, "translation table");
-  t = r.Take(tt_size, "translation table");
-  a.translation_table.assign(t.begin(), t.end());
+  a.bone_table = ReadByteTable(r, "bone table", "a bone id is a byte");
+  a.translation_table = ReadByteTable(r, "translation table", "channels are bytes");
 
   const size_t rc = a.RotationChannels(), tc = a.TranslationChannels();
-  const size_t q_at = r.tell();
-  const uint32_t qn = r.U32("the quaternion count");
-  if (uint64_t{qn} != uint64_t{rc} * a.frame_count) {
-    r.FailAt(q_at, "quaternion count " + Str(qn) + " should be " + Str(rc) + " channels x " + Str(a.frame_count) +
-                       " frames = " + Str(uint64_t{rc} * a.frame_count));
-  }
-  r.Count(qn, 16, "quaternion keys");
-  a.rotations.resize(qn);
-  for (auto& q : a.rotations)
-    for (float& c : q) c = r.F32("a quaternion component");
-  const size_t t_at = r.tell();
-  const uint32_t tn = r.U32("the translation count");
-  if (uint64_t{tn} != uint64_t{tc} * a.frame_count) {
-    r.FailAt(t_at, "translation count " + Str(tn) + " should be " + Str(tc) + " channels x " + Str(a.frame_count) +
-                       " frames = " + Str(uint64_t{tc} * a.frame_count));
-  }
-  r.Count(tn, 12, "translation keys");
-  a.translations.resize(tn);
-  for (auto& v : a.translations)
-    for (float& c : v) c = r.F32("a translation component");
+  ReadKeys(r, "quaternion", rc, a.frame_count, a.rotations);
+  ReadKeys(r, "translation", tc, a.frame_count, a.translations);
   a.evnt_id = r.U32("the EVNT id");
   ByteView rest = r.Take(r.remaining(), "trailing bytes");
   a.trailing.assign(rest.begin(), rest.end());

@@ -77,15 +77,6 @@ Source SampleSource(const Clip& clip) {
   return s;
 }
 
-// The angle between two rotations in double precision (float acos loses angles below ~1e-3).
-double Angle(QuatXYZW a, QuatXYZW b) {
-  const double w = double(a.w) * b.w + double(a.x) * b.x + double(a.y) * b.y + double(a.z) * b.z;
-  const double x = double(a.w) * b.x - double(a.x) * b.w - double(a.y) * b.z + double(a.z) * b.y;
-  const double y = double(a.w) * b.y + double(a.x) * b.z - double(a.y) * b.w - double(a.z) * b.x;
-  const double z = double(a.w) * b.z - double(a.x) * b.y + double(a.y) * b.x - double(a.z) * b.w;
-  return 2 * std::atan2(std::sqrt(x * x + y * y + z * z), std::abs(w));
-}
-
 double Distance(Vec3 a, Vec3 b) {
   const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
   return std::sqrt(dx * dx + dy * dy + dz * dz);
@@ -104,7 +95,6 @@ double TranslationRange(const Source& s) {
   }
   return range;
 }
-
 
 uint8_t WidthFor(int32_t lo, int32_t hi) {
   for (uint8_t w = 1; w <= 24; ++w) {
@@ -174,7 +164,7 @@ bool SegmentHolds(const Source& s, const Quantized& q, size_t a, size_t b, doubl
     if (Dot(qa, qb) < 0) qb = Negated(qb);
     for (size_t f = a + 1; f < b; ++f) {
       const float u = float(f - a) / float(b - a);
-      if (Angle(SlerpLongWay(qa, qb, u), s.rot[c][f]) > tol_rot) return false;
+      if (AngleBetween(SlerpLongWay(qa, qb, u), s.rot[c][f]) > tol_rot) return false;
       if (!s.pos[c].empty() && Distance(Lerp(q.pos_value[c][a], q.pos_value[c][b], u), s.pos[c][f]) > tol_pos)
         return false;
     }
@@ -277,7 +267,7 @@ void MeasureError(const Source& s, const AnimFile& file, EncodeReport& r) {
     const JointTrack& t = decoded.tracks[c];
     for (size_t f = 0; f < s.frames; ++f) {
       const Seconds time = FrameTime(f, s.rate);
-      r.max_error_rot = std::max(r.max_error_rot, Angle(SampleTrack(t.rotation, time), s.rot[c][f]));
+      r.max_error_rot = std::max(r.max_error_rot, AngleBetween(SampleTrack(t.rotation, time), s.rot[c][f]));
       if (!s.pos[c].empty()) r.max_error_pos = std::max(r.max_error_pos, Distance(SampleTrack(t.translation, time), s.pos[c][f]));
     }
   }

@@ -8,9 +8,6 @@
 
 namespace animkit {
 
-extern const FormatDescriptor kMetroidAnimFormat;
-extern const FormatDescriptor kMetroidCinfFormat;
-
 namespace metroid {
 namespace {
 

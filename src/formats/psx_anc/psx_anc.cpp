@@ -12,9 +12,7 @@ namespace animkit::psx_anc {
 File Parse(ByteView data) {
   ByteReader r(data, Endian::Little);
   File file;
-  const psx::Header header = psx::ReadHeader(r);
-  file.marker = header.marker;
-  file.unknown = header.unknown;
+  psx::ReadHeaderInto(r, file);
   const size_t count = r.U16("the keyframe count");
   r.Count(count, kKeyframeSize, "camera keyframes");
   file.keyframes.resize(count);

@@ -6,8 +6,6 @@
 
 namespace animkit {
 
-extern const FormatDescriptor kPsxAncFormat;
-
 namespace psx_anc {
 namespace {
 
@@ -28,8 +26,6 @@ DecodeSettings SettingsFrom(const Options& o) {
   return s;
 }
 
-Value Triple(const std::array<int16_t, 3>& v) { return Value::array({v[0], v[1], v[2]}); }
-
 class PsxAncDocument final : public FileDocument<File, kPsxAncFormat, Serialize> {
  public:
   using FileDocument::FileDocument;
@@ -37,7 +33,7 @@ class PsxAncDocument final : public FileDocument<File, kPsxAncFormat, Serialize>
   Value Info() const override {
     Value keys = Value::array();
     for (const Keyframe& k : file_.keyframes) {
-      keys.push_back({{"position", Triple(k.position)}, {"target", Triple(k.target)}, {"twist", k.twist}, {"fov", k.fov}});
+      keys.push_back({{"position", psx::Triple(k.position)}, {"target", psx::Triple(k.target)}, {"twist", k.twist}, {"fov", k.fov}});
     }
     return {{"marker", file_.marker},
             {"header_unknown", file_.unknown},

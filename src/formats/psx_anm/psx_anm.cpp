@@ -18,9 +18,7 @@ size_t Keyframe::byte_size() const {
 File Parse(ByteView data) {
   ByteReader r(data, Endian::Little);
   File file;
-  const psx::Header header = psx::ReadHeader(r);
-  file.marker = header.marker;
-  file.unknown = header.unknown;
+  psx::ReadHeaderInto(r, file);
   const size_t frame_count = r.U16("the frame count");
   r.Count(frame_count + 1, 2, "frame offset table");
   std::vector<size_t> offsets(frame_count + 1);

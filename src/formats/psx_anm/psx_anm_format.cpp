@@ -7,8 +7,6 @@
 
 namespace animkit {
 
-extern const FormatDescriptor kPsxAnmFormat;
-
 namespace psx_anm {
 namespace {
 
@@ -27,8 +25,6 @@ DecodeSettings SettingsFrom(const Options& o) {
   return s;
 }
 
-Value Triple(const std::array<int16_t, 3>& v) { return Value::array({v[0], v[1], v[2]}); }
-
 class PsxAnmDocument final : public FileDocument<File, kPsxAnmFormat, Serialize> {
  public:
   using FileDocument::FileDocument;
@@ -40,9 +36,9 @@ class PsxAnmDocument final : public FileDocument<File, kPsxAnmFormat, Serialize>
       Value keys = Value::array();
       for (const Keyframe& k : f.keyframes) {
         Value j = {{"object", k.object}, {"flags", k.flags}};
-        if (k.flags & kFlagRotation) j["rotation"] = Triple(k.rotation);
-        if (k.flags & kFlagScale) j["scale"] = Triple(k.scale);
-        if (k.flags & kFlagPosition) j["position"] = Triple(k.position);
+        if (k.flags & kFlagRotation) j["rotation"] = psx::Triple(k.rotation);
+        if (k.flags & kFlagScale) j["scale"] = psx::Triple(k.scale);
+        if (k.flags & kFlagPosition) j["position"] = psx::Triple(k.position);
         keys.push_back(std::move(j));
       }
       keyframes += f.keyframes.size();

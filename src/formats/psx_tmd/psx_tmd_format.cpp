@@ -7,8 +7,6 @@
 
 namespace animkit {
 
-extern const FormatDescriptor kPsxTmdFormat;
-
 namespace psx_tmd {
 namespace {
 

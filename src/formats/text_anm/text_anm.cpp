@@ -122,38 +122,28 @@ class Parser {
     if (state_ == State::Start) {
       throw Error::AtLine(number, d.column, "expected 'as SET' to start an animation set before the first " + found);
     }
-    AnimSet& set = file_.sets.back();
-    switch (kind) {
-      case LineKind::Bl:
-        if (state_ == State::Events) {
-          throw Error::AtLine(number, d.column, "'bl' after 'ev' in set " + Quote(set.name) +
-                                                    ": expected 'ev' or 'an' (bone lists come before events)");
-        }
-        if (state_ == State::Anims) {
-          throw Error::AtLine(number, d.column, "'bl' after 'an' in set " + Quote(set.name) +
-                                                    ": expected 'an' or 'as' (bone lists come before animations)");
-        }
-        state_ = State::Bones;
-        break;
-      case LineKind::Ev:
-        if (state_ == State::AfterAs) {
-          throw Error::AtLine(number, d.column, "expected a 'bl' line after 'as " + set.name + "', found 'ev'");
-        }
-        if (state_ == State::Anims) {
-          throw Error::AtLine(number, d.column, "'ev' after 'an' in set " + Quote(set.name) +
-                                                    ": expected 'an' or 'as' (events come before animations)");
-        }
-        state_ = State::Events;
-        break;
-      case LineKind::An:
-        if (state_ == State::AfterAs) {
-          throw Error::AtLine(number, d.column, "expected a 'bl' line after 'as " + set.name + "', found 'an'");
-        }
-        state_ = State::Anims;
-        break;
-      default:
-        break;
+    const AnimSet& set = file_.sets.back();
+    if (state_ == State::AfterAs && kind != LineKind::Bl) {
+      throw Error::AtLine(number, d.column, "expected a 'bl' line after 'as " + set.name + "', found " + found);
     }
+    // A directive after one it must come before.
+    struct Misorder {
+      LineKind kind;
+      State state;
+      std::string_view previous, expected, why;
+    };
+    static constexpr Misorder kMisorders[] = {
+        {LineKind::Bl, State::Events, "ev", "'ev' or 'an'", "bone lists come before events"},
+        {LineKind::Bl, State::Anims, "an", "'an' or 'as'", "bone lists come before animations"},
+        {LineKind::Ev, State::Anims, "an", "'an' or 'as'", "events come before animations"},
+    };
+    for (const Misorder& m : kMisorders) {
+      if (m.kind == kind && m.state == state_) {
+        throw Error::AtLine(number, d.column, found + " after " + Quote(m.previous) + " in set " + Quote(set.name) +
+                                                  ": expected " + std::string(m.expected) + " (" + std::string(m.why) + ")");
+      }
+    }
+    state_ = kind == LineKind::Bl ? State::Bones : kind == LineKind::Ev ? State::Events : State::Anims;
   }
 
   static void Missing(const std::vector<Token>& tokens, size_t needed, int number, int end_column,

@@ -11,8 +11,6 @@
 
 namespace animkit {
 
-extern const FormatDescriptor kTextAnmFormat;
-
 namespace text_anm {
 namespace {
 

@@ -471,9 +471,7 @@ TEST(Kh2Template, CliRoundTripWithTemplateAndSlotReplacement) {
   // A new clip for slot A004 (a longer motion): only that slot changes.
   Clip clip;
   clip.name = "attack";
-  clip.frame_rate = 30;
-  clip.frame_count = 40;
-  clip.duration = FrameTime(39, 30);
+  clip.SetFrames(40, 30);
   JointTrack t;
   t.joint = "#0";
   for (size_t f = 0; f < clip.frame_count; ++f) {

@@ -448,9 +448,7 @@ TEST(MetroidAnim, ProbeRecognisesBothVersions) {
 Clip SmoothClip(size_t frames, double rate) {
   Clip clip;
   clip.name = "smooth";
-  clip.frame_rate = rate;
-  clip.frame_count = frames;
-  clip.duration = FrameTime(frames - 1, rate);
+  clip.SetFrames(frames, rate);
   for (int j = 0; j < 6; ++j) {
     JointTrack t;
     t.joint = "#" + std::to_string(3 + j);
@@ -469,16 +467,6 @@ Clip SmoothClip(size_t frames, double rate) {
   return clip;
 }
 
-// Angle of the relative rotation conj(a) * b: 2 atan2(|vector part|, |w|), accurate for
-// small angles even when the inputs are float quaternions slightly off unit length.
-double Angle(QuatXYZW a, QuatXYZW b) {
-  const double w = double(a.w) * b.w + double(a.x) * b.x + double(a.y) * b.y + double(a.z) * b.z;
-  const double x = double(a.w) * b.x - double(a.x) * b.w - double(a.y) * b.z + double(a.z) * b.y;
-  const double y = double(a.w) * b.y + double(a.x) * b.z - double(a.y) * b.w - double(a.z) * b.x;
-  const double z = double(a.w) * b.z - double(a.x) * b.y + double(a.y) * b.x - double(a.z) * b.w;
-  return 2 * std::atan2(std::sqrt(x * x + y * y + z * z), std::abs(w));
-}
-
 // Largest errors over every frame between a source clip and a decoded one.
 std::pair<double, double> MaxErrors(const Clip& src, const Clip& got) {
   double er = 0, ep = 0;
@@ -488,7 +476,7 @@ std::pair<double, double> MaxErrors(const Clip& src, const Clip& got) {
     if (!g) continue;
     for (size_t f = 0; f < src.frame_count; ++f) {
       const Seconds t = FrameTime(f, src.frame_rate);
-      er = std::max(er, Angle(SampleTrack(src.tracks[j].rotation, t), SampleTrack(g->rotation, t)));
+      er = std::max(er, AngleBetween(SampleTrack(src.tracks[j].rotation, t), SampleTrack(g->rotation, t)));
       if (!src.tracks[j].translation.empty()) {
         const Vec3 a = SampleTrack(src.tracks[j].translation, t), b = SampleTrack(g->translation, t);
         ep = std::max(ep, double(std::hypot(a.x - b.x, a.y - b.y, a.z - b.z)));

@@ -128,9 +128,7 @@ TEST(PsxAnm, EveryTruncationFails) { test::ExpectEveryTruncationFails(kPsxAnmFor
 Clip WaveClip() {
   Clip clip;
   clip.name = "wave";
-  clip.frame_rate = 30;
-  clip.frame_count = 40;
-  clip.duration = FrameTime(39, 30);
+  clip.SetFrames(40, 30);
   for (int j = 0; j < 3; ++j) {
     JointTrack t;
     t.joint = "#" + std::to_string(j * 2);

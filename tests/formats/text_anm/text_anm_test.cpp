@@ -68,9 +68,7 @@ Scene FigureModel() {
   model.skeleton = Figure();
   Clip timeline;
   timeline.name = "timeline";
-  timeline.frame_rate = 24;
-  timeline.frame_count = 101;
-  timeline.duration = 100.0f / 24.0f;
+  timeline.SetFrames(101, 24);
   for (size_t j = 0; j < model.skeleton.joints.size(); ++j) {
     JointTrack t;
     t.joint = model.skeleton.joints[j].name;

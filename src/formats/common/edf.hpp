@@ -1,0 +1,28 @@
+// What the EDF formats (edf-canm, edf-mdb) share: the table of UTF-16 names.
+#pragma once
+
+#include <animkit/binary.hpp>
+
+#include <string>
+#include <vector>
+
+namespace animkit::edf {
+
+// count u32 entries at offset (the header field at field_at holds offset), each the offset
+// of a zero-terminated UTF-16 string from the entry itself; 0 names nothing. Entry has
+// `offset` and `name`; noun names an entry in errors ("bone name").
+template <class Entry>
+std::vector<Entry> ReadNameTable(const ByteReader& file, uint32_t offset, uint32_t count, size_t field_at,
+                                 const std::string& noun, size_t entry_size) {
+  ByteReader t = file.Table(offset, count, entry_size, field_at, noun + " table");
+  std::vector<Entry> names(count);
+  for (size_t i = 0; i < names.size(); ++i) {
+    const size_t entry = t.absolute(t.tell());
+    names[i].offset = t.U32("a " + noun + " offset");
+    if (names[i].offset != 0)
+      names[i].name = file.Utf16z(int64_t(entry) + names[i].offset, entry, noun + " " + std::to_string(i));
+  }
+  return names;
+}
+
+}  // namespace animkit::edf
