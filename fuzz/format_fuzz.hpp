@@ -5,7 +5,6 @@
 #pragma once
 
 #include <animkit/animkit.hpp>
-#include <synthetic/synthetic.hpp>
 
 #include <cstdio>
 #include <cstdlib>

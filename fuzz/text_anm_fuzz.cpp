@@ -5,6 +5,8 @@
 
 #include "format_fuzz.hpp"
 
+#include <synthetic/synthetic.hpp>
+
 namespace animkit {
 extern const FormatDescriptor kTextAnmFormat;
 }

@@ -28,6 +28,17 @@ size_t ClipFrameCount(const Clip& clip, double rate, const Limits& limits = {});
 // against max-values. Every sampler (JSON, glTF, encoders) counts frames here.
 uint64_t SampleFrameCount(const Clip& clip, double rate, const Limits& limits);
 
+// One joint's local transform at frames 0..frames-1 at rate, for the encoders that store
+// frames (the quantizing ones); a property without keys stays empty. Finite keys can still
+// sample to infinity (two keys near the float limit interpolate past it), which no encoder
+// can quantize: Error naming the joint and the clip when any sample is not finite.
+struct FrameSamples {
+  std::vector<Vec3> translation;
+  std::vector<QuatXYZW> rotation;  // normalized
+  std::vector<Vec3> scale;
+};
+FrameSamples SampleFrames(const Clip& clip, const JointTrack& track, size_t frames, double rate);
+
 // Samples every track of a clip at one time. A property without keys takes the
 // rest pose of the joint of the same name in rest_skeleton, else identity.
 struct SampleClipJob {

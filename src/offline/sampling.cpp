@@ -1,5 +1,8 @@
 #include <animkit/sampling.hpp>
 
+#include <animkit/error.hpp>
+#include <animkit/math.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -81,6 +84,39 @@ Vec3 SampleTrack(const Track<Vec3>& track, Seconds t, size_t* cursor) {
 
 QuatXYZW SampleTrack(const Track<QuatXYZW>& track, Seconds t, size_t* cursor) {
   return Sample(track, t, cursor, QuatXYZW{0, 0, 0, 1});
+}
+
+namespace {
+
+bool Finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+bool Finite(QuatXYZW q) { return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w); }
+
+template <class T>
+std::vector<T> SampleEveryFrame(const Track<T>& track, size_t frames, double rate) {
+  std::vector<T> out;
+  if (track.empty()) return out;
+  out.reserve(frames);
+  size_t cursor = 0;
+  for (size_t f = 0; f < frames; ++f) out.push_back(SampleTrack(track, FrameTime(f, rate), &cursor));
+  return out;
+}
+
+}  // namespace
+
+FrameSamples SampleFrames(const Clip& clip, const JointTrack& track, size_t frames, double rate) {
+  FrameSamples s;
+  s.translation = SampleEveryFrame(track.translation, frames, rate);
+  s.rotation = SampleEveryFrame(track.rotation, frames, rate);
+  for (QuatXYZW& q : s.rotation) q = Normalize(q);
+  s.scale = SampleEveryFrame(track.scale, frames, rate);
+  const bool finite = std::all_of(s.translation.begin(), s.translation.end(), [](Vec3 v) { return Finite(v); }) &&
+                      std::all_of(s.rotation.begin(), s.rotation.end(), [](QuatXYZW q) { return Finite(q); }) &&
+                      std::all_of(s.scale.begin(), s.scale.end(), [](Vec3 v) { return Finite(v); });
+  if (!finite) {
+    throw Error::General("joint '" + track.joint + "' of clip '" + clip.name +
+                         "' samples to a value that is not finite (keys near the float limit interpolate past it)");
+  }
+  return s;
 }
 
 bool IsVisible(const JointTrack& track, size_t frame) {

@@ -1,5 +1,6 @@
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -121,6 +122,18 @@ void ExpectErrorOrValid(const FormatDescriptor& format, ByteView data) {
   } catch (const Error&) {
   } catch (const std::exception& e) {
     ADD_FAILURE() << format.id << ": threw a non-animkit error: " << e.what();
+  }
+}
+
+void ExpectEveryByteCorruptionHandled(const FormatDescriptor& format, ByteView data, size_t end) {
+  Bytes corrupted(data.begin(), data.end());
+  for (size_t i = 0; i < (end ? std::min(end, data.size()) : data.size()); ++i) {
+    for (uint8_t v : {0x00, 0x01, 0x7F, 0x80, 0xFF}) {
+      corrupted[i] = v;
+      SCOPED_TRACE("byte " + Hex(i) + " set to " + Hex(v));
+      ExpectErrorOrValid(format, corrupted);
+    }
+    corrupted[i] = data[i];
   }
 }
 

@@ -54,6 +54,9 @@ void ExpectEveryTruncationFails(const FormatDescriptor& format, ByteView data,
 // Reading data either fails with animkit::Error, or succeeds and then decodes
 // without any other exception. For corrupted-field sweeps.
 void ExpectErrorOrValid(const FormatDescriptor& format, ByteView data);
+// ExpectErrorOrValid for every byte in [0, end) of data set in turn to each of 00, 01, 7F,
+// 80 and FF (end 0: every byte): a corrupted field is an error or a valid file, nothing else.
+void ExpectEveryByteCorruptionHandled(const FormatDescriptor& format, ByteView data, size_t end = 0);
 // The message of the Error that reading data throws ("" when it reads fine).
 std::string ReadError(const FormatDescriptor& format, ByteView data);
 

@@ -33,22 +33,16 @@ const char kFigureSets[] =
 // A figure with an arm chain, a head and two legs, and one timeline of 100
 // frames (24 per second) keyed every 6 frames: rotations only, a bobbing root.
 Scene FigureModel() {
-  const std::vector<std::pair<const char*, int>> joints = {
-      {"hips", -1},     {"spine", 0},  {"neck", 1}, {"head", 2},   {"lShoulder", 1}, {"lElbow", 4}, {"lHand", 5},
-      {"rShoulder", 1}, {"rElbow", 7}, {"lHip", 0}, {"lKnee", 9},  {"lFoot", 10},    {"rHip", 0},   {"rKnee", 12},
-      {"rFoot", 13}};
   Scene model;
-  for (size_t i = 0; i < joints.size(); ++i) {
-    Joint j{joints[i].first, joints[i].second, {}};
-    j.rest.translation = i == 0 ? Vec3{0, 10, 0} : Vec3{0, i % 3 == 0 ? -3.0f : 3.0f, 0};
-    model.skeleton.joints.push_back(j);
-  }
+  model.skeleton = FigureSkeleton();
+  for (size_t i = 0; i < model.skeleton.joints.size(); ++i)
+    model.skeleton.joints[i].rest.translation = i == 0 ? Vec3{0, 10, 0} : Vec3{0, i % 3 == 0 ? -3.0f : 3.0f, 0};
   Clip timeline;
   timeline.name = "timeline";
   timeline.SetFrames(101, 24);
-  for (size_t i = 0; i < joints.size(); ++i) {
+  for (size_t i = 0; i < model.skeleton.joints.size(); ++i) {
     JointTrack t;
-    t.joint = joints[i].first;
+    t.joint = model.skeleton.joints[i].name;
     for (int f = 0; f <= 100; f += 6) {
       const auto time = static_cast<Seconds>(f / 24.0);
       const float u = static_cast<float>(f) * 0.15f + static_cast<float>(i);

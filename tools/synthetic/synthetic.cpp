@@ -35,6 +35,16 @@ Skeleton SyntheticSkeleton(const SyntheticSpec& spec) {
   return s;
 }
 
+Skeleton FigureSkeleton() {
+  const std::pair<const char*, int> joints[] = {
+      {"hips", -1},     {"spine", 0},  {"neck", 1}, {"head", 2},  {"lShoulder", 1}, {"lElbow", 4}, {"lHand", 5},
+      {"rShoulder", 1}, {"rElbow", 7}, {"lHip", 0}, {"lKnee", 9}, {"lFoot", 10},    {"rHip", 0},   {"rKnee", 12},
+      {"rFoot", 13}};
+  Skeleton s;
+  for (const auto& [name, parent] : joints) s.joints.push_back(Joint{name, parent, {}});
+  return s;
+}
+
 Clip SyntheticClip(const Skeleton& skeleton, const SyntheticSpec& spec) {
   Clip clip;
   clip.name = spec.name;

@@ -162,49 +162,33 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
       BoneEntry e;
       e.name_index = name_index.at(t.joint);
       Curve pos, rot, scl;
+      const FrameSamples samples = SampleFrames(clip, t, frames, rate);
+      for (const Vec3& v : samples.translation) pos.frames.push_back({v.x, v.y, v.z, 0});
+      for (const Vec3& v : samples.scale) scl.frames.push_back({v.x, v.y, v.z, 0});
       std::array<float, 3> prev_euler{0, 0, 0};
-      size_t cursor_t = 0, cursor_r = 0, cursor_s = 0;
-      for (size_t f = 0; f < frames; ++f) {
-        const Seconds time = FrameTime(f, rate);
-        if (!t.translation.empty()) {
-          const Vec3 v = SampleTrack(t.translation, time, &cursor_t);
-          pos.frames.push_back({v.x, v.y, v.z, 0});
-        }
-        if (!t.scale.empty()) {
-          const Vec3 v = SampleTrack(t.scale, time, &cursor_s);
-          scl.frames.push_back({v.x, v.y, v.z, 0});
-        }
-        if (!t.rotation.empty()) {
-          QuatXYZW q = Normalize(SampleTrack(t.rotation, time, &cursor_r));
-          if (v6) {
-            if (!rot.frames.empty()) {  // keep consecutive keys in the same hemisphere
-              const auto& p = rot.frames.back();
-              if (p[0] * q.x + p[1] * q.y + p[2] * q.z + p[3] * q.w < 0) q = {-q.x, -q.y, -q.z, -q.w};
-            } else if (q.w < 0) {
-              q = {-q.x, -q.y, -q.z, -q.w};
-            }
-            rot.frames.push_back({q.x, q.y, q.z, q.w});
-          } else {
-            const Vec3 e3 = EulerFromQuat(q, EulerOrder::XYZ);
-            std::array<float, 3> angles{e3.x, e3.y, e3.z};
-            if (f > 0) {  // unwrap: the same rotation, without 2 pi jumps between frames
-              for (size_t k = 0; k < 3; ++k) {
-                const double turn = 2 * std::numbers::pi;
-                angles[k] = float(angles[k] - turn * std::round((double(angles[k]) - prev_euler[k]) / turn));
-              }
-            }
-            prev_euler = angles;
-            rot.frames.push_back({angles[0], angles[1], angles[2], 0});
+      for (size_t f = 0; f < samples.rotation.size(); ++f) {
+        QuatXYZW q = samples.rotation[f];
+        if (v6) {
+          if (!rot.frames.empty()) {  // keep consecutive keys in the same hemisphere
+            const auto& p = rot.frames.back();
+            if (p[0] * q.x + p[1] * q.y + p[2] * q.z + p[3] * q.w < 0) q = {-q.x, -q.y, -q.z, -q.w};
+          } else if (q.w < 0) {
+            q = {-q.x, -q.y, -q.z, -q.w};
           }
+          rot.frames.push_back({q.x, q.y, q.z, q.w});
+        } else {
+          const Vec3 e3 = EulerFromQuat(q, EulerOrder::XYZ);
+          std::array<float, 3> angles{e3.x, e3.y, e3.z};
+          if (f > 0) {  // unwrap: the same rotation, without 2 pi jumps between frames
+            for (size_t k = 0; k < 3; ++k) {
+              const double turn = 2 * std::numbers::pi;
+              angles[k] = float(angles[k] - turn * std::round((double(angles[k]) - prev_euler[k]) / turn));
+            }
+          }
+          prev_euler = angles;
+          rot.frames.push_back({angles[0], angles[1], angles[2], 0});
         }
       }
-      // Values that are finite can still sample to infinity (the difference of two keys
-      // near the float limit), and a range with infinity quantizes to NaN.
-      for (const Curve* curve : {&pos, &rot, &scl})
-        for (const auto& v : curve->frames)
-          if (!std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); }))
-            throw Error::General("joint '" + t.joint + "' of clip '" + clip.name +
-                                 "' samples to a value that is not finite; a CANM holds finite values");
       if (!pos.frames.empty()) e.position = add_channel(QuantizeXyz(pos, settings.version));
       if (!rot.frames.empty()) e.rotation = add_channel(v6 ? QuaternionChannel(rot) : QuantizeXyz(rot, settings.version));
       if (!scl.frames.empty()) e.scale = add_channel(QuantizeXyz(scl, settings.version));

@@ -59,20 +59,12 @@ Source SampleSource(const Clip& clip) {
   if (s.frames > 0xFFFF) throw Error::General("clip '" + clip.name + "' has more than 65535 frames");
   for (const JointTrack& t : clip.tracks) {
     s.names.push_back(t.joint);
-    std::vector<QuatXYZW> r(s.frames);
-    std::vector<Vec3> p;
-    size_t cr = 0, cp = 0;
-    for (size_t f = 0; f < s.frames; ++f) {
-      QuatXYZW q = Normalize(SampleTrack(t.rotation, FrameTime(f, s.rate), &cr));
+    FrameSamples samples = SampleFrames(clip, t, s.frames, s.rate);
+    if (samples.rotation.empty()) samples.rotation.assign(s.frames, QuatXYZW{});
+    for (QuatXYZW& q : samples.rotation)
       if (q.w < 0) q = {-q.x, -q.y, -q.z, -q.w};
-      r[f] = q;
-    }
-    if (!t.translation.empty()) {
-      p.resize(s.frames);
-      for (size_t f = 0; f < s.frames; ++f) p[f] = SampleTrack(t.translation, FrameTime(f, s.rate), &cp);
-    }
-    s.rot.push_back(std::move(r));
-    s.pos.push_back(std::move(p));
+    s.rot.push_back(std::move(samples.rotation));
+    s.pos.push_back(std::move(samples.translation));
   }
   return s;
 }
@@ -118,7 +110,6 @@ Quantized Quantize(const Source& s, uint32_t divisor) {
   double maxabs = 0;
   for (const auto& p : s.pos)
     for (const Vec3& v : p) maxabs = std::max({maxabs, double(std::abs(v.x)), double(std::abs(v.y)), double(std::abs(v.z))});
-  if (!std::isfinite(maxabs)) throw Error::General("a translation is not a finite number");
   q.multiplier = maxabs > 0 ? static_cast<float>(maxabs / 32767.0 * (1 + 1e-6)) : 1.0f;
   const double scale = 2.0 * divisor / std::numbers::pi;
   for (size_t c = 0; c < s.rot.size(); ++c) {

@@ -388,13 +388,7 @@ TEST(MetroidAnim, MalformedVersion2GivesErrorsWithOffsets) {
   bad[0x40 + 26 + 8] = 40;  // width beyond 32
   Has(test::ReadError(kMetroidAnimFormat, bad), "offset 0x62: descriptor 1 rotation bit width 40 exceeds 32");
 
-  for (size_t i = 0; i < 0x6B; ++i) {
-    for (int v : {0x00, 0x01, 0x7F, 0x80, 0xFF}) {
-      Bytes c = GoldenV2();
-      c[i] = static_cast<uint8_t>(v);
-      test::ExpectErrorOrValid(kMetroidAnimFormat, c);
-    }
-  }
+  test::ExpectEveryByteCorruptionHandled(kMetroidAnimFormat, GoldenV2(), 0x6B);
 }
 
 TEST(MetroidAnim, MalformedVersion0GivesErrorsWithOffsets) {
@@ -410,13 +404,7 @@ TEST(MetroidAnim, MalformedVersion0GivesErrorsWithOffsets) {
   bad = GoldenV0();
   Put32(bad, 0x20 + 100 + 6 + 4 + 96, 0x7FFFFFFF);
   Has(test::ReadError(kMetroidAnimFormat, bad), "translation count 2147483647 should be 1 channels x 3 frames = 3");
-  for (size_t i = 0; i < 0x20; ++i) {
-    for (int v : {0x00, 0x01, 0x7F, 0x80, 0xFF}) {
-      Bytes c = GoldenV0();
-      c[i] = static_cast<uint8_t>(v);
-      test::ExpectErrorOrValid(kMetroidAnimFormat, c);
-    }
-  }
+  test::ExpectEveryByteCorruptionHandled(kMetroidAnimFormat, GoldenV0(), 0x20);
 }
 
 TEST(MetroidAnim, LaterGamesAreNamedAndRejected) {

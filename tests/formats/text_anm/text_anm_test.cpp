@@ -51,15 +51,7 @@ ByteView View(const std::string& s) { return ByteView(reinterpret_cast<const uin
 std::string Text(const Bytes& b) { return std::string(b.begin(), b.end()); }
 
 // A figure: lShoulder > lElbow > lHand is a chain, as the seed's comment implies.
-Skeleton Figure() {
-  const std::vector<std::pair<const char*, int>> joints = {
-      {"hips", -1},  {"spine", 0},  {"neck", 1}, {"head", 2},   {"lShoulder", 1}, {"lElbow", 4}, {"lHand", 5},
-      {"rShoulder", 1}, {"rElbow", 7}, {"lHip", 0}, {"lKnee", 9}, {"lFoot", 10},   {"rHip", 0},   {"rKnee", 12},
-      {"rFoot", 13}};
-  Skeleton s;
-  for (const auto& [name, parent] : joints) s.joints.push_back(Joint{name, parent, {}});
-  return s;
-}
+Skeleton Figure() { return FigureSkeleton(); }
 
 // The timeline: every joint keyed at frames 0, 4, 8, ..., 100 (24 per second);
 // translation = (frame, joint index, 0), so a key names where it came from.

@@ -20,6 +20,10 @@ struct SyntheticSpec {
 // A tree: joint 0 is the root ("root"), the rest "joint_N", each parented to an
 // earlier joint so that the tree has several branches.
 Skeleton SyntheticSkeleton(const SyntheticSpec& spec);
+// A 15-joint figure with the text ANM seed's joint names: hips > spine > neck > head,
+// arms as chains (lShoulder > lElbow > lHand) and legs (lHip > lKnee > lFoot); rest
+// poses at the identity.
+Skeleton FigureSkeleton();
 // A looping clip keyed at every frame (LINEAR): sine swings on every joint, a
 // bobbing root translation, a breathing scale when animate_scale.
 Clip SyntheticClip(const Skeleton& skeleton, const SyntheticSpec& spec);
