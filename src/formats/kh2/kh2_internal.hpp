@@ -10,6 +10,12 @@
 
 namespace animkit::kh2::detail {
 
+// Offsets and sizes of a motion entry's headers (after the reserved area).
+constexpr size_t kHeaderEnd = kReservedSize + 0x10;  // 0xA0: the body header ends
+constexpr size_t kRawHeaderSize = 0x50;
+constexpr size_t kInterpolatedHeaderSize = 0xA0;
+constexpr size_t kRootPositionSize = 0x54;
+
 // Which byte ranges of an entry the parsed tables cover; the rest becomes Gaps.
 class Coverage {
  public:
@@ -76,6 +82,10 @@ inline Vec4f ReadVec4(ByteReader& r, std::string_view what) {
 inline void WriteVec4(ByteWriter& w, const Vec4f& v) {
   for (float f : v) w.F32(f);
 }
+
+// `animkit info` of an archive and of a motion entry (kh2_info.cpp).
+Value BarInfo(const Bar& bar);
+Value MotionInfo(const Motion& motion);
 
 BoneRecord ReadBone(ByteReader& r);
 void WriteBone(ByteWriter& w, const BoneRecord& b);

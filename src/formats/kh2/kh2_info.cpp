@@ -1,0 +1,205 @@
+// `animkit info` for KH2 BAR archives and motion entries: every header field, table and gap.
+#include "kh2_internal.hpp"
+
+#include <map>
+#include <string>
+
+namespace animkit::kh2::detail {
+
+namespace {
+
+Value V4(const Vec4f& v) { return Value::array({v[0], v[1], v[2], v[3]}); }
+
+Value GapsInfo(const std::vector<Gap>& gaps) {
+  Value out = Value::array();
+  for (const Gap& g : gaps) {
+    bool zero = std::all_of(g.bytes.begin(), g.bytes.end(), [](uint8_t b) { return b == 0; });
+    out.push_back({{"offset", g.offset}, {"size", g.bytes.size()}, {"all_zero", zero}});
+  }
+  return out;
+}
+
+Value BoneInfo(const BoneRecord& b) {
+  return {{"index", b.index},       {"sibling", b.sibling},   {"parent", b.parent},
+          {"child", b.child},       {"reserved", b.reserved}, {"flags", b.flags},
+          {"scale", V4(b.scale)},   {"rotation", V4(b.rotation)}, {"translation", V4(b.translation)}};
+}
+
+}  // namespace
+
+Value MotionInfo(const Motion& m) {
+  if (m.placeholder) return {{"kind", "placeholder"}, {"size", m.size}, {"gaps", GapsInfo(m.gaps)}};
+  Value j = {{"kind", m.raw ? "raw" : "interpolated"},
+             {"type", m.header.type},
+             {"flag", m.header.flag},
+             {"byte_count", m.header.byte_count},
+             {"header_reserved", m.header.reserved},
+             {"size", m.size},
+             {"gaps", GapsInfo(m.gaps)}};
+  if (m.raw) {
+    const RawMotion& r = m.raw_motion;
+    j.update({{"bone_count", r.bone_count},
+              {"reserved", r.reserved},
+              {"frames_per_loop", r.frames_per_loop},
+              {"total_frames", r.total_frames},
+              {"matrix_offset", r.matrix_offset},
+              {"second_table_offset", r.second_table_offset},
+              {"second_table_bytes", r.second_table.size()},
+              {"bbox_min", V4(r.bbox_min)},
+              {"bbox_max", V4(r.bbox_max)},
+              {"frame_loop", r.frame_loop},
+              {"frame_end", r.frame_end},
+              {"fps", r.fps},
+              {"engine_rate", kEngineRate},
+              {"frame_return", r.frame_return},
+              {"matrix_count", r.matrices.size()}});
+    return j;
+  }
+  const InterpolatedMotion& im = m.interpolated;
+  j.update({{"bone_count", im.bone_count},
+            {"total_bone_count", im.total_bone_count},
+            {"total_frames", im.total_frames},
+            {"fps", im.fps},
+            {"engine_rate", kEngineRate},
+            {"frame_loop", im.frame_loop},
+            {"frame_end", im.frame_end},
+            {"frame_count", im.frame_count},
+            {"bbox_min", V4(im.bbox_min)},
+            {"bbox_max", V4(im.bbox_max)},
+            {"offsets",
+             {{"ik_helpers", im.ik_helper_offset},
+              {"joints", im.joint_offset},
+              {"initial_pose", im.initial_pose_offset},
+              {"root_position", im.root_position_offset},
+              {"forward_curves", im.forward_offset},
+              {"inverse_curves", im.inverse_offset},
+              {"keys", im.key_offset},
+              {"key_times", im.key_time_offset},
+              {"key_values", im.key_value_offset},
+              {"tangents", im.tangent_offset},
+              {"constraints", im.constraint_offset},
+              {"constraint_end", im.constraint_end},
+              {"limiters", im.limiter_offset},
+              {"expressions", im.expression_offset},
+              {"expression_nodes", im.expression_node_offset},
+              {"external_effectors", im.effector_offset}}},
+            {"external_effector_count", im.effector_count},
+            {"unknown98", im.unknown98},
+            {"unknown9c", im.unknown9c}});
+  Value pose = Value::array();
+  for (const InitialPose& p : im.initial_pose) pose.push_back({{"bone", p.bone}, {"channel", p.channel}, {"value", p.value}});
+  auto curves = [](const std::vector<Curve>& cs) {
+    Value out = Value::array();
+    for (const Curve& c : cs)
+      out.push_back({{"joint", c.joint},
+                     {"channel", c.channel()},
+                     {"pre", int(c.pre())},
+                     {"post", int(c.post())},
+                     {"key_count", c.key_count},
+                     {"first_key", c.first_key}});
+    return out;
+  };
+  Value keys = Value::array();
+  for (const Key& k : im.keys)
+    keys.push_back({{"type", int(k.type())},
+                    {"time", k.time_index()},
+                    {"value", k.value},
+                    {"in_tangent", k.in_tangent},
+                    {"out_tangent", k.out_tangent}});
+  Value constraints = Value::array();
+  for (const Constraint& c : im.constraints)
+    constraints.push_back({{"type", c.type},
+                           {"field1", c.unknown1},
+                           {"bone", c.bone},
+                           {"ik_helper", c.ik_helper},
+                           {"limiter", c.limiter},
+                           {"field8", c.unknown}});
+  Value limiters = Value::array();
+  for (const Limiter& l : im.limiters) limiters.push_back({{"type", l.type}, {"values", l.values}});
+  Value expressions = Value::array();
+  for (const Expression& e : im.expressions) expressions.push_back({{"node", e.node}, {"field2", e.unknown}, {"value", e.value}});
+  Value nodes = Value::array();
+  for (const ExpressionNode& e : im.expression_nodes)
+    nodes.push_back({{"type", e.type}, {"left", e.left}, {"value", e.value}, {"right", e.right}, {"next", e.next}});
+  Value helpers = Value::array();
+  for (const BoneRecord& b : im.ik_helpers) helpers.push_back(BoneInfo(b));
+  Value joints = Value::array();
+  for (const JointEntry& e : im.joints) joints.push_back({e.joint, e.flags});
+  j.update({{"initial_pose", pose},
+            {"forward_curves", curves(im.forward)},
+            {"inverse_curves", curves(im.inverse)},
+            {"keys", keys},
+            {"key_times", im.key_times},
+            {"key_values", im.values},
+            {"tangents", im.tangents},
+            {"constraints", constraints},
+            {"limiters", limiters},
+            {"expressions", expressions},
+            {"expression_nodes", nodes},
+            {"ik_helpers", helpers},
+            {"joints", joints},
+            {"root_position",
+             {{"scale", V4(im.root_position.scale)},
+              {"rotation", V4(im.root_position.rotation)},
+              {"translation", V4(im.root_position.translation)},
+              {"fields", im.root_position.unknown}}}});
+  return j;
+}
+
+Value TriggersInfo(const Triggers& t) {
+  Value ranges = Value::array(), frames = Value::array();
+  for (const RangeTrigger& r : t.ranges)
+    ranges.push_back({{"start", r.start}, {"end", r.end}, {"id", r.id}, {"name", TriggerEventName(true, r.id)}, {"params", r.params}});
+  for (const FrameTrigger& f : t.frames)
+    frames.push_back({{"frame", f.frame}, {"id", f.id}, {"name", TriggerEventName(false, f.id)}, {"params", f.params}});
+  return {{"frame_list_offset", t.frame_list_offset}, {"size", t.size}, {"ranges", ranges}, {"frames", frames},
+          {"gaps", GapsInfo(t.gaps)}, {"warnings", t.warnings}};
+}
+
+Value BarInfo(const Bar& bar) {
+  Value entries = Value::array();
+  size_t empty = 0, placeholders = 0, links = 0, dummies = 0;
+  std::map<const Bar*, size_t> shown;  // a nested archive several entries share is described once
+  for (size_t i = 0; i < bar.entries.size(); ++i) {
+    const BarEntry& e = bar.entries[i];
+    Value j = {{"type", e.type}, {"duplicate", e.duplicate}, {"name", e.Name()}, {"offset", e.offset}, {"size", e.size}};
+    if (e.size == 0) j["empty"] = true, ++empty;
+    if (const int target = LinkTarget(bar, i); target >= 0) j["link_to"] = target, ++links;
+    if (e.IsDummy()) j["dummy"] = true, ++dummies;
+    if (e.motion) {
+      j["motion"] = MotionInfo(*e.motion);
+      if (e.motion->placeholder) j["placeholder"] = true, ++placeholders;
+    }
+    if (e.triggers) j["triggers"] = TriggersInfo(*e.triggers);
+    if (e.bar) {
+      auto first = shown.emplace(e.bar.get(), entries.size()).first;
+      if (first->second == entries.size()) j["bar"] = BarInfo(*e.bar);
+      else j["bar"] = {{"same_as_entry", first->second}};
+    }
+    if (e.type == kEntrySubArchive) j["sub_archive"] = true;
+    if (e.model) {
+      Value bones = Value::array();
+      for (const BoneRecord& b : e.model->bones) bones.push_back(BoneInfo(b));
+      j["model"] = {{"type", e.model->type},         {"subtype", e.model->subtype},
+                    {"attributes", e.model->attributes}, {"next_offset", e.model->next_offset},
+                    {"bone_count", e.model->bone_count}, {"texture_count", e.model->texture_count},
+                    {"bone_offset", e.model->bone_offset}, {"bones", bones}};
+    }
+    entries.push_back(std::move(j));
+  }
+  return {{"entry_count", bar.entries.size()},
+          {"reserved", bar.reserved},
+          {"header_flags", bar.reserved},
+          {"mset_type", bar.mset_type},
+          {"size", bar.size},
+          {"extent", Extent(bar)},
+          {"empty_slots", empty},
+          {"placeholder_slots", placeholders},
+          {"link_entries", links},
+          {"dummy_entries", dummies},
+          {"entries", entries},
+          {"gaps", GapsInfo(bar.gaps)},
+          {"warnings", bar.warnings}};
+}
+
+}  // namespace animkit::kh2::detail

@@ -1,0 +1,201 @@
+// KH2 motion entries: serialize, and lay out the tables of a motion built by the encoder.
+#include "kh2_internal.hpp"
+
+namespace animkit::kh2 {
+
+using namespace detail;
+
+namespace {
+
+// The bytes f writes.
+Bytes Chunk(const std::function<void(ByteWriter&)>& f) {
+  ByteWriter w(Endian::Little);
+  f(w);
+  return w.Take();
+}
+
+}  // namespace
+
+Bytes SerializeMotion(const Motion& m) {
+  Image img(m.size);
+  if (m.placeholder) {
+    img.PutGaps(m.gaps);
+    return img.Take();
+  }
+  if (m.reserved.size() != kReservedSize) throw Error::General("a motion's reserved area must be 0x90 bytes");
+  img.Put(0, m.reserved, "the reserved area");
+  img.Put(kReservedSize, Chunk([&](ByteWriter& w) {
+            w.I32(m.header.type);
+            w.I32(m.header.flag);
+            w.I32(m.header.byte_count);
+            w.I32(m.header.reserved);
+          }),
+          "the motion header");
+  auto at = [](int32_t offset) { return kReservedSize + size_t(uint32_t(offset)); };
+  if (m.raw) {
+    const RawMotion& raw = m.raw_motion;
+    img.Put(kHeaderEnd, Chunk([&](ByteWriter& w) {
+              w.I32(raw.bone_count);
+              for (int32_t v : raw.reserved) w.I32(v);
+              w.I32(raw.frames_per_loop);
+              w.I32(raw.total_frames);
+              w.I32(raw.matrix_offset);
+              w.I32(raw.second_table_offset);
+              WriteVec4(w, raw.bbox_min);
+              WriteVec4(w, raw.bbox_max);
+              w.F32(raw.frame_loop);
+              w.F32(raw.frame_end);
+              w.F32(raw.fps);
+              w.F32(raw.frame_return);
+            }),
+            "the raw motion header");
+    img.Put(at(raw.matrix_offset), Chunk([&](ByteWriter& w) {
+              for (const auto& mat : raw.matrices)
+                for (float f : mat) w.F32(f);
+            }),
+            "the animation matrices");
+    if (raw.second_table_offset != 0) img.Put(at(raw.second_table_offset), raw.second_table, "the second matrix table");
+  } else {
+    const InterpolatedMotion& im = m.interpolated;
+    img.Put(kHeaderEnd, Chunk([&](ByteWriter& w) {
+              w.I16(im.bone_count);
+              w.I16(im.total_bone_count);
+              for (int32_t v : {im.total_frames, im.ik_helper_offset, im.joint_offset, im.key_time_count,
+                                im.initial_pose_offset, im.initial_pose_count, im.root_position_offset,
+                                im.forward_offset, im.forward_count, im.inverse_offset, im.inverse_count,
+                                im.key_offset, im.key_time_offset, im.key_value_offset, im.tangent_offset,
+                                im.constraint_offset, im.constraint_count, im.constraint_end, im.limiter_offset,
+                                im.expression_offset, im.expression_count, im.expression_node_offset,
+                                im.expression_node_count})
+                w.I32(v);
+              WriteVec4(w, im.bbox_min);
+              WriteVec4(w, im.bbox_max);
+              for (float v : {im.frame_loop, im.frame_end, im.fps, im.frame_count}) w.F32(v);
+              for (int32_t v : {im.effector_offset, im.effector_count, im.unknown98, im.unknown9c}) w.I32(v);
+            }),
+            "the interpolated motion header");
+    img.Put(at(im.initial_pose_offset), Chunk([&](ByteWriter& w) {
+              for (const InitialPose& p : im.initial_pose) w.I16(p.bone), w.I16(p.channel), w.F32(p.value);
+            }),
+            "the initial pose");
+    auto curves = [](const std::vector<Curve>& cs) {
+      return Chunk([&](ByteWriter& w) {
+        for (const Curve& c : cs) w.I16(c.joint), w.U8(c.packed), w.U8(c.key_count), w.I16(c.first_key);
+      });
+    };
+    img.Put(at(im.forward_offset), curves(im.forward), "the forward curves");
+    img.Put(at(im.inverse_offset), curves(im.inverse), "the inverse curves");
+    img.Put(at(im.key_offset), Chunk([&](ByteWriter& w) {
+              for (const Key& k : im.keys) w.U16(k.packed), w.I16(k.value), w.I16(k.in_tangent), w.I16(k.out_tangent);
+            }),
+            "the keys");
+    auto floats = [](const std::vector<float>& v) {
+      return Chunk([&](ByteWriter& w) {
+        for (float f : v) w.F32(f);
+      });
+    };
+    img.Put(at(im.key_time_offset), floats(im.key_times), "the key times");
+    img.Put(at(im.key_value_offset), floats(im.values), "the key values");
+    img.Put(at(im.tangent_offset), floats(im.tangents), "the tangents");
+    img.Put(at(im.constraint_offset), Chunk([&](ByteWriter& w) {
+              for (const Constraint& c : im.constraints) {
+                w.U8(c.type), w.U8(c.unknown1), w.I16(c.bone), w.I16(c.ik_helper), w.I16(c.limiter);
+                w.I32(c.unknown);
+              }
+            }),
+            "the constraints");
+    img.Put(at(im.limiter_offset), Chunk([&](ByteWriter& w) {
+              for (const Limiter& l : im.limiters) {
+                w.I32(l.type);
+                for (float f : l.values) w.F32(f);
+              }
+            }),
+            "the limiters");
+    img.Put(at(im.expression_offset), Chunk([&](ByteWriter& w) {
+              for (const Expression& e : im.expressions) w.I16(e.node), w.I16(e.unknown), w.F32(e.value);
+            }),
+            "the expressions");
+    img.Put(at(im.expression_node_offset), Chunk([&](ByteWriter& w) {
+              for (const ExpressionNode& e : im.expression_nodes) {
+                w.I16(e.type), w.I16(e.left), w.F32(e.value), w.I16(e.right), w.I16(e.next);
+              }
+            }),
+            "the expression nodes");
+    img.Put(at(im.ik_helper_offset), Chunk([&](ByteWriter& w) {
+              for (const BoneRecord& b : im.ik_helpers) WriteBone(w, b);
+            }),
+            "the IK helpers");
+    img.Put(at(im.joint_offset), Chunk([&](ByteWriter& w) {
+              for (const JointEntry& j : im.joints) w.I16(j.joint), w.I16(j.flags);
+            }),
+            "the joint table");
+    img.Put(at(im.root_position_offset), Chunk([&](ByteWriter& w) {
+              WriteVec4(w, im.root_position.scale);
+              WriteVec4(w, im.root_position.rotation);
+              WriteVec4(w, im.root_position.translation);
+              for (int32_t v : im.root_position.unknown) w.I32(v);
+            }),
+            "the root position");
+  }
+  img.PutGaps(m.gaps);
+  return img.Take();
+}
+
+void LayoutMotion(Motion& m) {
+  if (m.placeholder) return;  // kept as it was read
+  m.gaps.clear();
+  m.reserved.assign(kReservedSize, 0);
+  auto align = [](size_t v, size_t a) { return (v + a - 1) / a * a; };
+  auto rel = [](size_t abs) { return static_cast<int32_t>(abs - kReservedSize); };
+  size_t pos = kHeaderEnd;
+  // A table of `bytes` at pos: its offset is set, pos moves past it (then to a multiple of alignment).
+  auto place = [&](int32_t& offset, size_t bytes, size_t alignment = 1) {
+    offset = rel(pos);
+    pos = align(pos + bytes, alignment);
+  };
+  auto count = [](const auto& table) { return static_cast<int32_t>(table.size()); };
+  if (m.raw) {
+    RawMotion& raw = m.raw_motion;
+    m.header.type = kMotionRaw;
+    raw.total_frames = raw.bone_count > 0 ? static_cast<int32_t>(raw.matrices.size() / size_t(raw.bone_count)) : 0;
+    pos += kRawHeaderSize;
+    place(raw.matrix_offset, raw.matrices.size() * 64);
+    raw.second_table_offset = raw.second_table.empty() ? 0 : rel(pos);
+    pos += raw.second_table.size();
+  } else {
+    InterpolatedMotion& im = m.interpolated;
+    m.header.type = kMotionInterpolated;
+    im.initial_pose_count = count(im.initial_pose);
+    im.forward_count = count(im.forward);
+    im.inverse_count = count(im.inverse);
+    im.key_time_count = count(im.key_times);
+    im.constraint_count = count(im.constraints);
+    im.expression_count = count(im.expressions);
+    im.expression_node_count = count(im.expression_nodes);
+    im.effector_count = 0;
+    im.total_bone_count = static_cast<int16_t>(im.bone_count + static_cast<int>(im.ik_helpers.size()));
+    im.joints.resize(size_t(im.total_bone_count) + 1);
+    pos += kInterpolatedHeaderSize;
+    place(im.initial_pose_offset, im.initial_pose.size() * 8);
+    place(im.forward_offset, im.forward.size() * 6);
+    place(im.inverse_offset, im.inverse.size() * 6);
+    place(im.key_offset, im.keys.size() * 8, 4);
+    place(im.key_time_offset, im.key_times.size() * 4);
+    place(im.key_value_offset, im.values.size() * 4);
+    place(im.tangent_offset, im.tangents.size() * 4);
+    place(im.constraint_offset, im.constraints.size() * 12);
+    im.constraint_end = rel(pos);
+    pos = align(pos, 16);
+    place(im.limiter_offset, im.limiters.size() * 0x30, 16);
+    place(im.expression_offset, im.expressions.size() * 8);
+    place(im.expression_node_offset, im.expression_nodes.size() * 12, 16);
+    place(im.ik_helper_offset, im.ik_helpers.size() * 0x40);
+    place(im.joint_offset, im.joints.size() * 4, 16);
+    place(im.root_position_offset, kRootPositionSize);
+    place(im.effector_offset, 0, 16);
+  }
+  m.size = static_cast<uint32_t>(pos);
+  m.header.byte_count = static_cast<int32_t>(pos - kReservedSize);
+}
+
+}  // namespace animkit::kh2
