@@ -48,6 +48,11 @@ struct Track {
   std::vector<T> out_tangents;
   bool empty() const { return times.empty(); }
   size_t size() const { return times.size(); }
+  // Appends a key (times and values stay the same length).
+  void Add(Seconds time, const T& value) {
+    times.push_back(time);
+    values.push_back(value);
+  }
 };
 
 enum class Space { Local, Model };

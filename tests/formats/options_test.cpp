@@ -27,8 +27,14 @@ TEST(FormatOptions, UnknownNameIsAnErrorNamingTheKnownOnes) {
   EXPECT_TRUE(o.values().empty());  // nothing is kept from a rejected Set
 }
 
-TEST(FormatOptions, BadValuesAreErrorsNamingWhatIsAllowed) {
+TEST(FormatOptions, BadChoicesNamesAndFlagsAreErrorsNamingWhatIsAllowed) {
   EXPECT_EQ(SetError("euler", "xyz2"), "option --euler expects xyz|zyx, got 'xyz2'");
+  EXPECT_EQ(SetError("anm-set", "two words"), "option --anm-set expects a name without spaces, got 'two words'");
+  EXPECT_EQ(SetError("anm-set", ""), "option --anm-set expects a name without spaces, got ''");
+  EXPECT_EQ(SetError("raw", "yes"), "option --raw expects 1 or 0, got 'yes'");
+}
+
+TEST(FormatOptions, NumbersOutsideTheirRangeAreErrorsNamingTheRange) {
   EXPECT_EQ(SetError("psx-rate", "fast"), "option --psx-rate expects a number 0..1000, got 'fast'");
   EXPECT_EQ(SetError("psx-rate", "1000.5"), "option --psx-rate expects a number 0..1000, got '1000.5'");
   EXPECT_EQ(SetError("psx-rate", "-1"), "option --psx-rate expects a number 0..1000, got '-1'");
@@ -36,9 +42,6 @@ TEST(FormatOptions, BadValuesAreErrorsNamingWhatIsAllowed) {
   EXPECT_EQ(SetError("rotation-divisor", "0"), "option --rotation-divisor expects a whole number 1..32767, got '0'");
   EXPECT_EQ(SetError("canm-fps", "0"), "option --canm-fps expects a number > 0 and <= 1000, got '0'");
   EXPECT_EQ(SetError("max-error-pos", "-0.5"), "option --max-error-pos expects a number >= 0, got '-0.5'");
-  EXPECT_EQ(SetError("anm-set", "two words"), "option --anm-set expects a name without spaces, got 'two words'");
-  EXPECT_EQ(SetError("anm-set", ""), "option --anm-set expects a name without spaces, got ''");
-  EXPECT_EQ(SetError("raw", "yes"), "option --raw expects 1 or 0, got 'yes'");
   EXPECT_EQ(SetError("kh2-tolerance", "nan"), "option --kh2-tolerance expects a number 0..1, got 'nan'");
   EXPECT_EQ(SetError("psx-rate", "24 "), "option --psx-rate expects a number 0..1000, got '24 '");
 }

@@ -266,8 +266,7 @@ TEST(RuntimeSampling, FarTables) {
       t.translation.values = {{0, 0, 0}, {1, 1, 1}, {2, 0, 2}};
     } else {
       for (size_t f = 0; f < 250; ++f) {
-        t.translation.times.push_back(FrameTime(f, 30));
-        t.translation.values.push_back({float(j), float(f), float(j * f % 7)});
+        t.translation.Add(FrameTime(f, 30), {float(j), float(f), float(j * f % 7)});
       }
     }
     clip.tracks.push_back(t);

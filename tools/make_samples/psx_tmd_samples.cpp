@@ -70,10 +70,8 @@ Clip FigureDance() {
     for (size_t f = 0; f < clip.frame_count; ++f) {
       const float time = FrameTime(f, clip.frame_rate);
       const float phase = float(2 * std::numbers::pi * double(f) / 30.0) + (j % 2 ? float(std::numbers::pi) : 0.0f);
-      t.translation.times.push_back(time);
-      t.translation.values.push_back(base[j] + Vec3{0, 8 * std::sin(2 * phase), 0});
-      t.rotation.times.push_back(time);
-      t.rotation.values.push_back(QuatFromEuler({0, 0, swing[j] * std::sin(phase)}, EulerOrder::XYZ));
+      t.translation.Add(time, base[j] + Vec3{0, 8 * std::sin(2 * phase), 0});
+      t.rotation.Add(time, QuatFromEuler({0, 0, swing[j] * std::sin(phase)}, EulerOrder::XYZ));
     }
     if (j == 7) {
       t.visible.assign(clip.frame_count, true);

@@ -46,11 +46,9 @@ Scene FigureModel() {
     for (int f = 0; f <= 100; f += 6) {
       const auto time = static_cast<Seconds>(f / 24.0);
       const float u = static_cast<float>(f) * 0.15f + static_cast<float>(i);
-      t.rotation.times.push_back(time);
-      t.rotation.values.push_back(AxisAngle(Vec3{1, 0, 0}, 0.5f * std::sin(u)));
+      t.rotation.Add(time, AxisAngle(Vec3{1, 0, 0}, 0.5f * std::sin(u)));
       if (i == 0) {
-        t.translation.times.push_back(time);
-        t.translation.values.push_back(Vec3{0, 10 + 0.5f * std::sin(2 * u), 0});
+        t.translation.Add(time, Vec3{0, 10 + 0.5f * std::sin(2 * u), 0});
       }
     }
     timeline.tracks.push_back(std::move(t));

@@ -66,16 +66,13 @@ Clip SyntheticClip(const Skeleton& skeleton, const SyntheticSpec& spec) {
       const Seconds time = FrameTime(f, spec.frame_rate);
       const float u = static_cast<float>(2 * std::numbers::pi * static_cast<double>(f) / cycle);
       const QuatXYZW swing = AxisAngle(axis, spec.amplitude * std::sin(u + phase));
-      t.rotation.times.push_back(time);
-      t.rotation.values.push_back(Normalize(Multiply(joint.rest.rotation, swing)));
-      t.translation.times.push_back(time);
+      t.rotation.Add(time, Normalize(Multiply(joint.rest.rotation, swing)));
       Vec3 p = joint.rest.translation;
       if (j == 0) p = p + Vec3{0, spec.translation_scale * 0.2f * std::sin(2 * u), spec.translation_scale * 0.1f * std::cos(u)};
-      t.translation.values.push_back(p);
+      t.translation.Add(time, p);
       if (spec.animate_scale) {
-        t.scale.times.push_back(time);
         const float s = 1 + 0.1f * std::sin(u + phase);
-        t.scale.values.push_back({s, s, s});
+        t.scale.Add(time, {s, s, s});
       }
     }
     clip.tracks.push_back(std::move(t));

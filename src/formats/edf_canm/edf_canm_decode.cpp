@@ -90,17 +90,14 @@ std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings) 
         for (size_t k = 0; k < n; ++k) emit(FrameTime(k, clip.frame_rate), ChannelValue(file, c, k), c);
       };
       keys_of(e.position, [&](Seconds time, std::array<float, 4> v, const Channel&) {
-        t.translation.times.push_back(time);
-        t.translation.values.push_back({v[0], v[1], v[2]});
+        t.translation.Add(time, {v[0], v[1], v[2]});
       });
       keys_of(e.rotation, [&](Seconds time, std::array<float, 4> v, const Channel& c) {
-        t.rotation.times.push_back(time);
-        t.rotation.values.push_back(c.quaternion(file.version) ? Normalize(QuatXYZW{v[0], v[1], v[2], v[3]})
-                                                               : QuatFromEuler({v[0], v[1], v[2]}, EulerOrder::XYZ));
+        t.rotation.Add(time, c.quaternion(file.version) ? Normalize(QuatXYZW{v[0], v[1], v[2], v[3]})
+                                                        : QuatFromEuler({v[0], v[1], v[2]}, EulerOrder::XYZ));
       });
       keys_of(e.scale, [&](Seconds time, std::array<float, 4> v, const Channel&) {
-        t.scale.times.push_back(time);
-        t.scale.values.push_back({v[0], v[1], v[2]});
+        t.scale.Add(time, {v[0], v[1], v[2]});
       });
       clip.tracks.push_back(std::move(t));
     }

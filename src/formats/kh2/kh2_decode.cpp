@@ -278,14 +278,11 @@ std::string JointName(const Skeleton& skeleton, size_t i) {
 }
 
 void PushKey(JointTrack& track, Seconds t, const TransformTRS& x) {
-  track.translation.times.push_back(t);
-  track.translation.values.push_back(x.translation);
-  track.scale.times.push_back(t);
-  track.scale.values.push_back(x.scale);
+  track.translation.Add(t, x.translation);
+  track.scale.Add(t, x.scale);
   QuatXYZW q = x.rotation;
   if (!track.rotation.values.empty() && Dot(track.rotation.values.back(), q) < 0) q = {-q.x, -q.y, -q.z, -q.w};
-  track.rotation.times.push_back(t);
-  track.rotation.values.push_back(q);
+  track.rotation.Add(t, q);
 }
 
 Value Vec(const Vec4f& v) { return Value::array({v[0], v[1], v[2], v[3]}); }

@@ -324,8 +324,7 @@ double RateOf(float interval) {
 void KeyTrack(Track<Vec3>& track, const std::vector<size_t>& key_frames, const std::vector<Vec3>& keys, double rate) {
   track.interpolation = Interpolation::Linear;
   for (size_t k = 0; k < keys.size(); ++k) {
-    track.times.push_back(FrameTime(key_frames[k], rate));
-    track.values.push_back(keys[k]);
+    track.Add(FrameTime(key_frames[k], rate), keys[k]);
   }
 }
 
@@ -335,11 +334,9 @@ void KeyTrack(Track<QuatXYZW>& track, const std::vector<size_t>& key_frames, con
   for (size_t k = 0; k < keys.size(); ++k) {
     if (k > 0 && Dot(keys[k - 1], keys[k]) < 0 && key_frames[k] > key_frames[k - 1] + 1) {
       const Seconds a = FrameTime(key_frames[k - 1], rate), b = FrameTime(key_frames[k], rate);
-      track.times.push_back(a + (b - a) * 0.5f);
-      track.values.push_back(SlerpLongWay(keys[k - 1], keys[k], 0.5f));
+      track.Add(a + (b - a) * 0.5f, SlerpLongWay(keys[k - 1], keys[k], 0.5f));
     }
-    track.times.push_back(FrameTime(key_frames[k], rate));
-    track.values.push_back(keys[k]);
+    track.Add(FrameTime(key_frames[k], rate), keys[k]);
   }
 }
 
@@ -371,15 +368,13 @@ Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
       t.rotation.interpolation = t.translation.interpolation = Interpolation::Linear;
       for (size_t f = 0; f < a.frame_count; ++f) {
         const auto& q = a.rotations[c * a.frame_count + f];
-        t.rotation.times.push_back(FrameTime(f, clip.frame_rate));
-        t.rotation.values.push_back(Normalize({q[1], q[2], q[3], q[0]}));
+        t.rotation.Add(FrameTime(f, clip.frame_rate), Normalize({q[1], q[2], q[3], q[0]}));
       }
       const uint8_t tc = c < a.translation_table.size() ? a.translation_table[c] : 0xFF;
       if (tc != 0xFF) {
         for (size_t f = 0; f < a.frame_count; ++f) {
           const auto& v = a.translations[size_t{tc} * a.frame_count + f];
-          t.translation.times.push_back(FrameTime(f, clip.frame_rate));
-          t.translation.values.push_back({v[0], v[1], v[2]});
+          t.translation.Add(FrameTime(f, clip.frame_rate), {v[0], v[1], v[2]});
         }
       }
       clip.tracks.push_back(std::move(t));

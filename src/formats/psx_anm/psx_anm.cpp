@@ -196,8 +196,7 @@ Clip DecodeClip(const File& file, const DecodeSettings& settings, const std::vec
                                 : Vec3{1, 1, 1};
       auto push = [t](auto& tr, auto v) {
         if (tr.values.empty() || !(tr.values.back() == v)) {
-          tr.times.push_back(t);
-          tr.values.push_back(v);
+          tr.Add(t, v);
         }
       };
       push(track.translation, p);

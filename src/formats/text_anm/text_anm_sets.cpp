@@ -66,8 +66,7 @@ Track<T> CutTrack(const Track<T>& src, const Range& range, Extent& extent) {
                         src.out_tangents.size() >= n;
   for (size_t i = 0; i < n; ++i) {
     if (!range.Contains(src.times[i])) continue;
-    dst.times.push_back(src.times[i]);
-    dst.values.push_back(src.values[i]);
+    dst.Add(src.times[i], src.values[i]);
     if (tangents) {
       dst.in_tangents.push_back(src.in_tangents[i]);
       dst.out_tangents.push_back(src.out_tangents[i]);
@@ -211,8 +210,7 @@ void Append(Track<T>& dst, bool& started, const Track<T>& src, double offset, co
       throw Error::General("clip " + Quote(clip) + ": joint " + Quote(joint) + " has a key at time " +
                            std::to_string(src.times[i]) + " s; a timeline needs keys at 0 s or later");
     }
-    dst.times.push_back(static_cast<Seconds>(offset + src.times[i]));
-    dst.values.push_back(src.values[i]);
+    dst.Add(static_cast<Seconds>(offset + src.times[i]), src.values[i]);
     if (tangents) {
       dst.in_tangents.push_back(i < src.in_tangents.size() ? src.in_tangents[i] : T{});
       dst.out_tangents.push_back(i < src.out_tangents.size() ? src.out_tangents[i] : T{});

@@ -345,9 +345,9 @@ TEST(Kh2Fit, SmoothChannelGetsFewHermiteKeysAndConstantsBecomeInitialPose) {
   t.joint = "#0";
   for (size_t f = 0; f < clip.frame_count; ++f) {
     const float s = float(f) / 30;
-    t.translation.times.push_back(s), t.translation.values.push_back({10 * std::sin(s), 2, 0});
-    t.rotation.times.push_back(s), t.rotation.values.push_back(QuatFromEuler({0, 0, 0.5f * s}, EulerOrder::XYZ));
-    t.scale.times.push_back(s), t.scale.values.push_back({1, 1, 1});
+    t.translation.Add(s, {10 * std::sin(s), 2, 0});
+    t.rotation.Add(s, QuatFromEuler({0, 0, 0.5f * s}, EulerOrder::XYZ));
+    t.scale.Add(s, {1, 1, 1});
   }
   clip.tracks = {t};
   EncodeReport report;
@@ -476,7 +476,7 @@ TEST(Kh2Template, CliRoundTripWithTemplateAndSlotReplacement) {
   t.joint = "#0";
   for (size_t f = 0; f < clip.frame_count; ++f) {
     const float s = float(f) / 30;
-    t.translation.times.push_back(s), t.translation.values.push_back({s * s, 3 * s, 0});
+    t.translation.Add(s, {s * s, 3 * s, 0});
   }
   clip.tracks = {t};
   Scene scene;

@@ -443,11 +443,9 @@ Clip SmoothClip(size_t frames, double rate) {
     for (size_t f = 0; f < frames; ++f) {
       const float time = FrameTime(f, rate);
       const float a = 1.3f * time + 0.7f * float(j);
-      t.rotation.times.push_back(time);
-      t.rotation.values.push_back(QuatFromEuler({0.6f * std::sin(a), 0.3f * std::cos(0.5f * a), 0.2f * j}, EulerOrder::XYZ));
+      t.rotation.Add(time, QuatFromEuler({0.6f * std::sin(a), 0.3f * std::cos(0.5f * a), 0.2f * j}, EulerOrder::XYZ));
       if (j < 2) {
-        t.translation.times.push_back(time);
-        t.translation.values.push_back({2 * std::sin(a), 0.5f + 0.3f * std::cos(a), float(j)});
+        t.translation.Add(time, {2 * std::sin(a), 0.5f + 0.3f * std::cos(a), float(j)});
       }
     }
     clip.tracks.push_back(std::move(t));

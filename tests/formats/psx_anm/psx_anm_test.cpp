@@ -134,12 +134,9 @@ Clip WaveClip() {
     t.joint = "#" + std::to_string(j * 2);
     for (size_t f = 0; f < clip.frame_count; ++f) {
       const float time = FrameTime(f, 30), a = 0.7f * f + j;
-      t.translation.times.push_back(time);
-      t.translation.values.push_back({100 * std::sin(a), 50.0f * j, -30 * std::cos(a)});
-      t.rotation.times.push_back(time);
-      t.rotation.values.push_back(QuatFromEuler({0.9f * std::sin(a), 0.4f * std::cos(a * 0.5f), 1.3f * j - 1}, EulerOrder::XYZ));
-      t.scale.times.push_back(time);
-      t.scale.values.push_back({1.0f + 0.25f * std::sin(a), 1, 0.75f});
+      t.translation.Add(time, {100 * std::sin(a), 50.0f * j, -30 * std::cos(a)});
+      t.rotation.Add(time, QuatFromEuler({0.9f * std::sin(a), 0.4f * std::cos(a * 0.5f), 1.3f * j - 1}, EulerOrder::XYZ));
+      t.scale.Add(time, {1.0f + 0.25f * std::sin(a), 1, 0.75f});
     }
     if (j == 1) {
       t.visible.assign(clip.frame_count, true);

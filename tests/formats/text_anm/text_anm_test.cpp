@@ -66,10 +66,8 @@ Scene FigureModel() {
     t.joint = model.skeleton.joints[j].name;
     for (int f = 0; f <= 100; f += 4) {
       const auto time = static_cast<Seconds>(f / 24.0);
-      t.translation.times.push_back(time);
-      t.translation.values.push_back(Vec3{static_cast<float>(f), static_cast<float>(j), 0});
-      t.rotation.times.push_back(time);
-      t.rotation.values.push_back(AxisAngle(Vec3{0, 0, 1}, 0.01f * static_cast<float>(f)));
+      t.translation.Add(time, Vec3{static_cast<float>(f), static_cast<float>(j), 0});
+      t.rotation.Add(time, AxisAngle(Vec3{0, 0, 1}, 0.01f * static_cast<float>(f)));
     }
     timeline.tracks.push_back(std::move(t));
   }
