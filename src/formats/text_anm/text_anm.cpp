@@ -139,8 +139,9 @@ class Parser {
     };
     for (const Misorder& m : kMisorders) {
       if (m.kind == kind && m.state == state_) {
-        throw Error::AtLine(number, d.column, found + " after " + Quote(m.previous) + " in set " + Quote(set.name) +
-                                                  ": expected " + std::string(m.expected) + " (" + std::string(m.why) + ")");
+        throw Error::AtLine(number, d.column,
+                            found + " after " + Quote(m.previous) + " in set " + Quote(set.name) + ": expected " +
+                                std::string(m.expected) + " (" + std::string(m.why) + ")");
       }
     }
     state_ = kind == LineKind::Bl ? State::Bones : kind == LineKind::Ev ? State::Events : State::Anims;

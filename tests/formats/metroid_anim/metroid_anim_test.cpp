@@ -53,6 +53,24 @@ ByteWriter V2Header(uint32_t divisor, float multiplier, uint32_t channels, uint3
   return w;
 }
 
+// A version-2 ANIM of one channel without translation: bone `bone` with `keys` rotation keys,
+// initial X, Y, Z each with its delta width, then the key bitstream.
+struct Initial {
+  int16_t value;
+  uint8_t bits;
+};
+Bytes OneChannelV2(uint32_t divisor, uint32_t frames, std::vector<uint32_t> bitmap, uint32_t bone, uint16_t keys,
+                   const std::array<Initial, 3>& rotation, const Bytes& stream) {
+  ByteWriter w = V2Header(divisor, 1, 1, frames, std::move(bitmap));
+  w.U32(1);  // descriptor count
+  w.U32(bone);
+  w.U16(keys);
+  for (const Initial& i : rotation) w.I16(i.value), w.U8(i.bits);
+  w.U16(0);  // no translation keys
+  w.Append(stream);
+  return w.Take();
+}
+
 // Five frames, keys on frames 0, 2 and 3 (bitmap 0b01101); two channels:
 // bone 3 with translation, rotation widths 1/24/3 and translation widths 2/5/8;
 // bone 7 without translation, rotation widths 4/4/4. Key counts: `keys` in every
@@ -165,27 +183,16 @@ TEST(MetroidAnim, ThirtyTwoBitDeltasWrapLikeTheGame) {
   // One channel, two keys (bitmap 0b11), rotation widths 32/1/1, no translation.
   // Initial X = -10182 (0xD83A); delta = -2147482553 (0x80000447). The game adds in 32
   // bits and keeps the low 16: (0xFFFFD83A + 0x80000447) & 0xFFFF = 0xDC81 = -9087.
-  ByteWriter w = V2Header(0x7FFF, 1, 1, 2, {0b11});
-  w.U32(1);
-  w.U32(3);
-  w.U16(1);
-  w.I16(-10182), w.U8(32), w.I16(5), w.U8(1), w.I16(-5), w.U8(1);
-  w.U16(0);
-  w.Append(PackBits({{0, 1}, {int32_t(-2147482553), 32}, {-1, 1}, {0, 1}}));
-  const Bytes data = w.Take();
+  const Bytes data = OneChannelV2(0x7FFF, 2, {0b11}, 3, 1, {{{-10182, 32}, {5, 1}, {-5, 1}}},
+                                  PackBits({{0, 1}, {int32_t(-2147482553), 32}, {-1, 1}, {0, 1}}));
   const auto ch = UnpackV2(ParseAnim(data).v2);
   ASSERT_EQ(ch.size(), 1u);
   ASSERT_EQ(ch[0].rotation.size(), 2u);
   EXPECT_EQ(ch[0].rotation[1], (std::array<int16_t, 3>{-9087, 4, -5}));
   // The same with the largest positive delta: 0x7FFFFFFF + 0x7FFF wraps to 0x7FFE.
-  ByteWriter v = V2Header(0x7FFF, 1, 1, 2, {0b11});
-  v.U32(1);
-  v.U32(3);
-  v.U16(1);
-  v.I16(0x7FFF), v.U8(32), v.I16(0), v.U8(1), v.I16(0), v.U8(1);
-  v.U16(0);
-  v.Append(PackBits({{0, 1}, {0x7FFFFFFF, 32}, {0, 1}, {0, 1}}));
-  EXPECT_EQ(UnpackV2(ParseAnim(v.Take()).v2)[0].rotation[1], (std::array<int16_t, 3>{0x7FFE, 0, 0}));
+  const Bytes wrapped = OneChannelV2(0x7FFF, 2, {0b11}, 3, 1, {{{0x7FFF, 32}, {0, 1}, {0, 1}}},
+                                     PackBits({{0, 1}, {0x7FFFFFFF, 32}, {0, 1}, {0, 1}}));
+  EXPECT_EQ(UnpackV2(ParseAnim(wrapped).v2)[0].rotation[1], (std::array<int16_t, 3>{0x7FFE, 0, 0}));
   (void)DecodeAnim(ParseAnim(data), {});
 }
 
@@ -225,14 +232,8 @@ TEST(MetroidAnim, DecodesGoldenFramesKeyedAndInterpolated) {
 
 TEST(MetroidAnim, GameSlerpTakesTheLongWayOnNegativeDot) {
   // One channel, divisor 3, rotation widths 1: key 1 = totals (-1, 0, -1) with W negative.
-  ByteWriter w = V2Header(3, 1, 1, 3, {0b101});
-  w.U32(1);
-  w.U32(0);
-  w.U16(2);
-  w.I16(0), w.U8(1), w.I16(0), w.U8(1), w.I16(0), w.U8(1);
-  w.U16(0);
-  w.Append(Bytes{0x00, 0x00, 0x00, 0x0B});  // bits 1,1,0,1: W sign 1, x -1, y 0, z -1
-  const Bytes data = w.Take();
+  const Bytes data = OneChannelV2(3, 3, {0b101}, 0, 2, {{{0, 1}, {0, 1}, {0, 1}}},
+                                  Bytes{0x00, 0x00, 0x00, 0x0B});  // bits 1,1,0,1: W sign 1, x -1, y 0, z -1
   const Clip clip = DecodeAnim(ParseAnim(data), {});
   const auto& track = clip.tracks.at(0);
   std::vector<QuatXYZW> r;
@@ -250,14 +251,10 @@ TEST(MetroidAnim, SparseBitmapDecodesToKeysNotFrames) {
   // 131072 frames, keys on the first and the last: the clip holds keys, not a value per frame.
   std::vector<uint32_t> words(4096, 0);
   words.front() = 1, words.back() = 0x80000000u;
-  ByteWriter w = V2Header(0x7FFF, 1, 1, 131072, words);
-  w.U32(1);
-  w.U32(9);
-  w.U16(2);
-  w.I16(0), w.U8(16), w.I16(0), w.U8(1), w.I16(0), w.U8(1);
-  w.U16(0);
-  w.Append(PackBits({{0, 1}, {16383, 16}, {0, 1}, {0, 1}}));  // 90 degrees about X over the clip
-  const Clip clip = DecodeAnim(ParseAnim(w.Take()), {});
+  // Key 1: 90 degrees about X.
+  const Bytes sparse = OneChannelV2(0x7FFF, 131072, words, 9, 2, {{{0, 16}, {0, 1}, {0, 1}}},
+                                    PackBits({{0, 1}, {16383, 16}, {0, 1}, {0, 1}}));
+  const Clip clip = DecodeAnim(ParseAnim(sparse), {});
   EXPECT_EQ(clip.frame_count, 131072u);
   ASSERT_EQ(clip.tracks.size(), 1u);
   EXPECT_LE(clip.tracks[0].rotation.size(), 3u);
