@@ -1,4 +1,5 @@
 // KH2 motion entries: parse, serialize and lay out raw and interpolated motion.
+#include "kh2_fields.hpp"
 #include "kh2_internal.hpp"
 
 #include <string>
@@ -8,29 +9,11 @@ namespace detail {
 
 BoneRecord ReadBone(ByteReader& r) {
   BoneRecord b;
-  b.index = r.I16("bone index");
-  b.sibling = r.I16("bone sibling");
-  b.parent = r.I16("bone parent");
-  b.child = r.I16("bone child");
-  b.reserved = r.I32("bone reserved field");
-  b.flags = r.I32("bone flags");
-  b.scale = ReadVec4(r, "bone scale");
-  b.rotation = ReadVec4(r, "bone rotation");
-  b.translation = ReadVec4(r, "bone translation");
+  fields::ReadAll(r, b, kBoneRecord);
   return b;
 }
 
-void WriteBone(ByteWriter& w, const BoneRecord& b) {
-  w.I16(b.index);
-  w.I16(b.sibling);
-  w.I16(b.parent);
-  w.I16(b.child);
-  w.I32(b.reserved);
-  w.I32(b.flags);
-  WriteVec4(w, b.scale);
-  WriteVec4(w, b.rotation);
-  WriteVec4(w, b.translation);
-}
+void WriteBone(ByteWriter& w, const BoneRecord& b) { fields::WriteAll(w, b, kBoneRecord); }
 
 }  // namespace detail
 
@@ -44,18 +27,7 @@ void ParseRaw(ByteReader& r, Motion& m, Coverage& cov) {
   RawMotion& raw = m.raw_motion;
   r.Seek(kHeaderEnd, "the raw motion header");
   r.Require(kRawHeaderSize, "the raw motion header");
-  raw.bone_count = r.I32("bone count");
-  for (int32_t& v : raw.reserved) v = r.I32("reserved field");
-  raw.frames_per_loop = r.I32("frames per loop");
-  raw.total_frames = r.I32("total frame count");
-  raw.matrix_offset = r.I32("animation matrix offset");
-  raw.second_table_offset = r.I32("second matrix table offset");
-  raw.bbox_min = ReadVec4(r, "bounding box");
-  raw.bbox_max = ReadVec4(r, "bounding box");
-  raw.frame_loop = r.F32("frame loop");
-  raw.frame_end = r.F32("frame end");
-  raw.fps = r.F32("frames per second");
-  raw.frame_return = r.F32("frame return");
+  fields::ReadAll(r, raw, kRawHeader);
   cov.Add(kHeaderEnd, r.tell());
   if (raw.bone_count < 0) r.FailAt(kHeaderEnd, "bone count " + N(raw.bone_count) + " is negative");
   if (raw.total_frames < 0) r.FailAt(kHeaderEnd + 0x14, "total frame count " + N(raw.total_frames) + " is negative");
@@ -159,41 +131,7 @@ void ParseInterpolated(ByteReader& r, Motion& m, Coverage& cov) {
   const size_t h = kHeaderEnd;
   r.Seek(h, "the interpolated motion header");
   r.Require(kInterpolatedHeaderSize, "the interpolated motion header");
-  im.bone_count = r.I16("bone count");
-  im.total_bone_count = r.I16("total bone count");
-  im.total_frames = r.I32("total frame count");
-  im.ik_helper_offset = r.I32("IK helper table offset");
-  im.joint_offset = r.I32("joint table offset");
-  im.key_time_count = r.I32("key time count");
-  im.initial_pose_offset = r.I32("initial pose offset");
-  im.initial_pose_count = r.I32("initial pose count");
-  im.root_position_offset = r.I32("root position offset");
-  im.forward_offset = r.I32("forward curve offset");
-  im.forward_count = r.I32("forward curve count");
-  im.inverse_offset = r.I32("inverse curve offset");
-  im.inverse_count = r.I32("inverse curve count");
-  im.key_offset = r.I32("key table offset");
-  im.key_time_offset = r.I32("key time table offset");
-  im.key_value_offset = r.I32("key value table offset");
-  im.tangent_offset = r.I32("tangent table offset");
-  im.constraint_offset = r.I32("constraint table offset");
-  im.constraint_count = r.I32("constraint count");
-  im.constraint_end = r.I32("unknown field");
-  im.limiter_offset = r.I32("limiter table offset");
-  im.expression_offset = r.I32("expression table offset");
-  im.expression_count = r.I32("expression count");
-  im.expression_node_offset = r.I32("expression node table offset");
-  im.expression_node_count = r.I32("expression node count");
-  im.bbox_min = ReadVec4(r, "bounding box");
-  im.bbox_max = ReadVec4(r, "bounding box");
-  im.frame_loop = r.F32("frame loop");
-  im.frame_end = r.F32("frame end");
-  im.fps = r.F32("frames per second");
-  im.frame_count = r.F32("frame count");
-  im.effector_offset = r.I32("external effector table offset");
-  im.effector_count = r.I32("external effector count");
-  im.unknown98 = r.I32("unknown field");
-  im.unknown9c = r.I32("unknown field");
+  fields::ReadAll(r, im, kInterpolatedHeader);
   cov.Add(h, r.tell());
 
   if (im.bone_count < 0) r.FailAt(h, "bone count " + N(im.bone_count) + " is negative");
@@ -341,10 +279,7 @@ Motion ParseMotion(ByteView data, uint64_t base, bool allow_placeholder) {
   r.Require(kHeaderEnd, "a motion entry (0x90 reserved bytes and a 16-byte header)");
   ByteView reserved = r.Take(kReservedSize, "reserved area");
   m.reserved.assign(reserved.begin(), reserved.end());
-  m.header.type = r.I32("motion type");
-  m.header.flag = r.I32("motion flag");
-  m.header.byte_count = r.I32("motion byte count");
-  m.header.reserved = r.I32("motion header field");
+  fields::ReadAll(r, m.header, kMotionHeader);
   cov.Add(0, kHeaderEnd);
   m.size = static_cast<uint32_t>(data.size());
   if (m.header.type == kMotionRaw) {

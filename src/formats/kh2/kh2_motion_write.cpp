@@ -1,4 +1,5 @@
 // KH2 motion entries: serialize, and lay out the tables of a motion built by the encoder.
+#include "kh2_fields.hpp"
 #include "kh2_internal.hpp"
 
 namespace animkit::kh2 {
@@ -24,31 +25,12 @@ Bytes SerializeMotion(const Motion& m) {
   }
   if (m.reserved.size() != kReservedSize) throw Error::General("a motion's reserved area must be 0x90 bytes");
   img.Put(0, m.reserved, "the reserved area");
-  img.Put(kReservedSize, Chunk([&](ByteWriter& w) {
-            w.I32(m.header.type);
-            w.I32(m.header.flag);
-            w.I32(m.header.byte_count);
-            w.I32(m.header.reserved);
-          }),
+  img.Put(kReservedSize, Chunk([&](ByteWriter& w) { fields::WriteAll(w, m.header, kMotionHeader); }),
           "the motion header");
   auto at = [](int32_t offset) { return kReservedSize + size_t(uint32_t(offset)); };
   if (m.raw) {
     const RawMotion& raw = m.raw_motion;
-    img.Put(kHeaderEnd, Chunk([&](ByteWriter& w) {
-              w.I32(raw.bone_count);
-              for (int32_t v : raw.reserved) w.I32(v);
-              w.I32(raw.frames_per_loop);
-              w.I32(raw.total_frames);
-              w.I32(raw.matrix_offset);
-              w.I32(raw.second_table_offset);
-              WriteVec4(w, raw.bbox_min);
-              WriteVec4(w, raw.bbox_max);
-              w.F32(raw.frame_loop);
-              w.F32(raw.frame_end);
-              w.F32(raw.fps);
-              w.F32(raw.frame_return);
-            }),
-            "the raw motion header");
+    img.Put(kHeaderEnd, Chunk([&](ByteWriter& w) { fields::WriteAll(w, raw, kRawHeader); }), "the raw motion header");
     img.Put(at(raw.matrix_offset), Chunk([&](ByteWriter& w) {
               for (const auto& mat : raw.matrices)
                 for (float f : mat) w.F32(f);
@@ -57,22 +39,7 @@ Bytes SerializeMotion(const Motion& m) {
     if (raw.second_table_offset != 0) img.Put(at(raw.second_table_offset), raw.second_table, "the second matrix table");
   } else {
     const InterpolatedMotion& im = m.interpolated;
-    img.Put(kHeaderEnd, Chunk([&](ByteWriter& w) {
-              w.I16(im.bone_count);
-              w.I16(im.total_bone_count);
-              for (int32_t v : {im.total_frames, im.ik_helper_offset, im.joint_offset, im.key_time_count,
-                                im.initial_pose_offset, im.initial_pose_count, im.root_position_offset,
-                                im.forward_offset, im.forward_count, im.inverse_offset, im.inverse_count,
-                                im.key_offset, im.key_time_offset, im.key_value_offset, im.tangent_offset,
-                                im.constraint_offset, im.constraint_count, im.constraint_end, im.limiter_offset,
-                                im.expression_offset, im.expression_count, im.expression_node_offset,
-                                im.expression_node_count})
-                w.I32(v);
-              WriteVec4(w, im.bbox_min);
-              WriteVec4(w, im.bbox_max);
-              for (float v : {im.frame_loop, im.frame_end, im.fps, im.frame_count}) w.F32(v);
-              for (int32_t v : {im.effector_offset, im.effector_count, im.unknown98, im.unknown9c}) w.I32(v);
-            }),
+    img.Put(kHeaderEnd, Chunk([&](ByteWriter& w) { fields::WriteAll(w, im, kInterpolatedHeader); }),
             "the interpolated motion header");
     img.Put(at(im.initial_pose_offset), Chunk([&](ByteWriter& w) {
               for (const InitialPose& p : im.initial_pose) w.I16(p.bone), w.I16(p.channel), w.F32(p.value);

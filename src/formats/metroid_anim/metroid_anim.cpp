@@ -3,6 +3,7 @@
 #include <animkit/sampling.hpp>
 
 #include "metroid_bitstream.hpp"
+#include "metroid_fields.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -94,12 +95,7 @@ void ReadKeys(ByteReader& r, const std::string& noun, size_t channels, uint32_t 
 
 AnimV0 ParseV0(ByteReader& r) {
   AnimV0 a;
-  a.duration = r.F32("the duration");
-  a.unknown_08 = r.U32("the u32 at 0x08");
-  a.interval = r.F32("the key interval");
-  a.unknown_10 = r.U32("the u32 at 0x10");
-  a.frame_count = r.U32("the frame count");
-  a.root_bone = r.U32("the root bone id");
+  fields::ReadAll(r, a, kV0Header);
   a.bone_table = ReadByteTable(r, "bone table", "a bone id is a byte");
   a.translation_table = ReadByteTable(r, "translation table", "channels are bytes");
 
@@ -114,23 +110,12 @@ AnimV0 ParseV0(ByteReader& r) {
 
 AnimV2 ParseV2(ByteReader& r) {
   AnimV2 a;
-  a.scratch_size = r.U32("the scratch size");
-  if (r.remaining() >= 2 && r.data()[8] == 0x01 && r.data()[9] == 0x01) {
+  if (r.data().size() >= 10 && r.data()[8] == 0x01 && r.data()[9] == 0x01) {
     r.FailAt(8, "this is a Metroid Prime 2: Echoes compressed ANIM (u16 0x0101 where Metroid Prime has the EVNT id); "
                 "only Metroid Prime's layout is supported");
   }
-  a.evnt_id = r.U32("the EVNT id");
-  a.unknown_0c = r.U32("the u32 at 0x0C");
-  a.duration = r.F32("the duration");
-  a.interval = r.F32("the interval");
-  a.root_bone = r.U32("the root bone id");
-  a.looping = r.U32("the looping flag");
-  const size_t div_at = r.tell();
-  a.rotation_divisor = r.U32("the rotation divisor");
-  if (a.rotation_divisor == 0) r.FailAt(div_at, "the rotation divisor is 0 (rotations would divide by zero)");
-  a.translation_multiplier = r.F32("the translation multiplier");
-  a.channel_count = r.U32("the bone channel count");
-  a.unknown_2c = r.U32("the u32 at 0x2C");
+  fields::ReadAll(r, a, kV2Header);
+  if (a.rotation_divisor == 0) r.FailAt(0x20, "the rotation divisor is 0 (rotations would divide by zero)");
   a.bitmap_bits = r.U32("the key bitmap bit count");
   const size_t words = (uint64_t{a.bitmap_bits} + 31) / 32;
   r.Count(words, 4, "key bitmap");
@@ -227,12 +212,7 @@ Bytes SerializeAnim(const AnimFile& f) {
   w.U32(f.version);
   if (f.version == 0) {
     const AnimV0& a = f.v0;
-    w.F32(a.duration);
-    w.U32(a.unknown_08);
-    w.F32(a.interval);
-    w.U32(a.unknown_10);
-    w.U32(a.frame_count);
-    w.U32(a.root_bone);
+    fields::WriteAll(w, a, kV0Header);
     w.U32(static_cast<uint32_t>(a.bone_table.size()));
     w.Append(a.bone_table);
     w.U32(static_cast<uint32_t>(a.translation_table.size()));
@@ -249,17 +229,7 @@ Bytes SerializeAnim(const AnimFile& f) {
   }
   if (f.version != 2) throw Error::General("cannot write ANIM version " + Str(f.version));
   const AnimV2& a = f.v2;
-  w.U32(a.scratch_size);
-  w.U32(a.evnt_id);
-  w.U32(a.unknown_0c);
-  w.F32(a.duration);
-  w.F32(a.interval);
-  w.U32(a.root_bone);
-  w.U32(a.looping);
-  w.U32(a.rotation_divisor);
-  w.F32(a.translation_multiplier);
-  w.U32(a.channel_count);
-  w.U32(a.unknown_2c);
+  fields::WriteAll(w, a, kV2Header);
   w.U32(a.bitmap_bits);
   for (uint32_t word : a.bitmap_words) w.U32(word);
   w.U32(a.channel_count_again);

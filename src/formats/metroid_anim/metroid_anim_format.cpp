@@ -3,6 +3,7 @@
 
 #include "formats/common/document.hpp"
 #include "formats/common/clips.hpp"
+#include "metroid_fields.hpp"
 
 #include <cmath>
 
@@ -60,13 +61,8 @@ class AnimDocument final : public FileDocument<AnimFile, kMetroidAnimFormat, Ser
         const uint8_t t = c < a.translation_table.size() ? a.translation_table[c] : 0xFF;
         bones.push_back({{"bone_id", b}, {"channel", c}, {"translation_channel", t == 0xFF ? Value() : Value(t)}});
       }
-      j.update({{"duration", a.duration},
-                {"unknown_08", a.unknown_08},
-                {"interval", a.interval},
-                {"unknown_10", a.unknown_10},
-                {"frame_count", a.frame_count},
-                {"root_bone", a.root_bone},
-                {"bone_table_size", a.bone_table.size()},
+      fields::Describe(j, a, kV0Header);
+      j.update({{"bone_table_size", a.bone_table.size()},
                 {"translation_table_size", a.translation_table.size()},
                 {"rotation_channels", a.RotationChannels()},
                 {"translation_channels", a.TranslationChannels()},
@@ -91,18 +87,8 @@ class AnimDocument final : public FileDocument<AnimFile, kMetroidAnimFormat, Ser
       }
       channels.push_back(std::move(c));
     }
-    j.update({{"scratch_size", a.scratch_size},
-              {"evnt_id", a.evnt_id},
-              {"unknown_0c", a.unknown_0c},
-              {"duration", a.duration},
-              {"interval", a.interval},
-              {"root_bone", a.root_bone},
-              {"looping", a.looping},
-              {"rotation_divisor", a.rotation_divisor},
-              {"translation_multiplier", a.translation_multiplier},
-              {"channel_count", a.channel_count},
-              {"unknown_2c", a.unknown_2c},
-              {"key_bitmap_bits", a.bitmap_bits},
+    fields::Describe(j, a, kV2Header);
+    j.update({{"key_bitmap_bits", a.bitmap_bits},
               {"key_bitmap", BitmapString(a)},
               {"keyed_frames", a.KeyedFrames()},
               {"channel_count_repeated", a.channel_count_again},

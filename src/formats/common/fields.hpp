@@ -1,0 +1,71 @@
+// A header's fields declared once, in file order: reading, writing and `info` walk the
+// same list, so they cannot disagree on order, width or name. A field is a name (what
+// errors call it and its `info` key) and a member; the member's type gives the width:
+// uint8_t U8, int16_t I16, uint16_t U16, int32_t I32, uint32_t U32, float F32, and a
+// std::array of those, element after element.
+#pragma once
+
+#include <animkit/binary.hpp>
+#include <animkit/value.hpp>
+
+#include <array>
+#include <cstdint>
+#include <tuple>
+
+namespace animkit::fields {
+
+template <class S, class M>
+struct Field {
+  const char* name;
+  M S::*member;
+};
+template <class S, class M>
+Field(const char*, M S::*) -> Field<S, M>;
+
+// The fields of S in file order: List(Field{"a", &S::a}, Field{"b", &S::b}, ...).
+template <class... F>
+constexpr std::tuple<F...> List(F... fields) {
+  return {fields...};
+}
+
+inline void Read(ByteReader& r, uint8_t& v, const char* what) { v = r.U8(what); }
+inline void Read(ByteReader& r, int16_t& v, const char* what) { v = r.I16(what); }
+inline void Read(ByteReader& r, uint16_t& v, const char* what) { v = r.U16(what); }
+inline void Read(ByteReader& r, int32_t& v, const char* what) { v = r.I32(what); }
+inline void Read(ByteReader& r, uint32_t& v, const char* what) { v = r.U32(what); }
+inline void Read(ByteReader& r, float& v, const char* what) { v = r.F32(what); }
+template <class T, size_t N>
+void Read(ByteReader& r, std::array<T, N>& a, const char* what) {
+  for (T& v : a) Read(r, v, what);
+}
+
+inline void Write(ByteWriter& w, uint8_t v) { w.U8(v); }
+inline void Write(ByteWriter& w, int16_t v) { w.I16(v); }
+inline void Write(ByteWriter& w, uint16_t v) { w.U16(v); }
+inline void Write(ByteWriter& w, int32_t v) { w.I32(v); }
+inline void Write(ByteWriter& w, uint32_t v) { w.U32(v); }
+inline void Write(ByteWriter& w, float v) { w.F32(v); }
+template <class T, size_t N>
+void Write(ByteWriter& w, const std::array<T, N>& a) {
+  for (const T& v : a) Write(w, v);
+}
+
+// Reads every field of list into s, in order.
+template <class S, class List>
+void ReadAll(ByteReader& r, S& s, const List& list) {
+  std::apply([&](const auto&... f) { (Read(r, s.*(f.member), f.name), ...); }, list);
+}
+
+// Writes every field of list from s, in order.
+template <class S, class List>
+void WriteAll(ByteWriter& w, const S& s, const List& list) {
+  std::apply([&](const auto&... f) { (Write(w, s.*(f.member)), ...); }, list);
+}
+
+// Sets info[name] for every field of list.
+template <class S, class List>
+void Describe(Value& info, const S& s, const List& list) {
+  std::apply([&](const auto&... f) { ((info[f.name] = Value(s.*(f.member))), ...); }, list);
+}
+
+}  // namespace animkit::fields
