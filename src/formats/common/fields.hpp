@@ -6,8 +6,10 @@
 #pragma once
 
 #include <animkit/binary.hpp>
+#include <animkit/error.hpp>
 #include <animkit/value.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <tuple>
@@ -60,6 +62,18 @@ void ReadAll(ByteReader& r, S& s, const List& list) {
 template <class S, class List>
 void WriteAll(ByteWriter& w, const S& s, const List& list) {
   std::apply([&](const auto&... f) { (Write(w, s.*(f.member)), ...); }, list);
+}
+
+// Writes the fields of list from s over image at `at` (a record patched in place in a
+// file image that keeps every other byte); Error when the record does not fit.
+template <class S, class List>
+void WriteAt(Bytes& image, size_t at, Endian endian, const S& s, const List& list) {
+  ByteWriter w(endian);
+  WriteAll(w, s, list);
+  const Bytes bytes = w.Take();
+  if (at > image.size() || bytes.size() > image.size() - at)
+    throw Error::General("a record at " + Hex(at) + " lies outside the file image");
+  std::copy(bytes.begin(), bytes.end(), image.begin() + static_cast<std::ptrdiff_t>(at));
 }
 
 // Sets info[name] for every field of list.

@@ -2,6 +2,7 @@
 #include <animkit/formats/edf_canm.hpp>
 
 #include "formats/common/edf.hpp"
+#include "edf_canm_fields.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -43,12 +44,7 @@ File Parse(ByteView data) {
     r.FailAt(4, "unknown CANM version " + std::to_string(f.version) + " (" + Hex(f.version) +
                     "); known: 512 (EDF 4.1/5) and 768 (EDF 6)");
   }
-  f.animation_count = r.U32("the animation count");
-  f.animation_offset = r.U32("the animation table offset");
-  f.channel_count = r.U32("the channel count");
-  f.channel_offset = r.U32("the channel table offset");
-  f.name_count = r.U32("the bone name count");
-  f.name_offset = r.U32("the bone name table offset");
+  fields::ReadAll(r, f, kHeaderTables);
   f.image.assign(data.begin(), data.end());
 
   f.names = edf::ReadNameTable<NameEntry>(r, f.name_offset, f.name_count, 0x1C, "bone name", kNameEntrySize);
@@ -117,13 +113,7 @@ File Parse(ByteView data) {
       Animation& a = f.animations[i];
       const size_t entry = t.absolute(t.tell());
       const std::string what = "animation " + std::to_string(i);
-      a.loop = t.I32("an animation's loop flag");
-      a.name_offset = t.U32("an animation's name offset");
-      a.duration = t.F32("an animation's duration");
-      a.interval = t.F32("an animation's keyframe interval");
-      a.keyframes = t.I32("an animation's keyframe count");
-      a.bone_count = t.U32("an animation's bone count");
-      a.bone_offset = t.I32("an animation's bone table offset");
+      fields::ReadAll(t, a, kAnimationEntry);
       if (a.keyframes < 0 || a.keyframes > kMaxKeyframes) {
         r.FailAt(entry + 0x10, what + " claims " + std::to_string(a.keyframes) + " keyframes (0.." +
                                    std::to_string(kMaxKeyframes) + " are accepted)");
@@ -169,12 +159,7 @@ Bytes Serialize(const File& f) {
   if (out.size() < kHeaderSize) throw Error::General("a CANM image needs at least its 0x20-byte header");
   std::memcpy(out.data(), "CANM", 4);
   PutU32(out, 0x04, f.version);
-  PutU32(out, 0x08, f.animation_count);
-  PutU32(out, 0x0C, f.animation_offset);
-  PutU32(out, 0x10, f.channel_count);
-  PutU32(out, 0x14, f.channel_offset);
-  PutU32(out, 0x18, f.name_count);
-  PutU32(out, 0x1C, f.name_offset);
+  fields::WriteAt(out, 0x08, Endian::Little, f, kHeaderTables);
   for (size_t i = 0; i < f.names.size(); ++i) PutU32(out, f.name_offset + kNameEntrySize * i, f.names[i].offset);
   const size_t csize = f.channel_size();
   for (size_t i = 0; i < f.channels.size(); ++i) {
@@ -203,13 +188,7 @@ Bytes Serialize(const File& f) {
   for (size_t i = 0; i < f.animations.size(); ++i) {
     const Animation& a = f.animations[i];
     const size_t at = f.animation_offset + kAnimationSize * i;
-    PutU32(out, at, uint32_t(a.loop));
-    PutU32(out, at + 4, a.name_offset);
-    PutF32(out, at + 8, a.duration);
-    PutF32(out, at + 12, a.interval);
-    PutU32(out, at + 16, uint32_t(a.keyframes));
-    PutU32(out, at + 20, a.bone_count);
-    PutU32(out, at + 24, uint32_t(a.bone_offset));
+    fields::WriteAt(out, at, Endian::Little, a, kAnimationEntry);
     const size_t bones = size_t(int64_t(at) + a.bone_offset);
     for (size_t j = 0; j < a.bones.size(); ++j) {
       const BoneEntry& e = a.bones[j];

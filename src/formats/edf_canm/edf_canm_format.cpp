@@ -2,6 +2,7 @@
 #include <animkit/formats/edf_canm.hpp>
 
 #include "formats/common/document.hpp"
+#include "edf_canm_fields.hpp"
 
 #include <cstring>
 
@@ -37,15 +38,9 @@ class CanmDocument final : public FileDocument<File, kEdfCanmFormat, Serialize> 
                          {"rotation_channel", e.rotation},
                          {"scale_channel", e.scale}});
       }
-      animations.push_back({{"name", a.name},
-                            {"loop", a.loop},
-                            {"name_offset", a.name_offset},
-                            {"duration", a.duration},
-                            {"interval", a.interval},
-                            {"keyframes", a.keyframes},
-                            {"bone_count", a.bone_count},
-                            {"bone_offset", a.bone_offset},
-                            {"bones", std::move(bones)}});
+      Value animation = {{"name", a.name}, {"bones", std::move(bones)}};
+      fields::Describe(animation, a, kAnimationEntry);
+      animations.push_back(std::move(animation));
     }
     Value channels = Value::array();
     for (size_t i = 0; i < file_.channels.size(); ++i) {
@@ -69,19 +64,15 @@ class CanmDocument final : public FileDocument<File, kEdfCanmFormat, Serialize> 
     }
     Value names = Value::array();
     for (const NameEntry& n : file_.names) names.push_back({{"offset", n.offset}, {"name", n.name}});
-    return {{"magic", "CANM"},
-            {"version", file_.version},
-            {"game", file_.version == kVersion6 ? "EDF 6" : "EDF 4.1 / EDF 5"},
-            {"animation_count", file_.animation_count},
-            {"animation_offset", file_.animation_offset},
-            {"channel_count", file_.channel_count},
-            {"channel_offset", file_.channel_offset},
-            {"channel_size", file_.channel_size()},
-            {"name_count", file_.name_count},
-            {"name_offset", file_.name_offset},
-            {"animations", std::move(animations)},
-            {"channels", std::move(channels)},
-            {"bone_names", std::move(names)}};
+    Value info = {{"magic", "CANM"},
+                  {"version", file_.version},
+                  {"game", file_.version == kVersion6 ? "EDF 6" : "EDF 4.1 / EDF 5"},
+                  {"channel_size", file_.channel_size()},
+                  {"animations", std::move(animations)},
+                  {"channels", std::move(channels)},
+                  {"bone_names", std::move(names)}};
+    fields::Describe(info, file_, kHeaderTables);
+    return info;
   }
 
   Scene Decode(const DecodeContext& context) const override {

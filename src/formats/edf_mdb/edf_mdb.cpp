@@ -2,6 +2,7 @@
 #include <animkit/sampling.hpp>
 
 #include "formats/common/edf.hpp"
+#include "edf_mdb_fields.hpp"
 
 #include <bit>
 #include <cstdio>
@@ -14,7 +15,6 @@ void PutU32(Bytes& out, size_t pos, uint32_t v) {
   if (pos + 4 > out.size()) throw Error::General("MDB field at " + Hex(pos) + " lies outside the file image");
   for (int i = 0; i < 4; ++i) out[pos + size_t(i)] = uint8_t(v >> (8 * i));
 }
-void PutF32(Bytes& out, size_t pos, float v) { PutU32(out, pos, std::bit_cast<uint32_t>(v)); }
 
 }  // namespace
 
@@ -29,17 +29,7 @@ File Parse(ByteView data) {
   ByteReader r(data, Endian::Little);
   File f;
   r.Magic("MDB0");
-  f.version = r.U32("the version");
-  f.name_count = r.U32("the name count");
-  f.name_offset = r.U32("the name table offset");
-  f.bone_count = r.U32("the bone count");
-  f.bone_offset = r.U32("the bone table offset");
-  f.object_count = r.U32("the object count");
-  f.object_offset = r.U32("the object table offset");
-  f.material_count = r.U32("the material count");
-  f.material_offset = r.U32("the material table offset");
-  f.texture_count = r.U32("the texture count");
-  f.texture_offset = r.U32("the texture table offset");
+  fields::ReadAll(r, f, kHeader);
   f.image.assign(data.begin(), data.end());
 
   // The tables not interpreted must still lie inside the file (entries of at least 16 bytes).
@@ -54,19 +44,7 @@ File Parse(ByteView data) {
   for (size_t i = 0; i < f.bone_count; ++i) {
     Bone& bone = f.bones[i];
     const size_t at = b.absolute(b.tell());
-    bone.index = b.U32("a bone index");
-    bone.parent = b.I32("a bone parent");
-    bone.next_sibling = b.I32("a bone's next sibling");
-    bone.first_child = b.I32("a bone's first child");
-    bone.name_index = b.U32("a bone name index");
-    bone.child_count = b.U32("a bone's child count");
-    bone.group = b.U8("a bone group");
-    bone.unknown1 = b.U8("a bone's unknown byte");
-    bone.unknown_flag = b.U8("a bone's unknown flag");
-    for (uint8_t& p : bone.padding) p = b.U8("a bone's padding");
-    for (float& v : bone.local) v = b.F32("a bone's local matrix");
-    for (float& v : bone.inverse_bind) v = b.F32("a bone's inverse bind matrix");
-    for (float& v : bone.unknown) v = b.F32("a bone's unknown floats");
+    fields::ReadAll(b, bone, kBoneRecord);
     if (bone.parent < -1 || bone.parent >= int64_t(i)) {
       r.FailAt(at + 4, "bone " + std::to_string(i) + " has parent " + std::to_string(bone.parent) +
                            "; a parent must be -1 or a bone that comes before it");
@@ -83,28 +61,12 @@ Bytes Serialize(const File& f) {
   Bytes out = f.image;
   if (out.size() < kHeaderSize) throw Error::General("an MDB image needs at least its 0x30-byte header");
   std::memcpy(out.data(), "MDB0", 4);
-  const uint32_t header[11] = {f.version,       f.name_count,     f.name_offset,     f.bone_count,
-                               f.bone_offset,   f.object_count,   f.object_offset,   f.material_count,
-                               f.material_offset, f.texture_count, f.texture_offset};
-  for (size_t i = 0; i < 11; ++i) PutU32(out, 4 + 4 * i, header[i]);
+  fields::WriteAt(out, 4, Endian::Little, f, kHeader);
   for (size_t i = 0; i < f.names.size(); ++i) PutU32(out, f.name_offset + kNameEntrySize * i, f.names[i].offset);
   for (size_t i = 0; i < f.bones.size(); ++i) {
     const Bone& b = f.bones[i];
     const size_t at = f.bone_offset + kBoneSize * i;
-    PutU32(out, at, b.index);
-    PutU32(out, at + 4, uint32_t(b.parent));
-    PutU32(out, at + 8, uint32_t(b.next_sibling));
-    PutU32(out, at + 12, uint32_t(b.first_child));
-    PutU32(out, at + 16, b.name_index);
-    PutU32(out, at + 20, b.child_count);
-    if (at + 0x20 > out.size()) throw Error::General("MDB bone " + std::to_string(i) + " lies outside the file image");
-    out[at + 24] = b.group;
-    out[at + 25] = b.unknown1;
-    out[at + 26] = b.unknown_flag;
-    for (size_t k = 0; k < 5; ++k) out[at + 27 + k] = b.padding[k];
-    for (size_t k = 0; k < 16; ++k) PutF32(out, at + 0x20 + 4 * k, b.local[k]);
-    for (size_t k = 0; k < 16; ++k) PutF32(out, at + 0x60 + 4 * k, b.inverse_bind[k]);
-    for (size_t k = 0; k < 8; ++k) PutF32(out, at + 0xA0 + 4 * k, b.unknown[k]);
+    fields::WriteAt(out, at, Endian::Little, b, kBoneRecord);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 #include <animkit/formats/edf_mdb.hpp>
 
 #include "formats/common/document.hpp"
+#include "edf_mdb_fields.hpp"
 
 #include <cstring>
 
@@ -19,35 +20,13 @@ class MdbDocument final : public FileDocument<File, kEdfMdbFormat, Serialize> {
     for (const NameEntry& n : file_.names) names.push_back({{"offset", n.offset}, {"name", n.name}});
     Value bones = Value::array();
     for (const Bone& b : file_.bones) {
-      bones.push_back({{"index", b.index},
-                       {"name", file_.names[b.name_index].name},
-                       {"name_index", b.name_index},
-                       {"parent", b.parent},
-                       {"next_sibling", b.next_sibling},
-                       {"first_child", b.first_child},
-                       {"child_count", b.child_count},
-                       {"group", b.group},
-                       {"unknown1", b.unknown1},
-                       {"unknown_flag", b.unknown_flag},
-                       {"padding", b.padding},
-                       {"local", b.local},
-                       {"inverse_bind", b.inverse_bind},
-                       {"unknown", b.unknown}});
+      Value bone = {{"name", file_.names[b.name_index].name}};
+      fields::Describe(bone, b, kBoneRecord);
+      bones.push_back(std::move(bone));
     }
-    return {{"magic", "MDB0"},
-            {"version", file_.version},
-            {"name_count", file_.name_count},
-            {"name_offset", file_.name_offset},
-            {"bone_count", file_.bone_count},
-            {"bone_offset", file_.bone_offset},
-            {"object_count", file_.object_count},
-            {"object_offset", file_.object_offset},
-            {"material_count", file_.material_count},
-            {"material_offset", file_.material_offset},
-            {"texture_count", file_.texture_count},
-            {"texture_offset", file_.texture_offset},
-            {"names", std::move(names)},
-            {"bones", std::move(bones)}};
+    Value info = {{"magic", "MDB0"}, {"names", std::move(names)}, {"bones", std::move(bones)}};
+    fields::Describe(info, file_, kHeader);
+    return info;
   }
 
   Scene Decode(const DecodeContext&) const override {

@@ -13,7 +13,8 @@ using fields::Field;
 // At 0x90: what kind of motion follows.
 inline constexpr auto kMotionHeader =
     fields::List(Field{"motion type", &MotionHeader::type}, Field{"motion flag", &MotionHeader::flag},
-                 Field{"motion byte count", &MotionHeader::byte_count}, Field{"motion header field", &MotionHeader::reserved});
+                 Field{"motion byte count", &MotionHeader::byte_count},
+                 Field{"motion header field", &MotionHeader::reserved});
 
 // At 0xA0 of a raw motion (0x50 bytes).
 inline constexpr auto kRawHeader = fields::List(
@@ -27,7 +28,8 @@ inline constexpr auto kRawHeader = fields::List(
 
 // At 0xA0 of an interpolated motion (0xA0 bytes); offsets count from 0x90.
 inline constexpr auto kInterpolatedHeader = fields::List(
-    Field{"bone count", &InterpolatedMotion::bone_count}, Field{"total bone count", &InterpolatedMotion::total_bone_count},
+    Field{"bone count", &InterpolatedMotion::bone_count},
+    Field{"total bone count", &InterpolatedMotion::total_bone_count},
     Field{"total frame count", &InterpolatedMotion::total_frames},
     Field{"IK helper table offset", &InterpolatedMotion::ik_helper_offset},
     Field{"joint table offset", &InterpolatedMotion::joint_offset},

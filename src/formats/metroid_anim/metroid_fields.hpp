@@ -17,9 +17,10 @@ inline constexpr auto kV0Header =
 
 inline constexpr auto kV2Header = fields::List(
     Field{"scratch_size", &AnimV2::scratch_size}, Field{"evnt_id", &AnimV2::evnt_id},
-    Field{"unknown_0c", &AnimV2::unknown_0c}, Field{"duration", &AnimV2::duration}, Field{"interval", &AnimV2::interval},
-    Field{"root_bone", &AnimV2::root_bone}, Field{"looping", &AnimV2::looping},
-    Field{"rotation_divisor", &AnimV2::rotation_divisor}, Field{"translation_multiplier", &AnimV2::translation_multiplier},
+    Field{"unknown_0c", &AnimV2::unknown_0c}, Field{"duration", &AnimV2::duration},
+    Field{"interval", &AnimV2::interval}, Field{"root_bone", &AnimV2::root_bone}, Field{"looping", &AnimV2::looping},
+    Field{"rotation_divisor", &AnimV2::rotation_divisor},
+    Field{"translation_multiplier", &AnimV2::translation_multiplier},
     Field{"channel_count", &AnimV2::channel_count}, Field{"unknown_2c", &AnimV2::unknown_2c});
 
 }  // namespace animkit::metroid
