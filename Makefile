@@ -7,6 +7,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_TARGETS ?=
 # Stop a target after this many executions (empty: time only).
 FUZZ_RUNS ?=
+FUZZ_PARALLEL ?= 1
 CMAKE_FLAGS ?=
 NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
 CLI := $(BUILD)/release/tools/animkit/animkit
@@ -50,7 +51,7 @@ fuzz-build: deps
 	cmake --build $(BUILD)/fuzz -j $(JOBS)
 
 fuzz: fuzz-build
-	@FUZZ_FIXTURES=1 FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_RUNS="$(FUZZ_RUNS)" bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" "$(FUZZ_SECONDS)"
+	@FUZZ_FIXTURES=1 FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_PARALLEL="$(FUZZ_PARALLEL)" bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" "$(FUZZ_SECONDS)"
 
 fuzz-smoke: fuzz-build
 	@FUZZ_FIXTURES=0 FUZZ_TARGETS="$(FUZZ_TARGETS)" bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" 30
