@@ -96,5 +96,41 @@ TEST(Sampling, LocalToModelMatchesMatrixProducts) {
   for (const Mat4& m : untouched) EXPECT_EQ(std::memcmp(&m, &fresh, sizeof m), 0);
 }
 
+TEST(Sampling, FramesOfOneJointLeaveUnkeyedPropertiesEmptyAndNormalizeRotations) {
+  Clip clip;
+  clip.name = "walk";
+  clip.SetFrames(3, 2);
+  JointTrack t;
+  t.joint = "hip";
+  t.translation.Add(0, {0, 0, 0});
+  t.translation.Add(1, {4, 0, 0});
+  t.rotation.Add(0, {0, 0, 0, 2});  // not unit length
+  const FrameSamples s = SampleFrames(clip, t, 3, 2);
+  ASSERT_EQ(s.translation.size(), 3u);
+  EXPECT_EQ(s.translation[1].x, 2);  // frame 1 at 0.5 s: halfway
+  EXPECT_EQ(s.translation[2].x, 4);
+  ASSERT_EQ(s.rotation.size(), 3u);
+  EXPECT_EQ(s.rotation[0], (QuatXYZW{0, 0, 0, 1}));
+  EXPECT_TRUE(s.scale.empty());
+}
+
+TEST(Sampling, FramesThatReachInfinityAreAnErrorNamingJointAndClip) {
+  Clip clip;
+  clip.name = "swing";
+  JointTrack t;
+  t.joint = "arm";
+  // Two finite keys whose difference overflows a float: halfway lies past the float range.
+  t.translation.Add(0, {-3e38f, 0, 0});
+  t.translation.Add(1, {3e38f, 0, 0});
+  try {
+    SampleFrames(clip, t, 3, 2);
+    FAIL() << "sampling to infinity must be an error";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("joint 'arm' of clip 'swing'"), std::string::npos) << message;
+    EXPECT_NE(message.find("not finite"), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace animkit

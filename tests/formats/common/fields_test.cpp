@@ -1,0 +1,85 @@
+// Field lists: one declaration read, written and described in file order.
+#include "formats/common/fields.hpp"
+
+#include "support/test_support.hpp"
+
+namespace animkit {
+namespace {
+
+struct Record {
+  uint32_t count = 0;
+  int16_t offset = 0;
+  uint8_t flag = 0;
+  float scale = 0;
+  std::array<uint16_t, 2> pair{};
+};
+
+using fields::Field;
+constexpr auto kRecord = fields::List(Field{"count", &Record::count}, Field{"offset", &Record::offset},
+                                      Field{"flag", &Record::flag}, Field{"scale", &Record::scale},
+                                      Field{"pair", &Record::pair});
+
+// count 0x01020304, offset -2, flag 7, scale 1.5 (0x3FC00000), pair {0x0A0B, 0x0C0D}: little endian.
+const Bytes kLittle = {0x04, 0x03, 0x02, 0x01, 0xFE, 0xFF, 0x07, 0x00, 0x00, 0xC0, 0x3F, 0x0B, 0x0A, 0x0D, 0x0C};
+
+TEST(Fields, ReadInFileOrderWithEachMembersWidth) {
+  ByteReader r(kLittle, Endian::Little);
+  Record rec;
+  fields::ReadAll(r, rec, kRecord);
+  EXPECT_EQ(rec.count, 0x01020304u);
+  EXPECT_EQ(rec.offset, -2);
+  EXPECT_EQ(rec.flag, 7);
+  EXPECT_EQ(rec.scale, 1.5f);
+  EXPECT_EQ(rec.pair, (std::array<uint16_t, 2>{0x0A0B, 0x0C0D}));
+  EXPECT_EQ(r.tell(), kLittle.size());
+}
+
+TEST(Fields, WriteGivesTheBytesBackInEitherByteOrder) {
+  ByteReader r(kLittle, Endian::Little);
+  Record rec;
+  fields::ReadAll(r, rec, kRecord);
+  ByteWriter little(Endian::Little);
+  fields::WriteAll(little, rec, kRecord);
+  EXPECT_EQ(little.Take(), kLittle);
+  ByteWriter big(Endian::Big);
+  fields::WriteAll(big, rec, kRecord);
+  EXPECT_EQ(big.Take(), (Bytes{0x01, 0x02, 0x03, 0x04, 0xFF, 0xFE, 0x07, 0x3F, 0xC0, 0x00, 0x00, 0x0A, 0x0B, 0x0C, 0x0D}));
+}
+
+TEST(Fields, ATruncatedRecordIsAnErrorNamingTheField) {
+  ByteReader r(ByteView(kLittle).first(8), Endian::Little);
+  Record rec;
+  try {
+    fields::ReadAll(r, rec, kRecord);
+    FAIL() << "a record cut at byte 8 must not read";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "offset 0x7: scale runs past the end of the data (needs 0x4 bytes, 0x1 left)");
+  }
+}
+
+TEST(Fields, WriteAtPatchesTheImageAndRefusesWhatDoesNotFit) {
+  Record rec;
+  ByteReader r(kLittle, Endian::Little);
+  fields::ReadAll(r, rec, kRecord);
+  Bytes image(20, 0xEE);
+  fields::WriteAt(image, 2, Endian::Little, rec, kRecord);
+  EXPECT_EQ(Bytes(image.begin() + 2, image.begin() + 17), kLittle);
+  EXPECT_EQ(image[0], 0xEE);
+  EXPECT_EQ(image[17], 0xEE);
+  Bytes small(16, 0);
+  EXPECT_THROW(fields::WriteAt(small, 2, Endian::Little, rec, kRecord), Error);
+  EXPECT_THROW(fields::WriteAt(small, 100, Endian::Little, rec, kRecord), Error);
+  EXPECT_EQ(small, Bytes(16, 0));  // nothing written when the record does not fit
+}
+
+TEST(Fields, DescribeSetsOneKeyPerField) {
+  Record rec;
+  ByteReader r(kLittle, Endian::Little);
+  fields::ReadAll(r, rec, kRecord);
+  Value info = Value::object();
+  fields::Describe(info, rec, kRecord);
+  EXPECT_EQ(DumpJson(info), R"({"count":16909060,"flag":7,"offset":-2,"pair":[2571,3085],"scale":1.5})");
+}
+
+}  // namespace
+}  // namespace animkit
