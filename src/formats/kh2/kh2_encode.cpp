@@ -389,12 +389,25 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
       }
       double tol = base_tol;
       std::vector<FittedKey> fitted = FitHermite(times, series, tol);
-      while (fitted.size() > 255) {  // a curve holds at most 255 keys
+      // A curve holds at most 255 keys: loosen the tolerance until it fits. Once the
+      // tolerance covers the whole range, the middle value is within it everywhere (and
+      // the loop ends even where no tangent is finite, as on values near float's limit).
+      bool constant = false;
+      while (fitted.size() > 255) {
         tol *= 2;
+        if (!(tol < double(mx) - double(mn))) {
+          constant = true;
+          break;
+        }
         fitted = FitHermite(times, series, tol);
       }
       if (IsRotation(c)) tol_used = std::max(tol_used, float(tol));
       else tol_used = std::max(tol_used, float(tol / base_tol * settings.tolerance));
+      if (constant) {
+        im.initial_pose.push_back({static_cast<int16_t>(b), static_cast<int16_t>(c),
+                                   static_cast<float>((double(mn) + mx) / 2)});
+        continue;
+      }
       keys_needed += fitted.size();
       Curve curve;
       curve.joint = joint;

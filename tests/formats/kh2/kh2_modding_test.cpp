@@ -370,6 +370,29 @@ TEST(Kh2Fit, SmoothChannelGetsFewHermiteKeysAndConstantsBecomeInitialPose) {
   EXPECT_LT(EncodeMotion(clip, {}, loose).interpolated.keys.size(), im.keys.size());
 }
 
+// Found by fuzzing: translations near float's limit (2.4e33) whose tangents are never
+// finite made the encoder double its tolerance forever. Past the channel's whole range
+// the middle value is within the tolerance everywhere: the channel becomes constant.
+TEST(Kh2Fit, ValuesNoTangentFitsEndAsAConstantWithinTheLoosenedTolerance) {
+  Clip clip;
+  clip.SetFrames(321, 30);
+  JointTrack t;
+  t.joint = "#0";
+  for (size_t f = 0; f < clip.frame_count; ++f) {
+    const float x = (f % 2 ? 2.4e33f : -2.4e33f) * float(1 + f % 7);
+    t.translation.Add(FrameTime(f, 30), {x, 0, 0});
+  }
+  clip.tracks = {t};
+  EncodeReport report;
+  const Motion m = EncodeMotion(clip, {}, {}, &report);
+  const InterpolatedMotion& im = m.interpolated;
+  EXPECT_LE(im.keys.size(), 255u * im.forward.size());
+  bool x_constant = false;
+  for (const InitialPose& p : im.initial_pose) x_constant |= p.bone == 0 && p.channel == 6;
+  EXPECT_TRUE(x_constant);
+  EXPECT_GE(report.tolerance_used, 1.0f);  // said in the report: far looser than asked
+}
+
 // ---------------------------------------------------------------------------
 // Templates
 
