@@ -8,12 +8,10 @@ mkdir -p "$out"
 count=0
 while IFS= read -r -d '' f; do
   rel=${f#"$samples"/}
-  dest="$out/${rel%.*}.glb"
+  dest="$out/$rel.glb"  # figure.anm.glb and figure.tmd.glb: two inputs never share an output
   mkdir -p "$(dirname "$dest")"
-  skeleton=()
-  # A sample may name the skeleton it needs in a sidecar file "<name>.skeleton".
-  if [ -f "${f%.*}.skeleton" ]; then skeleton=(--skeleton "$samples/$(dirname "$rel")/$(cat "${f%.*}.skeleton")"); fi
-  "$cli" convert "$f" "$dest" --summary "${skeleton[@]}"
+  # Each file with its companion skeleton or model from the same folder (docs/cli.md).
+  "$cli" convert "$f" "$dest" --summary --skeleton auto
   count=$((count + 1))
-done < <(find "$samples" -type f ! -name '*.skeleton' ! -name '*.md' -print0 | sort -z)
+done < <(find "$samples" -type f ! -name '*.md' -print0 | sort -z)
 echo "demo: $count sample files converted to .glb under $out"

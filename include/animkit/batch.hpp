@@ -87,7 +87,7 @@ struct BatchConvertJob {
   std::string to = "glb";      // output format: a format id, an extension, or "json" (sample JSON)
   unsigned threads = 0;        // worker threads, at most this many (0: the hardware threads)
   std::vector<SkeletonMapRule> skeleton_map;
-  std::string skeleton;        // a skeleton for every file no map rule matches ("" = none)
+  std::string skeleton;        // a skeleton for every file no map rule matches ("" = none, "auto" = each file's companion)
   std::string clip;            // only this clip ("" = all)
   Options options;             // format options, as for a single conversion
   // Files that only their extension ties to a format (probe score kProbeExtension)

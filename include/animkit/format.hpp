@@ -147,6 +147,9 @@ struct FormatDescriptor {
   std::string_view id;           // the CLI contract's format id
   std::string_view description;  // a human name
   std::vector<std::string_view> extensions;  // lower case, with the dot
+  // Extensions of the skeleton or model files this format's animations decode against
+  // (FindCompanion); empty when it needs none.
+  std::vector<std::string_view> companions;
   int (*probe)(ByteView data, std::string_view extension) = nullptr;
   std::unique_ptr<Document> (*read)(ByteView data, const Options& options) = nullptr;
   // nullptr when the format cannot be written from the common model.

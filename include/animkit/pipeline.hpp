@@ -34,21 +34,34 @@ Scene LoadReference(const std::string& path, const Options& options);
 // (CheckScene). Every verb decodes through this; Errors name the file.
 Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context);
 
-// A file's companion skeleton: the sidecar "<name>.skeleton" beside it holds, as its
-// first word, the path (relative to the file's folder) of the skeleton or model the
-// file needs. "" when there is no sidecar; Error when the sidecar is empty.
-std::string CompanionSkeleton(const std::string& path);
-// Which skeleton file a file decodes against, in this order: the one given
-// explicitly (--skeleton, or the one a batch skeleton map pairs with it), else its
-// companion (CompanionSkeleton) when use_companion, else "" (its own skeleton).
-std::string ChooseSkeleton(const std::string& path, const std::string& explicit_skeleton, bool use_companion);
+// The --skeleton value that asks for the file's companion (FindCompanion).
+inline constexpr std::string_view kSkeletonAuto = "auto";
+
+// The skeleton or model a file decodes against when the user names none: the one rule
+// of every front end (the CLI's `--skeleton auto`, batch, preview, Blender, Python).
+// Candidates are the regular files in the file's own folder whose extension is one of
+// format.companions (CANM -> MDB, ANIM -> CINF, ANB/MSET/motion -> MDLX, PS1 ANM -> TMD,
+// text ANM -> glTF). One whose name is the file's stem plus an extension wins, then
+// the one whose name starts with the stem (walk.anm -> walk.model.glb), else the only
+// candidate; none or several -> no companion. A file that is itself of a companion kind
+// (an MDLX) has none. Names compare without regard to ASCII case; a candidate that is a
+// link leading out of the folder is not considered.
+struct Companion {
+  std::string path;  // "" when none was chosen
+  std::string note;  // one sentence: what was chosen and why, or why none
+};
+Companion FindCompanion(const std::string& path, const FormatDescriptor& format);
+// The skeleton file a loaded file decodes against: `skeleton` as given, or its
+// companion when it is kSkeletonAuto.
+Companion ResolveSkeleton(const LoadedFile& loaded, const std::string& skeleton);
 
 // A file decoded against its skeleton, the one rule of every front end (CLI verbs,
 // batch, bindings): a reference already decoded (a batch run's shared skeleton) wins,
 // then the skeleton file given (--skeleton, or the file a skeleton map pairs with
-// it), else none: the file's own skeleton.
+// it; "auto": its companion), else none: the file's own skeleton.
 struct DecodedScene {
   Scene scene;
+  Companion skeleton;               // the skeleton file used (ResolveSkeleton), "" for none
   Scene reference;                  // the skeleton file's scene when one was decoded here
   bool decoded_here = false;        // reference holds it
   const Scene* shared = nullptr;    // the already decoded reference given
@@ -123,6 +136,7 @@ struct ConvertResult {
   bool copied_verbatim = false;  // same format, no change: the document was written back
   Value report = Value::object();  // encoder statistics
   std::vector<std::string> warnings;                 // the encoder's warnings
+  Companion skeleton;  // the skeleton file used ("auto" resolved), "" for none
 };
 // Whether a conversion to `format` from a file of that same format must decode and
 // encode: --clip, --template, or any of the format's own options, asks for it. Otherwise (--skeleton

@@ -87,6 +87,7 @@ const FormatDescriptor kGltfFormat = {
     .id = "gltf",
     .description = "glTF 2.0 (.gltf with embedded buffers, .glb)",
     .extensions = {".gltf", ".glb"},
+    .companions = {},
     .probe = &Probe,
     .read = &Read,
     .encode = &Encode,

@@ -238,7 +238,7 @@ void BatchConvertJob::Validate() const {
     CheckGlob(r.animation);
     CheckGlob(r.skeleton);
   }
-  if (!skeleton.empty() && !fs::is_regular_file(skeleton, ec)) {
+  if (!skeleton.empty() && skeleton != kSkeletonAuto && !fs::is_regular_file(skeleton, ec)) {
     throw Error::General("no such skeleton file").InFile(skeleton);
   }
 }
@@ -286,12 +286,15 @@ BatchReport BatchConvertJob::Run() const {
     std::optional<Error> error;
   };
   std::map<std::string, SharedSkeleton> skeletons;
-  if (!skeleton.empty()) skeletons[skeleton];
-  for (const std::string& rel : rule_skeleton)
-    if (!rel.empty()) skeletons[(in_root / rel).string()];
+  std::mutex skeletons_mutex;  // guards insertion (companions are found as files are read)
   std::atomic<size_t> skeletons_decoded{0};
   auto shared_skeleton = [&](const std::string& path) -> const Scene& {
-    SharedSkeleton& shared = skeletons.at(path);
+    SharedSkeleton* entry = nullptr;
+    {
+      std::lock_guard lock(skeletons_mutex);
+      entry = &skeletons[path];  // map nodes stay where they are
+    }
+    SharedSkeleton& shared = *entry;
     std::call_once(shared.once, [&] {
       ++skeletons_decoded;
       try {
@@ -349,6 +352,10 @@ BatchReport BatchConvertJob::Run() const {
                   .InFile(in_path);
             }
             std::string skeleton_path = skeleton;
+            if (skeleton == kSkeletonAuto) {
+              skeleton_path = FindCompanion(in_path, *d.format).path;
+              if (!skeleton_path.empty()) r.skeleton = fs::path(skeleton_path).lexically_relative(in_root).generic_string();
+            }
             for (size_t m = 0; m < skeleton_map.size(); ++m) {
               if (!GlobMatch(skeleton_map[m].animation, files[i])) continue;
               if (rule_skeleton[m].empty()) {
@@ -360,7 +367,7 @@ BatchReport BatchConvertJob::Run() const {
               skeleton_path = (in_root / rule_skeleton[m]).string();
               break;
             }
-            if (r.skeleton.empty() && !skeleton.empty()) r.skeleton = skeleton;
+            if (r.skeleton.empty() && !skeleton.empty() && skeleton != kSkeletonAuto) r.skeleton = skeleton;
             {
               std::lock_guard lock(mutex);
               std::error_code mk;

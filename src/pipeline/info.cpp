@@ -21,14 +21,16 @@ struct FileSummary {
   Value fields;  // the format's own Info()
   std::optional<Scene> scene;
   std::string decode_error;
+  Companion skeleton;  // the skeleton file decoded against
 };
 
 FileSummary Summarize(const std::string& path, const InfoRequest& request) {
   FileSummary s;
   s.loaded = LoadFile(path, request.format, request.options);
   s.fields = s.loaded.document->Info();
+  s.skeleton = ResolveSkeleton(s.loaded, request.skeleton);
   try {
-    s.scene = DecodeWithSkeleton(s.loaded, request.skeleton, request.options).scene;
+    s.scene = DecodeWithSkeleton(s.loaded, s.skeleton.path, request.options).scene;
   } catch (const Error& e) {
     s.decode_error = e.what();
   }
@@ -50,7 +52,9 @@ std::string InfoJson(const std::string& path, const InfoRequest& request) {
   Value out = {{"file", path},
                         {"format", s.loaded.format->id},
                         {"description", s.loaded.format->description},
-                        {"version", Version(s.fields)}};
+                        {"version", Version(s.fields)},
+                        {"skeleton_file", s.skeleton.path.empty() ? Value() : Value(s.skeleton.path)}};
+  if (request.skeleton == kSkeletonAuto) out["skeleton_note"] = s.skeleton.note;
   Value clips = Value::array();
   Value events = Value::array();
   Value joints = Value::array();
@@ -87,6 +91,9 @@ std::string InfoText(const std::string& path, const InfoRequest& request) {
   std::string text =
       path + ": " + std::string(s.loaded.format->id) + " (" + std::string(s.loaded.format->description) + ")\n";
   if (const Value version = Version(s.fields); !version.is_null()) text += "  version: " + DumpJson(version) + "\n";
+  if (request.skeleton == kSkeletonAuto) {
+    text += std::string("  skeleton file: ") + (s.skeleton.path.empty() ? "none: " : "") + s.skeleton.note + "\n";
+  }
   if (s.scene) {
     if (!s.scene->skeleton.empty()) text += "  skeleton: " + std::to_string(s.scene->skeleton.joints.size()) + " joints\n";
     for (const Clip& c : s.scene->clips) {

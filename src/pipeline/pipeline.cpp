@@ -3,9 +3,7 @@
 #include <animkit/pipeline.hpp>
 #include <animkit/sampling.hpp>
 
-#include <cctype>
 #include <charconv>
-#include <filesystem>
 #include <cmath>
 
 namespace animkit {
@@ -63,30 +61,6 @@ Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context) {
   }
 }
 
-std::string CompanionSkeleton(const std::string& path) {
-  namespace fs = std::filesystem;
-  fs::path sidecar(path);
-  sidecar.replace_extension(".skeleton");
-  std::error_code ec;
-  if (!fs::is_regular_file(sidecar, ec)) return {};
-  const Bytes text = ReadFileBytes(sidecar.string());
-  std::string name;
-  for (uint8_t c : text) {
-    if (std::isspace(c)) {
-      if (!name.empty()) break;
-      continue;
-    }
-    name += static_cast<char>(c);
-  }
-  if (name.empty()) throw Error::General("expected the name of a skeleton file").InFile(sidecar.string());
-  return (fs::path(path).parent_path() / name).string();
-}
-
-std::string ChooseSkeleton(const std::string& path, const std::string& explicit_skeleton, bool use_companion) {
-  if (!explicit_skeleton.empty()) return explicit_skeleton;
-  return use_companion ? CompanionSkeleton(path) : std::string();
-}
-
 const Skeleton& RestSkeleton(const Scene& scene, const Scene* reference) {
   return reference && !reference->skeleton.empty() ? reference->skeleton : scene.skeleton;
 }
@@ -98,9 +72,13 @@ DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const std::string& ske
   DecodedScene out;
   if (decoded_reference) {
     out.shared = decoded_reference;
-  } else if (!skeleton_path.empty()) {
-    out.reference = LoadReference(skeleton_path, options);
-    out.decoded_here = true;
+    out.skeleton = {skeleton_path, "given"};
+  } else {
+    out.skeleton = ResolveSkeleton(loaded, skeleton_path);
+    if (!out.skeleton.path.empty()) {
+      out.reference = LoadReference(out.skeleton.path, options);
+      out.decoded_here = true;
+    }
   }
   out.scene = DecodeDocument(loaded, DecodeContext{out.reference_used(), options});
   return out;
@@ -333,7 +311,7 @@ ConvertResult Convert(const ConvertRequest& request) {
   ConvertResult result;
   // Every file this conversion reads: no output may replace one of them (checked
   // before anything is read, and again by WriteOutputs for the files an encoder adds).
-  const std::vector<std::string> inputs = {request.input, request.skeleton, request.template_path};
+  std::vector<std::string> inputs = {request.input, request.skeleton, request.template_path};
   CheckNotAnInput(request.output, inputs);
   Bytes read_input;
   if (!request.input_bytes) read_input = ReadFileBytes(request.input);
@@ -347,8 +325,14 @@ ConvertResult Convert(const ConvertRequest& request) {
   const FormatDescriptor* out_format = to_json ? nullptr : OutputFormatFor(request.output, request.output_format);
   result.output_format = out_format;
 
+  if (request.skeleton == kSkeletonAuto && !request.reference) {
+    // The companion is an input too: check it before it is read.
+    inputs[1] = ResolveSkeleton(loaded, request.skeleton).path;
+    CheckNotAnInput(request.output, inputs);
+  }
   DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, request.options, request.reference);
   Scene& scene = decoded.scene;
+  result.skeleton = decoded.skeleton;
   EncodeTemplate templ;
   if (!request.template_path.empty()) {
     if (to_json) throw Error::General("--template applies to a game format output, not sample JSON").InFile(request.output);

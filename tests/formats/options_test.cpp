@@ -101,8 +101,8 @@ TEST(FormatOptions, EveryDeclarationIsConsistent) {
 }
 
 TEST(FormatOptions, HelpCarriesValuesAndDefault) {
-  EXPECT_EQ(OptionHelp(*FindOption("canm-version")),
-            "CANM version to write: 512 (EDF 4.1/5) or 768 (EDF 6) (512|768; default 512)");
+  EXPECT_EQ(OptionHelp(*FindOption("euler")),
+            "Euler order of PS1 ANM rotations (xyz: X applied first, R = Rz Ry Rx) (xyz|zyx; default xyz)");
   EXPECT_EQ(OptionHelp(*FindOption("raw")), "KH2: write raw matrices instead of an interpolated motion");
 }
 

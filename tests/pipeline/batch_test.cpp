@@ -261,6 +261,34 @@ TEST(BatchConvert, SkeletonMapPairsAnimationsWithSkeletons) {
   EXPECT_NE(Find(report, "chr/missing_a.anm")->error.find("skeleton map line 2"), std::string::npos);
 }
 
+TEST(BatchConvert, SkeletonAutoPairsEachFileWithItsCompanionInItsFolder) {
+  const fs::path root = TempDir("batch-skeleton-auto");
+  const auto copy = [&](const std::string& sample, const std::string& to) {
+    fs::create_directories((root / to).parent_path());
+    fs::copy_file(test::SourcePath("samples/" + sample), root / to);
+  };
+  copy("psx_tmd/figure.anm", "in/figure/figure.anm");
+  copy("psx_tmd/figure.tmd", "in/figure/figure.tmd");
+  copy("edf_canm/soldier5.canm", "in/soldier/soldier5.canm");
+  copy("edf_canm/soldier6.canm", "in/soldier/soldier6.canm");
+  copy("edf_canm/soldier.mdb", "in/soldier/soldier.mdb");
+  copy("psx_anm/wave.anm", "in/alone/wave.anm");
+  BatchConvertJob job = Job(root / "in", root / "out", 2);
+  job.skeleton = std::string(kSkeletonAuto);
+  const BatchReport report = job.Run();
+  EXPECT_EQ(report.failed, 0u);
+  EXPECT_EQ(Find(report, "figure/figure.anm")->skeleton, "figure/figure.tmd");
+  EXPECT_EQ(Find(report, "soldier/soldier5.canm")->skeleton, "soldier/soldier.mdb");
+  EXPECT_EQ(Find(report, "soldier/soldier6.canm")->skeleton, "soldier/soldier.mdb");
+  EXPECT_EQ(Find(report, "soldier/soldier.mdb")->skeleton, "");
+  EXPECT_EQ(Find(report, "alone/wave.anm")->skeleton, "");
+  EXPECT_EQ(report.skeletons_decoded, 2u);  // the TMD and the MDB, each once
+  // The MDB named the joints of both CANMs.
+  const Scene out = ImportGltf(ReadFileBytes((root / "out/soldier/soldier6.glb").string()), "soldier6");
+  ASSERT_FALSE(out.clips.empty());
+  EXPECT_EQ(out.clips[0].tracks[0].joint, "root");
+}
+
 TEST(BatchConvert, RemovesStaleTemporariesAndSkipsAnOutputFolderInside) {
   const fs::path root = TempDir("batch-stale");
   test::WriteBytes(root / "in/a.anm", test::SyntheticPsxAnm(3, 10, 1));

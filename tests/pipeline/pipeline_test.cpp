@@ -22,20 +22,64 @@ Scene TwoClips() {
   return s;
 }
 
-TEST(PipelineSkeleton, ExplicitThenCompanionThenOwn) {
-  const fs::path dir = TempDir("pipeline-companion");
-  test::WriteText(dir / "walk.anb", "x");
-  test::WriteText(dir / "walk.skeleton", "  rig/model.mdlx\n(ignored)");
-  test::WriteText(dir / "alone.anb", "x");
-  test::WriteText(dir / "empty.anb", "x");
-  test::WriteText(dir / "empty.skeleton", " \n");
-  const std::string walk = (dir / "walk.anb").string();
-  EXPECT_EQ(CompanionSkeleton(walk), (dir / "rig/model.mdlx").string());
-  EXPECT_EQ(ChooseSkeleton(walk, "given.glb", true), "given.glb");
-  EXPECT_EQ(ChooseSkeleton(walk, "", true), (dir / "rig/model.mdlx").string());
-  EXPECT_EQ(ChooseSkeleton(walk, "", false), "");
-  EXPECT_EQ(ChooseSkeleton((dir / "alone.anb").string(), "", true), "");
-  EXPECT_THROW(CompanionSkeleton((dir / "empty.anb").string()), Error);
+// Each case: a folder of empty files, the animation, and the companion expected ("" = none).
+struct CompanionCase {
+  std::vector<std::string> files;
+  std::string animation;
+  std::string_view format;
+  std::string expected;
+  std::string note_says;
+};
+
+TEST(PipelineSkeleton, CompanionIsTheOneBesideTheFileNamedAfterItOrTheOnly) {
+  const std::vector<CompanionCase> cases = {
+      {{"walk.canm", "run.canm", "soldier.mdb"}, "walk.canm", "edf-canm", "soldier.mdb", "the only .mdb file"},
+      {{"walk.canm", "walk.mdb", "other.mdb"}, "walk.canm", "edf-canm", "walk.mdb", "the same name"},
+      {{"WALK.CANM", "Walk.MDB", "other.mdb"}, "WALK.CANM", "edf-canm", "Walk.MDB", "the same name"},
+      {{"walk.anm", "walk.model.gltf", "other.glb"}, "walk.anm", "text-anm", "walk.model.gltf", "starts with walk"},
+      {{"walk.anm", "walk.a.glb", "walk.b.glb"}, "walk.anm", "text-anm", "", "2 .glb or .gltf files"},
+      {{"walk.anim", "a.cinf", "b.cinf"}, "walk.anim", "metroid-anim", "", "none is named after it"},
+      {{"walk.anim"}, "walk.anim", "metroid-anim", "", "no .cinf file"},
+      {{"p_ex00.mset", "ex00.mdlx"}, "p_ex00.mset", "kh2-bar", "ex00.mdlx", "the only .mdlx"},
+      {{"wave.motion", "ex00.mdlx"}, "wave.motion", "kh2-motion", "ex00.mdlx", "the only .mdlx"},
+      {{"ex00.mdlx", "ex01.mdlx"}, "ex00.mdlx", "kh2-bar", "", "is itself a .mdlx file"},
+      {{"figure.anm", "figure.tmd"}, "figure.anm", "psx-anm", "figure.tmd", "the same name"},
+      {{"orbit.anc", "figure.tmd"}, "orbit.anc", "psx-anc", "", "needs no skeleton file"},
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const CompanionCase& c = cases[i];
+    const fs::path dir = TempDir("companion-" + std::to_string(i));
+    for (const std::string& f : c.files) test::WriteText(dir / f, "x");
+    const Companion found = FindCompanion((dir / c.animation).string(), *FindFormat(c.format));
+    EXPECT_EQ(found.path, c.expected.empty() ? "" : (dir / c.expected).string()) << c.animation << " case " << i;
+    EXPECT_NE(found.note.find(c.note_says), std::string::npos) << found.note;
+  }
+}
+
+TEST(PipelineSkeleton, CompanionIgnoresFoldersAndLinksLeadingOut) {
+  const fs::path outside = TempDir("companion-outside");
+  test::WriteText(outside / "elsewhere.mdb", "x");
+  const fs::path dir = TempDir("companion-links");
+  test::WriteText(dir / "walk.canm", "x");
+  fs::create_directories(dir / "folder.mdb");
+  fs::create_symlink(outside / "elsewhere.mdb", dir / "walk.mdb");
+  EXPECT_EQ(FindCompanion((dir / "walk.canm").string(), *FindFormat("edf-canm")).path, "");
+  test::WriteText(dir / "inside.mdb", "x");
+  fs::create_symlink(dir / "inside.mdb", dir / "link.mdb");
+  // Two candidates now (the file and a link to it inside the folder), neither named walk.
+  EXPECT_EQ(FindCompanion((dir / "walk.canm").string(), *FindFormat("edf-canm")).path, "");
+}
+
+TEST(PipelineSkeleton, ResolveSkeletonKeepsAGivenFileAndFindsTheCompanionForAuto) {
+  const fs::path dir = TempDir("companion-resolve");
+  LoadedFile loaded;
+  loaded.path = (dir / "walk.canm").string();
+  loaded.format = FindFormat("edf-canm");
+  test::WriteText(dir / "walk.canm", "x");
+  test::WriteText(dir / "rig.mdb", "x");
+  EXPECT_EQ(ResolveSkeleton(loaded, "given.mdb").path, "given.mdb");
+  EXPECT_EQ(ResolveSkeleton(loaded, "").path, "");
+  EXPECT_EQ(ResolveSkeleton(loaded, std::string(kSkeletonAuto)).path, (dir / "rig.mdb").string());
 }
 
 TEST(PipelineSkeleton, RestSkeletonIsTheReferencesWhenItHasJoints) {

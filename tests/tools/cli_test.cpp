@@ -199,12 +199,14 @@ TEST(Samples, CommittedSamplesAreWhatTheEncodersWrite) {
   EXPECT_GT(compared, 0u);
 }
 
-// Every sample file, with its skeleton sidecar when it has one, as make demo converts it.
+// Every sample file, with its companion skeleton (--skeleton auto), as make demo converts it.
 std::vector<std::pair<std::filesystem::path, std::string>> SamplesWithSkeletons() {
   std::vector<std::pair<std::filesystem::path, std::string>> out;
   for (const auto& e : std::filesystem::recursive_directory_iterator(SourcePath("samples"))) {
-    if (!e.is_regular_file() || e.path().extension() == ".skeleton" || e.path().extension() == ".md") continue;
-    out.emplace_back(e.path(), ChooseSkeleton(e.path().string(), "", true));
+    if (!e.is_regular_file() || e.path().extension() == ".md") continue;
+    const std::string path = e.path().string();
+    const Detection d = Detect(ReadFileBytes(path), path);
+    out.emplace_back(e.path(), d.format ? FindCompanion(path, *d.format).path : std::string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -235,13 +237,54 @@ TEST(Samples, EverySampleExportsToGltfThatTheKhronosValidatorAccepts) {
 TEST(Samples, EverySampleReadsAndWritesBackByteForByte) {
   size_t n = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(SourcePath("samples"))) {
-    if (!e.is_regular_file() || e.path().extension() == ".skeleton" || e.path().extension() == ".md") continue;
+    if (!e.is_regular_file() || e.path().extension() == ".md") continue;
     const Bytes data = ReadFileBytes(e.path().string());
     LoadedFile f = LoadBytes(data, e.path().string(), "", Options{});
     EXPECT_EQ(f.document->Write(), data) << e.path();
     ++n;
   }
   EXPECT_GT(n, 0u);
+}
+
+// The pairs the bundled samples are made in (tools/make_samples), found by --skeleton auto.
+TEST(Samples, SkeletonAutoPairsEverySampleWithTheFileItWasMadeWith) {
+  const std::map<std::string, std::string> expected = {
+      {"edf_canm/soldier5.canm", "soldier.mdb"},     {"edf_canm/soldier6.canm", "soldier.mdb"},
+      {"kh2_bar/p_ex00.mset", "ex00.mdlx"},          {"kh2_bar/walk.anb", "ex00.mdlx"},
+      {"kh2_bar/raw.anb", "ex00.mdlx"},              {"metroid_anim/hologram_v0.anim", "skeleton.cinf"},
+      {"metroid_anim/run.anim", "skeleton.cinf"},    {"psx_tmd/figure.anm", "figure.tmd"},
+      {"text_anm/figure.anm", "figure_model.glb"},   {"text_anm/authored.anm", "authored.anm.timeline.glb"},
+  };
+  size_t paired = 0;
+  for (const auto& [sample, skeleton] : SamplesWithSkeletons()) {
+    const std::string rel = std::filesystem::relative(sample, SourcePath("samples")).generic_string();
+    const auto it = expected.find(rel);
+    EXPECT_EQ(skeleton.empty() ? "" : std::filesystem::path(skeleton).filename().string(),
+              it == expected.end() ? "" : it->second)
+        << rel;
+    paired += !skeleton.empty();
+  }
+  EXPECT_EQ(paired, expected.size());
+}
+
+TEST(Samples, SkeletonAutoSamplesLikeTheExplicitSkeletonAndSaysWhichItUsed) {
+  const std::string canm = SourcePath("samples/edf_canm/soldier5.canm");
+  std::string with_auto, explicit_json, note;
+  ASSERT_EQ(RunCli("sample '" + canm + "' --skeleton auto", &with_auto, &note), 0) << note;
+  ASSERT_EQ(RunCli("sample '" + canm + "' --skeleton '" + SourcePath("samples/edf_canm/soldier.mdb") + "'", &explicit_json),
+            0);
+  EXPECT_EQ(with_auto, explicit_json);
+  EXPECT_NE(note.find("skeleton file: soldier.mdb (the only .mdb file beside soldier5.canm)"), std::string::npos)
+      << note;
+  std::string info;
+  ASSERT_EQ(RunCli("info '" + canm + "' --json --skeleton auto", &info), 0);
+  const auto json = nlohmann::json::parse(info);
+  EXPECT_EQ(json["skeleton_file"], SourcePath("samples/edf_canm/soldier.mdb"));
+  EXPECT_NE(json["skeleton_note"].get<std::string>().find("the only .mdb"), std::string::npos);
+
+  std::string alone;
+  ASSERT_EQ(RunCli("sample '" + SourcePath("samples/psx_anm/wave.anm") + "' --skeleton auto", nullptr, &alone), 0);
+  EXPECT_NE(alone.find("skeleton file: none: no .tmd file beside wave.anm"), std::string::npos) << alone;
 }
 
 }  // namespace

@@ -74,7 +74,8 @@ int RunFormats(bool options, bool markdown) {
 
 void AddCommon(CLI::App* app, CommonArgs& args, bool with_output) {
   app->add_option("--format", args.format, "Input format id (skips detection)");
-  app->add_option("--skeleton", args.skeleton, "Skeleton or model file (glTF or a game format that carries one)");
+  app->add_option("--skeleton", args.skeleton,
+                  "Skeleton or model file (glTF or a game format that carries one), or 'auto': the one beside the file");
   app->add_option("--clip", args.clip, "Only this clip");
   if (with_output) app->add_option("-o,--output", args.output, "Write to this file instead of stdout");
   AddFormatOptions(app, args);
@@ -89,7 +90,13 @@ Options ToOptions(const CommonArgs& args) {
 }
 
 // The files a verb reads: -o never writes over one of them.
-std::vector<std::string> InputsOf(const std::string& file, const CommonArgs& args) { return {file, args.skeleton}; }
+std::vector<std::string> InputsOf(const std::string& file, const std::string& skeleton) { return {file, skeleton}; }
+
+// `--skeleton auto` says on stderr which file it chose, or why none.
+void ReportCompanion(const std::string& file, const CommonArgs& args, const Companion& used) {
+  if (args.skeleton != kSkeletonAuto) return;
+  std::fprintf(stderr, "%s: skeleton file: %s%s\n", file.c_str(), used.path.empty() ? "none: " : "", used.note.c_str());
+}
 
 void Emit(const std::string& text, const std::string& output, const std::vector<std::string>& inputs) {
   if (output.empty()) {
@@ -101,7 +108,11 @@ void Emit(const std::string& text, const std::string& output, const std::vector<
 
 int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   const InfoRequest request{args.format, args.skeleton, ToOptions(args)};
-  Emit(json ? InfoJson(file, request) : InfoText(file, request), args.output, InputsOf(file, args));
+  std::string skeleton = args.skeleton;
+  if (skeleton == kSkeletonAuto && !args.output.empty()) {
+    skeleton = ResolveSkeleton(LoadFile(file, args.format, request.options), skeleton).path;
+  }
+  Emit(json ? InfoJson(file, request) : InfoText(file, request), args.output, InputsOf(file, skeleton));
   return 0;
 }
 
@@ -109,6 +120,7 @@ int RunSample(const std::string& file, double rate, const CommonArgs& args) {
   const Options options = ToOptions(args);
   const LoadedFile loaded = LoadFile(file, args.format, options);
   const DecodedScene decoded = DecodeWithSkeleton(loaded, args.skeleton, options);
+  ReportCompanion(file, args, decoded.skeleton);
   const Scene& scene = decoded.scene;
   if (!args.clip.empty()) (void)RequireClip(scene, args.clip, file);
   const SampleRequest request{rate, args.clip, &decoded.rest(), args.limits};
@@ -121,7 +133,7 @@ int RunSample(const std::string& file, double rate, const CommonArgs& args) {
     }
     return 0;
   }
-  AtomicFile out(args.output, InputsOf(file, args));  // streamed: the JSON is never held whole
+  AtomicFile out(args.output, InputsOf(file, decoded.skeleton.path));  // streamed: the JSON is never held whole
   try {
     WriteSampleJson(scene, loaded.format->id, request, [&](std::string_view piece) { out.Write(piece); });
   } catch (const Error& e) {
@@ -158,6 +170,7 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
   request.options = ToOptions(args);
   request.template_path = template_path;
   ConvertResult r = Convert(request);
+  ReportCompanion(in, args, r.skeleton);
   for (const std::string& w : r.warnings) std::fprintf(stderr, "%s: warning: %s\n", out.c_str(), w.c_str());
   if (summary) {
     std::printf("%s -> %s: %s, %zu clips, %zu frames, %zu joints, %zu events\n", in.c_str(), out.c_str(),
@@ -170,6 +183,7 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
                              {"output", out},
                              {"input_format", r.input_format->id},
                              {"output_format", r.output_format ? Value(r.output_format->id) : "sample-json"},
+                             {"skeleton", r.skeleton.path.empty() ? Value() : Value(r.skeleton.path)},
                              {"clips", r.clips},
                              {"frames", r.frames},
                              {"joints", r.joints},

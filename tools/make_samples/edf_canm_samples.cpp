@@ -57,14 +57,11 @@ void WriteEdfMdbSamples(const std::filesystem::path& dir) {
 void WriteEdfCanmSamples(const std::filesystem::path& dir) {
   const Skeleton skeleton = Soldier();
   WriteEdfMdbSamples(dir);
-  const std::string sidecar = "soldier.mdb";
   edf_canm::EncodeSettings v5;
   WriteSample(dir, "soldier5.canm", edf_canm::Serialize(edf_canm::EncodeClips(SoldierClips(false, 31), v5, &skeleton)));
-  WriteSample(dir, "soldier5.skeleton", ByteView(reinterpret_cast<const uint8_t*>(sidecar.data()), sidecar.size()));
   edf_canm::EncodeSettings v6;
   v6.version = edf_canm::kVersion6;
   WriteSample(dir, "soldier6.canm", edf_canm::Serialize(edf_canm::EncodeClips(SoldierClips(true, 10), v6, &skeleton)));
-  WriteSample(dir, "soldier6.skeleton", ByteView(reinterpret_cast<const uint8_t*>(sidecar.data()), sidecar.size()));
 }
 
 }  // namespace animkit::samples

@@ -88,10 +88,6 @@ void WriteKh2BarSamples(const std::filesystem::path& dir) {
   }
   LayoutBar(mset);
   WriteSample(dir, "p_ex00.mset", SerializeBar(mset));
-  const std::string sidecar = "ex00.mdlx";
-  const ByteView sidecar_bytes(reinterpret_cast<const uint8_t*>(sidecar.data()), sidecar.size());
-  WriteSample(dir, "p_ex00.skeleton", sidecar_bytes);
-  WriteSample(dir, "walk.skeleton", sidecar_bytes);
 }
 
 void WriteKh2MotionSamples(const std::filesystem::path& dir) {

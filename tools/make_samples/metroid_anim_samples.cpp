@@ -41,14 +41,10 @@ void WriteMetroidAnimSamples(const std::filesystem::path& dir) {
   metroid::EncodeSettings settings;
   settings.bone_ids = metroid::BoneIdsOf(scene);
   WriteSample(dir, "run.anim", metroid::SerializeAnim(metroid::EncodeAnim(rig.clip, settings)));
-  const std::string sidecar = "skeleton.cinf\n";
-  const ByteView side(reinterpret_cast<const uint8_t*>(sidecar.data()), sidecar.size());
-  WriteSample(dir, "run.skeleton", side);
 
   Rig small = MakeRig(8, 12, 4, "hologram");
   settings.version = 0;
   WriteSample(dir, "hologram_v0.anim", metroid::SerializeAnim(metroid::EncodeAnim(small.clip, settings)));
-  WriteSample(dir, "hologram_v0.skeleton", side);
 }
 
 void WriteMetroidCinfSamples(const std::filesystem::path& dir) {

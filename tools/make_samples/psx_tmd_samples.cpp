@@ -87,8 +87,6 @@ Clip FigureDance() {
 void WritePsxTmdSamples(const std::filesystem::path& dir) {
   WriteSample(dir, "figure.tmd", psx_tmd::Serialize(Figure()));
   WriteSample(dir, "figure.anm", psx_anm::Serialize(psx_anm::EncodeClip(FigureDance(), {})));
-  const std::string sidecar = "figure.tmd\n";
-  WriteSample(dir, "figure.skeleton", ByteView(reinterpret_cast<const uint8_t*>(sidecar.data()), sidecar.size()));
 }
 
 void WritePsxAncSamples(const std::filesystem::path& dir) {

@@ -65,7 +65,6 @@ void WriteTextAnmSamples(const std::filesystem::path& dir) {
   // Hand-written sets over a model whose first animation is the timeline.
   WriteSample(dir, "figure.anm", View(kFigureSets));
   WriteSample(dir, "figure_model.glb", ExportGltf(FigureModel(), GltfExportOptions{}));
-  WriteSample(dir, "figure.skeleton", View("figure_model.glb"));
 
   // The inverse: three clips laid out on one timeline by the encoder.
   SyntheticSpec spec;
@@ -89,7 +88,6 @@ void WriteTextAnmSamples(const std::filesystem::path& dir) {
       clips, skeleton, text_anm::LayoutSettings{}, "timeline: " + timeline + " (sets cut from its first animation, 24 frames per second)");
   WriteSample(dir, "authored.anm", text_anm::Serialize(layout.file));
   WriteSample(dir, timeline, ExportGltf(layout.timeline, GltfExportOptions{}));
-  WriteSample(dir, "authored.skeleton", View(timeline));
 }
 
 }  // namespace animkit::samples

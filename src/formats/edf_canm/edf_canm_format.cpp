@@ -15,8 +15,9 @@ const OptionSpec kFpsOption{.name = "canm-fps", .type = OptionType::Number,
                             .help = "CANM engine frames per second that duration and interval count",
                             .default_value = "60", .min = 0, .max = 1000, .min_exclusive = true};
 const OptionSpec kVersionOption{.name = "canm-version", .type = OptionType::Choice,
-                                .help = "CANM version to write: 512 (EDF 4.1/5) or 768 (EDF 6)",
-                                .choices = {"512", "768"}, .default_value = "512"};
+                                .help = "CANM version to write: 512 (EDF 4.1/5) or 768 (EDF 6); default: the "
+                                        "--template's version, else the input CANM's, else 512",
+                                .choices = {"512", "768"}};
 
 double EngineFps(const Options& o) { return o.Number(kFpsOption, kEngineFramesPerSecond); }
 
@@ -99,7 +100,16 @@ std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   EncodeSettings settings;
-  settings.version = context.options.Choice(kVersionOption) == "768" ? kVersion6 : kVersion5;
+  // Without --canm-version, the version of the file being replaced, else of the CANM the
+  // scene was read from (its metadata survives glTF), else 512.
+  uint32_t kept = kVersion5;
+  if (const auto* templ = context.templ ? dynamic_cast<const CanmDocument*>(context.templ->document) : nullptr) {
+    kept = templ->file().version;
+  } else if (scene.metadata.is_object() && scene.metadata.value("source_format", "") == "edf-canm") {
+    kept = scene.metadata.value("canm_version", kVersion5);
+  }
+  const std::string fallback = kept == kVersion6 ? "768" : "512";
+  settings.version = context.options.Choice(kVersionOption, fallback) == "768" ? kVersion6 : kVersion5;
   settings.engine_fps = EngineFps(context.options);
   const Skeleton* skeleton = context.reference && !context.reference->skeleton.empty() ? &context.reference->skeleton
                              : scene.skeleton.empty()                                     ? nullptr
@@ -112,7 +122,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 
 const FormatDescriptor kEdfCanmFormat{
     .id = "edf-canm", .description = "Earth Defense Force CANM animation (EDF 4.1/5: version 512, EDF 6: version 768)",
-    .extensions = {".canm"}, .probe = edf_canm::Probe, .read = edf_canm::Read, .encode = edf_canm::Encode,
+    .extensions = {".canm"}, .companions = {".mdb"}, .probe = edf_canm::Probe, .read = edf_canm::Read, .encode = edf_canm::Encode,
     .options = {edf_canm::kFpsOption, edf_canm::kVersionOption}};
 
 }  // namespace animkit

@@ -58,7 +58,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 
 const FormatDescriptor kEdfMdbFormat{
     .id = "edf-mdb", .description = "Earth Defense Force MDB model (skeleton; meshes and materials kept as bytes)",
-    .extensions = {".mdb"}, .probe = edf_mdb::Probe, .read = edf_mdb::Read, .encode = edf_mdb::Encode,
+    .extensions = {".mdb"}, .companions = {}, .probe = edf_mdb::Probe, .read = edf_mdb::Read, .encode = edf_mdb::Encode,
     .options = {}};
 
 }  // namespace animkit

@@ -295,12 +295,12 @@ const std::vector<OptionSpec> kOptions = {kRawSpaceOption, kTriggerRateOption, k
 
 const FormatDescriptor kKh2BarFormat{
     .id = "kh2-bar", .description = "Kingdom Hearts II BAR archive (ANB, MSET, MDLX)",
-    .extensions = {".anb", ".mset", ".bar", ".mdlx"}, .probe = kh2::ProbeBar, .read = kh2::ReadBar, .encode = kh2::EncodeBar,
+    .extensions = {".anb", ".mset", ".bar", ".mdlx"}, .companions = {".mdlx"}, .probe = kh2::ProbeBar, .read = kh2::ReadBar, .encode = kh2::EncodeBar,
     .options = kh2::kOptions};
 
 const FormatDescriptor kKh2MotionFormat{
     .id = "kh2-motion", .description = "Kingdom Hearts II motion entry (raw or interpolated)",
-    .extensions = {".motion"}, .probe = kh2::ProbeMotion, .read = kh2::ReadMotion, .encode = kh2::EncodeBareMotion,
+    .extensions = {".motion"}, .companions = {".mdlx"}, .probe = kh2::ProbeMotion, .read = kh2::ReadMotion, .encode = kh2::EncodeBareMotion,
     .options = kh2::kOptions};
 
 }  // namespace animkit

@@ -213,13 +213,13 @@ std::unique_ptr<Document> EncodeCinfDocument(const Scene& scene, EncodeContext& 
 
 const FormatDescriptor kMetroidAnimFormat{
     .id = "metroid-anim", .description = "Metroid Prime ANIM (versions 0 and 2)",
-    .extensions = {".anim"}, .probe = metroid::ProbeAnim, .read = metroid::ReadAnim, .encode = metroid::EncodeAnimDocument,
+    .extensions = {".anim"}, .companions = {".cinf"}, .probe = metroid::ProbeAnim, .read = metroid::ReadAnim, .encode = metroid::EncodeAnimDocument,
     .options = {metroid::kVersionOption, metroid::kMaxErrorRotOption, metroid::kMaxErrorPosOption, metroid::kDivisorOption,
                 metroid::kBoneTableOption}};
 
 const FormatDescriptor kMetroidCinfFormat{
     .id = "metroid-cinf", .description = "Metroid Prime CINF skeleton",
-    .extensions = {".cinf"}, .probe = metroid::ProbeCinf, .read = metroid::ReadCinf, .encode = metroid::EncodeCinfDocument,
+    .extensions = {".cinf"}, .companions = {}, .probe = metroid::ProbeCinf, .read = metroid::ReadCinf, .encode = metroid::EncodeCinfDocument,
     .options = {metroid::kRestOption}};
 
 }  // namespace animkit

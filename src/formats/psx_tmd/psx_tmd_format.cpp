@@ -113,7 +113,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 
 const FormatDescriptor kPsxTmdFormat{
     .id = "psx-tmd", .description = "PS1 TMD model (Vib-Ribbon)",
-    .extensions = {".tmd"}, .probe = psx_tmd::Probe, .read = psx_tmd::Read, .encode = psx_tmd::Encode,
+    .extensions = {".tmd"}, .companions = {}, .probe = psx_tmd::Probe, .read = psx_tmd::Read, .encode = psx_tmd::Encode,
     .options = {psx_tmd::kFixpOption}};
 
 }  // namespace animkit

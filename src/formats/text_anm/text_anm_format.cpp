@@ -179,7 +179,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 
 const FormatDescriptor kTextAnmFormat{
     .id = "text-anm", .description = "text ANM animation sets over a model's timeline",
-    .extensions = {".anm"}, .probe = text_anm::Probe, .read = text_anm::Read, .encode = text_anm::Encode,
+    .extensions = {".anm"}, .companions = {".glb", ".gltf"}, .probe = text_anm::Probe, .read = text_anm::Read, .encode = text_anm::Encode,
     .options = {text_anm::kGapOption, text_anm::kSetOption, text_anm::kLayoutOption}};
 
 }  // namespace animkit

@@ -2,6 +2,7 @@
 #include <animkit/formats/edf_mdb.hpp>
 #include <animkit/gltf.hpp>
 #include <animkit/io.hpp>
+#include <animkit/pipeline.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -452,7 +453,7 @@ TEST(EdfCanm, CliConvertsBothWays) {
   ASSERT_EQ(test::RunCli("convert " + (dir / "a.glb").string() + " " + (dir / "c.canm").string(), &out, &err), 0) << err;
   const edf_canm::File c = edf_canm::Parse(ReadFileBytes((dir / "c.canm").string()));
   EXPECT_EQ(c.names.front().name, "Scene_Root");
-  EXPECT_EQ(c.version, 512u);
+  EXPECT_EQ(c.version, 768u);  // soldier6's own version, kept through the glTF's metadata
 }
 
 TEST(EdfCanm, ProbeRecognisesTheFormat) {
@@ -594,6 +595,35 @@ TEST(EdfCanm, SharedChannelsCannotAmplifyDecoding) {
   } catch (const Error& e) {
     Has(e.what(), "offset 0x20: decoding up to animation 0 would create 120000000 keys");
   }
+}
+
+// A re-encode keeps the version of the CANM it came from (through glTF too), or of the
+// --template it replaces, unless --canm-version says otherwise.
+TEST(EdfCanm, ReencodingKeepsTheSourcesOrTheTemplatesVersion) {
+  const std::filesystem::path dir = test::TempDir("canm-version-kept");
+  const std::string v6 = test::SourcePath("samples/edf_canm/soldier6.canm");
+  const std::string v5 = test::SourcePath("samples/edf_canm/soldier5.canm");
+  const std::string mdb = test::SourcePath("samples/edf_canm/soldier.mdb");
+  auto version_of = [](const std::string& path) { return edf_canm::Parse(ReadFileBytes(path)).version; };
+  auto convert = [&](const std::string& in, const std::string& out, const std::string& templ, Options options) {
+    ConvertRequest r;
+    r.input = in;
+    r.output = out;
+    r.skeleton = mdb;
+    r.template_path = templ;
+    r.options = std::move(options);
+    (void)Convert(r);
+  };
+  const std::string glb = (dir / "s6.glb").string();
+  convert(v6, glb, "", {});
+  convert(glb, (dir / "back.canm").string(), "", {});
+  EXPECT_EQ(version_of((dir / "back.canm").string()), edf_canm::kVersion6);
+  convert(glb, (dir / "as5.canm").string(), v5, {});
+  EXPECT_EQ(version_of((dir / "as5.canm").string()), edf_canm::kVersion5);
+  Options asked;
+  asked.Set("canm-version", "512");
+  convert(glb, (dir / "asked.canm").string(), "", asked);
+  EXPECT_EQ(version_of((dir / "asked.canm").string()), edf_canm::kVersion5);
 }
 
 }  // namespace

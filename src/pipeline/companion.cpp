@@ -1,0 +1,90 @@
+// The companion rule: which skeleton or model beside a file it decodes against.
+#include <animkit/error.hpp>
+#include <animkit/pipeline.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace animkit {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Lower(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+std::string KindList(const FormatDescriptor& format) {
+  std::string out;
+  for (size_t i = 0; i < format.companions.size(); ++i) {
+    if (i) out += i + 1 == format.companions.size() ? " or " : ", ";
+    out += format.companions[i];
+  }
+  return out;
+}
+
+// Names, in sorted order, of the regular files in folder with a companion extension,
+// other than the file itself and links that lead out of the folder.
+std::vector<std::string> Candidates(const fs::path& folder, const fs::path& self, const FormatDescriptor& format) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  const fs::path canonical_folder = fs::weakly_canonical(folder.empty() ? fs::path(".") : folder, ec);
+  fs::directory_iterator it(folder.empty() ? fs::path(".") : folder, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    if (p.filename() == self.filename()) continue;
+    const std::string ext = ExtensionOf(p.filename().string());
+    if (std::find(format.companions.begin(), format.companions.end(), ext) == format.companions.end()) continue;
+    std::error_code file_ec;
+    if (!fs::is_regular_file(p, file_ec)) continue;
+    if (fs::weakly_canonical(p, file_ec).parent_path() != canonical_folder) continue;
+    out.push_back(p.filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+Companion FindCompanion(const std::string& path, const FormatDescriptor& format) {
+  const fs::path file(path);
+  const std::string name = file.filename().string();
+  if (format.companions.empty()) return {"", name + " needs no skeleton file (" + std::string(format.id) + ")"};
+  const std::string own_ext = ExtensionOf(name);
+  if (std::find(format.companions.begin(), format.companions.end(), own_ext) != format.companions.end()) {
+    return {"", name + " is itself a " + own_ext + " file: no companion is looked for"};
+  }
+  const std::vector<std::string> candidates = Candidates(file.parent_path(), file, format);
+  const std::string kinds = KindList(format);
+  if (candidates.empty()) return {"", "no " + kinds + " file beside " + name + ": decoded without a skeleton file"};
+
+  const std::string stem = Lower(file.stem().string());
+  std::vector<std::string> exact, prefixed;
+  for (const std::string& c : candidates) {
+    const std::string lower = Lower(c);
+    if (Lower(fs::path(c).stem().string()) == stem) exact.push_back(c);
+    if (lower.starts_with(stem)) prefixed.push_back(c);
+  }
+  auto chosen = [&](const std::string& c, const std::string& why) {
+    return Companion{(file.parent_path() / c).string(), c + " (" + why + ")"};
+  };
+  if (exact.size() == 1) return chosen(exact.front(), "the same name as " + name);
+  if (prefixed.size() == 1) return chosen(prefixed.front(), "its name starts with " + file.stem().string());
+  if (prefixed.size() > 1) {
+    return {"", std::to_string(prefixed.size()) + " " + kinds + " files beside " + name + " start with " +
+                    file.stem().string() + ": give --skeleton"};
+  }
+  if (candidates.size() == 1) return chosen(candidates.front(), "the only " + kinds + " file beside " + name);
+  return {"", std::to_string(candidates.size()) + " " + kinds + " files beside " + name +
+                  " and none is named after it: give --skeleton"};
+}
+
+Companion ResolveSkeleton(const LoadedFile& loaded, const std::string& skeleton) {
+  if (skeleton != kSkeletonAuto) return {skeleton, skeleton.empty() ? "" : "given"};
+  return FindCompanion(loaded.path, *loaded.format);
+}
+
+}  // namespace animkit
