@@ -56,6 +56,11 @@ Vec3 Lerp(Vec3 a, Vec3 b, float t);
 // Euler radians (rotation about X, Y, Z) to a quaternion and back, for the given order.
 QuatXYZW QuatFromEuler(Vec3 radians, EulerOrder order);
 Vec3 EulerFromQuat(QuatXYZW q, EulerOrder order);
+// The Euler radians of q nearest `previous`, for writers whose readers interpolate the
+// angles themselves: of the two solutions every rotation has, (x, y, z) and
+// (x + pi, pi - y, z + pi), each angle moved by whole turns toward previous's, the
+// one closest to previous (least sum of squared differences).
+std::array<double, 3> EulerNearest(QuatXYZW q, EulerOrder order, const std::array<double, 3>& previous);
 
 // Angle in radians between two rotations (0..pi), sign of q ignored; computed in
 // double so that tests can assert angles down to about 1e-7 rad.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 namespace animkit {
 
@@ -129,6 +130,24 @@ Vec3 EulerFromQuat(QuatXYZW q, EulerOrder order) {
     }
   }
   return {static_cast<float>(x), static_cast<float>(y), static_cast<float>(z)};
+}
+
+std::array<double, 3> EulerNearest(QuatXYZW q, EulerOrder order, const std::array<double, 3>& previous) {
+  const Vec3 e = EulerFromQuat(q, order);
+  const double pi = std::numbers::pi, turn = 2 * pi;
+  std::array<std::array<double, 3>, 2> solutions = {{{e.x, e.y, e.z}, {e.x + pi, pi - e.y, e.z + pi}}};
+  double best = std::numeric_limits<double>::infinity();
+  size_t pick = 0;
+  for (size_t s = 0; s < solutions.size(); ++s) {
+    double distance = 0;
+    for (size_t k = 0; k < 3; ++k) {
+      double& v = solutions[s][k];
+      v -= turn * std::round((v - previous[k]) / turn);
+      distance += (v - previous[k]) * (v - previous[k]);
+    }
+    if (distance < best) best = distance, pick = s;
+  }
+  return solutions[pick];
 }
 
 double AngleBetween(QuatXYZW a, QuatXYZW b) {

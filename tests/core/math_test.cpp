@@ -19,6 +19,28 @@ TEST(Math, EulerXYZAppliesXFirst) {
   EXPECT_NEAR(y2.z, 1, 1e-6);
 }
 
+TEST(Math, EulerNearestIsTheSameRotationClosestToThePreviousAngles) {
+  for (EulerOrder order : {EulerOrder::XYZ, EulerOrder::ZYX}) {
+    // Past the pole: Y at 3 rad is the other solution of (pi, pi - 3, pi).
+    const QuatXYZW q = QuatFromEuler({0.1f, 3.0f, -0.2f}, order);
+    const auto e = EulerNearest(q, order, {0.1, 2.9, -0.2});
+    EXPECT_NEAR(e[0], 0.1, 1e-5);
+    EXPECT_NEAR(e[1], 3.0, 1e-5);
+    EXPECT_NEAR(e[2], -0.2, 1e-5);
+    // Whole turns follow the previous angles: 1.5 turns about X.
+    const auto wound = EulerNearest(QuatFromEuler({0.5f, 0, 0}, order), order, {2 * kPi + 0.4, 0, 0});
+    EXPECT_NEAR(wound[0], 2 * kPi + 0.5, 1e-5);
+    // Always the same rotation.
+    for (int i = 0; i < 50; ++i) {
+      const Vec3 a{0.13f * float(i) - 3, 0.07f * float(i) - 1.5f, 2.5f - 0.11f * float(i)};
+      const std::array<double, 3> previous{0.3 * i, -0.2 * i, 0.1 * i};
+      const auto n = EulerNearest(QuatFromEuler(a, order), order, previous);
+      EXPECT_LT(AngleBetween(QuatFromEuler({float(n[0]), float(n[1]), float(n[2])}, order), QuatFromEuler(a, order)),
+                1e-5);
+    }
+  }
+}
+
 TEST(Math, EulerRoundTripsBothOrders) {
   for (EulerOrder order : {EulerOrder::XYZ, EulerOrder::ZYX}) {
     for (Vec3 e : {Vec3{0.3f, -0.2f, 1.1f}, Vec3{-2.5f, 1.2f, 0.4f}, Vec3{0, 0, 0}}) {

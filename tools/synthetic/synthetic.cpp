@@ -80,6 +80,30 @@ Clip SyntheticClip(const Skeleton& skeleton, const SyntheticSpec& spec) {
   return clip;
 }
 
+Clip SpinningClip() {
+  constexpr size_t kFrames = 61;
+  const double deg = std::numbers::pi / 180;
+  Clip clip;
+  clip.name = "spin";
+  clip.SetFrames(kFrames, 30);
+  const Vec3 x{1, 0, 0}, y{0, 1, 0}, z{0, 0, 1};
+  const std::vector<std::string> names = {"spin720", "spin540", "swing170"};
+  for (size_t j = 0; j < names.size(); ++j) {
+    JointTrack track;
+    track.joint = names[j];
+    for (size_t f = 0; f < kFrames; ++f) {
+      const double u = double(f) / double(kFrames - 1), wave = std::sin(2 * std::numbers::pi * u);
+      QuatXYZW q;
+      if (j == 0) q = Multiply(AxisAngle(z, float(720 * deg * u)), AxisAngle(x, float(20 * deg * wave)));
+      if (j == 1) q = Multiply(AxisAngle(y, float(540 * deg * u)), AxisAngle(z, float(15 * deg * wave)));
+      if (j == 2) q = Multiply(AxisAngle(x, float(170 * deg * wave)), AxisAngle(y, float(10 * deg)));
+      track.rotation.Add(FrameTime(f, 30), q);
+    }
+    clip.tracks.push_back(std::move(track));
+  }
+  return clip;
+}
+
 Scene SyntheticScene(const SyntheticSpec& spec, bool skeleton_only) {
   Scene scene;
   scene.skeleton = SyntheticSkeleton(spec);

@@ -59,6 +59,19 @@ Channel QuantizeXyz(const Curve& curve, uint32_t version) {
   return c;
 }
 
+// Moves each angle of a rotation curve by the whole turns that bring its range closest
+// to zero (same rotations, values as small as they can be).
+void CenterTurns(Curve& curve) {
+  const double turn = 2 * std::numbers::pi;
+  for (size_t k = 0; k < 3; ++k) {
+    float lo = curve.frames.front()[k], hi = lo;
+    for (const auto& v : curve.frames) lo = std::min(lo, v[k]), hi = std::max(hi, v[k]);
+    const double shift = turn * std::round((double(lo) + double(hi)) / 2 / turn);
+    if (shift == 0) continue;
+    for (auto& v : curve.frames) v[k] = float(double(v[k]) - shift);
+  }
+}
+
 Channel QuaternionChannel(const Curve& curve) {
   Channel c;
   const auto& f0 = curve.frames.front();
@@ -165,7 +178,7 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
       const FrameSamples samples = SampleFrames(clip, t, frames, rate);
       for (const Vec3& v : samples.translation) pos.frames.push_back({v.x, v.y, v.z, 0});
       for (const Vec3& v : samples.scale) scl.frames.push_back({v.x, v.y, v.z, 0});
-      std::array<float, 3> prev_euler{0, 0, 0};
+      std::array<double, 3> prev_euler{0, 0, 0};
       for (size_t f = 0; f < samples.rotation.size(); ++f) {
         QuatXYZW q = samples.rotation[f];
         if (v6) {
@@ -177,18 +190,18 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
           }
           rot.frames.push_back({q.x, q.y, q.z, q.w});
         } else {
-          const Vec3 e3 = EulerFromQuat(q, EulerOrder::XYZ);
-          std::array<float, 3> angles{e3.x, e3.y, e3.z};
-          if (f > 0) {  // unwrap: the same rotation, without 2 pi jumps between frames
-            for (size_t k = 0; k < 3; ++k) {
-              const double turn = 2 * std::numbers::pi;
-              angles[k] = float(angles[k] - turn * std::round((double(angles[k]) - prev_euler[k]) / turn));
-            }
+          // The solution nearest the previous key: the 16-bit range stays as narrow as
+          // the motion allows, and a reader interpolating the angles never swings.
+          if (f == 0) {
+            const Vec3 e3 = EulerFromQuat(q, EulerOrder::XYZ);
+            prev_euler = {e3.x, e3.y, e3.z};
+          } else {
+            prev_euler = EulerNearest(q, EulerOrder::XYZ, prev_euler);
           }
-          prev_euler = angles;
-          rot.frames.push_back({angles[0], angles[1], angles[2], 0});
+          rot.frames.push_back({float(prev_euler[0]), float(prev_euler[1]), float(prev_euler[2]), 0});
         }
       }
+      if (!v6 && !rot.frames.empty()) CenterTurns(rot);
       if (!pos.frames.empty()) e.position = add_channel(QuantizeXyz(pos, settings.version));
       if (!rot.frames.empty()) e.rotation = add_channel(v6 ? QuaternionChannel(rot) : QuantizeXyz(rot, settings.version));
       if (!scl.frames.empty()) e.scale = add_channel(QuantizeXyz(scl, settings.version));

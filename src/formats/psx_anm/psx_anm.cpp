@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <set>
 
 namespace animkit::psx_anm {
@@ -142,6 +143,8 @@ std::vector<std::array<double, 3>> FillField(const std::vector<std::array<int16_
       if (prev > 0 && next < n) {  // between two frames that have the field
         const double u = double(i - (prev - 1)) / double(next - (prev - 1));
         for (int c = 0; c < 3; ++c) out[i][c] = raw[prev - 1][c] + (raw[next][c] - raw[prev - 1][c]) * u;
+      } else if (prev == 0 && next < n) {  // before the first: that first value, as a curve holds its ends
+        for (int c = 0; c < 3; ++c) out[i][c] = raw[next][c];
       }
     }
   }
@@ -219,6 +222,30 @@ int16_t QuantizeChecked(double value, const std::string& what) {
   return static_cast<int16_t>(q);
 }
 
+// The rotation as 16-bit angles (4096 a turn), the Euler solution nearest the angles
+// written before for the object (readers interpolate the angles themselves), moved by
+// whole turns back into the field's range when it would leave it. Updates previous.
+std::array<int16_t, 3> ContinuousAngles(QuatXYZW q, EulerOrder order, std::optional<std::array<double, 3>>& previous,
+                                        const std::string& joint) {
+  std::array<double, 3> e;
+  if (previous) {
+    e = EulerNearest(q, order, *previous);
+  } else {
+    const Vec3 v = EulerFromQuat(q, order);
+    e = {v.x, v.y, v.z};
+  }
+  std::array<int16_t, 3> out{};
+  for (size_t k = 0; k < 3; ++k) {
+    double units = std::round(e[k] / kRadiansPerUnit);
+    if (units > 32767) units -= 4096 * std::ceil((units - 32767) / 4096);
+    if (units < -32768) units += 4096 * std::ceil((-32768 - units) / 4096);
+    out[k] = QuantizeChecked(units, joint + " rotation");
+    e[k] = out[k] * kRadiansPerUnit;
+  }
+  previous = e;
+  return out;
+}
+
 // Object index for a track: "#N" keeps N, a rest-skeleton joint keeps its index,
 // anything else takes its position in the clip.
 int ObjectIndexFor(const JointTrack& track, size_t position, const Skeleton* rest) {
@@ -261,6 +288,7 @@ File EncodeClip(const Clip& clip, const DecodeSettings& settings, const Skeleton
 
   std::vector<TransformTRS> pose(clip.tracks.size());
   std::vector<std::array<int16_t, 3>> held_rot(clip.tracks.size(), {0, 0, 0}), held_pos = held_rot;
+  std::vector<std::optional<std::array<double, 3>>> written_angles(clip.tracks.size());  // radians, as stored
   const Skeleton* rest_for_sampling = rest;
   file.frames.resize(frames);
   for (size_t f = 0; f < frames; ++f) {
@@ -271,11 +299,8 @@ File EncodeClip(const Clip& clip, const DecodeSettings& settings, const Skeleton
       if (!IsVisible(track, f) || (p.scale.x == 0 && p.scale.y == 0 && p.scale.z == 0)) continue;
       Keyframe k;
       k.object = static_cast<uint8_t>(objects[i]);
-      const Vec3 e = EulerFromQuat(p.rotation, settings.euler);
-      const std::array<int16_t, 3> rot{QuantizeChecked(e.x / kRadiansPerUnit, "rotation"),
-                                       QuantizeChecked(e.y / kRadiansPerUnit, "rotation"),
-                                       QuantizeChecked(e.z / kRadiansPerUnit, "rotation")};
       const std::string joint = "joint '" + track.joint + "' frame " + std::to_string(f);
+      const std::array<int16_t, 3> rot = ContinuousAngles(p.rotation, settings.euler, written_angles[i], joint);
       const std::array<int16_t, 3> scl{QuantizeChecked(p.scale.x * kScaleOne, joint + " scale"),
                                        QuantizeChecked(p.scale.y * kScaleOne, joint + " scale"),
                                        QuantizeChecked(p.scale.z * kScaleOne, joint + " scale")};

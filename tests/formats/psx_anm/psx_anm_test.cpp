@@ -112,6 +112,21 @@ TEST(PsxAnm, MissingFieldsHoldOrInterpolate) {
   ExpectQuat(pose[0].rotation, s, 0, 0, c);
 }
 
+TEST(PsxAnm, InterpolateHoldsTheFirstValueBeforeItAsTheImportersCurvesDo) {
+  // Object 0: frame 0 keyed without fields, frame 1 rotation X = 1024 (a quarter turn).
+  const Bytes file = {0x00, 0x80, 60, 0, 2, 0, 6, 0, 7, 0, 11, 0,  // header + 3 offsets (/2): 12, 14, 22
+                      0, 0,                                          // frame 0: object 0, no fields
+                      0, 1, 0x00, 0x04, 0, 0, 0, 0};                 // frame 1
+  std::vector<TransformTRS> pose(1);
+  Clip hold = psx_anm::DecodeClip(psx_anm::Parse(file), DecodeSettings{EulerOrder::XYZ, MissingField::Hold});
+  SampleClipJob{&hold, nullptr, FrameTime(0, 60), pose}.Run();
+  ExpectQuat(pose[0].rotation, 0, 0, 0, 1);  // identity before any
+  Clip lerp = psx_anm::DecodeClip(psx_anm::Parse(file), DecodeSettings{EulerOrder::XYZ, MissingField::Interpolate});
+  SampleClipJob{&lerp, nullptr, FrameTime(0, 60), pose}.Run();
+  const double h = std::sqrt(0.5);
+  ExpectQuat(pose[0].rotation, h, 0, 0, h);  // the first value, held backwards
+}
+
 TEST(PsxAnm, WritesBackByteForByte) {
   test::ExpectByteExactRoundTrip(kPsxAnmFormat, kGolden);
   // Unknown flag bits, a gap after the table and trailing bytes survive too.

@@ -27,6 +27,11 @@ Skeleton FigureSkeleton();
 // A looping clip keyed at every frame (LINEAR): sine swings on every joint, a
 // bobbing root translation, a breathing scale when animate_scale.
 Clip SyntheticClip(const Skeleton& skeleton, const SyntheticSpec& spec);
+// Three joints of one frame-rate-30 clip of 61 frames (2 s), keyed at every frame, whose
+// rotations whole-turn Euler writers get wrong: "spin720" turns 720 degrees about Z
+// while rocking 20 degrees about X, "spin540" 540 degrees about Y (through the gimbal
+// pole at 90) while rocking about Z, "swing170" swings +-170 degrees about X.
+Clip SpinningClip();
 // SyntheticSkeleton(spec) and, unless skeleton_only, its SyntheticClip: the one
 // scene set-up of tests, samples, the fuzz corpus and benchmarks.
 Scene SyntheticScene(const SyntheticSpec& spec, bool skeleton_only = false);
