@@ -13,6 +13,8 @@ NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
 CLI := $(BUILD)/release/tools/animkit/animkit
 
 .PHONY: samples all deps node-deps build demo test test-release test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
+.PHONY: python
+.PHONY: blender-addon
 
 all: build
 
@@ -66,8 +68,24 @@ bench: deps
 	cmake --build $(BUILD)/bench -j $(JOBS)
 	$(BUILD)/bench/bench/animkit_bench --benchmark_min_time=0.2
 
+# The Python module alone, in the release build: import it with
+# PYTHONPATH=$(BUILD)/release/python /usr/bin/python3 (docs/python.md). `make build` builds
+# it too, and `make install` installs it into Python's package folder.
+python: deps
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build $(BUILD)/release -j $(JOBS) --target animkit_python
+
 install: build
 	cmake --install $(BUILD)/release --prefix "$(or $(PREFIX),/usr/local)"
+
+# The Blender add-on (blender/animkit_io) as the zip Blender installs, animkit_io/ at the
+# top: Edit > Preferences > Add-ons > Install... (docs/blender.md).
+blender-addon:
+	@mkdir -p $(BUILD)
+	find blender/animkit_io -name __pycache__ -prune -exec rm -rf {} +
+	rm -f $(BUILD)/animkit_io.zip
+	python3 -m zipfile -c $(BUILD)/animkit_io.zip blender/animkit_io
+	@echo "wrote $(BUILD)/animkit_io.zip"
 
 clean:
 	rm -rf $(BUILD)

@@ -3,7 +3,8 @@
 # As root it runs apt-get; otherwise it prints the one command to run.
 set -euo pipefail
 packages=(cmake make g++ git pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libcli11-dev
-          libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev)
+          libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev
+          python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -11,6 +12,8 @@ done
 # node and npm run the glTF validator; a machine may already have them from elsewhere.
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
+# Blender runs the add-on's tests (tests/blender); a big package, so any Blender on PATH counts.
+command -v blender >/dev/null || missing+=(blender)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then
   echo "installing: ${missing[*]}"

@@ -1,0 +1,38 @@
+# animkit for Blender: imports and exports game animation formats through the animkit
+# command line. The operators are thin; the work is in build.py (import), export.py
+# (export), cli.py (running animkit), gltf_read.py / gltf_write.py (animkit's glTF) and
+# rig.py (the stored skeleton and clip records).
+
+bl_info = {
+    "name": "animkit: game animation formats",
+    "author": "animkit",
+    "version": (0, 1, 0),
+    "blender": (3, 4, 0),
+    "location": "File > Import / Export > Game animation (animkit)",
+    "description": "PS1 ANM/TMD/ANC, text ANM, Metroid Prime ANIM/CINF, Kingdom Hearts II "
+                   "ANB/MSET/MDLX/motion, EDF CANM/MDB through the animkit command line",
+    "category": "Import-Export",
+}
+
+# Outside Blender (no bpy) only the pure modules are usable: cli, gltf_read, gltf_write
+# and rig import without bpy, so they can be tested with any Python 3.
+
+
+def _reload():
+    import importlib
+    import sys
+    for name in ("cli", "gltf_read", "gltf_write", "rig", "build", "export", "operators"):
+        module = sys.modules.get(__name__ + "." + name)
+        if module is not None:
+            importlib.reload(module)
+
+
+def register():
+    _reload()
+    from . import operators
+    operators.register()
+
+
+def unregister():
+    from . import operators
+    operators.unregister()

@@ -1,0 +1,479 @@
+# Import: runs animkit on a file and builds the Blender data (armature, actions, NLA
+# tracks, markers, meshes, camera) from what it prints and writes.
+#
+# Data sources, all from the animkit command line:
+#   animkit info FILE --json [--skeleton S]   header fields, clips, the companion skeleton
+#   animkit convert FILE scene.glb [...]      skeleton hierarchy, rest pose, meshes, cameras,
+#                                             clip extras (read by gltf_read)
+#   animkit sample FILE [...]                 every joint's pose at every frame
+#
+# Bones. Bone i stands for glTF node i (animkit_root is left out). Its rest matrix B_i is
+# rigid: the joint's model-space rest translation and rotation (Blender bones cannot hold
+# a rest scale). With L_i = B_parent^-1 B_i (B of no parent = identity) and the joint's
+# parent-relative transform A_i at a frame, the pose basis is L_i^-1 A_i; Blender then
+# composes pose_i = pose_parent L_i basis_i = the joint's model-space transform exactly,
+# scale included (inherit_scale FULL, no connected bones). L_i is rigid, so the basis
+# keeps A_i's scale and only translation and rotation are transformed.
+#
+# Frames: clip frame k (time k / frame_rate) is Blender frame k; every clip starts at 0.
+
+import math
+import os
+import tempfile
+
+import bpy
+from mathutils import Matrix, Quaternion, Vector
+
+from . import cli, gltf_read, rig as rigmod
+
+UP_AXES = {
+    # id: (label, description)
+    "AUTO": ("Automatic", "PS1 files: source -Y up (the PS1's Y points down); others: source +Y up"),
+    "Y_UP": ("Y up -> Z up", "The source's +Y becomes Blender's +Z (armature object rotated 90 degrees about X)"),
+    "Y_DOWN": ("-Y up -> Z up", "The source's -Y becomes Blender's +Z (armature object rotated -90 degrees about X)"),
+    "KEEP": ("Keep source axes", "No rotation: the source's axes are Blender's"),
+}
+
+PSX_FORMATS = ("psx-anm", "psx-tmd", "psx-anc")
+
+
+def up_axis_matrix(up_axis, fmt):
+    if up_axis == "AUTO":
+        up_axis = "Y_DOWN" if fmt in PSX_FORMATS else "Y_UP"
+    if up_axis == "Y_UP":
+        return Matrix.Rotation(math.pi / 2, 4, "X"), up_axis
+    if up_axis == "Y_DOWN":
+        return Matrix.Rotation(-math.pi / 2, 4, "X"), up_axis
+    return Matrix.Identity(4), "KEEP"
+
+
+class ImportResult:
+    def __init__(self):
+        self.armature = None
+        self.actions = []
+        self.objects = []
+        self.messages = []  # (level, text) for the operator to report
+        self.skeleton = ""
+
+
+# ---------------------------------------------------------------------------------------
+# Small math on (translation Vector, rotation Quaternion) pairs
+
+
+def _quat(xyzw):
+    return Quaternion((xyzw[3], xyzw[0], xyzw[1], xyzw[2]))
+
+
+def _trs_matrix(t, q, s):
+    return Matrix.LocRotScale(Vector(t), q, Vector(s))
+
+
+def _rigid(m):
+    """A matrix's translation and rotation (scale and shear dropped)."""
+    loc, rot, _scale = m.decompose()
+    rot.normalize()
+    return loc, rot
+
+
+def _model_size(rig, rest_model, scene):
+    pts = [rest_model[i].translation for i, n in enumerate(rig["nodes"]) if rigmod.is_bone(n)]
+    for mesh in scene.meshes:
+        for prim in mesh.primitives:
+            pts.extend(Vector(p) for p in prim.positions)
+    if not pts:
+        return 1.0
+    extent = max(max(p[k] for p in pts) - min(p[k] for p in pts) for k in range(3))
+    return extent if extent > 0 else 1.0
+
+
+# ---------------------------------------------------------------------------------------
+
+
+def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO", meshes=True):
+    """Imports `filepath`; returns an ImportResult. Raises cli.AnimkitError."""
+    result = ImportResult()
+    filepath = os.path.abspath(filepath)
+    options = list(options)
+    if skeleton:
+        skeleton = os.path.abspath(skeleton)
+        info = cli.info(exe, filepath, skeleton, options)
+        note = "skeleton %s (given)" % os.path.basename(skeleton)
+    else:
+        skeleton, note, info = cli.resolve_skeleton(exe, filepath, options)
+    result.skeleton = skeleton
+    result.messages.append(("INFO", note))
+    if info.get("decode_error"):
+        raise cli.AnimkitError(info["decode_error"])
+    with tempfile.TemporaryDirectory(prefix="animkit_import_") as tmp:
+        glb = os.path.join(tmp, "scene.glb")
+        warnings = cli.convert(exe, filepath, glb, skeleton, options)
+        scene = gltf_read.read(glb)
+        samples = cli.sample(exe, filepath, skeleton, options, out_json=os.path.join(tmp, "sample.json"))
+    for w in warnings:
+        result.messages.append(("WARNING", w))
+    fmt = info.get("format") or samples.get("format", "")
+    _build(context, result, filepath, fmt, skeleton, options, info, scene, samples, up_axis, meshes)
+    return result
+
+
+def _build(context, result, filepath, fmt, skeleton, options, info, scene, samples, up_axis, want_meshes):
+    rig = rigmod.rig_from_scene(scene)
+    nodes = rig["nodes"]
+    name = os.path.basename(filepath)
+
+    # Rest matrices, model space, with scale (for composing) and rigid (the bones).
+    rest_local = [_trs_matrix(n["t"], _quat(n["r"]), n["s"]) for n in nodes]
+    rest_model = [None] * len(nodes)
+
+    def model(i, depth=0):
+        if rest_model[i] is None:
+            p = nodes[i]["parent"]
+            rest_model[i] = rest_local[i] if p < 0 or depth > len(nodes) else model(p, depth + 1) @ rest_local[i]
+        return rest_model[i]
+
+    for i in range(len(nodes)):
+        model(i)
+    size = _model_size(rig, rest_model, scene)
+    order = rigmod.bone_order(rig)
+    parents = {i: rigmod.bone_parent(rig, i) for i in order}
+    children = {}
+    for i in order:
+        children.setdefault(parents[i], []).append(i)
+
+    # --- armature and bones
+    if context.view_layer.objects.active is not None and context.view_layer.objects.active.mode != "OBJECT":
+        bpy.ops.object.mode_set(mode="OBJECT")
+    arm = bpy.data.armatures.new(name)
+    obj = bpy.data.objects.new(name, arm)
+    context.collection.objects.link(obj)
+    for o in context.view_layer.objects:
+        o.select_set(False)
+    context.view_layer.objects.active = obj
+    obj.select_set(True)
+    axis, axis_id = up_axis_matrix(up_axis, fmt)
+    obj.matrix_world = axis
+    obj.show_in_front = True
+
+    bpy.ops.object.mode_set(mode="EDIT")
+    edit_bones = {}
+    for i in order:
+        n = nodes[i]
+        eb = arm.edit_bones.new(n["name"][:63] or "node_%d" % i)
+        head = rest_model[i].translation
+        length = 0.0
+        for c in children.get(i, []):
+            d = (rest_model[c].translation - head).length
+            if d > 1e-4 * size:
+                length = d
+                break
+        if length <= 0.0:
+            length = 0.1 * size
+        eb.head = (0.0, 0.0, 0.0)
+        eb.tail = (0.0, length, 0.0)
+        loc, rot = _rigid(rest_model[i])
+        eb.matrix = Matrix.Translation(loc) @ rot.to_matrix().to_4x4()
+        eb.use_connect = False
+        eb.inherit_scale = "FULL"
+        eb.use_deform = n["kind"] == rigmod.KIND_JOINT
+        edit_bones[i] = eb
+        n["bone"] = eb.name
+    for i in order:
+        if parents[i] >= 0:
+            edit_bones[i].parent = edit_bones[parents[i]]
+    bpy.ops.object.mode_set(mode="OBJECT")
+
+    # Actual rest matrices (Blender stores head, tail and roll in float32).
+    bones = {i: arm.bones[nodes[i]["bone"]] for i in order}
+    offsets = {}  # i -> (Lt, Lq^-1): basis = Lq^-1 (A - Lt)
+    for i in order:
+        b = bones[i].matrix_local
+        p = parents[i]
+        lm = b if p < 0 else bones[p].matrix_local.inverted() @ b
+        lt, lq = _rigid(lm)
+        offsets[i] = (lt, lq.inverted())
+    for i in order:
+        pb = obj.pose.bones[nodes[i]["bone"]]
+        pb.rotation_mode = "QUATERNION"
+
+    # --- properties
+    obj["animkit_source"] = filepath
+    obj["animkit_format"] = fmt
+    obj["animkit_skeleton"] = skeleton
+    obj["animkit_info"] = rigmod.dumps(info)
+    obj["animkit_options"] = rigmod.dumps(options)
+    obj["animkit_up_axis"] = axis_id
+    obj["animkit_rig"] = rigmod.dumps(rig)
+    result.armature = obj
+    result.objects.append(obj)
+
+    # --- clips
+    clips = samples.get("clips", [])
+    node_of = {}
+    for i, n in enumerate(nodes):
+        if rigmod.is_bone(n):
+            node_of.setdefault(n["name"], i)
+    scene_ctx = context.scene
+    actions = []
+    for k, clip in enumerate(clips):
+        anim = scene.animations[k] if k < len(scene.animations) else None
+        action = _build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, anim)
+        actions.append(action)
+    if actions:
+        ad = obj.animation_data_create()
+        for action in actions:
+            track = ad.nla_tracks.new()
+            track.name = action.name
+            strip = track.strips.new(action.name, 0, action)
+            strip.name = action.name
+            track.mute = True
+        ad.action = actions[0]
+        first = clips[0]
+        rate = float(first.get("frame_rate") or 30.0)
+        fps = max(1, int(round(rate)))
+        scene_ctx.render.fps = fps
+        scene_ctx.render.fps_base = fps / rate
+        scene_ctx.frame_start = 0
+        scene_ctx.frame_end = max(0, len(first.get("frames", [])) - 1)
+    else:
+        # A skeleton or model alone: the rest pose.
+        for i in order:
+            pb = obj.pose.bones[nodes[i]["bone"]]
+            lt, lqi = offsets[i]
+            t, q, s = Vector(nodes[i]["t"]), _quat(nodes[i]["r"]), Vector(nodes[i]["s"])
+            pb.location = lqi @ (t - lt)
+            pb.rotation_quaternion = lqi @ q
+            pb.scale = s
+    result.actions = actions
+    scene_ctx.frame_set(scene_ctx.frame_start if actions else scene_ctx.frame_current)
+
+    # --- meshes and cameras, each on its node's bone
+    if want_meshes:
+        material = None
+        for i, n in enumerate(nodes):
+            if n["mesh"] is None or n["kind"] == rigmod.KIND_ROOT or not n["bone"]:
+                continue
+            if material is None:
+                material = _vertex_color_material()
+            mobj = _build_mesh(scene.meshes[n["mesh"]], material)
+            context.collection.objects.link(mobj)
+            _parent_to_bone(mobj, obj, n["bone"])
+            result.objects.append(mobj)
+    for i, n in enumerate(nodes):
+        if n["camera"] is None or not n["bone"] or n["camera"] >= len(scene.cameras):
+            continue
+        cobj = _build_camera(scene.cameras[n["camera"]], n["name"])
+        context.collection.objects.link(cobj)
+        _parent_to_bone(cobj, obj, n["bone"])
+        result.objects.append(cobj)
+        if context.scene.camera is None:
+            context.scene.camera = cobj
+    context.view_layer.update()
+
+
+def _parent_to_bone(child, arm_obj, bone_name):
+    """Parents `child` to the bone so its world matrix is the bone's pose matrix (Blender
+    places a bone's children at the bone's tail: the parent inverse moves them back)."""
+    child.parent = arm_obj
+    child.parent_type = "BONE"
+    child.parent_bone = bone_name
+    length = arm_obj.data.bones[bone_name].length
+    child.matrix_parent_inverse = Matrix.Translation((0.0, -length, 0.0))
+    child.matrix_basis = Matrix.Identity(4)
+
+
+def _vertex_color_material():
+    mat = bpy.data.materials.new("animkit_vertex_color")
+    mat.use_nodes = True
+    nt = mat.node_tree
+    bsdf = next((nd for nd in nt.nodes if nd.type == "BSDF_PRINCIPLED"), None)
+    attr = nt.nodes.new("ShaderNodeVertexColor")
+    attr.layer_name = "Color"
+    attr.location = (-300, 300)
+    if bsdf is not None:
+        nt.links.new(attr.outputs["Color"], bsdf.inputs["Base Color"])
+    mat.use_backface_culling = False
+    return mat
+
+
+def _build_mesh(mesh, material):
+    verts, edges, faces, colors = [], [], [], []
+    for prim in mesh.primitives:
+        base = len(verts)
+        verts.extend(tuple(p) for p in prim.positions)
+        colors.extend(prim.colors or [(1.0, 1.0, 1.0, 1.0)] * len(prim.positions))
+        idx = prim.indices
+        if prim.mode == gltf_read.MODE_TRIANGLES:
+            faces.extend((base + idx[j], base + idx[j + 1], base + idx[j + 2]) for j in range(0, len(idx) - 2, 3))
+        elif prim.mode == gltf_read.MODE_TRIANGLE_STRIP:
+            for j in range(len(idx) - 2):
+                a, b, c = idx[j], idx[j + 1], idx[j + 2]
+                faces.append((base + a, base + b, base + c) if j % 2 == 0 else (base + b, base + a, base + c))
+        elif prim.mode == gltf_read.MODE_TRIANGLE_FAN:
+            faces.extend((base + idx[0], base + idx[j], base + idx[j + 1]) for j in range(1, len(idx) - 1))
+        elif prim.mode == gltf_read.MODE_LINES:
+            edges.extend((base + idx[j], base + idx[j + 1]) for j in range(0, len(idx) - 1, 2))
+        elif prim.mode in (gltf_read.MODE_LINE_STRIP, gltf_read.MODE_LINE_LOOP):
+            edges.extend((base + idx[j], base + idx[j + 1]) for j in range(len(idx) - 1))
+            if prim.mode == gltf_read.MODE_LINE_LOOP and len(idx) > 2:
+                edges.append((base + idx[-1], base + idx[0]))
+    faces = [f for f in faces if len(set(f)) == 3]
+    edges = [e for e in edges if e[0] != e[1]]
+    me = bpy.data.meshes.new(mesh.name)
+    me.from_pydata(verts, edges, faces)
+    me.validate(clean_customdata=False)
+    if verts and len(me.vertices) == len(colors):
+        attr = me.color_attributes.new("Color", "FLOAT_COLOR", "POINT")
+        flat = [c for col in colors for c in col]
+        attr.data.foreach_set("color", flat)
+    me.materials.append(material)
+    me.update()
+    return bpy.data.objects.new(mesh.name, me)
+
+
+def _build_camera(cam, name):
+    data = bpy.data.cameras.new(cam.get("name", name))
+    if cam.get("type") == "orthographic":
+        o = cam.get("orthographic", {})
+        data.type = "ORTHO"
+        data.ortho_scale = 2.0 * max(o.get("xmag", 1.0), o.get("ymag", 1.0))
+        data.clip_start = o.get("znear", 0.1)
+        data.clip_end = o.get("zfar", 100.0)
+    else:
+        p = cam.get("perspective", {})
+        data.sensor_fit = "VERTICAL"
+        data.angle_y = p.get("yfov", 0.8)
+        data.clip_start = p.get("znear", 0.1)
+        data.clip_end = p.get("zfar", 1000.0) if p.get("zfar") else 1e6
+    return bpy.data.objects.new(name, data)
+
+
+# ---------------------------------------------------------------------------------------
+# Actions
+
+
+def _build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, anim):
+    nodes = rig["nodes"]
+    frames = clip.get("frames", [])
+    n_frames = len(frames)
+    rate = float(clip.get("frame_rate") or 30.0)
+    model_space = clip.get("space") == "model"
+    joint_names = clip.get("joints", [])
+    column = {}  # node index -> column in the frames
+    for c, jn in enumerate(joint_names):
+        i = node_of.get(jn)
+        if i is not None and i not in column:
+            column[i] = c
+    # Nodes animkit's sample does not list (cameras, other nodes): the glTF channels.
+    channels = {}
+    if anim is not None:
+        for ch in anim.channels:
+            if ch.node < len(nodes) and ch.node not in column and nodes[ch.node]["kind"] in (
+                    rigmod.KIND_CAMERA, rigmod.KIND_OTHER) and ch.path in ("translation", "rotation", "scale"):
+                channels.setdefault(ch.node, {})[ch.path] = ch
+
+    # Per bone: lists of basis (loc, quat, scale) and hidden flags.
+    keys = {i: ([], [], [], []) for i in order}
+    last = {}  # node -> last visible (t, q) for hidden frames
+    for f in range(n_frames):
+        row = frames[f] or []
+        world = {}  # model-space matrices (model-space clips)
+        for i in order:
+            n = nodes[i]
+            value = None
+            hidden = False
+            if i in column:
+                c = column[i]
+                value = row[c] if c < len(row) else None
+                hidden = value is None
+            if hidden:
+                t, q = last.get(i, (Vector(n["t"]), _quat(n["r"])))
+                s = Vector((0.0, 0.0, 0.0))
+                if model_space:  # children of a hidden joint: composed as if it had scale 1
+                    p = parents[i]
+                    one = _trs_matrix(t, q, (1, 1, 1))
+                    world[i] = one if p < 0 else world[p] @ one
+            elif value is not None and model_space:
+                w = _trs_matrix(value["t"], _quat(value["r"]), value["s"])
+                world[i] = w
+                p = parents[i]
+                a = w if p < 0 else world[p].inverted_safe() @ w
+                t, q, s = a.decompose()
+            elif value is not None:
+                t, q, s = Vector(value["t"]), _quat(value["r"]), Vector(value["s"])
+            elif i in channels:
+                time = f / rate
+                chs = channels[i]
+                t = Vector(chs["translation"].sample(time)) if "translation" in chs else Vector(n["t"])
+                q = _quat(chs["rotation"].sample(time)) if "rotation" in chs else _quat(n["r"])
+                s = Vector(chs["scale"].sample(time)) if "scale" in chs else Vector(n["s"])
+            else:
+                t, q, s = Vector(n["t"]), _quat(n["r"]), Vector(n["s"])
+            if model_space and i not in world:
+                p = parents[i]
+                local = _trs_matrix(t, q, s)
+                world[i] = local if p < 0 else world[p] @ local
+            if not hidden:
+                last[i] = (t, q)
+            lt, lqi = offsets[i]
+            bt = lqi @ (Vector(t) - lt)
+            bq = lqi @ q
+            bq.normalize()
+            kl, kq, ks, kh = keys[i]
+            if kq and kq[-1].dot(bq) < 0.0:
+                bq.negate()
+            kl.append(bt)
+            kq.append(bq)
+            ks.append(Vector(s))
+            kh.append(hidden)
+
+    action = bpy.data.actions.new(clip.get("name") or "clip")
+    for i in order:
+        bone = nodes[i]["bone"]
+        kl, kq, ks, kh = keys[i]
+        base = 'pose.bones["%s"].' % bpy.utils.escape_identifier(bone)
+        _add_curves(action, base + "location", bone, [tuple(v) for v in kl], n_frames, False)
+        _add_curves(action, base + "rotation_quaternion", bone, [tuple(q) for q in kq], n_frames, False)
+        _add_curves(action, base + "scale", bone, [tuple(v) for v in ks], n_frames, any(kh))
+    if n_frames > 0:
+        action.use_frame_range = True
+        action.frame_start = 0
+        action.frame_end = max(n_frames - 1, 0)
+
+    extras = dict(anim.extras) if anim is not None else {}
+    record = dict(extras)
+    record["name"] = clip.get("name", "")
+    record["frame_rate"] = rate
+    record["space"] = clip.get("space", "local")
+    record["loop"] = bool(clip.get("loop", False))
+    record["duration"] = clip.get("duration", (n_frames - 1) / rate if n_frames else 0.0)
+    record["frame_count"] = n_frames
+    record["joints"] = list(joint_names)
+    record.pop("events", None)
+    action["animkit_clip"] = rigmod.dumps(record)
+    events = clip.get("events", [])
+    action["animkit_events"] = rigmod.dumps(events)
+    for e in events:
+        m = action.pose_markers.new(str(e.get("name", "")))
+        m.frame = int(round(float(e.get("time", 0.0)) * rate))
+    return action
+
+
+# Keyframe interpolation values as foreach_set wants them (RNA enum values).
+_CONSTANT = 0
+_LINEAR = 1
+
+
+def _add_curves(action, data_path, group, values, n_frames, constant):
+    if n_frames == 0 or not values:
+        return
+    width = len(values[0])
+    for k in range(width):
+        fc = action.fcurves.new(data_path, index=k, action_group=group)
+        fc.keyframe_points.add(n_frames)
+        co = []
+        for f in range(n_frames):
+            co.append(float(f))
+            co.append(values[f][k])
+        fc.keyframe_points.foreach_set("co", co)
+        fc.keyframe_points.foreach_set("interpolation", [_CONSTANT if constant else _LINEAR] * n_frames)
+        fc.update()

@@ -1,0 +1,134 @@
+# Finding and running the animkit command line. Pure Python (no bpy).
+#
+# Every call runs animkit without a shell, with arguments as a list. A non-zero exit
+# becomes an AnimkitError carrying animkit's one-line message (it names the file, the
+# byte offset and what was expected), so an operator can show it as is.
+
+import json
+import os
+import shutil
+import subprocess
+
+ENV_VAR = "ANIMKIT_CLI"
+EXE_NAME = "animkit"
+
+# Extensions the add-on imports (every format animkit reads, glTF too).
+IMPORT_EXTENSIONS = (".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar",
+                     ".motion", ".canm", ".mdb", ".glb", ".gltf")
+# Extensions the add-on exports to (every format animkit encodes an animation to).
+EXPORT_EXTENSIONS = (".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc")
+
+
+class AnimkitError(Exception):
+    """animkit failed; str() is its one-line message."""
+
+
+def find_executable(preferred=""):
+    """The animkit executable: `preferred` when given, else `animkit` on PATH, else the
+    ANIMKIT_CLI environment variable. Raises AnimkitError when none is usable."""
+    if preferred:
+        path = os.path.abspath(os.path.expanduser(preferred))
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+        raise AnimkitError("the animkit executable set in the add-on's preferences (%s) does not exist "
+                           "or cannot be run" % preferred)
+    found = shutil.which(EXE_NAME)
+    if found:
+        return found
+    env = os.environ.get(ENV_VAR, "")
+    if env and os.path.isfile(env) and os.access(env, os.X_OK):
+        return os.path.abspath(env)
+    raise AnimkitError("animkit not found: set its path in the add-on's preferences "
+                       "(Edit > Preferences > Add-ons > animkit), put it on PATH or set %s" % ENV_VAR)
+
+
+def _message(stderr, code):
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    if not lines:
+        return "animkit exited with code %d and no message" % code
+    # animkit prints one line (after any warnings); skip sanitizer banners ("==...").
+    plain = [line for line in lines if not line.startswith("==")]
+    return (plain or lines)[-1]
+
+
+class Result:
+    def __init__(self, stdout, stderr):
+        self.stdout = stdout
+        self.stderr = stderr
+
+    @property
+    def warnings(self):
+        return [line.strip() for line in self.stderr.splitlines() if line.strip()]
+
+
+def run(exe, args, timeout=600):
+    """Runs `exe args...`; returns a Result; raises AnimkitError on failure."""
+    argv = [exe] + [str(a) for a in args]
+    try:
+        proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=timeout, check=False)
+    except FileNotFoundError:
+        raise AnimkitError("cannot run animkit: %s does not exist" % exe)
+    except PermissionError:
+        raise AnimkitError("cannot run animkit: %s is not executable" % exe)
+    except subprocess.TimeoutExpired:
+        raise AnimkitError("animkit did not finish within %d s: %s" % (timeout, " ".join(argv[1:3])))
+    stdout = proc.stdout.decode("utf-8", "replace")
+    stderr = proc.stderr.decode("utf-8", "replace")
+    if proc.returncode != 0:
+        raise AnimkitError(_message(stderr, proc.returncode))
+    return Result(stdout, stderr)
+
+
+def run_json(exe, args, timeout=600):
+    result = run(exe, args, timeout)
+    try:
+        return json.loads(result.stdout), result
+    except ValueError as e:
+        raise AnimkitError("animkit %s printed something that is not JSON (%s)" % (args[0], e))
+
+
+def skeleton_args(skeleton):
+    return ["--skeleton", skeleton] if skeleton else []
+
+
+def info(exe, path, skeleton="", options=()):
+    doc, _ = run_json(exe, ["info", path, "--json"] + skeleton_args(skeleton) + list(options))
+    return doc
+
+
+def sample(exe, path, skeleton="", options=(), out_json=None):
+    """animkit sample's JSON. With out_json the document goes through that file."""
+    args = ["sample", path] + skeleton_args(skeleton) + list(options)
+    if out_json:
+        run(exe, args + ["-o", out_json])
+        with open(out_json, "r", encoding="utf-8") as f:
+            return json.load(f)
+    doc, _ = run_json(exe, args)
+    return doc
+
+
+def convert(exe, src, dst, skeleton="", options=(), template="", to=""):
+    """Runs animkit convert; returns animkit's warnings (stderr lines)."""
+    args = ["convert", src, dst] + skeleton_args(skeleton)
+    if template:
+        args += ["--template", template]
+    if to:
+        args += ["--to", to]
+    return run(exe, args + list(options)).warnings
+
+
+# ---------------------------------------------------------------------------------------
+# The companion skeleton
+
+
+def resolve_skeleton(exe, path, options=()):
+    """Which skeleton animkit picks for `path` with --skeleton auto (the library's one
+    companion rule, docs/cli.md). Returns (skeleton path or "", one sentence saying why,
+    the `info --json` document decoded against it)."""
+    doc = info(exe, path, "auto", options)
+    skeleton = doc.get("skeleton_file") or ""
+    if skeleton:
+        skeleton = os.path.abspath(skeleton)
+    note = doc.get("skeleton_note") or ("skeleton: %s" % skeleton if skeleton else "no skeleton")
+    return skeleton, note, doc

@@ -1,0 +1,420 @@
+# Export: reads the armature's actions back (F-curves evaluated at every frame), writes a
+# glTF with the stored skeleton (gltf_write) and has animkit encode it:
+#   animkit convert clips.glb OUT [--skeleton S] [--template SOURCE] [options]
+#
+# For bone i with pose basis b_i at a frame, the joint's parent-relative transform is
+# A_i = L_i b_i with L_i = B_parent^-1 B_i from the bones' rest matrices (see build.py).
+# L_i is rigid, so A_i's scale is b_i's and translation / rotation are transformed.
+# Clips imported in model space (KH2 raw motion) are written in model space again.
+
+import math
+import os
+import shutil
+import tempfile
+
+import bpy
+from mathutils import Euler, Matrix, Quaternion, Vector
+
+from . import cli, gltf_write, rig as rigmod
+
+# Output extension -> animkit format id (.anm: see anm_kind).
+OUTPUT_FORMATS = {
+    ".anim": "metroid-anim",
+    ".anb": "kh2-bar",
+    ".mset": "kh2-bar",
+    ".motion": "kh2-motion",
+    ".canm": "edf-canm",
+    ".anc": "psx-anc",
+}
+# Formats that hold several clips (the default there: every NLA action).
+MULTI_CLIP = ("kh2-bar", "edf-canm", "text-anm")
+
+# Where export keeps a copy of the glTF it hands to animkit (for debugging), when set.
+KEEP_ENV = "ANIMKIT_BLENDER_KEEP_GLTF"
+
+
+class ExportError(Exception):
+    pass
+
+
+class ExportResult:
+    def __init__(self):
+        self.messages = []
+        self.clips = []
+        self.command = []
+
+
+def find_armature(context):
+    obj = context.view_layer.objects.active if context.view_layer else None
+    if obj is not None and obj.type == "ARMATURE":
+        return obj
+    if obj is not None and obj.parent is not None and obj.parent.type == "ARMATURE":
+        return obj.parent
+    return None
+
+
+def _quat(xyzw):
+    return Quaternion((xyzw[3], xyzw[0], xyzw[1], xyzw[2]))
+
+
+def _xyzw(q):
+    return (q.x, q.y, q.z, q.w)
+
+
+def _rigid(m):
+    loc, rot, _ = m.decompose()
+    rot.normalize()
+    return loc, rot
+
+
+# ---------------------------------------------------------------------------------------
+# The rig: stored at import, or made from the armature's bones
+
+
+def rig_of(arm_obj):
+    """(rig dict, {node index: bone name}, [names of bones the rig lacks])."""
+    stored = rigmod.loads(arm_obj.get("animkit_rig", ""))
+    bones = arm_obj.data.bones
+    if stored and stored.get("version") == rigmod.RIG_VERSION:
+        mapping = {}
+        for i, n in enumerate(stored["nodes"]):
+            if rigmod.is_bone(n) and n.get("bone") in bones:
+                mapping[i] = n["bone"]
+        known = set(mapping.values())
+        extra = [b.name for b in bones if b.name not in known]
+        return stored, mapping, extra
+    return _rig_from_bones(arm_obj), {i: b.name for i, b in enumerate(_bones_parents_first(arm_obj))}, []
+
+
+def _bones_parents_first(arm_obj):
+    out = []
+    def visit(b):
+        out.append(b)
+        for c in b.children:
+            visit(c)
+    for b in arm_obj.data.bones:
+        if b.parent is None:
+            visit(b)
+    return out
+
+
+def _rig_from_bones(arm_obj):
+    """A rig for an armature made in Blender: one joint per bone with the bone's rest
+    (parent-relative, scale 1), roots under animkit_root."""
+    order = _bones_parents_first(arm_obj)
+    index = {b.name: i for i, b in enumerate(order)}
+    nodes = []
+    root = len(order)
+    for b in order:
+        m = b.matrix_local if b.parent is None else b.parent.matrix_local.inverted() @ b.matrix_local
+        t, q = _rigid(m)
+        nodes.append({"name": b.name, "parent": index[b.parent.name] if b.parent else root,
+                      "t": list(t), "r": list(_xyzw(q)), "s": [1.0, 1.0, 1.0], "kind": rigmod.KIND_JOINT,
+                      "camera": None, "mesh": None, "bone": b.name})
+    nodes.append({"name": "animkit_root", "parent": -1, "t": [0.0, 0.0, 0.0], "r": [0.0, 0.0, 0.0, 1.0],
+                  "s": [1.0, 1.0, 1.0], "kind": rigmod.KIND_ROOT, "camera": None, "mesh": None, "bone": ""})
+    return {"version": rigmod.RIG_VERSION, "nodes": nodes, "joints": list(range(len(order))), "skin": True,
+            "cameras": [], "asset_extras": {"version": 1}}
+
+
+# ---------------------------------------------------------------------------------------
+# Which actions
+
+
+def choose_actions(arm_obj, mode):
+    ad = arm_obj.animation_data
+    active = ad.action if ad else None
+    if mode == "ACTIVE":
+        return [active] if active else []
+    out = []
+    if ad:
+        for track in ad.nla_tracks:
+            for strip in track.strips:
+                if strip.action is not None and strip.action not in out:
+                    out.append(strip.action)
+    if active is not None and active not in out:
+        out.append(active)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Reading an action
+
+
+def _frame_range(action):
+    if getattr(action, "use_frame_range", False):
+        start, end = action.frame_start, action.frame_end
+    else:
+        start, end = action.frame_range
+    f0 = int(round(start))
+    f1 = max(f0, int(round(end)))
+    return f0, f1
+
+
+class _BoneCurves:
+    """Evaluates a pose bone's basis (location, quaternion, scale) from an action."""
+
+    def __init__(self, action, pose_bone, rest_scale):
+        base = 'pose.bones["%s"].' % bpy.utils.escape_identifier(pose_bone.name)
+        self.mode = pose_bone.rotation_mode
+        self.curves = {}
+        for fc in action.fcurves:
+            if fc.data_path.startswith(base) and not fc.mute:
+                self.curves[(fc.data_path[len(base):], fc.array_index)] = fc
+        self.rest_scale = rest_scale
+        self.keyed = bool(self.curves)
+
+    def _get(self, prop, k, frame, default):
+        fc = self.curves.get((prop, k))
+        return fc.evaluate(frame) if fc is not None else default
+
+    def basis(self, frame):
+        loc = Vector([self._get("location", k, frame, 0.0) for k in range(3)])
+        if self.mode == "QUATERNION":
+            q = Quaternion([self._get("rotation_quaternion", k, frame, 1.0 if k == 0 else 0.0) for k in range(4)])
+        elif self.mode == "AXIS_ANGLE":
+            a = [self._get("rotation_axis_angle", k, frame, (0.0, 0.0, 1.0, 0.0)[k]) for k in range(4)]
+            q = Quaternion(Vector(a[1:]), a[0])
+        else:
+            q = Euler([self._get("rotation_euler", k, frame, 0.0) for k in range(3)], self.mode).to_quaternion()
+        if q.magnitude == 0.0:
+            q = Quaternion()
+        q.normalize()
+        s = Vector([self._get("scale", k, frame, self.rest_scale[k]) for k in range(3)])
+        return loc, q, s
+
+
+def _close(a, b, eps):
+    return all(abs(x - y) <= eps for x, y in zip(a, b))
+
+
+def _angle(a, b):
+    """Angle (rad) between two mathutils quaternions, in double precision (mathutils
+    holds float32: 1 - dot near 1 is noise)."""
+    aw, ax, ay, az = (float(c) for c in a)
+    bw, bx, by, bz = (float(c) for c in b)
+    w = aw * bw + ax * bx + ay * by + az * bz
+    x = aw * bx - ax * bw - ay * bz + az * by
+    y = aw * by + ax * bz - ay * bw - az * bx
+    z = aw * bz - ax * by + ay * bx - az * bw
+    return 2.0 * math.atan2(math.sqrt(x * x + y * y + z * z), abs(w))
+
+
+def _at_rest(vals, node):
+    """Whether a node's transforms (t, q, s, hidden per frame) all equal its rest."""
+    rest_t, rest_q = Vector(node["t"]), _quat(node["r"])
+    for t, q, s, hidden in vals:
+        eps = 1e-5 * max(1.0, rest_t.length, t.length)
+        if hidden or not _close(t, rest_t, eps) or _angle(q, rest_q) > 1e-5 or not _close(s, node["s"], 1e-5):
+            return False
+    return True
+
+
+def read_clip(arm_obj, action, rig, mapping, scene_rate):
+    """One clip dict for gltf_write (plus what the report needs)."""
+    nodes = rig["nodes"]
+    record = rigmod.loads(action.get("animkit_clip", ""), {}) or {}
+    stored_events = rigmod.loads(action.get("animkit_events", ""), []) or []
+    rate = float(record.get("frame_rate") or scene_rate)
+    f0, f1 = _frame_range(action)
+    n = f1 - f0 + 1
+    times = [k / rate for k in range(n)]
+    model_space = record.get("space") == "model"
+    listed = set(record.get("joints", [])) if "joints" in record else None
+
+    bones = arm_obj.data.bones
+    order = [i for i in rigmod.bone_order(rig) if i in mapping]
+    parents = {i: rigmod.bone_parent(rig, i) for i in order}
+    offsets = {}
+    for i in order:
+        b = bones[mapping[i]].matrix_local
+        p = parents[i]
+        lm = b if p < 0 or p not in mapping else bones[mapping[p]].matrix_local.inverted() @ b
+        offsets[i] = _rigid(lm)
+
+    curves = {i: _BoneCurves(action, arm_obj.pose.bones[mapping[i]], nodes[i]["s"]) for i in order}
+    # Transforms per node per frame: (t, q, s, hidden)
+    values = {i: [] for i in order}
+    for k in range(n):
+        frame = f0 + k
+        world = {}
+        for i in order:
+            lt, lq = offsets[i]
+            bt, bq, bs = curves[i].basis(frame)
+            t = lt + lq @ bt
+            q = lq @ bq
+            s = bs
+            hidden = all(abs(c) < 1e-9 for c in s)
+            if model_space:
+                p = parents[i]
+                local = Matrix.LocRotScale(t, q, Vector((1, 1, 1)) if hidden else s)
+                w = local if p < 0 or p not in world else world[p] @ local
+                world[i] = w
+                t, q, s2 = w.decompose()
+                s = Vector((0, 0, 0)) if hidden else s2
+            values[i].append((t, q, s, hidden))
+
+    channels = []
+    visibility = []
+    stored_vis = {v.get("joint"): v for v in record.get("visibility", []) if isinstance(v, dict)}
+    for i in order:
+        node = nodes[i]
+        vals = values[i]
+        if not curves[i].keyed:
+            continue
+        if node["kind"] == rigmod.KIND_JOINT and listed is not None and node["name"] not in listed:
+            # A joint the clip did not animate: written only when edited away from its rest.
+            if _at_rest(vals, node):
+                continue
+        qs = []
+        prev = None
+        for _t, q, _s, _h in vals:
+            q = q.copy()
+            if prev is not None and prev.dot(q) < 0.0:
+                q.negate()
+            qs.append(q)
+            prev = q
+        channels.append({"node": i, "path": "translation", "interpolation": "LINEAR",
+                         "values": [tuple(v[0]) for v in vals]})
+        channels.append({"node": i, "path": "rotation", "interpolation": "LINEAR",
+                         "values": [_xyzw(q) for q in qs]})
+        hidden = [v[3] for v in vals]
+        if any(hidden):
+            visibility.append({"joint": node["name"], "frames": n, "hidden": rigmod.hidden_ranges(hidden),
+                               "scale": stored_vis.get(node["name"], {}).get("scale", "sampled")})
+            channels.append({"node": i, "path": "scale", "interpolation": "STEP",
+                             "values": [(0.0, 0.0, 0.0) if v[3] else tuple(v[2]) for v in vals]})
+        else:
+            channels.append({"node": i, "path": "scale", "interpolation": "LINEAR",
+                             "values": [tuple(v[2]) for v in vals]})
+
+    name = rigmod.export_clip_name(action.name, record.get("name", ""))
+    extras = {k: v for k, v in record.items() if k not in ("name", "joints", "visibility", "placeholder", "events")}
+    extras["frame_rate"] = rate
+    extras["frame_count"] = n
+    if record.get("frame_count") == n and "duration" in record:
+        extras["duration"] = record["duration"]
+    else:
+        extras["duration"] = (n - 1) / rate if n > 1 else 0.0
+    extras["loop"] = bool(record.get("loop", False))
+    extras["space"] = "model" if model_space else "local"
+    markers = [(m.name, m.frame) for m in action.pose_markers]
+    extras["events"] = rigmod.events_from_markers(markers, stored_events, rate, f0)
+    if visibility:
+        extras["visibility"] = visibility
+    joint_channels = [c for c in channels if nodes[c["node"]]["kind"] == rigmod.KIND_JOINT]
+    root = next((j for j, m in enumerate(nodes) if m["kind"] == rigmod.KIND_ROOT), None)
+    if not joint_channels and root is not None:
+        # No joint animated (a camera clip): animkit's own placeholder channel.
+        extras["placeholder"] = True
+        channels.insert(0, {"node": root, "path": "translation", "interpolation": "STEP",
+                            "values": [tuple(nodes[root]["t"])] * n})
+    return {"name": name, "extras": extras, "times": times, "channels": channels}
+
+
+# ---------------------------------------------------------------------------------------
+
+
+def output_format(filepath, anm_kind, source_format):
+    ext = os.path.splitext(filepath)[1].lower()
+    if ext == ".anm":
+        if anm_kind in ("psx-anm", "text-anm"):
+            return anm_kind
+        return "text-anm" if source_format == "text-anm" else "psx-anm"
+    if ext in OUTPUT_FORMATS:
+        return OUTPUT_FORMATS[ext]
+    raise ExportError("%s: the extension names no format animkit writes an animation to (%s)" % (
+        filepath, ", ".join(cli.EXPORT_EXTENSIONS)))
+
+
+def _merge_options(stored, extra):
+    """stored import options + the export's, the export's winning for the same flag."""
+    def parse(args):
+        out = []
+        k = 0
+        while k < len(args):
+            flag = args[k]
+            if k + 1 < len(args) and not args[k + 1].startswith("--"):
+                out.append((flag, [args[k + 1]]))
+                k += 2
+            else:
+                out.append((flag, []))
+                k += 1
+        return out
+    given = parse(list(extra))
+    flags = {f for f, _ in given}
+    merged = [(f, v) for f, v in parse(list(stored)) if f not in flags] + given
+    return [x for f, v in merged for x in [f] + v]
+
+
+def export_file(context, arm_obj, filepath, exe, clips="AUTO", anm_kind="AUTO", use_template=True, options=()):
+    result = ExportResult()
+    filepath = os.path.abspath(bpy.path.abspath(filepath))
+    source = arm_obj.get("animkit_source", "")
+    source_format = arm_obj.get("animkit_format", "")
+    fmt = output_format(filepath, anm_kind, source_format)
+    mode = clips
+    if mode == "AUTO":
+        mode = "ALL" if fmt in MULTI_CLIP else "ACTIVE"
+    actions = choose_actions(arm_obj, mode)
+    if not actions:
+        raise ExportError("%s has no action to export" % arm_obj.name)
+    if fmt not in MULTI_CLIP and len(actions) > 1:
+        result.messages.append(("WARNING", "%s holds one clip: only the first of %d actions (%s) is written" % (
+            os.path.basename(filepath), len(actions), actions[0].name)))
+        actions = actions[:1]
+    rig, mapping, extra = rig_of(arm_obj)
+    if extra:
+        result.messages.append(("WARNING", "bones added in Blender are not exported: " + ", ".join(extra)))
+    render = context.scene.render
+    scene_rate = render.fps / render.fps_base
+    clip_data = [read_clip(arm_obj, a, rig, mapping, scene_rate) for a in actions]
+    result.clips = [c["name"] for c in clip_data]
+
+    skeleton = arm_obj.get("animkit_skeleton", "")
+    if skeleton and not os.path.isfile(skeleton):
+        result.messages.append(("WARNING", "the skeleton used at import (%s) is gone: exporting without it" % skeleton))
+        skeleton = ""
+    template = ""
+    extra_args = []
+    # A text ANM names frame ranges of its model's timeline: with the source as template
+    # animkit would keep its sets over the old timeline (and drop the edits), so a text
+    # ANM is always written anew, with a new timeline (OUT.anm.timeline.glb, below).
+    if use_template and fmt != "text-anm" and source and os.path.isfile(source) and source_format == fmt and \
+            os.path.splitext(source)[1].lower() == os.path.splitext(filepath)[1].lower():
+        template = source
+        info = rigmod.loads(arm_obj.get("animkit_info", ""), {}) or {}
+        if mode == "ACTIVE" and len(info.get("clips", [])) > 1:
+            extra_args += ["--clip", clip_data[0]["name"]]
+    stored_options = rigmod.loads(arm_obj.get("animkit_options", ""), []) or []
+    args = _merge_options(stored_options, options) + extra_args
+    source_info = rigmod.loads(arm_obj.get("animkit_info", ""), {}) or {}
+    if fmt == "edf-canm" and source_format == "edf-canm" and "--canm-version" not in args and \
+            source_info.get("version") in (512, 768):
+        # animkit's CANM encoder writes 512 unless told (template and metadata notwithstanding).
+        args += ["--canm-version", str(source_info["version"])]
+    to = fmt if os.path.splitext(filepath)[1].lower() == ".anm" else ""
+    if fmt == "text-anm" and "--anm-layout" not in args:
+        # The clips as they are in Blender, on a new timeline (the default, auto, would
+        # write the source's sets back over its old timeline).
+        args += ["--anm-layout", "new"]
+
+    with tempfile.TemporaryDirectory(prefix="animkit_export_") as tmp:
+        glb = os.path.join(tmp, "clips.glb")
+        gltf_write.write_glb(glb, rig, clip_data)
+        keep = os.environ.get(KEEP_ENV)
+        if keep:
+            shutil.copyfile(glb, keep)
+        if template and os.path.abspath(template) == filepath:
+            # animkit never writes over a file the conversion reads: keep a copy to read.
+            copy = os.path.join(tmp, "template" + os.path.splitext(template)[1])
+            shutil.copyfile(template, copy)
+            template = copy
+        result.command = ["convert", glb, filepath] + (["--skeleton", skeleton] if skeleton else []) + (
+            ["--template", template] if template else []) + (["--to", to] if to else []) + args
+        warnings = cli.convert(exe, glb, filepath, skeleton, args, template, to)
+    for w in warnings:
+        result.messages.append(("WARNING", w))
+    result.messages.append(("INFO", "%s: %d clip(s) written (%s)" % (
+        os.path.basename(filepath), len(clip_data), ", ".join(result.clips))))
+    return result

@@ -1,0 +1,224 @@
+// animkit.load() and animkit.File: read a file (or bytes), describe it, write it back,
+// decode it against its skeleton.
+#include "bindings.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace animkit::python {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool IsBytesLike(const py::handle& h) {
+  return py::isinstance<py::bytes>(h) || py::isinstance<py::bytearray>(h) || py::isinstance<py::memoryview>(h);
+}
+
+// A scene's reference that keeps the scene alive.
+std::shared_ptr<const Scene> SceneOf(const std::shared_ptr<const SceneData>& d) {
+  return std::shared_ptr<const Scene>(d, &d->scene());
+}
+
+std::shared_ptr<FileData> Load(const py::object& source, const std::optional<std::string>& format,
+                               const py::object& skeleton, const py::object& name, const py::kwargs& kwargs) {
+  auto f = std::make_shared<FileData>();
+  f->options = OptionsFrom(kwargs);
+  f->format_given = format.value_or("");
+  if (skeleton.is_none()) {
+  } else if (py::isinstance<FileData>(skeleton)) {
+    f->skeleton_file = skeleton.cast<std::shared_ptr<FileData>>();
+  } else if (py::isinstance<SceneData>(skeleton)) {
+    f->skeleton_scene = skeleton.cast<std::shared_ptr<SceneData>>();
+  } else if (py::isinstance<SkeletonData>(skeleton)) {
+    f->skeleton_scene = BuiltScene(Scene{skeleton.cast<const SkeletonData&>().skeleton, {}, {}, Value::object()});
+  } else {
+    f->skeleton_path = PathArg(skeleton);  // a path, or "auto": the companion (FindCompanion)
+  }
+  if (IsBytesLike(source)) {
+    f->from_bytes = true;
+    if (name.is_none() && f->skeleton_path == kSkeletonAuto) {
+      throw py::value_error("skeleton='auto' looks beside the file: give the bytes' path as name=");
+    }
+    const std::string path = name.is_none() ? std::string("<bytes>") : PathArg(name);
+    if (py::isinstance<py::bytes>(source)) {  // immutable: read in place
+      char* data = nullptr;
+      Py_ssize_t size = 0;
+      if (PyBytes_AsStringAndSize(source.ptr(), &data, &size) != 0) throw py::error_already_set();
+      const ByteView view(reinterpret_cast<const uint8_t*>(data), static_cast<size_t>(size));
+      NoGil released;
+      f->loaded = LoadBytes(view, path, f->format_given, f->options);
+    } else {  // may change while the GIL is released: a copy
+      const py::buffer_info info = py::reinterpret_borrow<py::buffer>(source).request();
+      const auto* begin = static_cast<const uint8_t*>(info.ptr);
+      const Bytes copy(begin, begin + info.size * info.itemsize);
+      NoGil released;
+      f->loaded = LoadBytes(copy, path, f->format_given, f->options);
+    }
+  } else {
+    if (!name.is_none()) throw py::type_error("name= is for data given as bytes");
+    const std::string path = PathArg(source);
+    NoGil released;
+    f->loaded = LoadFile(path, f->format_given, f->options);
+  }
+  return f;
+}
+
+// The skeleton path `animkit info --skeleton` would get for this file's skeleton argument.
+std::string InfoSkeleton(const FileData& f) {
+  if (f.skeleton_file) {
+    if (f.skeleton_file->from_bytes) throw py::value_error("info() needs the skeleton as a path, not a file loaded from bytes");
+    return f.skeleton_file->loaded.path;
+  }
+  if (f.skeleton_scene) {
+    if (f.skeleton_scene->path.empty()) throw py::value_error("info() needs the skeleton as a path, not a built scene");
+    return f.skeleton_scene->path;
+  }
+  return f.skeleton_path;
+}
+
+// InfoJson for a file given as bytes: InfoJson reads a path, so the bytes (as the
+// document writes them back: the same bytes) go to a private temporary folder under the
+// file's own name for the call. To be replaced by the library's InfoJson for a loaded
+// file when it has one.
+std::string InfoOfBytes(const FileData& f, InfoRequest request) {
+  std::string note;
+  const bool automatic = request.skeleton == kSkeletonAuto;
+  if (automatic) {  // the companion beside the name given
+    const Companion c = ResolveSkeleton(f.loaded, request.skeleton);
+    request.skeleton = c.path;
+    note = c.note;
+  }
+  std::string folder = (fs::temp_directory_path() / "animkit-info-XXXXXX").string();
+  if (!mkdtemp(folder.data())) throw Error::General("cannot make a temporary folder for info()");
+  const std::string leaf = fs::path(f.loaded.path).filename().string();
+  const std::string temp = (fs::path(folder) / (leaf.empty() || leaf == "<bytes>" ? "bytes" : leaf)).string();
+  Value info;
+  try {
+    WriteFileAtomic(temp, f.loaded.document->Write());
+    info = ParseJson(InfoJson(temp, request));
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(folder, ec);
+    throw;
+  }
+  std::error_code ec;
+  fs::remove_all(folder, ec);
+  info["file"] = f.loaded.path;
+  if (info.contains("decode_error") && info["decode_error"].is_string()) {  // names the temporary: name the file
+    std::string error = info["decode_error"].as_string();
+    for (size_t at = error.find(temp); at != std::string::npos; at = error.find(temp, at + f.loaded.path.size()))
+      error.replace(at, temp.size(), f.loaded.path);
+    info["decode_error"] = error;
+  }
+  if (automatic) info["skeleton_note"] = note;
+  return DumpJson(info);
+}
+
+py::object Info(const FileData& f) {
+  const InfoRequest request{f.format_given, InfoSkeleton(f), f.options};
+  std::string text;
+  {
+    NoGil released;
+    text = f.from_bytes ? InfoOfBytes(f, request) : InfoJson(f.loaded.path, request);
+  }
+  return ToPython(ParseJson(text));
+}
+
+py::bytes Write(const FileData& f) {
+  Bytes bytes;
+  {
+    NoGil released;
+    bytes = f.loaded.document->Write();
+  }
+  return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+void Save(const FileData& f, const py::object& path) {
+  const std::string target = PathArg(path);
+  NoGil released;
+  WriteFileAtomic(target, f.loaded.document->Write());
+}
+
+std::shared_ptr<SceneData> Decode(const FileData& f) {
+  auto d = std::make_shared<SceneData>();
+  d->path = f.loaded.path;
+  d->format = std::string(f.loaded.format->id);
+  d->limits = f.options.limits();
+  std::string skeleton = f.skeleton_path;
+  if (f.skeleton_scene) {
+    d->shared_reference = SceneOf(f.skeleton_scene);
+    skeleton = f.skeleton_scene->path;
+  }
+  NoGil released;
+  if (f.skeleton_file) {
+    d->shared_reference = f.skeleton_file->AsReference();
+    skeleton = f.skeleton_file->loaded.path;
+  }
+  d->decoded = DecodeWithSkeleton(f.loaded, skeleton, f.options, d->shared_reference.get());
+  return d;
+}
+
+std::string Repr(const FileData& f) {
+  return "<animkit.File " + std::string(f.loaded.format->id) + " '" + f.loaded.path + "', " +
+         std::to_string(f.loaded.input_bytes) + " bytes>";
+}
+
+}  // namespace
+
+std::shared_ptr<const Scene> FileData::AsReference() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (!reference_) reference_ = std::make_shared<const Scene>(DecodeDocument(loaded, DecodeContext{nullptr, options}));
+  return reference_;
+}
+
+std::shared_ptr<SceneData> BuiltScene(Scene scene) {
+  auto d = std::make_shared<SceneData>();
+  d->decoded.scene = std::move(scene);
+  return d;
+}
+
+std::shared_ptr<const Scene> ReferenceFrom(const py::handle& skeleton, const Options& options) {
+  if (skeleton.is_none()) return nullptr;
+  if (py::isinstance<FileData>(skeleton)) {
+    const auto f = skeleton.cast<std::shared_ptr<FileData>>();
+    NoGil released;
+    return f->AsReference();
+  }
+  if (py::isinstance<SceneData>(skeleton)) return SceneOf(skeleton.cast<std::shared_ptr<SceneData>>());
+  if (py::isinstance<SkeletonData>(skeleton)) {
+    return std::make_shared<const Scene>(Scene{skeleton.cast<const SkeletonData&>().skeleton, {}, {}, Value::object()});
+  }
+  const std::string path = PathArg(skeleton);
+  if (path == kSkeletonAuto) throw py::value_error("skeleton='auto' finds the skeleton beside a file: give load() the file");
+  NoGil released;
+  return std::make_shared<const Scene>(LoadReference(path, options));
+}
+
+void BindFile(py::module_& m) {
+  py::class_<FileData, std::shared_ptr<FileData>>(m, "File",
+                                                  "A file read by its format: every field kept (write() gives its bytes "
+                                                  "back), decoded on demand (decode()).")
+      .def_property_readonly("path", [](const FileData& f) { return PathToPython(f.loaded.path); },
+                             "The path read, or the name= given with bytes ('<bytes>' when none).")
+      .def_property_readonly("format", [](const FileData& f) { return std::string(f.loaded.format->id); },
+                             "The format id (the CLI contract's: 'edf-canm', 'kh2-bar', ...).")
+      .def_property_readonly("description", [](const FileData& f) { return std::string(f.loaded.format->description); })
+      .def_property_readonly("size", [](const FileData& f) { return f.loaded.input_bytes; }, "Bytes read.")
+      .def("info", &Info, "What `animkit info --json` prints for the file, as a dict.")
+      .def("write", &Write, "The file's bytes, written back from every field read (identical to the input).")
+      .def("save", &Save, py::arg("path"), "Writes write()'s bytes to path atomically (temporary file, then rename).")
+      .def("decode", &Decode,
+           "Decodes the file against the skeleton given to load() (the CLI's rule and limits): a Scene.")
+      .def("__repr__", &Repr);
+
+  m.def("load", &Load, py::arg("source"), py::arg("format") = py::none(), py::arg("skeleton") = py::none(),
+        py::arg("name") = py::none(),
+        "load(source, format=None, skeleton=None, name=None, **options) -> File\n\n"
+        "source: a path (str or os.PathLike) or the file's bytes (bytes, bytearray, memoryview; name= then "
+        "names it for errors, detection by extension and skeleton='auto'). format: a format id, else detected. "
+        "skeleton: a path, 'auto' (the skeleton or model beside the file), a File, a Scene or a Skeleton. "
+        "options: format options (euler='zyx', canm_version=768, raw=True) and limits (max_frames=...).");
+}
+
+}  // namespace animkit::python

@@ -1,0 +1,149 @@
+// animkit._animkit: the module, its error type and the format registry.
+#include "bindings.hpp"
+
+#include <atomic>
+
+namespace animkit::python {
+
+namespace {
+
+std::atomic<uint64_t> g_released_sections{0};
+
+// animkit.Error: created once, kept for the life of the process (never released, so
+// that nothing touches it after the interpreter is gone).
+PyObject* g_error_type = nullptr;
+
+py::object Optional(const std::optional<uint64_t>& v) { return v ? py::object(py::int_(*v)) : py::object(py::none()); }
+py::object Optional(const std::optional<int>& v) { return v ? py::object(py::int_(*v)) : py::object(py::none()); }
+
+std::string_view TypeName(OptionType type) {
+  switch (type) {
+    case OptionType::Choice: return "choice";
+    case OptionType::Number: return "number";
+    case OptionType::Integer: return "integer";
+    case OptionType::Word: return "word";
+    case OptionType::Flag: return "flag";
+  }
+  return "word";
+}
+
+// The Python keyword of an option: its name with `_` for `-`.
+std::string Keyword(std::string_view name) {
+  std::string out(name);
+  for (char& c : out)
+    if (c == '-') c = '_';
+  return out;
+}
+
+py::dict OptionToPython(const OptionSpec& spec) {
+  py::list choices;
+  for (std::string_view c : spec.choices) choices.append(py::str(std::string(c)));
+  py::dict d;
+  d["name"] = py::str(std::string(spec.name));
+  d["keyword"] = py::str(Keyword(spec.name));
+  d["type"] = py::str(std::string(TypeName(spec.type)));
+  d["choices"] = choices;
+  d["default"] = spec.default_value.empty() ? py::object(py::none()) : py::object(py::str(std::string(spec.default_value)));
+  d["min"] = spec.min > -1e300 ? py::object(py::float_(spec.min)) : py::object(py::none());
+  d["max"] = spec.max < 1e300 ? py::object(py::float_(spec.max)) : py::object(py::none());
+  d["min_exclusive"] = spec.min_exclusive;
+  d["help"] = py::str(std::string(spec.help));
+  d["values"] = py::str(DescribeOptionValues(spec));
+  return d;
+}
+
+py::list Extensions(const std::vector<std::string_view>& list) {
+  py::list out;
+  for (std::string_view e : list) out.append(py::str(std::string(e)));
+  return out;
+}
+
+// animkit.formats(): the registry, one dict per format.
+py::list FormatList() {
+  py::list out;
+  for (const FormatDescriptor* f : Formats()) {
+    py::list options;
+    for (const OptionSpec& spec : f->options) options.append(OptionToPython(spec));
+    py::dict d;
+    d["id"] = py::str(std::string(f->id));
+    d["description"] = py::str(std::string(f->description));
+    d["extensions"] = Extensions(f->extensions);
+    d["companions"] = Extensions(f->companions);
+    d["writable"] = f->encode != nullptr;
+    d["options"] = options;
+    out.append(d);
+  }
+  return out;
+}
+
+py::list LimitList() {
+  py::list out;
+  const Limits defaults;
+  for (const LimitInfo& info : LimitTable()) {
+    py::dict d;
+    d["name"] = py::str(std::string(info.name));
+    d["keyword"] = py::str(Keyword(info.name));
+    d["default"] = py::int_(defaults.*(info.field));
+    d["help"] = py::str(std::string(info.help));
+    out.append(d);
+  }
+  return out;
+}
+
+// Sets animkit.Error for e as the pending Python exception.
+void SetError(const Error& e) {
+  py::object type = py::reinterpret_borrow<py::object>(g_error_type);
+  py::object exc = type(Text(e.what()));
+  exc.attr("message") = Text(e.message());
+  exc.attr("path") = e.file().empty() ? py::object(py::none()) : PathToPython(e.file());
+  exc.attr("offset") = Optional(e.byte_offset());
+  exc.attr("line") = Optional(e.line());
+  exc.attr("column") = Optional(e.column());
+  PyErr_SetObject(g_error_type, exc.ptr());
+}
+
+}  // namespace
+
+NoGil::NoGil() {
+  if (PyGILState_Check() == 0) g_released_sections.fetch_add(1, std::memory_order_relaxed);
+}
+
+uint64_t ReleasedSections() { return g_released_sections.load(std::memory_order_relaxed); }
+
+void BindErrors(py::module_& m) {
+  g_error_type = py::exception<Error>(m, "Error", PyExc_ValueError).release().ptr();
+  py::setattr(g_error_type, "__doc__",
+              py::str("A file animkit cannot read, decode, encode or write, or an argument it refuses.\n\n"
+                      "str(e) is the CLI's one-line message; e.message the sentence alone; e.path the file "
+                      "(None when none); e.offset the byte offset (binary formats) or e.line / e.column "
+                      "(text formats), None when the error has no place."));
+  // The class attributes are the defaults of an Error raised from Python code.
+  for (const char* name : {"message", "path", "offset", "line", "column"}) py::setattr(g_error_type, name, py::none());
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Error& e) {
+      SetError(e);
+    }
+  });
+}
+
+}  // namespace animkit::python
+
+PYBIND11_MODULE(_animkit, m) {
+  namespace ap = animkit::python;
+  m.doc() = "animkit: game animation formats and glTF 2.0 (the compiled part; see the animkit package)";
+  m.attr("__version__") = animkit::kVersion;
+  ap::BindErrors(m);
+  ap::BindFile(m);
+  ap::BindScene(m);
+  ap::BindWrite(m);
+  ap::BindBench(m);
+  m.def("formats", &ap::FormatList,
+        "Every format: id, description, extensions, companions (the skeleton files skeleton='auto' "
+        "looks for), writable, options (name, keyword, type, choices, default, min, max, help).");
+  m.def("limits", &ap::LimitList,
+        "The limits every reader, decoder and sampler checks (keyword arguments such as max_frames=).");
+  m.def("_released_sections", &ap::ReleasedSections,
+        "Test hook: how many times a call has run C++ work with the GIL released.");
+}

@@ -1,0 +1,311 @@
+// animkit.Scene, animkit.Skeleton, animkit.Clip: decoded data as NumPy arrays, sampled
+// by the library's own sampler (the numbers `animkit sample` prints).
+#include "bindings.hpp"
+
+#include <animkit/runtime_build.hpp>
+
+#include <cmath>
+
+namespace animkit::python {
+
+namespace {
+
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+using BoolArray = py::array_t<bool, py::array::c_style | py::array::forcecast>;
+constexpr size_t kTrs = 10;  // t xyz, r xyzw, s xyz
+
+void PutTrs(const TransformTRS& p, float* out) {
+  const float v[kTrs] = {p.translation.x, p.translation.y, p.translation.z, p.rotation.x, p.rotation.y,
+                         p.rotation.z,    p.rotation.w,    p.scale.x,       p.scale.y,    p.scale.z};
+  std::copy(v, v + kTrs, out);
+}
+
+TransformTRS GetTrs(const float* v) {
+  return TransformTRS{{v[0], v[1], v[2]}, {v[3], v[4], v[5], v[6]}, {v[7], v[8], v[9]}};
+}
+
+// ---- Skeleton ----
+
+py::list Names(const Skeleton& s) {
+  py::list out;
+  for (const Joint& j : s.joints) out.append(Text(j.name));
+  return out;
+}
+
+py::array_t<int32_t> Parents(const Skeleton& s) {
+  py::array_t<int32_t> out(static_cast<py::ssize_t>(s.joints.size()));
+  int32_t* p = out.mutable_data();
+  for (const Joint& j : s.joints) *p++ = j.parent;
+  return out;
+}
+
+py::array_t<float> Rest(const Skeleton& s) {
+  py::array_t<float> out({static_cast<py::ssize_t>(s.joints.size()), static_cast<py::ssize_t>(kTrs)});
+  float* p = out.mutable_data();
+  for (const Joint& j : s.joints) PutTrs(j.rest, p), p += kTrs;
+  return out;
+}
+
+SkeletonData MakeSkeleton(const std::vector<std::string>& names, const std::vector<int>& parents,
+                          const std::optional<FloatArray>& rest) {
+  if (parents.size() != names.size()) throw py::value_error("parents needs one entry per name");
+  if (rest && (rest->ndim() != 2 || rest->shape(0) != static_cast<py::ssize_t>(names.size()) || rest->shape(1) != 10)) {
+    throw py::value_error("rest is an (N, 10) array: t xyz, r xyzw, s xyz per joint");
+  }
+  SkeletonData d;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (parents[i] >= static_cast<int>(i) || parents[i] < -1) {
+      throw py::value_error("joint " + std::to_string(i) + ": the parent must be -1 or an earlier joint");
+    }
+    d.skeleton.joints.push_back({names[i], parents[i], rest ? GetTrs(rest->data(static_cast<py::ssize_t>(i), 0)) : TransformTRS{}});
+  }
+  CheckScene(Scene{d.skeleton, {}, {}, Value::object()}, Limits{});
+  return d;
+}
+
+// ---- Clip sampling: the frames `animkit sample [--rate R]` prints ----
+
+// The frames and the rate sample() uses: the clip's own frames, or those from 0 to its
+// duration at rate (> 0), checked against the limits as the CLI checks them.
+struct Frames {
+  size_t count = 0;
+  double rate = 0;
+  bool resample = false;
+};
+
+Frames FramesOf(const ClipRef& c, const std::optional<double>& rate) {
+  if (rate && !(*rate > 0 && std::isfinite(*rate))) throw py::value_error("rate is a number of frames per second > 0");
+  const Clip& clip = c.clip();
+  Frames f;
+  f.resample = rate.has_value();
+  f.rate = f.resample ? *rate : clip.frame_rate;
+  try {
+    f.count = SampleFrameCount(clip, f.resample ? f.rate : 0, c.owner->limits);
+  } catch (const Error& e) {
+    throw c.owner->path.empty() ? e : e.InFile(c.owner->path);
+  }
+  return f;
+}
+
+// Calls pose(frame, transforms, own frame) for every frame, as WriteSampleJson walks
+// them: frame f at FrameTime(f, rate), the rest pose for unkeyed joints, and the file's
+// own frame index for visibility (the same expression as the JSON writer's, until the
+// library offers it as a function).
+template <class Fn>
+void ForEachFrame(const ClipRef& c, const Frames& frames, Fn&& pose_fn) {
+  const Clip& clip = c.clip();
+  std::vector<TransformTRS> pose(clip.tracks.size());
+  for (size_t f = 0; f < frames.count; ++f) {
+    const Seconds t = FrameTime(f, frames.rate);
+    SampleClipJob{&clip, &c.owner->rest(), t, pose}.Run();
+    const size_t own = frames.resample
+                           ? static_cast<size_t>(std::floor(static_cast<double>(t) * clip.frame_rate + 1e-4))
+                           : f;
+    pose_fn(f, pose, own);
+  }
+}
+
+py::tuple Sample(const ClipRef& c, const std::optional<double>& rate) {
+  const Frames frames = FramesOf(c, rate);
+  const size_t joints = c.clip().tracks.size();
+  const auto n = static_cast<py::ssize_t>(frames.count), j = static_cast<py::ssize_t>(joints);
+  py::array_t<float> trs({n, j, static_cast<py::ssize_t>(kTrs)});
+  py::array_t<bool> visible({n, j});
+  float* out = trs.mutable_data();
+  bool* vis = visible.mutable_data();
+  {
+    NoGil released;
+    const Clip& clip = c.clip();
+    ForEachFrame(c, frames, [&](size_t f, const std::vector<TransformTRS>& pose, size_t own) {
+      for (size_t i = 0; i < joints; ++i) {
+        PutTrs(pose[i], out + (f * joints + i) * kTrs);
+        vis[f * joints + i] = IsVisible(clip.tracks[i], own);
+      }
+    });
+  }
+  return py::make_tuple(trs, visible);
+}
+
+// Model-space matrices over a skeleton, each a 4x4 acting on column vectors.
+py::array_t<float> World(const ClipRef& c, const py::object& skeleton_arg, const std::optional<double>& rate) {
+  const Clip& clip = c.clip();
+  Skeleton skeleton;
+  if (skeleton_arg.is_none()) skeleton = c.owner->rest();
+  else if (py::isinstance<SkeletonData>(skeleton_arg)) skeleton = skeleton_arg.cast<const SkeletonData&>().skeleton;
+  else if (py::isinstance<SceneData>(skeleton_arg)) skeleton = skeleton_arg.cast<const SceneData&>().rest();
+  else throw py::type_error("skeleton is a Skeleton, a Scene or None (the clip's own rest skeleton)");
+  if (skeleton.empty()) skeleton = FlatSkeleton(clip);  // every joint of the clip a root
+  const Frames frames = FramesOf(c, rate);
+  const size_t joints = skeleton.joints.size();
+  py::array_t<float> out({static_cast<py::ssize_t>(frames.count), static_cast<py::ssize_t>(joints), py::ssize_t{4}, py::ssize_t{4}});
+  float* p = out.mutable_data();
+  NoGil released;
+  std::vector<int> joint_of;  // the skeleton joint each track animates (-1: none)
+  for (const JointTrack& t : clip.tracks) joint_of.push_back(skeleton.Find(t.joint));
+  std::vector<TransformTRS> local(joints);
+  std::vector<Mat4> model(joints);
+  std::vector<bool> animated(joints);
+  ForEachFrame(c, frames, [&](size_t, const std::vector<TransformTRS>& pose, size_t) {
+    for (size_t j = 0; j < joints; ++j) local[j] = skeleton.joints[j].rest, animated[j] = false;
+    for (size_t i = 0; i < pose.size(); ++i)
+      if (joint_of[i] >= 0) local[static_cast<size_t>(joint_of[i])] = pose[i], animated[static_cast<size_t>(joint_of[i])] = true;
+    if (!LocalToModel(skeleton, local, model)) throw Error::General("the skeleton lists a joint before its parent");
+    if (clip.space == Space::Model) {  // keyed joints are in model space already
+      for (size_t j = 0; j < joints; ++j) {
+        const int parent = skeleton.joints[j].parent;
+        const Mat4 m = MatrixFromTRS(local[j]);
+        model[j] = animated[j] || parent < 0 ? m : Multiply(model[static_cast<size_t>(parent)], m);
+      }
+    }
+    for (size_t j = 0; j < joints; ++j, p += 16)
+      for (size_t row = 0; row < 4; ++row)
+        for (size_t col = 0; col < 4; ++col) p[row * 4 + col] = model[j].m[col][row];
+  });
+  return out;
+}
+
+ClipRef FromArrays(const std::string& name, double rate, const std::vector<std::string>& joints, const FloatArray& trs,
+                   const std::optional<BoolArray>& visible, bool loop, const py::object& events, const std::string& space) {
+  if (!(rate > 0 && std::isfinite(rate))) throw py::value_error("rate is a number of frames per second > 0");
+  if (trs.ndim() != 3 || trs.shape(1) != static_cast<py::ssize_t>(joints.size()) || trs.shape(2) != 10) {
+    throw py::value_error("trs is a (frames, joints, 10) array: t xyz, r xyzw, s xyz");
+  }
+  if (visible && (visible->ndim() != 2 || visible->shape(0) != trs.shape(0) || visible->shape(1) != trs.shape(1))) {
+    throw py::value_error("visible is a (frames, joints) array of bool");
+  }
+  if (space != "local" && space != "model") throw py::value_error("space is 'local' or 'model'");
+  Scene scene;
+  Clip& clip = scene.clips.emplace_back();
+  clip.name = name;
+  clip.loop = loop;
+  clip.space = space == "model" ? Space::Model : Space::Local;
+  if (!events.is_none())
+    for (const py::handle e : events) clip.events.push_back(EventFromPython(e));
+  const auto frames = static_cast<size_t>(trs.shape(0));
+  const float* values = trs.data();
+  const bool* shown = visible ? visible->data() : nullptr;
+  {
+    NoGil released;
+    clip.SetFrames(frames, rate);
+    for (size_t i = 0; i < joints.size(); ++i) {
+      JointTrack& track = clip.tracks.emplace_back();
+      track.joint = joints[i];
+      for (size_t f = 0; f < frames; ++f) {
+        const TransformTRS v = GetTrs(values + (f * joints.size() + i) * kTrs);
+        const Seconds t = FrameTime(f, rate);
+        track.translation.Add(t, v.translation);
+        track.rotation.Add(t, v.rotation);
+        track.scale.Add(t, v.scale);
+      }
+      bool all = true;
+      for (size_t f = 0; shown && f < frames; ++f) all = all && shown[f * joints.size() + i];
+      if (!all)
+        for (size_t f = 0; f < frames; ++f) track.visible.push_back(shown[f * joints.size() + i]);
+    }
+    CheckScene(scene, Limits{});
+  }
+  return ClipRef{BuiltScene(std::move(scene)), 0};
+}
+
+py::list ClipsOf(const std::shared_ptr<SceneData>& d) {
+  py::list out;
+  for (size_t i = 0; i < d->scene().clips.size(); ++i) out.append(ClipRef{d, i});
+  return out;
+}
+
+std::shared_ptr<SceneData> MakeScene(const std::vector<ClipRef>& clips, const std::optional<SkeletonData>& skeleton) {
+  Scene scene;
+  if (skeleton) scene.skeleton = skeleton->skeleton;
+  for (const ClipRef& c : clips) scene.clips.push_back(c.clip());
+  CheckScene(scene, Limits{});
+  return BuiltScene(std::move(scene));
+}
+
+py::object OrNone(const std::string& s) { return s.empty() ? py::object(py::none()) : PathToPython(s); }
+
+}  // namespace
+
+void BindScene(py::module_& m) {
+  py::class_<SkeletonData>(m, "Skeleton", "Joints, parents first: names, parents, rest poses.")
+      .def(py::init(&MakeSkeleton), py::arg("names"), py::arg("parents"), py::arg("rest") = py::none(),
+           "Skeleton(names, parents, rest=None): parents[i] is -1 or an earlier joint; rest an (N, 10) array "
+           "(identity when None).")
+      .def_property_readonly("names", [](const SkeletonData& s) { return Names(s.skeleton); })
+      .def_property_readonly("parents", [](const SkeletonData& s) { return Parents(s.skeleton); },
+                             "int32 array: each joint's parent index, -1 for a root.")
+      .def_property_readonly("rest", [](const SkeletonData& s) { return Rest(s.skeleton); },
+                             "float32 (N, 10) array of local rest poses: t xyz, r xyzw, s xyz.")
+      .def("find", [](const SkeletonData& s, const std::string& name) { return s.skeleton.Find(name); }, py::arg("name"),
+           "The index of the joint named name, -1 when none.")
+      .def("__len__", [](const SkeletonData& s) { return s.skeleton.joints.size(); })
+      .def("__repr__", [](const SkeletonData& s) {
+        return "<animkit.Skeleton " + std::to_string(s.skeleton.joints.size()) + " joints>";
+      });
+
+  py::class_<ClipRef>(m, "Clip", "One clip of a Scene: timing, joints, events; sample() and world() evaluate it.")
+      .def_static("from_arrays", &FromArrays, py::arg("name"), py::arg("rate"), py::arg("joints"), py::arg("trs"),
+                  py::arg("visible") = py::none(), py::arg("loop") = false, py::arg("events") = py::none(),
+                  py::arg("space") = "local",
+                  "A clip with one linear key per frame: trs (frames, joints, 10) float32 (t xyz, r xyzw, s xyz), "
+                  "frame i at i / rate seconds; visible (frames, joints) bool or None (always); events: dicts "
+                  "with time, name, params, end_time.")
+      .def_property_readonly("name", [](const ClipRef& c) { return Text(c.clip().name); })
+      .def_property_readonly("frame_rate", [](const ClipRef& c) { return c.clip().frame_rate; })
+      .def_property_readonly("frame_count", [](const ClipRef& c) { return c.clip().frame_count; })
+      .def_property_readonly("duration", [](const ClipRef& c) { return static_cast<double>(c.clip().duration); },
+                             "Seconds.")
+      .def_property_readonly("loop", [](const ClipRef& c) { return c.clip().loop; })
+      .def_property_readonly("space", [](const ClipRef& c) { return c.clip().space == Space::Model ? "model" : "local"; },
+                             "'local' (parent-relative) or 'model'.")
+      .def_property_readonly("joints", [](const ClipRef& c) {
+        py::list out;
+        for (const JointTrack& t : c.clip().tracks) out.append(Text(t.joint));
+        return out;
+      }, "The joints the clip animates, in the file's order (the columns of sample()).")
+      .def_property_readonly("events", [](const ClipRef& c) {
+        py::list out;
+        for (const Event& e : c.clip().events) out.append(EventToPython(e));
+        return out;
+      }, "dicts: time (s), name, params, end_time (None unless a range).")
+      .def_property_readonly("metadata", [](const ClipRef& c) { return ToPython(c.clip().metadata); })
+      .def("sample", &Sample, py::arg("rate") = py::none(),
+           "(trs, visible): trs float32 (frames, joints, 10), t xyz, r xyzw, s xyz; visible bool (frames, joints). "
+           "The clip's own frames, or resampled at rate: exactly what `animkit sample [--rate R]` prints "
+           "(null there = visible False here).")
+      .def("world", &World, py::arg("skeleton") = py::none(), py::arg("rate") = py::none(),
+           "float32 (frames, joints, 4, 4) model-space matrices (column vectors: p' = M @ p) over skeleton's "
+           "joints (default: the scene's rest skeleton; the clip's joints as roots when there is none), frames "
+           "as in sample(). Joints the clip does not animate keep their rest pose.")
+      .def("__repr__", [](const ClipRef& c) {
+        const Clip& clip = c.clip();
+        return "<animkit.Clip '" + clip.name + "': " + std::to_string(clip.frame_count) + " frames at " +
+               std::to_string(clip.frame_rate) + " fps, " + std::to_string(clip.tracks.size()) + " joints>";
+      });
+
+  py::class_<SceneData, std::shared_ptr<SceneData>>(m, "Scene", "A decoded file: skeleton and clips.")
+      .def(py::init(&MakeScene), py::arg("clips"), py::arg("skeleton") = py::none(),
+           "Scene(clips, skeleton=None): a scene of clips (copied) for encode() and save().")
+      .def_property_readonly("format", [](const SceneData& d) { return d.format.empty() ? py::object(py::none()) : py::str(d.format); })
+      .def_property_readonly("path", [](const SceneData& d) { return OrNone(d.path); })
+      .def_property_readonly("skeleton", [](const SceneData& d) { return SkeletonData{d.scene().skeleton}; },
+                             "The scene's skeleton (info()'s joints).")
+      .def_property_readonly("rest_skeleton", [](const SceneData& d) { return SkeletonData{d.rest()}; },
+                             "The rest pose of unkeyed joints: the skeleton file's when it has joints, else the scene's.")
+      .def_property_readonly("skeleton_file", [](const SceneData& d) { return OrNone(d.decoded.skeleton.path); },
+                             "The skeleton file decoded against (skeleton='auto' resolved), None for none.")
+      .def_property_readonly("skeleton_note", [](const SceneData& d) { return d.decoded.skeleton.note; },
+                             "Why that skeleton file (or none) was chosen.")
+      .def_property_readonly("clips", &ClipsOf)
+      .def("clip", [](const std::shared_ptr<SceneData>& d, const std::string& name) {
+        const Clip& c = RequireClip(d->scene(), name, d->path);
+        return ClipRef{d, static_cast<size_t>(&c - d->scene().clips.data())};
+      }, py::arg("name"), "The clip named name (animkit.Error when none is).")
+      .def_property_readonly("metadata", [](const SceneData& d) { return ToPython(d.scene().metadata); })
+      .def("__repr__", [](const SceneData& d) {
+        return "<animkit.Scene " + (d.format.empty() ? std::string("(built)") : d.format) + ", " +
+               std::to_string(d.scene().skeleton.joints.size()) + " joints, " + std::to_string(d.scene().clips.size()) +
+               " clips>";
+      });
+}
+
+}  // namespace animkit::python

@@ -1,0 +1,332 @@
+// Writing: animkit.encode() and animkit.save() (a scene or clips through a format's
+// encoder, as `animkit convert` runs it), animkit.convert() (the library's Convert) and
+// animkit.convert_folder() (BatchConvertJob).
+#include "bindings.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <thread>
+
+namespace animkit::python {
+
+namespace {
+
+// What encode() and save() were given: a Scene, or clips (gathered into a scene), and the
+// reference the encoder gets (the skeleton argument, else the one the scene was decoded
+// against, as Convert passes it).
+struct EncodeSource {
+  std::shared_ptr<const SceneData> given;
+  Scene built;
+  std::shared_ptr<const Scene> reference;
+  const Scene& scene() const { return given ? given->scene() : built; }
+};
+
+// The reference a decoded scene was decoded against, kept alive with it.
+std::shared_ptr<const Scene> ReferenceOf(const std::shared_ptr<const SceneData>& d) {
+  return d->reference() ? std::shared_ptr<const Scene>(d, d->reference()) : nullptr;
+}
+
+EncodeSource SourceFrom(const py::handle& what, const py::handle& skeleton, const Options& options) {
+  EncodeSource s;
+  if (py::isinstance<SceneData>(what)) {
+    s.given = what.cast<std::shared_ptr<SceneData>>();
+    s.reference = ReferenceOf(s.given);
+  } else {
+    std::vector<ClipRef> clips;
+    if (py::isinstance<ClipRef>(what)) clips.push_back(what.cast<ClipRef>());
+    else clips = what.cast<std::vector<ClipRef>>();
+    if (clips.empty()) throw py::value_error("nothing to encode: no clips");
+    for (const ClipRef& c : clips) s.built.clips.push_back(c.clip());
+    s.built.skeleton = clips.front().owner->scene().skeleton;
+    s.reference = ReferenceOf(clips.front().owner);
+  }
+  if (!skeleton.is_none()) {
+    s.reference = ReferenceFrom(skeleton, options);
+    if (!s.given) s.built.skeleton = s.reference->skeleton;
+  }
+  return s;
+}
+
+struct Encoded {
+  const FormatDescriptor* format = nullptr;
+  Bytes bytes;
+  std::vector<ExtraOutput> extras;
+  Value report;
+  std::vector<std::string> warnings;
+};
+
+// The encoder `animkit convert` would run for path / format (an id or an extension).
+Encoded EncodeScene(const EncodeSource& source, const std::string& format, const std::string& path,
+                    const Options& options) {
+  Encoded out;
+  out.format = OutputFormatFor(path, format);
+  if (!out.format->encode) {
+    throw Error::General(std::string(out.format->id) + " files cannot be written from animation data");
+  }
+  EncodeContext context;
+  context.reference = source.reference.get();
+  context.options = options;
+  context.output_path = path;
+  try {
+    out.bytes = out.format->encode(source.scene(), context)->Write();
+  } catch (const Error& e) {
+    throw path.empty() ? e : e.InFile(path);
+  }
+  out.extras = std::move(context.extra_outputs);
+  out.report = std::move(context.report);
+  out.warnings = std::move(context.warnings);
+  return out;
+}
+
+py::bytes BytesOf(const Bytes& b) { return py::bytes(reinterpret_cast<const char*>(b.data()), b.size()); }
+
+void Warn(const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings)
+    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2) != 0) throw py::error_already_set();
+}
+
+Encoded EncodeArgs(const py::object& what, const std::optional<std::string>& format, const py::object& skeleton,
+                   const std::string& path, const py::kwargs& kwargs) {
+  if (!format && path.empty()) throw py::value_error("give format= (a format id or extension) or path=");
+  const Options options = OptionsFrom(kwargs);
+  const EncodeSource source = SourceFrom(what, skeleton, options);
+  NoGil released;
+  return EncodeScene(source, format.value_or(""), path, options);
+}
+
+py::object Encode(const py::object& what, const std::optional<std::string>& format, const py::object& skeleton,
+                  const py::object& path, bool details, const py::kwargs& kwargs) {
+  const Encoded e = EncodeArgs(what, format, skeleton, path.is_none() ? std::string() : PathArg(path), kwargs);
+  if (!details) {
+    Warn(e.warnings);
+    return BytesOf(e.bytes);
+  }
+  py::dict extras;
+  for (const ExtraOutput& x : e.extras) extras[PathToPython(x.path)] = BytesOf(x.bytes);
+  py::dict d;
+  d["data"] = BytesOf(e.bytes);
+  d["format"] = std::string(e.format->id);
+  d["extra_outputs"] = extras;
+  d["report"] = ToPython(e.report);
+  d["warnings"] = py::cast(e.warnings);
+  return d;
+}
+
+py::list Written(const std::vector<WrittenFile>& files) {
+  py::list out;
+  for (const WrittenFile& w : files) out.append(py::dict(py::arg("path") = PathToPython(w.path), py::arg("bytes") = w.bytes));
+  return out;
+}
+
+py::list Save(const py::object& what, const py::object& path_arg, const std::optional<std::string>& format,
+              const py::object& skeleton, const py::kwargs& kwargs) {
+  const std::string path = PathArg(path_arg);
+  const Encoded e = EncodeArgs(what, format, skeleton, path, kwargs);
+  // Never over a file the scene was read from (the one rule of every writer: CheckNotAnInput).
+  std::vector<std::string> inputs;
+  if (py::isinstance<SceneData>(what)) inputs.push_back(what.cast<const SceneData&>().path);
+  if (!skeleton.is_none() && !py::isinstance<FileData>(skeleton) && !py::isinstance<SceneData>(skeleton) &&
+      !py::isinstance<SkeletonData>(skeleton)) {
+    inputs.push_back(PathArg(skeleton));
+  }
+  std::vector<WrittenFile> written;
+  {
+    NoGil released;
+    std::vector<std::pair<std::string, ByteView>> files = {{path, e.bytes}};
+    for (const ExtraOutput& x : e.extras) files.emplace_back(x.path, x.bytes);
+    written = WriteOutputs(files, inputs);
+  }
+  Warn(e.warnings);
+  return Written(written);
+}
+
+py::dict Convert(const py::object& input, const py::object& output, const std::optional<std::string>& format,
+                 const std::optional<std::string>& to, const py::object& skeleton, const std::optional<std::string>& clip,
+                 const py::object& templ, const py::kwargs& kwargs) {
+  ConvertRequest request;
+  request.input = PathArg(input);
+  request.output = PathArg(output);
+  request.input_format = format.value_or("");
+  request.output_format = to.value_or("");
+  request.skeleton = skeleton.is_none() ? std::string() : PathArg(skeleton);
+  request.clip = clip.value_or("");
+  request.template_path = templ.is_none() ? std::string() : PathArg(templ);
+  request.options = OptionsFrom(kwargs);
+  ConvertResult r;
+  {
+    NoGil released;
+    r = animkit::Convert(request);
+  }
+  Warn(r.warnings);
+  py::dict d;  // the fields of `animkit convert -v`'s report
+  d["input"] = PathToPython(request.input);
+  d["output"] = PathToPython(request.output);
+  d["input_format"] = std::string(r.input_format->id);
+  d["output_format"] = r.output_format ? std::string(r.output_format->id) : std::string("sample-json");
+  d["skeleton"] = r.skeleton.path.empty() ? py::object(py::none()) : PathToPython(r.skeleton.path);
+  d["clips"] = r.clips;
+  d["frames"] = r.frames;
+  d["joints"] = r.joints;
+  d["events"] = r.events;
+  d["bytes_in"] = r.bytes_in;
+  d["bytes_out"] = r.bytes_out;
+  d["copied_verbatim"] = r.copied_verbatim;
+  d["written"] = Written(r.written);
+  d["encoder"] = ToPython(r.report);
+  d["warnings"] = py::cast(r.warnings);
+  return d;
+}
+
+// ---- convert_folder ----
+
+std::vector<SkeletonMapRule> SkeletonMapFrom(const py::object& map) {
+  if (map.is_none()) return {};
+  if (py::isinstance<py::str>(map) || py::hasattr(map, "__fspath__")) {  // a map file, as --skeleton-map reads it
+    const std::string path = PathArg(map);
+    NoGil released;
+    const Bytes text = ReadFileBytes(path);
+    return ParseSkeletonMap(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), path);
+  }
+  std::vector<SkeletonMapRule> rules;  // (animation glob, skeleton glob) pairs
+  for (const py::handle pair : map) {
+    const auto [animation, skeleton] = pair.cast<std::pair<std::string, std::string>>();
+    CheckGlob(animation);
+    CheckGlob(skeleton);
+    rules.push_back({animation, skeleton, static_cast<int>(rules.size() + 1)});
+  }
+  return rules;
+}
+
+py::dict ProgressToPython(const BatchProgress& p) {
+  py::dict d;
+  d["done"] = p.done;
+  d["total"] = p.total;
+  d["converted"] = p.converted;
+  d["skipped"] = p.skipped;
+  d["failed"] = p.failed;
+  d["elapsed"] = p.elapsed;
+  if (p.last) {  // the file's entry as the report has it
+    BatchReport one;
+    one.files.push_back(*p.last);
+    d["last"] = ToPython(one.ToJson()["files"][0]);
+  } else {
+    d["last"] = py::none();
+  }
+  return d;
+}
+
+// Runs the job on its own thread while this one waits without the GIL, waking every
+// 0.1 s to let Python handle signals: Ctrl-C cancels the run (files already started
+// finish) and raises KeyboardInterrupt once it has stopped.
+BatchReport RunInterruptibly(const BatchConvertJob& job, std::atomic<bool>& cancel) {
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+  BatchReport report;
+  std::exception_ptr error;
+  std::thread worker([&] {
+    try {
+      report = job.Run();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    const std::lock_guard<std::mutex> lock(mutex);
+    done = true;
+    finished.notify_all();
+  });
+  bool interrupted = false;
+  for (bool stop = false; !stop;) {
+    {
+      NoGil released;
+      std::unique_lock<std::mutex> lock(mutex);
+      stop = finished.wait_for(lock, std::chrono::milliseconds(100), [&] { return done; });
+    }
+    if (!stop && !interrupted && PyErr_CheckSignals() != 0) {
+      interrupted = true;  // the exception stays pending until the run has stopped
+      cancel.store(true);
+    }
+  }
+  {
+    NoGil released;
+    worker.join();
+  }
+  if (interrupted) throw py::error_already_set();
+  if (error) std::rethrow_exception(error);
+  return report;
+}
+
+py::object ConvertFolder(const py::object& input, const py::object& output, const std::string& to, unsigned jobs,
+                         const py::object& skeleton, const py::object& skeleton_map, const std::optional<std::string>& clip,
+                         bool by_extension, const py::object& progress, const py::kwargs& kwargs) {
+  BatchConvertJob job;
+  job.input_dir = PathArg(input);
+  job.output_dir = PathArg(output);
+  job.to = to;
+  job.threads = jobs;
+  job.skeleton = skeleton.is_none() ? std::string() : PathArg(skeleton);
+  job.skeleton_map = SkeletonMapFrom(skeleton_map);
+  job.clip = clip.value_or("");
+  job.options = OptionsFrom(kwargs);
+  job.accept_extension_only = by_extension;
+  std::atomic<bool> cancel{false};
+  job.cancel = &cancel;
+  std::optional<py::error_already_set> raised;  // what the callback raised, raised again here
+  if (!progress.is_none()) {
+    job.progress = [&](const BatchProgress& p) {
+      py::gil_scoped_acquire gil;
+      try {
+        progress(ProgressToPython(p));
+      } catch (py::error_already_set& e) {
+        raised = std::move(e);
+        throw Error::General("the progress callback raised an exception");
+      }
+    };
+  }
+  job.Validate();
+  BatchReport report;
+  try {
+    report = RunInterruptibly(job, cancel);
+  } catch (const Error&) {
+    if (raised) throw py::error_already_set(std::move(*raised));
+    throw;
+  }
+  Value json = report.ToJson();  // with the fields `animkit convert DIR OUT --report` adds
+  json["input"] = job.input_dir;
+  json["output"] = job.output_dir;
+  json["to"] = job.to;
+  return ToPython(json);
+}
+
+}  // namespace
+
+void BindWrite(py::module_& m) {
+  m.def("encode", &Encode, py::arg("what"), py::arg("format") = py::none(), py::arg("skeleton") = py::none(),
+        py::arg("path") = py::none(), py::arg("details") = false,
+        "encode(what, format=None, skeleton=None, path=None, details=False, **options) -> bytes\n\n"
+        "what: a Scene, a Clip or a list of Clips. format: a format id or extension (else from path). "
+        "skeleton: the skeleton or model the encoder writes against (a path, File, Scene or Skeleton; default: "
+        "the one the scene was decoded against). path: the file the bytes are for, when known (some encoders "
+        "look at its extension, the text ANM names its timeline after it). Encoder warnings become "
+        "UserWarnings. details=True returns a dict: data, format, extra_outputs {path: bytes} (files the "
+        "encoder adds: the text ANM's timeline), report (encoder statistics), warnings.");
+  m.def("save", &Save, py::arg("what"), py::arg("path"), py::arg("format") = py::none(), py::arg("skeleton") = py::none(),
+        "save(what, path, format=None, skeleton=None, **options) -> [{'path', 'bytes'}]\n\n"
+        "encode() for path, then writes the file and any file the encoder adds atomically, never over the "
+        "file the scene or the skeleton was read from.");
+  m.def("convert", &Convert, py::arg("input"), py::arg("output"), py::arg("format") = py::none(),
+        py::arg("to") = py::none(), py::arg("skeleton") = py::none(), py::arg("clip") = py::none(),
+        py::arg("template") = py::none(),
+        "convert(input, output, format=None, to=None, skeleton=None, clip=None, template=None, **options) -> dict\n\n"
+        "`animkit convert IN OUT` for one file; returns what `convert -v` reports.");
+  m.def("convert_folder", &ConvertFolder, py::arg("input"), py::arg("output"), py::arg("to") = "glb",
+        py::arg("jobs") = 0, py::arg("skeleton") = py::none(), py::arg("skeleton_map") = py::none(),
+        py::arg("clip") = py::none(), py::arg("by_extension") = false, py::arg("progress") = py::none(),
+        "convert_folder(input, output, to='glb', jobs=0, skeleton=None, skeleton_map=None, clip=None, "
+        "by_extension=False, progress=None, **options) -> dict\n\n"
+        "`animkit convert DIR OUT --to TO`: returns the --report document. skeleton: a path or 'auto'; "
+        "skeleton_map: a map file or (animation glob, skeleton glob) pairs; progress(dict) is called after "
+        "each file (done, total, converted, skipped, failed, elapsed, last); an exception it raises stops "
+        "the run and is raised again. Ctrl-C stops the run and raises KeyboardInterrupt.");
+}
+
+}  // namespace animkit::python
