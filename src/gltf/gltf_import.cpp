@@ -122,8 +122,9 @@ Skeleton ImportSkeleton(const tinygltf::Model& model, const std::vector<int>& pa
     }
   } else {
     for (int i = 0; i < n; ++i) {
-      // animkit's own root node is not a joint.
+      // animkit's own root node is not a joint, nor is a camera (Clip::cameras).
       if (ours && parents[i] < 0 && model.nodes[i].name == gltf::kRootNodeName) continue;
+      if (ours && model.nodes[i].camera >= 0) continue;
       position[i] = static_cast<int>(nodes.size());
       nodes.push_back(i);
     }
@@ -233,7 +234,7 @@ class Importer {
     std::vector<float> all_times;
     float last_time = 0;
     const bool placeholder = GetBool(extras, "placeholder", false);
-    for (size_t c = 0; c < animation.channels.size() && !placeholder; ++c) {
+    for (size_t c = 0; c < animation.channels.size(); ++c) {
       const tinygltf::AnimationChannel& channel = animation.channels[c];
       const std::string channel_name = where + " channel " + std::to_string(c);
       const std::string& path = channel.target_path;
@@ -241,6 +242,8 @@ class Importer {
       if (channel.target_node < 0) continue;  // targets something other than a node
       if (static_cast<size_t>(channel.target_node) >= model_.nodes.size())
         Fail(channel_name + " targets node " + std::to_string(channel.target_node) + ", which does not exist");
+      // A placeholder clip's own channel is not motion; its cameras' channels are.
+      if (placeholder && model_.nodes[size_t(channel.target_node)].camera < 0) continue;
       if (channel.sampler < 0 || static_cast<size_t>(channel.sampler) >= animation.samplers.size())
         Fail(channel_name + " names sampler " + std::to_string(channel.sampler) + ", which does not exist");
       const tinygltf::AnimationSampler& sampler = animation.samplers[channel.sampler];
@@ -273,11 +276,56 @@ class Importer {
       if (path == "scale" && track.scale.empty()) FillTrack(track.scale, interpolation, std::move(times), output);
       if (rotation && track.rotation.empty()) FillTrack(track.rotation, interpolation, std::move(times), output);
     }
+    TakeCameras(clip, track_of_node);
     ApplyTiming(clip, extras, all_times, last_time, where);
     ApplyEvents(clip, extras);
     ApplyVisibility(clip, extras);
     clip.metadata = FromNlohmann(GetMetadata(extras));
     return clip;
+  }
+
+  // The tracks of camera nodes become the clip's cameras: eye = translation, the point
+  // looked at from the rotation and the exporter's target distance (1000 units when the
+  // file has none), roll from the rotation; field of view and raw values from the extras.
+  void TakeCameras(Clip& clip, const std::map<int, size_t>& track_of_node) const {
+    std::vector<bool> taken(clip.tracks.size(), false);
+    for (const auto& [node, track_index] : track_of_node) {
+      const int camera_index = model_.nodes[size_t(node)].camera;
+      if (camera_index < 0 || size_t(camera_index) >= model_.cameras.size()) continue;
+      const JointTrack& track = clip.tracks[track_index];
+      const json extras = ParseExtras(model_.cameras[size_t(camera_index)].extras_json_string);
+      const TransformTRS rest = NodeTransform(model_.nodes[size_t(node)], node);
+      const std::vector<Seconds>& times = !track.translation.empty() ? track.translation.times : track.rotation.times;
+      auto numbers = [&](const char* key) {
+        std::vector<float> out;
+        const auto it = extras.find(key);
+        if (it == extras.end() || !it->is_array() || it->size() != times.size()) return out;
+        for (const json& v : *it) out.push_back(v.is_number() ? v.get<float>() : 0.0f);
+        return out;
+      };
+      const std::vector<float> distances = numbers("target_distance");
+      CameraTrack cam;
+      cam.name = track.joint;
+      cam.interpolation = track.translation.empty() ? track.rotation.interpolation : track.translation.interpolation;
+      cam.yfov = numbers("yfov");
+      cam.metadata = FromNlohmann(GetMetadata(extras));
+      for (size_t k = 0; k < times.size(); ++k) {
+        const Vec3 eye = track.translation.empty() ? rest.translation : track.translation.values[k];
+        QuatXYZW q = rest.rotation;
+        for (size_t r = 0; r < track.rotation.times.size() && track.rotation.times[r] <= times[k]; ++r)
+          q = track.rotation.values[r];  // the rotation key at or before this time
+        const float distance = k < distances.size() && distances[k] > 0 ? distances[k] : 1000.0f;
+        const gltf::CameraAim aim = gltf::AimOf(eye, q, distance);
+        cam.times.push_back(times[k]);
+        cam.positions.push_back(eye);
+        cam.targets.push_back(aim.target);
+        cam.roll.push_back(aim.roll);
+      }
+      clip.cameras.push_back(std::move(cam));
+      taken[track_index] = true;
+    }
+    for (size_t i = clip.tracks.size(); i-- > 0;)
+      if (taken[i]) clip.tracks.erase(clip.tracks.begin() + long(i));
   }
 
   void ApplyTiming(Clip& clip, const json& extras, const std::vector<float>& times, float last_time,

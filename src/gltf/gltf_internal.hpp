@@ -4,6 +4,7 @@
 
 #include <animkit/binary.hpp>
 #include <animkit/limits.hpp>
+#include <animkit/math.hpp>
 
 #include <nlohmann/json.hpp>
 #include <tiny_gltf.h>
@@ -64,6 +65,18 @@ bool IsGlb(ByteView data);
 tinygltf::Accessor FloatAccessor(const std::vector<float>& data, int type, int components, bool min_max);
 
 void AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, int root_node);
+
+// Cameras (gltf_camera.cpp). A glTF camera looks down its -Z with +Y up; up is the
+// source's -Y (the PS1's Y points down), +Z when looking along Y; roll turns the camera
+// about its Z axis. CameraRotation: the rotation of a camera at eye looking at target.
+QuatXYZW CameraRotation(Vec3 eye, Vec3 target, float roll);
+float Distance(Vec3 a, Vec3 b);
+// The inverse: the point distance ahead of a camera at eye with rotation q, and its roll.
+struct CameraAim {
+  Vec3 target;
+  float roll = 0;
+};
+CameraAim AimOf(Vec3 eye, QuatXYZW rotation, float distance);
 
 // A sampler (input times, output values, interpolation) and the channel driving
 // node's path ("translation", "rotation", ...) with it.

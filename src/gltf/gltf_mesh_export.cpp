@@ -136,32 +136,6 @@ void AddMeshes(tinygltf::Model& model, Appender& out, const Scene& scene, int ro
   }
 }
 
-Vec3 Cross(Vec3 a, Vec3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
-float Length(Vec3 v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
-
-// A glTF camera looks down its -Z with +Y up. Up is the source's -Y (the PS1's Y
-// points down), +Z when looking along Y; roll turns the camera about its Z axis.
-QuatXYZW LookAt(Vec3 eye, Vec3 target, float roll) {
-  Vec3 f = target - eye;
-  const float len = Length(f);
-  QuatXYZW q;
-  if (len > 0 && std::isfinite(len)) {
-    f = f * (1 / len);
-    Vec3 up_hint{0, -1, 0};
-    if (Length(Cross(f, up_hint)) < 1e-4f) up_hint = {0, 0, 1};
-    Vec3 right = Cross(f, up_hint);
-    right = right * (1 / Length(right));
-    const Vec3 up = Cross(right, f);
-    Mat4 m;
-    m.m[0] = {right.x, right.y, right.z, 0};
-    m.m[1] = {up.x, up.y, up.z, 0};
-    m.m[2] = {-f.x, -f.y, -f.z, 0};
-    q = Normalize(DecomposeTRS(m).rotation);
-  }
-  if (roll != 0 && std::isfinite(roll)) q = Normalize(Multiply(q, AxisAngle({0, 0, 1}, roll)));
-  return q;
-}
-
 const char* InterpolationName(Interpolation i) { return i == Interpolation::Step ? "STEP" : "LINEAR"; }
 
 void AddCameras(tinygltf::Model& model, Appender& out, const Scene& scene, int root_node) {
@@ -170,16 +144,17 @@ void AddCameras(tinygltf::Model& model, Appender& out, const Scene& scene, int r
     for (const CameraTrack& cam : scene.clips[c].cameras) {
       const std::string where = "camera '" + cam.name + "'";
       const size_t n = std::min({cam.times.size(), cam.positions.size(), cam.targets.size()});
-      std::vector<float> times, translations, rotations, fovs;
+      std::vector<float> times, translations, rotations, fovs, distances;
       for (size_t i = 0; i < n; ++i) {
         const float t = std::max(cam.times[i], 0.0f);
         if (!std::isfinite(t) || (!times.empty() && t <= times.back())) continue;
         if (!Finite(cam.positions[i]) || !Finite(cam.targets[i]))
           throw Error::General(where + " key " + std::to_string(i) + " is not a finite number");
-        const QuatXYZW q = LookAt(cam.positions[i], cam.targets[i], i < cam.roll.size() ? cam.roll[i] : 0.0f);
+        const QuatXYZW q = CameraRotation(cam.positions[i], cam.targets[i], i < cam.roll.size() ? cam.roll[i] : 0.0f);
         times.push_back(t);
         translations.insert(translations.end(), {cam.positions[i].x, cam.positions[i].y, cam.positions[i].z});
         rotations.insert(rotations.end(), {q.x, q.y, q.z, q.w});
+        distances.push_back(Distance(cam.positions[i], cam.targets[i]));
         if (i < cam.yfov.size()) fovs.push_back(cam.yfov[i]);
       }
       tinygltf::Camera camera;
@@ -191,6 +166,7 @@ void AddCameras(tinygltf::Model& model, Appender& out, const Scene& scene, int r
       camera.perspective.zfar = 1e6;  // PS1 scenes span tens of thousands of units
       nlohmann::json extras = {{"clip", scene.clips[c].name}};
       if (fovs.size() > 1) extras["yfov"] = fovs;
+      extras["target_distance"] = distances;  // the point looked at, which the rotation alone does not give
       const nlohmann::json metadata = ToNlohmann(cam.metadata);
       if (metadata.is_object() && !metadata.empty() && IsValueRepresentable(metadata)) extras["metadata"] = metadata;
       camera.extras = ToValue(nlohmann::json{{kExtrasKey, extras}});

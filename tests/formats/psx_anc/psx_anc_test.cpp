@@ -170,6 +170,40 @@ TEST(PsxAnc, ExportsAnAnimatedGltfCamera) {
   EXPECT_EQ(report.value("warnings", -1), 0) << report.dump();
 }
 
+// glTF keeps an ANC camera: eye, the point looked at (its rotation and the stored
+// target distance), roll and raw values come back, so ANC -> glTF -> ANC is exact.
+TEST(PsxAnc, GltfCarriesTheCameraBackToTheSameFile) {
+  const Bytes sample = ReadFileBytes(test::SourcePath("samples/psx_anc/orbit.anc"));
+  const Scene scene = kPsxAncFormat.read(sample, {})->Decode({});
+  const Scene back = ImportGltf(ExportGltf(scene, GltfExportOptions{}), "orbit.glb");
+  ASSERT_EQ(back.clips.size(), 1u);
+  ASSERT_EQ(back.clips[0].cameras.size(), 1u);
+  EXPECT_TRUE(back.clips[0].tracks.empty());  // the camera node is not a joint
+  EXPECT_TRUE(back.skeleton.joints.empty());
+  const CameraTrack& a = scene.clips[0].cameras[0];
+  const CameraTrack& b = back.clips[0].cameras[0];
+  ASSERT_EQ(b.times.size(), a.times.size());
+  for (size_t k = 0; k < a.times.size(); ++k) {
+    EXPECT_NEAR(b.positions[k].x, a.positions[k].x, 1e-4);
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR((&b.targets[k].x)[c], (&a.targets[k].x)[c], 0.02) << "key " << k;  // float aim over ~600 units
+    EXPECT_NEAR(b.roll[k], a.roll[k], 1e-5) << "key " << k;
+  }
+  EncodeContext context;
+  EXPECT_EQ(kPsxAncFormat.encode(back, context)->Write(), sample);
+
+  // Without the raw values the converted ones are written: the same twist, to the unit.
+  Scene converted = back;
+  converted.clips[0].cameras[0].metadata = Value::object();
+  const psx_anc::File again = psx_anc::Parse(kPsxAncFormat.encode(converted, context)->Write());
+  const psx_anc::File original = psx_anc::Parse(sample);
+  ASSERT_EQ(again.keyframes.size(), original.keyframes.size());
+  for (size_t k = 0; k < again.keyframes.size(); ++k) {
+    EXPECT_EQ(again.keyframes[k].target, original.keyframes[k].target) << "key " << k;
+    EXPECT_NEAR(again.keyframes[k].twist, original.keyframes[k].twist, 1) << "key " << k;
+  }
+}
+
 TEST(PsxAnc, ProbeRecognisesTheFormat) {
   EXPECT_EQ(Detect(kGolden, "x.anc").format, &kPsxAncFormat);
   EXPECT_EQ(kPsxAncFormat.probe(kGolden, ".anc"), kProbeMagic);
