@@ -38,8 +38,10 @@ uint64_t ReleasedSections();
 
 // Text from a file need not be UTF-8: invalid bytes become U+FFFD (as in the CLI's JSON).
 py::str Text(const std::string& s);
-// animkit::Value as plain Python: None, bool, int, float, str, list, dict.
-py::object ToPython(const Value& v);
+// animkit::Value as plain Python: None, bool, int, float, str, list, dict. AsNone turns
+// NaN and infinities into None, as the CLI's JSON prints them (null): info().
+enum class NonFinite { AsFloat, AsNone };
+py::object ToPython(const Value& v, NonFinite non_finite = NonFinite::AsFloat);
 py::dict EventToPython(const Event& e);
 Event EventFromPython(const py::handle& h);
 // A path given as str, bytes or os.PathLike, in the file system's encoding, and back.

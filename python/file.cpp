@@ -2,14 +2,9 @@
 // decode it against its skeleton.
 #include "bindings.hpp"
 
-#include <cstdlib>
-#include <filesystem>
-
 namespace animkit::python {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 bool IsBytesLike(const py::handle& h) {
   return py::isinstance<py::bytes>(h) || py::isinstance<py::bytearray>(h) || py::isinstance<py::memoryview>(h);
@@ -77,52 +72,16 @@ std::string InfoSkeleton(const FileData& f) {
   return f.skeleton_path;
 }
 
-// InfoJson for a file given as bytes: InfoJson reads a path, so the bytes (as the
-// document writes them back: the same bytes) go to a private temporary folder under the
-// file's own name for the call. To be replaced by the library's InfoJson for a loaded
-// file when it has one.
-std::string InfoOfBytes(const FileData& f, InfoRequest request) {
-  std::string note;
-  const bool automatic = request.skeleton == kSkeletonAuto;
-  if (automatic) {  // the companion beside the name given
-    const Companion c = ResolveSkeleton(f.loaded, request.skeleton);
-    request.skeleton = c.path;
-    note = c.note;
-  }
-  std::string folder = (fs::temp_directory_path() / "animkit-info-XXXXXX").string();
-  if (!mkdtemp(folder.data())) throw Error::General("cannot make a temporary folder for info()");
-  const std::string leaf = fs::path(f.loaded.path).filename().string();
-  const std::string temp = (fs::path(folder) / (leaf.empty() || leaf == "<bytes>" ? "bytes" : leaf)).string();
-  Value info;
-  try {
-    WriteFileAtomic(temp, f.loaded.document->Write());
-    info = ParseJson(InfoJson(temp, request));
-  } catch (...) {
-    std::error_code ec;
-    fs::remove_all(folder, ec);
-    throw;
-  }
-  std::error_code ec;
-  fs::remove_all(folder, ec);
-  info["file"] = f.loaded.path;
-  if (info.contains("decode_error") && info["decode_error"].is_string()) {  // names the temporary: name the file
-    std::string error = info["decode_error"].as_string();
-    for (size_t at = error.find(temp); at != std::string::npos; at = error.find(temp, at + f.loaded.path.size()))
-      error.replace(at, temp.size(), f.loaded.path);
-    info["decode_error"] = error;
-  }
-  if (automatic) info["skeleton_note"] = note;
-  return DumpJson(info);
-}
-
+// InfoValue of the file as loaded (from a path or from bytes: "file" is its path or
+// name, skeleton="auto" looks beside it), converted as the CLI prints it.
 py::object Info(const FileData& f) {
   const InfoRequest request{f.format_given, InfoSkeleton(f), f.options};
-  std::string text;
+  Value info;
   {
     NoGil released;
-    text = f.from_bytes ? InfoOfBytes(f, request) : InfoJson(f.loaded.path, request);
+    info = InfoValue(f.loaded, request);
   }
-  return ToPython(ParseJson(text));
+  return ToPython(info, NonFinite::AsNone);
 }
 
 py::bytes Write(const FileData& f) {

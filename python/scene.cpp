@@ -4,7 +4,9 @@
 
 #include <animkit/runtime_build.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <span>
 
 namespace animkit::python {
 
@@ -65,44 +67,24 @@ SkeletonData MakeSkeleton(const std::vector<std::string>& names, const std::vect
 
 // ---- Clip sampling: the frames `animkit sample [--rate R]` prints ----
 
-// The frames and the rate sample() uses: the clip's own frames, or those from 0 to its
-// duration at rate (> 0), checked against the limits as the CLI checks them.
+// What sample() and world() sample: the clip's own frames, or those from 0 to its
+// duration at rate (> 0), with the scene's rest pose for unkeyed joints (the request
+// `animkit sample [--rate R]` makes); the frame count checked against the limits as the
+// CLI checks them, before any array is made.
 struct Frames {
+  SampleRequest request;
   size_t count = 0;
-  double rate = 0;
-  bool resample = false;
 };
 
 Frames FramesOf(const ClipRef& c, const std::optional<double>& rate) {
   if (rate && !(*rate > 0 && std::isfinite(*rate))) throw py::value_error("rate is a number of frames per second > 0");
-  const Clip& clip = c.clip();
-  Frames f;
-  f.resample = rate.has_value();
-  f.rate = f.resample ? *rate : clip.frame_rate;
+  Frames f{SampleRequest{rate.value_or(0), {}, &c.owner->rest(), c.owner->limits}, 0};
   try {
-    f.count = SampleFrameCount(clip, f.resample ? f.rate : 0, c.owner->limits);
+    f.count = SampleFrameCount(c.clip(), f.request.rate, f.request.limits);
   } catch (const Error& e) {
     throw c.owner->path.empty() ? e : e.InFile(c.owner->path);
   }
   return f;
-}
-
-// Calls pose(frame, transforms, own frame) for every frame, as WriteSampleJson walks
-// them: frame f at FrameTime(f, rate), the rest pose for unkeyed joints, and the file's
-// own frame index for visibility (the same expression as the JSON writer's, until the
-// library offers it as a function).
-template <class Fn>
-void ForEachFrame(const ClipRef& c, const Frames& frames, Fn&& pose_fn) {
-  const Clip& clip = c.clip();
-  std::vector<TransformTRS> pose(clip.tracks.size());
-  for (size_t f = 0; f < frames.count; ++f) {
-    const Seconds t = FrameTime(f, frames.rate);
-    SampleClipJob{&clip, &c.owner->rest(), t, pose}.Run();
-    const size_t own = frames.resample
-                           ? static_cast<size_t>(std::floor(static_cast<double>(t) * clip.frame_rate + 1e-4))
-                           : f;
-    pose_fn(f, pose, own);
-  }
 }
 
 py::tuple Sample(const ClipRef& c, const std::optional<double>& rate) {
@@ -115,13 +97,11 @@ py::tuple Sample(const ClipRef& c, const std::optional<double>& rate) {
   bool* vis = visible.mutable_data();
   {
     NoGil released;
-    const Clip& clip = c.clip();
-    ForEachFrame(c, frames, [&](size_t f, const std::vector<TransformTRS>& pose, size_t own) {
-      for (size_t i = 0; i < joints; ++i) {
-        PutTrs(pose[i], out + (f * joints + i) * kTrs);
-        vis[f * joints + i] = IsVisible(clip.tracks[i], own);
-      }
-    });
+    ForEachSampleFrame(c.clip(), frames.request,
+                       [&](size_t f, std::span<const TransformTRS> pose, std::span<const bool> shown) {
+                         for (size_t i = 0; i < joints; ++i) PutTrs(pose[i], out + (f * joints + i) * kTrs);
+                         std::copy(shown.begin(), shown.end(), vis + f * joints);
+                       });
   }
   return py::make_tuple(trs, visible);
 }
@@ -145,7 +125,7 @@ py::array_t<float> World(const ClipRef& c, const py::object& skeleton_arg, const
   std::vector<TransformTRS> local(joints);
   std::vector<Mat4> model(joints);
   std::vector<bool> animated(joints);
-  ForEachFrame(c, frames, [&](size_t, const std::vector<TransformTRS>& pose, size_t) {
+  ForEachSampleFrame(clip, frames.request, [&](size_t, std::span<const TransformTRS> pose, std::span<const bool>) {
     for (size_t j = 0; j < joints; ++j) local[j] = skeleton.joints[j].rest, animated[j] = false;
     for (size_t i = 0; i < pose.size(); ++i)
       if (joint_of[i] >= 0) local[static_cast<size_t>(joint_of[i])] = pose[i], animated[static_cast<size_t>(joint_of[i])] = true;

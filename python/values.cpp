@@ -12,22 +12,26 @@ py::str Text(const std::string& s) {
   return py::reinterpret_steal<py::str>(o);
 }
 
-py::object ToPython(const Value& v) {
+py::object ToPython(const Value& v, NonFinite non_finite) {
   switch (v.kind()) {
     case Value::Kind::Null: return py::none();
     case Value::Kind::Bool: return py::bool_(v.get<bool>());
     case Value::Kind::Integer: return py::int_(v.get<int64_t>());
     case Value::Kind::Unsigned: return py::int_(v.get<uint64_t>());
-    case Value::Kind::Double: return py::float_(v.get<double>());
+    case Value::Kind::Double: {
+      const double d = v.get<double>();
+      if (non_finite == NonFinite::AsNone && !std::isfinite(d)) return py::none();
+      return py::float_(d);
+    }
     case Value::Kind::String: return Text(v.as_string());
     case Value::Kind::Array: {
       py::list out;
-      for (const Value& e : v.as_array()) out.append(ToPython(e));
+      for (const Value& e : v.as_array()) out.append(ToPython(e, non_finite));
       return out;
     }
     case Value::Kind::Object: {
       py::dict out;
-      for (const auto& [key, e] : v.as_object()) out[Text(key)] = ToPython(e);
+      for (const auto& [key, e] : v.as_object()) out[Text(key)] = ToPython(e, non_finite);
       return out;
     }
   }

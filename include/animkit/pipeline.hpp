@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,16 @@ struct SampleRequest {
   const Skeleton* rest = nullptr;  // rest pose for joints a clip does not key
   Limits limits;
 };
+// The frames `animkit sample` writes for one clip, one call per frame, in order: the
+// count is SampleFrameCount's (its Error is thrown before the first call); frame f is
+// at FrameTime(f, rate), rate being request.rate when > 0, else the clip's own; pose
+// holds every track (SampleClipJob with request.rest) and visible each track's
+// visibility at the file's own frame (f; when resampling, floor(t * frame_rate + 1e-4)).
+// request.clip is not consulted. WriteSampleJson and the bindings sample through this.
+using SampleFrameFn =
+    std::function<void(size_t frame, std::span<const TransformTRS> pose, std::span<const bool> visible)>;
+void ForEachSampleFrame(const Clip& clip, const SampleRequest& request, const SampleFrameFn& fn);
+
 // The `animkit sample` JSON of the contract, handed to sink piece by piece (the
 // whole text is never held in memory).
 void WriteSampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request,
@@ -100,9 +111,13 @@ std::string SampleJson(const Scene& scene, std::string_view format_id, const Sam
 // contract's `info --json` document, InfoText the human summary.
 struct InfoRequest {
   std::string format;    // "" = detect
-  std::string skeleton;  // --skeleton path, "" = none
+  std::string skeleton;  // --skeleton path or kSkeletonAuto, "" = none
   Options options;
 };
+// The `info --json` document of a file already loaded (read from a path or from bytes;
+// "file" is loaded.path, and "auto" looks beside it): request.format is not consulted,
+// request.options decode it. InfoJson(path) is DumpJson(InfoValue(LoadFile(path)), 2).
+Value InfoValue(const LoadedFile& loaded, const InfoRequest& request);
 std::string InfoJson(const std::string& path, const InfoRequest& request);
 std::string InfoText(const std::string& path, const InfoRequest& request);
 

@@ -17,20 +17,18 @@ std::string Fixed(double v, int digits) {
 }
 
 struct FileSummary {
-  LoadedFile loaded;
   Value fields;  // the format's own Info()
   std::optional<Scene> scene;
   std::string decode_error;
   Companion skeleton;  // the skeleton file decoded against
 };
 
-FileSummary Summarize(const std::string& path, const InfoRequest& request) {
+FileSummary Summarize(const LoadedFile& loaded, const InfoRequest& request) {
   FileSummary s;
-  s.loaded = LoadFile(path, request.format, request.options);
-  s.fields = s.loaded.document->Info();
-  s.skeleton = ResolveSkeleton(s.loaded, request.skeleton);
+  s.fields = loaded.document->Info();
+  s.skeleton = ResolveSkeleton(loaded, request.skeleton);
   try {
-    s.scene = DecodeWithSkeleton(s.loaded, s.skeleton.path, request.options).scene;
+    s.scene = DecodeWithSkeleton(loaded, s.skeleton.path, request.options).scene;
   } catch (const Error& e) {
     s.decode_error = e.what();
   }
@@ -47,13 +45,13 @@ Value Version(const Value& fields) { return fields.contains("version") ? fields[
 
 }  // namespace
 
-std::string InfoJson(const std::string& path, const InfoRequest& request) {
-  const FileSummary s = Summarize(path, request);
-  Value out = {{"file", path},
-                        {"format", s.loaded.format->id},
-                        {"description", s.loaded.format->description},
-                        {"version", Version(s.fields)},
-                        {"skeleton_file", s.skeleton.path.empty() ? Value() : Value(s.skeleton.path)}};
+Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
+  const FileSummary s = Summarize(loaded, request);
+  Value out = {{"file", loaded.path},
+               {"format", loaded.format->id},
+               {"description", loaded.format->description},
+               {"version", Version(s.fields)},
+               {"skeleton_file", s.skeleton.path.empty() ? Value() : Value(s.skeleton.path)}};
   if (request.skeleton == kSkeletonAuto) out["skeleton_note"] = s.skeleton.note;
   Value clips = Value::array();
   Value events = Value::array();
@@ -83,13 +81,18 @@ std::string InfoJson(const std::string& path, const InfoRequest& request) {
   if (!s.decode_error.empty()) out["decode_error"] = s.decode_error;
   out["warnings"] = Warnings(s.fields);
   out["fields"] = s.fields;
-  return DumpJson(out, 2) + "\n";
+  return out;
+}
+
+std::string InfoJson(const std::string& path, const InfoRequest& request) {
+  return DumpJson(InfoValue(LoadFile(path, request.format, request.options), request), 2) + "\n";
 }
 
 std::string InfoText(const std::string& path, const InfoRequest& request) {
-  const FileSummary s = Summarize(path, request);
+  const LoadedFile loaded = LoadFile(path, request.format, request.options);
+  const FileSummary s = Summarize(loaded, request);
   std::string text =
-      path + ": " + std::string(s.loaded.format->id) + " (" + std::string(s.loaded.format->description) + ")\n";
+      path + ": " + std::string(loaded.format->id) + " (" + std::string(loaded.format->description) + ")\n";
   if (const Value version = Version(s.fields); !version.is_null()) text += "  version: " + DumpJson(version) + "\n";
   if (request.skeleton == kSkeletonAuto) {
     text += std::string("  skeleton file: ") + (s.skeleton.path.empty() ? "none: " : "") + s.skeleton.note + "\n";

@@ -5,6 +5,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <memory>
+#include <span>
 
 namespace animkit {
 
@@ -176,6 +178,23 @@ class JsonOut {
 
 }  // namespace
 
+void ForEachSampleFrame(const Clip& clip, const SampleRequest& request, const SampleFrameFn& fn) {
+  const bool resample = request.rate > 0;
+  const double rate = resample ? request.rate : clip.frame_rate;
+  const size_t frames = SampleFrameCount(clip, resample ? rate : 0, request.limits);
+  const size_t joints = clip.tracks.size();
+  std::vector<TransformTRS> pose(joints);
+  const auto visible = std::make_unique<bool[]>(joints);
+  for (size_t f = 0; f < frames; ++f) {
+    const Seconds t = FrameTime(f, rate);
+    SampleClipJob{&clip, request.rest, t, pose}.Run();
+    // The file's own frame index, for visibility.
+    const size_t own = resample ? static_cast<size_t>(std::floor(static_cast<double>(t) * clip.frame_rate + 1e-4)) : f;
+    for (size_t i = 0; i < joints; ++i) visible[i] = IsVisible(clip.tracks[i], own);
+    fn(f, pose, std::span<const bool>(visible.get(), joints));
+  }
+}
+
 std::string SampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request) {
   std::string text;
   WriteSampleJson(scene, format_id, request, [&](std::string_view piece) { text += piece; });
@@ -215,16 +234,11 @@ void WriteSampleJson(const Scene& scene, std::string_view format_id, const Sampl
       j.String(clip.tracks[i].joint);
     }
     j.Raw("],\n      \"frames\": [");
-    std::vector<TransformTRS> pose(clip.tracks.size());
-    for (size_t f = 0; f < frames; ++f) {
-      const Seconds t = FrameTime(f, rate);
-      SampleClipJob{&clip, request.rest, t, pose}.Run();
-      // The file's own frame index, for visibility.
-      size_t own = resample ? static_cast<size_t>(std::floor(static_cast<double>(t) * clip.frame_rate + 1e-4)) : f;
+    ForEachSampleFrame(clip, request, [&](size_t f, std::span<const TransformTRS> pose, std::span<const bool> visible) {
       j.Raw(f ? ",\n        [" : "\n        [");
       for (size_t i = 0; i < pose.size(); ++i) {
         if (i) j.Raw(", ");
-        if (!IsVisible(clip.tracks[i], own)) {
+        if (!visible[i]) {
           j.Raw("null");
           continue;
         }
@@ -239,7 +253,7 @@ void WriteSampleJson(const Scene& scene, std::string_view format_id, const Sampl
       }
       j.Raw("]");
       j.Flush();
-    }
+    });
     j.Raw(frames ? "\n      ],\n      \"events\": [" : "],\n      \"events\": [");
     for (size_t e = 0; e < clip.events.size(); ++e) {
       const Event& ev = clip.events[e];
