@@ -158,22 +158,12 @@ py::dict Convert(const py::object& input, const py::object& output, const std::o
     r = animkit::Convert(request);
   }
   Warn(r.warnings);
-  py::dict d;  // the fields of `animkit convert -v`'s report
+  // `animkit convert -v`'s report, with paths as Python gives them back (bytes it cannot decode kept).
+  py::dict d = ToPython(ConvertReport(request, r)).cast<py::dict>();
   d["input"] = PathToPython(request.input);
   d["output"] = PathToPython(request.output);
-  d["input_format"] = std::string(r.input_format->id);
-  d["output_format"] = r.output_format ? std::string(r.output_format->id) : std::string("sample-json");
   d["skeleton"] = r.skeleton.path.empty() ? py::object(py::none()) : PathToPython(r.skeleton.path);
-  d["clips"] = r.clips;
-  d["frames"] = r.frames;
-  d["joints"] = r.joints;
-  d["events"] = r.events;
-  d["bytes_in"] = r.bytes_in;
-  d["bytes_out"] = r.bytes_out;
-  d["copied_verbatim"] = r.copied_verbatim;
   d["written"] = Written(r.written);
-  d["encoder"] = ToPython(r.report);
-  d["warnings"] = py::cast(r.warnings);
   return d;
 }
 

@@ -164,6 +164,10 @@ bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& form
 // (EncodeContext::extra_outputs) through WriteOutputs: atomically, never over a file
 // the conversion reads.
 ConvertResult Convert(const ConvertRequest& request);
+// What a conversion did, as `animkit convert -v` prints it (and the Python module returns):
+// input, output, formats, skeleton, counts, sizes, every file written, the encoder's
+// statistics and warnings.
+Value ConvertReport(const ConvertRequest& request, const ConvertResult& result);
 
 // The output format for a path or a name given with --to (an id or an extension).
 const FormatDescriptor* OutputFormatFor(const std::string& output_path, std::string_view requested);

@@ -294,6 +294,28 @@ void ValidateFile(const std::string& path, std::string_view format_id, const std
   }
 }
 
+Value ConvertReport(const ConvertRequest& request, const ConvertResult& r) {
+  Value written = Value::array();
+  for (const WrittenFile& w : r.written) written.push_back({{"path", w.path}, {"bytes", w.bytes}});
+  Value warnings = Value::array();
+  for (const std::string& w : r.warnings) warnings.push_back(w);
+  return {{"input", request.input},
+          {"output", request.output},
+          {"input_format", r.input_format ? Value(r.input_format->id) : Value()},
+          {"output_format", r.output_format ? Value(r.output_format->id) : "sample-json"},
+          {"skeleton", r.skeleton.path.empty() ? Value() : Value(r.skeleton.path)},
+          {"clips", r.clips},
+          {"frames", r.frames},
+          {"joints", r.joints},
+          {"events", r.events},
+          {"bytes_in", r.bytes_in},
+          {"bytes_out", r.bytes_out},
+          {"copied_verbatim", r.copied_verbatim},
+          {"written", written},
+          {"encoder", r.report},
+          {"warnings", warnings}};
+}
+
 const FormatDescriptor* OutputFormatFor(const std::string& output_path, std::string_view requested) {
   if (!requested.empty()) {
     if (const FormatDescriptor* f = FindFormat(requested)) return f;

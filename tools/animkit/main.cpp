@@ -176,25 +176,7 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
     std::printf("%s -> %s: %s, %zu clips, %zu frames, %zu joints, %zu events\n", in.c_str(), out.c_str(),
                 std::string(r.input_format->id).c_str(), r.clips, r.frames, r.joints, r.events);
   }
-  if (verbose) {
-    Value written = Value::array();
-    for (const WrittenFile& w : r.written) written.push_back({{"path", w.path}, {"bytes", w.bytes}});
-    Value report = {{"input", in},
-                             {"output", out},
-                             {"input_format", r.input_format->id},
-                             {"output_format", r.output_format ? Value(r.output_format->id) : "sample-json"},
-                             {"skeleton", r.skeleton.path.empty() ? Value() : Value(r.skeleton.path)},
-                             {"clips", r.clips},
-                             {"frames", r.frames},
-                             {"joints", r.joints},
-                             {"events", r.events},
-                             {"bytes_in", r.bytes_in},
-                             {"bytes_out", r.bytes_out},
-                             {"copied_verbatim", r.copied_verbatim},
-                             {"written", written},
-                             {"encoder", r.report}};
-    std::fprintf(stderr, "%s\n", DumpJson(report, 2).c_str());
-  }
+  if (verbose) std::fprintf(stderr, "%s\n", DumpJson(ConvertReport(request, r), 2).c_str());
   return 0;
 }
 
