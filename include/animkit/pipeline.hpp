@@ -73,6 +73,9 @@ struct DecodedScene {
 };
 DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const std::string& skeleton_path, const Options& options,
                                 const Scene* decoded_reference = nullptr);
+// The same with the skeleton file already resolved (ResolveSkeleton): nothing is looked up again.
+DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const Companion& skeleton, const Options& options,
+                                const Scene* decoded_reference = nullptr);
 // The reference's skeleton when it has joints, else the scene's own.
 const Skeleton& RestSkeleton(const Scene& scene, const Scene* reference);
 // The clip named name (Error "no clip named ..." naming file when none is).
@@ -119,7 +122,9 @@ struct InfoRequest {
 // request.options decode it. InfoJson(path) is DumpJson(InfoValue(LoadFile(path)), 2).
 Value InfoValue(const LoadedFile& loaded, const InfoRequest& request);
 std::string InfoJson(const std::string& path, const InfoRequest& request);
+std::string InfoJson(const LoadedFile& loaded, const InfoRequest& request);
 std::string InfoText(const std::string& path, const InfoRequest& request);
+std::string InfoText(const LoadedFile& loaded, const InfoRequest& request);
 
 // `animkit validate`: reads, decodes and samples the file exactly as `sample`
 // does (the JSON goes nowhere), then checks that it writes back to the same bytes.

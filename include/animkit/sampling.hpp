@@ -56,6 +56,17 @@ struct SampleClipJob {
 // shorter than the skeleton or a joint comes before its parent.
 bool LocalToModel(const Skeleton& skeleton, std::span<const TransformTRS> local, std::span<Mat4> model);
 
+// How far apart two clips' local poses are: every joint either clip keys (by name; one
+// without a track holds the rest pose), at frames 0..frame_count-1 of `a` at a's rate.
+// Used to tell an edited clip from the one a file holds, and by the fidelity tests.
+struct PoseDifference {
+  double rotation = 0;     // radians: the largest angle between the two rotations
+  double translation = 0;  // model units: the largest distance between the translations
+  double scale = 0;        // the largest difference of a scale component
+  uint64_t frames = 0;     // frames compared
+};
+PoseDifference ComparePoses(const Clip& a, const Clip& b, const Skeleton* rest_skeleton, const Limits& limits = {});
+
 // True when the frame is visible (tracks without a visibility list always are).
 bool IsVisible(const JointTrack& track, size_t frame);
 

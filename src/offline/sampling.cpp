@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <string>
 
 namespace animkit {
@@ -154,6 +156,47 @@ bool LocalToModel(const Skeleton& skeleton, std::span<const TransformTRS> local,
     model[i] = parent < 0 ? m : Multiply(model[static_cast<size_t>(parent)], m);
   }
   return true;
+}
+
+PoseDifference ComparePoses(const Clip& a, const Clip& b, const Skeleton* rest_skeleton, const Limits& limits) {
+  // One row per joint name either clip keys: its track index in a and in b (or none).
+  struct Row {
+    std::string joint;
+    std::optional<size_t> in_a, in_b;
+  };
+  std::vector<Row> rows;
+  std::map<std::string, size_t> row_of;
+  auto add = [&](const Clip& clip, std::optional<size_t> Row::*which) {
+    for (size_t i = 0; i < clip.tracks.size(); ++i) {
+      auto [it, inserted] = row_of.try_emplace(clip.tracks[i].joint, rows.size());
+      if (inserted) rows.push_back({clip.tracks[i].joint, {}, {}});
+      if (!(rows[it->second].*which)) rows[it->second].*which = i;
+    }
+  };
+  add(a, &Row::in_a);
+  add(b, &Row::in_b);
+  PoseDifference out;
+  out.frames = SampleFrameCount(a, 0, limits);
+  std::vector<TransformTRS> pose_a(a.tracks.size()), pose_b(b.tracks.size());
+  for (uint64_t f = 0; f < out.frames; ++f) {
+    const Seconds t = FrameTime(static_cast<size_t>(f), a.frame_rate);
+    (void)SampleClipJob{&a, rest_skeleton, t, pose_a}.Run();
+    (void)SampleClipJob{&b, rest_skeleton, t, pose_b}.Run();
+    for (const Row& row : rows) {
+      TransformTRS rest;
+      if (rest_skeleton) {
+        const int j = rest_skeleton->Find(row.joint);
+        if (j >= 0) rest = rest_skeleton->joints[static_cast<size_t>(j)].rest;
+      }
+      const TransformTRS& x = row.in_a ? pose_a[*row.in_a] : rest;
+      const TransformTRS& y = row.in_b ? pose_b[*row.in_b] : rest;
+      out.rotation = std::max(out.rotation, AngleBetween(x.rotation, y.rotation));
+      const Vec3 dt = x.translation - y.translation, ds = x.scale - y.scale;
+      out.translation = std::max(out.translation, std::sqrt(double(dt.x) * dt.x + double(dt.y) * dt.y + double(dt.z) * dt.z));
+      out.scale = std::max({out.scale, double(std::abs(ds.x)), double(std::abs(ds.y)), double(std::abs(ds.z))});
+    }
+  }
+  return out;
 }
 
 uint64_t SampleFrameCount(const Clip& clip, double rate, const Limits& limits) {

@@ -85,11 +85,19 @@ Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
 }
 
 std::string InfoJson(const std::string& path, const InfoRequest& request) {
-  return DumpJson(InfoValue(LoadFile(path, request.format, request.options), request), 2) + "\n";
+  return InfoJson(LoadFile(path, request.format, request.options), request);
+}
+
+std::string InfoJson(const LoadedFile& loaded, const InfoRequest& request) {
+  return DumpJson(InfoValue(loaded, request), 2) + "\n";
 }
 
 std::string InfoText(const std::string& path, const InfoRequest& request) {
-  const LoadedFile loaded = LoadFile(path, request.format, request.options);
+  return InfoText(LoadFile(path, request.format, request.options), request);
+}
+
+std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
+  const std::string& path = loaded.path;
   const FileSummary s = Summarize(loaded, request);
   std::string text =
       path + ": " + std::string(loaded.format->id) + " (" + std::string(loaded.format->description) + ")\n";

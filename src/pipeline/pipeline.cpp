@@ -71,12 +71,17 @@ const Skeleton& DecodedScene::rest() const { return RestSkeleton(scene, referenc
 
 DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const std::string& skeleton_path, const Options& options,
                                 const Scene* decoded_reference) {
+  if (decoded_reference) return DecodeWithSkeleton(loaded, Companion{skeleton_path, "given"}, options, decoded_reference);
+  return DecodeWithSkeleton(loaded, ResolveSkeleton(loaded, skeleton_path), options, nullptr);
+}
+
+DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const Companion& skeleton, const Options& options,
+                                const Scene* decoded_reference) {
   DecodedScene out;
+  out.skeleton = skeleton;
   if (decoded_reference) {
     out.shared = decoded_reference;
-    out.skeleton = {skeleton_path, "given"};
   } else {
-    out.skeleton = ResolveSkeleton(loaded, skeleton_path);
     if (!out.skeleton.path.empty()) {
       out.reference = LoadReference(out.skeleton.path, options);
       out.decoded_here = true;
@@ -343,6 +348,24 @@ bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& form
   return false;
 }
 
+namespace {
+
+// What glTF cannot carry, from the file the output replaces: the template's decoded
+// metadata wins over the input's (its glTF extras), the scene's and each clip's (the
+// template clip of the same name, the one --clip names, or the only one).
+void TakeTemplateMetadata(Scene& scene, const Scene& templ, const std::string& template_clip) {
+  if (templ.metadata.is_object()) scene.metadata.update(templ.metadata);
+  for (Clip& clip : scene.clips) {
+    const Clip* from = nullptr;
+    for (const Clip& t : templ.clips)
+      if (t.name == clip.name || (!template_clip.empty() && t.name == template_clip)) from = from ? from : &t;
+    if (!from && scene.clips.size() == 1 && templ.clips.size() == 1) from = &templ.clips.front();
+    if (from && from->metadata.is_object()) clip.metadata.update(from->metadata);
+  }
+}
+
+}  // namespace
+
 ConvertResult Convert(const ConvertRequest& request) {
   ConvertResult result;
   // Every file this conversion reads: no output may replace one of them (checked
@@ -353,29 +376,42 @@ ConvertResult Convert(const ConvertRequest& request) {
   if (!request.input_bytes) read_input = ReadFileBytes(request.input);
   const ByteView input = request.input_bytes ? *request.input_bytes : ByteView(read_input);
   result.bytes_in = input.size();
-  LoadedFile loaded_template;
   LoadedFile loaded = LoadBytes(input, request.input, request.input_format, request.options);
   result.input_format = loaded.format;
 
   const bool to_json = request.output_format.empty() && ExtensionOf(request.output) == ".json";
-  const FormatDescriptor* out_format = to_json ? nullptr : OutputFormatFor(request.output, request.output_format);
-  result.output_format = out_format;
-
-  if (request.skeleton == kSkeletonAuto && !request.reference) {
-    // The companion is an input too: check it before it is read.
-    inputs[1] = ResolveSkeleton(loaded, request.skeleton).path;
-    CheckNotAnInput(request.output, inputs);
-  }
-  DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, request.options, request.reference);
-  Scene& scene = decoded.scene;
-  result.skeleton = decoded.skeleton;
   EncodeTemplate templ;
+  LoadedFile loaded_template;
   if (!request.template_path.empty()) {
     if (to_json) throw Error::General("--template applies to a game format output, not sample JSON").InFile(request.output);
     templ.path = request.template_path;
     templ.bytes = ReadFileBytes(request.template_path);
     loaded_template = LoadBytes(templ.bytes, request.template_path, "", request.options);
     templ.document = loaded_template.document.get();
+  }
+  const FormatDescriptor* out_format = to_json ? nullptr : OutputFormatFor(request.output, request.output_format);
+  // Formats that share an extension (.anm): the template's, when it has the output's.
+  if (out_format && loaded_template.format && request.output_format.empty() && out_format != loaded_template.format) {
+    for (std::string_view ext : loaded_template.format->extensions)
+      if (ext == ExtensionOf(request.output)) out_format = loaded_template.format;
+  }
+  result.output_format = out_format;
+
+  // Resolved once: the companion is an input too, checked before it is read.
+  Companion skeleton = request.reference ? Companion{request.skeleton, "given"} : ResolveSkeleton(loaded, request.skeleton);
+  if (request.skeleton == kSkeletonAuto && !request.reference) {
+    // A glTF going back over a game file: the template's companion is the output's.
+    if (skeleton.path.empty() && loaded.format->companions.empty() && loaded_template.format)
+      skeleton = FindCompanion(request.template_path, *loaded_template.format);
+    inputs[1] = skeleton.path;
+    CheckNotAnInput(request.output, inputs);
+  }
+  DecodedScene decoded = DecodeWithSkeleton(loaded, skeleton, request.options, request.reference);
+  Scene& scene = decoded.scene;
+  result.skeleton = decoded.skeleton;
+  if (templ.document && loaded_template.format == out_format) {
+    DecodeContext tctx{decoded.reference_used(), request.options};
+    TakeTemplateMetadata(scene, DecodeDocument(loaded_template, tctx), request.clip);
   }
   const bool filter_clips = !request.clip.empty() && request.template_path.empty();
   if (filter_clips) {

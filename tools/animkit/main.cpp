@@ -92,9 +92,11 @@ Options ToOptions(const CommonArgs& args) {
 // The files a verb reads: -o never writes over one of them.
 std::vector<std::string> InputsOf(const std::string& file, const std::string& skeleton) { return {file, skeleton}; }
 
-// `--skeleton auto` says on stderr which file it chose, or why none.
-void ReportCompanion(const std::string& file, const CommonArgs& args, const Companion& used) {
-  if (args.skeleton != kSkeletonAuto) return;
+// `--skeleton auto` says on stderr which file it chose, or why none (silent for a
+// format that never takes one).
+void ReportCompanion(const std::string& file, const CommonArgs& args, const FormatDescriptor& format,
+                     const Companion& used) {
+  if (args.skeleton != kSkeletonAuto || (used.path.empty() && format.companions.empty())) return;
   std::fprintf(stderr, "%s: skeleton file: %s%s\n", file.c_str(), used.path.empty() ? "none: " : "", used.note.c_str());
 }
 
@@ -108,11 +110,10 @@ void Emit(const std::string& text, const std::string& output, const std::vector<
 
 int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   const InfoRequest request{args.format, args.skeleton, ToOptions(args)};
-  std::string skeleton = args.skeleton;
-  if (skeleton == kSkeletonAuto && !args.output.empty()) {
-    skeleton = ResolveSkeleton(LoadFile(file, args.format, request.options), skeleton).path;
-  }
-  Emit(json ? InfoJson(file, request) : InfoText(file, request), args.output, InputsOf(file, skeleton));
+  const LoadedFile loaded = LoadFile(file, args.format, request.options);
+  const std::string skeleton = ResolveSkeleton(loaded, args.skeleton).path;
+  Emit(json ? InfoJson(loaded, request) : InfoText(loaded, request), args.output,
+       InputsOf(file, skeleton));
   return 0;
 }
 
@@ -120,7 +121,7 @@ int RunSample(const std::string& file, double rate, const CommonArgs& args) {
   const Options options = ToOptions(args);
   const LoadedFile loaded = LoadFile(file, args.format, options);
   const DecodedScene decoded = DecodeWithSkeleton(loaded, args.skeleton, options);
-  ReportCompanion(file, args, decoded.skeleton);
+  ReportCompanion(file, args, *loaded.format, decoded.skeleton);
   const Scene& scene = decoded.scene;
   if (!args.clip.empty()) (void)RequireClip(scene, args.clip, file);
   const SampleRequest request{rate, args.clip, &decoded.rest(), args.limits};
@@ -170,7 +171,7 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
   request.options = ToOptions(args);
   request.template_path = template_path;
   ConvertResult r = Convert(request);
-  ReportCompanion(in, args, r.skeleton);
+  ReportCompanion(in, args, *r.input_format, r.skeleton);
   for (const std::string& w : r.warnings) std::fprintf(stderr, "%s: warning: %s\n", out.c_str(), w.c_str());
   if (summary) {
     std::printf("%s -> %s: %s, %zu clips, %zu frames, %zu joints, %zu events\n", in.c_str(), out.c_str(),

@@ -58,15 +58,14 @@ void WriteKh2BarSamples(const std::filesystem::path& dir) {
   interpolated.relative_tolerance = 5e-3f;
   WriteSample(dir, "walk.anb", SerializeBar(EncodeAnb(walk, skeleton, interpolated)));
 
-  spec.joints = 3;
+  // Raw motion over the same skeleton as ex00.mdlx, the companion every front end pairs it with.
   spec.frames = 8;
   spec.seed = 3;
   spec.name = "raw";
-  const Skeleton small = SyntheticSkeleton(spec);
   EncodeSettings raw;
   raw.raw = true;
-  Clip rawclip = NumberedClip(small, spec);
-  WriteSample(dir, "raw.anb", SerializeBar(EncodeAnb(rawclip, small, raw)));
+  Clip rawclip = NumberedClip(skeleton, spec);
+  WriteSample(dir, "raw.anb", SerializeBar(EncodeAnb(rawclip, skeleton, raw)));
 
   // An MSET: slots 0 and 2 hold ANBs, slot 1 is empty, slot 3 is flagged as a duplicate of slot 0.
   const Bytes skeleton_file = ModelArchive(skeleton);

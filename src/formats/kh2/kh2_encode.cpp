@@ -232,7 +232,8 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
   for (int b : s.bone_of_track) rep.skipped_tracks += b < 0 ? 1 : 0;
   const bool interpolated_template = templ && !templ->raw && !templ->placeholder;
   Motion m;
-  m.raw = templ && !templ->placeholder ? templ->raw : settings.raw;
+  // Raw or interpolated: the template's, else --raw or the source's (its metadata, kept in glTF extras).
+  m.raw = templ && !templ->placeholder ? templ->raw : settings.raw || clip.metadata.value("motion_type", "") == "raw";
   if (templ && !templ->placeholder) m.header = templ->header;
   const float end = static_cast<float>(s.frames - 1);
   const int bones = interpolated_template ? templ->interpolated.total_bone_count
@@ -256,6 +257,14 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
     lo = {std::min(lo[0], p.x), std::min(lo[1], p.y), std::min(lo[2], p.z), 1};
     hi = {std::max(hi[0], p.x), std::max(hi[1], p.y), std::max(hi[2], p.z), 1};
   };
+  // The source's box (the game's, often the whole mesh's) stays inside the written one.
+  auto grow_by_source_box = [&] {
+    for (const char* key : {"bbox_min", "bbox_max"}) {
+      const Value& v = clip.metadata[key];
+      if (v.is_array() && v.size() == 4 && v[0].is_number() && v[1].is_number() && v[2].is_number())
+        grow({v[0].get<float>(), v[1].get<float>(), v[2].get<float>()});
+    }
+  };
 
   if (m.raw) {
     RawMotion& raw = m.raw_motion;
@@ -265,6 +274,13 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
     if (!(templ && templ->raw)) {
       raw.frame_end = static_cast<float>(s.frames);
       raw.frames_per_loop = static_cast<int32_t>(std::lround(double(s.frames) * kEngineRate / s.rate));
+      // The source's loop fields and header flag, from its metadata (glTF extras), when it had them.
+      const Value& meta = clip.metadata;
+      if (meta["frame_loop"].is_number()) raw.frame_loop = meta["frame_loop"].get<float>();
+      if (meta["frame_return"].is_number()) raw.frame_return = meta["frame_return"].get<float>();
+      if (meta["frames_per_loop"].is_number_integer() && meta["total_frames"] == Value(s.frames))
+        raw.frames_per_loop = meta["frames_per_loop"].get<int32_t>();
+      if (meta["motion_flag"].is_number_integer()) m.header.flag = meta["motion_flag"].get<int32_t>();
     }
     std::vector<Mat4> model(static_cast<size_t>(bones));
     for (size_t f = 0; f < s.frames; ++f) {
@@ -283,6 +299,7 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
         raw.matrices.push_back(out);
       }
     }
+    grow_by_source_box();
     raw.bbox_min = lo;
     raw.bbox_max = hi;
     LayoutMotion(m);
@@ -435,6 +452,7 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
   std::stable_sort(im.initial_pose.begin(), im.initial_pose.end(),
                    [](const InitialPose& a, const InitialPose& b) { return a.bone < b.bone; });
   if (!t_im || !first) {
+    grow_by_source_box();
     im.bbox_min = lo;
     im.bbox_max = hi;
   }

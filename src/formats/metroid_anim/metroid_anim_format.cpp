@@ -105,6 +105,9 @@ class AnimDocument final : public FileDocument<AnimFile, kMetroidAnimFormat, Ser
     if (context.reference) {
       for (const auto& [name, id] : BoneIdsOf(*context.reference)) s.names.emplace_back(id, name);
       scene.skeleton = context.reference->skeleton;
+      // The CINF's bone ids travel with the scene (glTF extras), so an ANIM written back
+      // from it keeps its channels' ids without the CINF.
+      if (!s.names.empty()) scene.metadata["bone_ids"] = context.reference->metadata["bone_ids"];
     }
     scene.clips.push_back(DecodeAnim(file_, s));
     return scene;

@@ -4,6 +4,7 @@
 #include "formats/common/document.hpp"
 #include <animkit/gltf.hpp>
 #include <animkit/io.hpp>
+#include <animkit/sampling.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -134,6 +135,24 @@ int Probe(ByteView data, std::string_view) {
 
 std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<TextAnmDocument>(Parse(data)); }
 
+// The first clip whose motion differs from what the declared sets cut from the model's
+// timeline ("" when none does): an edit a text ANM alone cannot hold.
+std::string EditedClip(const Scene& scene, const File& declared, const Scene& model, const Limits& limits) {
+  const Scene cut = DecodeSets(declared, model, limits);
+  double extent = 1;  // the model's size, for a translation tolerance in its units
+  for (const Joint& j : model.skeleton.joints) {
+    const Vec3 t = j.rest.translation;
+    extent = std::max(extent, std::sqrt(double(t.x) * t.x + double(t.y) * t.y + double(t.z) * t.z));
+  }
+  for (size_t i = 0; i < scene.clips.size() && i < cut.clips.size(); ++i) {
+    const PoseDifference d = ComparePoses(cut.clips[i], scene.clips[i], &model.skeleton, limits);
+    if (d.rotation > 1e-4 || d.translation > 1e-4 * extent || d.scale > 1e-4 ||
+        scene.clips[i].frame_count != cut.clips[i].frame_count)
+      return scene.clips[i].name;
+  }
+  return "";
+}
+
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   const std::string layout = context.options.Choice(kLayoutOption);
   // A scene decoded from a text ANM, with the model it was cut from: the declared sets, canonical.
@@ -145,9 +164,16 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
     std::vector<std::string> names;
     for (const Clip& c : scene.clips) names.push_back(c.name);
     if (names == ClipNames(declared)) {
-      context.report["layout"] = "declared sets, canonical form (the timeline is the --skeleton model)";
-      context.report["sets"] = declared.sets.size();
-      return std::make_unique<TextAnmDocument>(std::move(declared));
+      if (const std::string edited = EditedClip(scene, declared, *context.reference, context.options.limits());
+          edited.empty()) {
+        context.report["layout"] = "declared sets, canonical form (the timeline is the --skeleton model)";
+        context.report["sets"] = declared.sets.size();
+        return std::make_unique<TextAnmDocument>(std::move(declared));
+      } else {
+        context.warnings.push_back("clip '" + edited +
+                                   "' is not the motion its set cuts from the --skeleton timeline: the sets are laid "
+                                   "out on a new timeline, written beside the output");
+      }
     }
   }
   LayoutSettings settings;
