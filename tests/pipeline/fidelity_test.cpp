@@ -227,8 +227,9 @@ TEST(Fidelity, EveryFileComesBackThroughGlbWithinItsFormatsPrecision) {
   const fs::path dir = test::TempDir("fidelity");
   const std::vector<std::string> files = Files();
   if (files.size() == 15) std::printf("fidelity: ../shared/fixtures/kh2 absent: samples only\n");
-  std::printf("| file | format | keys | bytes | --template: rotation, translation/size; keys; bytes | extras only: the same |\n");
-  std::printf("|---|---|---|---|---|---|\n");
+  std::printf("| file | format | keys | bytes | --template: error (rotation, translation / size) | keys | bytes "
+              "| extras only: error | keys | bytes |\n");
+  std::printf("|---|---|--:|--:|---|--:|--:|---|--:|--:|\n");
   for (const std::string& path : files) {
     SCOPED_TRACE(path);
     const Row row = RoundTrip(path, dir);
