@@ -377,10 +377,10 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", anm_kind="AUTO", 
         skeleton = ""
     template = ""
     extra_args = []
-    # A text ANM names frame ranges of its model's timeline: with the source as template
-    # animkit would keep its sets over the old timeline (and drop the edits), so a text
-    # ANM is always written anew, with a new timeline (OUT.anm.timeline.glb, below).
-    if use_template and fmt != "text-anm" and source and os.path.isfile(source) and source_format == fmt and \
+    # A text ANM with its source as template keeps its sets over the source's timeline
+    # while the clips are unedited; animkit lays edited ones out on a new timeline
+    # (OUT.anm.timeline.glb) and says so.
+    if use_template and source and os.path.isfile(source) and source_format == fmt and \
             os.path.splitext(source)[1].lower() == os.path.splitext(filepath)[1].lower():
         template = source
         info = rigmod.loads(arm_obj.get("animkit_info", ""), {}) or {}
@@ -391,12 +391,11 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", anm_kind="AUTO", 
     source_info = rigmod.loads(arm_obj.get("animkit_info", ""), {}) or {}
     if fmt == "edf-canm" and source_format == "edf-canm" and "--canm-version" not in args and \
             source_info.get("version") in (512, 768):
-        # animkit's CANM encoder writes 512 unless told (template and metadata notwithstanding).
+        # The source's version also when no template is passed (e.g. written elsewhere).
         args += ["--canm-version", str(source_info["version"])]
     to = fmt if os.path.splitext(filepath)[1].lower() == ".anm" else ""
-    if fmt == "text-anm" and "--anm-layout" not in args:
-        # The clips as they are in Blender, on a new timeline (the default, auto, would
-        # write the source's sets back over its old timeline).
+    if fmt == "text-anm" and not template and "--anm-layout" not in args:
+        # No source to keep the sets of: the clips as they are in Blender, on a new timeline.
         args += ["--anm-layout", "new"]
 
     with tempfile.TemporaryDirectory(prefix="animkit_export_") as tmp:

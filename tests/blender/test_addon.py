@@ -579,7 +579,8 @@ def compare_samples(label, original, written, bound, skip_frames=(), same_joints
 
 
 def written_skeleton(out_path, fmt, skeleton):
-    if fmt == "text-anm":
+    """A text ANM cuts the source's timeline while unedited, else its new one beside it."""
+    if fmt == "text-anm" and os.path.isfile(out_path + ".timeline.glb"):
         return out_path + ".timeline.glb"
     return skeleton
 
@@ -603,8 +604,9 @@ def round_trip(rel, bound, why, out_dir):
     skeleton = arm["animkit_skeleton"]
     fmt = arm["animkit_format"]
     out = os.path.join(out_dir, rel.replace("/", "_"))
-    if os.path.exists(out):
-        os.remove(out)
+    for stale in (out, out + ".timeline.glb"):
+        if os.path.exists(stale):
+            os.remove(stale)
     t0 = time.time()
     try:
         result = bpy.ops.export_scene.animkit(filepath=out)
@@ -648,8 +650,9 @@ def edit_test(rel, bone, frame, out_dir):
     pb.rotation_quaternion = pb.rotation_quaternion @ extra
     check(pb.keyframe_insert("rotation_quaternion", frame=frame, group=bone), "keyframe_insert failed")
     out = os.path.join(out_dir, "edited_" + rel.replace("/", "_"))
-    if os.path.exists(out):
-        os.remove(out)
+    for stale in (out, out + ".timeline.glb"):
+        if os.path.exists(stale):
+            os.remove(stale)
     check(bpy.ops.export_scene.animkit(filepath=out, clips="ACTIVE") == {"FINISHED"}, "export of the edit failed")
     original = sample_json(path, skeleton)
     written = sample_json(out, written_skeleton(out, arm["animkit_format"], skeleton))
