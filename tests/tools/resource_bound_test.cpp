@@ -6,6 +6,7 @@
 #include <animkit/formats/kh2.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <fcntl.h>
 #include <fstream>
 #include <sys/resource.h>
@@ -31,29 +32,36 @@ struct Usage {
   double seconds = 0;
 };
 
-// Runs the CLI with args (stdout and stderr to /dev/null); its peak resident size and wall time.
+// Runs the CLI with args (stdout and stderr to /dev/null) through animkit_peak_rss; its
+// peak resident size and wall time.
 Usage RunMeasured(const std::vector<std::string>& args, double timeout_seconds) {
-  test::CliArgv argv(args);
+  std::vector<std::string> command = {ANIMKIT_PEAK_RSS_PATH, std::to_string(int(timeout_seconds) + 2), ANIMKIT_CLI_PATH};
+  command.insert(command.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& part : command) argv.push_back(part.data());
+  argv.push_back(nullptr);
+  int out[2];
+  if (pipe(out) != 0) return {};
   const auto t0 = std::chrono::steady_clock::now();
   const pid_t pid = fork();
   if (pid == 0) {
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, 1);
-    dup2(null, 2);
-    // A stop past the time bound, so that a runaway child cannot hang the suite.
-    const rlim_t cpu = rlim_t(timeout_seconds) + 2;
-    rlimit limit{cpu, cpu};
-    setrlimit(RLIMIT_CPU, &limit);
-    execv(argv.data()[0], argv.data());
+    dup2(out[1], 1);
+    close(out[0]);
+    execv(argv[0], argv.data());
     _exit(127);
   }
-  Usage u;
-  rusage ru{};
+  close(out[1]);
+  std::string report;
+  char buffer[256];
+  for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) report.append(buffer, size_t(n));
+  close(out[0]);
   int status = 0;
-  wait4(pid, &status, 0, &ru);
+  waitpid(pid, &status, 0);
+  Usage u;
   u.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  u.status = status;
-  u.peak_bytes = uint64_t(ru.ru_maxrss) * 1024;  // Linux: kilobytes
+  long peak_kb = 0;
+  if (std::sscanf(report.c_str(), "%d %ld", &u.status, &peak_kb) != 2) u.status = -1;
+  u.peak_bytes = uint64_t(peak_kb) * 1024;  // Linux: kilobytes
   return u;
 }
 
