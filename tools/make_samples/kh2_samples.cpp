@@ -24,7 +24,6 @@ Bytes ModelArchive(const Skeleton& skeleton) {
   w.I32(3), w.I32(0), w.I32(0), w.U32(0);                         // type, subtype, attributes, next
   w.U16(static_cast<uint16_t>(skeleton.joints.size())), w.U16(0);  // bones, textures
   w.U32(0x20), w.U32(0), w.I32(0);                                  // bone table offset, bone data, groups
-  w.Fill(4);
   for (size_t i = 0; i < skeleton.joints.size(); ++i) {
     const Joint& j = skeleton.joints[i];
     const Vec3 e = EulerFromQuat(j.rest.rotation, EulerOrder::XYZ);

@@ -257,12 +257,21 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
     lo = {std::min(lo[0], p.x), std::min(lo[1], p.y), std::min(lo[2], p.z), 1};
     hi = {std::max(hi[0], p.x), std::max(hi[1], p.y), std::max(hi[2], p.z), 1};
   };
-  // The source's box (the game's, often the whole mesh's) stays inside the written one.
+  // The source's box (the game's, often the whole mesh's) is kept, widened only where a
+  // joint leaves it by more than float rounding (an edit).
   auto grow_by_source_box = [&] {
-    for (const char* key : {"bbox_min", "bbox_max"}) {
-      const Value& v = clip.metadata[key];
-      if (v.is_array() && v.size() == 4 && v[0].is_number() && v[1].is_number() && v[2].is_number())
-        grow({v[0].get<float>(), v[1].get<float>(), v[2].get<float>()});
+    const Value& vmin = clip.metadata["bbox_min"];
+    const Value& vmax = clip.metadata["bbox_max"];
+    auto is_box = [](const Value& v) {
+      return v.is_array() && v.size() == 4 && v[0].is_number() && v[1].is_number() && v[2].is_number();
+    };
+    if (!is_box(vmin) || !is_box(vmax)) return;
+    if (first) lo = {vmin[0].get<float>(), vmin[1].get<float>(), vmin[2].get<float>(), 1}, hi = lo, first = false;
+    for (size_t a = 0; a < 3; ++a) {
+      const float src_lo = vmin[a].get<float>(), src_hi = vmax[a].get<float>();
+      const float tol = 1e-5f * (std::abs(src_lo) + std::abs(src_hi) + 1.0f);
+      lo[a] = lo[a] >= src_lo - tol ? src_lo : lo[a];
+      hi[a] = hi[a] <= src_hi + tol ? src_hi : hi[a];
     }
   };
 

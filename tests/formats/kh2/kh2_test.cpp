@@ -468,6 +468,15 @@ TEST(Kh2Bar, MsetSlotsAndModelSkeleton) {
   ASSERT_EQ(skeleton.skeleton.joints.size(), 4u);
   EXPECT_TRUE(skeleton.clips.empty());
   EXPECT_EQ(skeleton.skeleton.joints[0].parent, -1);
+  // The bone table at 0x90 + 0x20: records of 0x40 bytes, parent at +4 (i16); the sample's
+  // synthetic skeleton hangs its other joints from the root, with unit scale.
+  ASSERT_GE(mdlx.size(), 0x20 + 0x90 + 4 * 0x40);
+  for (size_t b = 1; b < 4; ++b) {
+    const size_t record = 0x20 + 0x90 + 0x20 + b * 0x40;  // BAR header + entry table, reserved, bone offset
+    EXPECT_EQ(int16_t(mdlx[record + 4] | (mdlx[record + 5] << 8)), 0) << "bone " << b;
+    EXPECT_EQ(skeleton.skeleton.joints[b].parent, 0) << "bone " << b;
+    EXPECT_FLOAT_EQ(skeleton.skeleton.joints[b].rest.scale.x, 1.0f) << "bone " << b;
+  }
   const Scene scene = kKh2BarFormat.read(mset, {})->Decode(DecodeContext{&skeleton, {}});
   ASSERT_EQ(scene.clips.size(), 3u);  // slot 1 is empty
   EXPECT_EQ(scene.clips[0].name, "000_A000");
