@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job on the bundled samples: every sample file to .glb, with a summary line each.
+# The main job on the bundled samples: every sample file to .glb, with a summary line each;
+# then a preview gallery of them (index.html, docs/preview.md).
 set -euo pipefail
 cli=$1
 samples=$2
@@ -15,3 +16,7 @@ while IFS= read -r -d '' f; do
   count=$((count + 1))
 done < <(find "$samples" -type f ! -name '*.md' -print0 | sort -z)
 echo "demo: $count sample files converted to .glb under $out"
+# Last, the samples as pages to look at: one per file, each animation with its skeleton or
+# model, and a gallery of them all (docs/preview.md).
+"$cli" preview "$samples" -o "$out/preview" >/dev/null
+echo "demo: preview gallery of the samples: $out/preview/index.html"

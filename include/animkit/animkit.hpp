@@ -12,3 +12,4 @@
 #include <animkit/sampling.hpp>
 #include <animkit/version.hpp>
 #include <animkit/pipeline.hpp>
+#include <animkit/preview.hpp>

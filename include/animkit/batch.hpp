@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,25 @@ struct SkeletonMapRule {
 // Parses a skeleton map: one rule a line, `#` starts a comment, blank lines are
 // ignored. Error::AtLine (naming source) for a line without `=` or with an empty side.
 std::vector<SkeletonMapRule> ParseSkeletonMap(std::string_view text, const std::string& source);
+
+// Every regular file under dir (not following folder links), relative ('/'-separated) and
+// sorted; the subtree exclude (an output folder inside dir, "" for none) is left out.
+// The folder walk of every folder verb (convert DIR, preview DIR).
+std::vector<std::string> ListFolder(const std::string& dir, const std::string& exclude = "");
+
+// A skeleton map over a folder's files: which skeleton file (relative) a file is paired
+// with. Each rule's skeleton is the first file, in sorted order, its glob matches.
+class SkeletonMapper {
+ public:
+  SkeletonMapper(const std::vector<SkeletonMapRule>& map, const std::vector<std::string>& files);
+  // The first rule whose animation glob matches rel: its skeleton file; nullopt when no
+  // rule matches; Error (naming the map line) when that rule's glob matches no file.
+  std::optional<std::string> SkeletonFor(const std::string& rel) const;
+
+ private:
+  const std::vector<SkeletonMapRule>& map_;
+  std::vector<std::string> skeleton_of_rule_;
+};
 
 enum class BatchStatus { Converted, Skipped, Failed };
 std::string_view ToString(BatchStatus status);

@@ -172,28 +172,6 @@ size_t RemoveStaleTemporaries(const fs::path& dir, const std::string& extension)
   return removed;
 }
 
-// Every regular file under dir (not following folder links), relative and sorted;
-// the subtree `exclude` (the output folder when it lies inside) is left out.
-std::vector<std::string> ListFiles(const fs::path& dir, const fs::path& exclude) {
-  std::vector<std::string> files;
-  std::error_code ec;
-  auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
-  if (ec) throw Error::General("cannot list the folder: " + ec.message()).InFile(dir.string());
-  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (ec) break;
-    std::error_code st;
-    if (it->is_directory(st)) {
-      if (!exclude.empty() && fs::equivalent(it->path(), exclude, st)) it.disable_recursion_pending();
-      continue;
-    }
-    if (!it->is_regular_file(st)) continue;
-    files.push_back(it->path().lexically_relative(dir).generic_string());
-  }
-  if (ec) throw Error::General("cannot list the folder: " + ec.message()).InFile(dir.string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 // relative input path -> relative output path: the extension replaced; where two
 // inputs of one folder would get the same name, each keeps its own extension.
 std::vector<std::string> OutputNames(const std::vector<std::string>& files, const std::string& extension) {
@@ -220,6 +198,50 @@ double SecondsSince(std::chrono::steady_clock::time_point t0) {
 }
 
 }  // namespace
+
+std::vector<std::string> ListFolder(const std::string& dir, const std::string& exclude) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+  if (ec) throw Error::General("cannot list the folder: " + ec.message()).InFile(dir);
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    std::error_code st;
+    if (it->is_directory(st)) {
+      if (!exclude.empty() && fs::equivalent(it->path(), exclude, st)) it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file(st)) continue;
+    files.push_back(it->path().lexically_relative(dir).generic_string());
+  }
+  if (ec) throw Error::General("cannot list the folder: " + ec.message()).InFile(dir);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+SkeletonMapper::SkeletonMapper(const std::vector<SkeletonMapRule>& map, const std::vector<std::string>& files)
+    : map_(map), skeleton_of_rule_(map.size()) {
+  for (size_t r = 0; r < map.size(); ++r) {
+    for (const std::string& f : files) {
+      if (GlobMatch(map[r].skeleton, f)) {
+        skeleton_of_rule_[r] = f;
+        break;
+      }
+    }
+  }
+}
+
+std::optional<std::string> SkeletonMapper::SkeletonFor(const std::string& rel) const {
+  for (size_t r = 0; r < map_.size(); ++r) {
+    if (!GlobMatch(map_[r].animation, rel)) continue;
+    if (skeleton_of_rule_[r].empty()) {
+      throw Error::General("skeleton map line " + std::to_string(map_[r].line) + ": no file matches '" +
+                           map_[r].skeleton + "'");
+    }
+    return skeleton_of_rule_[r];
+  }
+  return std::nullopt;
+}
 
 void BatchConvertJob::Validate() const {
   std::error_code ec;
@@ -262,22 +284,13 @@ BatchReport BatchConvertJob::Run() const {
     const fs::path rel = out_canon.lexically_relative(in_canon);
     if (!rel.empty() && *rel.begin() != "..") exclude = out_root;
   }
-  const std::vector<std::string> files = ListFiles(in_root, exclude);
+  const std::vector<std::string> files = ListFolder(in_root.string(), exclude.string());
   const std::vector<std::string> outputs = OutputNames(files, target.extension);
   // Canonical input paths: an output must never land on an input.
   std::set<std::string> input_set;
   for (const std::string& f : files) input_set.insert((in_canon / f).lexically_normal().string());
 
-  // Each map rule's skeleton: the first file, in sorted order, that its glob matches.
-  std::vector<std::string> rule_skeleton(skeleton_map.size());
-  for (size_t r = 0; r < skeleton_map.size(); ++r) {
-    for (const std::string& f : files) {
-      if (GlobMatch(skeleton_map[r].skeleton, f)) {
-        rule_skeleton[r] = f;
-        break;
-      }
-    }
-  }
+  const SkeletonMapper mapper(skeleton_map, files);
 
   // Each skeleton file is decoded once per run, by the first file that needs it.
   struct SharedSkeleton {
@@ -356,16 +369,15 @@ BatchReport BatchConvertJob::Run() const {
               skeleton_path = FindCompanion(in_path, *d.format).path;
               if (!skeleton_path.empty()) r.skeleton = fs::path(skeleton_path).lexically_relative(in_root).generic_string();
             }
-            for (size_t m = 0; m < skeleton_map.size(); ++m) {
-              if (!GlobMatch(skeleton_map[m].animation, files[i])) continue;
-              if (rule_skeleton[m].empty()) {
-                throw Error::General("skeleton map line " + std::to_string(skeleton_map[m].line) + ": no file matches '" +
-                                     skeleton_map[m].skeleton + "'")
-                    .InFile(in_path);
-              }
-              r.skeleton = rule_skeleton[m];
-              skeleton_path = (in_root / rule_skeleton[m]).string();
-              break;
+            std::optional<std::string> map_skeleton;
+            try {
+              map_skeleton = mapper.SkeletonFor(files[i]);
+            } catch (const Error& e) {
+              throw e.InFile(in_path);
+            }
+            if (map_skeleton) {
+              r.skeleton = *map_skeleton;
+              skeleton_path = (in_root / *map_skeleton).string();
             }
             if (r.skeleton.empty() && !skeleton.empty() && skeleton != kSkeletonAuto) r.skeleton = skeleton;
             {

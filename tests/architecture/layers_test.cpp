@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 // Lowest first; a layer may include its own and every layer below it, except that
 // the runtime (standard library only) includes nothing else and the core nothing
 // but itself.
-enum class Layer { Runtime, Core, Io, Offline, Formats, Pipeline, Api };
+enum class Layer { Runtime, Core, Io, Offline, Formats, Pipeline, Preview, Api };
 
 const char* Name(Layer l) {
   switch (l) {
@@ -31,6 +31,7 @@ const char* Name(Layer l) {
     case Layer::Offline: return "offline";
     case Layer::Formats: return "formats";
     case Layer::Pipeline: return "pipeline";
+    case Layer::Preview: return "preview";
     case Layer::Api: return "api";
   }
   return "?";
@@ -51,7 +52,7 @@ std::optional<Layer> LayerOf(const std::string& rel) {
       {"format.hpp", Layer::Core},      {"options.hpp", Layer::Core},      {"value.hpp", Layer::Core},
       {"io.hpp", Layer::Io},            {"sampling.hpp", Layer::Offline},  {"runtime_build.hpp", Layer::Offline},
       {"gltf.hpp", Layer::Formats},     {"pipeline.hpp", Layer::Pipeline}, {"batch.hpp", Layer::Pipeline},
-      {"animkit.hpp", Layer::Api}};
+      {"preview.hpp", Layer::Preview},  {"animkit.hpp", Layer::Api}};
   auto under = [&](const char* prefix) { return rel.rfind(prefix, 0) == 0; };
   if (under("include/animkit/runtime/") || under("src/runtime/")) return Layer::Runtime;
   if (under("include/animkit/formats/") || under("src/formats/") || under("src/gltf/")) return Layer::Formats;
@@ -59,6 +60,7 @@ std::optional<Layer> LayerOf(const std::string& rel) {
   if (under("src/io/")) return Layer::Io;
   if (under("src/offline/")) return Layer::Offline;
   if (under("src/pipeline/")) return Layer::Pipeline;
+  if (under("src/preview/")) return Layer::Preview;
   if (under("include/animkit/")) {
     const auto it = kHeaders.find(rel.substr(std::string("include/animkit/").size()));
     if (it != kHeaders.end()) return it->second;

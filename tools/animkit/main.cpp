@@ -3,6 +3,7 @@
 
 #include "batch_command.hpp"
 #include "bench_command.hpp"
+#include "preview_command.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -239,6 +240,13 @@ int main(int argc, char** argv) {
   cli::AddBenchOptions(bench, bench_options);
   AddCommon(bench, args, false);
 
+  cli::PreviewArgs preview_args;
+  CLI::App* preview = app.add_subcommand(
+      "preview", "Write a self-contained HTML page that plays FILE (three.js, offline); a folder: a page per file and a gallery");
+  preview->add_option("FILE", input, "Input file, or a folder (then -o names the site's folder)")->required();
+  AddCommon(preview, args, false);
+  cli::AddPreviewOptions(preview, preview_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -266,6 +274,10 @@ int main(int argc, char** argv) {
     }
     if (validate->parsed()) return RunValidate(files, args);
     if (formats->parsed()) return RunFormats(list_options, markdown);
+    if (preview->parsed()) {
+      const bool skeleton_given = preview->count("--skeleton") > 0;
+      return cli::RunPreview(input, preview_args, {args.format, args.skeleton, args.clip, skeleton_given, ToOptions(args)});
+    }
     if (bench->parsed()) {
       const Options options = ToOptions(args);
       const LoadedFile loaded = LoadFile(input, args.format, options);

@@ -4,7 +4,8 @@
 set -euo pipefail
 packages=(cmake make g++ git pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev
-          python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-dev)
+          python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-dev
+          libjs-three)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -14,6 +15,8 @@ command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
 # Blender runs the add-on's tests (tests/blender); a big package, so any Blender on PATH counts.
 command -v blender >/dev/null || missing+=(blender)
+# Chromium opens the preview pages in the preview tests (tests/preview); any Chromium on PATH counts.
+command -v chromium >/dev/null || missing+=(chromium)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then
   echo "installing: ${missing[*]}"

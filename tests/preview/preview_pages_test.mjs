@@ -1,0 +1,317 @@
+// The preview pages in a real browser: headless Chromium (Debian's) driven by playwright-core
+// opens the gallery `animkit preview SAMPLES -o SITE` writes, and every page in it (file://).
+// For each page, every joint's world position at every frame of every clip, as three.js's
+// scene graph has it (window.animkitPreview.worldPositions), must equal the position
+// composed here from `animkit sample` (local TRS down the parent chain of the glb
+// `animkit convert` writes) within 1e-4 x the model's size. Each page's screenshot is
+// kept (OUT/screenshots) and must show the model (>= 0.5 % of the view's pixels with the
+// grid hidden); the gallery's links must resolve and its counts equal `animkit info --json`;
+// no page may make a request that is not file: or data:. Page sizes stay within
+// 1.5 MB + 1.4 x the glb.
+//
+// node preview_pages_test.mjs --cli ANIMKIT --samples DIR --out DIR [--chromium PATH]
+// playwright-core comes from $ANIMKIT_NODE_MODULES (make test installs it). Exit 77: skipped.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const SKIP = 77;
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+for (const need of ['cli', 'samples', 'out']) {
+  if (!args[need]) {
+    console.error(`usage: node preview_pages_test.mjs --cli ANIMKIT --samples DIR --out DIR [--chromium PATH]`);
+    process.exit(2);
+  }
+}
+
+function skip(why) {
+  console.log(`skipped: ${why}`);
+  process.exit(SKIP);
+}
+
+const chromiumPath = args.chromium || '/usr/bin/chromium';
+if (!fs.existsSync(chromiumPath)) skip(`no Chromium at ${chromiumPath}: install Debian's chromium (make deps does)`);
+const modules = process.env.ANIMKIT_NODE_MODULES;
+if (!modules) skip('ANIMKIT_NODE_MODULES is not set (make test points it at build/node/node_modules)');
+let chromium;
+try {
+  ({ chromium } = createRequire(path.join(path.resolve(modules), 'index.js'))('playwright-core'));
+} catch (e) {
+  skip(`no playwright-core in ANIMKIT_NODE_MODULES=${modules} (make node-deps installs it): ${e.message}`);
+}
+
+const started = Date.now();
+const cli = path.resolve(args.cli);
+const samples = path.resolve(args.samples);
+const out = path.resolve(args.out);
+const site = path.join(out, 'site');
+const shots = path.join(out, 'screenshots');
+const scratch = path.join(out, 'reference');
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(shots, { recursive: true });
+fs.mkdirSync(scratch, { recursive: true });
+
+const failures = [];
+let checks = 0;
+function check(ok, message) {
+  checks++;
+  if (!ok) {
+    failures.push(message);
+    console.log(`FAIL: ${message}`);
+  }
+  return ok;
+}
+
+function run(...argv) {
+  return execFileSync(cli, argv, { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+// ---- reference: animkit sample + the glb's node tree ----------------------------------------
+function readGlbJson(file) {
+  const b = fs.readFileSync(file);
+  if (b.readUInt32LE(0) !== 0x46546c67) throw new Error(`${file}: not a glb`);
+  const length = b.readUInt32LE(12);
+  return JSON.parse(b.subarray(20, 20 + length).toString('utf8'));
+}
+
+const mat = {
+  identity: () => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+  // column-major 4x4 from translation, rotation (x, y, z, w) and scale
+  fromTrs(t = [0, 0, 0], r = [0, 0, 0, 1], s = [1, 1, 1]) {
+    const [x, y, z, w] = r;
+    const m = [
+      1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w), 0,
+      2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w), 0,
+      2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y), 0,
+      t[0], t[1], t[2], 1];
+    for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) m[c * 4 + k] *= s[c];
+    return m;
+  },
+  multiply(a, b) {
+    const m = new Array(16).fill(0);
+    for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) m[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];
+    return m;
+  },
+};
+
+// The glb's nodes: parent of each, rest TRS, the joints (the skin's, in order).
+function nodeTree(gltf) {
+  const parent = gltf.nodes.map(() => -1);
+  gltf.nodes.forEach((n, i) => (n.children || []).forEach((c) => { parent[c] = i; }));
+  const joints = gltf.skins && gltf.skins.length ? gltf.skins[0].joints : [];
+  return { nodes: gltf.nodes, parent, joints };
+}
+
+// Every joint's world position (null where hidden) with local TRS from `pose` (node -> TRS, or
+// null when the frame hides it) and the rest TRS elsewhere; model-space clips give their
+// joints' poses relative to the root, as the page hangs them.
+function composeWorld(tree, pose, modelSpace) {
+  const world = new Map();
+  const hidden = new Set();
+  const visit = (i) => {
+    if (world.has(i)) return world.get(i);
+    const n = tree.nodes[i];
+    let local;
+    if (pose.has(i)) {
+      const p = pose.get(i);
+      if (p === null) hidden.add(i);
+      local = p ? mat.fromTrs(p.t, p.r, p.s) : mat.fromTrs(n.translation, n.rotation, [0, 0, 0]);
+    } else {
+      local = mat.fromTrs(n.translation, n.rotation, n.scale);
+    }
+    let parent = tree.parent[i];
+    if (modelSpace && pose.has(i)) while (parent >= 0 && tree.parent[parent] >= 0) parent = tree.parent[parent];
+    const m = parent >= 0 ? mat.multiply(visit(parent), local) : local;
+    if (parent >= 0 && hidden.has(parent) && !(modelSpace && pose.has(i))) hidden.add(i);
+    world.set(i, m);
+    return m;
+  };
+  return tree.joints.map((j) => {
+    const m = visit(j);
+    return hidden.has(j) ? null : [m[12], m[13], m[14]];
+  });
+}
+
+function diagonal(points) {
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const p of points) {
+    if (!p) continue;
+    for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k]); hi[k] = Math.max(hi[k], p[k]); }
+  }
+  if (!(hi[0] >= lo[0])) return 0;
+  return Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+}
+
+// ---- the site ----------------------------------------------------------------------------------
+const siteOutput = run('preview', samples, '-o', site);
+check(/index\.html/.test(siteOutput), `preview DIR printed no index.html path: ${siteOutput}`);
+const indexPath = path.join(site, 'index.html');
+check(fs.existsSync(indexPath), 'the gallery has no index.html');
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+         '--disable-background-networking', '--disable-component-update', '--disable-sync',
+         '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+});
+const context = await browser.newContext({ viewport: { width: 800, height: 500 } });
+const requests = [];
+context.on('request', (r) => {
+  const url = r.url();
+  if (!url.startsWith('file:') && !url.startsWith('data:')) requests.push(url);
+});
+const report = [];
+
+try {
+  const gallery = await context.newPage();
+  await gallery.goto(pathToFileURL(indexPath).href);
+  const rows = await gallery.evaluate(() => Array.from(document.querySelectorAll('#files tbody tr')).map((tr) => {
+    const a = tr.querySelector('a');
+    const d = tr.dataset;
+    return { path: d.path, format: d.format, page: d.page, skeleton: d.skeleton, href: a ? a.href : null,
+             clips: +d.clips, frames: +d.frames, joints: +d.joints, events: +d.events,
+             error: tr.classList.contains('failed') ? tr.textContent : '' };
+  }));
+  const sampleFiles = [];
+  const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).forEach((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p); else if (e.isFile()) sampleFiles.push(path.relative(samples, p).split(path.sep).join('/'));
+  });
+  walk(samples);
+  check(rows.length === sampleFiles.length, `the gallery lists ${rows.length} files, samples has ${sampleFiles.length}`);
+  // The filter box keeps the rows whose name has the text.
+  await gallery.fill('#filter', 'canm');
+  const shown = await gallery.evaluate(() => Array.from(document.querySelectorAll('#files tbody tr')).filter((tr) => !tr.hidden).length);
+  check(shown === rows.filter((r) => r.path.includes('canm')).length, `the filter box shows ${shown} rows for "canm"`);
+  await gallery.fill('#filter', '');
+  await gallery.screenshot({ path: path.join(shots, 'gallery.png') });
+  await gallery.close();
+
+  for (const row of rows) {
+    const file = path.join(samples, row.path);
+    const skeletonArgs = row.skeleton ? ['--skeleton', path.join(samples, row.skeleton)] : [];
+    check(!row.error, `${row.path}: the gallery shows an error: ${row.error}`);
+    if (!check(row.href, `${row.path}: no page link`)) continue;
+    const pagePath = fileURLToPath(row.href);
+    if (!check(fs.existsSync(pagePath), `${row.path}: the link ${row.href} does not resolve`)) continue;
+
+    // The gallery's counts are `animkit info --json`'s, with the same skeleton file.
+    const info = JSON.parse(run('info', '--json', file, ...skeletonArgs));
+    const counts = { clips: info.clips.length, frames: info.clips.reduce((s, c) => s + c.frames, 0),
+                     joints: info.joints.length, events: info.events.length };
+    for (const k of Object.keys(counts)) {
+      check(row[k] === counts[k], `${row.path}: the gallery says ${k} ${row[k]}, animkit info ${counts[k]}`);
+    }
+
+    const glbPath = path.join(scratch, row.path.replace(/\//g, '__') + '.glb');
+    run('convert', file, glbPath, ...skeletonArgs);
+    const tree = nodeTree(readGlbJson(glbPath));
+    const sample = JSON.parse(run('sample', file, ...skeletonArgs));
+    const pageBytes = fs.statSync(pagePath).size;
+    const glbBytes = fs.statSync(glbPath).size;
+    const limit = 1.5e6 + 1.4 * glbBytes;
+    check(pageBytes <= limit, `${row.path}: the page has ${pageBytes} bytes, over 1.5 MB + 1.4 x ${glbBytes}`);
+
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.goto(pathToFileURL(pagePath).href);
+    const ready = await page.evaluate(() => window.animkitPreview.ready.then(() => null, (e) => String(e)));
+    if (!check(ready === null, `${row.path}: the page did not load: ${ready}`)) { await page.close(); continue; }
+
+    const shown = await page.evaluate(() => {
+      const p = window.animkitPreview;
+      const clips = p.clips();
+      const frames = clips.map((c, i) => Array.from({ length: c.frames }, (_, f) => p.worldPositions(i, f).map((j) => j.position)));
+      return { joints: p.joints(), clips, frames, rest: p.worldPositions('rest', 0).map((j) => j.position),
+               cameras: p.cameraPositions() };
+    });
+    check(JSON.stringify(shown.joints.map((j) => j.name)) === JSON.stringify(tree.joints.map((n) => tree.nodes[n].name ?? '')),
+          `${row.path}: the page's joints are not the glb's`);
+    const byName = new Map();
+    tree.joints.forEach((n) => { if (!byName.has(tree.nodes[n].name)) byName.set(tree.nodes[n].name, n); });
+
+    let maxError = 0, maxRelative = 0, compared = 0, framesChecked = 0;
+    const compare = (where, want, got, size) => {
+      const tolerance = 1e-4 * (size > 0 ? size : 1);
+      want.forEach((w, j) => {
+        if (!w) return;  // hidden in that frame (null in animkit sample)
+        const g = got[j];
+        const error = Math.hypot(g[0] - w[0], g[1] - w[1], g[2] - w[2]);
+        compared++;
+        maxError = Math.max(maxError, error);
+        maxRelative = Math.max(maxRelative, error / (size > 0 ? size : 1));
+        check(error <= tolerance, `${row.path} ${where}, joint ${shown.joints[j].name}: page ${g}, animkit sample ${w} (off by ${error}, tolerance ${tolerance})`);
+      });
+    };
+    // The rest pose (what a skeleton-only file shows).
+    const rest = composeWorld(tree, new Map(), false);
+    compare('rest pose', rest, shown.rest, diagonal(rest));
+    check(shown.clips.length === sample.clips.length, `${row.path}: the page has ${shown.clips.length} clips, animkit sample ${sample.clips.length}`);
+    sample.clips.forEach((clip, c) => {
+      const pageClip = shown.clips[c];
+      if (!check(pageClip && pageClip.name === clip.name && pageClip.frames === clip.frames.length,
+                 `${row.path}: clip ${c} is ${clip.name} with ${clip.frames.length} frames, the page has ${JSON.stringify(pageClip)}`)) return;
+      const nodesOf = clip.joints.map((name) => byName.get(name));
+      const want = clip.frames.map((frame) => {
+        const pose = new Map();
+        frame.forEach((trs, k) => { if (nodesOf[k] !== undefined) pose.set(nodesOf[k], trs); });
+        return composeWorld(tree, pose, clip.space === 'model');
+      });
+      const size = diagonal(want.flat());
+      want.forEach((w, f) => compare(`clip ${clip.name} frame ${f}`, w, shown.frames[c][f], size));
+      framesChecked += want.length;
+    });
+    if (tree.joints.length === 0) {
+      // No joints (a camera path): the camera moves along a path of the clip's frames.
+      const path0 = shown.cameras[0] || [];
+      check(path0.length > 1 && diagonal(path0) > 0, `${row.path}: no joints and no camera path shown`);
+    }
+
+    // The picture: the model alone (grid and text hidden) covers a share of the view.
+    const middle = shown.clips.length ? Math.floor(shown.clips[0].frames / 3) : 0;
+    const share = await page.evaluate((frame) => {
+      const p = window.animkitPreview;
+      p.worldPositions(p.clips().length ? 0 : 'rest', frame);
+      p.setOverlays(false);
+      const canvas = p.render();
+      const copy = document.createElement('canvas');
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      const g = copy.getContext('2d');
+      g.drawImage(canvas, 0, 0);
+      const pixels = g.getImageData(0, 0, copy.width, copy.height).data;
+      let covered = 0;
+      for (let i = 0; i < pixels.length; i += 4) {
+        if (Math.abs(pixels[i] - 0x1d) + Math.abs(pixels[i + 1] - 0x21) + Math.abs(pixels[i + 2] - 0x28) > 30) covered++;
+      }
+      p.setOverlays(true);
+      p.render();
+      return covered / (pixels.length / 4);
+    }, middle);
+    check(share >= 0.005, `${row.path}: the model covers ${(share * 100).toFixed(2)} % of the view (blank page?)`);
+    const shot = path.join(shots, row.path.replace(/\//g, '__') + '.png');
+    await page.screenshot({ path: shot });
+    check(errors.length === 0, `${row.path}: errors in the page: ${errors.join('; ')}`);
+    await page.close();
+    report.push({ file: row.path, format: row.format, skeleton: row.skeleton, page_bytes: pageBytes, glb_bytes: glbBytes,
+                  limit: Math.floor(limit), clips: shown.clips.length, frames_checked: framesChecked,
+                  joints: shown.joints.length, positions_compared: compared, max_error: maxError,
+                  max_error_per_size: maxRelative, pixel_share: share, screenshot: shot });
+    console.log(`${row.path}: ${pageBytes} bytes (glb ${glbBytes}), ${framesChecked} frames x ${shown.joints.length} joints, ` +
+                `max error ${maxError.toExponential(2)} (${maxRelative.toExponential(2)} x size), model on ${(share * 100).toFixed(1)} % of the view`);
+  }
+} finally {
+  await browser.close();
+}
+
+check(requests.length === 0, `requests that are not file: or data:: ${requests.join(', ')}`);
+fs.writeFileSync(path.join(out, 'preview-report.json'), JSON.stringify(report, null, 1) + '\n');
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+console.log(`${report.length} pages in ${seconds} s; screenshots in ${shots}`);
+console.log(`${checks - failures.length} passed, ${failures.length} failed`);
+process.exit(failures.length ? 1 : 0);

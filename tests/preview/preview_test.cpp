@@ -1,0 +1,238 @@
+// The preview pages as the library builds them (the browser test, preview_pages_test.mjs,
+// plays them): everything inline, the embedded glb the exporter's, sizes within the rule,
+// the gallery's counts `info`'s, outputs atomic and never over an input.
+#include "support/test_support.hpp"
+
+#include <animkit/preview.hpp>
+
+#include "preview/preview_html.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace animkit {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Bytes FromBase64(const std::string& text) {
+  auto digit = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    return c == '+' ? 62 : c == '/' ? 63 : -1;
+  };
+  Bytes out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (const char c : text) {
+    const int d = digit(c);
+    if (d < 0) break;
+    acc = (acc << 6) | static_cast<uint32_t>(d);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<uint8_t>((acc >> bits) & 0xFF));
+    }
+  }
+  return out;
+}
+
+// The JSON block the page carries (its '<' escaped as \u003c).
+nlohmann::json PageData(const std::string& html) {
+  const std::string open = "<script type=\"application/json\" id=\"animkit-data\">";
+  const size_t start = html.find(open);
+  EXPECT_NE(start, std::string::npos);
+  const size_t end = html.find("</script>", start);
+  return nlohmann::json::parse(html.substr(start + open.size(), end - start - open.size()));
+}
+
+PreviewPage PageOf(const std::string& sample, const PreviewRequest& request = {}) {
+  const LoadedFile loaded = LoadFile(test::SourcePath(sample), "", request.options);
+  return BuildPreviewPage(loaded, request);
+}
+
+TEST(Preview, PageCarriesEverythingInlineAndTheExportersGlb) {
+  const std::string path = test::SourcePath("samples/psx_tmd/figure.anm");
+  const PreviewPage page = PageOf("samples/psx_tmd/figure.anm");
+  // Nothing is loaded from anywhere: no src= or href= attribute, and the CSP forbids it.
+  EXPECT_FALSE(std::regex_search(page.html, std::regex(R"(<(script|link|img|iframe)[^>]*\s(src|href)\s*=)")));
+  EXPECT_NE(page.html.find("default-src 'none'"), std::string::npos);
+  EXPECT_NE(page.html.find("REVISION=\"111\""), std::string::npos) << "three.js is inlined";
+  EXPECT_NE(page.html.find("GLTFLoader"), std::string::npos);
+  EXPECT_NE(page.html.find("OrbitControls"), std::string::npos);
+  EXPECT_NE(page.html.find("window.animkitPreview"), std::string::npos) << "the test hook";
+  EXPECT_EQ(page.html.find("@@"), std::string::npos) << "a template slot was left unfilled";
+  EXPECT_LE(page.html.size(), PreviewPageSizeLimit(page.glb_bytes));
+
+  // The glb is what ExportGltf makes of the file decoded against its companion (the TMD).
+  EXPECT_EQ(fs::path(page.skeleton.path).filename(), "figure.tmd");
+  const LoadedFile loaded = LoadFile(path, "", {});
+  const DecodedScene decoded = DecodeWithSkeleton(loaded, std::string(kSkeletonAuto), {});
+  const Bytes glb = ExportGltf(decoded.scene, {});
+  const nlohmann::json data = PageData(page.html);
+  EXPECT_EQ(FromBase64(data["glb"].get<std::string>()), glb);
+  EXPECT_EQ(page.glb_bytes, glb.size());
+  EXPECT_EQ(data["format"], "psx-anm");
+  EXPECT_EQ(data["up"], "-Y");
+  EXPECT_EQ(data["info"]["clips"].size(), 1u);
+  EXPECT_EQ(data["info"]["skeleton_file"], page.skeleton.path);
+}
+
+TEST(Preview, UpAxisFollowsTheFormat) {
+  EXPECT_EQ(PreviewUpAxis("psx-anm"), "-Y");
+  EXPECT_EQ(PreviewUpAxis("psx-tmd"), "-Y");
+  EXPECT_EQ(PreviewUpAxis("psx-anc"), "-Y");
+  EXPECT_EQ(PreviewUpAxis("metroid-anim"), "+Y");
+  EXPECT_EQ(PreviewUpAxis("gltf"), "+Y");
+}
+
+TEST(Preview, ClipOptionKeepsOneClipAndNamesTheFileWhenAbsent) {
+  PreviewRequest request;
+  request.clip = "idle";
+  const PreviewPage page = PageOf("samples/edf_canm/soldier5.canm", request);
+  const Scene scene = ImportGltf(FromBase64(PageData(page.html)["glb"].get<std::string>()), "page.glb");
+  ASSERT_EQ(scene.clips.size(), 1u);
+  EXPECT_EQ(scene.clips[0].name, "idle");
+  request.clip = "nope";
+  try {
+    PageOf("samples/edf_canm/soldier5.canm", request);
+    FAIL() << "no error for a clip that is not there";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("soldier5.canm"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Preview, TextInThePageCannotEndItsScripts) {
+  // A name read from a game file ends up in the JSON block: it cannot close the script.
+  const std::string json = preview_html::JsonBlock(Value{{"name", "</script><script>alert(1)</script><!--"}});
+  EXPECT_EQ(json.find('<'), std::string::npos) << json;
+  EXPECT_EQ(nlohmann::json::parse(json)["name"], "</script><script>alert(1)</script><!--");
+  EXPECT_EQ(preview_html::InlineScript("var s = '</SCRIPT>'; // </script"), "var s = '<\\/SCRIPT>'; // <\\/script");
+  EXPECT_EQ(preview_html::Escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+  EXPECT_EQ(preview_html::Fill("a @@X@@ b", {{"X", "@@Y@@"}}), "a @@Y@@ b");  // what is put in is not searched
+  EXPECT_THROW(preview_html::Fill("@@MISSING@@", {}), std::logic_error);
+}
+
+TEST(Preview, SiteListsEveryFileWithInfosCountsAndWritesNoInput) {
+  const fs::path input = test::TempDir("preview_site_in");
+  const fs::path output = input / "site";  // inside the input: left out of the walk
+  fs::copy(test::SourcePath("samples/metroid_anim"), input / "metroid");
+  fs::copy(test::SourcePath("samples/edf_canm"), input / "edf");
+  {
+    std::ofstream(input / "notes.txt") << "not an animation\n";
+    Bytes damaged = ReadFileBytes(test::SourcePath("samples/edf_canm/soldier5.canm"));
+    damaged.resize(40);
+    std::ofstream(input / "edf" / "broken.canm", std::ios::binary)
+        .write(reinterpret_cast<const char*>(damaged.data()), static_cast<std::streamsize>(damaged.size()));
+  }
+  PreviewSiteRequest request;
+  request.input_dir = input.string();
+  request.output_dir = output.string();
+  const PreviewSite site = WritePreviewSite(request);
+  EXPECT_EQ(site.index, (output / "index.html").string());
+  EXPECT_EQ(site.unrecognised, 1u);  // notes.txt
+  ASSERT_EQ(site.files.size(), 7u);
+  EXPECT_EQ(site.failed(), 1u);
+  const std::string index = ReadText(site.index);
+  for (const PreviewSiteEntry& e : site.files) {
+    SCOPED_TRACE(e.path);
+    if (e.path == "edf/broken.canm") {
+      EXPECT_TRUE(e.page.empty());
+      EXPECT_NE(e.error.find("broken.canm"), std::string::npos) << e.error;
+      EXPECT_NE(index.find("class=\"failed\""), std::string::npos);
+      continue;
+    }
+    ASSERT_FALSE(e.page.empty()) << e.error;
+    EXPECT_TRUE(fs::is_regular_file(output / e.page));
+    EXPECT_NE(index.find("href=\"" + e.page + "\""), std::string::npos);
+    EXPECT_LE(e.page_bytes, PreviewPageSizeLimit(e.glb_bytes));
+    // The counts are `info --json`'s with the skeleton the site paired the file with.
+    InfoRequest info_request;
+    info_request.skeleton = e.skeleton.empty() ? "" : (input / e.skeleton).string();
+    const Value info = InfoValue(LoadFile((input / e.path).string(), "", {}), info_request);
+    size_t frames = 0;
+    for (const Value& c : info["clips"]) frames += c["frames"].get<size_t>();
+    EXPECT_EQ(e.clips, info["clips"].size());
+    EXPECT_EQ(e.frames, frames);
+    EXPECT_EQ(e.joints, info["joints"].size());
+    EXPECT_EQ(e.events, info["events"].size());
+  }
+  // Each animation was paired with its companion.
+  for (const PreviewSiteEntry& e : site.files) {
+    if (e.path == "metroid/run.anim") {
+      EXPECT_EQ(e.skeleton, "metroid/skeleton.cinf");
+    }
+    if (e.path == "edf/soldier5.canm") {
+      EXPECT_EQ(e.skeleton, "edf/soldier.mdb");
+    }
+  }
+  // Nothing was written into the input beside the site, and no temporary file is left.
+  for (const auto& f : fs::recursive_directory_iterator(input)) {
+    EXPECT_FALSE(IsTemporaryName(f.path().filename().string())) << f.path();
+    if (f.path().extension() == ".html") {
+      EXPECT_EQ(f.path().string().rfind(output.string(), 0), 0u) << f.path();
+    }
+  }
+}
+
+TEST(Preview, SkeletonMapOverridesTheCompanion) {
+  const fs::path input = test::TempDir("preview_site_map");
+  fs::copy(test::SourcePath("samples/edf_canm"), input / "edf");
+  fs::copy(test::SourcePath("samples/edf_mdb/soldier.mdb"), input / "other.mdb");
+  PreviewSiteRequest request;
+  request.input_dir = input.string();
+  request.output_dir = (input.parent_path() / "preview_site_map_out").string();
+  request.skeleton_map = ParseSkeletonMap("**/*.canm = other.mdb\n", "map.txt");
+  const PreviewSite site = WritePreviewSite(request);
+  size_t mapped = 0;
+  for (const PreviewSiteEntry& e : site.files) {
+    if (e.format != "edf-canm") continue;
+    EXPECT_EQ(e.skeleton, "other.mdb") << e.path;
+    ++mapped;
+  }
+  EXPECT_EQ(mapped, 2u);
+}
+
+TEST(Preview, SiteRefusesItsInputAsOutput) {
+  const fs::path input = test::TempDir("preview_site_same");
+  PreviewSiteRequest request;
+  request.input_dir = input.string();
+  request.output_dir = input.string();
+  EXPECT_THROW(WritePreviewSite(request), Error);
+  request.input_dir = (input / "missing").string();
+  request.output_dir = (input / "out").string();
+  EXPECT_THROW(WritePreviewSite(request), Error);
+}
+
+TEST(Preview, CliWritesThePageAndNeverOverAnInput) {
+  const fs::path dir = test::TempDir("preview_cli");
+  const std::string sample = test::SourcePath("samples/metroid_anim/run.anim");
+  std::string out, err;
+  const std::string page = (dir / "run.html").string();
+  ASSERT_EQ(test::RunCli("preview '" + sample + "' -o '" + page + "'", &out, &err), 0) << err;
+  EXPECT_NE(out.find("skeleton.cinf"), std::string::npos) << out;
+  EXPECT_NE(ReadText(page).find("window.animkitPreview"), std::string::npos);
+  // -o naming the input, or its skeleton, is refused and leaves it as it was.
+  const fs::path copy = dir / "run.anim";
+  fs::copy_file(sample, copy);
+  const std::string before = ReadText(copy);
+  EXPECT_EQ(test::RunCli("preview '" + copy.string() + "' -o '" + copy.string() + "'", &out, &err), 1);
+  EXPECT_NE(err.find("run.anim"), std::string::npos) << err;
+  EXPECT_EQ(ReadText(copy), before);
+  // A folder needs -o.
+  EXPECT_EQ(test::RunCli("preview '" + dir.string() + "'", &out, &err), 2);
+}
+
+}  // namespace
+}  // namespace animkit

@@ -1,0 +1,76 @@
+#include "preview_command.hpp"
+
+#include <animkit/batch.hpp>
+#include <animkit/error.hpp>
+#include <animkit/io.hpp>
+#include <animkit/preview.hpp>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace animkit::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int PreviewFolder(const std::string& input, const PreviewArgs& args, const PreviewCommonArgs& common) {
+  PreviewSiteRequest request;
+  try {
+    if (!common.format.empty()) throw Error::General("--format applies to single files; a folder's files are detected one by one");
+    if (!common.clip.empty()) throw Error::General("--clip applies to single files");
+    if (args.output.empty()) throw Error::General("a folder needs -o SITE: the folder the pages and index.html go to");
+    request.input_dir = input;
+    request.output_dir = args.output;
+    if (common.skeleton_given) request.skeleton = common.skeleton;
+    request.options = common.options;
+    if (!args.skeleton_map.empty()) {
+      const Bytes text = ReadFileBytes(args.skeleton_map);
+      request.skeleton_map =
+          ParseSkeletonMap(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), args.skeleton_map);
+    }
+  } catch (const Error& e) {
+    std::fprintf(stderr, "animkit: %s\n", e.what());
+    return 2;
+  }
+  const PreviewSite site = WritePreviewSite(request);
+  for (const PreviewSiteEntry& e : site.files) {
+    if (!e.error.empty()) std::fprintf(stderr, "%s\n", e.error.c_str());
+  }
+  std::printf("%zu pages, %zu damaged files, %zu files not recognised\n%s\n", site.files.size() - site.failed(),
+              site.failed(), site.unrecognised, site.index.c_str());
+  return site.failed() ? 1 : 0;
+}
+
+}  // namespace
+
+void AddPreviewOptions(CLI::App* preview, PreviewArgs& args) {
+  preview->add_option("-o,--output", args.output,
+                      "The page to write (default: FILE's name + .html in the current folder); for a folder, the site's folder");
+  preview->add_option("--skeleton-map", args.skeleton_map,
+                      "Folder input: pair animations with skeletons, lines 'ANIM_GLOB = SKELETON_GLOB'");
+}
+
+int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewCommonArgs& common) {
+  std::error_code ec;
+  if (fs::is_directory(input, ec)) return PreviewFolder(input, args, common);
+  if (!args.skeleton_map.empty()) {
+    std::fprintf(stderr, "animkit: --skeleton-map needs a folder as input\n");
+    return 2;
+  }
+  PreviewRequest request;
+  if (common.skeleton_given) request.skeleton = common.skeleton;
+  request.clip = common.clip;
+  request.options = common.options;
+  const LoadedFile loaded = LoadFile(input, common.format, request.options);
+  const PreviewPage page = BuildPreviewPage(loaded, request);
+  const std::string output = args.output.empty() ? fs::path(input).filename().string() + ".html" : args.output;
+  WriteFileAtomic(output, ByteView(reinterpret_cast<const uint8_t*>(page.html.data()), page.html.size()),
+                  {input, page.skeleton.path});
+  std::printf("%s: %s, %zu clips, skeleton file: %s\n%s (%zu bytes)\n", input.c_str(), std::string(loaded.format->id).c_str(),
+              page.info["clips"].size(), page.skeleton.path.empty() ? "none" : page.skeleton.path.c_str(), output.c_str(),
+              page.html.size());
+  return 0;
+}
+
+}  // namespace animkit::cli
