@@ -339,8 +339,9 @@
   // Orbit camera on the box's centre, looking from the front and a little above (the
   // source's up axis up); a grid under the model, square to that axis; the axes at the origin.
   function frameCamera() {
-    var center = state.box.getCenter(new THREE.Vector3());
     var size = state.size;
+    // Aimed a little above the box's centre: the model sits lower, clear of the frame text.
+    var center = state.box.getCenter(new THREE.Vector3()).addScaledVector(UP, size * 0.07);
     var front = UP.y < 0 ? new THREE.Vector3(0, 0, -1) : new THREE.Vector3(0, 0, 1);
     var right = new THREE.Vector3().crossVectors(UP, front).negate();
     var dir = front.clone().addScaledVector(UP, 0.45).addScaledVector(right, 0.55).normalize();
