@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Every output every verb makes from every sample and fixture, as SHA-256 digests.
+
+A refactoring keeps behaviour: the CLI's outputs (info --json, sample, convert to glb and
+back with and without --template, validate, preview pages and folder runs) must stay byte
+for byte what they were. `--update` records them into tests/tools/output_digests.json;
+without it the recorded digests are compared with today's and every difference is listed.
+Fixture entries are skipped (with a message) when ../shared/fixtures is absent. An
+intended change of output re-records the file, and its commit says why.
+
+  output_digests.py --cli build/release/tools/animkit/animkit [--update]
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.abspath(os.path.join(HERE, "..", ".."))
+RECORD = os.path.join(HERE, "output_digests.json")
+SKIP = {".md", ".json", ".txt"}
+# Formats whose files the encoders write (the glb goes back into these).
+ENCODABLE = {".anm", ".anc", ".anim", ".anb", ".mset", ".motion", ".canm"}
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def run(cli, args, cwd):
+    p = subprocess.run([cli, *args], cwd=cwd, capture_output=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def inputs(roots):
+    for label, root in roots:
+        for folder, dirs, files in os.walk(root):
+            dirs.sort()
+            for name in sorted(files):
+                if os.path.splitext(name)[1].lower() in SKIP:
+                    continue
+                path = os.path.join(folder, name)
+                yield label + "/" + os.path.relpath(path, root), path
+
+
+def file_outputs(cli, key, path, scratch, out):
+    """Outputs of the single-file verbs, run in a copy of the file's folder under its bare name."""
+    work = os.path.join(scratch, "in")
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(os.path.dirname(path), work)
+    name = os.path.basename(path)
+    stem, ext = os.path.splitext(name)
+
+    def record(what, args, files=()):
+        code, stdout, stderr = run(cli, args, work)
+        parts = [str(code).encode(), stdout, stderr.replace(work.encode(), b"<in>")]
+        for f in files:
+            fp = os.path.join(work, f)
+            parts.append(open(fp, "rb").read() if os.path.exists(fp) else b"<none>")
+        out[key + " " + what] = digest(b"\0".join(parts))
+        return code
+
+    record("info", ["info", name, "--json", "--skeleton", "auto"])
+    record("info-text", ["info", name])
+    record("sample", ["sample", name, "--skeleton", "auto"])
+    record("sample-30", ["sample", name, "--skeleton", "auto", "--rate", "30"])
+    record("validate", ["validate", name, "--skeleton", "auto"])
+    glb = "out-" + stem + ".glb"
+    ok = record("glb", ["convert", name, glb, "--skeleton", "auto", "-v"], [glb]) == 0
+    record("gltf", ["convert", name, "out-" + stem + ".gltf", "--skeleton", "auto"], ["out-" + stem + ".gltf"])
+    record("preview", ["preview", name, "-o", "page-" + stem + ".html"], ["page-" + stem + ".html"])
+    if ok and ext.lower() in ENCODABLE:
+        back = "back-" + stem + ext
+        record("back-template", ["convert", glb, back, "--template", name, "--skeleton", "auto", "-v"], [back])
+        extras = "extras-" + stem + ext
+        record("back-extras", ["convert", glb, extras, "--skeleton", "auto", "-v"], [extras])
+
+
+def folder_outputs(cli, key, folder, scratch, out):
+    """`convert DIR` and `preview DIR` over a folder: every file written, by name."""
+    for verb, args in (("convert", ["convert", folder, "OUT", "--to", "glb", "--skeleton", "auto", "-j", "1"]),
+                       ("preview", ["preview", folder, "-o", "OUT"])):
+        target = os.path.join(scratch, "OUT")
+        shutil.rmtree(target, ignore_errors=True)
+        code, stdout, stderr = run(cli, args, scratch)
+        parts = [str(code).encode()]
+        for d, dirs, files in os.walk(target):
+            dirs.sort()
+            for f in sorted(files):
+                if f.startswith(".animkit-run-"):
+                    continue
+                fp = os.path.join(d, f)
+                parts += [os.path.relpath(fp, target).encode(), open(fp, "rb").read()]
+        out[key + " " + verb + "-folder"] = digest(b"\0".join(parts))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--update", action="store_true")
+    a = ap.parse_args()
+    cli = os.path.abspath(a.cli)
+    fixtures = os.path.abspath(os.path.join(SOURCE, "..", "shared", "fixtures"))
+    roots = [("samples", os.path.join(SOURCE, "samples"))]
+    have_fixtures = os.path.isdir(fixtures)
+    if have_fixtures:
+        roots.append(("fixtures", fixtures))
+    out = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for key, path in inputs(roots):
+            file_outputs(cli, key, path, scratch, out)
+        for label, root in roots:
+            for sub in sorted(os.listdir(root)):
+                if os.path.isdir(os.path.join(root, sub)):
+                    folder_outputs(cli, label + "/" + sub, os.path.join(root, sub), scratch, out)
+    if a.update:
+        with open(RECORD, "w") as f:
+            json.dump(out, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"recorded {len(out)} digests in {RECORD}")
+        return 0
+    recorded = json.load(open(RECORD))
+    failed, compared, skipped = [], 0, 0
+    for k, v in sorted(recorded.items()):
+        if k not in out:
+            if k.startswith("fixtures/") and not have_fixtures:
+                skipped += 1
+                continue
+            failed.append(f"{k}: not produced any more")
+            continue
+        compared += 1
+        if out[k] != v:
+            failed.append(f"{k}: differs")
+    failed += [f"{k}: new output, not recorded (run with --update)" for k in sorted(set(out) - set(recorded))]
+    if skipped:
+        print(f"skipped {skipped} fixture outputs: {fixtures} is absent")
+    for f in failed:
+        print(f)
+    print(f"{compared - len([f for f in failed if f.endswith('differs')])} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
