@@ -1,7 +1,8 @@
-#include <animkit/batch.hpp>
-#include <animkit/error.hpp>
-#include <animkit/io.hpp>
-#include <animkit/pipeline.hpp>
+#include <animkit/pipeline/batch.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/io/io.hpp>
+#include <animkit/pipeline/pipeline.hpp>
 
 #include <algorithm>
 #include <array>

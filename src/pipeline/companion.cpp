@@ -1,6 +1,7 @@
 // The companion rule: which skeleton or model beside a file it decodes against.
-#include <animkit/error.hpp>
-#include <animkit/pipeline.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/pipeline/pipeline.hpp>
 
 #include <algorithm>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // `animkit info`: what a file holds, as the contract's JSON or a human summary.
 // Built here, in the library, so that every front end prints the same thing.
-#include <animkit/error.hpp>
-#include <animkit/pipeline.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/pipeline/pipeline.hpp>
 
 #include <cstdio>
 #include <optional>

@@ -1,7 +1,8 @@
-#include <animkit/error.hpp>
-#include <animkit/io.hpp>
-#include <animkit/pipeline.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/io/io.hpp>
+#include <animkit/pipeline/pipeline.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <charconv>
 #include <cmath>

@@ -1,7 +1,7 @@
 // `animkit preview FILE`: one HTML page that carries everything it shows (docs/preview.md).
-#include <animkit/error.hpp>
-#include <animkit/gltf.hpp>
-#include <animkit/preview.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/formats/gltf.hpp>
+#include <animkit/preview/preview.hpp>
 
 #include "preview/preview_assets.hpp"
 #include "preview/preview_html.hpp"

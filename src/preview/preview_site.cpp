@@ -1,7 +1,8 @@
 // `animkit preview DIR -o SITE`: a page per recognised file and the gallery, index.html.
-#include <animkit/error.hpp>
-#include <animkit/io.hpp>
-#include <animkit/preview.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/io/io.hpp>
+#include <animkit/preview/preview.hpp>
 
 #include "preview/preview_assets.hpp"
 #include "preview/preview_html.hpp"

@@ -3,9 +3,9 @@
 // from the glTF's extras alone, and comes back within the format's own precision, with
 // its timing, events and metadata, and no more than 1.5x its keys. One line per file
 // is printed; docs/fidelity.md keeps that table.
-#include <animkit/gltf.hpp>
-#include <animkit/io.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/formats/gltf.hpp>
+#include <animkit/io/io.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,6 @@
 // The pipeline's shared policies: which skeleton a file decodes against, the rest
 // pose, the --clip check, `info` built by the library, and the frames `sample` writes.
+#include <animkit/formats/registry.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>

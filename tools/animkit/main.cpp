@@ -1,5 +1,6 @@
 // animkit: the command line of ../shared/design/cli-contract.md (docs/cli.md).
 #include <animkit/animkit.hpp>
+#include <animkit/formats/registry.hpp>
 
 #include "batch_command.hpp"
 #include "bench_command.hpp"

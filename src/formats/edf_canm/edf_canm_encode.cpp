@@ -1,6 +1,6 @@
 // The common model to CANM: quantized channels, shared where equal.
 #include <animkit/formats/edf_canm.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <algorithm>
 #include <cmath>

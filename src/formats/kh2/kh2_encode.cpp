@@ -1,7 +1,7 @@
 // KH2 encoding: Clip -> interpolated or raw motion, events -> triggers, ANB archives.
 #include "kh2_internal.hpp"
 
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <cmath>
 #include <cstring>

@@ -1,4 +1,5 @@
 // Registry entries and documents for KH2 BAR archives (kh2-bar) and bare motion entries (kh2-motion).
+#include <animkit/formats/registry.hpp>
 #include "kh2_internal.hpp"
 
 #include "formats/common/clips.hpp"

@@ -2,9 +2,9 @@
 #include <animkit/formats/text_anm.hpp>
 
 #include "formats/common/document.hpp"
-#include <animkit/gltf.hpp>
-#include <animkit/io.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/formats/gltf.hpp>
+#include <animkit/io/io.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <algorithm>
 #include <cmath>

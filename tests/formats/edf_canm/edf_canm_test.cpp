@@ -1,8 +1,9 @@
 #include <animkit/formats/edf_canm.hpp>
+#include <animkit/formats/registry.hpp>
 #include <animkit/formats/edf_mdb.hpp>
-#include <animkit/gltf.hpp>
-#include <animkit/io.hpp>
-#include <animkit/pipeline.hpp>
+#include <animkit/formats/gltf.hpp>
+#include <animkit/io/io.hpp>
+#include <animkit/pipeline/pipeline.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,5 @@
 #include <animkit/formats/metroid_anim.hpp>
+#include <animkit/formats/registry.hpp>
 
 #include "support/test_support.hpp"
 

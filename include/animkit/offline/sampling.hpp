@@ -1,8 +1,8 @@
 // Offline clip evaluation: exact, simple, and the reference the runtime is checked against.
 #pragma once
 
-#include <animkit/limits.hpp>
-#include <animkit/model.hpp>
+#include <animkit/core/limits.hpp>
+#include <animkit/core/model.hpp>
 
 #include <span>
 #include <vector>

@@ -1,6 +1,6 @@
 // Camera rotations for glTF: the exporter aims a camera at its target; the importer
 // gives the target and roll back from the rotation and the stored distance.
-#include "gltf/gltf_internal.hpp"
+#include "formats/gltf/gltf_internal.hpp"
 
 #include <cmath>
 #include <numbers>

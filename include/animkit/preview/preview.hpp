@@ -3,8 +3,8 @@
 // such pages with a searchable gallery (index.html). docs/preview.md describes the page.
 #pragma once
 
-#include <animkit/batch.hpp>
-#include <animkit/pipeline.hpp>
+#include <animkit/pipeline/batch.hpp>
+#include <animkit/pipeline/pipeline.hpp>
 
 #include <cstddef>
 #include <string>

@@ -1,10 +1,10 @@
 // glTF 2.0 -> Scene. tinygltf parses the JSON; every index, offset and count it
 // leaves unchecked is checked here before any data is read.
-#include <animkit/error.hpp>
-#include <animkit/gltf.hpp>
-#include <animkit/math.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/formats/gltf.hpp>
+#include <animkit/core/math.hpp>
 
-#include "gltf/gltf_internal.hpp"
+#include "formats/gltf/gltf_internal.hpp"
 
 #include <algorithm>
 #include <cmath>

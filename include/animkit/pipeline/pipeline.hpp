@@ -2,9 +2,9 @@
 // contract's JSON, convert. Batch tools and tests call these directly.
 #pragma once
 
-#include <animkit/format.hpp>
-#include <animkit/io.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/core/format.hpp>
+#include <animkit/io/io.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <functional>
 #include <memory>

@@ -3,8 +3,8 @@
 // (parent-relative) unless a Clip says Space::Model.
 #pragma once
 
-#include <animkit/math.hpp>
-#include <animkit/value.hpp>
+#include <animkit/core/math.hpp>
+#include <animkit/core/value.hpp>
 
 #include <array>
 #include <cstdint>

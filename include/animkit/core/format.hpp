@@ -4,10 +4,10 @@
 // Write() gives the same bytes back.
 #pragma once
 
-#include <animkit/binary.hpp>
-#include <animkit/limits.hpp>
-#include <animkit/model.hpp>
-#include <animkit/value.hpp>
+#include <animkit/core/binary.hpp>
+#include <animkit/core/limits.hpp>
+#include <animkit/core/model.hpp>
+#include <animkit/core/value.hpp>
 
 #include <map>
 #include <memory>
@@ -120,20 +120,6 @@ struct OptionSpec {
   bool takes_value() const { return type != OptionType::Flag; }
 };
 
-// The declaration of a format option by name (the first format declaring it; formats that
-// share a name declare the same spec); nullptr when none.
-const OptionSpec* FindOption(std::string_view name);
-// Every declared option once, in table order (front ends build their flags from this).
-std::vector<const OptionSpec*> AllOptions();
-// Error (naming the option and what it allows) unless value fits spec.
-void CheckOptionValue(const OptionSpec& spec, std::string_view value);
-// "xyz|zyx", "number 0..1000", "flag", ...: what spec accepts, in words.
-std::string DescribeOptionValues(const OptionSpec& spec);
-// The help line with the values and the default (the CLI's --help).
-std::string OptionHelp(const OptionSpec& spec);
-// Markdown table of every format's options (docs/cli.md holds it verbatim).
-std::string FormatOptionsMarkdown();
-
 // Probe scores: how sure a format is that bytes are its own.
 inline constexpr int kProbeNone = 0;
 inline constexpr int kProbeExtension = 25;  // only the extension matches
@@ -156,21 +142,5 @@ struct FormatDescriptor {
   std::unique_ptr<Document> (*encode)(const Scene& scene, EncodeContext& context) = nullptr;
   std::vector<OptionSpec> options;
 };
-
-// Every registered format, in table order.
-const std::vector<const FormatDescriptor*>& Formats();
-const FormatDescriptor* FindFormat(std::string_view id);
-// Formats claiming an extension (".anm" is claimed by two).
-std::vector<const FormatDescriptor*> FormatsForExtension(std::string_view extension);
-
-struct Detection {
-  const FormatDescriptor* format = nullptr;
-  int score = 0;
-};
-// The best probe score over all formats; format is nullptr when nothing scores.
-Detection Detect(ByteView data, std::string_view path);
-
-// Lower-cased extension of a path, with the dot ("" when none).
-std::string ExtensionOf(std::string_view path);
 
 }  // namespace animkit

@@ -1,7 +1,7 @@
 // File input and atomic output.
 #pragma once
 
-#include <animkit/binary.hpp>
+#include <animkit/core/binary.hpp>
 
 #include <string>
 #include <string_view>

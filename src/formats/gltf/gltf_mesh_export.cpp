@@ -1,10 +1,10 @@
 // Meshes and animated cameras for the glTF exporter: appended to a model whose
 // nodes, skin and animations the exporter has already built.
-#include <animkit/error.hpp>
-#include <animkit/math.hpp>
-#include <animkit/model.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/core/math.hpp>
+#include <animkit/core/model.hpp>
 
-#include "gltf/gltf_internal.hpp"
+#include "formats/gltf/gltf_internal.hpp"
 
 #include <algorithm>
 #include <cmath>

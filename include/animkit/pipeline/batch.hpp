@@ -5,9 +5,9 @@
 // temporary files, the report).
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
-#include <animkit/value.hpp>
+#include <animkit/core/value.hpp>
 
 #include <atomic>
 #include <cstddef>

@@ -1,7 +1,7 @@
 // Offline: builds the playback runtime's data (animkit/runtime/) from the model.
 #pragma once
 
-#include <animkit/model.hpp>
+#include <animkit/core/model.hpp>
 #include <animkit/runtime/animation.hpp>
 
 namespace animkit {

@@ -1,12 +1,12 @@
 // Scene -> glTF 2.0 through tinygltf's Model and writer.
-#include <animkit/error.hpp>
-#include <animkit/format.hpp>
-#include <animkit/gltf.hpp>
-#include <animkit/math.hpp>
-#include <animkit/sampling.hpp>
-#include <animkit/version.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/core/format.hpp>
+#include <animkit/formats/gltf.hpp>
+#include <animkit/core/math.hpp>
+#include <animkit/offline/sampling.hpp>
+#include <animkit/core/version.hpp>
 
-#include "gltf/gltf_internal.hpp"
+#include "formats/gltf/gltf_internal.hpp"
 
 #include <algorithm>
 #include <cmath>

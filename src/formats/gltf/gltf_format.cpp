@@ -1,9 +1,10 @@
 // The "gltf" entry of the format table: .gltf and .glb through ExportGltf/ImportGltf.
-#include <animkit/error.hpp>
-#include <animkit/gltf.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/formats/gltf.hpp>
 
 #include "formats/common/descriptors.hpp"
-#include "gltf/gltf_internal.hpp"
+#include "formats/gltf/gltf_internal.hpp"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // Every read names what it reads, so a failure says what was expected and where.
 #pragma once
 
-#include <animkit/error.hpp>
+#include <animkit/core/error.hpp>
 
 #include <cstdint>
 #include <span>

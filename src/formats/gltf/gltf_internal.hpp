@@ -2,9 +2,9 @@
 // only src/gltf includes this (it pulls in tiny_gltf.h).
 #pragma once
 
-#include <animkit/binary.hpp>
-#include <animkit/limits.hpp>
-#include <animkit/math.hpp>
+#include <animkit/core/binary.hpp>
+#include <animkit/core/limits.hpp>
+#include <animkit/core/math.hpp>
 
 #include <nlohmann/json.hpp>
 #include <tiny_gltf.h>

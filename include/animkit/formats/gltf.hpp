@@ -1,9 +1,9 @@
 // glTF 2.0 both ways, through tinygltf.
 #pragma once
 
-#include <animkit/binary.hpp>
-#include <animkit/limits.hpp>
-#include <animkit/model.hpp>
+#include <animkit/core/binary.hpp>
+#include <animkit/core/limits.hpp>
+#include <animkit/core/model.hpp>
 
 #include <string>
 

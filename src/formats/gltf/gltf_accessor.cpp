@@ -1,8 +1,8 @@
 // The glTF accessor reader: accessors as floats, every index, offset, stride and
 // count checked against its buffer view and buffer before a byte is read.
-#include <animkit/error.hpp>
+#include <animkit/core/error.hpp>
 
-#include "gltf/gltf_internal.hpp"
+#include "formats/gltf/gltf_internal.hpp"
 
 #include <algorithm>
 #include <cstring>

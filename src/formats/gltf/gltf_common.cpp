@@ -1,7 +1,7 @@
-#include "gltf/gltf_internal.hpp"
+#include "formats/gltf/gltf_internal.hpp"
 
-#include <animkit/error.hpp>
-#include <animkit/format.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/core/format.hpp>
 
 #include <algorithm>
 #include <cctype>
