@@ -78,16 +78,7 @@ class ConvertAction final : public FolderAction {
 // The folder job of a batch conversion, without its action.
 FolderJob FolderJobOf(const BatchConvertJob& job) {
   FolderJob folder;
-  folder.input_dir = job.input_dir;
-  folder.output_dir = job.output_dir;
-  folder.threads = job.threads;
-  folder.skeleton_map = job.skeleton_map;
-  folder.skeleton = job.skeleton;
-  folder.options = job.options;
-  folder.accept_extension_only = job.accept_extension_only;
-  folder.max_file_size = job.max_file_size;
-  folder.progress = job.progress;
-  folder.cancel = job.cancel;
+  static_cast<FolderJobInputs&>(folder) = job;
   return folder;
 }
 

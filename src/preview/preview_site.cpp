@@ -139,16 +139,8 @@ size_t PreviewSite::failed() const {
 PreviewSite WritePreviewSite(const PreviewSiteRequest& request) {
   PageAction action(request);
   FolderJob job;
-  job.input_dir = request.input_dir;
-  job.output_dir = request.output_dir;
+  static_cast<FolderJobInputs&>(job) = request;
   job.action = &action;
-  job.threads = request.threads;
-  job.skeleton_map = request.skeleton_map;
-  job.skeleton = request.skeleton;
-  job.options = request.options;
-  job.max_file_size = request.max_file_size;
-  job.progress = request.progress;
-  job.cancel = request.cancel;
   const BatchReport report = job.Run();
 
   PreviewSite site;

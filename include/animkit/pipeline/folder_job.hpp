@@ -156,17 +156,16 @@ class FolderAction {
   virtual void Process(const FolderFile& file, BatchFileResult& result) = 0;
 };
 
-// The job: inputs, Validate(), Run().
-struct FolderJob {
+// What every folder verb takes (FolderJob, BatchConvertJob, PreviewSiteRequest).
+struct FolderJobInputs {
   std::string input_dir;
   std::string output_dir;
-  FolderAction* action = nullptr;
   unsigned threads = 0;        // worker threads, at most this many (0: the hardware threads)
   std::vector<SkeletonMapRule> skeleton_map;
   std::string skeleton;        // a skeleton for every file no map rule matches ("" = none, "auto" = each file's companion)
-  Options options;             // decode the skeleton files
+  Options options;             // format options: decode the files and their skeletons
   // Files that only their extension ties to a format (probe score kProbeExtension)
-  // are skipped unless this is set; then they go to the action.
+  // are skipped unless this is set; then they go to the action (and fail if unreadable).
   bool accept_extension_only = false;
   size_t max_file_size = size_t{512} << 20;  // larger files are skipped unread
   // Called after each file, from the worker that finished it, one call at a time.
@@ -174,6 +173,11 @@ struct FolderJob {
   std::function<void(const BatchProgress&)> progress;
   // When it becomes true, no further file is started; the running ones finish.
   const std::atomic<bool>* cancel = nullptr;
+};
+
+// The job: inputs, Validate(), Run().
+struct FolderJob : FolderJobInputs {
+  FolderAction* action = nullptr;
 
   // Error (a usage error) when the inputs make no sense: no input folder, output
   // folder equal to the input, a malformed glob, no such skeleton file.

@@ -6,9 +6,7 @@
 #include <animkit/pipeline/folder_job.hpp>
 #include <animkit/pipeline/pipeline.hpp>
 
-#include <atomic>
 #include <cstddef>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,18 +41,11 @@ size_t PreviewPageSizeLimit(size_t glb_bytes);
 // "-Y" for the PS1 formats, whose Y axis points down; "+Y" otherwise.
 std::string_view PreviewUpAxis(std::string_view format_id);
 
-struct PreviewSiteRequest {
-  std::string input_dir, output_dir;
-  // For files no skeleton map rule matches: a path, kSkeletonAuto or "" (as PreviewRequest).
-  std::string skeleton = std::string(kSkeletonAuto);
-  std::vector<SkeletonMapRule> skeleton_map;  // `--skeleton-map` (ParseSkeletonMap); the first matching rule wins
-  Options options;
-  // The rest as BatchConvertJob's (the folder job's): worker threads (0: the hardware
-  // threads), larger files skipped unread, progress after each file, cancel.
-  unsigned threads = 0;
-  size_t max_file_size = size_t{512} << 20;
-  std::function<void(const BatchProgress&)> progress;
-  const std::atomic<bool>* cancel = nullptr;
+// The folder job's inputs (FolderJobInputs): convert DIR's threads, progress, cancel and
+// size limit included. skeleton, for files no map rule matches, is kSkeletonAuto unless
+// set (a path, or "" for none, as PreviewRequest's).
+struct PreviewSiteRequest : FolderJobInputs {
+  PreviewSiteRequest() { skeleton = std::string(kSkeletonAuto); }
 };
 
 // One recognised file of the folder, as the gallery lists it.
