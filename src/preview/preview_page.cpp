@@ -61,9 +61,10 @@ std::string_view PreviewUpAxis(std::string_view format_id) {
 
 PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request) {
   PreviewPage page;
-  DecodedScene decoded = DecodeWithSkeleton(loaded, ResolveSkeleton(loaded, request.skeleton), request.options,
-                                            request.reference);
+  DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, request.options);
   page.skeleton = decoded.skeleton;
+  // What the side panel shows: `info --json` of the file as decoded here, every clip.
+  page.info = InfoValue(loaded, decoded);
   Scene& scene = decoded.scene;
   if (!request.clip.empty()) {
     const Clip only = RequireClip(scene, request.clip, loaded.path);
@@ -76,9 +77,6 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
     throw e.InFile(loaded.path);
   }
   page.glb_bytes = glb.size();
-
-  // What the side panel shows: `info --json`, decoded against the same skeleton file.
-  page.info = InfoValue(loaded, InfoRequest{std::string(loaded.format->id), request.skeleton, request.options});
 
   const std::string name = std::filesystem::path(loaded.path).filename().string();
   const Value data = {{"file", name},
