@@ -25,18 +25,20 @@ constexpr int kMaxFileLines = 600;
 constexpr int kMaxFunctionLines = 120;
 
 // The folders scanned, below the source root, and the top-level CMakeLists.txt. Not
-// scanned: samples/ and fuzz/corpus/ (data, not code), docs/, build trees (generated:
-// the embedded viewer sources among them), node_modules/ (vendored packages) and
-// __pycache__/.
-const char* const kScannedFolders[] = {"src",     "include", "tools", "tests", "python", "blender",
-                                       "viewer",  "fuzz",    "bench", "cmake"};
+// scanned: samples/ and fuzz/corpus/ (data, not code), docs/, the build trees (generated
+// files, such as the embedded viewer sources, live there), node_modules/ (vendored
+// packages, e.g. tools/gltf-validate's once installed) and __pycache__/. three.js is
+// vendored outside the tree (Debian's libjs-three).
+const char* const kScannedFolders[] = {"src", "include", "tools", "tests", "python",
+                                       "blender", "viewer", "fuzz", "bench", "cmake"};
 const std::set<std::string> kSkippedFolders = {"fuzz/corpus"};
 const std::set<std::string> kSkippedFolderNames = {"node_modules", "__pycache__"};
 
 // Over the limits today, in files their owners are restructuring now (src/pipeline/batch.cpp,
 // src/pipeline/pipeline.cpp, src/preview/preview_site.cpp, blender/, tests/blender/,
-// python/); each entry is a debt, removed when that work lands. A function's name, or ""
-// for the file's length.
+// python/): each entry is a debt, removed when that work lands. A function's name, or ""
+// for the file's length. An entry within the limits fails the test, so the list stays
+// exactly the debts.
 const std::set<std::pair<std::string, std::string>> kPending = {
     {"src/pipeline/batch.cpp", "BatchConvertJob::Run"},
     {"blender/animkit_io/build.py", "_build"},
