@@ -55,11 +55,10 @@ class ConvertAction final : public FolderAction {
     request.output = file.output_path;
     request.input_format = std::string(file.format->id);
     request.output_format = target_.format ? std::string(target_.format->id) : std::string();
-    request.skeleton = file.skeleton_path;
+    request.skeleton = file.Skeleton();
     request.clip = job_.clip;
     request.options = job_.options;
     request.input_bytes = file.bytes;
-    request.reference = file.DecodedSkeleton();
     request.run_tag = file.run_tag;
     const ConvertResult c = Convert(request);
     for (size_t w = 1; w < c.written.size(); ++w)

@@ -119,8 +119,8 @@ void FolderJob::Validate() const {
     CheckGlob(r.animation);
     CheckGlob(r.skeleton);
   }
-  if (!skeleton.empty() && skeleton != kSkeletonAuto && !fs::is_regular_file(skeleton, ec)) {
-    throw Error::General("no such skeleton file").InFile(skeleton);
+  if (skeleton.kind() == SkeletonSource::Kind::File && !fs::is_regular_file(skeleton.path(), ec)) {
+    throw Error::General("no such skeleton file").InFile(skeleton.path());
   }
 }
 
@@ -150,8 +150,9 @@ class FolderRunState {
   };
 
   BatchFileResult ProcessFile(size_t i) const;
-  // Pairs the file with its skeleton: the path to decode, and result.skeleton as reported.
-  std::string ResolveSkeleton(size_t i, const FormatDescriptor& format, BatchFileResult& result) const;
+  // Pairs the file with its skeleton (file.skeleton_path, file.given_skeleton) and says
+  // which in result.skeleton.
+  void PairSkeleton(size_t i, FolderFile& file, BatchFileResult& result) const;
   void Finish(size_t i, BatchFileResult result);
   void Worker();
 
@@ -178,7 +179,13 @@ class FolderRunState {
 };
 
 const Scene* FolderFile::DecodedSkeleton() const {
+  if (given_skeleton) return given_skeleton;
   return skeleton_path.empty() ? nullptr : &run_->SharedSkeleton(skeleton_path);
+}
+
+SkeletonSource FolderFile::Skeleton() const {
+  const Scene* scene = DecodedSkeleton();
+  return scene ? SkeletonSource::Decoded(*scene, skeleton_path) : SkeletonSource::None();
 }
 
 void FolderFile::CreateOutputFolder() const { run_->CreateFolder(fs::path(output_path).parent_path()); }
@@ -222,25 +229,27 @@ void FolderRunState::Walk(const FolderOutputNaming& naming) {
   mapper_.emplace(job_.skeleton_map, files_);
 }
 
-std::string FolderRunState::ResolveSkeleton(size_t i, const FormatDescriptor& format, BatchFileResult& r) const {
-  const std::string in_path = (in_root_ / files_[i]).string();
-  std::string skeleton_path = job_.skeleton;
-  if (job_.skeleton == kSkeletonAuto) {
-    skeleton_path = FindCompanion(in_path, format).path;
-    if (!skeleton_path.empty()) r.skeleton = fs::path(skeleton_path).lexically_relative(in_root_).generic_string();
+void FolderRunState::PairSkeleton(size_t i, FolderFile& file, BatchFileResult& r) const {
+  const SkeletonSource& given = job_.skeleton;
+  if (given.is_auto()) {
+    file.skeleton_path = FindCompanion(file.input, *file.format).path;
+    if (!file.skeleton_path.empty()) r.skeleton = fs::path(file.skeleton_path).lexically_relative(in_root_).generic_string();
+  } else {
+    file.skeleton_path = given.path();
+    file.given_skeleton = given.scene();
+    r.skeleton = given.path();
   }
   std::optional<std::string> map_skeleton;
   try {
     map_skeleton = mapper_->SkeletonFor(files_[i]);
   } catch (const Error& e) {
-    throw e.InFile(in_path);
+    throw e.InFile(file.input);
   }
   if (map_skeleton) {
     r.skeleton = *map_skeleton;
-    skeleton_path = (in_root_ / *map_skeleton).string();
+    file.skeleton_path = (in_root_ / *map_skeleton).string();
+    file.given_skeleton = nullptr;
   }
-  if (r.skeleton.empty() && !job_.skeleton.empty() && job_.skeleton != kSkeletonAuto) r.skeleton = job_.skeleton;
-  return skeleton_path;
 }
 
 BatchFileResult FolderRunState::ProcessFile(size_t i) const {
@@ -279,7 +288,7 @@ BatchFileResult FolderRunState::ProcessFile(size_t i) const {
           if (inputs_.count(fs::weakly_canonical(file.output_path, ec).string())) {
             throw Error::General("the output " + file.output_path + " would overwrite an input file").InFile(in_path);
           }
-          file.skeleton_path = ResolveSkeleton(i, *d.format, r);
+          PairSkeleton(i, file, r);
           file.run_tag = run_tag_;
           job_.action->Process(file, r);
           r.status = BatchStatus::Converted;

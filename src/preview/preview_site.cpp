@@ -61,7 +61,7 @@ class PageAction final : public FolderAction {
   void Process(const FolderFile& file, BatchFileResult& result) override {
     PreviewSiteEntry& entry = entries_[file.index];
     const LoadedFile loaded = LoadBytes(file.bytes, file.input, file.format->id, request_.options);
-    PreviewRequest page_request{file.skeleton_path, "", request_.options, file.DecodedSkeleton()};
+    const PreviewRequest page_request{file.Skeleton(), "", request_.options};
     if (!file.skeleton_path.empty()) {
       entry.skeleton = fs::path(file.skeleton_path).lexically_relative(request_.input_dir).generic_string();
     }

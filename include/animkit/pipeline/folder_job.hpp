@@ -10,6 +10,7 @@
 
 #include <animkit/core/format.hpp>
 #include <animkit/core/value.hpp>
+#include <animkit/pipeline/skeleton.hpp>
 
 #include <atomic>
 #include <cstddef>
@@ -120,12 +121,15 @@ class FolderFile {
   const FormatDescriptor* format = nullptr;  // the detected format
   std::string output;         // relative output path, named by the job
   std::string output_path;    // the output folder joined with output; never an input
-  std::string skeleton_path;  // the skeleton file it decodes against, "" for none
+  std::string skeleton_path;  // the skeleton file it decodes against, "" for none (or a scene given without one)
+  const Scene* given_skeleton = nullptr;  // the job's SkeletonSource::Decoded scene, when that is the file's
   std::string run_tag;        // for the temporary names of what the action writes
 
-  // The skeleton file decoded, once per run and shared by every file paired with it
-  // (nullptr when there is none). Throws its Error to every such file.
+  // The skeleton decoded, once per run and shared by every file paired with it (nullptr
+  // when there is none). Throws its Error to every such file.
   const Scene* DecodedSkeleton() const;
+  // The same as what a file decodes against: SkeletonSource::Decoded, or None.
+  SkeletonSource Skeleton() const;
   // Creates the output's folder (the run's threads create folders one at a time).
   void CreateOutputFolder() const;
 
@@ -162,7 +166,7 @@ struct FolderJobInputs {
   std::string output_dir;
   unsigned threads = 0;        // worker threads, at most this many (0: the hardware threads)
   std::vector<SkeletonMapRule> skeleton_map;
-  std::string skeleton;        // a skeleton for every file no map rule matches ("" = none, "auto" = each file's companion)
+  SkeletonSource skeleton;     // for every file no map rule matches: none, each file's companion, a file or a scene
   Options options;             // format options: decode the files and their skeletons
   // Files that only their extension ties to a format (probe score kProbeExtension)
   // are skipped unless this is set; then they go to the action (and fail if unreadable).

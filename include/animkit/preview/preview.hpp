@@ -14,12 +14,10 @@
 namespace animkit {
 
 struct PreviewRequest {
-  // The skeleton or model the file decodes against: a path, kSkeletonAuto (its companion,
-  // FindCompanion) or "" (none: the file's own skeleton).
-  std::string skeleton = std::string(kSkeletonAuto);
+  // What the file decodes against (a site gives each skeleton decoded once).
+  SkeletonSource skeleton = SkeletonSource::Auto();
   std::string clip;  // only this clip ("" = every clip); Error naming the file when none is
   Options options;
-  const Scene* reference = nullptr;  // the skeleton file already decoded (a site decodes each once)
 };
 
 struct PreviewPage {
@@ -42,10 +40,10 @@ size_t PreviewPageSizeLimit(size_t glb_bytes);
 std::string_view PreviewUpAxis(std::string_view format_id);
 
 // The folder job's inputs (FolderJobInputs): convert DIR's threads, progress, cancel and
-// size limit included. skeleton, for files no map rule matches, is kSkeletonAuto unless
-// set (a path, or "" for none, as PreviewRequest's).
+// size limit included. skeleton, for files no map rule matches, is the companion
+// (SkeletonSource::Auto) unless set (as PreviewRequest's).
 struct PreviewSiteRequest : FolderJobInputs {
-  PreviewSiteRequest() { skeleton = std::string(kSkeletonAuto); }
+  PreviewSiteRequest() { skeleton = SkeletonSource::Auto(); }
 };
 
 // One recognised file of the folder, as the gallery lists it.
