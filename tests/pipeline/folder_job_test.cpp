@@ -102,6 +102,26 @@ TEST(FolderJob, HandsTheActionEachRecognisedFileWithItsSharedSkeleton) {
   EXPECT_TRUE(fs::is_empty(root / "out"));
 }
 
+TEST(FolderJob, ASceneDecodedIsHandedToEveryFileUnlessAMapRuleMatches) {
+  const fs::path root = EdfFolder("folder_job_decoded");
+  const Scene given = LoadReference((root / "in" / "edf" / "soldier.mdb").string(), {});
+  RecordingAction action({".out", true});
+  FolderJob job;
+  job.input_dir = (root / "in").string();
+  job.output_dir = (root / "out").string();
+  job.action = &action;
+  job.threads = 1;
+  job.skeleton = SkeletonSource::Decoded(given, "soldier.mdb");
+  job.skeleton_map = ParseSkeletonMap("edf/soldier6.canm = edf/soldier.mdb\n", "map.txt");
+  const BatchReport report = job.Run();
+  ASSERT_EQ(report.converted, 3u);
+  EXPECT_EQ(action.seen[1].skeleton, &given);
+  EXPECT_EQ(report.files[1].skeleton, "soldier.mdb");
+  EXPECT_NE(action.seen[2].skeleton, &given) << "the map's skeleton, decoded for the run";
+  ASSERT_NE(action.seen[2].skeleton, nullptr);
+  EXPECT_EQ(report.skeletons_decoded, 1u);
+}
+
 TEST(FolderJob, NamesOutputsByReplacingOrAppending) {
   const fs::path root = TempDir("folder_job_names");
   test::WriteBytes(root / "in" / "walk.anm", test::SyntheticPsxAnm(3, 10, 1));
