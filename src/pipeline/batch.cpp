@@ -3,7 +3,7 @@
 
 #include <animkit/core/error.hpp>
 #include <animkit/formats/registry.hpp>
-#include <animkit/pipeline/pipeline.hpp>
+#include <animkit/pipeline/convert.hpp>
 
 #include <algorithm>
 #include <cctype>

@@ -6,7 +6,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/formats/registry.hpp>
 #include <animkit/io/io.hpp>
-#include <animkit/pipeline/pipeline.hpp>
+#include <animkit/pipeline/load.hpp>
 
 #include "pipeline/folder_temporaries.hpp"
 

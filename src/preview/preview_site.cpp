@@ -1,6 +1,6 @@
-// `animkit preview DIR -o SITE`: a page per recognised file and the gallery, index.html.
+// `animkit preview DIR -o SITE`: a page per recognised file and the gallery, index.html;
+// the folder job (FolderJob) with the page as its per-file action.
 #include <animkit/core/error.hpp>
-#include <animkit/formats/registry.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/preview/preview.hpp>
 
@@ -9,9 +9,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
-#include <optional>
-#include <set>
 
 namespace animkit {
 
