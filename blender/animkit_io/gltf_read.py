@@ -39,10 +39,8 @@ class GltfError(Exception):
     """The file is not a glTF this reader understands; the message says where."""
 
 
-def _read_container(path):
+def _read_container(path, data):
     """Returns (json document, binary chunk or None)."""
-    with open(path, "rb") as f:
-        data = f.read()
     if data[:4] == b"glTF":
         if len(data) < 20:
             raise GltfError("%s: GLB header is truncated" % path)
@@ -76,9 +74,9 @@ def _read_container(path):
 class Document:
     """The JSON of a glTF and access to its buffers and accessors."""
 
-    def __init__(self, path):
-        self.path = path
-        self.json, self._glb_bin = _read_container(path)
+    def __init__(self, path, data):
+        self.path = path  # external buffers are looked up beside it
+        self.json, self._glb_bin = _read_container(path, data)
         self._buffers = {}
 
     def buffer(self, index):
@@ -324,10 +322,13 @@ def _animkit_extras(obj):
     return {}
 
 
-def read(path):
-    """Reads a glTF file into a Scene."""
+def read(path, data=None):
+    """Reads a glTF into a Scene: `data` (the file's bytes), else the file at `path`."""
+    if data is None:
+        with open(path, "rb") as f:
+            data = f.read()
     try:
-        return Scene(Document(path))
+        return Scene(Document(path, data))
     except (KeyError, IndexError, TypeError, struct.error) as e:
         raise GltfError("%s: unexpected glTF content (%s: %s)" % (path, type(e).__name__, e))
 

@@ -121,6 +121,8 @@ struct InfoRequest {
 // "file" is loaded.path, and "auto" looks beside it): request.format is not consulted,
 // request.options decode it. InfoJson(path) is DumpJson(InfoValue(LoadFile(path)), 2).
 Value InfoValue(const LoadedFile& loaded, const InfoRequest& request);
+// The same for a file already decoded against decoded.skeleton (nothing is decoded again).
+Value InfoValue(const LoadedFile& loaded, const InfoRequest& request, const DecodedScene& decoded);
 std::string InfoJson(const std::string& path, const InfoRequest& request);
 std::string InfoJson(const LoadedFile& loaded, const InfoRequest& request);
 std::string InfoText(const std::string& path, const InfoRequest& request);

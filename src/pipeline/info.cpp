@@ -18,7 +18,9 @@ std::string Fixed(double v, int digits) {
 
 struct FileSummary {
   Value fields;  // the format's own Info()
-  std::optional<Scene> scene;
+  std::optional<Scene> decoded;  // when decoded here
+  const Scene* given = nullptr;  // decoded by the caller
+  const Scene* scene() const { return given ? given : decoded ? &*decoded : nullptr; }
   std::string decode_error;
   Companion skeleton;  // the skeleton file decoded against
 };
@@ -28,7 +30,7 @@ FileSummary Summarize(const LoadedFile& loaded, const InfoRequest& request) {
   s.fields = loaded.document->Info();
   s.skeleton = ResolveSkeleton(loaded, request.skeleton);
   try {
-    s.scene = DecodeWithSkeleton(loaded, s.skeleton.path, request.options).scene;
+    s.decoded = DecodeWithSkeleton(loaded, s.skeleton.path, request.options).scene;
   } catch (const Error& e) {
     s.decode_error = e.what();
   }
@@ -43,10 +45,25 @@ Value Warnings(const Value& fields) {
 // The format's "version" field, or null when it has none (never added to fields).
 Value Version(const Value& fields) { return fields.contains("version") ? fields["version"] : Value(); }
 
+Value InfoFrom(const LoadedFile& loaded, const InfoRequest& request, const FileSummary& s);
+
 }  // namespace
 
 Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
-  const FileSummary s = Summarize(loaded, request);
+  return InfoFrom(loaded, request, Summarize(loaded, request));
+}
+
+Value InfoValue(const LoadedFile& loaded, const InfoRequest& request, const DecodedScene& decoded) {
+  FileSummary s;
+  s.fields = loaded.document->Info();
+  s.skeleton = decoded.skeleton;
+  s.given = &decoded.scene;
+  return InfoFrom(loaded, request, std::move(s));
+}
+
+namespace {
+
+Value InfoFrom(const LoadedFile& loaded, const InfoRequest& request, const FileSummary& s) {
   Value out = {{"file", loaded.path},
                {"format", loaded.format->id},
                {"description", loaded.format->description},
@@ -56,9 +73,9 @@ Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
   Value clips = Value::array();
   Value events = Value::array();
   Value joints = Value::array();
-  if (s.scene) {
-    for (const Joint& j : s.scene->skeleton.joints) joints.push_back(j.name);
-    for (const Clip& c : s.scene->clips) {
+  if (const Scene* scene = s.scene()) {
+    for (const Joint& j : scene->skeleton.joints) joints.push_back(j.name);
+    for (const Clip& c : scene->clips) {
       Value names = Value::array();
       for (const JointTrack& t : c.tracks) names.push_back(t.joint);
       clips.push_back({{"name", c.name},
@@ -84,6 +101,8 @@ Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
   return out;
 }
 
+}  // namespace
+
 std::string InfoJson(const std::string& path, const InfoRequest& request) {
   return InfoJson(LoadFile(path, request.format, request.options), request);
 }
@@ -105,9 +124,9 @@ std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
   if (request.skeleton == kSkeletonAuto) {
     text += std::string("  skeleton file: ") + (s.skeleton.path.empty() ? "none: " : "") + s.skeleton.note + "\n";
   }
-  if (s.scene) {
-    if (!s.scene->skeleton.empty()) text += "  skeleton: " + std::to_string(s.scene->skeleton.joints.size()) + " joints\n";
-    for (const Clip& c : s.scene->clips) {
+  if (const Scene* scene = s.scene()) {
+    if (!scene->skeleton.empty()) text += "  skeleton: " + std::to_string(scene->skeleton.joints.size()) + " joints\n";
+    for (const Clip& c : scene->clips) {
       text += "  clip \"" + c.name + "\": " + std::to_string(c.frame_count) + " frames at " + Fixed(c.frame_rate, 3) +
               " fps, " + Fixed(c.duration, 3) + " s, " + (c.loop ? "loops" : "no loop") + ", " +
               std::to_string(c.tracks.size()) + " joints, " + std::to_string(c.events.size()) + " events\n";

@@ -56,7 +56,8 @@ size_t PreviewPageSizeLimit(size_t glb_bytes) {
 }
 
 std::string_view PreviewUpAxis(std::string_view format_id) {
-  return format_id.starts_with("psx-") ? "-Y" : "+Y";
+  const FormatDescriptor* format = FindFormat(format_id);
+  return format != nullptr ? format->up_axis : "+Y";  // the format declares it (FormatDescriptor::up_axis)
 }
 
 PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request) {
