@@ -189,12 +189,25 @@ class Mesh:
 
 
 class Channel:
-    def __init__(self, node, path, interpolation, times, values):
+    def __init__(self, node, path, interpolation, read_keys):
         self.node = node
         self.path = path  # translation | rotation | scale | weights
         self.interpolation = interpolation  # LINEAR | STEP | CUBICSPLINE
-        self.times = times  # [float]
-        self.values = values  # [tuple] (CUBICSPLINE: in-tangent, value, out-tangent per key)
+        self._read_keys = read_keys  # () -> (times, values): read when first asked for
+        self._keys = None
+
+    def _loaded(self):
+        if self._keys is None:
+            self._keys = self._read_keys()
+        return self._keys
+
+    @property
+    def times(self):  # [float]
+        return self._loaded()[0]
+
+    @property
+    def values(self):  # [tuple] (CUBICSPLINE: in-tangent, value, out-tangent per key)
+        return self._loaded()[1]
 
     def sample(self, time):
         """The channel's value at `time` (clamped to its keys)."""
@@ -306,9 +319,10 @@ class Scene:
             if "node" not in target:
                 continue
             s = samplers[ch["sampler"]]
-            times = [e[0] for e in doc.accessor(s["input"])]
-            values = doc.accessor(s["output"])
-            channels.append(Channel(target["node"], target.get("path"), s.get("interpolation", "LINEAR"), times, values))
+
+            def read_keys(s=s):  # most channels are joints', which the import file carries
+                return [e[0] for e in doc.accessor(s["input"])], doc.accessor(s["output"])
+            channels.append(Channel(target["node"], target.get("path"), s.get("interpolation", "LINEAR"), read_keys))
         return Animation(index, raw.get("name", "animation_%d" % index), _animkit_extras(raw), channels)
 
     def node_by_name(self):

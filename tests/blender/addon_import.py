@@ -9,7 +9,7 @@ import tempfile
 
 import bpy
 
-from addon_common import (ARGS, HERE, actions_in_order, animkit, camera_track, check, compare, expected_poses,
+from addon_common import (ARGS, CLI, HERE, actions_in_order, animkit, camera_track, check, compare, expected_poses,
                          import_file, model_size, read_gltf, reset, sample_json, scale_of, up_matrix)
 
 
@@ -160,7 +160,7 @@ def sample_files():
 def part_import():
     sys.path.insert(0, HERE)
     import test_modules
-    check(test_modules.run(ARGS["samples"]), "the pure modules' checks failed (test_modules.py)")
+    check(test_modules.run(ARGS["samples"], CLI), "the pure modules' checks failed (test_modules.py)")
     axes = ["AUTO", "Y_UP", "KEEP", "Y_DOWN"]
     files = sample_files()
     check(files, "no sample files under %s" % ARGS["samples"])

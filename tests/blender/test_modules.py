@@ -1,12 +1,16 @@
 # Checks of the add-on's pure modules (no bpy): the glTF writer and reader, the stored
-# records (events from markers, hidden ranges, clip names).
+# records (events from markers, hidden ranges, clip names), the format table and the
+# import file (against `animkit sample` and `info`, when an animkit is given).
 #
-#   python3 tests/blender/test_modules.py [--samples samples]
+#   python3 tests/blender/test_modules.py [--samples samples] [--cli animkit]
 #
 # test_addon.py runs the same checks inside Blender (Blender's Python).
 
+import json
 import math
 import os
+import struct
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -14,9 +18,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io import cli, gltf_read, gltf_write, rig  # noqa: E402
+from animkit_io import formats, gltf_read, gltf_write, import_data, rig  # noqa: E402
 
 SAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "samples"))
+CLI = os.environ.get("ANIMKIT_CLI", "")
 
 
 def _rig():
@@ -117,10 +122,128 @@ class Records(unittest.TestCase):
         self.assertEqual(rig.export_clip_name("Arm/raise", ""), "Arm/raise")
 
 
-def run(samples=None):
-    global SAMPLES
+class FormatTable(unittest.TestCase):
+    """The library's table answers what the add-on's own tables used to."""
+
+    def test_extensions_and_formats(self):
+        self.assertEqual(set(formats.import_extensions()), {
+            ".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion", ".canm", ".mdb",
+            ".glb", ".gltf"})
+        self.assertEqual(set(formats.export_extensions()), {".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc"})
+        self.assertEqual(formats.output_format(".anm"), "psx-anm")
+        self.assertEqual(formats.output_format(".anm", "", "text-anm"), "text-anm")
+        self.assertEqual(formats.output_format(".anm", "text-anm", "psx-anm"), "text-anm")
+        self.assertEqual(formats.output_format(".mset", "", "kh2-bar"), "kh2-bar")
+        self.assertEqual(formats.output_format(".anim", "psx-anm"), "metroid-anim")
+        self.assertIsNone(formats.output_format(".glb"))
+        self.assertTrue(formats.shares_extension("text-anm"))
+        self.assertFalse(formats.shares_extension("edf-canm"))
+
+    def test_up_axis_and_multi_clip(self):
+        for f in ("psx-anm", "psx-tmd", "psx-anc"):
+            self.assertEqual(formats.up_axis(f), "-Y")
+        for f in ("metroid-anim", "kh2-bar", "edf-canm", "gltf", "text-anm"):
+            self.assertEqual(formats.up_axis(f), "+Y")
+        self.assertEqual([f for f in ("kh2-bar", "edf-canm", "text-anm", "metroid-anim", "psx-anm", "kh2-motion",
+                                      "psx-anc") if formats.multi_clip(f)], ["kh2-bar", "edf-canm", "text-anm"])
+
+    def test_option_args(self):
+        read = formats.options("read")
+        write = formats.options("write")
+        names = [o["name"] for o in read]
+        self.assertIn("euler", names)
+        self.assertIn("canm-fps", names)  # read and write
+        self.assertNotIn("kh2-tolerance", names)
+        self.assertIn("kh2-tolerance", [o["name"] for o in write])
+        self.assertIn("canm-fps", [o["name"] for o in write])
+        kh2 = next(o for o in write if o["name"] == "raw")
+        self.assertEqual(kh2["formats"], ["kh2-bar", "kh2-motion"])
+        defaults = {o["keyword"]: (o["default"] if o["default"] is not None else ("" if o["type"] == "choice" else 0))
+                    for o in read + write if o["type"] != "flag"}
+        self.assertEqual(formats.option_args(read + write, defaults), [])
+        # a float32 property holding the default is still the default
+        self.assertEqual(formats.option_args(write, {"kh2_tolerance": 9.999999747378752e-05}), [])
+        self.assertEqual(formats.option_args(read, {"euler": "zyx", "psx_rate": 25.0}),
+                         ["--euler", "zyx", "--psx-rate", "25.0"])
+        self.assertEqual(formats.option_args(write, {"raw": True, "anim_version": "0", "max_error_pos": 0.0,
+                                                     "rotation_divisor": 100}),
+                         ["--anim-version", "0", "--rotation-divisor", "100", "--raw"])
+
+
+def _f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+class ImportFile(unittest.TestCase):
+    """One `animkit import-data` run carries what `info`, `convert` and `sample` print."""
+
+    def setUp(self):
+        if not (CLI and os.path.isfile(CLI)):
+            self.skipTest("no animkit executable (--cli or $ANIMKIT_CLI)")
+
+    def animkit(self, *args):
+        return subprocess.run([CLI] + list(args), check=True, stdout=subprocess.PIPE).stdout
+
+    def check_file(self, rel):
+        path = os.path.join(SAMPLES, rel)
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "x.akd")
+            self.animkit("import-data", path, "-o", out, "--skeleton", "auto")
+            data = import_data.read(out)
+            glb = os.path.join(tmp, "x.glb")
+            skeleton = ["--skeleton", data.skeleton_file] if data.skeleton_file else []
+            self.animkit("convert", path, glb, *skeleton)
+            with open(glb, "rb") as f:
+                self.assertEqual(data.scene_bytes, f.read())
+        info = json.loads(self.animkit("info", path, "--json", "--skeleton", "auto"))
+        self.assertEqual(data.info, info)
+        self.assertEqual(data.format, info["format"])
+        sample = json.loads(self.animkit("sample", path, *skeleton))
+        self.assertEqual(len(data.clips), len(sample["clips"]))
+        hidden = 0
+        for clip, want in zip(data.clips, sample["clips"]):
+            for key in ("name", "loop", "space", "joints"):
+                self.assertEqual(getattr(clip, key), want[key], key)
+            for key in ("frame_rate", "duration"):  # the same float32, printed shortest by sample
+                self.assertEqual(_f32(getattr(clip, key)), _f32(want[key]), key)
+            self.assertEqual(clip.frame_count, len(want["frames"]))
+            self.assertEqual([e["name"] for e in clip.events], [e["name"] for e in want["events"]])
+            for e, w in zip(clip.events, want["events"]):
+                self.assertEqual(_f32(e["time"]), _f32(w["time"]))
+            for f, row in enumerate(want["frames"]):
+                got = clip.frame(f)
+                self.assertEqual(len(got), len(row))
+                for g, w in zip(got, row):
+                    if w is None:
+                        self.assertIsNone(g)
+                        hidden += 1
+                        continue
+                    for a, b in zip(g[0] + g[1] + g[2], w["t"] + w["r"] + w["s"]):
+                        self.assertLessEqual(abs(a - b), 1e-6 * max(1.0, abs(b)))  # float32
+        return hidden
+
+    def test_samples(self):
+        hidden = 0
+        for rel in ("kh2_bar/walk.anb", "psx_tmd/figure.anm", "edf_canm/soldier5.canm", "psx_anc/orbit.anc",
+                    "text_anm/figure.anm", "kh2_bar/raw.anb", "psx_tmd/figure.tmd"):
+            hidden += self.check_file(rel)
+        self.assertGreater(hidden, 0)  # figure.anm hides joints: NaN comes back as None
+
+    def test_not_an_import_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.akd")
+            with open(bad, "wb") as f:
+                f.write(b"glTF" + bytes(20))
+            with self.assertRaises(import_data.ImportDataError):
+                import_data.read(bad)
+
+
+def run(samples=None, cli=None):
+    global SAMPLES, CLI
     if samples:
         SAMPLES = samples
+    if cli:
+        CLI = cli
     suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
     return unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite).wasSuccessful()
 
@@ -128,4 +251,6 @@ def run(samples=None):
 if __name__ == "__main__":
     if "--samples" in sys.argv:
         SAMPLES = sys.argv[sys.argv.index("--samples") + 1]
+    if "--cli" in sys.argv:
+        CLI = sys.argv[sys.argv.index("--cli") + 1]
     sys.exit(0 if run() else 1)
