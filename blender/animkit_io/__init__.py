@@ -1,8 +1,8 @@
 # animkit for Blender: imports and exports game animation formats through the animkit
 # command line. The operators are thin; the work is in build.py (import), export.py
 # (export), cli.py (running animkit), formats.py (the library's format and option table),
-# import_data.py (the file one import run writes), gltf_read.py / gltf_write.py (the glTF
-# scene and the clips handed back) and rig.py (the stored skeleton and clip records).
+# import_data.py (the file one import run writes), gltf_write.py (the clips handed back
+# to animkit) and rig.py (the stored skeleton and clip records).
 
 bl_info = {
     "name": "animkit: game animation formats",
@@ -16,13 +16,13 @@ bl_info = {
 }
 
 # Outside Blender (no bpy) only the pure modules are usable: cli, formats, import_data,
-# gltf_read, gltf_write and rig import without bpy, so they can be tested with any Python 3.
+# gltf_write and rig import without bpy, so they can be tested with any Python 3.
 
 
 def _reload():
     import importlib
     import sys
-    for name in ("cli", "formats", "import_data", "gltf_read", "gltf_write", "rig", "build", "export", "operators"):
+    for name in ("cli", "formats", "import_data", "gltf_write", "rig", "build", "export", "operators"):
         module = sys.modules.get(__name__ + "." + name)
         if module is not None:
             importlib.reload(module)

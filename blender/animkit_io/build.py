@@ -1,8 +1,9 @@
 # Import: runs animkit once on a file and builds the Blender data (armature, actions, NLA
 # tracks, markers, meshes, camera) from the import file it writes (import_data.py):
 #   animkit import-data FILE -o F [--skeleton S|auto]   one decode: `info --json`, the
-#       companion skeleton, the glTF scene (skeleton hierarchy, rest pose, meshes, cameras,
-#       clip extras; read by gltf_read) and every joint's pose at every frame
+#       companion skeleton, the nodes of the glTF animkit writes for it (hierarchy, rest
+#       pose, meshes, cameras, clip extras, cameras' motion) and every joint's pose at
+#       every frame
 #
 # Bones. Bone i stands for glTF node i (animkit_root is left out). Its rest matrix B_i is
 # rigid: the joint's model-space rest translation and rotation (Blender bones cannot hold
@@ -21,7 +22,7 @@ import tempfile
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from . import cli, formats, gltf_read, import_data, rig as rigmod
+from . import cli, formats, import_data, rig as rigmod
 
 UP_AXES = {
     # id: (label, description)
@@ -103,8 +104,8 @@ def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO",
     result.messages.append(("INFO", note))
     for w in warnings + ["warning: " + w for w in data.header.get("warnings", [])]:
         result.messages.append(("WARNING", w))
-    scene = gltf_read.read(filepath, data.scene_bytes)
-    _build(context, result, filepath, data.format, skeleton, options, data.info, scene, data.clips, up_axis, meshes)
+    _build(context, result, filepath, data.format, skeleton, options, data.info, data.scene, data.clips, up_axis,
+           meshes)
     return result
 
 
@@ -314,19 +315,19 @@ def _build_mesh(mesh, material):
         verts.extend(tuple(p) for p in prim.positions)
         colors.extend(prim.colors or [(1.0, 1.0, 1.0, 1.0)] * len(prim.positions))
         idx = prim.indices
-        if prim.mode == gltf_read.MODE_TRIANGLES:
+        if prim.mode == import_data.MODE_TRIANGLES:
             faces.extend((base + idx[j], base + idx[j + 1], base + idx[j + 2]) for j in range(0, len(idx) - 2, 3))
-        elif prim.mode == gltf_read.MODE_TRIANGLE_STRIP:
+        elif prim.mode == import_data.MODE_TRIANGLE_STRIP:
             for j in range(len(idx) - 2):
                 a, b, c = idx[j], idx[j + 1], idx[j + 2]
                 faces.append((base + a, base + b, base + c) if j % 2 == 0 else (base + b, base + a, base + c))
-        elif prim.mode == gltf_read.MODE_TRIANGLE_FAN:
+        elif prim.mode == import_data.MODE_TRIANGLE_FAN:
             faces.extend((base + idx[0], base + idx[j], base + idx[j + 1]) for j in range(1, len(idx) - 1))
-        elif prim.mode == gltf_read.MODE_LINES:
+        elif prim.mode == import_data.MODE_LINES:
             edges.extend((base + idx[j], base + idx[j + 1]) for j in range(0, len(idx) - 1, 2))
-        elif prim.mode in (gltf_read.MODE_LINE_STRIP, gltf_read.MODE_LINE_LOOP):
+        elif prim.mode in (import_data.MODE_LINE_STRIP, import_data.MODE_LINE_LOOP):
             edges.extend((base + idx[j], base + idx[j + 1]) for j in range(len(idx) - 1))
-            if prim.mode == gltf_read.MODE_LINE_LOOP and len(idx) > 2:
+            if prim.mode == import_data.MODE_LINE_LOOP and len(idx) > 2:
                 edges.append((base + idx[-1], base + idx[0]))
     faces = [f for f in faces if len(set(f)) == 3]
     edges = [e for e in edges if e[0] != e[1]]
@@ -374,13 +375,14 @@ def _build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, 
         i = node_of.get(jn)
         if i is not None and i not in column:
             column[i] = c
-    # Nodes animkit's sample does not list (cameras, other nodes): the glTF channels.
+    # Nodes animkit's sample does not list (cameras, other nodes): their glTF channels,
+    # sampled by animkit at the clip's frames.
     channels = {}
     if anim is not None:
-        for ch in anim.channels:
-            if ch.node < len(nodes) and ch.node not in column and nodes[ch.node]["kind"] in (
-                    rigmod.KIND_CAMERA, rigmod.KIND_OTHER) and ch.path in ("translation", "rotation", "scale"):
-                channels.setdefault(ch.node, {})[ch.path] = ch
+        for node, paths in anim.sampled.items():
+            if node < len(nodes) and node not in column and nodes[node]["kind"] in (
+                    rigmod.KIND_CAMERA, rigmod.KIND_OTHER):
+                channels[node] = paths
 
     keys = _clip_keys(nodes, order, parents, offsets, column, channels, clip)
 
@@ -419,7 +421,6 @@ def _build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, 
 def _clip_keys(nodes, order, parents, offsets, column, channels, clip):
     """Per bone: lists of pose basis (loc, quat, scale) and hidden flags, one per frame."""
     n_frames = clip.frame_count
-    rate = clip.frame_rate or 30.0
     model_space = clip.space == "model"
     keys = {i: ([], [], [], []) for i in order}
     last = {}  # node -> last visible (t, q) for hidden frames
@@ -450,11 +451,10 @@ def _clip_keys(nodes, order, parents, offsets, column, channels, clip):
             elif value is not None:
                 t, q, s = Vector(value[0]), _quat(value[1]), Vector(value[2])
             elif i in channels:
-                time = f / rate
                 chs = channels[i]
-                t = Vector(chs["translation"].sample(time)) if "translation" in chs else Vector(n["t"])
-                q = _quat(chs["rotation"].sample(time)) if "rotation" in chs else _quat(n["r"])
-                s = Vector(chs["scale"].sample(time)) if "scale" in chs else Vector(n["s"])
+                t = Vector(chs["translation"][f]) if "translation" in chs else Vector(n["t"])
+                q = _quat(chs["rotation"][f]) if "rotation" in chs else _quat(n["r"])
+                s = Vector(chs["scale"][f]) if "scale" in chs else Vector(n["s"])
             else:
                 t, q, s = Vector(n["t"]), _quat(n["r"]), Vector(n["s"])
             if model_space and i not in world:

@@ -2,7 +2,8 @@
 # decode (docs/blender.md, "The import file"). Pure Python (no bpy).
 #
 #   "AKIMPORT" u32 version u32 header length, the JSON header, then the data:
-#   header["scene"] {offset, length}: the glTF scene (gltf_read reads it);
+#   header["scene"]: the nodes, meshes and cameras of the glTF animkit writes for the
+#   file, arrays as {offset, count} into the data;
 #   header["clips"][k] {..., frame_count, offset}: frame_count x joints x 10 float32
 #   (t xyz, r xyzw, s xyz) per frame, NaN for a hidden joint.
 
@@ -15,6 +16,15 @@ import sys
 MAGIC = b"AKIMPORT"
 VERSION = 1
 _STRIDE = 10
+
+# glTF primitive modes
+MODE_POINTS = 0
+MODE_LINES = 1
+MODE_LINE_LOOP = 2
+MODE_LINE_STRIP = 3
+MODE_TRIANGLES = 4
+MODE_TRIANGLE_STRIP = 5
+MODE_TRIANGLE_FAN = 6
 
 
 class ImportDataError(Exception):
@@ -51,6 +61,65 @@ class Clip:
         return out
 
 
+def _rows(numbers, ref, width):
+    """The {offset, count} array of `width`-wide rows as a list of tuples."""
+    start = ref["offset"] // 4
+    flat = numbers[start:start + ref["count"] * width]
+    return [tuple(flat[k:k + width]) for k in range(0, len(flat), width)]
+
+
+class Node:
+    def __init__(self, index, raw):
+        self.index = index
+        self.name = raw["name"]
+        self.parent = raw["parent"]
+        self.translation = tuple(raw["t"])
+        self.rotation = tuple(raw["r"])  # x, y, z, w
+        self.scale = tuple(raw["s"])
+        self.camera = raw["camera"]
+        self.mesh = raw["mesh"]
+
+
+class Primitive:
+    def __init__(self, raw, floats, ints):
+        self.mode = raw["mode"]
+        self.positions = _rows(floats, raw["positions"], 3)  # [(x, y, z)]
+        self.indices = [i[0] for i in _rows(ints, raw["indices"], 1)]
+        self.colors = _rows(floats, raw["colors"], 4) if raw.get("colors") else None  # [(r, g, b, a)]
+
+
+class Mesh:
+    def __init__(self, index, raw, floats, ints):
+        self.index = index
+        self.name = raw["name"]
+        self.primitives = [Primitive(p, floats, ints) for p in raw["primitives"]]
+
+
+class Animation:
+    """extras.animkit, and the nodes that are neither joints nor the root, sampled at the
+    clip's frames: sampled[node][path] = [value per frame]."""
+
+    def __init__(self, raw, floats):
+        self.name = raw["name"]
+        self.extras = raw["extras"]
+        self.sampled = {int(node): {path: _rows(floats, ref, 4 if path == "rotation" else 3)
+                                    for path, ref in paths.items()}
+                        for node, paths in raw["nodes"].items()}
+
+
+class Scene:
+    """The glTF's nodes, skin joints, root, extras, cameras, meshes and animations."""
+
+    def __init__(self, raw, floats, ints):
+        self.nodes = [Node(i, n) for i, n in enumerate(raw["nodes"])]
+        self.root = raw["root"]
+        self.joints = list(raw["joints"])
+        self.asset_extras = raw["asset_extras"]
+        self.cameras = list(raw["cameras"])
+        self.meshes = [Mesh(i, m, floats, ints) for i, m in enumerate(raw["meshes"])]
+        self.animations = [Animation(a, floats) for a in raw["animations"]]
+
+
 class ImportData:
     def __init__(self, header, data):
         self.header = header
@@ -58,12 +127,15 @@ class ImportData:
         self.info = header["info"]
         self.skeleton_file = header.get("skeleton_file") or ""
         self.skeleton_note = header.get("skeleton_note") or ""
-        scene = header["scene"]
-        self.scene_bytes = bytes(data[scene["offset"]:scene["offset"] + scene["length"]])
+        whole = bytes(data[:len(data) - len(data) % 4])
         floats = array.array("f")
-        floats.frombytes(bytes(data[:len(data) - len(data) % 4]))
+        floats.frombytes(whole)
+        ints = array.array("I")
+        ints.frombytes(whole)
         if sys.byteorder != "little":
             floats.byteswap()
+            ints.byteswap()
+        self.scene = Scene(header["scene"], floats, ints)
         self.clips = [Clip(c, floats) for c in header["clips"]]
 
 

@@ -8,7 +8,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import build, cli, export, formats, gltf_read, import_data
+from . import build, cli, export, formats, import_data
 
 
 def _preferences(context):
@@ -141,7 +141,7 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
                                        options=formats.option_args(self.option_specs, _option_values(self)),
                                        up_axis=self.up_axis,
                                        meshes=self.import_meshes)
-        except (cli.AnimkitError, gltf_read.GltfError, import_data.ImportDataError, OSError) as e:
+        except (cli.AnimkitError, import_data.ImportDataError, OSError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         for level, text in result.messages:

@@ -1,6 +1,7 @@
-# Checks of the add-on's pure modules (no bpy): the glTF writer and reader, the stored
-# records (events from markers, hidden ranges, clip names), the format table and the
-# import file (against `animkit sample` and `info`, when an animkit is given).
+# Checks of the add-on's pure modules (no bpy): the glTF writer (read back by animkit), the
+# stored records (events from markers, hidden ranges, clip names), the format table and the
+# import file (against `animkit sample`, `info` and the glTF of `convert`); the checks that
+# run animkit need one (--cli or $ANIMKIT_CLI).
 #
 #   python3 tests/blender/test_modules.py [--samples samples] [--cli animkit]
 #
@@ -18,7 +19,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io import formats, gltf_read, gltf_write, import_data, rig  # noqa: E402
+from animkit_io import formats, gltf_write, import_data, rig  # noqa: E402
 
 SAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "samples"))
 CLI = os.environ.get("ANIMKIT_CLI", "")
@@ -42,11 +43,26 @@ def _rig():
     }
 
 
+def _import_file(path):
+    """animkit import-data of `path` (the CLI reads what the add-on wrote)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "x.akd")
+        subprocess.run([CLI, "import-data", path, "-o", out], check=True, stdout=subprocess.PIPE)
+        return import_data.read(out)
+
+
 class GltfRoundTrip(unittest.TestCase):
+    """The add-on's glTF writer, read back by animkit (import-data)."""
+
+    def setUp(self):
+        if not (CLI and os.path.isfile(CLI)):
+            self.skipTest("no animkit executable (--cli or $ANIMKIT_CLI)")
+
     def test_write_then_read(self):
         r = _rig()
         times = [0.0, 1 / 30, 2 / 30]
-        clip = {"name": "walk", "extras": {"frame_rate": 30.0, "frame_count": 3, "loop": True,
+        # 60 fps: frame 1 is halfway between the first two keys, frame 3 between the last two
+        clip = {"name": "walk", "extras": {"frame_rate": 60.0, "frame_count": 5, "duration": 4 / 60, "loop": True,
                                            "events": [{"time": 1 / 30, "name": "step"}]},
                 "times": times,
                 "channels": [
@@ -59,7 +75,8 @@ class GltfRoundTrip(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "x.glb")
             gltf_write.write_glb(path, r, [clip])
-            scene = gltf_read.read(path)
+            data = _import_file(path)
+        scene = data.scene
         self.assertEqual([n.name for n in scene.nodes], ["hips", "leg", "animkit_root"])
         self.assertEqual(scene.root, 2)
         self.assertEqual(scene.joints, [0, 1])
@@ -69,12 +86,12 @@ class GltfRoundTrip(unittest.TestCase):
         anim = scene.animations[0]
         self.assertEqual(anim.name, "walk")
         self.assertEqual(anim.extras["events"][0]["name"], "step")
-        rot = anim.channels[0]
-        self.assertAlmostEqual(rot.sample(1 / 30)[2], math.sin(0.1), places=6)
-        half = rot.sample(0.5 / 30)  # slerp halfway: 0.05 rad about Z
-        self.assertAlmostEqual(half[2], math.sin(0.05), places=5)
-        self.assertEqual(anim.channels[1].sample(1 / 30), (0.0, 0.0, 0.0))  # STEP on a float32 key time
-        self.assertEqual(anim.channels[1].sample(1.5 / 30), (0.0, 0.0, 0.0))
+        leg = data.clips[0].joints.index("leg")
+        frames = [data.clips[0].frame(f)[leg] for f in range(data.clips[0].frame_count)]
+        self.assertAlmostEqual(frames[2][1][2], math.sin(0.1), places=6)
+        self.assertAlmostEqual(frames[1][1][2], math.sin(0.05), places=5)  # slerp halfway: 0.05 rad about Z
+        for f in (2, 3):  # STEP on a float32 key time, and between keys
+            self.assertTrue(frames[f] is None or frames[f][2] == (0.0, 0.0, 0.0))
 
     def test_rig_order_and_parents(self):
         r = _rig()
@@ -85,7 +102,14 @@ class GltfRoundTrip(unittest.TestCase):
     def test_matrix_decompose(self):
         c, s = math.cos(0.3), math.sin(0.3)
         m = [c * 2, s * 2, 0, 0, -s, c, 0, 0, 0, 0, 3, 0, 1, 2, 3, 1]  # column-major: T R S(2, 1, 3), about Z
-        t, q, sc = gltf_read.decompose_column_major(m)
+        doc = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+               "nodes": [{"name": "m", "matrix": m}]}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "m.gltf")
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            node = _import_file(path).scene.nodes[0]
+        t, q, sc = node.translation, node.rotation, node.scale
         self.assertEqual(t, (1, 2, 3))
         for a, b in zip(sc, (2, 1, 3)):
             self.assertAlmostEqual(a, b)
@@ -170,6 +194,13 @@ class FormatTable(unittest.TestCase):
                          ["--anim-version", "0", "--rotation-divisor", "100", "--raw"])
 
 
+def _glb_json(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    (length,) = struct.unpack_from("<I", data, 12)
+    return json.loads(data[20:20 + length])
+
+
 def _f32(x):
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
@@ -184,6 +215,28 @@ class ImportFile(unittest.TestCase):
     def animkit(self, *args):
         return subprocess.run([CLI] + list(args), check=True, stdout=subprocess.PIPE).stdout
 
+    def check_scene(self, scene, doc):
+        nodes = doc.get("nodes", [])
+        self.assertEqual([n.name for n in scene.nodes], [n.get("name") for n in nodes])
+        for i, n in enumerate(nodes):
+            for c in n.get("children", []):
+                self.assertEqual(scene.nodes[c].parent, i)
+            self.assertEqual(scene.nodes[i].translation, tuple(n.get("translation", (0.0, 0.0, 0.0))))
+            self.assertEqual(scene.nodes[i].rotation, tuple(n.get("rotation", (0.0, 0.0, 0.0, 1.0))))
+            self.assertEqual((scene.nodes[i].mesh, scene.nodes[i].camera), (n.get("mesh"), n.get("camera")))
+        self.assertEqual(scene.joints, doc["skins"][0]["joints"] if doc.get("skins") else scene.joints)
+        self.assertEqual(scene.cameras, doc.get("cameras", []))
+        self.assertEqual([len(m.primitives) for m in scene.meshes],
+                         [len(m["primitives"]) for m in doc.get("meshes", [])])
+        for mesh, m in zip(scene.meshes, doc.get("meshes", [])):
+            for prim, p in zip(mesh.primitives, m["primitives"]):
+                self.assertEqual(len(prim.positions), doc["accessors"][p["attributes"]["POSITION"]]["count"])
+                if "indices" in p:
+                    self.assertEqual(len(prim.indices), doc["accessors"][p["indices"]]["count"])
+                self.assertTrue(all(0 <= i < len(prim.positions) for i in prim.indices))
+        self.assertEqual([a.extras for a in scene.animations],
+                         [a.get("extras", {}).get("animkit", {}) for a in doc.get("animations", [])])
+
     def check_file(self, rel):
         path = os.path.join(SAMPLES, rel)
         with tempfile.TemporaryDirectory() as tmp:
@@ -193,8 +246,7 @@ class ImportFile(unittest.TestCase):
             glb = os.path.join(tmp, "x.glb")
             skeleton = ["--skeleton", data.skeleton_file] if data.skeleton_file else []
             self.animkit("convert", path, glb, *skeleton)
-            with open(glb, "rb") as f:
-                self.assertEqual(data.scene_bytes, f.read())
+            self.check_scene(data.scene, _glb_json(glb))
         info = json.loads(self.animkit("info", path, "--json", "--skeleton", "auto"))
         self.assertEqual(data.info, info)
         self.assertEqual(data.format, info["format"])

@@ -3,7 +3,8 @@
 //
 //   "AKIMPORT" u32 version (1) u32 header length H
 //   H bytes of JSON (space padded to 4), then the data every offset counts from:
-//     header.scene      {offset, length}: the glTF `convert FILE OUT.glb` writes
+//     header.scene      the nodes, meshes, cameras and non-joint channels of the glTF
+//                       `convert FILE OUT.glb` writes (GltfSceneView)
 //     header.clips[k]   {name, frame_rate, duration, loop, space, joints, events,
 //                        frame_count, offset}: frame_count x joints x 10 float32
 //                        (t xyz, r xyzw, s xyz) as `sample` gives them; a hidden
@@ -86,9 +87,13 @@ Bytes ImportData(const std::string& file, const std::string& format, const std::
   header["info"] = InfoValue(loaded, InfoRequest{format, skeleton, options}, decoded);
 
   std::vector<std::string> warnings;
-  Bytes data = SceneGlb(loaded, decoded, options, warnings);
+  const Bytes glb = SceneGlb(loaded, decoded, options, warnings);
   header["warnings"] = warnings;
-  header["scene"] = {{"offset", 0}, {"length", data.size()}};
+  std::vector<GltfClipFrames> clip_frames;
+  for (const Clip& clip : decoded.scene.clips)
+    clip_frames.push_back({SampleFrameCount(clip, 0, options.limits()), clip.frame_rate});
+  Bytes data;
+  header["scene"] = GltfSceneView(glb, loaded.path, clip_frames, data, options.limits());
   const SampleRequest request{0, {}, &decoded.rest(), options.limits()};
   Value clips = Value::array();
   const double nan = std::numeric_limits<double>::quiet_NaN();
