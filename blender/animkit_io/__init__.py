@@ -22,7 +22,7 @@ bl_info = {
 def _reload():
     import importlib
     import sys
-    for name in ("cli", "formats", "import_data", "gltf_write", "rig", "build", "export", "operators"):
+    for name in ("cli", "formats", "import_data", "gltf_write", "option_props", "rig", "build", "export", "operators"):
         module = sys.modules.get(__name__ + "." + name)
         if module is not None:
             importlib.reload(module)

@@ -1,14 +1,15 @@
 # The add-on's operators, preferences and menu entries (thin: the work is in build.py
-# and export.py). The format options are the library's (formats.py): one property per
-# option, made from its type, choices, default, range and help.
+# and export.py). The format options are the library's: option_props.py makes one
+# property per option from formats.json.
 
 import os
 
 import bpy
-from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
+from bpy.props import BoolProperty, EnumProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 from . import build, cli, export, formats, import_data
+from .option_props import AUTO, add_option_properties, option_values
 
 
 def _preferences(context):
@@ -55,57 +56,6 @@ def _draw_groups(op, groups):
 
 
 # ---------------------------------------------------------------------------------------
-# Format options as properties
-
-_INT_RANGE = 2 ** 31 - 1
-AUTO = "AUTO"  # an enum's "let the library decide" (Blender enums need a non-empty id)
-
-
-def _option_property(o):
-    """The Blender property for one of the library's options (formats.options())."""
-    name = o["name"].replace("-", " ").capitalize()
-    help_text = "%s (--%s; %s)" % (o["help"], o["name"], o["values"])
-    default = o["default"]
-    if o["type"] == "flag":
-        return BoolProperty(name=name, description=help_text, default=False)
-    if o["type"] == "choice":
-        items = [(c, c, "") for c in o["choices"]]
-        if default is None:  # the library decides from the input
-            items.insert(0, (AUTO, "Automatic", "As the library chooses for the input"))
-        return EnumProperty(name=name, description=help_text, items=items, default=default or AUTO)
-    if o["type"] in ("number", "integer"):
-        low = o["min"] if o["min"] is not None else -_INT_RANGE
-        high = o["max"] if o["max"] is not None else _INT_RANGE
-        if default is None:
-            help_text += "; 0: as the library chooses for the input"
-        value = float(default) if default is not None else 0.0
-        if o["type"] == "integer":
-            return IntProperty(name=name, description=help_text, default=int(value),
-                               min=int(max(low, -_INT_RANGE)), max=int(min(high, _INT_RANGE)))
-        if o["min_exclusive"]:
-            low += 1e-3  # the smallest value the field offers above an excluded minimum
-        return FloatProperty(name=name, description=help_text, default=value, min=low, max=high, precision=6)
-    return StringProperty(name=name, description=help_text, default=default or "")
-
-
-def _add_option_properties(cls, use):
-    """Adds one property per option of `use` to an operator class (before registering);
-    returns the draw groups: one box per set of formats declaring options."""
-    specs = formats.options(use)
-    groups = {}
-    for o in specs:
-        cls.__annotations__[o["keyword"]] = _option_property(o)
-        groups.setdefault(", ".join(o["formats"]), []).append(o["keyword"])
-    cls.option_specs = specs
-    return list(groups.items())
-
-
-def _option_values(op):
-    values = {o["keyword"]: getattr(op, o["keyword"]) for o in op.option_specs}
-    return {k: "" if v == AUTO else v for k, v in values.items()}
-
-
-# ---------------------------------------------------------------------------------------
 # Import
 
 
@@ -138,7 +88,7 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
             exe = executable(context)
             result = build.import_file(context, self.filepath, exe,
                                        skeleton=bpy.path.abspath(self.skeleton_path) if self.skeleton_path else "",
-                                       options=formats.option_args(self.option_specs, _option_values(self)),
+                                       options=formats.option_args(self.option_specs, option_values(self)),
                                        up_axis=self.up_axis,
                                        meshes=self.import_meshes)
         except (cli.AnimkitError, import_data.ImportDataError, OSError) as e:
@@ -200,7 +150,7 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
             result = export.export_file(context, arm, self.filepath, exe, clips=self.clips,
                                         output_format="" if self.output_format == AUTO else self.output_format,
                                         use_template=self.use_template,
-                                        options=formats.option_args(self.option_specs, _option_values(self)))
+                                        options=formats.option_args(self.option_specs, option_values(self)))
         except (cli.AnimkitError, export.ExportError, OSError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
@@ -217,8 +167,8 @@ def _menu_export(self, context):
     self.layout.operator(EXPORT_SCENE_OT_animkit.bl_idname, text="Game animation (animkit)")
 
 
-IMPORT_SCENE_OT_animkit.option_groups = _add_option_properties(IMPORT_SCENE_OT_animkit, "read")
-EXPORT_SCENE_OT_animkit.option_groups = _add_option_properties(EXPORT_SCENE_OT_animkit, "write")
+IMPORT_SCENE_OT_animkit.option_groups = add_option_properties(IMPORT_SCENE_OT_animkit, "read")
+EXPORT_SCENE_OT_animkit.option_groups = add_option_properties(EXPORT_SCENE_OT_animkit, "write")
 
 _classes = (AnimkitPreferences, IMPORT_SCENE_OT_animkit, EXPORT_SCENE_OT_animkit)
 

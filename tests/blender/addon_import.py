@@ -9,7 +9,7 @@ import tempfile
 
 import bpy
 
-from addon_common import (ARGS, CLI, HERE, actions_in_order, animkit, camera_track, check, compare, expected_poses,
+from addon_common import (ADDON_DIR, ARGS, CLI, HERE, actions_in_order, animkit, camera_track, check, compare, expected_poses,
                          import_file, model_size, read_gltf, reset, sample_json, scale_of, up_matrix)
 
 
@@ -157,10 +157,36 @@ def sample_files():
     return out
 
 
+def check_option_properties():
+    """Each option of the library's table is a property of the dialog where it acts
+    (read: import, write: export), with the table's type and default."""
+    with open(os.path.join(ADDON_DIR, "animkit_io", "formats.json"), "r", encoding="utf-8") as f:
+        table = json.load(f)
+    kinds = {"flag": "BOOLEAN", "choice": "ENUM", "number": "FLOAT", "integer": "INT", "word": "STRING"}
+    count = 0
+    for op, use in ((bpy.ops.import_scene.animkit, "read"), (bpy.ops.export_scene.animkit, "write")):
+        props = op.get_rna_type().properties
+        for fmt in table["formats"]:
+            for o in fmt["options"]:
+                if o["use"] not in (use, "read-write"):
+                    continue
+                p = props.get(o["keyword"])
+                check(p is not None, "%s dialog has no property for --%s" % (use, o["name"]))
+                check(p.type == kinds[o["type"]], "--%s is a %s property" % (o["name"], p.type))
+                if o["type"] in ("number", "integer"):
+                    check(abs(p.default - float(o["default"] or 0)) <= 1e-6 * max(1.0, abs(p.default)),
+                          "--%s default %r" % (o["name"], p.default))
+                elif o["type"] in ("choice", "word") and o["default"] is not None:
+                    check(p.default == o["default"], "--%s default %r" % (o["name"], p.default))
+                count += 1
+    check(count >= 20, "only %d option properties" % count)
+
+
 def part_import():
     sys.path.insert(0, HERE)
     import test_modules
     check(test_modules.run(ARGS["samples"], CLI), "the pure modules' checks failed (test_modules.py)")
+    check_option_properties()
     axes = ["AUTO", "Y_UP", "KEEP", "Y_DOWN"]
     files = sample_files()
     check(files, "no sample files under %s" % ARGS["samples"])
