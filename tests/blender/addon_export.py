@@ -13,7 +13,7 @@ import bpy
 from mathutils import Quaternion, Vector
 
 from addon_common import (ARGS, Failure, animkit, camera_track, check, compare, expected_poses, import_file,
-                         quat_angle, read_gltf, reset, rotation_angle, sample_json)
+                          quat_angle, read_gltf, reset, rotation_angle, sample_json)
 
 
 # Round trips: sample -> bound. Bounds: rotation (rad), translation (absolute, or relative

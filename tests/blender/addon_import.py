@@ -9,8 +9,8 @@ import tempfile
 
 import bpy
 
-from addon_common import (ADDON_DIR, ARGS, CLI, HERE, actions_in_order, animkit, camera_track, check, compare, expected_poses,
-                         import_file, model_size, read_gltf, reset, sample_json, scale_of, up_matrix)
+from addon_common import (ADDON_DIR, ARGS, CLI, HERE, actions_in_order, animkit, camera_track, check, compare,
+                          expected_poses, import_file, model_size, read_gltf, reset, sample_json, scale_of, up_matrix)
 
 
 IMPORT_EXTENSIONS = (".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion",

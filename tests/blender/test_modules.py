@@ -153,7 +153,8 @@ class FormatTable(unittest.TestCase):
         self.assertEqual(set(formats.import_extensions()), {
             ".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion", ".canm", ".mdb",
             ".glb", ".gltf"})
-        self.assertEqual(set(formats.export_extensions()), {".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc"})
+        self.assertEqual(set(formats.export_extensions()),
+                         {".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc"})
         self.assertEqual(formats.output_format(".anm"), "psx-anm")
         self.assertEqual(formats.output_format(".anm", "", "text-anm"), "text-anm")
         self.assertEqual(formats.output_format(".anm", "text-anm", "psx-anm"), "text-anm")
