@@ -14,12 +14,12 @@ namespace {
 const OptionSpec kFpsOption{.name = "canm-fps", .type = OptionType::Number,
                             .help = "CANM engine frames per second that duration and interval count",
                             .default_value = "60", .min = 0, .max = 1000, .min_exclusive = true,
-    .use = OptionUse::ReadWrite};
+                            .use = OptionUse::ReadWrite};
 const OptionSpec kVersionOption{.name = "canm-version", .type = OptionType::Choice,
                                 .help = "CANM version to write: 512 (EDF 4.1/5) or 768 (EDF 6); default: the "
                                         "--template's version, else the input CANM's, else 512",
                                 .choices = {"512", "768"},
-    .use = OptionUse::Write};
+                                .use = OptionUse::Write};
 
 double EngineFps(const Options& o) { return o.Number(kFpsOption, kEngineFramesPerSecond); }
 

@@ -21,12 +21,12 @@ const OptionSpec kTriggerRateOption{.name = "kh2-trigger-rate", .type = OptionTy
                                     .choices = {"motion", "engine"}, .default_value = "motion"};
 const OptionSpec kRawOption{.name = "raw", .type = OptionType::Flag,
                             .help = "KH2: write raw matrices instead of an interpolated motion",
-    .use = OptionUse::Write};
+                            .use = OptionUse::Write};
 const OptionSpec kToleranceOption{.name = "kh2-tolerance", .type = OptionType::Number,
                                   .help = "KH2 interpolated encoder: largest error at any frame, radians for rotation "
                                           "and relative for translation and scale",
                                   .default_value = "1e-4", .min = 0, .max = 1,
-    .use = OptionUse::Write};
+                                  .use = OptionUse::Write};
 
 DecodeSettings SettingsFrom(const Options& o) {
   DecodeSettings s;

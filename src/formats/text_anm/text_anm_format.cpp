@@ -18,15 +18,15 @@ namespace {
 const OptionSpec kGapOption{.name = "anm-gap", .type = OptionType::Integer,
                             .help = "text ANM output: a clip starts this many frames after the previous one's last frame",
                             .default_value = "10", .min = 1, .max = 100000,
-    .use = OptionUse::Write};
+                            .use = OptionUse::Write};
 const OptionSpec kSetOption{.name = "anm-set", .type = OptionType::Word,
                             .help = "text ANM output: set name for clips without a SET/ prefix", .default_value = "anim",
-    .use = OptionUse::Write};
+                            .use = OptionUse::Write};
 const OptionSpec kLayoutOption{.name = "anm-layout", .type = OptionType::Choice,
                                .help = "text ANM output: auto (a decoded text ANM keeps its sets, canonical) or new "
                                        "(always lay the clips out on a new timeline, written to OUT.timeline.glb)",
                                .choices = {"auto", "new"}, .default_value = "auto",
-    .use = OptionUse::Write};
+                               .use = OptionUse::Write};
 
 Value At(const Location& l) { return {{"line", l.line}, {"column", l.column}}; }
 
