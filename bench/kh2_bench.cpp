@@ -1,7 +1,7 @@
 // KH2 interpolated curve evaluation on the real interpolated.motion (../shared/fixtures beside
 // the checkout): joints sampled per second, every channel of every bone from its curves.
 #include <animkit/formats/kh2.hpp>
-#include <animkit/io.hpp>
+#include <animkit/io/io.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -1,6 +1,6 @@
 // Metroid Prime ANIM version 2: bitstream unpacking and full decode on a large synthetic clip.
 #include <animkit/formats/metroid_anim.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 #include <synthetic/synthetic.hpp>
 
 #include <benchmark/benchmark.h>

@@ -1,6 +1,6 @@
 // PS1 ANM parse and decode throughput on a large synthetic file.
 #include <animkit/formats/psx_anm.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -4,7 +4,7 @@
 // Figures are per pose; the ns_per_joint counter divides by the joint count.
 #include <animkit/runtime/local_to_model_job.hpp>
 #include <animkit/runtime/sampling_job.hpp>
-#include <animkit/runtime_build.hpp>
+#include <animkit/offline/runtime_build.hpp>
 #include <synthetic/synthetic.hpp>
 
 #include <benchmark/benchmark.h>

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <animkit/animkit.hpp>
+#include <animkit/formats/registry.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,5 @@
 // animkit._animkit: the module, its error type and the format registry.
+#include <animkit/formats/registry.hpp>
 #include "bindings.hpp"
 
 #include <atomic>

@@ -2,7 +2,7 @@
 // by the library's own sampler (the numbers `animkit sample` prints).
 #include "bindings.hpp"
 
-#include <animkit/runtime_build.hpp>
+#include <animkit/offline/runtime_build.hpp>
 
 #include <algorithm>
 #include <cmath>

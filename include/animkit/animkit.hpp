@@ -1,15 +1,16 @@
-// The whole public API.
+// The whole public API; include/animkit/<layer>/ holds each layer's headers (docs/architecture.md).
 #pragma once
 
-#include <animkit/batch.hpp>
-#include <animkit/binary.hpp>
-#include <animkit/error.hpp>
-#include <animkit/format.hpp>
-#include <animkit/gltf.hpp>
-#include <animkit/io.hpp>
-#include <animkit/math.hpp>
-#include <animkit/model.hpp>
-#include <animkit/sampling.hpp>
-#include <animkit/version.hpp>
-#include <animkit/pipeline.hpp>
-#include <animkit/preview.hpp>
+#include <animkit/core/binary.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/core/format.hpp>
+#include <animkit/core/math.hpp>
+#include <animkit/core/model.hpp>
+#include <animkit/core/version.hpp>
+#include <animkit/formats/gltf.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/io/io.hpp>
+#include <animkit/offline/sampling.hpp>
+#include <animkit/pipeline/batch.hpp>
+#include <animkit/pipeline/pipeline.hpp>
+#include <animkit/preview/preview.hpp>

@@ -1,4 +1,4 @@
-#include <animkit/binary.hpp>
+#include <animkit/core/binary.hpp>
 
 #include <bit>
 #include <cstring>

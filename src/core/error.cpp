@@ -1,5 +1,5 @@
-#include <animkit/binary.hpp>
-#include <animkit/error.hpp>
+#include <animkit/core/binary.hpp>
+#include <animkit/core/error.hpp>
 
 namespace animkit {
 

@@ -1,5 +1,5 @@
-#include <animkit/error.hpp>
-#include <animkit/limits.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/core/limits.hpp>
 
 #include <algorithm>
 #include <cmath>

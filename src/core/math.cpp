@@ -1,4 +1,4 @@
-#include <animkit/math.hpp>
+#include <animkit/core/math.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include <animkit/model.hpp>
+#include <animkit/core/model.hpp>
 
 #include <charconv>
 
@@ -37,6 +37,10 @@ void Clip::SetFrames(size_t count, double rate) {
   frame_count = count;
   frame_rate = rate;
   duration = count > 1 && rate > 0 ? static_cast<Seconds>(static_cast<double>(count - 1) / rate) : 0.0f;
+}
+
+const Scene& RigOf(const Scene& scene, const Scene* reference) {
+  return reference && !reference->skeleton.empty() ? *reference : scene;
 }
 
 }  // namespace animkit

@@ -1,6 +1,6 @@
 #include "core/value_json.hpp"
 
-#include <animkit/error.hpp>
+#include <animkit/core/error.hpp>
 
 #include <ostream>
 

@@ -2,7 +2,7 @@
 // that reads or writes JSON documents (glTF extras). Public headers never see it.
 #pragma once
 
-#include <animkit/value.hpp>
+#include <animkit/core/value.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,8 @@
 // Format options: the declarations of every format (FormatDescriptor::options), checked
 // when set, and the text front ends show for them.
-#include <animkit/error.hpp>
-#include <animkit/format.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/core/format.hpp>
 
 #include <algorithm>
 #include <charconv>

@@ -1,3 +1,4 @@
+#include <animkit/formats/registry.hpp>
 #include "formats/common/descriptors.hpp"
 
 #include <algorithm>

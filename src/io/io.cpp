@@ -1,5 +1,5 @@
-#include <animkit/error.hpp>
-#include <animkit/io.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/io/io.hpp>
 
 #include <cerrno>
 #include <cstdio>

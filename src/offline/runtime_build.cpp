@@ -1,6 +1,6 @@
-#include <animkit/error.hpp>
-#include <animkit/runtime_build.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/offline/runtime_build.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <algorithm>
 #include <cmath>

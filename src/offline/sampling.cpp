@@ -1,7 +1,7 @@
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 
-#include <animkit/error.hpp>
-#include <animkit/math.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/core/math.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Globs and skeleton maps of batch conversion (docs/batch.md).
-#include <animkit/batch.hpp>
-#include <animkit/error.hpp>
+#include <animkit/pipeline/batch.hpp>
+#include <animkit/core/error.hpp>
 
 #include <cctype>
 

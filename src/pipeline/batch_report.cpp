@@ -1,5 +1,5 @@
 // The batch report: the --report JSON and the human summary (docs/batch.md).
-#include <animkit/batch.hpp>
+#include <animkit/pipeline/batch.hpp>
 
 #include <array>
 #include <cstdio>

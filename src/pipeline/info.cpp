@@ -1,7 +1,8 @@
 // `animkit info`: what a file holds, as the contract's JSON or a human summary.
 // Built here, in the library, so that every front end prints the same thing.
-#include <animkit/error.hpp>
-#include <animkit/pipeline.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/pipeline/info.hpp>
+#include <animkit/pipeline/load.hpp>
 
 #include <cstdio>
 #include <optional>
@@ -18,23 +19,30 @@ std::string Fixed(double v, int digits) {
 
 struct FileSummary {
   Value fields;  // the format's own Info()
-  std::optional<Scene> decoded;  // when decoded here
-  const Scene* given = nullptr;  // decoded by the caller
-  const Scene* scene() const { return given ? given : decoded ? &*decoded : nullptr; }
+  const Scene* scene = nullptr;  // nullptr when it does not decode
   std::string decode_error;
   Companion skeleton;  // the skeleton file decoded against
+  bool skeleton_automatic = false;  // chosen by the companion rule: its note is shown
 };
 
-FileSummary Summarize(const LoadedFile& loaded, const InfoRequest& request) {
+// The summary of a file decoded here (into decoded; a decode error is described, not thrown).
+FileSummary Summarize(const LoadedFile& loaded, const InfoRequest& request, std::optional<DecodedScene>& decoded) {
   FileSummary s;
   s.fields = loaded.document->Info();
-  s.skeleton = ResolveSkeleton(loaded, request.skeleton);
+  const ResolvedSkeleton skeleton = ResolveSkeleton(loaded, request.skeleton);
+  s.skeleton = skeleton.file;
+  s.skeleton_automatic = skeleton.automatic;
   try {
-    s.decoded = DecodeWithSkeleton(loaded, s.skeleton.path, request.options).scene;
+    decoded = DecodeWithSkeleton(loaded, skeleton, request.options);
+    s.scene = &decoded->scene;
   } catch (const Error& e) {
     s.decode_error = e.what();
   }
   return s;
+}
+
+FileSummary Summarize(const LoadedFile& loaded, const DecodedScene& decoded) {
+  return {loaded.document->Info(), &decoded.scene, {}, decoded.skeleton, decoded.skeleton_automatic};
 }
 
 // Where a reader accepted what the format's rules forbid (formats list these in "warnings").
@@ -45,37 +53,19 @@ Value Warnings(const Value& fields) {
 // The format's "version" field, or null when it has none (never added to fields).
 Value Version(const Value& fields) { return fields.contains("version") ? fields["version"] : Value(); }
 
-Value InfoFrom(const LoadedFile& loaded, const InfoRequest& request, const FileSummary& s);
-
-}  // namespace
-
-Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
-  return InfoFrom(loaded, request, Summarize(loaded, request));
-}
-
-Value InfoValue(const LoadedFile& loaded, const InfoRequest& request, const DecodedScene& decoded) {
-  FileSummary s;
-  s.fields = loaded.document->Info();
-  s.skeleton = decoded.skeleton;
-  s.given = &decoded.scene;
-  return InfoFrom(loaded, request, std::move(s));
-}
-
-namespace {
-
-Value InfoFrom(const LoadedFile& loaded, const InfoRequest& request, const FileSummary& s) {
+Value InfoDocument(const LoadedFile& loaded, const FileSummary& s) {
   Value out = {{"file", loaded.path},
                {"format", loaded.format->id},
                {"description", loaded.format->description},
                {"version", Version(s.fields)},
                {"skeleton_file", s.skeleton.path.empty() ? Value() : Value(s.skeleton.path)}};
-  if (request.skeleton == kSkeletonAuto) out["skeleton_note"] = s.skeleton.note;
+  if (s.skeleton_automatic) out["skeleton_note"] = s.skeleton.note;
   Value clips = Value::array();
   Value events = Value::array();
   Value joints = Value::array();
-  if (const Scene* scene = s.scene()) {
-    for (const Joint& j : scene->skeleton.joints) joints.push_back(j.name);
-    for (const Clip& c : scene->clips) {
+  if (s.scene) {
+    for (const Joint& j : s.scene->skeleton.joints) joints.push_back(j.name);
+    for (const Clip& c : s.scene->clips) {
       Value names = Value::array();
       for (const JointTrack& t : c.tracks) names.push_back(t.joint);
       clips.push_back({{"name", c.name},
@@ -103,6 +93,15 @@ Value InfoFrom(const LoadedFile& loaded, const InfoRequest& request, const FileS
 
 }  // namespace
 
+Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
+  std::optional<DecodedScene> decoded;
+  return InfoDocument(loaded, Summarize(loaded, request, decoded));
+}
+
+Value InfoValue(const LoadedFile& loaded, const DecodedScene& decoded) {
+  return InfoDocument(loaded, Summarize(loaded, decoded));
+}
+
 std::string InfoJson(const std::string& path, const InfoRequest& request) {
   return InfoJson(LoadFile(path, request.format, request.options), request);
 }
@@ -117,16 +116,17 @@ std::string InfoText(const std::string& path, const InfoRequest& request) {
 
 std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
   const std::string& path = loaded.path;
-  const FileSummary s = Summarize(loaded, request);
+  std::optional<DecodedScene> decoded;
+  const FileSummary s = Summarize(loaded, request, decoded);
   std::string text =
       path + ": " + std::string(loaded.format->id) + " (" + std::string(loaded.format->description) + ")\n";
   if (const Value version = Version(s.fields); !version.is_null()) text += "  version: " + DumpJson(version) + "\n";
-  if (request.skeleton == kSkeletonAuto) {
+  if (s.skeleton_automatic) {
     text += std::string("  skeleton file: ") + (s.skeleton.path.empty() ? "none: " : "") + s.skeleton.note + "\n";
   }
-  if (const Scene* scene = s.scene()) {
-    if (!scene->skeleton.empty()) text += "  skeleton: " + std::to_string(scene->skeleton.joints.size()) + " joints\n";
-    for (const Clip& c : scene->clips) {
+  if (s.scene) {
+    if (!s.scene->skeleton.empty()) text += "  skeleton: " + std::to_string(s.scene->skeleton.joints.size()) + " joints\n";
+    for (const Clip& c : s.scene->clips) {
       text += "  clip \"" + c.name + "\": " + std::to_string(c.frame_count) + " frames at " + Fixed(c.frame_rate, 3) +
               " fps, " + Fixed(c.duration, 3) + " s, " + (c.loop ? "loops" : "no loop") + ", " +
               std::to_string(c.tracks.size()) + " joints, " + std::to_string(c.events.size()) + " events\n";

@@ -2,7 +2,7 @@
 // escaping text for HTML, for an inline <script> and for a JSON block.
 #pragma once
 
-#include <animkit/value.hpp>
+#include <animkit/core/value.hpp>
 
 #include <map>
 #include <string>

@@ -1,12 +1,15 @@
 // `animkit preview FILE`: one HTML page that carries everything it shows (docs/preview.md).
-#include <animkit/error.hpp>
-#include <animkit/gltf.hpp>
-#include <animkit/preview.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/formats/gltf.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/preview/preview.hpp>
 
 #include "preview/preview_assets.hpp"
 #include "preview/preview_html.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <string_view>
 
 namespace animkit {
 
@@ -33,6 +36,21 @@ std::string Base64(const Bytes& bytes) {
     out += '=';
   }
   return out;
+}
+
+// The viewer's script: its parts (viewer/preview_*.js) in order, each without its heading
+// comment (the column-0 comment lines up to the first blank line). page.html wraps them in
+// one function, so they share its scope as one file would.
+std::string ViewerScript() {
+  namespace assets = preview_assets;
+  std::string script;
+  for (std::string_view part :
+       {assets::kPreviewStateJs, assets::kPreviewSceneJs, assets::kPreviewPlaybackJs, assets::kPreviewPanelJs}) {
+    while (part.rfind("//", 0) == 0) part.remove_prefix(std::min(part.find('\n'), part.size() - 1) + 1);
+    if (part.rfind("\n", 0) == 0) part.remove_prefix(1);
+    script += part;
+  }
+  return preview_html::InlineScript(script);
 }
 
 // info with its "fields" cut to their plain values when they are too big to carry.
@@ -62,9 +80,10 @@ std::string_view PreviewUpAxis(std::string_view format_id) {
 
 PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request) {
   PreviewPage page;
-  DecodedScene decoded = DecodeWithSkeleton(loaded, ResolveSkeleton(loaded, request.skeleton), request.options,
-                                            request.reference);
+  DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, request.options);
   page.skeleton = decoded.skeleton;
+  // What the side panel shows: `info --json` of the file as decoded here, every clip.
+  page.info = InfoValue(loaded, decoded);
   Scene& scene = decoded.scene;
   if (!request.clip.empty()) {
     const Clip only = RequireClip(scene, request.clip, loaded.path);
@@ -77,9 +96,6 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
     throw e.InFile(loaded.path);
   }
   page.glb_bytes = glb.size();
-
-  // What the side panel shows: `info --json`, decoded against the same skeleton file.
-  page.info = InfoValue(loaded, InfoRequest{std::string(loaded.format->id), request.skeleton, request.options});
 
   const std::string name = std::filesystem::path(loaded.path).filename().string();
   const Value data = {{"file", name},
@@ -95,7 +111,7 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
   const std::string three = preview_html::InlineScript(assets::kThreeJs);
   const std::string loader = preview_html::InlineScript(assets::kGltfLoaderJs);
   const std::string controls = preview_html::InlineScript(assets::kOrbitControlsJs);
-  const std::string viewer = preview_html::InlineScript(assets::kPreviewJs);
+  const std::string viewer = ViewerScript();
   page.html = preview_html::Fill(assets::kPageHtml, {{"TITLE", title},
                                                      {"STYLE", assets::kPreviewCss},
                                                      {"DATA", json},

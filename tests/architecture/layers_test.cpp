@@ -44,33 +44,36 @@ bool MayInclude(Layer from, Layer to) {
   return to <= from;
 }
 
-// Path relative to the source root -> its layer; nullopt for files outside the library.
+// Path relative to the source root -> its layer, read from the path: include/animkit/<layer>/
+// and src/<layer>/ (src/ mirrors the include folders); nullopt for files outside the library.
 std::optional<Layer> LayerOf(const std::string& rel) {
-  static const std::map<std::string, Layer> kHeaders = {
-      {"model.hpp", Layer::Core},       {"math.hpp", Layer::Core},         {"binary.hpp", Layer::Core},
-      {"error.hpp", Layer::Core},       {"limits.hpp", Layer::Core},       {"version.hpp", Layer::Core},
-      {"format.hpp", Layer::Core},      {"options.hpp", Layer::Core},      {"value.hpp", Layer::Core},
-      {"io.hpp", Layer::Io},            {"sampling.hpp", Layer::Offline},  {"runtime_build.hpp", Layer::Offline},
-      {"gltf.hpp", Layer::Formats},     {"pipeline.hpp", Layer::Pipeline}, {"batch.hpp", Layer::Pipeline},
-      {"preview.hpp", Layer::Preview},  {"animkit.hpp", Layer::Api}};
-  auto under = [&](const char* prefix) { return rel.rfind(prefix, 0) == 0; };
-  if (under("include/animkit/runtime/") || under("src/runtime/")) return Layer::Runtime;
-  if (under("include/animkit/formats/") || under("src/formats/") || under("src/gltf/")) return Layer::Formats;
-  if (under("src/core/")) return Layer::Core;
-  if (under("src/io/")) return Layer::Io;
-  if (under("src/offline/")) return Layer::Offline;
-  if (under("src/pipeline/")) return Layer::Pipeline;
-  if (under("src/preview/")) return Layer::Preview;
-  if (under("include/animkit/")) {
-    const auto it = kHeaders.find(rel.substr(std::string("include/animkit/").size()));
-    if (it != kHeaders.end()) return it->second;
-    ADD_FAILURE() << rel << ": a public header the layer table of this test does not know: add it (and to docs/architecture.md)";
+  static const std::map<std::string, Layer> kFolders = {
+      {"runtime", Layer::Runtime}, {"core", Layer::Core},         {"io", Layer::Io},
+      {"offline", Layer::Offline}, {"formats", Layer::Formats},   {"pipeline", Layer::Pipeline},
+      {"preview", Layer::Preview}};
+  for (const std::string prefix : {"include/animkit/", "src/"}) {
+    if (rel.rfind(prefix, 0) != 0) continue;
+    const std::string rest = rel.substr(prefix.size());
+    const size_t slash = rest.find('/');
+    if (slash == std::string::npos) {
+      if (rel == "include/animkit/animkit.hpp") return Layer::Api;
+      ADD_FAILURE() << rel << ": a library file outside a layer folder (docs/architecture.md, \"Layers\")";
+      return std::nullopt;
+    }
+    const auto it = kFolders.find(rest.substr(0, slash));
+    if (it != kFolders.end()) return it->second;
+    ADD_FAILURE() << rel << ": a folder that is no layer (docs/architecture.md, \"Layers\")";
+    return std::nullopt;
   }
   return std::nullopt;
 }
 
-// The format a file belongs to ("" when none; "common" is shared by every format).
+// The format a file belongs to ("" when none; "common" is shared by every format). The
+// registry's header and gltf.hpp (ImportGltf, ExportGltf: the interchange every format may
+// use, the text ANM's timeline is a glb) belong to none; glTF's internals
+// (src/formats/gltf/) are its own.
 std::string FormatOf(const std::string& rel) {
+  if (rel == "include/animkit/formats/gltf.hpp" || rel == "include/animkit/formats/registry.hpp") return {};
   for (const std::string prefix : {"src/formats/", "include/animkit/formats/"}) {
     if (rel.rfind(prefix, 0) != 0) continue;
     std::string rest = rel.substr(prefix.size());
@@ -79,9 +82,6 @@ std::string FormatOf(const std::string& rel) {
     const size_t dot = rest.find('.');
     return prefix == std::string("src/formats/") ? std::string() : rest.substr(0, dot);  // src/formats/registry.cpp: none
   }
-  // gltf.hpp (ImportGltf, ExportGltf) is the interchange every format may use (the text
-  // ANM's timeline is a glb); glTF's internals (src/gltf/) are its own.
-  if (rel.rfind("src/gltf/", 0) == 0) return "gltf";
   return {};
 }
 
@@ -171,16 +171,19 @@ TEST(Layers, TheRulesCatchUpwardAndCrossFormatIncludes) {
   EXPECT_TRUE(MayInclude(Layer::Formats, Layer::Io));
   EXPECT_TRUE(MayInclude(Layer::Pipeline, Layer::Formats));
   EXPECT_EQ(LayerOf("src/pipeline/batch.cpp"), Layer::Pipeline);
-  EXPECT_EQ(LayerOf("include/animkit/pipeline.hpp"), Layer::Pipeline);
-  EXPECT_EQ(LayerOf("src/gltf/gltf_export.cpp"), Layer::Formats);
+  EXPECT_EQ(LayerOf("include/animkit/pipeline/pipeline.hpp"), Layer::Pipeline);
+  EXPECT_EQ(LayerOf("src/formats/gltf/gltf_export.cpp"), Layer::Formats);
   EXPECT_EQ(LayerOf("include/animkit/runtime/animation.hpp"), Layer::Runtime);
   EXPECT_EQ(LayerOf("tools/animkit/main.cpp"), std::nullopt);
   EXPECT_EQ(FormatOf("src/formats/kh2/kh2_bar.cpp"), "kh2");
   EXPECT_EQ(FormatOf("include/animkit/formats/psx_anm.hpp"), "psx_anm");
   EXPECT_EQ(FormatOf("src/formats/registry.cpp"), "");
-  EXPECT_EQ(FormatOf("src/gltf/gltf_common.cpp"), "gltf");
-  EXPECT_EQ(FormatOf("src/gltf/gltf_internal.hpp"), "gltf");
-  EXPECT_EQ(FormatOf("include/animkit/gltf.hpp"), "");
+  EXPECT_EQ(FormatOf("src/formats/gltf/gltf_common.cpp"), "gltf");
+  EXPECT_EQ(FormatOf("src/formats/gltf/gltf_internal.hpp"), "gltf");
+  EXPECT_EQ(FormatOf("include/animkit/formats/gltf.hpp"), "");
+  EXPECT_EQ(LayerOf("include/animkit/core/format.hpp"), Layer::Core);
+  EXPECT_EQ(LayerOf("include/animkit/formats/registry.hpp"), Layer::Formats);
+  EXPECT_EQ(LayerOf("include/animkit/animkit.hpp"), Layer::Api);
 }
 
 }  // namespace

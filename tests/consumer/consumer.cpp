@@ -1,5 +1,6 @@
 // Links the installed library and uses the registry: proves the package works.
 #include <animkit/animkit.hpp>
+#include <animkit/formats/registry.hpp>
 
 #include <cstdio>
 

@@ -1,4 +1,4 @@
-#include <animkit/model.hpp>
+#include <animkit/core/model.hpp>
 
 #include <gtest/gtest.h>
 

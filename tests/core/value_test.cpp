@@ -1,5 +1,5 @@
-#include <animkit/error.hpp>
-#include <animkit/value.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/core/value.hpp>
 
 #include "core/value_json.hpp"
 

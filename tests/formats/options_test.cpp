@@ -1,4 +1,5 @@
 // Format options: the declarations every front end is built from, checked by the library.
+#include <animkit/formats/registry.hpp>
 #include "support/test_support.hpp"
 
 #include <algorithm>

@@ -2,6 +2,7 @@
 #include "support/test_support.hpp"
 
 #include <animkit/animkit.hpp>
+#include <animkit/formats/registry.hpp>
 
 #include <nlohmann/json.hpp>
 #include <gtest/gtest.h>

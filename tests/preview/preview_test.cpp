@@ -3,7 +3,7 @@
 // the gallery's counts `info`'s, outputs atomic and never over an input.
 #include "support/test_support.hpp"
 
-#include <animkit/preview.hpp>
+#include <animkit/preview/preview.hpp>
 
 #include "preview/preview_html.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <animkit/runtime/local_to_model_job.hpp>
 #include <animkit/runtime/sampling_job.hpp>
-#include <animkit/runtime_build.hpp>
+#include <animkit/offline/runtime_build.hpp>
 
 #include <nlohmann/json.hpp>
 #include <algorithm>

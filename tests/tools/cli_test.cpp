@@ -1,4 +1,5 @@
 // The CLI contract (../shared/design/cli-contract.md), checked on the bundled samples.
+#include <animkit/formats/registry.hpp>
 #include "support/test_support.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,8 +1,8 @@
 #include "batch_command.hpp"
 
-#include <animkit/batch.hpp>
-#include <animkit/error.hpp>
-#include <animkit/io.hpp>
+#include <animkit/pipeline/batch.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/io/io.hpp>
 
 #include <atomic>
 #include <chrono>

@@ -1,7 +1,7 @@
 // `animkit convert DIR OUTDIR`: the batch form of convert (docs/batch.md).
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
 #include <CLI/CLI.hpp>
 

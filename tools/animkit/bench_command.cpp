@@ -1,14 +1,14 @@
 #include "bench_command.hpp"
 
-#include <animkit/format.hpp>
-#include <animkit/pipeline.hpp>
+#include <animkit/core/format.hpp>
+#include <animkit/pipeline/pipeline.hpp>
 
-#include <animkit/error.hpp>
+#include <animkit/core/error.hpp>
 #include <animkit/runtime/local_to_model_job.hpp>
 #include <animkit/runtime/sampling_job.hpp>
-#include <animkit/runtime_build.hpp>
+#include <animkit/offline/runtime_build.hpp>
 
-#include <animkit/value.hpp>
+#include <animkit/core/value.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -1,7 +1,7 @@
 // `animkit bench FILE`: builds the playback runtime's animation from a clip and times it.
 #pragma once
 
-#include <animkit/model.hpp>
+#include <animkit/core/model.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -49,13 +49,9 @@ Bytes SceneGlb(const LoadedFile& loaded, const DecodedScene& decoded, const Opti
   ConvertRequest request;
   request.options = options;
   if (loaded.format == &gltf && !AsksForReencode(request, gltf)) return loaded.document->Write();
-  EncodeContext context;
-  context.reference = decoded.reference_used();
-  context.options = options;
-  context.output_path = "scene.glb";
-  Bytes bytes = gltf.encode(decoded.scene, context)->Write();
-  warnings = std::move(context.warnings);
-  return bytes;
+  EncodeResult encoded = Encode(decoded.scene, gltf, {decoded.reference_used(), options, "scene.glb", nullptr, nullptr, {}});
+  warnings = std::move(encoded.warnings);
+  return std::move(encoded.bytes);
 }
 
 Value ClipHeader(const Clip& clip, size_t frames, size_t offset) {
@@ -79,12 +75,12 @@ Value ClipHeader(const Clip& clip, size_t frames, size_t offset) {
 Bytes ImportData(const std::string& file, const std::string& format, const std::string& skeleton,
                  const Options& options) {
   const LoadedFile loaded = LoadFile(file, format, options);
-  const DecodedScene decoded = DecodeWithSkeleton(loaded, ResolveSkeleton(loaded, skeleton), options);
+  const DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource(skeleton), options);
   Value header = Value::object();
   header["format"] = loaded.format->id;
   header["skeleton_file"] = decoded.skeleton.path;
   header["skeleton_note"] = decoded.skeleton.note;
-  header["info"] = InfoValue(loaded, InfoRequest{format, skeleton, options}, decoded);
+  header["info"] = InfoValue(loaded, decoded);
 
   std::vector<std::string> warnings;
   const Bytes glb = SceneGlb(loaded, decoded, options, warnings);

@@ -1,9 +1,9 @@
 #include "preview_command.hpp"
 
-#include <animkit/batch.hpp>
-#include <animkit/error.hpp>
-#include <animkit/io.hpp>
-#include <animkit/preview.hpp>
+#include <animkit/pipeline/batch.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/io/io.hpp>
+#include <animkit/preview/preview.hpp>
 
 #include <cstdio>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // `animkit preview FILE [-o page.html]` and `animkit preview DIR -o SITE` (docs/preview.md).
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
 #include <CLI/CLI.hpp>
 

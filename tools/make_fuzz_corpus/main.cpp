@@ -4,6 +4,7 @@
 // (every TMD primitive kind, ANIM key counts and 32-bit deltas). Deterministic:
 // `make fuzz-corpus` rewrites the same bytes. Files over kMaxBytes are left out.
 #include <animkit/animkit.hpp>
+#include <animkit/formats/registry.hpp>
 #include <synthetic/synthetic.hpp>
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/psx_tmd.hpp>

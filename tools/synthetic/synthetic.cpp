@@ -1,4 +1,4 @@
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 #include <synthetic/synthetic.hpp>
 
 #include <cmath>

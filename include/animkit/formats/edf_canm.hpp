@@ -16,7 +16,7 @@
 // at its place, so Serialize(Parse(x)) == x and edits to fixed-size fields are kept.
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
 #include <array>
 #include <cstdint>

@@ -11,7 +11,7 @@
 // Serialize writes the image with every parsed field written back at its place.
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
 #include <array>
 #include <cstdint>

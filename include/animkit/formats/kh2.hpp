@@ -9,7 +9,7 @@
 // See docs/formats/kh2.md for the layout and the decode rules.
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
 #include <array>
 #include <cstdint>

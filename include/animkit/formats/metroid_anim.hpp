@@ -4,7 +4,7 @@
 // corrections to the community description, is in docs/formats/metroid_anim.md.
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
 #include <array>
 #include <cstdint>

@@ -6,7 +6,7 @@
 // reading of them is an option.
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
 #include <array>
 #include <cstdint>

@@ -5,7 +5,7 @@
 // [i16 pos xyz]}; flags bit 0 rotation, bit 1 scale, bit 2 position.
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
 #include <array>
 #include <cstdint>

@@ -7,7 +7,7 @@
 // the mode and flag bytes select (docs/formats/psx_tmd.md lists every one).
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
 #include <array>
 #include <cstdint>

@@ -10,7 +10,7 @@
 // is the timeline (see docs/formats/text_anm.md).
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
 #include <cstdint>
 #include <string>

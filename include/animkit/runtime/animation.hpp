@@ -1,6 +1,6 @@
 // The playback runtime's data: an animation laid out for sampling and a skeleton laid
 // out for local-to-model. Standard library only; built offline by
-// animkit::BuildRuntimeAnimation / BuildRuntimeSkeleton (animkit/runtime_build.hpp).
+// animkit::BuildRuntimeAnimation / BuildRuntimeSkeleton (animkit/offline/runtime_build.hpp).
 //
 // Layout (see docs/runtime.md): each channel (translation, rotation, scale) is one
 // array of keys sorted by the time the sampler needs them, so playing forward reads

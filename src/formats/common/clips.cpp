@@ -1,6 +1,6 @@
 #include "formats/common/clips.hpp"
 
-#include <animkit/error.hpp>
+#include <animkit/core/error.hpp>
 
 namespace animkit {
 

@@ -1,7 +1,7 @@
 // What encoders of single-clip formats share: picking the one clip to write.
 #pragma once
 
-#include <animkit/model.hpp>
+#include <animkit/core/model.hpp>
 
 #include <string_view>
 

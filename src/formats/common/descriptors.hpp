@@ -2,7 +2,7 @@
 // own folder (a document names its descriptor, so the declaration must come first).
 #pragma once
 
-#include <animkit/format.hpp>
+#include <animkit/core/format.hpp>
 
 namespace animkit {
 

@@ -1,7 +1,7 @@
 // What the EDF formats (edf-canm, edf-mdb) share: the table of UTF-16 names.
 #pragma once
 
-#include <animkit/binary.hpp>
+#include <animkit/core/binary.hpp>
 
 #include <string>
 #include <vector>

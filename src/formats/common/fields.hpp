@@ -5,9 +5,9 @@
 // std::array of those, element after element.
 #pragma once
 
-#include <animkit/binary.hpp>
-#include <animkit/error.hpp>
-#include <animkit/value.hpp>
+#include <animkit/core/binary.hpp>
+#include <animkit/core/error.hpp>
+#include <animkit/core/value.hpp>
 
 #include <algorithm>
 #include <array>

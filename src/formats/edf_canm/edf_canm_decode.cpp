@@ -1,6 +1,6 @@
 // CANM to the common model: one clip per animation.
 #include <animkit/formats/edf_canm.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <algorithm>
 #include <cmath>

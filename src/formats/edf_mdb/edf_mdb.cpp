@@ -1,5 +1,5 @@
 #include <animkit/formats/edf_mdb.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include "formats/common/edf.hpp"
 #include "edf_mdb_fields.hpp"

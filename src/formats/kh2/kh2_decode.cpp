@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <cmath>
 #include <string>

@@ -1,6 +1,6 @@
 // Metroid Prime ANIM versions 0 and 2: parse, serialize, decode (the v2 bitstream: metroid_bitstream.cpp).
 #include <animkit/formats/metroid_anim.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include "metroid_bitstream.hpp"
 #include "metroid_fields.hpp"

@@ -1,7 +1,7 @@
 // Metroid Prime ANIM encoders: version 0 (every frame, floats) and version 2
 // (quantized deltas, bit-packed, with keyed frames chosen to meet an error bound).
 #include <animkit/formats/metroid_anim.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include "metroid_bitstream.hpp"
 

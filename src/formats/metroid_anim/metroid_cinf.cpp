@@ -1,6 +1,6 @@
 // Metroid Prime CINF skeleton: parse, serialize, decode to a Skeleton, encode from one.
 #include <animkit/formats/metroid_anim.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <algorithm>
 #include <map>

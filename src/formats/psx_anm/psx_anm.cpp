@@ -1,5 +1,5 @@
 #include <animkit/formats/psx_anm.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include "formats/common/psx.hpp"
 

@@ -2,9 +2,9 @@
 #include <animkit/formats/text_anm.hpp>
 
 #include "formats/common/document.hpp"
-#include <animkit/gltf.hpp>
-#include <animkit/io.hpp>
-#include <animkit/sampling.hpp>
+#include <animkit/formats/gltf.hpp>
+#include <animkit/io/io.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -182,8 +182,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   LayoutSettings settings;
   settings.gap_frames = static_cast<uint32_t>(context.options.Number(kGapOption, settings.gap_frames));
   settings.default_set = context.options.Choice(kSetOption, settings.default_set);
-  const Skeleton* skeleton = &scene.skeleton;
-  if (context.reference && !context.reference->skeleton.empty()) skeleton = &context.reference->skeleton;
+  const Skeleton* skeleton = &context.Rest(scene);
   std::string timeline_path, header;
   if (!context.output_path.empty()) {
     timeline_path = TimelinePathFor(context.output_path);

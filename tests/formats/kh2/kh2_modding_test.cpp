@@ -1,7 +1,8 @@
 // KH2 files as modders have them: lenient reading of what the game reads, the hermite
 // key fitting, templates and replacing one MSET slot.
 #include <animkit/formats/kh2.hpp>
-#include <animkit/pipeline.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/pipeline/pipeline.hpp>
 
 #include "support/test_support.hpp"
 

@@ -1,6 +1,7 @@
 #include <animkit/formats/psx_anc.hpp>
+#include <animkit/formats/registry.hpp>
 
-#include "gltf/gltf_internal.hpp"
+#include "formats/gltf/gltf_internal.hpp"
 #include "support/test_support.hpp"
 
 #include <cmath>

@@ -1,4 +1,5 @@
 #include <animkit/formats/psx_anm.hpp>
+#include <animkit/formats/registry.hpp>
 
 #include "support/test_support.hpp"
 

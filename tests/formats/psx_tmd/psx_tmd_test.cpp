@@ -1,7 +1,8 @@
 #include <animkit/formats/psx_anm.hpp>
+#include <animkit/formats/registry.hpp>
 #include <animkit/formats/psx_tmd.hpp>
 
-#include "gltf/gltf_internal.hpp"
+#include "formats/gltf/gltf_internal.hpp"
 #include "support/test_support.hpp"
 
 #include <cstdlib>

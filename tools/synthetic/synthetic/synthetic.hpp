@@ -2,7 +2,7 @@
 // Deterministic: the same arguments always give the same floats.
 #pragma once
 
-#include <animkit/model.hpp>
+#include <animkit/core/model.hpp>
 
 namespace animkit {
 

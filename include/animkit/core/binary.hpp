@@ -1,0 +1,114 @@
+// Bounds-checked binary reading and writing with explicit byte order.
+// Every read names what it reads, so a failure says what was expected and where.
+#pragma once
+
+#include <animkit/core/error.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace animkit {
+
+using ByteView = std::span<const uint8_t>;
+using Bytes = std::vector<uint8_t>;
+
+enum class Endian { Little, Big };
+
+class ByteReader {
+ public:
+  // base is the absolute offset of data[0] in the file, so errors in a sub-reader
+  // still name file offsets.
+  ByteReader(ByteView data, Endian endian, uint64_t base = 0)
+      : data_(data), endian_(endian), base_(base) {}
+
+  size_t size() const { return data_.size(); }
+  size_t tell() const { return pos_; }
+  size_t remaining() const { return data_.size() - pos_; }
+  uint64_t base() const { return base_; }
+  uint64_t absolute(size_t pos) const { return base_ + pos; }
+  Endian endian() const { return endian_; }
+  ByteView data() const { return data_; }
+
+  void Seek(uint64_t pos, std::string_view what);
+  void Skip(uint64_t n, std::string_view what);
+  // Fails unless n bytes are left.
+  void Require(uint64_t n, std::string_view what) const;
+  // Checks that count elements of elem_size bytes fit in what is left, before
+  // anything is allocated for them; returns count.
+  size_t Count(uint64_t count, uint64_t elem_size, std::string_view what) const;
+
+  uint8_t U8(std::string_view what = "a byte");
+  int8_t I8(std::string_view what = "a byte");
+  uint16_t U16(std::string_view what = "a 16-bit value");
+  int16_t I16(std::string_view what = "a 16-bit value");
+  uint32_t U32(std::string_view what = "a 32-bit value");
+  int32_t I32(std::string_view what = "a 32-bit value");
+  float F32(std::string_view what = "a float");
+  ByteView Take(uint64_t n, std::string_view what);
+  // Consumes expected.size() bytes and fails unless they are expected
+  // ("expected the magic 'CANM', found 'CAN.'").
+  void Magic(std::string_view expected);
+  // A zero-terminated 8-bit string (terminator consumed, not returned).
+  std::string CString(std::string_view what);
+
+  // A zero-terminated UTF-16 string (this reader's byte order) at pos, as UTF-8 (unpaired
+  // surrogates become U+FFFD). field is where the offset that led here was read: the error
+  // when pos lies outside names it; an unterminated string is an error at pos.
+  std::string Utf16z(int64_t pos, size_t field, std::string_view what) const;
+
+  // A reader over [offset, offset + n) of this one.
+  ByteReader Sub(uint64_t offset, uint64_t n, std::string_view what) const;
+  // A table of count entries of entry_size bytes at offset (a file value: negative or
+  // past the end is an error at field, where the offset was read), checked to fit before
+  // anything is allocated for it; the reader runs to the end of this one.
+  ByteReader Table(int64_t offset, uint64_t count, uint64_t entry_size, size_t field, std::string_view what) const;
+
+  [[noreturn]] void Fail(std::string message) const;  // at the current position
+  [[noreturn]] void FailAt(size_t pos, std::string message) const;
+
+ private:
+  uint64_t ReadUnsigned(int bytes, std::string_view what);
+  ByteView data_;
+  Endian endian_;
+  uint64_t base_;
+  size_t pos_ = 0;
+};
+
+class ByteWriter {
+ public:
+  explicit ByteWriter(Endian endian) : endian_(endian) {}
+  void U8(uint8_t v) { out_.push_back(v); }
+  void I8(int8_t v) { out_.push_back(static_cast<uint8_t>(v)); }
+  void U16(uint16_t v) { WriteUnsigned(v, 2); }
+  void I16(int16_t v) { WriteUnsigned(static_cast<uint16_t>(v), 2); }
+  void U32(uint32_t v) { WriteUnsigned(v, 4); }
+  void I32(int32_t v) { WriteUnsigned(static_cast<uint32_t>(v), 4); }
+  void F32(float v);
+  void Append(ByteView bytes) { out_.insert(out_.end(), bytes.begin(), bytes.end()); }
+  void Fill(size_t n, uint8_t value = 0) { out_.insert(out_.end(), n, value); }
+  void AlignTo(size_t alignment, uint8_t fill = 0);
+  void PatchU16(size_t pos, uint16_t v);
+  void PatchU32(size_t pos, uint32_t v);
+  size_t size() const { return out_.size(); }
+  const Bytes& bytes() const { return out_; }
+  Bytes Take() { return std::move(out_); }
+
+ private:
+  void WriteUnsigned(uint64_t v, int bytes);
+  void PatchUnsigned(size_t pos, uint64_t v, int bytes);
+  Endian endian_;
+  Bytes out_;
+};
+
+// UTF-16 code units to UTF-8 (unpaired surrogates become U+FFFD) and back (invalid
+// UTF-8 bytes become U+FFFD).
+std::string Utf8FromUtf16(const std::vector<uint16_t>& units);
+std::vector<uint16_t> Utf16FromUtf8(std::string_view text);
+
+// "0x1c4": offsets in messages are always written this way.
+std::string Hex(uint64_t v);
+
+}  // namespace animkit

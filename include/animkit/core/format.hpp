@@ -1,0 +1,168 @@
+// The format registry, in the spirit of a demuxer/muxer table: each format
+// registers its id, extensions, a probe, a reader (file -> Document) and an
+// encoder (Scene -> Document). A Document keeps every field of its file so that
+// Write() gives the same bytes back.
+#pragma once
+
+#include <animkit/core/binary.hpp>
+#include <animkit/core/limits.hpp>
+#include <animkit/core/model.hpp>
+#include <animkit/core/value.hpp>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace animkit {
+
+struct OptionSpec;
+
+// Format-specific settings ("--euler zyx" arrives as {"euler", "zyx"}). Every name is one a
+// format declares (FormatDescriptor::options) and every value fits its spec: Set() checks.
+class Options {
+ public:
+  // Error naming the option and what it allows when no format declares key or the value
+  // does not fit the declaration (kSourcePathOption is the one name formats do not declare).
+  void Set(std::string key, std::string value);
+  bool Has(const std::string& key) const { return values_.count(key) != 0; }
+  std::string Get(const std::string& key, std::string fallback = {}) const;
+  // The value of a declared option: the one set, else the spec's default, else fallback
+  // (options whose default depends on the input declare none).
+  std::string Choice(const OptionSpec& spec, std::string_view fallback = {}) const;
+  double Number(const OptionSpec& spec, double fallback = 0) const;
+  bool Flag(const OptionSpec& spec) const;
+  const std::map<std::string, std::string>& values() const { return values_; }
+  // The limits every reader, decoder, sampler and encoder checks (limits.hpp);
+  // kept apart from values(): raising a limit changes no output.
+  const Limits& limits() const { return limits_; }
+  void SetLimits(const Limits& limits) { limits_ = limits; }
+
+ private:
+  std::map<std::string, std::string> values_;
+  Limits limits_;
+};
+
+// Set by LoadFile/LoadBytes to the path the bytes came from, for formats whose
+// files refer to others beside them (a .gltf's external buffers).
+inline constexpr const char* kSourcePathOption = "source-path";
+
+struct DecodeContext {
+  const Scene* reference = nullptr;  // what --skeleton gave: skeleton and possibly a timeline
+  Options options;
+  // The skeleton a decoded scene is posed with: RestSkeleton(own, reference).
+  const Skeleton& Rest(const Scene& own) const { return RestSkeleton(own, reference); }
+};
+
+class Document;
+
+// What `convert --template FILE` gives an encoder: the file the output replaces (as the
+// game or an earlier conversion wrote it). An encoder takes from it what the input
+// cannot carry; formats that do not use templates ignore it.
+struct EncodeTemplate {
+  std::string path;
+  Bytes bytes;
+  const Document* document = nullptr;  // as read by its own format
+};
+
+// A file an encoder makes besides its document (the text ANM's timeline): the
+// pipeline writes it with the output, through the same writer.
+struct ExtraOutput {
+  std::string path;
+  Bytes bytes;
+};
+
+struct EncodeContext {
+  const Scene* reference = nullptr;
+  Options options;
+  // The rig the scene being encoded is posed with (RigOf), and its skeleton.
+  const Scene& Rig(const Scene& scene) const { return RigOf(scene, reference); }
+  const Skeleton& Rest(const Scene& scene) const { return RestSkeleton(scene, reference); }
+  // What a skeleton or model file (MDB, CINF) writes: the scene's own skeleton is its
+  // content, not a rest pose to pose clips with, so it wins; else the reference's.
+  const Scene& ModelToWrite(const Scene& scene) const {
+    return !scene.skeleton.empty() || !reference ? scene : *reference;
+  }
+  std::string output_path;             // the file being written, when known
+  Value report = Value::object();  // encoder statistics for --verbose
+  const EncodeTemplate* templ = nullptr;  // --template, nullptr when none
+  // --clip with a template: which of the template's clips (slots) the input replaces; the
+  // input is then not filtered by name.
+  std::string template_clip;
+  std::vector<std::string> warnings;  // shown on stderr by the CLI
+  std::vector<ExtraOutput> extra_outputs;  // written by the caller, never by the encoder
+};
+
+struct FormatDescriptor;
+
+class Document {
+ public:
+  virtual ~Document() = default;
+  virtual const FormatDescriptor& format() const = 0;
+  // The file's bytes; for a document that was read, identical to the input.
+  virtual Bytes Write() const = 0;
+  // Every header field and table worth showing (`animkit info --json`).
+  virtual Value Info() const = 0;
+  // The common model: skeleton and/or clips.
+  virtual Scene Decode(const DecodeContext& context) const = 0;
+};
+
+enum class OptionType {
+  Choice,   // one of OptionSpec::choices
+  Number,   // a decimal number within [min, max]
+  Integer,  // a whole number within [min, max]
+  Word,     // a name: not empty, no spaces or control characters
+  Flag,     // no value on the command line; "1" (set) or "0"
+};
+
+// Whether an option changes reading (decode), writing (encode) or both: front ends show
+// each in the dialogs where it acts.
+enum class OptionUse { Read, Write, ReadWrite };
+
+// A format option as its format declares it: the CLI's flags and --help, docs/cli.md's
+// option table (FormatOptionsMarkdown) and any other front end are made from these.
+struct OptionSpec {
+  std::string_view name{};  // without dashes
+  OptionType type = OptionType::Word;
+  std::string_view help{};  // one line; values and default are added from the fields below
+  std::vector<std::string_view> choices{};  // Choice: the allowed values
+  // As written on the command line; empty when it depends on the input (help says how).
+  std::string_view default_value{};
+  double min = -1e300, max = 1e300;  // Number / Integer: the allowed range
+  bool min_exclusive = false;        // min itself is not allowed
+  OptionUse use = OptionUse::Read;
+  bool takes_value() const { return type != OptionType::Flag; }
+};
+
+// Probe scores: how sure a format is that bytes are its own.
+inline constexpr int kProbeNone = 0;
+inline constexpr int kProbeExtension = 25;  // only the extension matches
+// The extension and the format's magic or marker match but the structure does not fit:
+// a damaged file of that format, read so that its own error (with the offset) is reported.
+inline constexpr int kProbeDamaged = 40;
+inline constexpr int kProbeStructure = 50;  // plausible structure, no magic
+inline constexpr int kProbeMagic = 100;     // magic bytes and a consistent header
+
+struct FormatDescriptor {
+  std::string_view id;           // the CLI contract's format id
+  std::string_view description;  // a human name
+  std::vector<std::string_view> extensions;  // lower case, with the dot
+  // Extensions of the skeleton or model files this format's animations decode against
+  // (FindCompanion); empty when it needs none.
+  std::vector<std::string_view> companions;
+  int (*probe)(ByteView data, std::string_view extension) = nullptr;
+  std::unique_ptr<Document> (*read)(ByteView data, const Options& options) = nullptr;
+  // nullptr when the format cannot be written from the common model.
+  std::unique_ptr<Document> (*encode)(const Scene& scene, EncodeContext& context) = nullptr;
+  std::vector<OptionSpec> options;
+  // The source's up axis ("+Y" or "-Y"): what a viewer or editor turns to its own up.
+  std::string_view up_axis = "+Y";
+  // Whether one file holds several clips (a writer then takes every clip given).
+  bool multi_clip = false;
+  // Extensions of the files that hold an animation this format's encoder writes (export
+  // targets); glTF, the interchange format itself, lists none.
+  std::vector<std::string_view> animation_extensions{};
+};
+
+}  // namespace animkit

@@ -1,0 +1,140 @@
+// The common animation model every format decodes to and encodes from.
+// Time is in seconds (type Seconds), rotations are QuatXYZW, transforms are local
+// (parent-relative) unless a Clip says Space::Model.
+#pragma once
+
+#include <animkit/core/math.hpp>
+#include <animkit/core/value.hpp>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace animkit {
+
+using Seconds = float;
+
+struct Joint {
+  std::string name;
+  int parent = -1;     // index into Skeleton::joints, -1 for a root
+  TransformTRS rest;   // local (parent-relative) rest pose
+};
+
+// A joint the file knows only by a number (a bone id, an object index) is named "#N",
+// N in decimal; encoders map such a name back to that number.
+std::string NumberedJointName(uint64_t number);
+// N of a "#N" name: '#' then decimal digits only, fitting 64 bits; nullopt for any other name.
+std::optional<uint64_t> ParseNumberedJointName(std::string_view name);
+
+struct Skeleton {
+  std::vector<Joint> joints;  // parents come before their children
+  int Find(std::string_view name) const;  // -1 when absent
+  bool empty() const { return joints.empty(); }
+};
+
+enum class Interpolation { Step, Linear, Hermite };
+
+// Keys of one property. Hermite keys carry tangents as derivatives per second
+// (dvalue/dt, as glTF CUBICSPLINE stores them); step and linear leave them empty.
+template <class T>
+struct Track {
+  Interpolation interpolation = Interpolation::Linear;
+  std::vector<Seconds> times;
+  std::vector<T> values;
+  std::vector<T> in_tangents;
+  std::vector<T> out_tangents;
+  bool empty() const { return times.empty(); }
+  size_t size() const { return times.size(); }
+  // Appends a key (times and values stay the same length).
+  void Add(Seconds time, const T& value) {
+    times.push_back(time);
+    values.push_back(value);
+  }
+};
+
+enum class Space { Local, Model };
+
+struct JointTrack {
+  std::string joint;  // joint name, or NumberedJointName(N) with N the file's own bone id
+  Track<Vec3> translation;
+  Track<QuatXYZW> rotation;
+  Track<Vec3> scale;
+  // Per-frame visibility (frame i at i / frame_rate); empty means always visible.
+  std::vector<bool> visible;
+};
+
+struct Event {
+  Seconds time = 0;
+  std::string name;
+  std::vector<double> params;
+  std::optional<Seconds> end_time;  // set for range events
+};
+
+// An animated camera: where it is, what it looks at, its roll about the view
+// direction and its vertical field of view, one value per key time. Cameras belong to
+// the clip that animates them (Clip::cameras), so they share its timing and name.
+struct CameraTrack {
+  std::string name;
+  Interpolation interpolation = Interpolation::Step;
+  std::vector<Seconds> times;
+  std::vector<Vec3> positions;  // eye position, in the source's units and axes
+  std::vector<Vec3> targets;    // the point looked at
+  std::vector<float> roll;      // radians about the view direction; empty means 0
+  std::vector<float> yfov;      // vertical field of view in radians; empty when unknown
+  Value metadata = Value::object();  // raw values the source could not convert
+};
+
+// Timing: frame i of the file is at i / frame_rate seconds; frame_count frames span
+// [0, duration]. SetFrames keeps the three consistent (duration = time of the last
+// frame); a format whose file stores its own duration (Metroid ANIM, a text ANM set cut
+// from a timeline) sets duration from the file after it.
+struct Clip {
+  std::string name;
+  double frame_rate = 30;   // frames per second of the file's own frames
+  size_t frame_count = 0;   // frame i is at time i / frame_rate
+  Seconds duration = 0;     // seconds
+  bool loop = false;
+  Space space = Space::Local;
+  std::vector<JointTrack> tracks;  // in the file's own joint order
+  std::vector<Event> events;
+  std::vector<CameraTrack> cameras;  // animated cameras (PS1 ANC)
+  Value metadata = Value::object();  // source format, raw header fields
+
+  const JointTrack* FindTrack(std::string_view joint) const;
+  // Sets frame_count and frame_rate, and duration to the last frame's time (0 when
+  // there are fewer than two frames or the rate is not positive).
+  void SetFrames(size_t count, double rate);
+};
+
+// Geometry that moves with one joint (rigid, not skinned), in the joint's space.
+// Vertex colours are linear RGBA 0..1; triangles and lines index positions.
+struct Mesh {
+  std::string name;
+  int joint = -1;  // index into Skeleton::joints; -1: static, in scene space
+  std::vector<Vec3> positions;
+  std::vector<std::array<float, 4>> colors;  // empty or one per position
+  std::vector<uint32_t> triangles;           // 3 indices each
+  std::vector<uint32_t> lines;               // 2 indices each
+};
+
+// What a file decodes to: an optional skeleton, meshes and any number of clips.
+struct Scene {
+  Skeleton skeleton;
+  std::vector<Mesh> meshes;
+  std::vector<Clip> clips;
+  Value metadata = Value::object();
+};
+
+// The rig of a scene decoded against a reference (a skeleton or model file): the reference
+// when its skeleton has joints, else the scene itself. Its skeleton is the rest pose of the
+// joints a clip does not key: the one rule of every format (DecodeContext::Rest,
+// EncodeContext::Rest) and front end.
+const Scene& RigOf(const Scene& scene, const Scene* reference);
+inline const Skeleton& RestSkeleton(const Scene& scene, const Scene* reference) {
+  return RigOf(scene, reference).skeleton;
+}
+
+}  // namespace animkit

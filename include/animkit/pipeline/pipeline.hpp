@@ -1,0 +1,10 @@
+// The jobs every front end runs, as a library: load (detect + read), resolve the skeleton,
+// decode, sample to the contract's JSON, info, encode, convert. One header a step.
+#pragma once
+
+#include <animkit/pipeline/convert.hpp>
+#include <animkit/pipeline/encode.hpp>
+#include <animkit/pipeline/info.hpp>
+#include <animkit/pipeline/load.hpp>
+#include <animkit/pipeline/sample_json.hpp>
+#include <animkit/pipeline/skeleton.hpp>

@@ -1,0 +1,76 @@
+// `animkit preview`: a file as one self-contained HTML page (three.js and the animation
+// as an embedded glb inline: it opens offline, from file://), and a folder as a site of
+// such pages with a searchable gallery (index.html). docs/preview.md describes the page.
+#pragma once
+
+#include <animkit/pipeline/batch.hpp>
+#include <animkit/pipeline/pipeline.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace animkit {
+
+struct PreviewRequest {
+  // What the file decodes against (a site gives each skeleton decoded once).
+  SkeletonSource skeleton = SkeletonSource::Auto();
+  std::string clip;  // only this clip ("" = every clip); Error naming the file when none is
+  Options options;
+};
+
+struct PreviewPage {
+  std::string html;
+  size_t glb_bytes = 0;  // the embedded glb (ExportGltf), before base64
+  Companion skeleton;    // the skeleton file used ("" for none)
+  Value info;            // the file's `info --json` document (InfoValue), as the page shows it
+};
+
+// The page of a loaded file: its scene (DecodeWithSkeleton) exported as a glb, its info,
+// the viewer (viewer/) and three.js, all inline. Errors name the file.
+PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request);
+
+// The most a page may weigh: 1.5 MB for three.js and the viewer, plus 1.4 x the glb
+// (base64 is 4/3 of it). A test holds every sample's page to it.
+size_t PreviewPageSizeLimit(size_t glb_bytes);
+
+// The up axis a format's files use (FormatDescriptor::up_axis), as the page and the
+// Blender add-on show them: "-Y" for the PS1 formats, whose Y axis points down.
+std::string_view PreviewUpAxis(std::string_view format_id);
+
+struct PreviewSiteRequest {
+  std::string input_dir, output_dir;
+  // For files no skeleton map rule matches (as PreviewRequest).
+  SkeletonSource skeleton = SkeletonSource::Auto();
+  std::vector<SkeletonMapRule> skeleton_map;  // `--skeleton-map` (ParseSkeletonMap); the first matching rule wins
+  Options options;
+};
+
+// One recognised file of the folder, as the gallery lists it.
+struct PreviewSiteEntry {
+  std::string path;      // relative to the input folder, '/'-separated
+  std::string format;    // detected format id
+  std::string page;      // relative to the output folder; "" when none was written (error)
+  std::string skeleton;  // the skeleton file used, relative to the input folder ("" for none)
+  size_t clips = 0, frames = 0, joints = 0, events = 0;  // as `animkit info --json` counts them
+  size_t page_bytes = 0, glb_bytes = 0;
+  std::string error;  // why the file has no page (a damaged file: the reader's error)
+};
+
+struct PreviewSite {
+  std::vector<PreviewSiteEntry> files;  // every recognised file, sorted by path
+  size_t unrecognised = 0;              // files no format recognises by their contents (not listed)
+  std::string index;                    // the gallery: OUTPUT/index.html
+  size_t failed() const;
+};
+
+// Writes a page per recognised file (OUTPUT/<relative path>.html) and the gallery,
+// each atomically; never over a file of the input folder (an output folder inside it
+// is left out of the walk). A damaged file gets an error line in the gallery, not a
+// page (nor does a file whose map rule's skeleton glob matches nothing); skeleton-only
+// files get a page with the rest pose. Error for a usage error (no such folder, output
+// equal to input, a malformed glob).
+PreviewSite WritePreviewSite(const PreviewSiteRequest& request);
+
+}  // namespace animkit

@@ -1,0 +1,222 @@
+// Meshes and animated cameras for the glTF exporter: appended to a model whose
+// nodes, skin and animations the exporter has already built.
+#include <animkit/core/error.hpp>
+#include <animkit/core/math.hpp>
+#include <animkit/core/model.hpp>
+
+#include "formats/gltf/gltf_internal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace animkit::gltf {
+namespace {
+
+class Appender {
+ public:
+  explicit Appender(tinygltf::Model& model) : model_(model) {}
+
+  // A buffer view over bytes appended (4-aligned) to buffer 0.
+  int AddView(const void* data, size_t bytes, int target) {
+    if (model_.buffers.empty()) model_.buffers.emplace_back();
+    auto& buffer = model_.buffers[0].data;
+    buffer.resize((buffer.size() + 3) / 4 * 4, 0);
+    tinygltf::BufferView view;
+    view.buffer = 0;
+    view.byteOffset = buffer.size();
+    view.byteLength = bytes;
+    view.target = target;
+    buffer.resize(buffer.size() + bytes);
+    std::memcpy(buffer.data() + view.byteOffset, data, bytes);
+    model_.bufferViews.push_back(std::move(view));
+    return static_cast<int>(model_.bufferViews.size() - 1);
+  }
+
+  int AddFloats(const std::vector<float>& data, int type, int components, bool min_max, int target = 0) {
+    tinygltf::Accessor a = FloatAccessor(data, type, components, min_max);
+    a.bufferView = AddView(data.data(), data.size() * sizeof(float), target);
+    model_.accessors.push_back(std::move(a));
+    return static_cast<int>(model_.accessors.size() - 1);
+  }
+
+  int AddIndices(const std::vector<uint32_t>& indices, size_t vertex_count) {
+    tinygltf::Accessor a;
+    a.type = TINYGLTF_TYPE_SCALAR;
+    a.count = indices.size();
+    if (vertex_count < 0xFFFF) {  // 0xFFFF is the primitive restart value: avoided
+      std::vector<uint16_t> small(indices.begin(), indices.end());
+      a.bufferView = AddView(small.data(), small.size() * 2, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+      a.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT;
+    } else {
+      a.bufferView = AddView(indices.data(), indices.size() * 4, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+      a.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
+    }
+    model_.accessors.push_back(std::move(a));
+    return static_cast<int>(model_.accessors.size() - 1);
+  }
+
+ private:
+  tinygltf::Model& model_;
+};
+
+bool Finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+int VertexColorMaterial(tinygltf::Model& model) {
+  tinygltf::Material m;
+  m.name = "animkit_vertex_color";
+  m.doubleSided = true;  // source winding conventions differ; show both faces
+  m.pbrMetallicRoughness.metallicFactor = 0;
+  m.pbrMetallicRoughness.roughnessFactor = 1;
+  model.materials.push_back(std::move(m));
+  return static_cast<int>(model.materials.size() - 1);
+}
+
+void AddMeshes(tinygltf::Model& model, Appender& out, const Scene& scene, int root_node) {
+  int material = -1;
+  const int joints = static_cast<int>(scene.skeleton.joints.size());
+  for (size_t m = 0; m < scene.meshes.size(); ++m) {
+    const Mesh& mesh = scene.meshes[m];
+    const std::string where = "mesh '" + mesh.name + "'";
+    if (mesh.positions.empty() || (mesh.triangles.size() < 3 && mesh.lines.size() < 2)) continue;
+    std::vector<float> positions;
+    positions.reserve(mesh.positions.size() * 3);
+    for (const Vec3& p : mesh.positions) {
+      if (!Finite(p)) throw Error::General(where + " has a position that is not a finite number");
+      positions.insert(positions.end(), {p.x, p.y, p.z});
+    }
+    auto check = [&](const std::vector<uint32_t>& indices, size_t group) {
+      std::vector<uint32_t> used(indices.begin(), indices.begin() + std::ptrdiff_t(indices.size() / group * group));
+      for (uint32_t i : used)
+        if (i >= mesh.positions.size())
+          throw Error::General(where + " indexes vertex " + std::to_string(i) + " of " +
+                               std::to_string(mesh.positions.size()));
+      return used;
+    };
+    if (material < 0) material = VertexColorMaterial(model);
+    tinygltf::Primitive base;
+    base.material = material;
+    base.attributes["POSITION"] = out.AddFloats(positions, TINYGLTF_TYPE_VEC3, 3, true, TINYGLTF_TARGET_ARRAY_BUFFER);
+    if (mesh.colors.size() == mesh.positions.size()) {
+      std::vector<float> colors;
+      colors.reserve(mesh.colors.size() * 4);
+      for (const auto& c : mesh.colors)
+        for (float v : c) colors.push_back(std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f);
+      base.attributes["COLOR_0"] = out.AddFloats(colors, TINYGLTF_TYPE_VEC4, 4, false, TINYGLTF_TARGET_ARRAY_BUFFER);
+    }
+    tinygltf::Mesh gm;
+    gm.name = mesh.name;
+    const std::vector<uint32_t> triangles = check(mesh.triangles, 3), lines = check(mesh.lines, 2);
+    if (!triangles.empty()) {
+      tinygltf::Primitive p = base;
+      p.mode = TINYGLTF_MODE_TRIANGLES;
+      p.indices = out.AddIndices(triangles, mesh.positions.size());
+      gm.primitives.push_back(std::move(p));
+    }
+    if (!lines.empty()) {
+      tinygltf::Primitive p = base;
+      p.mode = TINYGLTF_MODE_LINE;
+      p.indices = out.AddIndices(lines, mesh.positions.size());
+      gm.primitives.push_back(std::move(p));
+    }
+    model.meshes.push_back(std::move(gm));
+    const int mesh_index = static_cast<int>(model.meshes.size() - 1);
+    // On the joint's node; a second mesh for the same joint (or a static one) on a child node.
+    const int owner = (mesh.joint >= 0 && mesh.joint < joints) ? mesh.joint : root_node;
+    if (owner != root_node && model.nodes[owner].mesh < 0) {
+      model.nodes[owner].mesh = mesh_index;
+    } else {
+      tinygltf::Node node;
+      node.name = mesh.name.empty() ? "mesh " + std::to_string(m) : mesh.name + " mesh";
+      node.mesh = mesh_index;
+      model.nodes.push_back(std::move(node));
+      model.nodes[owner].children.push_back(static_cast<int>(model.nodes.size() - 1));
+    }
+  }
+}
+
+const char* InterpolationName(Interpolation i) { return i == Interpolation::Step ? "STEP" : "LINEAR"; }
+
+void AddCameras(tinygltf::Model& model, Appender& out, const Scene& scene, int root_node) {
+  constexpr float kDefaultYfov = 0.8f;  // when the source's field of view has no known unit
+  for (size_t c = 0; c < scene.clips.size() && c < model.animations.size(); ++c) {
+    for (const CameraTrack& cam : scene.clips[c].cameras) {
+      const std::string where = "camera '" + cam.name + "'";
+      const size_t n = std::min({cam.times.size(), cam.positions.size(), cam.targets.size()});
+      std::vector<float> times, translations, rotations, fovs, distances;
+      for (size_t i = 0; i < n; ++i) {
+        const float t = std::max(cam.times[i], 0.0f);
+        if (!std::isfinite(t) || (!times.empty() && t <= times.back())) continue;
+        if (!Finite(cam.positions[i]) || !Finite(cam.targets[i]))
+          throw Error::General(where + " key " + std::to_string(i) + " is not a finite number");
+        const QuatXYZW q = CameraRotation(cam.positions[i], cam.targets[i], i < cam.roll.size() ? cam.roll[i] : 0.0f);
+        times.push_back(t);
+        translations.insert(translations.end(), {cam.positions[i].x, cam.positions[i].y, cam.positions[i].z});
+        rotations.insert(rotations.end(), {q.x, q.y, q.z, q.w});
+        distances.push_back(Distance(cam.positions[i], cam.targets[i]));
+        if (i < cam.yfov.size()) fovs.push_back(cam.yfov[i]);
+      }
+      tinygltf::Camera camera;
+      camera.name = cam.name;
+      camera.type = "perspective";
+      const float yfov = !fovs.empty() && std::isfinite(fovs[0]) && fovs[0] > 0 && fovs[0] < 3.14f ? fovs[0] : kDefaultYfov;
+      camera.perspective.yfov = yfov;
+      camera.perspective.znear = 1;
+      camera.perspective.zfar = 1e6;  // PS1 scenes span tens of thousands of units
+      nlohmann::json extras = {{"clip", scene.clips[c].name}};
+      if (fovs.size() > 1) extras["yfov"] = fovs;
+      extras["target_distance"] = distances;  // the point looked at, which the rotation alone does not give
+      const nlohmann::json metadata = ToNlohmann(cam.metadata);
+      if (metadata.is_object() && !metadata.empty() && IsValueRepresentable(metadata)) extras["metadata"] = metadata;
+      camera.extras = ToValue(nlohmann::json{{kExtrasKey, extras}});
+      model.cameras.push_back(std::move(camera));
+
+      tinygltf::Node node;
+      node.name = cam.name;
+      node.camera = static_cast<int>(model.cameras.size() - 1);
+      if (!times.empty()) {
+        node.translation = {translations[0], translations[1], translations[2]};
+        node.rotation = {rotations[0], rotations[1], rotations[2], rotations[3]};
+      }
+      model.nodes.push_back(std::move(node));
+      const int node_index = static_cast<int>(model.nodes.size() - 1);
+      model.nodes[root_node].children.push_back(node_index);
+      if (times.empty()) continue;
+
+      tinygltf::Animation& animation = model.animations[c];
+      const Interpolation interpolation = times.size() == 1 ? Interpolation::Step : cam.interpolation;
+      const int input = out.AddFloats(times, TINYGLTF_TYPE_SCALAR, 1, true);
+      auto channel = [&](const std::vector<float>& values, int type, int components, const char* path) {
+        AddSampledChannel(animation, input, out.AddFloats(values, type, components, false),
+                          InterpolationName(interpolation), node_index, path);
+      };
+      channel(translations, TINYGLTF_TYPE_VEC3, 3, "translation");
+      channel(rotations, TINYGLTF_TYPE_VEC4, 4, "rotation");
+    }
+  }
+}
+
+}  // namespace
+
+void AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, int root_node) {
+  bool cameras = false;
+  for (const Clip& clip : scene.clips) cameras = cameras || !clip.cameras.empty();
+  if (scene.meshes.empty() && !cameras) return;
+  if (root_node >= static_cast<int>(model.nodes.size())) {
+    // The exporter left out an empty root (no joints, no clips): meshes need one.
+    tinygltf::Node root;
+    root.name = std::string(kRootNodeName);
+    model.nodes.push_back(std::move(root));
+    root_node = static_cast<int>(model.nodes.size() - 1);
+    tinygltf::Scene gscene;
+    gscene.nodes.push_back(root_node);
+    model.scenes.push_back(std::move(gscene));
+    model.defaultScene = 0;
+  }
+  Appender out(model);
+  AddMeshes(model, out, scene, root_node);
+  AddCameras(model, out, scene, root_node);
+}
+
+}  // namespace animkit::gltf
