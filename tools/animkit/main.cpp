@@ -149,6 +149,12 @@ int RunSample(const std::string& file, double rate, const CommonArgs& args) {
   return 0;
 }
 
+int RunImportData(const std::string& file, const CommonArgs& args) {
+  const Bytes bytes = cli::ImportData(file, args.format, args.skeleton, ToOptions(args));
+  WriteFileAtomic(args.output, bytes, InputsOf(file, args.skeleton));
+  return 0;
+}
+
 int RunValidate(const std::vector<std::string>& files, const CommonArgs& args) {
   int status = 0;
   for (const std::string& file : files) {
@@ -285,11 +291,7 @@ int main(int argc, char** argv) {
       return RunConvert(input, output, to, verbose, summary, args, template_path);
     }
     if (validate->parsed()) return RunValidate(files, args);
-    if (import_data->parsed()) {
-      const Bytes bytes = cli::ImportData(input, args.format, args.skeleton, ToOptions(args));
-      WriteFileAtomic(args.output, bytes, {input, args.skeleton});
-      return 0;
-    }
+    if (import_data->parsed()) return RunImportData(input, args);
     if (formats->parsed()) return RunFormats(list_options, markdown, json);
     if (preview->parsed()) {
       const bool skeleton_given = preview->count("--skeleton") > 0;
