@@ -3,8 +3,8 @@
 // text front ends show for them.
 #include <animkit/core/error.hpp>
 #include <animkit/core/format.hpp>
-#include <animkit/formats/options.hpp>
 #include <animkit/formats/registry.hpp>
+#include "formats/common/options.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -1,7 +1,7 @@
-// Typed option declarations (formats/options.hpp): each makes its spec and reads its value;
+// Typed option declarations (formats/common/options.hpp): each makes its spec and reads its value;
 // names and values are checked where a front end takes them in, not by Options.
-#include <animkit/formats/options.hpp>
 #include <animkit/formats/registry.hpp>
+#include "formats/common/options.hpp"
 #include "support/test_support.hpp"
 
 #include <filesystem>

@@ -1,6 +1,6 @@
 // Format options: the declarations every front end is built from, checked by the library.
-#include <animkit/formats/options.hpp>
 #include <animkit/formats/registry.hpp>
+#include "formats/common/options.hpp"
 #include "support/test_support.hpp"
 
 #include <fstream>

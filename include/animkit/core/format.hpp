@@ -19,7 +19,7 @@ namespace animkit {
 
 // Format-specific settings ("--euler zyx" arrives as {"euler", "zyx"}): a plain store. Names
 // and values are checked where a front end takes them in (SetOption, formats/registry.hpp)
-// and read through each format's typed declarations (formats/options.hpp).
+// and read through each format's typed declarations (src/formats/common/options.hpp).
 class Options {
  public:
   void Set(std::string key, std::string value) { values_[std::move(key)] = std::move(value); }
@@ -105,9 +105,9 @@ enum class OptionType {
   Flag,     // no value on the command line; "1" (set) or "0"
 };
 
-// A format option as its format declares it (through a typed declaration, formats/options.hpp):
-// the CLI's flags and --help, docs/cli.md's option table (FormatOptionsMarkdown) and any
-// other front end are made from these.
+// A format option as its format declares it (through a typed declaration,
+// src/formats/common/options.hpp): the CLI's flags and --help, docs/cli.md's option table
+// (FormatOptionsMarkdown) and any other front end are made from these.
 struct OptionSpec {
   std::string_view name{};  // without dashes
   OptionType type = OptionType::Word;

@@ -1,7 +1,7 @@
 // What the PS1 formats (psx-anm, psx-anc) share: the frame rate their headers imply.
 #pragma once
 
-#include <animkit/formats/options.hpp>
+#include "formats/common/options.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,8 +1,8 @@
 // Registry entry and document for the EDF CANM format.
 #include <animkit/formats/edf_canm.hpp>
-#include <animkit/formats/options.hpp>
 
 #include "formats/common/document.hpp"
+#include "formats/common/options.hpp"
 #include "edf_canm_fields.hpp"
 
 #include <cstring>

@@ -1,9 +1,9 @@
 // Registry entries and documents for Metroid Prime ANIM and CINF.
 #include <animkit/formats/metroid_anim.hpp>
-#include <animkit/formats/options.hpp>
 
 #include "formats/common/document.hpp"
 #include "formats/common/clips.hpp"
+#include "formats/common/options.hpp"
 #include "metroid_fields.hpp"
 
 #include <cmath>

@@ -1,8 +1,8 @@
 // Registry entry and document for the PS1 TMD model format.
-#include <animkit/formats/options.hpp>
 #include <animkit/formats/psx_tmd.hpp>
 
 #include "formats/common/document.hpp"
+#include "formats/common/options.hpp"
 
 #include <map>
 

@@ -1,8 +1,8 @@
 // Registry entry and document for the text ANM format.
-#include <animkit/formats/options.hpp>
 #include <animkit/formats/text_anm.hpp>
 
 #include "formats/common/document.hpp"
+#include "formats/common/options.hpp"
 #include <animkit/formats/gltf.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/offline/sampling.hpp>
