@@ -185,8 +185,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   LayoutSettings settings;
   settings.gap_frames = kGapOption.Get(context.options);
   settings.default_set = kSetOption.Get(context.options);
-  const Skeleton* skeleton = &scene.skeleton;
-  if (context.reference && !context.reference->skeleton.empty()) skeleton = &context.reference->skeleton;
+  const Skeleton* skeleton = &context.Rest(scene);
   std::string timeline_path, header;
   if (!context.output_path.empty()) {
     timeline_path = TimelinePathFor(context.output_path);
