@@ -45,7 +45,7 @@ inline void FuzzScene(const FormatDescriptor& format, const Scene& scene, const 
       const Bytes encoded = out->encode(scene, ectx)->Write();
       // glTF import has a target of its own (gltf_fuzz); reading every export back here
       // would double the cost of each input for coverage that target already has.
-      if (out == &format) (void)out->read(encoded, options)->Decode(DecodeContext{reference, options});
+      if (out == &format) (void)out->read(encoded, {options, ""})->Decode(DecodeContext{reference, options});
     } catch (const Error&) {
     }
   }
@@ -55,7 +55,7 @@ inline int FuzzFormat(const FormatDescriptor& format, const uint8_t* data, size_
   ByteView input(data, size);
   std::unique_ptr<Document> doc;
   try {
-    doc = format.read(input, Options{});
+    doc = format.read(input, {});
   } catch (const Error&) {
     return 0;
   }

@@ -104,7 +104,7 @@ Options OptionsFrom(const py::kwargs& kwargs) {
         limit = true;
       }
     }
-    if (!limit) options.Set(name, OptionText(value));  // the library's check: unknown names, bad values
+    if (!limit) SetOption(options, name, OptionText(value));  // the library's check: unknown names, bad values
   }
   options.SetLimits(limits);
   return options;

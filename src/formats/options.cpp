@@ -1,8 +1,10 @@
-// Format options: the declarations of every format (FormatDescriptor::options), checked
-// when set, and the text front ends show for them.
+// Format options: the declarations of every format (FormatDescriptor::options), the check
+// front ends make when they take one in (SetOption), the typed reads formats make, and the
+// text front ends show for them.
 #include <animkit/core/error.hpp>
-#include <animkit/formats/registry.hpp>
 #include <animkit/core/format.hpp>
+#include <animkit/formats/registry.hpp>
+#include "formats/common/options.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -129,34 +131,36 @@ std::string FormatOptionsMarkdown() {
   return out;
 }
 
-void Options::Set(std::string key, std::string value) {
-  if (key != kSourcePathOption) {
-    const OptionSpec* spec = FindOption(key);
-    if (!spec) throw Error::General("unknown option '" + key + "' (format options: " + JoinNames(AllOptions()) + ")");
-    CheckOptionValue(*spec, value);
+void SetOption(Options& options, const std::string& name, const std::string& value) {
+  const OptionSpec* spec = FindOption(name);
+  if (!spec) throw Error::General("unknown option '" + name + "' (format options: " + JoinNames(AllOptions()) + ")");
+  CheckOptionValue(*spec, value);
+  options.Set(name, value);
+}
+
+DeclaredOption::DeclaredOption(OptionSpec spec, OptionType type) : spec_(std::move(spec)) { spec_.type = type; }
+
+std::optional<std::string_view> DeclaredOption::Text(const Options& options) const {
+  const auto it = options.values().find(std::string(spec_.name));
+  if (it == options.values().end()) {
+    if (spec_.default_value.empty()) return std::nullopt;
+    return spec_.default_value;
   }
-  values_[std::move(key)] = std::move(value);
+  CheckOptionValue(spec_, it->second);
+  return it->second;
 }
 
-std::string Options::Get(const std::string& key, std::string fallback) const {
-  auto it = values_.find(key);
-  return it == values_.end() ? fallback : it->second;
+std::string_view DeclaredOption::DefaultedText(const Options& options) const {
+  const std::optional<std::string_view> text = Text(options);
+  if (!text) throw Error::General("option " + Dashed(spec_) + " has no default: its reader passes one");
+  return *text;
 }
 
-std::string Options::Choice(const OptionSpec& spec, std::string_view fallback) const {
-  auto it = values_.find(std::string(spec.name));
-  if (it != values_.end()) return it->second;
-  return std::string(spec.default_value.empty() ? fallback : spec.default_value);
-}
-
-double Options::Number(const OptionSpec& spec, double fallback) const {
-  const std::string text = Choice(spec);
-  double v = fallback;
-  if (!text.empty() && !ParseNumber(text, &v)) CheckOptionValue(spec, text);  // throws: a bad default
+double DeclaredOption::NumberIn(std::string_view text) {
+  double v = 0;
+  ParseNumber(text, &v);
   return v;
 }
-
-bool Options::Flag(const OptionSpec& spec) const { return Choice(spec, "0") == "1"; }
 
 }  // namespace animkit
 

@@ -1,5 +1,6 @@
 // Format options: the declarations every front end is built from, checked by the library.
 #include <animkit/formats/registry.hpp>
+#include "formats/common/options.hpp"
 #include "support/test_support.hpp"
 
 #include <algorithm>
@@ -13,7 +14,7 @@ namespace {
 std::string SetError(const std::string& name, const std::string& value) {
   Options o;
   try {
-    o.Set(name, value);
+    SetOption(o, name, value);
   } catch (const Error& e) {
     return e.what();
   }
@@ -25,7 +26,7 @@ TEST(FormatOptions, UnknownNameIsAnErrorNamingTheKnownOnes) {
   EXPECT_NE(err.find("unknown option 'eular'"), std::string::npos) << err;
   EXPECT_NE(err.find("euler"), std::string::npos) << err;  // the list of names includes the right one
   Options o;
-  EXPECT_THROW(o.Set("", "1"), Error);
+  EXPECT_THROW(SetOption(o, "", "1"), Error);
   EXPECT_TRUE(o.values().empty());  // nothing is kept from a rejected Set
 }
 
@@ -50,25 +51,32 @@ TEST(FormatOptions, NumbersOutsideTheirRangeAreErrorsNamingTheRange) {
 
 TEST(FormatOptions, GoodValuesAreKeptAndReadTyped) {
   Options o;
-  o.Set("euler", "zyx");
-  o.Set("psx-rate", "24");
-  o.Set("canm-fps", "1000");
-  o.Set("anm-gap", "100000");
-  o.Set("raw", "1");
-  o.Set(kSourcePathOption, "/some/where/file.anb");  // the library's own, declared by no format
-  EXPECT_EQ(o.Choice(*FindOption("euler")), "zyx");
-  EXPECT_DOUBLE_EQ(o.Number(*FindOption("psx-rate")), 24.0);
-  EXPECT_DOUBLE_EQ(o.Number(*FindOption("canm-fps")), 1000.0);
-  EXPECT_TRUE(o.Flag(*FindOption("raw")));
-  EXPECT_EQ(o.Get(kSourcePathOption), "/some/where/file.anb");
+  SetOption(o, "euler", "zyx");
+  SetOption(o, "psx-rate", "24");
+  SetOption(o, "canm-fps", "1000");
+  SetOption(o, "anm-gap", "100000");
+  SetOption(o, "raw", "1");
+  EXPECT_EQ(o.Get("euler"), "zyx");  // kept as given
+  // Read through typed declarations of the registry's specs (each format's own are private to it).
+  const ChoiceOption<EulerOrder> euler{*FindOption("euler"), {{"xyz", EulerOrder::XYZ}, {"zyx", EulerOrder::ZYX}}};
+  const ChoiceOption<int> version{*FindOption("anim-version"), {{"0", 0}, {"2", 2}}};
+  const NumberOption<double> rate{*FindOption("psx-rate")}, fps{*FindOption("canm-fps")};
+  const NumberOption<double> tolerance{*FindOption("kh2-tolerance")}, error_pos{*FindOption("max-error-pos")};
+  const NumberOption<uint32_t> gap{*FindOption("anm-gap")};
+  const FlagOption raw{*FindOption("raw")};
+  EXPECT_EQ(euler.Get(o), EulerOrder::ZYX);
+  EXPECT_DOUBLE_EQ(rate.Get(o), 24.0);
+  EXPECT_DOUBLE_EQ(fps.Get(o), 1000.0);
+  EXPECT_EQ(gap.Get(o), 100000u);
+  EXPECT_TRUE(raw.Get(o));
   // Unset: the declared default, or the caller's fallback where the default depends on the input.
   const Options empty;
-  EXPECT_EQ(empty.Choice(*FindOption("euler")), "xyz");
-  EXPECT_DOUBLE_EQ(empty.Number(*FindOption("anm-gap")), 10.0);
-  EXPECT_DOUBLE_EQ(empty.Number(*FindOption("kh2-tolerance")), 1e-4);
-  EXPECT_FALSE(empty.Flag(*FindOption("raw")));
-  EXPECT_EQ(empty.Choice(*FindOption("anim-version"), "0"), "0");
-  EXPECT_DOUBLE_EQ(empty.Number(*FindOption("max-error-pos"), -1), -1.0);
+  EXPECT_EQ(euler.Get(empty), EulerOrder::XYZ);
+  EXPECT_EQ(gap.Get(empty), 10u);
+  EXPECT_DOUBLE_EQ(tolerance.Get(empty), 1e-4);
+  EXPECT_FALSE(raw.Get(empty));
+  EXPECT_EQ(version.Get(empty, 0), 0);
+  EXPECT_DOUBLE_EQ(error_pos.Get(empty, -1), -1.0);
 }
 
 TEST(FormatOptions, EveryDeclarationIsConsistent) {

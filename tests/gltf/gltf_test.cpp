@@ -409,7 +409,7 @@ TEST(GltfFormat, ProbeReadWriteInfoDecode) {
   EXPECT_EQ(format->probe(Bytes{'x'}, ".glb"), kProbeExtension);
   EXPECT_EQ(format->probe(Bytes{'x'}, ".bin"), kProbeNone);
   for (const Bytes& bytes : {glb, text}) {
-    auto doc = format->read(bytes, Options{});
+    auto doc = format->read(bytes, {});
     EXPECT_EQ(doc->Write(), bytes);
     Value info = doc->Info();
     EXPECT_EQ(info["animations"]["count"], 3);
@@ -475,7 +475,7 @@ TEST(GltfMalformed, EveryTruncationFails) {
         continue;
       Bytes prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
       ExpectImportError(prefix, (binary ? "glb" : "gltf") + std::string(" truncated to ") + std::to_string(n));
-      EXPECT_THROW(format->read(prefix, Options{}), Error) << n;
+      EXPECT_THROW(format->read(prefix, {}), Error) << n;
     }
   }
 }

@@ -101,7 +101,7 @@ int RunGltfValidator(const std::vector<std::filesystem::path>& files, std::strin
 }
 
 void ExpectByteExactRoundTrip(const FormatDescriptor& format, ByteView data) {
-  auto doc = format.read(data, Options{});
+  auto doc = format.read(data, {});
   Bytes written = doc->Write();
   ASSERT_EQ(written.size(), data.size()) << format.id << ": written size differs";
   for (size_t i = 0; i < data.size(); ++i) {
@@ -113,7 +113,7 @@ void ExpectEveryTruncationFails(const FormatDescriptor& format, ByteView data, b
   for (size_t len = 0; len < data.size(); ++len) {
     Bytes prefix(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(len));
     try {
-      auto doc = format.read(prefix, Options{});
+      auto doc = format.read(prefix, {});
       if (allow_valid_prefix && allow_valid_prefix(len)) continue;
       ADD_FAILURE() << format.id << ": a truncation to " << len << " of " << data.size() << " bytes was accepted";
     } catch (const Error& e) {
@@ -127,7 +127,7 @@ void ExpectEveryTruncationFails(const FormatDescriptor& format, ByteView data, b
 
 void ExpectErrorOrValid(const FormatDescriptor& format, ByteView data) {
   try {
-    auto doc = format.read(data, Options{});
+    auto doc = format.read(data, {});
     Scene scene = doc->Decode(DecodeContext{});
     (void)DumpJson(doc->Info());
     (void)doc->Write();
@@ -151,7 +151,7 @@ void ExpectEveryByteCorruptionHandled(const FormatDescriptor& format, ByteView d
 
 std::string ReadError(const FormatDescriptor& format, ByteView data) {
   try {
-    format.read(data, Options{});
+    format.read(data, {});
   } catch (const Error& e) {
     return e.what();
   }

@@ -19,7 +19,7 @@ bool Reads(const std::string& target, ByteView bytes) {
     for (char& c : id)
       if (c == '_') c = '-';
     const FormatDescriptor* format = FindFormat(id);
-    return format && format->read(bytes, Options{})->Write() == Bytes(bytes.begin(), bytes.end());
+    return format && format->read(bytes, {})->Write() == Bytes(bytes.begin(), bytes.end());
   } catch (const Error&) {
     return false;
   }

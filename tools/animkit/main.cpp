@@ -89,7 +89,7 @@ void AddCommon(CLI::App* app, CommonArgs& args, bool with_output) {
 
 Options ToOptions(const CommonArgs& args) {
   Options o;
-  for (const auto& [k, v] : args.format_options) o.Set(k, v);
+  for (const auto& [k, v] : args.format_options) SetOption(o, k, v);  // checked against the declarations
   o.SetLimits(args.limits);
   return o;
 }

@@ -121,7 +121,7 @@ void AddEncoded(Corpus& corpus, const fs::path& scratch) {
       if ((scene_name.rfind("camera", 0) == 0) != (format->id == "psx-anc")) continue;
       for (size_t v = 0; v < variants.size(); ++v) {
         EncodeContext context;
-        for (const auto& [k, value] : variants[v]) context.options.Set(k, value);
+        for (const auto& [k, value] : variants[v]) SetOption(context.options, k, value);
         context.output_path = (scratch / ("out" + ext)).string();
         try {
           const Bytes bytes = format->encode(scene, context)->Write();

@@ -17,22 +17,17 @@
 
 namespace animkit {
 
-struct OptionSpec;
-
-// Format-specific settings ("--euler zyx" arrives as {"euler", "zyx"}). Every name is one a
-// format declares (FormatDescriptor::options) and every value fits its spec: Set() checks.
+// Format-specific settings ("--euler zyx" arrives as {"euler", "zyx"}): a plain store. Names
+// and values are checked where a front end takes them in (SetOption, formats/registry.hpp)
+// and read through each format's typed declarations (src/formats/common/options.hpp).
 class Options {
  public:
-  // Error naming the option and what it allows when no format declares key or the value
-  // does not fit the declaration (kSourcePathOption is the one name formats do not declare).
-  void Set(std::string key, std::string value);
+  void Set(std::string key, std::string value) { values_[std::move(key)] = std::move(value); }
   bool Has(const std::string& key) const { return values_.count(key) != 0; }
-  std::string Get(const std::string& key, std::string fallback = {}) const;
-  // The value of a declared option: the one set, else the spec's default, else fallback
-  // (options whose default depends on the input declare none).
-  std::string Choice(const OptionSpec& spec, std::string_view fallback = {}) const;
-  double Number(const OptionSpec& spec, double fallback = 0) const;
-  bool Flag(const OptionSpec& spec) const;
+  std::string Get(const std::string& key, std::string fallback = {}) const {
+    auto it = values_.find(key);
+    return it == values_.end() ? fallback : it->second;
+  }
   const std::map<std::string, std::string>& values() const { return values_; }
   // The limits every reader, decoder, sampler and encoder checks (limits.hpp);
   // kept apart from values(): raising a limit changes no output.
@@ -44,9 +39,13 @@ class Options {
   Limits limits_;
 };
 
-// Set by LoadFile/LoadBytes to the path the bytes came from, for formats whose
-// files refer to others beside them (a .gltf's external buffers).
-inline constexpr const char* kSourcePathOption = "source-path";
+// What a reader gets besides the bytes.
+struct ReadContext {
+  Options options;
+  // The file the bytes came from ("" for bytes from memory), for formats whose files refer
+  // to others beside them (a .gltf's external buffers) or name themselves (KH2's extras).
+  std::string path;
+};
 
 struct DecodeContext {
   const Scene* reference = nullptr;  // what --skeleton gave: skeleton and possibly a timeline
@@ -120,8 +119,9 @@ enum class OptionType {
 // each in the dialogs where it acts.
 enum class OptionUse { Read, Write, ReadWrite };
 
-// A format option as its format declares it: the CLI's flags and --help, docs/cli.md's
-// option table (FormatOptionsMarkdown) and any other front end are made from these.
+// A format option as its format declares it (through a typed declaration,
+// src/formats/common/options.hpp): the CLI's flags and --help, docs/cli.md's option table
+// (FormatOptionsMarkdown) and any other front end are made from these.
 struct OptionSpec {
   std::string_view name{};  // without dashes
   OptionType type = OptionType::Word;
@@ -152,7 +152,7 @@ struct FormatDescriptor {
   // (FindCompanion); empty when it needs none.
   std::vector<std::string_view> companions;
   int (*probe)(ByteView data, std::string_view extension) = nullptr;
-  std::unique_ptr<Document> (*read)(ByteView data, const Options& options) = nullptr;
+  std::unique_ptr<Document> (*read)(ByteView data, const ReadContext& context) = nullptr;
   // nullptr when the format cannot be written from the common model.
   std::unique_ptr<Document> (*encode)(const Scene& scene, EncodeContext& context) = nullptr;
   std::vector<OptionSpec> options;

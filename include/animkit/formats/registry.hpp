@@ -31,6 +31,10 @@ std::string ExtensionOf(std::string_view path);
 const OptionSpec* FindOption(std::string_view name);
 // Every declared option once, in table order (front ends build their flags from this).
 std::vector<const OptionSpec*> AllOptions();
+// Where a front end takes a format option in (the CLI's flags, Python's keywords): an error
+// when no format declares name ("unknown option ...", listing the known ones) or value does
+// not fit its declaration; otherwise options holds it. Options itself checks nothing.
+void SetOption(Options& options, const std::string& name, const std::string& value);
 // Error (naming the option and what it allows) unless value fits spec.
 void CheckOptionValue(const OptionSpec& spec, std::string_view value);
 // "xyz|zyx", "number 0..1000", "flag", ...: what spec accepts, in words.

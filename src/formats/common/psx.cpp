@@ -2,10 +2,6 @@
 
 namespace animkit::psx {
 
-const OptionSpec kRateOption{.name = "psx-rate", .type = OptionType::Number,
-                             .help = "PS1 ANM/ANC frames per second (0: the header's second field when 1..240, else 60)",
-                             .default_value = "0", .min = 0, .max = 1000};
-
 Header ReadHeader(ByteReader& r) {
   Header h;
   h.marker = r.U16("the 0x8000 marker");

@@ -1,15 +1,17 @@
 // What the PS1 formats (psx-anm, psx-anc) share: the frame rate their headers imply.
 #pragma once
 
-#include <animkit/core/format.hpp>
+#include "formats/common/options.hpp"
 
 #include <array>
 #include <cstdint>
 
 namespace animkit::psx {
 
-// --psx-rate, declared by both formats.
-extern const OptionSpec kRateOption;
+// --psx-rate, declared by both formats (inline: initialized before the descriptors that copy its spec).
+inline const NumberOption<double> kRateOption{
+    {.name = "psx-rate", .help = "PS1 ANM/ANC frames per second (0: the header's second field when 1..240, else 60)",
+     .default_value = "0", .min = 0, .max = 1000}};
 
 // The header both open with: the 0x8000 marker (checked) and a second field.
 struct Header {

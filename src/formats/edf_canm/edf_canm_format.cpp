@@ -2,6 +2,7 @@
 #include <animkit/formats/edf_canm.hpp>
 
 #include "formats/common/document.hpp"
+#include "formats/common/options.hpp"
 #include "edf_canm_fields.hpp"
 
 #include <cstring>
@@ -11,17 +12,15 @@ namespace animkit {
 namespace edf_canm {
 namespace {
 
-const OptionSpec kFpsOption{.name = "canm-fps", .type = OptionType::Number,
-                            .help = "CANM engine frames per second that duration and interval count",
-                            .default_value = "60", .min = 0, .max = 1000, .min_exclusive = true,
-                            .use = OptionUse::ReadWrite};
-const OptionSpec kVersionOption{.name = "canm-version", .type = OptionType::Choice,
-                                .help = "CANM version to write: 512 (EDF 4.1/5) or 768 (EDF 6); default: the "
-                                        "--template's version, else the input CANM's, else 512",
-                                .choices = {"512", "768"},
-                                .use = OptionUse::Write};
+const NumberOption<double> kFpsOption{{.name = "canm-fps",
+                                       .help = "CANM engine frames per second that duration and interval count",
+                                       .default_value = "60", .min = 0, .max = 1000, .min_exclusive = true, .use = OptionUse::ReadWrite}};
+const ChoiceOption<uint32_t> kVersionOption{{.name = "canm-version",
+                                             .help = "CANM version to write: 512 (EDF 4.1/5) or 768 (EDF 6); default: "
+                                                     "the --template's version, else the input CANM's, else 512", .use = OptionUse::Write},
+                                            {{"512", kVersion5}, {"768", kVersion6}}};
 
-double EngineFps(const Options& o) { return o.Number(kFpsOption, kEngineFramesPerSecond); }
+double EngineFps(const Options& o) { return kFpsOption.Get(o); }
 
 class CanmDocument final : public FileDocument<File, kEdfCanmFormat, Serialize> {
  public:
@@ -98,7 +97,7 @@ int Probe(ByteView data, std::string_view extension) {
   return extension == ".canm" ? kProbeExtension : kProbeNone;
 }
 
-std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<CanmDocument>(Parse(data)); }
+std::unique_ptr<Document> Read(ByteView data, const ReadContext&) { return std::make_unique<CanmDocument>(Parse(data)); }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   EncodeSettings settings;
@@ -110,8 +109,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   } else if (scene.metadata.is_object() && scene.metadata.value("source_format", "") == "edf-canm") {
     kept = scene.metadata.value("canm_version", kVersion5);
   }
-  const std::string fallback = kept == kVersion6 ? "768" : "512";
-  settings.version = context.options.Choice(kVersionOption, fallback) == "768" ? kVersion6 : kVersion5;
+  settings.version = kVersionOption.Get(context.options, kept == kVersion6 ? kVersion6 : kVersion5);
   settings.engine_fps = EngineFps(context.options);
   const Skeleton& rest = context.Rest(scene);
   const Skeleton* skeleton = rest.empty() ? nullptr : &rest;
@@ -124,7 +122,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kEdfCanmFormat{
     .id = "edf-canm", .description = "Earth Defense Force CANM animation (EDF 4.1/5: version 512, EDF 6: version 768)",
     .extensions = {".canm"}, .companions = {".mdb"}, .probe = edf_canm::Probe, .read = edf_canm::Read, .encode = edf_canm::Encode,
-    .options = {edf_canm::kFpsOption, edf_canm::kVersionOption},
+    .options = {edf_canm::kFpsOption.spec(), edf_canm::kVersionOption.spec()},
     .multi_clip = true, .animation_extensions = {".canm"}};
 
 }  // namespace animkit

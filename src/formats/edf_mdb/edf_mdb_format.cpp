@@ -43,7 +43,7 @@ int Probe(ByteView data, std::string_view extension) {
   return extension == ".mdb" ? kProbeExtension : kProbeNone;
 }
 
-std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<MdbDocument>(Parse(data)); }
+std::unique_ptr<Document> Read(ByteView data, const ReadContext&) { return std::make_unique<MdbDocument>(Parse(data)); }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   const Skeleton& skeleton = context.ModelToWrite(scene).skeleton;

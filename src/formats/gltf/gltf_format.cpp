@@ -66,10 +66,10 @@ int Probe(ByteView data, std::string_view extension) {
   return extension == ".gltf" || extension == ".glb" ? kProbeExtension : kProbeNone;
 }
 
-std::unique_ptr<Document> Read(ByteView data, const Options& options) {
-  const std::string path = options.Get(kSourcePathOption);
-  gltf::LoadModel(data, path, options.limits());  // rejects what tinygltf cannot parse, now rather than at Decode
-  return std::make_unique<GltfDocument>(Bytes(data.begin(), data.end()), path, options.limits());
+std::unique_ptr<Document> Read(ByteView data, const ReadContext& context) {
+  const Limits& limits = context.options.limits();
+  gltf::LoadModel(data, context.path, limits);  // rejects what tinygltf cannot parse, now rather than at Decode
+  return std::make_unique<GltfDocument>(Bytes(data.begin(), data.end()), context.path, limits);
 }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {

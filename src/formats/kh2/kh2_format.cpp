@@ -4,6 +4,7 @@
 
 #include "formats/common/clips.hpp"
 #include "formats/common/document.hpp"
+#include "formats/common/options.hpp"
 
 #include <map>
 
@@ -14,34 +15,34 @@ namespace animkit {
 namespace kh2 {
 namespace {
 
-const OptionSpec kRawSpaceOption{.name = "kh2-raw-space", .type = OptionType::Choice,
-                                 .help = "KH2 raw motion: auto (local when a skeleton is known, else model), model or local",
-                                 .choices = {"auto", "model", "local"}, .default_value = "auto"};
-const OptionSpec kTriggerRateOption{.name = "kh2-trigger-rate", .type = OptionType::Choice,
-                                    .help = "KH2 trigger frames count the motion's own frames (motion) or 1/60 s (engine)",
-                                    .choices = {"motion", "engine"}, .default_value = "motion"};
-const OptionSpec kRawOption{.name = "raw", .type = OptionType::Flag,
-                            .help = "KH2: write raw matrices instead of an interpolated motion",
-                            .use = OptionUse::Write};
-const OptionSpec kToleranceOption{.name = "kh2-tolerance", .type = OptionType::Number,
-                                  .help = "KH2 interpolated encoder: largest error at any frame, radians for rotation "
-                                          "and relative for translation and scale",
-                                  .default_value = "1e-4", .min = 0, .max = 1,
-                                  .use = OptionUse::Write};
+const ChoiceOption<RawSpace> kRawSpaceOption{
+    {.name = "kh2-raw-space",
+     .help = "KH2 raw motion: auto (local when a skeleton is known, else model), model or local",
+     .default_value = "auto"},
+    {{"auto", RawSpace::Auto}, {"model", RawSpace::Model}, {"local", RawSpace::Local}}};
+const ChoiceOption<TriggerRate> kTriggerRateOption{
+    {.name = "kh2-trigger-rate",
+     .help = "KH2 trigger frames count the motion's own frames (motion) or 1/60 s (engine)",
+     .default_value = "motion"},
+    {{"motion", TriggerRate::Motion}, {"engine", TriggerRate::Engine}}};
+const FlagOption kRawOption{{.name = "raw", .help = "KH2: write raw matrices instead of an interpolated motion", .use = OptionUse::Write}};
+const NumberOption<float> kToleranceOption{{.name = "kh2-tolerance",
+                                            .help = "KH2 interpolated encoder: largest error at any frame, radians "
+                                                    "for rotation and relative for translation and scale",
+                                            .default_value = "1e-4", .min = 0, .max = 1, .use = OptionUse::Write}};
 
 DecodeSettings SettingsFrom(const Options& o) {
   DecodeSettings s;
-  const std::string space = o.Choice(kRawSpaceOption);
-  s.raw_space = space == "model" ? RawSpace::Model : space == "local" ? RawSpace::Local : RawSpace::Auto;
-  s.trigger_rate = o.Choice(kTriggerRateOption) == "engine" ? TriggerRate::Engine : TriggerRate::Motion;
+  s.raw_space = kRawSpaceOption.Get(o);
+  s.trigger_rate = kTriggerRateOption.Get(o);
   s.limits = o.limits();
   return s;
 }
 
 EncodeSettings EncodeSettingsFrom(const Options& o) {
   EncodeSettings s;
-  s.raw = o.Flag(kRawOption);
-  s.tolerance = static_cast<float>(o.Number(kToleranceOption));
+  s.raw = kRawOption.Get(o);
+  s.tolerance = kToleranceOption.Get(o);
   s.relative_tolerance = s.tolerance;
   return s;
 }
@@ -111,11 +112,11 @@ int ProbeMotion(ByteView data, std::string_view ext) {
   return ext == ".motion" ? kProbeExtension : kProbeNone;
 }
 
-std::unique_ptr<Document> ReadBar(ByteView data, const Options& o) {
-  return std::make_unique<BarDocument>(ParseBar(data, 0, o.limits()), BaseName(o.Get(kSourcePathOption)));
+std::unique_ptr<Document> ReadBar(ByteView data, const ReadContext& context) {
+  return std::make_unique<BarDocument>(ParseBar(data, 0, context.options.limits()), BaseName(context.path));
 }
-std::unique_ptr<Document> ReadMotion(ByteView data, const Options& o) {
-  return std::make_unique<MotionDocument>(ParseMotion(data), BaseName(o.Get(kSourcePathOption)));
+std::unique_ptr<Document> ReadMotion(ByteView data, const ReadContext& context) {
+  return std::make_unique<MotionDocument>(ParseMotion(data), BaseName(context.path));
 }
 
 void Report(EncodeContext& context, const EncodeReport& r) {
@@ -292,7 +293,8 @@ std::unique_ptr<Document> EncodeBareMotion(const Scene& scene, EncodeContext& co
   return std::make_unique<MotionDocument>(std::move(m));
 }
 
-const std::vector<OptionSpec> kOptions = {kRawSpaceOption, kTriggerRateOption, kRawOption, kToleranceOption};
+const std::vector<OptionSpec> kOptions = {kRawSpaceOption.spec(), kTriggerRateOption.spec(), kRawOption.spec(),
+                                          kToleranceOption.spec()};
 
 }  // namespace
 }  // namespace kh2

@@ -3,6 +3,7 @@
 
 #include "formats/common/document.hpp"
 #include "formats/common/clips.hpp"
+#include "formats/common/options.hpp"
 #include "metroid_fields.hpp"
 
 #include <cmath>
@@ -12,35 +13,29 @@ namespace animkit {
 namespace metroid {
 namespace {
 
-const OptionSpec kRestOption{.name = "cinf-rest", .type = OptionType::Choice,
-                             .help = "CINF rest translation: relative (origin minus the parent's) or absolute",
-                             .choices = {"relative", "absolute"}, .default_value = "relative"};
-const OptionSpec kVersionOption{.name = "anim-version", .type = OptionType::Choice,
-                                .help = "Metroid Prime ANIM version to write: 2 (bit-packed) or 0 (float arrays); "
-                                        "default: the input ANIM's version, else 2",
-                                .choices = {"0", "2"},
-                                .use = OptionUse::Write};
-const OptionSpec kMaxErrorRotOption{.name = "max-error-rot", .type = OptionType::Number,
-                                    .help = "ANIM v2 encoder: largest rotation error in radians",
-                                    .default_value = "0.001", .min = 0,
-                                    .use = OptionUse::Write};
-const OptionSpec kMaxErrorPosOption{.name = "max-error-pos", .type = OptionType::Number,
-                                    .help = "ANIM v2 encoder: largest translation error in units "
-                                            "(default 0.001 x the clip's translation range)",
-                                    .min = 0,
-                                    .use = OptionUse::Write};
-const OptionSpec kDivisorOption{.name = "rotation-divisor", .type = OptionType::Integer,
-                                .help = "ANIM v2 encoder: rotation divisor", .default_value = "32767", .min = 1,
-                                .max = 0x7FFF,
-                                .use = OptionUse::Write};
-const OptionSpec kBoneTableOption{.name = "anim-bone-table", .type = OptionType::Integer,
-                                  .help = "ANIM v0 encoder: bone table size (grown to the largest bone id + 1)",
-                                  .default_value = "100", .min = 0, .max = 256,
-                                  .use = OptionUse::Write};
+const ChoiceOption<RestRule> kRestOption{
+    {.name = "cinf-rest", .help = "CINF rest translation: relative (origin minus the parent's) or absolute",
+     .default_value = "relative"},
+    {{"relative", RestRule::Relative}, {"absolute", RestRule::Absolute}}};
+const ChoiceOption<int> kVersionOption{{.name = "anim-version",
+                                        .help = "Metroid Prime ANIM version to write: 2 (bit-packed) or 0 (float "
+                                                "arrays); default: the input ANIM's version, else 2", .use = OptionUse::Write},
+                                       {{"0", 0}, {"2", 2}}};
+const NumberOption<double> kMaxErrorRotOption{
+    {.name = "max-error-rot", .help = "ANIM v2 encoder: largest rotation error in radians", .default_value = "0.001",
+     .min = 0, .use = OptionUse::Write}};
+const NumberOption<double> kMaxErrorPosOption{{.name = "max-error-pos",
+                                               .help = "ANIM v2 encoder: largest translation error in units "
+                                                       "(default 0.001 x the clip's translation range)",
+                                               .min = 0, .use = OptionUse::Write}};
+const NumberOption<uint32_t> kDivisorOption{
+    {.name = "rotation-divisor", .help = "ANIM v2 encoder: rotation divisor", .default_value = "32767", .min = 1,
+     .max = 0x7FFF, .use = OptionUse::Write}};
+const NumberOption<size_t> kBoneTableOption{
+    {.name = "anim-bone-table", .help = "ANIM v0 encoder: bone table size (grown to the largest bone id + 1)",
+     .default_value = "100", .min = 0, .max = 256, .use = OptionUse::Write}};
 
-RestRule RestRuleFrom(const Options& o) {
-  return o.Choice(kRestOption) == "relative" ? RestRule::Relative : RestRule::Absolute;
-}
+RestRule RestRuleFrom(const Options& o) { return kRestOption.Get(o); }
 
 Value Arr3(const auto& v) { return Value::array({v[0], v[1], v[2]}); }
 
@@ -163,8 +158,8 @@ int ProbeCinf(ByteView data, std::string_view extension) {
   return ext ? kProbeMagic - 10 : kProbeNone;
 }
 
-std::unique_ptr<Document> ReadAnim(ByteView data, const Options&) { return std::make_unique<AnimDocument>(ParseAnim(data)); }
-std::unique_ptr<Document> ReadCinf(ByteView data, const Options&) { return std::make_unique<CinfDocument>(ParseCinf(data)); }
+std::unique_ptr<Document> ReadAnim(ByteView data, const ReadContext&) { return std::make_unique<AnimDocument>(ParseAnim(data)); }
+std::unique_ptr<Document> ReadCinf(ByteView data, const ReadContext&) { return std::make_unique<CinfDocument>(ParseCinf(data)); }
 
 std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& context) {
   const Clip& clip = OneClip(scene, "an ANIM");
@@ -173,12 +168,11 @@ std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& 
   // Without --anim-version a clip read from an ANIM keeps its version; others get 2.
   const bool read_as_v0 = clip.metadata.is_object() && clip.metadata.value("source_format", "") == "metroid-anim" &&
                           clip.metadata.contains("anim_version") && clip.metadata["anim_version"] == 0;
-  const std::string_view version = read_as_v0 ? "0" : "2";
-  s.version = o.Choice(kVersionOption, version) == "0" ? 0 : 2;
-  s.rotation_divisor = static_cast<uint32_t>(o.Number(kDivisorOption));
-  s.max_error_rot = o.Number(kMaxErrorRotOption);
-  s.max_error_pos = o.Number(kMaxErrorPosOption, -1);  // -1: from the clip's translation range
-  s.bone_table_size = static_cast<size_t>(o.Number(kBoneTableOption));
+  s.version = kVersionOption.Get(o, read_as_v0 ? 0 : 2);
+  s.rotation_divisor = kDivisorOption.Get(o);
+  s.max_error_rot = kMaxErrorRotOption.Get(o);
+  s.max_error_pos = kMaxErrorPosOption.Get(o, -1);  // -1: from the clip's translation range
+  s.bone_table_size = kBoneTableOption.Get(o);
   // Bone ids: a CINF given with --skeleton names them; otherwise the ids a CINF written
   // from the same skeleton would get (joint order of the skeleton, not of the clip).
   const Scene& rig = context.Rig(scene);
@@ -222,13 +216,13 @@ std::unique_ptr<Document> EncodeCinfDocument(const Scene& scene, EncodeContext& 
 const FormatDescriptor kMetroidAnimFormat{
     .id = "metroid-anim", .description = "Metroid Prime ANIM (versions 0 and 2)",
     .extensions = {".anim"}, .companions = {".cinf"}, .probe = metroid::ProbeAnim, .read = metroid::ReadAnim, .encode = metroid::EncodeAnimDocument,
-    .options = {metroid::kVersionOption, metroid::kMaxErrorRotOption, metroid::kMaxErrorPosOption, metroid::kDivisorOption,
-                metroid::kBoneTableOption},
+    .options = {metroid::kVersionOption.spec(), metroid::kMaxErrorRotOption.spec(), metroid::kMaxErrorPosOption.spec(), metroid::kDivisorOption.spec(),
+                metroid::kBoneTableOption.spec()},
     .animation_extensions = {".anim"}};
 
 const FormatDescriptor kMetroidCinfFormat{
     .id = "metroid-cinf", .description = "Metroid Prime CINF skeleton",
     .extensions = {".cinf"}, .companions = {}, .probe = metroid::ProbeCinf, .read = metroid::ReadCinf, .encode = metroid::EncodeCinfDocument,
-    .options = {metroid::kRestOption}};
+    .options = {metroid::kRestOption.spec()}};
 
 }  // namespace animkit

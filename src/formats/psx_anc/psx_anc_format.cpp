@@ -9,20 +9,20 @@ namespace animkit {
 namespace psx_anc {
 namespace {
 
-const OptionSpec kTwistOption{.name = "psx-anc-twist", .type = OptionType::Choice,
-                               .help = "PS1 ANC twist: angle (4096 per turn) or ignore",
-                               .choices = {"angle", "ignore"}, .default_value = "angle"};
-const OptionSpec kFovOption{.name = "psx-anc-fov", .type = OptionType::Choice,
-                            .help = "PS1 ANC field of view: raw (kept), angle (4096 per turn) or projection "
-                                    "(distance to a 240-line screen)",
-                            .choices = {"raw", "angle", "projection"}, .default_value = "raw"};
+const ChoiceOption<TwistUnit> kTwistOption{
+    {.name = "psx-anc-twist", .help = "PS1 ANC twist: angle (4096 per turn) or ignore", .default_value = "angle"},
+    {{"angle", TwistUnit::Angle4096}, {"ignore", TwistUnit::Ignore}}};
+const ChoiceOption<FovUnit> kFovOption{
+    {.name = "psx-anc-fov",
+     .help = "PS1 ANC field of view: raw (kept), angle (4096 per turn) or projection (distance to a 240-line screen)",
+     .default_value = "raw"},
+    {{"raw", FovUnit::Raw}, {"angle", FovUnit::Angle4096}, {"projection", FovUnit::Projection}}};
 
 DecodeSettings SettingsFrom(const Options& o) {
   DecodeSettings s;
-  s.twist = o.Choice(kTwistOption) == "angle" ? TwistUnit::Angle4096 : TwistUnit::Ignore;
-  const std::string fov = o.Choice(kFovOption);
-  s.fov = fov == "raw" ? FovUnit::Raw : fov == "angle" ? FovUnit::Angle4096 : FovUnit::Projection;
-  s.frame_rate = o.Number(psx::kRateOption);
+  s.twist = kTwistOption.Get(o);
+  s.fov = kFovOption.Get(o);
+  s.frame_rate = psx::kRateOption.Get(o);
   return s;
 }
 
@@ -65,7 +65,7 @@ int Probe(ByteView data, std::string_view extension) {
   return extension == ".anc" ? kProbeStructure : kProbeNone;
 }
 
-std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<PsxAncDocument>(Parse(data)); }
+std::unique_ptr<Document> Read(ByteView data, const ReadContext&) { return std::make_unique<PsxAncDocument>(Parse(data)); }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   const Clip* clip = nullptr;
@@ -86,7 +86,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kPsxAncFormat{
     .id = "psx-anc", .description = "PS1 ANC camera animation (Vib-Ribbon)",
     .extensions = {".anc"}, .companions = {}, .probe = psx_anc::Probe, .read = psx_anc::Read, .encode = psx_anc::Encode,
-    .options = {psx_anc::kTwistOption, psx_anc::kFovOption, psx::kRateOption},
+    .options = {psx_anc::kTwistOption.spec(), psx_anc::kFovOption.spec(), psx::kRateOption.spec()},
     .up_axis = "-Y", .animation_extensions = {".anc"}};
 
 }  // namespace animkit

@@ -10,18 +10,20 @@ namespace animkit {
 namespace psx_anm {
 namespace {
 
-const OptionSpec kEulerOption{.name = "euler", .type = OptionType::Choice,
-                              .help = "Euler order of PS1 ANM rotations (xyz: X applied first, R = Rz Ry Rx)",
-                              .choices = {"xyz", "zyx"}, .default_value = "xyz"};
-const OptionSpec kMissingOption{.name = "psx-missing", .type = OptionType::Choice,
-                                .help = "PS1 ANM keyframes without rotation/position: hold the last value or interpolate",
-                                .choices = {"hold", "interpolate"}, .default_value = "hold"};
+const ChoiceOption<EulerOrder> kEulerOption{
+    {.name = "euler", .help = "Euler order of PS1 ANM rotations (xyz: X applied first, R = Rz Ry Rx)",
+     .default_value = "xyz"},
+    {{"xyz", EulerOrder::XYZ}, {"zyx", EulerOrder::ZYX}}};
+const ChoiceOption<MissingField> kMissingOption{
+    {.name = "psx-missing", .help = "PS1 ANM keyframes without rotation/position: hold the last value or interpolate",
+     .default_value = "hold"},
+    {{"hold", MissingField::Hold}, {"interpolate", MissingField::Interpolate}}};
 
 DecodeSettings SettingsFrom(const Options& o) {
   DecodeSettings s;
-  s.euler = o.Choice(kEulerOption) == "xyz" ? EulerOrder::XYZ : EulerOrder::ZYX;
-  s.missing = o.Choice(kMissingOption) == "hold" ? MissingField::Hold : MissingField::Interpolate;
-  s.frame_rate = o.Number(psx::kRateOption);
+  s.euler = kEulerOption.Get(o);
+  s.missing = kMissingOption.Get(o);
+  s.frame_rate = psx::kRateOption.Get(o);
   return s;
 }
 
@@ -88,7 +90,7 @@ int Probe(ByteView data, std::string_view extension) {
   return prev == data.size() ? kProbeMagic - 10 : kProbeStructure;
 }
 
-std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<PsxAnmDocument>(Parse(data)); }
+std::unique_ptr<Document> Read(ByteView data, const ReadContext&) { return std::make_unique<PsxAnmDocument>(Parse(data)); }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   const Clip& clip = OneClip(scene, "a PS1 ANM");
@@ -107,7 +109,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kPsxAnmFormat{
     .id = "psx-anm", .description = "PS1 ANM model animation (Vib-Ribbon)",
     .extensions = {".anm"}, .companions = {".tmd"}, .probe = psx_anm::Probe, .read = psx_anm::Read, .encode = psx_anm::Encode,
-    .options = {psx_anm::kEulerOption, psx_anm::kMissingOption, psx::kRateOption},
+    .options = {psx_anm::kEulerOption.spec(), psx_anm::kMissingOption.spec(), psx::kRateOption.spec()},
     .up_axis = "-Y", .animation_extensions = {".anm"}};
 
 }  // namespace animkit

@@ -2,6 +2,7 @@
 #include <animkit/formats/psx_tmd.hpp>
 
 #include "formats/common/document.hpp"
+#include "formats/common/options.hpp"
 
 #include <map>
 
@@ -10,13 +11,14 @@ namespace animkit {
 namespace psx_tmd {
 namespace {
 
-const OptionSpec kFixpOption{.name = "psx-fixp", .type = OptionType::Choice,
-                             .help = "PS1 TMD with FIXP = 1: offsets count from the file start or the object table",
-                             .choices = {"file", "table"}, .default_value = "file"};
+const ChoiceOption<FixpBase> kFixpOption{
+    {.name = "psx-fixp", .help = "PS1 TMD with FIXP = 1: offsets count from the file start or the object table",
+     .default_value = "file"},
+    {{"file", FixpBase::File}, {"table", FixpBase::Table}}};
 
 ParseSettings SettingsFrom(const Options& o) {
   ParseSettings s;
-  s.fixp_base = o.Choice(kFixpOption) == "file" ? FixpBase::File : FixpBase::Table;
+  s.fixp_base = kFixpOption.Get(o);
   return s;
 }
 
@@ -93,8 +95,8 @@ int Probe(ByteView data, std::string_view extension) {
   return kProbeMagic;
 }
 
-std::unique_ptr<Document> Read(ByteView data, const Options& options) {
-  return std::make_unique<PsxTmdDocument>(Parse(data, SettingsFrom(options)));
+std::unique_ptr<Document> Read(ByteView data, const ReadContext& context) {
+  return std::make_unique<PsxTmdDocument>(Parse(data, SettingsFrom(context.options)));
 }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
@@ -114,6 +116,6 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kPsxTmdFormat{
     .id = "psx-tmd", .description = "PS1 TMD model (Vib-Ribbon)",
     .extensions = {".tmd"}, .companions = {}, .probe = psx_tmd::Probe, .read = psx_tmd::Read, .encode = psx_tmd::Encode,
-    .options = {psx_tmd::kFixpOption}, .up_axis = "-Y"};
+    .options = {psx_tmd::kFixpOption.spec()}, .up_axis = "-Y"};
 
 }  // namespace animkit

@@ -2,6 +2,7 @@
 #include <animkit/formats/text_anm.hpp>
 
 #include "formats/common/document.hpp"
+#include "formats/common/options.hpp"
 #include <animkit/formats/gltf.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/offline/sampling.hpp>
@@ -15,18 +16,20 @@ namespace animkit {
 namespace text_anm {
 namespace {
 
-const OptionSpec kGapOption{.name = "anm-gap", .type = OptionType::Integer,
-                            .help = "text ANM output: a clip starts this many frames after the previous one's last frame",
-                            .default_value = "10", .min = 1, .max = 100000,
-                            .use = OptionUse::Write};
-const OptionSpec kSetOption{.name = "anm-set", .type = OptionType::Word,
-                            .help = "text ANM output: set name for clips without a SET/ prefix", .default_value = "anim",
-                            .use = OptionUse::Write};
-const OptionSpec kLayoutOption{.name = "anm-layout", .type = OptionType::Choice,
-                               .help = "text ANM output: auto (a decoded text ANM keeps its sets, canonical) or new "
-                                       "(always lay the clips out on a new timeline, written to OUT.timeline.glb)",
-                               .choices = {"auto", "new"}, .default_value = "auto",
-                               .use = OptionUse::Write};
+const NumberOption<uint32_t> kGapOption{
+    {.name = "anm-gap",
+     .help = "text ANM output: a clip starts this many frames after the previous one's last frame",
+     .default_value = "10", .min = 1, .max = 100000, .use = OptionUse::Write}};
+const WordOption kSetOption{
+    {.name = "anm-set", .help = "text ANM output: set name for clips without a SET/ prefix", .default_value = "anim", .use = OptionUse::Write}};
+// Whether a decoded text ANM may keep its declared sets.
+enum class LayoutRule { Auto, New };
+const ChoiceOption<LayoutRule> kLayoutOption{
+    {.name = "anm-layout",
+     .help = "text ANM output: auto (a decoded text ANM keeps its sets, canonical) or new "
+             "(always lay the clips out on a new timeline, written to OUT.timeline.glb)",
+     .default_value = "auto", .use = OptionUse::Write},
+    {{"auto", LayoutRule::Auto}, {"new", LayoutRule::New}}};
 
 Value At(const Location& l) { return {{"line", l.line}, {"column", l.column}}; }
 
@@ -136,7 +139,7 @@ int Probe(ByteView data, std::string_view) {
   return comment_seen ? kProbeStructure : kProbeNone;
 }
 
-std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<TextAnmDocument>(Parse(data)); }
+std::unique_ptr<Document> Read(ByteView data, const ReadContext&) { return std::make_unique<TextAnmDocument>(Parse(data)); }
 
 // The first clip whose motion differs from what the declared sets cut from the model's
 // timeline ("" when none does): an edit a text ANM alone cannot hold.
@@ -157,9 +160,9 @@ std::string EditedClip(const Scene& scene, const File& declared, const Scene& mo
 }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
-  const std::string layout = context.options.Choice(kLayoutOption);
+  const LayoutRule layout = kLayoutOption.Get(context.options);
   // A scene decoded from a text ANM, with the model it was cut from: the declared sets, canonical.
-  if (layout == "auto" && context.reference && scene.metadata.is_object() && scene.metadata.contains("text_anm") &&
+  if (layout == LayoutRule::Auto && context.reference && scene.metadata.is_object() && scene.metadata.contains("text_anm") &&
       scene.metadata["text_anm"].is_object() && scene.metadata["text_anm"].contains("canonical") &&
       scene.metadata["text_anm"]["canonical"].is_string()) {
     const std::string text = scene.metadata["text_anm"]["canonical"].get<std::string>();
@@ -180,8 +183,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
     }
   }
   LayoutSettings settings;
-  settings.gap_frames = static_cast<uint32_t>(context.options.Number(kGapOption, settings.gap_frames));
-  settings.default_set = context.options.Choice(kSetOption, settings.default_set);
+  settings.gap_frames = kGapOption.Get(context.options);
+  settings.default_set = kSetOption.Get(context.options);
   const Skeleton* skeleton = &context.Rest(scene);
   std::string timeline_path, header;
   if (!context.output_path.empty()) {
@@ -208,7 +211,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kTextAnmFormat{
     .id = "text-anm", .description = "text ANM animation sets over a model's timeline",
     .extensions = {".anm"}, .companions = {".glb", ".gltf"}, .probe = text_anm::Probe, .read = text_anm::Read, .encode = text_anm::Encode,
-    .options = {text_anm::kGapOption, text_anm::kSetOption, text_anm::kLayoutOption},
+    .options = {text_anm::kGapOption.spec(), text_anm::kSetOption.spec(), text_anm::kLayoutOption.spec()},
     .multi_clip = true, .animation_extensions = {".anm"}};
 
 }  // namespace animkit

@@ -368,7 +368,7 @@ TEST(EdfCanm, GltfRoundTripWithTheMdbSkeleton) {
   const std::string mdb = test::SourcePath("samples/edf_canm/soldier.mdb");
   const Scene reference = LoadReference(mdb, Options{});
   ASSERT_EQ(reference.skeleton.joints.size(), 11u);
-  const auto doc = kEdfCanmFormat.read(ReadFileBytes(canm), Options{});
+  const auto doc = kEdfCanmFormat.read(ReadFileBytes(canm), {});
   const Scene scene = doc->Decode(DecodeContext{&reference, {}});
   EXPECT_EQ(scene.skeleton.joints.size(), 11u);
   const Scene imported = ImportGltf(ExportGltf(scene, {}), "soldier.glb");

@@ -285,7 +285,7 @@ TEST(TextAnm, MissingBoneIsADecodeErrorAtTheBoneName) {
 
 TEST(TextAnm, DecodeNeedsAModelWithATimeline) {
   REQUIRE_SEED();
-  auto doc = kTextAnmFormat.read(View(SeedExample()), Options{});
+  auto doc = kTextAnmFormat.read(View(SeedExample()), {});
   try {
     (void)doc->Decode(DecodeContext{});
     FAIL() << "decoded without a model";
@@ -316,7 +316,7 @@ TEST(TextAnm, WritesBackByteForByteAndCanonically) {
   EXPECT_EQ(text_anm::Canonical(text_anm::Parse(View(SeedExample()))), SeedCanonical());
   // Canonical text round-trips byte for byte through the canonical writer.
   EXPECT_EQ(text_anm::Canonical(text_anm::Parse(View(SeedCanonical()))), SeedCanonical());
-  auto doc = kTextAnmFormat.read(View(SeedCanonical()), Options{});
+  auto doc = kTextAnmFormat.read(View(SeedCanonical()), {});
   EXPECT_EQ(doc->Info()["canonical"], true);
 }
 
@@ -468,7 +468,7 @@ TEST(TextAnm, GltfToTextAndTimelineThenBackThroughTheEncoder) {
   EXPECT_EQ(text_anm::Canonical(text_anm::Parse(text)), Text(text));
 
   const Scene model = LoadReference(timeline_path, Options{});
-  auto reread = kTextAnmFormat.read(text, Options{});
+  auto reread = kTextAnmFormat.read(text, {});
   const Scene cut = reread->Decode(DecodeContext{&model, {}});
   ASSERT_EQ(cut.clips.size(), 3u);
   ExpectSameClip(imported.clips[0], Find(cut, "anim/walk"));
@@ -479,7 +479,7 @@ TEST(TextAnm, GltfToTextAndTimelineThenBackThroughTheEncoder) {
 TEST(TextAnm, EncoderKeepsDeclaredSetsOfADecodedTextAnm) {
   REQUIRE_SEED();
   const Scene model = FigureModel();
-  auto doc = kTextAnmFormat.read(View(SeedExample()), Options{});
+  auto doc = kTextAnmFormat.read(View(SeedExample()), {});
   const Scene scene = doc->Decode(DecodeContext{&model, {}});
   EncodeContext ectx;
   ectx.reference = &model;
