@@ -59,15 +59,16 @@ std::shared_ptr<FileData> Load(const py::object& source, const std::optional<std
   return f;
 }
 
-// The skeleton path `animkit info --skeleton` would get for this file's skeleton argument.
-std::string InfoSkeleton(const FileData& f) {
-  if (f.skeleton_file) {
-    if (f.skeleton_file->from_bytes) throw py::value_error("info() needs the skeleton as a path, not a file loaded from bytes");
-    return f.skeleton_file->loaded.path;
-  }
+// What the file decodes against, as load() was given it: a path or "auto", or a loaded File or
+// Scene (decoded once and kept alive in keep).
+SkeletonSource SourceOf(const FileData& f, std::shared_ptr<const Scene>& keep) {
   if (f.skeleton_scene) {
-    if (f.skeleton_scene->path.empty()) throw py::value_error("info() needs the skeleton as a path, not a built scene");
-    return f.skeleton_scene->path;
+    keep = SceneOf(f.skeleton_scene);
+    return SkeletonSource::Decoded(*keep, f.skeleton_scene->path);
+  }
+  if (f.skeleton_file) {
+    keep = f.skeleton_file->AsReference();
+    return SkeletonSource::Decoded(*keep, f.skeleton_file->loaded.path);
   }
   return f.skeleton_path;
 }
@@ -75,11 +76,11 @@ std::string InfoSkeleton(const FileData& f) {
 // InfoValue of the file as loaded (from a path or from bytes: "file" is its path or
 // name, skeleton="auto" looks beside it), converted as the CLI prints it.
 py::object Info(const FileData& f) {
-  const InfoRequest request{f.format_given, InfoSkeleton(f), f.options};
   Value info;
   {
     NoGil released;
-    info = InfoValue(f.loaded, request);
+    std::shared_ptr<const Scene> skeleton;
+    info = InfoValue(f.loaded, InfoRequest{f.format_given, SourceOf(f, skeleton), f.options});
   }
   return ToPython(info, NonFinite::AsNone);
 }
@@ -104,17 +105,8 @@ std::shared_ptr<SceneData> Decode(const FileData& f) {
   d->path = f.loaded.path;
   d->format = std::string(f.loaded.format->id);
   d->limits = f.options.limits();
-  std::string skeleton = f.skeleton_path;
-  if (f.skeleton_scene) {
-    d->shared_reference = SceneOf(f.skeleton_scene);
-    skeleton = f.skeleton_scene->path;
-  }
   NoGil released;
-  if (f.skeleton_file) {
-    d->shared_reference = f.skeleton_file->AsReference();
-    skeleton = f.skeleton_file->loaded.path;
-  }
-  d->decoded = DecodeWithSkeleton(f.loaded, skeleton, f.options, d->shared_reference.get());
+  d->decoded = DecodeWithSkeleton(f.loaded, SourceOf(f, d->shared_reference), f.options);
   return d;
 }
 

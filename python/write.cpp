@@ -60,21 +60,11 @@ Encoded EncodeScene(const EncodeSource& source, const std::string& format, const
                     const Options& options) {
   Encoded out;
   out.format = OutputFormatFor(path, format);
-  if (!out.format->encode) {
-    throw Error::General(std::string(out.format->id) + " files cannot be written from animation data");
-  }
-  EncodeContext context;
-  context.reference = source.reference.get();
-  context.options = options;
-  context.output_path = path;
-  try {
-    out.bytes = out.format->encode(source.scene(), context)->Write();
-  } catch (const Error& e) {
-    throw path.empty() ? e : e.InFile(path);
-  }
-  out.extras = std::move(context.extra_outputs);
-  out.report = std::move(context.report);
-  out.warnings = std::move(context.warnings);
+  EncodeResult r = animkit::Encode(source.scene(), *out.format, EncodeRequest{source.reference.get(), options, path, nullptr, nullptr, {}});
+  out.bytes = std::move(r.bytes);
+  out.extras = std::move(r.extra_outputs);
+  out.report = std::move(r.report);
+  out.warnings = std::move(r.warnings);
   return out;
 }
 

@@ -39,4 +39,8 @@ void Clip::SetFrames(size_t count, double rate) {
   duration = count > 1 && rate > 0 ? static_cast<Seconds>(static_cast<double>(count - 1) / rate) : 0.0f;
 }
 
+const Scene& RigOf(const Scene& scene, const Scene* reference) {
+  return reference && !reference->skeleton.empty() ? *reference : scene;
+}
+
 }  // namespace animkit

@@ -392,11 +392,10 @@ BatchReport BatchConvertJob::Run() const {
             request.output = out_path.string();
             request.input_format = r.format;
             request.output_format = target.format ? std::string(target.format->id) : std::string();
-            request.skeleton = skeleton_path;
+            if (!skeleton_path.empty()) request.skeleton = SkeletonSource::Decoded(shared_skeleton(skeleton_path), skeleton_path);
             request.clip = clip;
             request.options = options;
             request.input_bytes = data;
-            if (!skeleton_path.empty()) request.reference = &shared_skeleton(skeleton_path);
             request.run_tag = run_tag;
             const ConvertResult c = Convert(request);
             r.status = BatchStatus::Converted;

@@ -1,7 +1,7 @@
 // The companion rule: which skeleton or model beside a file it decodes against.
 #include <animkit/core/error.hpp>
 #include <animkit/formats/registry.hpp>
-#include <animkit/pipeline/pipeline.hpp>
+#include <animkit/pipeline/skeleton.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -83,9 +83,5 @@ Companion FindCompanion(const std::string& path, const FormatDescriptor& format)
                   " and none is named after it: give --skeleton"};
 }
 
-Companion ResolveSkeleton(const LoadedFile& loaded, const std::string& skeleton) {
-  if (skeleton != kSkeletonAuto) return {skeleton, skeleton.empty() ? "" : "given"};
-  return FindCompanion(loaded.path, *loaded.format);
-}
 
 }  // namespace animkit

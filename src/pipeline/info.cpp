@@ -1,7 +1,8 @@
 // `animkit info`: what a file holds, as the contract's JSON or a human summary.
 // Built here, in the library, so that every front end prints the same thing.
 #include <animkit/core/error.hpp>
-#include <animkit/pipeline/pipeline.hpp>
+#include <animkit/pipeline/info.hpp>
+#include <animkit/pipeline/load.hpp>
 
 #include <cstdio>
 #include <optional>
@@ -18,21 +19,30 @@ std::string Fixed(double v, int digits) {
 
 struct FileSummary {
   Value fields;  // the format's own Info()
-  std::optional<Scene> scene;
+  const Scene* scene = nullptr;  // nullptr when it does not decode
   std::string decode_error;
   Companion skeleton;  // the skeleton file decoded against
+  bool skeleton_automatic = false;  // chosen by the companion rule: its note is shown
 };
 
-FileSummary Summarize(const LoadedFile& loaded, const InfoRequest& request) {
+// The summary of a file decoded here (into decoded; a decode error is described, not thrown).
+FileSummary Summarize(const LoadedFile& loaded, const InfoRequest& request, std::optional<DecodedScene>& decoded) {
   FileSummary s;
   s.fields = loaded.document->Info();
-  s.skeleton = ResolveSkeleton(loaded, request.skeleton);
+  const ResolvedSkeleton skeleton = ResolveSkeleton(loaded, request.skeleton);
+  s.skeleton = skeleton.file;
+  s.skeleton_automatic = skeleton.automatic;
   try {
-    s.scene = DecodeWithSkeleton(loaded, s.skeleton.path, request.options).scene;
+    decoded = DecodeWithSkeleton(loaded, skeleton, request.options);
+    s.scene = &decoded->scene;
   } catch (const Error& e) {
     s.decode_error = e.what();
   }
   return s;
+}
+
+FileSummary Summarize(const LoadedFile& loaded, const DecodedScene& decoded) {
+  return {loaded.document->Info(), &decoded.scene, {}, decoded.skeleton, decoded.skeleton_automatic};
 }
 
 // Where a reader accepted what the format's rules forbid (formats list these in "warnings").
@@ -43,16 +53,13 @@ Value Warnings(const Value& fields) {
 // The format's "version" field, or null when it has none (never added to fields).
 Value Version(const Value& fields) { return fields.contains("version") ? fields["version"] : Value(); }
 
-}  // namespace
-
-Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
-  const FileSummary s = Summarize(loaded, request);
+Value InfoDocument(const LoadedFile& loaded, const FileSummary& s) {
   Value out = {{"file", loaded.path},
                {"format", loaded.format->id},
                {"description", loaded.format->description},
                {"version", Version(s.fields)},
                {"skeleton_file", s.skeleton.path.empty() ? Value() : Value(s.skeleton.path)}};
-  if (request.skeleton == kSkeletonAuto) out["skeleton_note"] = s.skeleton.note;
+  if (s.skeleton_automatic) out["skeleton_note"] = s.skeleton.note;
   Value clips = Value::array();
   Value events = Value::array();
   Value joints = Value::array();
@@ -84,6 +91,17 @@ Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
   return out;
 }
 
+}  // namespace
+
+Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
+  std::optional<DecodedScene> decoded;
+  return InfoDocument(loaded, Summarize(loaded, request, decoded));
+}
+
+Value InfoValue(const LoadedFile& loaded, const DecodedScene& decoded) {
+  return InfoDocument(loaded, Summarize(loaded, decoded));
+}
+
 std::string InfoJson(const std::string& path, const InfoRequest& request) {
   return InfoJson(LoadFile(path, request.format, request.options), request);
 }
@@ -98,11 +116,12 @@ std::string InfoText(const std::string& path, const InfoRequest& request) {
 
 std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
   const std::string& path = loaded.path;
-  const FileSummary s = Summarize(loaded, request);
+  std::optional<DecodedScene> decoded;
+  const FileSummary s = Summarize(loaded, request, decoded);
   std::string text =
       path + ": " + std::string(loaded.format->id) + " (" + std::string(loaded.format->description) + ")\n";
   if (const Value version = Version(s.fields); !version.is_null()) text += "  version: " + DumpJson(version) + "\n";
-  if (request.skeleton == kSkeletonAuto) {
+  if (s.skeleton_automatic) {
     text += std::string("  skeleton file: ") + (s.skeleton.path.empty() ? "none: " : "") + s.skeleton.note + "\n";
   }
   if (s.scene) {

@@ -8,7 +8,11 @@
 namespace animkit::preview_assets {
 
 extern const std::string_view kPageHtml;        // viewer/page.html: the page, with @@NAME@@ slots
-extern const std::string_view kPreviewJs;       // viewer/preview.js
+// The viewer's parts (viewer/preview_*.js), joined in this order by ViewerScript.
+extern const std::string_view kPreviewStateJs;    // viewer/preview_state.js
+extern const std::string_view kPreviewSceneJs;    // viewer/preview_scene.js
+extern const std::string_view kPreviewPlaybackJs; // viewer/preview_playback.js
+extern const std::string_view kPreviewPanelJs;    // viewer/preview_panel.js
 extern const std::string_view kPreviewCss;      // viewer/preview.css
 extern const std::string_view kGalleryHtml;     // viewer/gallery.html: index.html, with @@NAME@@ slots
 extern const std::string_view kGalleryJs;       // viewer/gallery.js: the filter box

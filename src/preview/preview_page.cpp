@@ -6,7 +6,9 @@
 #include "preview/preview_assets.hpp"
 #include "preview/preview_html.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <string_view>
 
 namespace animkit {
 
@@ -35,6 +37,21 @@ std::string Base64(const Bytes& bytes) {
   return out;
 }
 
+// The viewer's script: its parts (viewer/preview_*.js) in order, each without its heading
+// comment (the column-0 comment lines up to the first blank line). page.html wraps them in
+// one function, so they share its scope as one file would.
+std::string ViewerScript() {
+  namespace assets = preview_assets;
+  std::string script;
+  for (std::string_view part :
+       {assets::kPreviewStateJs, assets::kPreviewSceneJs, assets::kPreviewPlaybackJs, assets::kPreviewPanelJs}) {
+    while (part.rfind("//", 0) == 0) part.remove_prefix(std::min(part.find('\n'), part.size() - 1) + 1);
+    if (part.rfind("\n", 0) == 0) part.remove_prefix(1);
+    script += part;
+  }
+  return preview_html::InlineScript(script);
+}
+
 // info with its "fields" cut to their plain values when they are too big to carry.
 Value PageInfo(Value info) {
   const Value& fields = info["fields"];
@@ -61,9 +78,10 @@ std::string_view PreviewUpAxis(std::string_view format_id) {
 
 PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request) {
   PreviewPage page;
-  DecodedScene decoded = DecodeWithSkeleton(loaded, ResolveSkeleton(loaded, request.skeleton), request.options,
-                                            request.reference);
+  DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, request.options);
   page.skeleton = decoded.skeleton;
+  // What the side panel shows: `info --json` of the file as decoded here, every clip.
+  page.info = InfoValue(loaded, decoded);
   Scene& scene = decoded.scene;
   if (!request.clip.empty()) {
     const Clip only = RequireClip(scene, request.clip, loaded.path);
@@ -76,9 +94,6 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
     throw e.InFile(loaded.path);
   }
   page.glb_bytes = glb.size();
-
-  // What the side panel shows: `info --json`, decoded against the same skeleton file.
-  page.info = InfoValue(loaded, InfoRequest{std::string(loaded.format->id), request.skeleton, request.options});
 
   const std::string name = std::filesystem::path(loaded.path).filename().string();
   const Value data = {{"file", name},
@@ -94,7 +109,7 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
   const std::string three = preview_html::InlineScript(assets::kThreeJs);
   const std::string loader = preview_html::InlineScript(assets::kGltfLoaderJs);
   const std::string controls = preview_html::InlineScript(assets::kOrbitControlsJs);
-  const std::string viewer = preview_html::InlineScript(assets::kPreviewJs);
+  const std::string viewer = ViewerScript();
   page.html = preview_html::Fill(assets::kPageHtml, {{"TITLE", title},
                                                      {"STYLE", assets::kPreviewCss},
                                                      {"DATA", json},

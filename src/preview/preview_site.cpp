@@ -103,15 +103,16 @@ PreviewSite WritePreviewSite(const PreviewSiteRequest& request) {
       }
       entry.format = std::string(detected.format->id);
       const LoadedFile loaded = LoadBytes(bytes, in_path, detected.format->id, request.options);
-      PreviewRequest page_request{request.skeleton, "", request.options, nullptr};
+      std::string skeleton_path;
       if (const std::optional<std::string> mapped = mapper.SkeletonFor(rel)) {
-        page_request.skeleton = (in_root / *mapped).string();
+        skeleton_path = (in_root / *mapped).string();
       } else {
-        page_request.skeleton = ResolveSkeleton(loaded, request.skeleton).path;
+        skeleton_path = ResolveSkeleton(loaded, request.skeleton).file.path;
       }
-      if (!page_request.skeleton.empty()) {
-        page_request.reference = &shared_skeleton(page_request.skeleton);
-        entry.skeleton = fs::path(page_request.skeleton).lexically_relative(in_root).generic_string();
+      PreviewRequest page_request{SkeletonSource::None(), "", request.options};
+      if (!skeleton_path.empty()) {
+        page_request.skeleton = SkeletonSource::Decoded(shared_skeleton(skeleton_path), skeleton_path);
+        entry.skeleton = fs::path(skeleton_path).lexically_relative(in_root).generic_string();
       }
       const PreviewPage page = BuildPreviewPage(loaded, page_request);
       entry.clips = page.info["clips"].size();
@@ -127,7 +128,7 @@ PreviewSite WritePreviewSite(const PreviewSiteRequest& request) {
       if (input_set.count(fs::weakly_canonical(page_path, ec).string())) {
         throw Error::General("refusing to write over a file this command reads").InFile(page_path.string());
       }
-      WriteFileAtomic(page_path.string(), View(page.html), {in_path, page_request.skeleton});
+      WriteFileAtomic(page_path.string(), View(page.html), {in_path, skeleton_path});
     } catch (const Error& e) {
       entry.page.clear();
       entry.error = e.InFile(in_path).what();

@@ -81,9 +81,34 @@ TEST(PipelineSkeleton, ResolveSkeletonKeepsAGivenFileAndFindsTheCompanionForAuto
   loaded.format = FindFormat("edf-canm");
   test::WriteText(dir / "walk.canm", "x");
   test::WriteText(dir / "rig.mdb", "x");
-  EXPECT_EQ(ResolveSkeleton(loaded, "given.mdb").path, "given.mdb");
-  EXPECT_EQ(ResolveSkeleton(loaded, "").path, "");
-  EXPECT_EQ(ResolveSkeleton(loaded, std::string(kSkeletonAuto)).path, (dir / "rig.mdb").string());
+  EXPECT_EQ(ResolveSkeleton(loaded, "given.mdb").file.path, "given.mdb");
+  EXPECT_EQ(ResolveSkeleton(loaded, "").file.path, "");
+  EXPECT_EQ(ResolveSkeleton(loaded, std::string(kSkeletonAuto)).file.path, (dir / "rig.mdb").string());
+  EXPECT_TRUE(ResolveSkeleton(loaded, std::string(kSkeletonAuto)).automatic);
+  EXPECT_FALSE(ResolveSkeleton(loaded, "given.mdb").automatic);
+}
+
+TEST(PipelineSkeleton, ASkeletonSourceIsNoneAutoAFileOrADecodedScene) {
+  EXPECT_EQ(SkeletonSource().kind(), SkeletonSource::Kind::None);
+  EXPECT_EQ(SkeletonSource("").kind(), SkeletonSource::Kind::None);
+  EXPECT_EQ(SkeletonSource("auto").kind(), SkeletonSource::Kind::Auto);
+  EXPECT_TRUE(SkeletonSource::Auto().is_auto());
+  const SkeletonSource file("rig/walk.mdb");
+  EXPECT_EQ(file.kind(), SkeletonSource::Kind::File);
+  EXPECT_EQ(file.path(), "rig/walk.mdb");
+  EXPECT_EQ(file.scene(), nullptr);
+  EXPECT_EQ(SkeletonSource::File("auto").kind(), SkeletonSource::Kind::File);  // a file named auto, said so
+  const Scene scene = TwoClips();
+  const SkeletonSource decoded = SkeletonSource::Decoded(scene, "rig.glb");
+  EXPECT_EQ(decoded.kind(), SkeletonSource::Kind::Decoded);
+  EXPECT_EQ(decoded.scene(), &scene);
+  EXPECT_EQ(decoded.path(), "rig.glb");
+  LoadedFile loaded;
+  loaded.path = "walk.canm";
+  loaded.format = FindFormat("edf-canm");
+  const ResolvedSkeleton resolved = ResolveSkeleton(loaded, decoded);
+  EXPECT_EQ(resolved.decoded, &scene);
+  EXPECT_EQ(resolved.file.path, "rig.glb");
 }
 
 TEST(PipelineSkeleton, RestSkeletonIsTheReferencesWhenItHasJoints) {
@@ -111,7 +136,8 @@ TEST(PipelineSkeleton, DecodeWithSkeletonUsesTheSharedReferenceFirst) {
   const DecodedScene moved = DecodeWithSkeleton(loaded, (dir / "rig.glb").string(), Options{});
   EXPECT_EQ(moved.reference_used(), &moved.reference);
   // An already decoded reference wins over the path (which is then not read).
-  const DecodedScene shared = DecodeWithSkeleton(loaded, (dir / "missing.glb").string(), Options{}, &with_file.reference);
+  const DecodedScene shared =
+      DecodeWithSkeleton(loaded, SkeletonSource::Decoded(with_file.reference, (dir / "missing.glb").string()), Options{});
   EXPECT_EQ(shared.reference_used(), &with_file.reference);
   EXPECT_EQ(shared.scene.clips.at(0).tracks.at(0).joint, "root");
 }
@@ -166,6 +192,11 @@ TEST(PipelineInfo, InfoValueOfALoadedFileIsInfoJsonOfItsPath) {
       // The same bytes loaded from memory under the file's name: the same document.
       const Bytes data = ReadFileBytes(path);
       EXPECT_EQ(InfoValue(LoadBytes(data, path, "", request.options), request), from_file);
+      // Of the file already decoded: the same document, nothing decoded again.
+      if (!from_file.contains("decode_error")) {
+        const LoadedFile loaded = LoadFile(path, "", request.options);
+        EXPECT_EQ(InfoValue(loaded, DecodeWithSkeleton(loaded, request.skeleton, request.options)), from_file);
+      }
     }
   }
 }

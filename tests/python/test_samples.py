@@ -74,3 +74,15 @@ def test_samples_pair_with_their_companions():
     for name, companion in pairs.items():
         scene = animkit.load(SAMPLE_DIR / name, skeleton="auto").decode()
         assert Path(scene.skeleton_file).name == companion, scene.skeleton_note
+
+
+def test_info_takes_a_skeleton_as_a_loaded_file_or_scene():
+    path = SAMPLE_DIR / "edf_canm" / "soldier5.canm"
+    model = SAMPLE_DIR / "edf_canm" / "soldier.mdb"
+    expected = cli_json("info", path, "--json", "--skeleton", str(model))
+    assert animkit.load(str(path), skeleton=str(model)).info() == expected
+    assert animkit.load(str(path), skeleton=animkit.load(str(model))).info() == expected
+    # Read from bytes under the model's name, or decoded already: named as given, the same.
+    from_bytes = animkit.load(model.read_bytes(), name=str(model))
+    assert animkit.load(str(path), skeleton=from_bytes).info() == expected
+    assert animkit.load(str(path), skeleton=from_bytes.decode()).info() == expected

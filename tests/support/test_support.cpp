@@ -61,6 +61,18 @@ void ExpectQuat(QuatXYZW q, double x, double y, double z, double w, double tol) 
   EXPECT_NEAR(q.w, w, tol);
 }
 
+void ExpectVec(Vec3 v, double x, double y, double z, double tol) {
+  EXPECT_NEAR(v.x, x, tol);
+  EXPECT_NEAR(v.y, y, tol);
+  EXPECT_NEAR(v.z, z, tol);
+}
+
+bool Has(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return true;
+  ADD_FAILURE() << "'" << text << "' lacks '" << part << "'";
+  return false;
+}
+
 int RunCommand(const std::string& command, std::string* output) {
   FILE* pipe = popen((command + " 2>&1").c_str(), "r");
   if (!pipe) return -1;

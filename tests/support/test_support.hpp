@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -35,6 +36,25 @@ class CliArgv {
 
 // q equals (x, y, z, w) as a rotation (either sign) within tol per component.
 void ExpectQuat(QuatXYZW q, double x, double y, double z, double w, double tol = 1e-6);
+// v equals (x, y, z) within tol per component.
+void ExpectVec(Vec3 v, double x, double y, double z, double tol = 1e-6);
+// text contains part; a test failure naming both when it does not.
+bool Has(const std::string& text, const std::string& part);
+
+// Little-endian byte builder for hand-written files (strings as UTF-16 with a 0 after).
+struct LittleEndianBuilder {
+  Bytes b;
+  void U16(uint16_t v) { b.push_back(uint8_t(v)), b.push_back(uint8_t(v >> 8)); }
+  void U32(uint32_t v) {
+    for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
+  }
+  void F32(float v) { U32(std::bit_cast<uint32_t>(v)); }
+  void Str(const char* s) {
+    for (; *s; ++s) U16(uint8_t(*s));
+    U16(0);
+  }
+  size_t size() const { return b.size(); }
+};
 
 // Runs a shell command; returns its exit status, with stdout and stderr in output.
 int RunCommand(const std::string& command, std::string* output);

@@ -82,9 +82,12 @@ def file_outputs(cli, key, path, scratch, out):
 
 
 def folder_outputs(cli, key, folder, scratch, out):
-    """`convert DIR` and `preview DIR` over a folder: every file written, by name."""
-    for verb, args in (("convert", ["convert", folder, "OUT", "--to", "glb", "--skeleton", "auto", "-j", "1"]),
-                       ("preview", ["preview", folder, "-o", "OUT"])):
+    """`convert DIR` and `preview DIR` over a copy of a folder: every file written, by name."""
+    source = os.path.join(scratch, "IN")  # the same name wherever the checkout is (pages show it)
+    shutil.rmtree(source, ignore_errors=True)
+    shutil.copytree(folder, source)
+    for verb, args in (("convert", ["convert", "IN", "OUT", "--to", "glb", "--skeleton", "auto", "-j", "1"]),
+                       ("preview", ["preview", "IN", "-o", "OUT"])):
         target = os.path.join(scratch, "OUT")
         shutil.rmtree(target, ignore_errors=True)
         code, stdout, stderr = run(cli, args, scratch)

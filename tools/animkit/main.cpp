@@ -113,7 +113,7 @@ void Emit(const std::string& text, const std::string& output, const std::vector<
 int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   const InfoRequest request{args.format, args.skeleton, ToOptions(args)};
   const LoadedFile loaded = LoadFile(file, args.format, request.options);
-  const std::string skeleton = ResolveSkeleton(loaded, args.skeleton).path;
+  const std::string skeleton = ResolveSkeleton(loaded, args.skeleton).file.path;
   Emit(json ? InfoJson(loaded, request) : InfoText(loaded, request), args.output,
        InputsOf(file, skeleton));
   return 0;

@@ -51,6 +51,8 @@ inline constexpr const char* kSourcePathOption = "source-path";
 struct DecodeContext {
   const Scene* reference = nullptr;  // what --skeleton gave: skeleton and possibly a timeline
   Options options;
+  // The skeleton a decoded scene is posed with: RestSkeleton(own, reference).
+  const Skeleton& Rest(const Scene& own) const { return RestSkeleton(own, reference); }
 };
 
 class Document;
@@ -74,6 +76,14 @@ struct ExtraOutput {
 struct EncodeContext {
   const Scene* reference = nullptr;
   Options options;
+  // The rig the scene being encoded is posed with (RigOf), and its skeleton.
+  const Scene& Rig(const Scene& scene) const { return RigOf(scene, reference); }
+  const Skeleton& Rest(const Scene& scene) const { return RestSkeleton(scene, reference); }
+  // What a skeleton or model file (MDB, CINF) writes: the scene's own skeleton is its
+  // content, not a rest pose to pose clips with, so it wins; else the reference's.
+  const Scene& ModelToWrite(const Scene& scene) const {
+    return !scene.skeleton.empty() || !reference ? scene : *reference;
+  }
   std::string output_path;             // the file being written, when known
   Value report = Value::object();  // encoder statistics for --verbose
   const EncodeTemplate* templ = nullptr;  // --template, nullptr when none

@@ -143,4 +143,13 @@ struct Scene {
   SourceInfo source;                 // the file decoded, when there was one
 };
 
+// The rig of a scene decoded against a reference (a skeleton or model file): the reference
+// when its skeleton has joints, else the scene itself. Its skeleton is the rest pose of the
+// joints a clip does not key: the one rule of every format (DecodeContext::Rest,
+// EncodeContext::Rest) and front end.
+const Scene& RigOf(const Scene& scene, const Scene* reference);
+inline const Skeleton& RestSkeleton(const Scene& scene, const Scene* reference) {
+  return RigOf(scene, reference).skeleton;
+}
+
 }  // namespace animkit

@@ -157,7 +157,7 @@ Bytes SerializeCinf(const CinfFile& file);
 // or the model-space origin as is (Absolute).
 enum class RestRule { Relative, Absolute };
 
-// Skeleton with parents before children; bone ids in scene.metadata["bone_ids"].
+// Skeleton with parents before children; bone ids in scene.metadata[metadata_keys::kBoneIds].
 Scene DecodeCinf(const CinfFile& file, RestRule rule);
 CinfFile EncodeCinf(const Skeleton& skeleton, const std::vector<std::pair<std::string, uint32_t>>& named = {});
 

@@ -14,12 +14,10 @@
 namespace animkit {
 
 struct PreviewRequest {
-  // The skeleton or model the file decodes against: a path, kSkeletonAuto (its companion,
-  // FindCompanion) or "" (none: the file's own skeleton).
-  std::string skeleton = std::string(kSkeletonAuto);
+  // What the file decodes against (a site gives each skeleton decoded once).
+  SkeletonSource skeleton = SkeletonSource::Auto();
   std::string clip;  // only this clip ("" = every clip); Error naming the file when none is
   Options options;
-  const Scene* reference = nullptr;  // the skeleton file already decoded (a site decodes each once)
 };
 
 struct PreviewPage {
@@ -43,8 +41,8 @@ std::string_view PreviewUpAxis(std::string_view format_id);
 
 struct PreviewSiteRequest {
   std::string input_dir, output_dir;
-  // For files no skeleton map rule matches: a path, kSkeletonAuto or "" (as PreviewRequest).
-  std::string skeleton = std::string(kSkeletonAuto);
+  // For files no skeleton map rule matches (as PreviewRequest).
+  SkeletonSource skeleton = SkeletonSource::Auto();
   std::vector<SkeletonMapRule> skeleton_map;  // `--skeleton-map` (ParseSkeletonMap); the first matching rule wins
   Options options;
 };

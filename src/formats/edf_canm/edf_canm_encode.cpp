@@ -108,31 +108,22 @@ bool NameLess(const std::string& a, const std::string& b) {
   return a < b;
 }
 
-}  // namespace
+struct NewAnimation {
+  Animation a;
+  std::vector<BoneEntry> bones;
+};
 
-File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings, const Skeleton* skeleton,
-                 Value* report) {
-  if (settings.version != kVersion5 && settings.version != kVersion6) {
-    throw Error::General("CANM version " + std::to_string(settings.version) + " cannot be written (512 or 768)");
-  }
-  if (clips.empty()) throw Error::General("nothing to write: the input has no animation clip");
-  const bool v6 = settings.version == kVersion6;
-
-  // Names: bones (the name table) and animations, pooled.
-  std::set<std::string, decltype(&NameLess)> bone_names(&NameLess), pool(&NameLess);
-  for (const Clip& clip : clips) {
-    pool.insert(clip.name);
-    for (const JointTrack& t : clip.tracks) bone_names.insert(t.joint), pool.insert(t.joint);
-  }
-  if (bone_names.size() > 0x7FFF) throw Error::General("a CANM names at most 32767 bones");
+// A new CANM's parts before layout: names (bones, the name table, and animations,
+// pooled), the channels (deduplicated) and per animation its bone entries.
+struct Contents {
+  std::set<std::string, decltype(&NameLess)> bone_names{&NameLess}, pool{&NameLess};
   std::map<std::string, int16_t> name_index;
-  for (const std::string& n : bone_names) name_index.emplace(n, int16_t(name_index.size()));
-
-  // Channels, deduplicated; per animation its bone entries.
   std::map<std::string, size_t> channel_of;
   std::vector<Channel> channels;
   size_t curves = 0;
-  auto add_channel = [&](Channel c) -> int16_t {
+  std::vector<NewAnimation> animations;
+
+  int16_t AddChannel(Channel c) {
     ++curves;
     auto [it, fresh] = channel_of.emplace(ChannelKey(c), channels.size());
     if (fresh) {
@@ -140,123 +131,121 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
       channels.push_back(std::move(c));
     }
     return int16_t(it->second);
-  };
-  struct NewAnimation {
-    Animation a;
-    std::vector<BoneEntry> bones;
-  };
-  std::vector<NewAnimation> animations;
-  for (const Clip& clip : clips) {
-    const double rate = clip.frame_rate > 0 ? clip.frame_rate : 30;
-    const size_t frames = ClipFrameCount(clip, rate);
-    const size_t limit = v6 ? size_t(kMaxKeyframes) : 0xFFFF;
-    if (frames > limit) {
-      throw Error::General("clip '" + clip.name + "' has " + std::to_string(frames) + " frames; a CANM holds " +
-                           std::to_string(limit));
-    }
-    NewAnimation na;
-    na.a.loop = clip.loop ? 1 : 0;
-    na.a.interval = float(settings.engine_fps / rate);
-    na.a.duration = float(settings.engine_fps / rate * double(frames - 1));
-    na.a.keyframes = int32_t(frames);
-    na.a.name = clip.name;
-    // Bone order: the skeleton's where it names the joint, then the rest in clip order.
-    std::vector<size_t> order(clip.tracks.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    if (skeleton) {
-      auto rank = [&](size_t i) {
-        const int j = skeleton->Find(clip.tracks[i].joint);
-        return j < 0 ? skeleton->joints.size() : size_t(j);
-      };
-      std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return rank(x) < rank(y); });
-    }
-    for (size_t i : order) {
-      const JointTrack& t = clip.tracks[i];
-      BoneEntry e;
-      e.name_index = name_index.at(t.joint);
-      Curve pos, rot, scl;
-      const FrameSamples samples = SampleFrames(clip, t, frames, rate);
-      for (const Vec3& v : samples.translation) pos.frames.push_back({v.x, v.y, v.z, 0});
-      for (const Vec3& v : samples.scale) scl.frames.push_back({v.x, v.y, v.z, 0});
-      std::array<double, 3> prev_euler{0, 0, 0};
-      for (size_t f = 0; f < samples.rotation.size(); ++f) {
-        QuatXYZW q = samples.rotation[f];
-        if (v6) {
-          if (!rot.frames.empty()) {  // keep consecutive keys in the same hemisphere
-            const auto& p = rot.frames.back();
-            if (p[0] * q.x + p[1] * q.y + p[2] * q.z + p[3] * q.w < 0) q = {-q.x, -q.y, -q.z, -q.w};
-          } else if (q.w < 0) {
-            q = {-q.x, -q.y, -q.z, -q.w};
-          }
-          rot.frames.push_back({q.x, q.y, q.z, q.w});
-        } else {
-          // The solution nearest the previous key: the 16-bit range stays as narrow as
-          // the motion allows, and a reader interpolating the angles never swings.
-          if (f == 0) {
-            const Vec3 e3 = EulerFromQuat(q, EulerOrder::XYZ);
-            prev_euler = {e3.x, e3.y, e3.z};
-          } else {
-            prev_euler = EulerNearest(q, EulerOrder::XYZ, prev_euler);
-          }
-          rot.frames.push_back({float(prev_euler[0]), float(prev_euler[1]), float(prev_euler[2]), 0});
-        }
-      }
-      if (!v6 && !rot.frames.empty()) CenterTurns(rot);
-      if (!pos.frames.empty()) e.position = add_channel(QuantizeXyz(pos, settings.version));
-      if (!rot.frames.empty()) e.rotation = add_channel(v6 ? QuaternionChannel(rot) : QuantizeXyz(rot, settings.version));
-      if (!scl.frames.empty()) e.scale = add_channel(QuantizeXyz(scl, settings.version));
-      na.bones.push_back(e);
-    }
-    animations.push_back(std::move(na));
   }
+};
 
-  // Layout: header, animations, channels, name table, bone tables, key data, strings.
-  const size_t csize = v6 ? kChannelSize6 : kChannelSize5;
-  const size_t anim_at = kHeaderSize;
-  const size_t chan_at = anim_at + kAnimationSize * animations.size();
-  const size_t names_at = chan_at + csize * channels.size();
-  size_t at = names_at + kNameEntrySize * bone_names.size();
-  std::vector<size_t> bones_at;
-  for (const NewAnimation& na : animations) bones_at.push_back(at), at += kBoneSize * na.bones.size();
+// The rotation keys of one track: quaternions (768), else XYZ Euler angles (512).
+Curve RotationCurve(const std::vector<QuatXYZW>& rotation, bool v6) {
+  Curve rot;
+  std::array<double, 3> prev_euler{0, 0, 0};
+  for (size_t f = 0; f < rotation.size(); ++f) {
+    QuatXYZW q = rotation[f];
+    if (v6) {
+      if (!rot.frames.empty()) {  // keep consecutive keys in the same hemisphere
+        const auto& p = rot.frames.back();
+        if (p[0] * q.x + p[1] * q.y + p[2] * q.z + p[3] * q.w < 0) q = {-q.x, -q.y, -q.z, -q.w};
+      } else if (q.w < 0) {
+        q = {-q.x, -q.y, -q.z, -q.w};
+      }
+      rot.frames.push_back({q.x, q.y, q.z, q.w});
+    } else {
+      // The solution nearest the previous key: the 16-bit range stays as narrow as
+      // the motion allows, and a reader interpolating the angles never swings.
+      if (f == 0) {
+        const Vec3 e3 = EulerFromQuat(q, EulerOrder::XYZ);
+        prev_euler = {e3.x, e3.y, e3.z};
+      } else {
+        prev_euler = EulerNearest(q, EulerOrder::XYZ, prev_euler);
+      }
+      rot.frames.push_back({float(prev_euler[0]), float(prev_euler[1]), float(prev_euler[2]), 0});
+    }
+  }
+  if (!v6 && !rot.frames.empty()) CenterTurns(rot);
+  return rot;
+}
+
+// One clip as an animation: its entry, and per track a bone entry whose channels join
+// the contents' shared ones.
+NewAnimation EncodeAnimation(const Clip& clip, const EncodeSettings& settings, const Skeleton* skeleton,
+                             Contents& contents) {
+  const bool v6 = settings.version == kVersion6;
+  const double rate = clip.frame_rate > 0 ? clip.frame_rate : 30;
+  const size_t frames = ClipFrameCount(clip, rate);
+  const size_t limit = v6 ? size_t(kMaxKeyframes) : 0xFFFF;
+  if (frames > limit) {
+    throw Error::General("clip '" + clip.name + "' has " + std::to_string(frames) + " frames; a CANM holds " +
+                         std::to_string(limit));
+  }
+  NewAnimation na;
+  na.a.loop = clip.loop ? 1 : 0;
+  na.a.interval = float(settings.engine_fps / rate);
+  na.a.duration = float(settings.engine_fps / rate * double(frames - 1));
+  na.a.keyframes = int32_t(frames);
+  na.a.name = clip.name;
+  // Bone order: the skeleton's where it names the joint, then the rest in clip order.
+  std::vector<size_t> order(clip.tracks.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (skeleton) {
+    auto rank = [&](size_t i) {
+      const int j = skeleton->Find(clip.tracks[i].joint);
+      return j < 0 ? skeleton->joints.size() : size_t(j);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return rank(x) < rank(y); });
+  }
+  for (size_t i : order) {
+    const JointTrack& t = clip.tracks[i];
+    BoneEntry e;
+    e.name_index = contents.name_index.at(t.joint);
+    Curve pos, scl;
+    const FrameSamples samples = SampleFrames(clip, t, frames, rate);
+    for (const Vec3& v : samples.translation) pos.frames.push_back({v.x, v.y, v.z, 0});
+    for (const Vec3& v : samples.scale) scl.frames.push_back({v.x, v.y, v.z, 0});
+    const Curve rot = RotationCurve(samples.rotation, v6);
+    if (!pos.frames.empty()) e.position = contents.AddChannel(QuantizeXyz(pos, settings.version));
+    if (!rot.frames.empty()) e.rotation = contents.AddChannel(v6 ? QuaternionChannel(rot) : QuantizeXyz(rot, settings.version));
+    if (!scl.frames.empty()) e.scale = contents.AddChannel(QuantizeXyz(scl, settings.version));
+    na.bones.push_back(e);
+  }
+  return na;
+}
+
+// Where a new CANM's parts go: header, animations, channels, name table, bone tables,
+// key data, strings.
+struct Layout {
+  size_t csize = 0, anim_at = 0, chan_at = 0, names_at = 0;
+  std::vector<size_t> bones_at, keys_at;
+  std::map<std::string, size_t> string_at;
+};
+
+Layout LayOut(const Contents& contents, bool v6) {
+  Layout l;
+  l.csize = v6 ? kChannelSize6 : kChannelSize5;
+  l.anim_at = kHeaderSize;
+  l.chan_at = l.anim_at + kAnimationSize * contents.animations.size();
+  l.names_at = l.chan_at + l.csize * contents.channels.size();
+  size_t at = l.names_at + kNameEntrySize * contents.bone_names.size();
+  for (const NewAnimation& na : contents.animations) l.bones_at.push_back(at), at += kBoneSize * na.bones.size();
   at = (at + 3) & ~size_t(3);
-  std::vector<size_t> keys_at;
-  for (const Channel& c : channels) {
-    keys_at.push_back(at);
+  for (const Channel& c : contents.channels) {
+    l.keys_at.push_back(at);
     at += c.keys.size() * 6 + c.quats.size() * 16;
     at = (at + 3) & ~size_t(3);
   }
-  std::map<std::string, size_t> string_at;
-  for (const std::string& s : pool) {
-    string_at[s] = at;
+  for (const std::string& s : contents.pool) {
+    l.string_at[s] = at;
     at += 2 * (Utf16FromUtf8(s).size() + 1);
   }
   if (at > 0x7FFFFFFF) throw Error::General("the CANM would exceed 2 GiB");
+  return l;
+}
 
-  ByteWriter w(Endian::Little);
-  for (char c : {'C', 'A', 'N', 'M'}) w.U8(uint8_t(c));
-  w.U32(settings.version);
-  w.U32(uint32_t(animations.size()));
-  w.U32(uint32_t(anim_at));
-  w.U32(uint32_t(channels.size()));
-  w.U32(uint32_t(chan_at));
-  w.U32(uint32_t(bone_names.size()));
-  w.U32(uint32_t(names_at));
-  for (size_t i = 0; i < animations.size(); ++i) {
-    const Animation& a = animations[i].a;
-    const size_t entry = anim_at + kAnimationSize * i;
-    w.I32(a.loop);
-    w.U32(uint32_t(string_at.at(a.name) - entry));
-    w.F32(a.duration);
-    w.F32(a.interval);
-    w.I32(a.keyframes);
-    w.U32(uint32_t(animations[i].bones.size()));
-    w.I32(int32_t(bones_at[i] - entry));
-  }
+// The channel table's entries: 512's 16-bit key counts, or 768's types and counts.
+void WriteChannels(ByteWriter& w, const std::vector<Channel>& channels, const Layout& l, bool v6) {
   for (size_t i = 0; i < channels.size(); ++i) {
     const Channel& c = channels[i];
-    const size_t entry = chan_at + csize * i;
+    const size_t entry = l.chan_at + l.csize * i;
     const bool stored = !c.keys.empty() || !c.quats.empty();
-    const int32_t offset = stored ? int32_t(keys_at[i] - entry) : 0;
+    const int32_t offset = stored ? int32_t(l.keys_at[i] - entry) : 0;
     if (!v6) {
       w.I16(c.has_keyframes);
       w.U16(uint16_t(c.key_count));
@@ -272,10 +261,37 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
       w.U32(0);
     }
   }
+}
+
+Bytes Write(const Contents& contents, const Layout& l, const EncodeSettings& settings) {
+  const auto& animations = contents.animations;
+  const auto& channels = contents.channels;
+  const auto& bone_names = contents.bone_names;
+  ByteWriter w(Endian::Little);
+  for (char c : {'C', 'A', 'N', 'M'}) w.U8(uint8_t(c));
+  w.U32(settings.version);
+  w.U32(uint32_t(animations.size()));
+  w.U32(uint32_t(l.anim_at));
+  w.U32(uint32_t(channels.size()));
+  w.U32(uint32_t(l.chan_at));
+  w.U32(uint32_t(bone_names.size()));
+  w.U32(uint32_t(l.names_at));
+  for (size_t i = 0; i < animations.size(); ++i) {
+    const Animation& a = animations[i].a;
+    const size_t entry = l.anim_at + kAnimationSize * i;
+    w.I32(a.loop);
+    w.U32(uint32_t(l.string_at.at(a.name) - entry));
+    w.F32(a.duration);
+    w.F32(a.interval);
+    w.I32(a.keyframes);
+    w.U32(uint32_t(animations[i].bones.size()));
+    w.I32(int32_t(l.bones_at[i] - entry));
+  }
+  WriteChannels(w, channels, l, settings.version == kVersion6);
   {
     size_t i = 0;
     for (const std::string& n : bone_names) {
-      w.U32(uint32_t(string_at.at(n) - (names_at + kNameEntrySize * i)));
+      w.U32(uint32_t(l.string_at.at(n) - (l.names_at + kNameEntrySize * i)));
       ++i;
     }
   }
@@ -295,18 +311,42 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
       for (float v : q) w.F32(v);
     w.AlignTo(4);
   }
-  for (const std::string& s : pool) {
+  for (const std::string& s : contents.pool) {
     for (uint16_t u : Utf16FromUtf8(s)) w.U16(u);
     w.U16(0);
   }
-  if (report) {
-    (*report)["animations"] = animations.size();
-    (*report)["curves"] = curves;
-    (*report)["channels"] = channels.size();
-    (*report)["shared_curves"] = curves - channels.size();
-    (*report)["bone_names"] = bone_names.size();
+  return w.Take();
+}
+
+}  // namespace
+
+File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings, const Skeleton* skeleton,
+                 Value* report) {
+  if (settings.version != kVersion5 && settings.version != kVersion6) {
+    throw Error::General("CANM version " + std::to_string(settings.version) + " cannot be written (512 or 768)");
   }
-  return Parse(w.Take());
+  if (clips.empty()) throw Error::General("nothing to write: the input has no animation clip");
+  const bool v6 = settings.version == kVersion6;
+
+  Contents contents;
+  for (const Clip& clip : clips) {
+    contents.pool.insert(clip.name);
+    for (const JointTrack& t : clip.tracks) contents.bone_names.insert(t.joint), contents.pool.insert(t.joint);
+  }
+  if (contents.bone_names.size() > 0x7FFF) throw Error::General("a CANM names at most 32767 bones");
+  for (const std::string& n : contents.bone_names) contents.name_index.emplace(n, int16_t(contents.name_index.size()));
+  for (const Clip& clip : clips) contents.animations.push_back(EncodeAnimation(clip, settings, skeleton, contents));
+
+  const Layout layout = LayOut(contents, v6);
+  const Bytes bytes = Write(contents, layout, settings);
+  if (report) {
+    (*report)["animations"] = contents.animations.size();
+    (*report)["curves"] = contents.curves;
+    (*report)["channels"] = contents.channels.size();
+    (*report)["shared_curves"] = contents.curves - contents.channels.size();
+    (*report)["bone_names"] = contents.bone_names.size();
+  }
+  return Parse(bytes);
 }
 
 }  // namespace animkit::edf_canm

@@ -78,7 +78,7 @@ class CanmDocument final : public FileDocument<File, kEdfCanmFormat, Serialize> 
 
   Scene Decode(const DecodeContext& context) const override {
     Scene scene;
-    if (context.reference) scene.skeleton = context.reference->skeleton;
+    scene.skeleton = context.Rest(scene);
     DecodeSettings settings;
     settings.engine_fps = EngineFps(context.options);
     settings.limits = context.options.limits();
@@ -114,9 +114,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   const std::string fallback = kept == kVersion6 ? "768" : "512";
   settings.version = context.options.Choice(kVersionOption, fallback) == "768" ? kVersion6 : kVersion5;
   settings.engine_fps = EngineFps(context.options);
-  const Skeleton* skeleton = context.reference && !context.reference->skeleton.empty() ? &context.reference->skeleton
-                             : scene.skeleton.empty()                                     ? nullptr
-                                                                                          : &scene.skeleton;
+  const Skeleton& rest = context.Rest(scene);
+  const Skeleton* skeleton = rest.empty() ? nullptr : &rest;
   return std::make_unique<CanmDocument>(EncodeClips(scene.clips, settings, skeleton, &context.report));
 }
 

@@ -47,8 +47,7 @@ int Probe(ByteView data, std::string_view extension) {
 std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make_unique<MdbDocument>(Parse(data)); }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
-  const Skeleton& skeleton =
-      !scene.skeleton.empty() ? scene.skeleton : (context.reference ? context.reference->skeleton : scene.skeleton);
+  const Skeleton& skeleton = context.ModelToWrite(scene).skeleton;
   if (skeleton.empty()) throw Error::General("nothing to write: the input has no skeleton");
   context.report["bones"] = skeleton.joints.size();
   return std::make_unique<MdbDocument>(EncodeSkeleton(skeleton));

@@ -225,41 +225,22 @@ double RotationDifference(QuatXYZW a, QuatXYZW b) {
   return 2 * std::atan2(std::sqrt(vx * vx + vy * vy + vz * vz), std::abs(w));
 }
 
-Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
-                    const Motion* templ) {
-  const Sampled s = SampleClip(clip, skeleton);
-  EncodeReport rep;
-  for (int b : s.bone_of_track) rep.skipped_tracks += b < 0 ? 1 : 0;
-  const bool interpolated_template = templ && !templ->raw && !templ->placeholder;
-  Motion m;
-  // Raw or interpolated: the template's, else --raw or the source's (its metadata, kept in glTF extras).
-  m.raw = templ && !templ->placeholder ? templ->raw : settings.raw || clip.metadata.value(metadata_keys::kMotionType, "") == "raw";
-  if (templ && !templ->placeholder) m.header = templ->header;
-  const float end = static_cast<float>(s.frames - 1);
-  const int bones = interpolated_template ? templ->interpolated.total_bone_count
-                    : templ && templ->raw ? std::max(s.bones, templ->raw_motion.bone_count)
-                                          : s.bones;
-  rep.bones = size_t(bones);
-  // Per bone: the track that animates it (tracks that no bone takes are skipped).
-  std::vector<int> track_of_bone(size_t(bones), -1);
-  for (size_t t = 0; t < s.bone_of_track.size(); ++t) {
-    const int b = s.bone_of_track[t];
-    if (b >= 0 && b < bones && track_of_bone[size_t(b)] < 0) track_of_bone[size_t(b)] = static_cast<int>(t);
-    else if (b >= bones) ++rep.skipped_tracks;
-  }
-  auto rest_of = [&](int b) {
-    return size_t(b) < skeleton.joints.size() ? skeleton.joints[size_t(b)].rest : TransformTRS{};
-  };
+namespace {
+
+// The box over the joints a motion carries: grown by each joint's position, then the
+// source's own box kept where the joints stay within it.
+struct Bounds {
   Vec4f lo{0, 0, 0, 1}, hi{0, 0, 0, 1};
   bool first = true;
-  auto grow = [&](Vec3 p) {
+
+  void Grow(Vec3 p) {
     if (first) lo = {p.x, p.y, p.z, 1}, hi = lo, first = false;
     lo = {std::min(lo[0], p.x), std::min(lo[1], p.y), std::min(lo[2], p.z), 1};
     hi = {std::max(hi[0], p.x), std::max(hi[1], p.y), std::max(hi[2], p.z), 1};
-  };
+  }
   // The source's box (the game's, often the whole mesh's) is kept, widened only where a
   // joint leaves it by more than float rounding (an edit).
-  auto grow_by_source_box = [&] {
+  void GrowBySourceBox(const Clip& clip) {
     const Value& vmin = clip.metadata[metadata_keys::kBboxMin];
     const Value& vmax = clip.metadata[metadata_keys::kBboxMax];
     auto is_box = [](const Value& v) {
@@ -273,91 +254,119 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
       lo[a] = lo[a] >= src_lo - tol ? src_lo : lo[a];
       hi[a] = hi[a] <= src_hi + tol ? src_hi : hi[a];
     }
-  };
-
-  if (m.raw) {
-    RawMotion& raw = m.raw_motion;
-    if (templ && templ->raw) raw = templ->raw_motion, raw.matrices.clear();
-    raw.bone_count = bones;
-    raw.fps = static_cast<float>(s.rate);
-    if (!(templ && templ->raw)) {
-      raw.frame_end = static_cast<float>(s.frames);
-      raw.frames_per_loop = static_cast<int32_t>(std::lround(double(s.frames) * kEngineRate / s.rate));
-      // The source's loop fields and header flag, from its metadata (glTF extras), when it had them.
-      const Value& meta = clip.metadata;
-      if (meta[metadata_keys::kFrameLoop].is_number()) raw.frame_loop = meta[metadata_keys::kFrameLoop].get<float>();
-      if (meta[metadata_keys::kFrameReturn].is_number())
-        raw.frame_return = meta[metadata_keys::kFrameReturn].get<float>();
-      if (meta[metadata_keys::kFramesPerLoop].is_number_integer() && meta[metadata_keys::kTotalFrames] == Value(s.frames))
-        raw.frames_per_loop = meta[metadata_keys::kFramesPerLoop].get<int32_t>();
-      if (meta[metadata_keys::kMotionFlag].is_number_integer())
-        m.header.flag = meta[metadata_keys::kMotionFlag].get<int32_t>();
-    }
-    std::vector<Mat4> model(static_cast<size_t>(bones));
-    for (size_t f = 0; f < s.frames; ++f) {
-      for (int b = 0; b < bones; ++b) {
-        const int t = track_of_bone[size_t(b)];
-        const TransformTRS x = t >= 0 ? s.pose[f][size_t(t)] : rest_of(b);
-        Mat4 local = MatrixFromTRS(x);
-        const int p = clip.space == Space::Local && size_t(b) < skeleton.joints.size() ? skeleton.joints[size_t(b)].parent : -1;
-        model[size_t(b)] = (p >= 0 && p < b) ? Multiply(model[size_t(p)], local) : local;
-        grow(TransformPoint(model[size_t(b)], {0, 0, 0}));
-      }
-      for (const Mat4& mm : model) {
-        std::array<float, 16> out{};
-        for (int c = 0; c < 4; ++c)
-          for (int r = 0; r < 4; ++r) out[size_t(c * 4 + r)] = mm.m[c][r];
-        raw.matrices.push_back(out);
-      }
-    }
-    grow_by_source_box();
-    raw.bbox_min = lo;
-    raw.bbox_max = hi;
-    LayoutMotion(m);
-    if (report) *report = rep;
-    return m;
   }
+};
 
-  InterpolatedMotion& im = m.interpolated;
-  std::vector<float> frame_times(s.frames);
-  std::vector<double> times(s.frames);
+// What the raw and the interpolated encoder read: the clip sampled, the motion's bone
+// count and, per bone, the track that animates it (-1: none).
+struct BoneSamples {
+  const Clip& clip;
+  const Skeleton& skeleton;
+  const Sampled& s;
+  int bones = 0;
+  std::vector<int> track_of_bone;
+
+  TransformTRS RestOf(int b) const {
+    return size_t(b) < skeleton.joints.size() ? skeleton.joints[size_t(b)].rest : TransformTRS{};
+  }
+};
+
+// Per bone: the track that animates it (tracks that no bone takes are skipped).
+std::vector<int> TrackOfBone(const Sampled& s, int bones, EncodeReport& rep) {
+  std::vector<int> track_of_bone(size_t(bones), -1);
+  for (size_t t = 0; t < s.bone_of_track.size(); ++t) {
+    const int b = s.bone_of_track[t];
+    if (b >= 0 && b < bones && track_of_bone[size_t(b)] < 0) track_of_bone[size_t(b)] = static_cast<int>(t);
+    else if (b >= bones) ++rep.skipped_tracks;
+  }
+  return track_of_bone;
+}
+
+// A raw motion: every bone's model matrix at every frame, with the template's fields or
+// the source's loop fields.
+void EncodeRaw(const BoneSamples& in, const Motion* templ, Motion& m, Bounds& box) {
+  const Clip& clip = in.clip;
+  const Skeleton& skeleton = in.skeleton;
+  const Sampled& s = in.s;
+  const int bones = in.bones;
+  RawMotion& raw = m.raw_motion;
+  if (templ && templ->raw) raw = templ->raw_motion, raw.matrices.clear();
+  raw.bone_count = bones;
+  raw.fps = static_cast<float>(s.rate);
+  if (!(templ && templ->raw)) {
+    raw.frame_end = static_cast<float>(s.frames);
+    raw.frames_per_loop = static_cast<int32_t>(std::lround(double(s.frames) * kEngineRate / s.rate));
+    // The source's loop fields and header flag, from its metadata (glTF extras), when it had them.
+    const Value& meta = clip.metadata;
+    if (meta[metadata_keys::kFrameLoop].is_number()) raw.frame_loop = meta[metadata_keys::kFrameLoop].get<float>();
+    if (meta[metadata_keys::kFrameReturn].is_number()) raw.frame_return = meta[metadata_keys::kFrameReturn].get<float>();
+    if (meta[metadata_keys::kFramesPerLoop].is_number_integer() && meta[metadata_keys::kTotalFrames] == Value(s.frames))
+      raw.frames_per_loop = meta[metadata_keys::kFramesPerLoop].get<int32_t>();
+    if (meta[metadata_keys::kMotionFlag].is_number_integer())
+      m.header.flag = meta[metadata_keys::kMotionFlag].get<int32_t>();
+  }
+  std::vector<Mat4> model(static_cast<size_t>(bones));
   for (size_t f = 0; f < s.frames; ++f) {
-    frame_times[f] = static_cast<float>(double(f) * kEngineRate / s.rate);
-    times[f] = frame_times[f];
+    for (int b = 0; b < bones; ++b) {
+      const int t = in.track_of_bone[size_t(b)];
+      const TransformTRS x = t >= 0 ? s.pose[f][size_t(t)] : in.RestOf(b);
+      Mat4 local = MatrixFromTRS(x);
+      const int p = clip.space == Space::Local && size_t(b) < skeleton.joints.size() ? skeleton.joints[size_t(b)].parent : -1;
+      model[size_t(b)] = (p >= 0 && p < b) ? Multiply(model[size_t(p)], local) : local;
+      box.Grow(TransformPoint(model[size_t(b)], {0, 0, 0}));
+    }
+    for (const Mat4& mm : model) {
+      std::array<float, 16> out{};
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) out[size_t(c * 4 + r)] = mm.m[c][r];
+      raw.matrices.push_back(out);
+    }
   }
-  // The template's pose at every frame (rest: the skeleton's, then the template's IK helpers).
+  box.GrowBySourceBox(clip);
+  raw.bbox_min = box.lo;
+  raw.bbox_max = box.hi;
+}
+
+// The template's pose at every frame (rest: the skeleton's, then the template's IK helpers).
+std::vector<std::vector<ChannelValues>> TemplatePoses(const InterpolatedMotion& t, const BoneSamples& in,
+                                                      const std::vector<float>& frame_times) {
+  const Clip& clip = in.clip;
   std::vector<std::vector<ChannelValues>> reference;
-  if (interpolated_template) {
-    const InterpolatedMotion& t = templ->interpolated;
-    std::vector<ChannelValues> rest = RestChannels(skeleton, clip.metadata.contains(metadata_keys::kRest) ? clip.metadata : Value::object());
-    rest.resize(std::min(rest.size(), size_t(std::max<int>(t.bone_count, 0))));
-    while (rest.size() < size_t(std::max<int>(t.bone_count, 0))) rest.push_back({1, 1, 1, 0, 0, 0, 0, 0, 0});
-    for (const BoneRecord& h : t.ik_helpers) rest.push_back(ChannelsFromBone(h));
-    reference.resize(s.frames);
-    for (size_t f = 0; f < s.frames; ++f) EvaluatePose(t, frame_times[f], rest, reference[f]);
-  }
-  // Which bones the clip changed (without a template: every bone it animates).
-  std::vector<bool> changed(size_t(bones), false);
-  for (int b = 0; b < bones; ++b) {
-    const int t = track_of_bone[size_t(b)];
+  std::vector<ChannelValues> rest = RestChannels(in.skeleton, clip.metadata.contains(metadata_keys::kRest) ? clip.metadata : Value::object());
+  rest.resize(std::min(rest.size(), size_t(std::max<int>(t.bone_count, 0))));
+  while (rest.size() < size_t(std::max<int>(t.bone_count, 0))) rest.push_back({1, 1, 1, 0, 0, 0, 0, 0, 0});
+  for (const BoneRecord& h : t.ik_helpers) rest.push_back(ChannelsFromBone(h));
+  reference.resize(in.s.frames);
+  for (size_t f = 0; f < in.s.frames; ++f) EvaluatePose(t, frame_times[f], rest, reference[f]);
+  return reference;
+}
+
+// Which bones the clip changed (without a template: every bone it animates).
+std::vector<bool> ChangedBones(const BoneSamples& in, const std::vector<std::vector<ChannelValues>>* reference,
+                               const EncodeSettings& settings) {
+  const Sampled& s = in.s;
+  std::vector<bool> changed(size_t(in.bones), false);
+  for (int b = 0; b < in.bones; ++b) {
+    const int t = in.track_of_bone[size_t(b)];
     if (t < 0) continue;
-    if (!interpolated_template) {
+    if (!reference) {
       changed[size_t(b)] = true;
       continue;
     }
     for (size_t f = 0; f < s.frames && !changed[size_t(b)]; ++f)
-      changed[size_t(b)] = !Within(s.pose[f][size_t(t)], TransformFromChannels(reference[f][size_t(b)]), settings);  }
-  const bool same_length = interpolated_template && TemplateFrames(templ->interpolated) == s.frames &&
-                           std::abs(templ->interpolated.fps - s.rate) < 1e-6;
-  if (interpolated_template && same_length && std::none_of(changed.begin(), changed.end(), [](bool c) { return c; })) {
-    rep.unchanged = true;
-    rep.keys = templ->interpolated.keys.size();
-    if (report) *report = rep;
-    return *templ;  // nothing moved beyond the tolerance: the template's own motion
+      changed[size_t(b)] = !Within(s.pose[f][size_t(t)], TransformFromChannels((*reference)[f][size_t(b)]), settings);
   }
+  return changed;
+}
 
-  if (interpolated_template) {
-    im = templ->interpolated;  // IK helpers, constraints, limits, expressions, joints, loop frame...
+// The interpolated motion's fields other than curves and keys: the template's (its IK
+// helpers, constraints, limits, expressions, joints, loop frame...), its timing replaced
+// when the clip's length differs; without a template, the clip's.
+void StartInterpolated(InterpolatedMotion& im, const InterpolatedMotion* templ, bool same_length, const BoneSamples& in) {
+  const Sampled& s = in.s;
+  const float end = static_cast<float>(s.frames - 1);
+  if (templ) {
+    im = *templ;
     im.initial_pose.clear(), im.forward.clear(), im.inverse.clear(), im.keys.clear();
     im.key_times.clear(), im.values.clear(), im.tangents.clear();
     if (!same_length) {
@@ -367,22 +376,98 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
       im.total_frames = static_cast<int32_t>(std::lround(double(end) * kEngineRate / s.rate));
     }
   } else {
+    const int bones = in.bones;
     im.bone_count = static_cast<int16_t>(bones);
     im.fps = static_cast<float>(s.rate);
     im.frame_end = end;
     im.frame_count = end;
     im.total_frames = static_cast<int32_t>(std::lround(double(end) * kEngineRate / s.rate));
-    if (auto it = clip.metadata.find(metadata_keys::kFrameLoop); it != clip.metadata.end() && it->is_number())
+    if (auto it = in.clip.metadata.find(metadata_keys::kFrameLoop); it != in.clip.metadata.end() && it->is_number())
       im.frame_loop = it->get<float>();  // the loop (return) frame a KH2 source recorded
     for (int j = 0; j <= bones; ++j) im.joints.push_back({static_cast<int16_t>(j < bones ? j : 0), 0});
   }
-  const int model_bones = im.bone_count;
-  Tables tables(im);
-  std::vector<float> series(s.frames);
-  float tol_used = settings.tolerance;
+}
+
+// An interpolated motion's curves being fitted: its tables, the frames' times, and what
+// the fit needed.
+struct Fitting {
+  InterpolatedMotion& im;
+  Tables tables;
+  const EncodeSettings& settings;
+  std::vector<float> frame_times;  // engine time of each frame
+  std::vector<double> times;       // the same, as the fit reads them
+  float tol_used = 0;
   size_t keys_needed = 0;
-  const InterpolatedMotion* t_im = interpolated_template ? &templ->interpolated : nullptr;
-  for (int b = 0; b < bones; ++b) {
+};
+
+// Channel c of bone b (`joint` among its curves), its value at every frame in series:
+// an initial pose value when it stays within its tolerance, else a curve of hermite keys.
+void FitChannel(Fitting& fit, int b, int c, int16_t joint, const std::vector<float>& series, std::vector<Curve>& curves) {
+  InterpolatedMotion& im = fit.im;
+  Tables& tables = fit.tables;
+  const EncodeSettings& settings = fit.settings;
+  const std::vector<float>& frame_times = fit.frame_times;
+  float mn = series[0], mx = mn;
+  for (size_t f = 0; f < series.size(); ++f) {
+    mn = std::min(mn, series[f]);
+    mx = std::max(mx, series[f]);
+  }
+  const double base_tol = ChannelTolerance(c, series, settings);
+  if (mx - mn <= base_tol) {
+    // Constant: an initial pose value (the middle of the range: within tol/2 everywhere).
+    const float mid = mn == mx ? mn : static_cast<float>((double(mn) + mx) / 2);
+    im.initial_pose.push_back({static_cast<int16_t>(b), static_cast<int16_t>(c), mid});
+    return;
+  }
+  double tol = base_tol;
+  std::vector<FittedKey> fitted = FitHermite(fit.times, series, tol);
+  // A curve holds at most 255 keys: loosen the tolerance until it fits. Once the
+  // tolerance covers the whole range, the middle value is within it everywhere (and
+  // the loop ends even where no tangent is finite, as on values near float's limit).
+  bool constant = false;
+  while (fitted.size() > 255) {
+    tol *= 2;
+    if (!(tol < double(mx) - double(mn))) {
+      constant = true;
+      break;
+    }
+    fitted = FitHermite(fit.times, series, tol);
+  }
+  if (IsRotation(c)) fit.tol_used = std::max(fit.tol_used, float(tol));
+  else fit.tol_used = std::max(fit.tol_used, float(tol / base_tol * settings.tolerance));
+  if (constant) {
+    im.initial_pose.push_back({static_cast<int16_t>(b), static_cast<int16_t>(c),
+                               static_cast<float>((double(mn) + mx) / 2)});
+    return;
+  }
+  fit.keys_needed += fitted.size();
+  Curve curve;
+  curve.joint = joint;
+  curve.packed = static_cast<uint8_t>(c);  // clamp before and after
+  curve.key_count = static_cast<uint8_t>(fitted.size());
+  curve.first_key = static_cast<int16_t>(std::min<size_t>(im.keys.size(), 0x7FFF));
+  for (size_t k = 0; k < fitted.size(); ++k) {
+    Key key;
+    const bool last = k + 1 == fitted.size();
+    key.packed = static_cast<uint16_t>((tables.Time(frame_times[fitted[k].frame]) << 2) |
+                                       uint16_t(last ? KeyType::Constant : KeyType::Hermite));
+    key.value = tables.Value(series[fitted[k].frame]);
+    key.in_tangent = k > 0 ? tables.Tangent(fitted[k].in_tangent) : 0;
+    key.out_tangent = last ? 0 : tables.Tangent(fitted[k].out_tangent);
+    im.keys.push_back(key);
+  }
+  curves.push_back(curve);
+}
+
+// The curves of every bone: the template's own for the bones the clip left unchanged,
+// fitted for the others.
+void FitBones(Fitting& fit, const BoneSamples& in, const std::vector<bool>& changed,
+              const std::vector<std::vector<ChannelValues>>* reference, const InterpolatedMotion* t_im, Bounds& box) {
+  InterpolatedMotion& im = fit.im;
+  const Sampled& s = in.s;
+  const int model_bones = im.bone_count;
+  std::vector<float> series(s.frames);
+  for (int b = 0; b < in.bones; ++b) {
     const bool helper = b >= model_bones;
     std::vector<Curve>& curves = helper ? im.inverse : im.forward;
     const int16_t joint = static_cast<int16_t>(helper ? b - model_bones : b);
@@ -391,88 +476,92 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
       for (const InitialPose& p : t_im->initial_pose)
         if (p.bone == b) im.initial_pose.push_back(p);
       for (const Curve& c : helper ? t_im->inverse : t_im->forward)
-        if (c.joint == joint) curves.push_back(CopyCurve(*t_im, c, im, tables));
+        if (c.joint == joint) curves.push_back(CopyCurve(*t_im, c, im, fit.tables));
       continue;
     }
-    const int t = track_of_bone[size_t(b)];
+    const int t = in.track_of_bone[size_t(b)];
     std::vector<ChannelValues> ch(s.frames);
     for (size_t f = 0; f < s.frames; ++f) {
-      const ChannelValues* ref = t_im ? &reference[f][size_t(b)] : f ? &ch[f - 1] : nullptr;
+      const ChannelValues* ref = t_im ? &(*reference)[f][size_t(b)] : f ? &ch[f - 1] : nullptr;
       ch[f] = Channels(s.pose[f][size_t(t)], ref);
-      if (!helper) grow(s.pose[f][size_t(t)].translation);
+      if (!helper) box.Grow(s.pose[f][size_t(t)].translation);
     }
     for (int c = 0; c < kChannelCount; ++c) {
-      float mn = ch[0][size_t(c)], mx = mn;
-      for (size_t f = 0; f < s.frames; ++f) {
-        series[f] = ch[f][size_t(c)];
-        mn = std::min(mn, series[f]);
-        mx = std::max(mx, series[f]);
-      }
-      const double base_tol = ChannelTolerance(c, series, settings);
-      if (mx - mn <= base_tol) {
-        // Constant: an initial pose value (the middle of the range: within tol/2 everywhere).
-        const float mid = mn == mx ? mn : static_cast<float>((double(mn) + mx) / 2);
-        im.initial_pose.push_back({static_cast<int16_t>(b), static_cast<int16_t>(c), mid});
-        continue;
-      }
-      double tol = base_tol;
-      std::vector<FittedKey> fitted = FitHermite(times, series, tol);
-      // A curve holds at most 255 keys: loosen the tolerance until it fits. Once the
-      // tolerance covers the whole range, the middle value is within it everywhere (and
-      // the loop ends even where no tangent is finite, as on values near float's limit).
-      bool constant = false;
-      while (fitted.size() > 255) {
-        tol *= 2;
-        if (!(tol < double(mx) - double(mn))) {
-          constant = true;
-          break;
-        }
-        fitted = FitHermite(times, series, tol);
-      }
-      if (IsRotation(c)) tol_used = std::max(tol_used, float(tol));
-      else tol_used = std::max(tol_used, float(tol / base_tol * settings.tolerance));
-      if (constant) {
-        im.initial_pose.push_back({static_cast<int16_t>(b), static_cast<int16_t>(c),
-                                   static_cast<float>((double(mn) + mx) / 2)});
-        continue;
-      }
-      keys_needed += fitted.size();
-      Curve curve;
-      curve.joint = joint;
-      curve.packed = static_cast<uint8_t>(c);  // clamp before and after
-      curve.key_count = static_cast<uint8_t>(fitted.size());
-      curve.first_key = static_cast<int16_t>(std::min<size_t>(im.keys.size(), 0x7FFF));
-      for (size_t k = 0; k < fitted.size(); ++k) {
-        Key key;
-        const bool last = k + 1 == fitted.size();
-        key.packed = static_cast<uint16_t>((tables.Time(frame_times[fitted[k].frame]) << 2) |
-                                           uint16_t(last ? KeyType::Constant : KeyType::Hermite));
-        key.value = tables.Value(series[fitted[k].frame]);
-        key.in_tangent = k > 0 ? tables.Tangent(fitted[k].in_tangent) : 0;
-        key.out_tangent = last ? 0 : tables.Tangent(fitted[k].out_tangent);
-        im.keys.push_back(key);
-      }
-      curves.push_back(curve);
+      for (size_t f = 0; f < s.frames; ++f) series[f] = ch[f][size_t(c)];
+      FitChannel(fit, b, c, joint, series, curves);
     }
   }
-  tables.CheckTimes();
+}
+
+// An interpolated motion: curves fitted to the clip's channels, or, with an interpolated
+// template, the template with only the bones the clip changed fitted anew (the template
+// itself when none changed).
+Motion EncodeInterpolated(Motion m, const BoneSamples& in, const EncodeSettings& settings, const Motion* templ,
+                          Bounds& box, EncodeReport& rep) {
+  const Sampled& s = in.s;
+  InterpolatedMotion& im = m.interpolated;
+  const InterpolatedMotion* t_im = templ ? &templ->interpolated : nullptr;
+  Fitting fit{im, Tables(im), settings, std::vector<float>(s.frames), std::vector<double>(s.frames), settings.tolerance};
+  for (size_t f = 0; f < s.frames; ++f) {
+    fit.frame_times[f] = static_cast<float>(double(f) * kEngineRate / s.rate);
+    fit.times[f] = fit.frame_times[f];
+  }
+  std::vector<std::vector<ChannelValues>> reference;
+  if (t_im) reference = TemplatePoses(*t_im, in, fit.frame_times);
+  const std::vector<bool> changed = ChangedBones(in, t_im ? &reference : nullptr, settings);
+  const bool same_length = t_im && TemplateFrames(*t_im) == s.frames && std::abs(t_im->fps - s.rate) < 1e-6;
+  if (t_im && same_length && std::none_of(changed.begin(), changed.end(), [](bool c) { return c; })) {
+    rep.unchanged = true;
+    rep.keys = t_im->keys.size();
+    return *templ;  // nothing moved beyond the tolerance: the template's own motion
+  }
+  StartInterpolated(im, t_im, same_length, in);
+  FitBones(fit, in, changed, &reference, t_im, box);
+  fit.tables.CheckTimes();
   if (im.keys.size() > 0x7FFF)
     throw Error::General("the motion needs " + std::to_string(im.keys.size()) +
                          " keys, more than the 32767 a motion holds: raise --kh2-tolerance (now " +
                          std::to_string(settings.tolerance) + ") to fit it with fewer keys");
   std::stable_sort(im.initial_pose.begin(), im.initial_pose.end(),
                    [](const InitialPose& a, const InitialPose& b) { return a.bone < b.bone; });
-  if (!t_im || !first) {
-    grow_by_source_box();
-    im.bbox_min = lo;
-    im.bbox_max = hi;
+  if (!t_im || !box.first) {
+    box.GrowBySourceBox(in.clip);
+    im.bbox_min = box.lo;
+    im.bbox_max = box.hi;
   }
   rep.curves = im.forward.size() + im.inverse.size();
   rep.keys = im.keys.size();
-  rep.fitted_keys = keys_needed;
+  rep.fitted_keys = fit.keys_needed;
   rep.initial_pose = im.initial_pose.size();
-  rep.tolerance_used = tol_used;
+  rep.tolerance_used = fit.tol_used;
   LayoutMotion(m);
+  return m;
+}
+
+}  // namespace
+
+Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
+                    const Motion* templ) {
+  const Sampled s = SampleClip(clip, skeleton);
+  EncodeReport rep;
+  for (int b : s.bone_of_track) rep.skipped_tracks += b < 0 ? 1 : 0;
+  const bool interpolated_template = templ && !templ->raw && !templ->placeholder;
+  Motion m;
+  // Raw or interpolated: the template's, else --raw or the source's (its metadata, kept in glTF extras).
+  m.raw = templ && !templ->placeholder ? templ->raw : settings.raw || clip.metadata.value(metadata_keys::kMotionType, "") == "raw";
+  if (templ && !templ->placeholder) m.header = templ->header;
+  const int bones = interpolated_template ? templ->interpolated.total_bone_count
+                    : templ && templ->raw ? std::max(s.bones, templ->raw_motion.bone_count)
+                                          : s.bones;
+  rep.bones = size_t(bones);
+  const BoneSamples in{clip, skeleton, s, bones, TrackOfBone(s, bones, rep)};
+  Bounds box;
+  if (m.raw) {
+    EncodeRaw(in, templ, m, box);
+    LayoutMotion(m);
+  } else {
+    m = EncodeInterpolated(std::move(m), in, settings, interpolated_template ? templ : nullptr, box, rep);
+  }
   if (report) *report = rep;
   return m;
 }

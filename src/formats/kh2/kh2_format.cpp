@@ -78,7 +78,8 @@ class MotionDocument final : public FileDocument<Motion, kKh2MotionFormat, Seria
     Scene scene;
     if (file_.placeholder) return scene;  // an empty slot: no clip
     Value meta = Value::object();
-    if (context.reference) scene.skeleton = context.reference->skeleton, meta = context.reference->metadata;
+    scene.skeleton = context.Rest(scene);
+    if (context.reference) meta = context.reference->metadata;
     Clip clip = DecodeMotion(file_, scene.skeleton, RestChannels(scene.skeleton, meta), SettingsFrom(context.options));
     clip.name = "motion";
     scene.clips.push_back(std::move(clip));
@@ -127,7 +128,7 @@ void Report(EncodeContext& context, const EncodeReport& r) {
 }
 
 const Skeleton& SkeletonFor(const Scene& scene, const EncodeContext& context) {
-  return context.reference && !context.reference->skeleton.empty() ? context.reference->skeleton : scene.skeleton;
+  return context.Rest(scene);
 }
 
 // Without a template, what a KH2 source had that glTF cannot carry is lost: say which

@@ -126,39 +126,28 @@ std::vector<Curve> ReadCurves(ByteReader t, size_t count) {
   return curves;
 }
 
-void ParseInterpolated(ByteReader& r, Motion& m, Coverage& cov) {
-  InterpolatedMotion& im = m.interpolated;
+// The initial pose table: a value for each channel no curve animates.
+void ReadInitialPose(ByteReader& r, Coverage& cov, InterpolatedMotion& im, int total) {
   const size_t h = kHeaderEnd;
-  r.Seek(h, "the interpolated motion header");
-  r.Require(kInterpolatedHeaderSize, "the interpolated motion header");
-  fields::ReadAll(r, im, kInterpolatedHeader);
-  cov.Add(h, r.tell());
-
-  if (im.bone_count < 0) r.FailAt(h, "bone count " + N(im.bone_count) + " is negative");
-  if (im.total_bone_count < im.bone_count)
-    r.FailAt(h + 2, "total bone count " + N(im.total_bone_count) + " is less than the bone count " + N(im.bone_count));
-  const int total = im.total_bone_count;
-
-  {
-    ByteReader t = Table(r, cov, h + 0x14, im.initial_pose_offset, im.initial_pose_count, 8, "initial pose table");
-    im.initial_pose.resize(size_t(im.initial_pose_count));
-    for (size_t i = 0; i < im.initial_pose.size(); ++i) {
-      InitialPose& p = im.initial_pose[i];
-      const size_t pos = t.tell();
-      p.bone = t.I16("initial pose bone");
-      p.channel = t.I16("initial pose channel");
-      p.value = t.F32("initial pose value");
-      if (p.bone < 0 || p.bone >= total)
-        t.FailAt(pos, "initial pose " + N(int64_t(i)) + ": bone " + N(p.bone) + " is out of range (0.." +
-                          N(total - 1) + ")");
-      if (p.channel < 0 || p.channel >= kChannelCount)
-        t.FailAt(pos + 2, "initial pose " + N(int64_t(i)) + ": channel " + N(p.channel) + " is not 0..8");
-    }
+  ByteReader t = Table(r, cov, h + 0x14, im.initial_pose_offset, im.initial_pose_count, 8, "initial pose table");
+  im.initial_pose.resize(size_t(im.initial_pose_count));
+  for (size_t i = 0; i < im.initial_pose.size(); ++i) {
+    InitialPose& p = im.initial_pose[i];
+    const size_t pos = t.tell();
+    p.bone = t.I16("initial pose bone");
+    p.channel = t.I16("initial pose channel");
+    p.value = t.F32("initial pose value");
+    if (p.bone < 0 || p.bone >= total)
+      t.FailAt(pos, "initial pose " + N(int64_t(i)) + ": bone " + N(p.bone) + " is out of range (0.." +
+                        N(total - 1) + ")");
+    if (p.channel < 0 || p.channel >= kChannelCount)
+      t.FailAt(pos + 2, "initial pose " + N(int64_t(i)) + ": channel " + N(p.channel) + " is not 0..8");
   }
-  im.forward = ReadCurves(Table(r, cov, h + 0x20, im.forward_offset, im.forward_count, 6, "forward curve table"),
-                          size_t(im.forward_count));
-  im.inverse = ReadCurves(Table(r, cov, h + 0x28, im.inverse_offset, im.inverse_count, 6, "inverse curve table"),
-                          size_t(im.inverse_count));
+}
+
+// The curves' keys and the tables the keys index: times, values and tangents.
+void ReadKeyTables(ByteReader& r, Coverage& cov, InterpolatedMotion& im) {
+  const size_t h = kHeaderEnd;
   {
     const int64_t n = Room(r, h + 0x30, im.key_offset, im.key_time_offset, 8, "key table", "key time table");
     ByteReader t = Table(r, cov, h + 0x30, im.key_offset, n, 8, "key table");
@@ -188,6 +177,12 @@ void ParseInterpolated(ByteReader& r, Motion& m, Coverage& cov) {
     im.tangents.resize(size_t(n));
     for (float& v : im.tangents) v = t.F32("a tangent");
   }
+}
+
+// The rig the motion drives besides its curves: constraints, limiters, expressions, IK
+// helpers, the joint table and the root position.
+void ReadRigTables(ByteReader& r, Coverage& cov, InterpolatedMotion& im, int total) {
+  const size_t h = kHeaderEnd;
   {
     ByteReader t = Table(r, cov, h + 0x40, im.constraint_offset, im.constraint_count, 12, "constraint table");
     im.constraints.resize(size_t(im.constraint_count));
@@ -253,6 +248,28 @@ void ParseInterpolated(ByteReader& r, Motion& m, Coverage& cov) {
     im.root_position.translation = ReadVec4(t, "root translation");
     for (int32_t& v : im.root_position.unknown) v = t.I32("root position field");
   }
+}
+
+void ParseInterpolated(ByteReader& r, Motion& m, Coverage& cov) {
+  InterpolatedMotion& im = m.interpolated;
+  const size_t h = kHeaderEnd;
+  r.Seek(h, "the interpolated motion header");
+  r.Require(kInterpolatedHeaderSize, "the interpolated motion header");
+  fields::ReadAll(r, im, kInterpolatedHeader);
+  cov.Add(h, r.tell());
+
+  if (im.bone_count < 0) r.FailAt(h, "bone count " + N(im.bone_count) + " is negative");
+  if (im.total_bone_count < im.bone_count)
+    r.FailAt(h + 2, "total bone count " + N(im.total_bone_count) + " is less than the bone count " + N(im.bone_count));
+  const int total = im.total_bone_count;
+
+  ReadInitialPose(r, cov, im, total);
+  im.forward = ReadCurves(Table(r, cov, h + 0x20, im.forward_offset, im.forward_count, 6, "forward curve table"),
+                          size_t(im.forward_count));
+  im.inverse = ReadCurves(Table(r, cov, h + 0x28, im.inverse_offset, im.inverse_count, 6, "inverse curve table"),
+                          size_t(im.inverse_count));
+  ReadKeyTables(r, cov, im);
+  ReadRigTables(r, cov, im, total);
   // The external effector table's entries have no known layout: its bytes stay in the gaps.
   if (im.effector_count < 0) r.FailAt(h + 0x94, "external effector count " + N(im.effector_count) + " is negative");
   if (im.effector_offset < 0 || kReservedSize + size_t(uint32_t(im.effector_offset)) > r.size())

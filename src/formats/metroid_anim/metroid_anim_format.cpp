@@ -104,7 +104,7 @@ class AnimDocument final : public FileDocument<AnimFile, kMetroidAnimFormat, Ser
     Scene scene;
     if (context.reference) {
       for (const auto& [name, id] : BoneIdsOf(*context.reference)) s.names.emplace_back(id, name);
-      scene.skeleton = context.reference->skeleton;
+      scene.skeleton = context.Rest(scene);
       // The CINF's bone ids travel with the scene (glTF extras), so an ANIM written back
       // from it keeps its channels' ids without the CINF.
       if (!s.names.empty()) scene.metadata[metadata_keys::kBoneIds] = context.reference->metadata[metadata_keys::kBoneIds];
@@ -178,7 +178,7 @@ std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& 
   s.bone_table_size = static_cast<size_t>(o.Number(kBoneTableOption));
   // Bone ids: a CINF given with --skeleton names them; otherwise the ids a CINF written
   // from the same skeleton would get (joint order of the skeleton, not of the clip).
-  const Scene& rig = context.reference && !context.reference->skeleton.empty() ? *context.reference : scene;
+  const Scene& rig = context.Rig(scene);
   s.bone_ids = BoneIdsOf(rig);
   if (s.bone_ids.empty() && !rig.skeleton.empty()) {
     std::vector<std::string> joints;
@@ -206,7 +206,7 @@ std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& 
 }
 
 std::unique_ptr<Document> EncodeCinfDocument(const Scene& scene, EncodeContext& context) {
-  const Scene& source = !scene.skeleton.empty() ? scene : context.reference ? *context.reference : scene;
+  const Scene& source = context.ModelToWrite(scene);
   if (source.skeleton.empty()) throw Error::General("nothing to write: the input has no skeleton");
   CinfFile f = EncodeCinf(source.skeleton, BoneIdsOf(source));
   context.report = {{"bones", f.bones.size()}, {"names", f.names.size()}};

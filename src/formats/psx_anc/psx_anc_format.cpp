@@ -44,10 +44,8 @@ class PsxAncDocument final : public FileDocument<File, kPsxAncFormat, Serialize>
 
   Scene Decode(const DecodeContext& context) const override {
     Scene scene;
-    if (context.reference) {
-      scene.skeleton = context.reference->skeleton;
-      scene.meshes = context.reference->meshes;
-    }
+    scene.skeleton = context.Rest(scene);
+    if (context.reference) scene.meshes = context.reference->meshes;
     scene.clips.push_back(DecodeClip(file_, SettingsFrom(context.options)));
     return scene;
   }

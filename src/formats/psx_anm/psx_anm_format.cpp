@@ -54,19 +54,13 @@ class PsxAnmDocument final : public FileDocument<File, kPsxAnmFormat, Serialize>
   }
 
   Scene Decode(const DecodeContext& context) const override {
-    std::vector<std::string> names;
-    if (context.reference) {
-      for (const Joint& j : context.reference->skeleton.joints) names.push_back(j.name);
-    }
     Scene scene;
-    if (context.reference && !context.reference->skeleton.empty()) {
-      // Objects are joints by index: one the skeleton lacks cannot be placed.
-      CheckObjects(file_, context.reference->skeleton.joints.size(), "the --skeleton model");
-    }
-    if (context.reference) {
-      scene.skeleton = context.reference->skeleton;
-      scene.meshes = context.reference->meshes;  // a TMD's objects move with their joints
-    }
+    scene.skeleton = context.Rest(scene);
+    std::vector<std::string> names;
+    for (const Joint& j : scene.skeleton.joints) names.push_back(j.name);
+    // Objects are joints by index: one the skeleton lacks cannot be placed.
+    if (!scene.skeleton.empty()) CheckObjects(file_, scene.skeleton.joints.size(), "the --skeleton model");
+    if (context.reference) scene.meshes = context.reference->meshes;  // a TMD's objects move with their joints
     scene.clips.push_back(DecodeClip(file_, SettingsFrom(context.options), names));
     scene.clips.back().name = "anm";
     return scene;
@@ -98,8 +92,8 @@ std::unique_ptr<Document> Read(ByteView data, const Options&) { return std::make
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   const Clip& clip = OneClip(scene, "a PS1 ANM");
-  const Skeleton* rest = context.reference ? &context.reference->skeleton : &scene.skeleton;
-  File file = EncodeClip(clip, SettingsFrom(context.options), rest->empty() ? nullptr : rest);
+  const Skeleton& rest = context.Rest(scene);
+  File file = EncodeClip(clip, SettingsFrom(context.options), rest.empty() ? nullptr : &rest);
   size_t keyframes = 0;
   for (const Frame& f : file.frames) keyframes += f.keyframes.size();
   context.report["frames"] = file.frames.size();

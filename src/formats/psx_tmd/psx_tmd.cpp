@@ -141,6 +141,40 @@ constexpr uint64_t kShareLimit = 16;
 
 std::string ObjectName(size_t i) { return "object " + std::to_string(i); }
 
+// Every vertex and normal a primitive packet (at `at`) names is one its object has.
+void CheckIndices(ByteReader& pr, size_t at, const std::string& named, const Primitive& p, const Object& obj) {
+  const PrimitiveView view = View(p);
+  for (uint16_t v : view.vertices) {
+    if (v >= obj.vertices.size()) {
+      pr.FailAt(at, named + ": vertex index " + std::to_string(v) + " is out of range (the object has " +
+                        std::to_string(obj.vertices.size()) + " vertices)");
+    }
+  }
+  for (uint16_t v : view.normals) {
+    if (v >= obj.normals.size()) {
+      pr.FailAt(at, named + ": normal index " + std::to_string(v) + " is out of range (the object has " +
+                        std::to_string(obj.normals.size()) + " normals)");
+    }
+  }
+}
+
+// Whatever nothing claimed, kept for the writer.
+std::vector<Gap> Unclaimed(ByteView data, const std::vector<bool>& covered) {
+  std::vector<Gap> gaps;
+  for (size_t pos = 0; pos < covered.size();) {
+    if (covered[pos]) {
+      ++pos;
+      continue;
+    }
+    size_t end = pos;
+    while (end < covered.size() && !covered[end]) ++end;
+    gaps.push_back({static_cast<uint32_t>(pos), Bytes(data.begin() + std::ptrdiff_t(pos),
+                                                      data.begin() + std::ptrdiff_t(end))});
+    pos = end;
+  }
+  return gaps;
+}
+
 }  // namespace
 
 File Parse(ByteView data, const ParseSettings& settings) {
@@ -241,34 +275,11 @@ File Parse(ByteView data, const ParseSettings& settings) {
       spend(4 + uint64_t{ilen} * 4, rec_pos);
       p.words.resize(ilen);
       for (uint32_t& w : p.words) w = pr.U32();
-      const PrimitiveView view = View(p);
-      for (uint16_t v : view.vertices) {
-        if (v >= obj.vertices.size()) {
-          pr.FailAt(at, named + ": vertex index " + std::to_string(v) + " is out of range (the object has " +
-                            std::to_string(obj.vertices.size()) + " vertices)");
-        }
-      }
-      for (uint16_t v : view.normals) {
-        if (v >= obj.normals.size()) {
-          pr.FailAt(at, named + ": normal index " + std::to_string(v) + " is out of range (the object has " +
-                            std::to_string(obj.normals.size()) + " normals)");
-        }
-      }
+      CheckIndices(pr, at, named, p, obj);
     }
     cover(begin, pr.tell() - begin);
   }
-  // Whatever nothing claimed, kept for the writer.
-  for (size_t pos = 0; pos < covered.size();) {
-    if (covered[pos]) {
-      ++pos;
-      continue;
-    }
-    size_t end = pos;
-    while (end < covered.size() && !covered[end]) ++end;
-    file.gaps.push_back({static_cast<uint32_t>(pos), Bytes(data.begin() + std::ptrdiff_t(pos),
-                                                           data.begin() + std::ptrdiff_t(end))});
-    pos = end;
-  }
+  file.gaps = Unclaimed(data, covered);
   return file;
 }
 

@@ -178,8 +178,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   LayoutSettings settings;
   settings.gap_frames = static_cast<uint32_t>(context.options.Number(kGapOption, settings.gap_frames));
   settings.default_set = context.options.Choice(kSetOption, settings.default_set);
-  const Skeleton* skeleton = &scene.skeleton;
-  if (context.reference && !context.reference->skeleton.empty()) skeleton = &context.reference->skeleton;
+  const Skeleton* skeleton = &context.Rest(scene);
   std::string timeline_path, header;
   if (!context.output_path.empty()) {
     timeline_path = TimelinePathFor(context.output_path);

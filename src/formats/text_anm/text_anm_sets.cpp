@@ -224,30 +224,18 @@ void Last(const Track<T>& t, double& last) {
     if (std::isfinite(s)) last = std::max(last, static_cast<double>(s));
 }
 
-}  // namespace
-
-Layout LayOut(const std::vector<Clip>& clips, const Skeleton& skeleton_in, const LayoutSettings& settings,
-              const std::string& header_comment) {
-  if (clips.empty()) throw Error::General("nothing to write: the input has no animation clip");
-  if (settings.gap_frames < 1 || settings.gap_frames > 100000) {
-    throw Error::General("the gap between clips on a timeline must be 1..100000 frames");
-  }
-  Layout layout;
-  Skeleton skeleton = skeleton_in;
-  if (skeleton.empty()) {
-    for (const Clip& c : clips)
-      for (const JointTrack& t : c.tracks)
-        if (skeleton.Find(t.joint) < 0) skeleton.joints.push_back(Joint{t.joint, -1, {}});
-  }
-  if (skeleton.empty()) throw Error::General("nothing to write: the clips animate no joint");
-  const size_t n = skeleton.joints.size();
-  const auto children = ChildrenOf(skeleton);
-
-  // Sets in order of first appearance; SET/ANIM made unique.
-  std::vector<std::string> set_order;
+// The clips grouped into sets, each set's clips in order, from each clip's metadata
+// (set, animation), else its name (SET/ANIM), else the default set.
+struct Sets {
+  std::vector<std::string> set_order;  // in order of first appearance
   std::map<std::string, std::vector<Entry>> sets;
+  size_t renamed = 0;  // clips whose SET/ANIM was made a token or unique
+};
+
+Sets GroupIntoSets(const std::vector<Clip>& clips, const LayoutSettings& settings) {
+  Sets out;
+  auto& [set_order, sets, renamed] = out;
   std::set<std::string> used;
-  size_t renamed = 0;
   for (size_t i = 0; i < clips.size(); ++i) {
     const Clip& c = clips[i];
     std::string set, anim;
@@ -271,6 +259,75 @@ Layout LayOut(const std::vector<Clip>& clips, const Skeleton& skeleton_in, const
     if (!sets.count(s)) set_order.push_back(s);
     sets[s].push_back(Entry{s, a, &c});
   }
+  return out;
+}
+
+// Seconds to the clip's last key or event, or its duration when that is later.
+double ClipEnd(const Clip& c) {
+  double last = std::isfinite(c.duration) ? std::max(0.0, static_cast<double>(c.duration)) : 0.0;
+  for (const JointTrack& t : c.tracks) {
+    Last(t.translation, last);
+    Last(t.rotation, last);
+    Last(t.scale, last);
+  }
+  for (const Event& ev : c.events)
+    if (std::isfinite(ev.time)) last = std::max(last, static_cast<double>(ev.time));
+  return last;
+}
+
+// A set's `bl` lines: one line per bone in it, or "+children" where a whole subtree is.
+std::string BoneLines(const Skeleton& skeleton, const std::vector<std::vector<int>>& children,
+                      const std::vector<bool>& in) {
+  const size_t n = skeleton.joints.size();
+  std::string text;
+  std::vector<bool> covered(n, false);
+  for (size_t j = 0; j < n; ++j) {
+    if (!in[j] || covered[j]) continue;
+    std::vector<bool> sub(n, false);
+    MarkDescendants(children, static_cast<int>(j), sub);
+    bool whole = false, all = true;
+    for (size_t k = 0; k < n; ++k) {
+      if (!sub[k]) continue;
+      whole = true;
+      if (!in[k]) all = false;
+    }
+    const std::string& bone = skeleton.joints[j].name;
+    if (bone.empty() || TokenName(bone, "") != bone) {
+      throw Error::General("joint " + Quote(bone) + " cannot be named in a text ANM (names are single tokens "
+                           "without spaces)");
+    }
+    text += "bl " + bone;
+    covered[j] = true;
+    if (whole && all) {
+      text += " +children";
+      for (size_t k = 0; k < n; ++k)
+        if (sub[k]) covered[k] = true;
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+Layout LayOut(const std::vector<Clip>& clips, const Skeleton& skeleton_in, const LayoutSettings& settings,
+              const std::string& header_comment) {
+  if (clips.empty()) throw Error::General("nothing to write: the input has no animation clip");
+  if (settings.gap_frames < 1 || settings.gap_frames > 100000) {
+    throw Error::General("the gap between clips on a timeline must be 1..100000 frames");
+  }
+  Layout layout;
+  Skeleton skeleton = skeleton_in;
+  if (skeleton.empty()) {
+    for (const Clip& c : clips)
+      for (const JointTrack& t : c.tracks)
+        if (skeleton.Find(t.joint) < 0) skeleton.joints.push_back(Joint{t.joint, -1, {}});
+  }
+  if (skeleton.empty()) throw Error::General("nothing to write: the clips animate no joint");
+  const size_t n = skeleton.joints.size();
+  const auto children = ChildrenOf(skeleton);
+
+  auto [set_order, sets, renamed] = GroupIntoSets(clips, settings);
 
   Clip timeline;
   timeline.name = settings.timeline_name;
@@ -297,14 +354,7 @@ Layout LayOut(const std::vector<Clip>& clips, const Skeleton& skeleton_in, const
       if (c.space == Space::Model) {
         throw Error::General("clip " + Quote(c.name) + " holds model-space transforms; a text ANM timeline is local");
       }
-      double last = std::isfinite(c.duration) ? std::max(0.0, static_cast<double>(c.duration)) : 0.0;
-      for (const JointTrack& t : c.tracks) {
-        Last(t.translation, last);
-        Last(t.rotation, last);
-        Last(t.scale, last);
-      }
-      for (const Event& ev : c.events)
-        if (std::isfinite(ev.time)) last = std::max(last, static_cast<double>(ev.time));
+      const double last = ClipEnd(c);
       const auto frames = static_cast<uint64_t>(std::ceil(last * kFramesPerSecond - kFrameEpsilon));
       const uint64_t start = cursor, end = cursor + frames;
       if (end > kMaxFrame) throw Error::General("the clips do not fit on a timeline of " + std::to_string(kMaxFrame) + " frames");
@@ -338,32 +388,7 @@ Layout LayOut(const std::vector<Clip>& clips, const Skeleton& skeleton_in, const
     }
     if (si) text += "\n";
     text += "as " + set_name + "\n";
-    // One line per bone, or "+children" where a whole subtree is in the set.
-    std::vector<bool> covered(n, false);
-    for (size_t j = 0; j < n; ++j) {
-      if (!in[j] || covered[j]) continue;
-      std::vector<bool> sub(n, false);
-      MarkDescendants(children, static_cast<int>(j), sub);
-      bool whole = false, all = true;
-      for (size_t k = 0; k < n; ++k) {
-        if (!sub[k]) continue;
-        whole = true;
-        if (!in[k]) all = false;
-      }
-      const std::string& bone = skeleton.joints[j].name;
-      if (bone.empty() || TokenName(bone, "") != bone) {
-        throw Error::General("joint " + Quote(bone) + " cannot be named in a text ANM (names are single tokens "
-                             "without spaces)");
-      }
-      text += "bl " + bone;
-      covered[j] = true;
-      if (whole && all) {
-        text += " +children";
-        for (size_t k = 0; k < n; ++k)
-          if (sub[k]) covered[k] = true;
-      }
-      text += "\n";
-    }
+    text += BoneLines(skeleton, children, in);
     text += ev_lines + an_lines;
   }
 

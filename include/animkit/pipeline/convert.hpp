@@ -1,0 +1,62 @@
+// `animkit convert` and `animkit validate`: a file in, a file out (or checked), as a library.
+#pragma once
+
+#include <animkit/core/value.hpp>
+#include <animkit/pipeline/skeleton.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace animkit {
+
+// `animkit validate`: reads, decodes and samples the file exactly as `sample`
+// does (the JSON goes nowhere), then checks that it writes back to the same bytes.
+// Throws the Error `sample` or `convert` would.
+void ValidateFile(const std::string& path, std::string_view format_id, const SkeletonSource& skeleton,
+                  const Options& options);
+
+struct ConvertRequest {
+  std::string input, output;
+  std::string input_format;   // "" = detect
+  std::string output_format;  // "" = from the output extension
+  SkeletonSource skeleton;    // what the input decodes against
+  std::string clip;           // only this clip, "" = all; with a template: the template's clip to replace
+  Options options;
+  std::string template_path;  // --template: the file the output replaces ("" = none)
+  // The input's bytes when the caller already has them (a mapped file); else read here.
+  std::optional<ByteView> input_bytes = std::nullopt;
+  std::string run_tag = {};  // put into temporary file names (AtomicFile)
+};
+struct ConvertResult {
+  const FormatDescriptor* input_format = nullptr;
+  const FormatDescriptor* output_format = nullptr;
+  size_t clips = 0, frames = 0, joints = 0, events = 0;
+  size_t bytes_in = 0, bytes_out = 0;
+  std::vector<WrittenFile> written;  // every file written, the output first
+  bool copied_verbatim = false;  // same format, no change: the document was written back
+  Value report = Value::object();  // encoder statistics
+  std::vector<std::string> warnings;                 // the encoder's warnings
+  Companion skeleton;  // the skeleton file used ("auto" resolved), "" for none
+};
+// Whether a conversion to `format` from a file of that same format must decode and
+// encode: --clip, --template, or any of the format's own options, asks for it. Otherwise (--skeleton
+// and other formats' options included) the file is written back as read.
+bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& format);
+
+// Converts input to output (format from the output's extension or output_format).
+// A conversion to the input's own format that asks for no re-encode writes the
+// document back byte for byte. Writes the output and any file the encoder adds
+// (EncodeResult::extra_outputs) through WriteOutputs: atomically, never over a file
+// the conversion reads.
+ConvertResult Convert(const ConvertRequest& request);
+// What a conversion did, as `animkit convert -v` prints it (and the Python module returns):
+// input, output, formats, skeleton, counts, sizes, every file written, the encoder's
+// statistics and warnings.
+Value ConvertReport(const ConvertRequest& request, const ConvertResult& result);
+
+// The output format for a path or a name given with --to (an id or an extension).
+const FormatDescriptor* OutputFormatFor(const std::string& output_path, std::string_view requested);
+
+}  // namespace animkit

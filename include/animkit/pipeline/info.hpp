@@ -1,0 +1,30 @@
+// `animkit info`: the file's format, version, skeleton, clips, events and the format's
+// own fields (Document::Info). Built here so that every front end prints the same thing.
+#pragma once
+
+#include <animkit/core/value.hpp>
+#include <animkit/pipeline/skeleton.hpp>
+
+#include <string>
+
+namespace animkit {
+
+struct InfoRequest {
+  std::string format;        // "" = detect
+  SkeletonSource skeleton;   // what the file decodes against
+  Options options;
+};
+// The `info --json` document of a file already loaded (read from a path or from bytes;
+// "file" is loaded.path, and "auto" looks beside it), decoded against request.skeleton; a
+// file that reads but does not decode is described with its decode error. request.format
+// is not consulted.
+Value InfoValue(const LoadedFile& loaded, const InfoRequest& request);
+// The same of a file already decoded (nothing is decoded again).
+Value InfoValue(const LoadedFile& loaded, const DecodedScene& decoded);
+// InfoJson is the contract's `info --json` document as text, InfoText the human summary.
+std::string InfoJson(const std::string& path, const InfoRequest& request);
+std::string InfoJson(const LoadedFile& loaded, const InfoRequest& request);
+std::string InfoText(const std::string& path, const InfoRequest& request);
+std::string InfoText(const LoadedFile& loaded, const InfoRequest& request);
+
+}  // namespace animkit

@@ -1,0 +1,43 @@
+// Loading a file: detect its format, read it into its Document, decode it into the common
+// model within the limits. Every verb starts here.
+#pragma once
+
+#include <animkit/core/format.hpp>
+#include <animkit/io/io.hpp>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace animkit {
+
+struct LoadedFile {
+  std::string path;
+  const FormatDescriptor* format = nullptr;
+  std::unique_ptr<Document> document;
+  uint64_t input_bytes = 0;  // the file's size: what the limits scale with
+};
+
+// Reads path, picks the format (format_id, else the best probe score) and parses it.
+// Every Error names the file.
+LoadedFile LoadFile(const std::string& path, std::string_view format_id, const Options& options);
+LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view format_id,
+                     const Options& options);
+
+// Decodes a loaded file and checks the scene against context.options.limits()
+// (CheckScene), the limits scaled to the file's size. Every verb decodes through this;
+// Errors name the file.
+Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context);
+
+// A skeleton or model file on its own (what --skeleton names), decoded.
+Scene LoadReference(const std::string& path, const Options& options);
+
+// What every decoded scene must satisfy, whatever its format: clips, joints,
+// tracks, keys per track, keys in all (max-values) and frames per clip within the
+// limits; rates, durations and key times finite and >= 0.
+void CheckScene(const Scene& scene, const Limits& limits);
+
+// The clip named name (Error "no clip named ..." naming file when none is).
+const Clip& RequireClip(const Scene& scene, const std::string& name, const std::string& file);
+
+}  // namespace animkit

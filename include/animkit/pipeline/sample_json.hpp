@@ -1,0 +1,36 @@
+// `animkit sample`: every clip's pose at every frame, as the CLI contract's JSON.
+#pragma once
+
+#include <animkit/core/limits.hpp>
+#include <animkit/core/model.hpp>
+
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace animkit {
+
+struct SampleRequest {
+  double rate = 0;        // 0: each clip's own frames; else resample at this rate
+  std::string clip;       // empty: every clip
+  const Skeleton* rest = nullptr;  // rest pose for joints a clip does not key
+  Limits limits;
+};
+// The frames `animkit sample` writes for one clip, one call per frame, in order: the
+// count is SampleFrameCount's (its Error is thrown before the first call); frame f is
+// at FrameTime(f, rate), rate being request.rate when > 0, else the clip's own; pose
+// holds every track (SampleClipJob with request.rest) and visible each track's
+// visibility at the file's own frame (f; when resampling, floor(t * frame_rate + 1e-4)).
+// request.clip is not consulted. WriteSampleJson and the bindings sample through this.
+using SampleFrameFn =
+    std::function<void(size_t frame, std::span<const TransformTRS> pose, std::span<const bool> visible)>;
+void ForEachSampleFrame(const Clip& clip, const SampleRequest& request, const SampleFrameFn& fn);
+
+// The `animkit sample` JSON of the contract, handed to sink piece by piece (the
+// whole text is never held in memory).
+void WriteSampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request,
+                     const std::function<void(std::string_view)>& sink);
+std::string SampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request);
+
+}  // namespace animkit

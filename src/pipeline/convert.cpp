@@ -1,0 +1,184 @@
+// `animkit convert` and `animkit validate`.
+#include <animkit/core/error.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/pipeline/pipeline.hpp>
+
+#include <algorithm>
+#include <optional>
+
+namespace animkit {
+
+void ValidateFile(const std::string& path, std::string_view format_id, const SkeletonSource& skeleton,
+                  const Options& options) {
+  const Bytes data = ReadFileBytes(path);
+  LoadedFile loaded = LoadBytes(data, path, format_id, options);
+  const DecodedScene decoded = DecodeWithSkeleton(loaded, skeleton, options);
+  try {
+    WriteSampleJson(decoded.scene, loaded.format->id, SampleRequest{0, {}, &decoded.rest(), options.limits()},
+                    [](std::string_view) {});
+  } catch (const Error& e) {
+    throw e.InFile(path);
+  }
+  if (loaded.document->Write() != data) {
+    throw Error::General("reads, but does not write back to the same bytes").InFile(path);
+  }
+}
+
+Value ConvertReport(const ConvertRequest& request, const ConvertResult& r) {
+  Value written = Value::array();
+  for (const WrittenFile& w : r.written) written.push_back({{"path", w.path}, {"bytes", w.bytes}});
+  Value warnings = Value::array();
+  for (const std::string& w : r.warnings) warnings.push_back(w);
+  return {{"input", request.input},
+          {"output", request.output},
+          {"input_format", r.input_format ? Value(r.input_format->id) : Value()},
+          {"output_format", r.output_format ? Value(r.output_format->id) : "sample-json"},
+          {"skeleton", r.skeleton.path.empty() ? Value() : Value(r.skeleton.path)},
+          {"clips", r.clips},
+          {"frames", r.frames},
+          {"joints", r.joints},
+          {"events", r.events},
+          {"bytes_in", r.bytes_in},
+          {"bytes_out", r.bytes_out},
+          {"copied_verbatim", r.copied_verbatim},
+          {"written", written},
+          {"encoder", r.report},
+          {"warnings", warnings}};
+}
+
+const FormatDescriptor* OutputFormatFor(const std::string& output_path, std::string_view requested) {
+  if (!requested.empty()) {
+    if (const FormatDescriptor* f = FindFormat(requested)) return f;
+    std::string ext(requested);
+    if (ext.front() != '.') ext.insert(ext.begin(), '.');
+    auto by_ext = FormatsForExtension(ext);
+    if (!by_ext.empty()) return by_ext.front();
+    throw Error::General("unknown output format '" + std::string(requested) + "'");
+  }
+  std::string ext = ExtensionOf(output_path);
+  auto by_ext = FormatsForExtension(ext);
+  if (by_ext.empty()) {
+    throw Error::General("cannot tell the output format from the extension '" + ext + "' (use --to ID)")
+        .InFile(output_path);
+  }
+  return by_ext.front();  // the table's order settles shared extensions
+}
+
+bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& format) {
+  if (!request.clip.empty() || !request.template_path.empty()) return true;
+  for (const auto& [name, value] : request.options.values()) {
+    for (const OptionSpec& spec : format.options)
+      if (spec.name == name) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// The file the output replaces, as read (nothing when no --template).
+struct TemplateFile {
+  EncodeTemplate templ;
+  LoadedFile loaded;
+};
+
+TemplateFile ReadTemplate(const ConvertRequest& request, bool to_json) {
+  TemplateFile t;
+  if (request.template_path.empty()) return t;
+  if (to_json) throw Error::General("--template applies to a game format output, not sample JSON").InFile(request.output);
+  t.templ.path = request.template_path;
+  t.templ.bytes = ReadFileBytes(request.template_path);
+  t.loaded = LoadBytes(t.templ.bytes, request.template_path, "", request.options);
+  t.templ.document = t.loaded.document.get();
+  return t;
+}
+
+// The output's format: --to, else the extension; formats that share an extension (.anm)
+// take the template's when it has the output's.
+const FormatDescriptor* OutputFormat(const ConvertRequest& request, const TemplateFile& t) {
+  const FormatDescriptor* out = OutputFormatFor(request.output, request.output_format);
+  if (t.loaded.format && request.output_format.empty() && out != t.loaded.format) {
+    for (std::string_view ext : t.loaded.format->extensions)
+      if (ext == ExtensionOf(request.output)) out = t.loaded.format;
+  }
+  return out;
+}
+
+// The skeleton the input decodes against, resolved once; the companion found is an input
+// too, checked before it is read. A glTF going back over a game file takes the template's.
+ResolvedSkeleton ConvertSkeleton(const ConvertRequest& request, const LoadedFile& loaded, const TemplateFile& t,
+                                 std::vector<std::string>& inputs) {
+  ResolvedSkeleton skeleton = ResolveSkeleton(loaded, request.skeleton);
+  if (!request.skeleton.is_auto()) return skeleton;
+  if (skeleton.file.path.empty() && loaded.format->companions.empty() && t.loaded.format)
+    skeleton.file = FindCompanion(request.template_path, *t.loaded.format);
+  inputs[1] = skeleton.file.path;
+  CheckNotAnInput(request.output, inputs);
+  return skeleton;
+}
+
+void CountScene(const Scene& scene, ConvertResult& result) {
+  for (const Clip& c : scene.clips) {
+    result.frames += c.frame_count;
+    result.events += c.events.size();
+    result.joints = std::max(result.joints, c.tracks.size());
+  }
+  result.clips = scene.clips.size();
+  result.joints = std::max(result.joints, scene.skeleton.joints.size());
+}
+
+}  // namespace
+
+ConvertResult Convert(const ConvertRequest& request) {
+  ConvertResult result;
+  // Every file this conversion reads: no output may replace one of them (checked
+  // before anything is read, and again by WriteOutputs for the files an encoder adds).
+  std::vector<std::string> inputs = {request.input, request.skeleton.path(), request.template_path};
+  CheckNotAnInput(request.output, inputs);
+  Bytes read_input;
+  if (!request.input_bytes) read_input = ReadFileBytes(request.input);
+  const ByteView input = request.input_bytes ? *request.input_bytes : ByteView(read_input);
+  result.bytes_in = input.size();
+  LoadedFile loaded = LoadBytes(input, request.input, request.input_format, request.options);
+  result.input_format = loaded.format;
+
+  const bool to_json = request.output_format.empty() && ExtensionOf(request.output) == ".json";
+  const TemplateFile t = ReadTemplate(request, to_json);
+  const FormatDescriptor* out_format = to_json ? nullptr : OutputFormat(request, t);
+  result.output_format = out_format;
+
+  DecodedScene decoded = DecodeWithSkeleton(loaded, ConvertSkeleton(request, loaded, t, inputs), request.options);
+  Scene& scene = decoded.scene;
+  result.skeleton = decoded.skeleton;
+  std::optional<Scene> template_scene;
+  if (t.templ.document && t.loaded.format == out_format)
+    template_scene = DecodeDocument(t.loaded, DecodeContext{decoded.reference_used(), request.options});
+  if (!request.clip.empty() && request.template_path.empty()) {
+    (void)RequireClip(scene, request.clip, request.input);
+    std::erase_if(scene.clips, [&](const Clip& c) { return c.name != request.clip; });
+  }
+  CountScene(scene, result);
+
+  EncodeResult encoded;
+  if (to_json) {
+    const std::string text =
+        SampleJson(scene, loaded.format->id, SampleRequest{0, {}, &scene.skeleton, request.options.limits()});
+    encoded.bytes.assign(text.begin(), text.end());
+  } else if (out_format == loaded.format && !AsksForReencode(request, *out_format)) {
+    encoded.bytes = loaded.document->Write();  // nothing asked to change: the file as it was read
+    result.copied_verbatim = true;
+  } else {
+    EncodeRequest e{decoded.reference_used(), request.options, request.output, nullptr, nullptr, {}};
+    if (t.templ.document) e.templ = &t.templ, e.template_clip = request.clip;
+    if (template_scene) e.template_scene = &*template_scene;
+    encoded = Encode(std::move(scene), *out_format, e);
+    result.report = std::move(encoded.report);
+    result.warnings = std::move(encoded.warnings);
+  }
+  std::vector<std::pair<std::string, ByteView>> files = {{request.output, encoded.bytes}};
+  for (const ExtraOutput& x : encoded.extra_outputs) files.emplace_back(x.path, x.bytes);
+  result.written = WriteOutputs(files, inputs, request.run_tag);
+  result.bytes_out = encoded.bytes.size();
+  return result;
+}
+
+}  // namespace animkit

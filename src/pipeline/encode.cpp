@@ -1,0 +1,45 @@
+// Encoding a scene into a format's bytes.
+#include <animkit/core/error.hpp>
+#include <animkit/pipeline/encode.hpp>
+
+namespace animkit {
+
+void TakeTemplateMetadata(Scene& scene, const Scene& templ, const std::string& template_clip) {
+  if (templ.metadata.is_object()) scene.metadata.update(templ.metadata);
+  for (Clip& clip : scene.clips) {
+    const Clip* from = nullptr;
+    for (const Clip& t : templ.clips)
+      if (t.name == clip.name || (!template_clip.empty() && t.name == template_clip)) from = from ? from : &t;
+    if (!from && scene.clips.size() == 1 && templ.clips.size() == 1) from = &templ.clips.front();
+    if (from && from->metadata.is_object()) clip.metadata.update(from->metadata);
+  }
+}
+
+void RequireEncoder(const FormatDescriptor& format, const std::string& path) {
+  if (format.encode) return;
+  const Error e = Error::General(std::string(format.id) + " files cannot be written from animation data");
+  throw path.empty() ? e : e.InFile(path);
+}
+
+EncodeResult Encode(Scene scene, const FormatDescriptor& format, const EncodeRequest& request) {
+  RequireEncoder(format, request.output_path);
+  if (request.template_scene) TakeTemplateMetadata(scene, *request.template_scene, request.template_clip);
+  EncodeContext context;
+  context.reference = request.reference;
+  context.options = request.options;
+  context.output_path = request.output_path;
+  context.templ = request.templ;
+  if (request.templ) context.template_clip = request.template_clip;
+  EncodeResult result;
+  try {
+    result.bytes = format.encode(scene, context)->Write();
+  } catch (const Error& e) {
+    throw request.output_path.empty() ? e : e.InFile(request.output_path);
+  }
+  result.report = std::move(context.report);
+  result.warnings = std::move(context.warnings);
+  result.extra_outputs = std::move(context.extra_outputs);
+  return result;
+}
+
+}  // namespace animkit

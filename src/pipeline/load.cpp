@@ -1,0 +1,111 @@
+// Loading: detect, read, decode within the limits.
+#include <animkit/core/error.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/pipeline/load.hpp>
+
+namespace animkit {
+
+namespace {
+
+const FormatDescriptor& PickFormat(ByteView data, const std::string& path, std::string_view format_id) {
+  if (!format_id.empty()) {
+    const FormatDescriptor* f = FindFormat(format_id);
+    if (!f) throw Error::General("unknown format id '" + std::string(format_id) + "'");
+    return *f;
+  }
+  if (const Detection d = Detect(data, path); d.format) return *d.format;
+  // No probe claims the bytes; an extension that only one format uses still names
+  // the format whose error (with its offset) tells the user what is wrong.
+  const auto by_extension = FormatsForExtension(ExtensionOf(path));
+  if (by_extension.size() != 1) throw Error::General("not a file of any supported format (use --format to force one)");
+  return *by_extension.front();
+}
+
+template <class T>
+uint64_t CheckTrack(const Track<T>& track, const Limits& limits, const std::string& what) {
+  CheckLimit(track.times.size(), &Limits::max_keys, limits, what + ": the key count");
+  for (Seconds t : track.times) CheckedTime(t, what + ": a key time");
+  return track.times.size();
+}
+
+uint64_t CheckClip(const Clip& clip, const Limits& limits) {
+  const std::string what = "clip '" + clip.name + "'";
+  CheckedTime(clip.frame_rate, what + ": the frame rate");
+  CheckedTime(clip.duration, what + ": the duration");
+  CheckLimit(clip.frame_count, &Limits::max_frames, limits, what + ": the frame count");
+  CheckLimit(clip.tracks.size(), &Limits::max_joints, limits, what + ": the joint count");
+  uint64_t keys = 0;
+  for (const JointTrack& t : clip.tracks) {
+    const std::string track = what + " joint '" + t.joint + "'";
+    keys += CheckTrack(t.translation, limits, track + " translation");
+    keys += CheckTrack(t.rotation, limits, track + " rotation");
+    keys += CheckTrack(t.scale, limits, track + " scale");
+    CheckLimit(t.visible.size(), &Limits::max_frames, limits, track + ": the visibility frame count");
+  }
+  for (const CameraTrack& c : clip.cameras) {
+    CheckLimit(c.times.size(), &Limits::max_keys, limits, what + " camera '" + c.name + "': the key count");
+    keys += c.times.size();
+  }
+  for (const Event& e : clip.events) {
+    CheckedTime(e.time, what + " event '" + e.name + "': the time");
+    if (e.end_time) CheckedTime(*e.end_time, what + " event '" + e.name + "': the end time");
+  }
+  return keys + clip.events.size();
+}
+
+}  // namespace
+
+LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view format_id, const Options& options) {
+  LoadedFile loaded;
+  loaded.path = path;
+  loaded.input_bytes = data.size();
+  try {
+    loaded.format = &PickFormat(data, path, format_id);
+    if (!loaded.format->read) throw Error::General(std::string(loaded.format->id) + " files cannot be read");
+    Options read_options = options;
+    read_options.Set(kSourcePathOption, path);
+    loaded.document = loaded.format->read(data, read_options);
+  } catch (const Error& e) {
+    throw e.InFile(path);
+  }
+  return loaded;
+}
+
+LoadedFile LoadFile(const std::string& path, std::string_view format_id, const Options& options) {
+  Bytes data = ReadFileBytes(path);
+  return LoadBytes(data, path, format_id, options);
+}
+
+Scene LoadReference(const std::string& path, const Options& options) {
+  LoadedFile f = LoadFile(path, "", options);
+  return DecodeDocument(f, DecodeContext{nullptr, options});
+}
+
+Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context) {
+  try {
+    DecodeContext scaled = context;
+    scaled.options.SetLimits(ForInputSize(context.options.limits(), loaded.input_bytes));
+    Scene scene = loaded.document->Decode(scaled);
+    scene.source = {std::string(loaded.format->id), loaded.document->Version(), loaded.path};
+    CheckScene(scene, scaled.options.limits());
+    return scene;
+  } catch (const Error& e) {
+    throw e.InFile(loaded.path);
+  }
+}
+
+void CheckScene(const Scene& scene, const Limits& limits) {
+  CheckLimit(scene.skeleton.joints.size(), &Limits::max_joints, limits, "the skeleton's joint count");
+  CheckLimit(scene.clips.size(), &Limits::max_clips, limits, "the clip count");
+  uint64_t keys = 0;
+  for (const Clip& clip : scene.clips) keys += CheckClip(clip, limits);
+  CheckLimit(keys, &Limits::max_values, limits, "the number of keys decoded");
+}
+
+const Clip& RequireClip(const Scene& scene, const std::string& name, const std::string& file) {
+  for (const Clip& c : scene.clips)
+    if (c.name == name) return c;
+  throw Error::General("no clip named '" + name + "'").InFile(file);
+}
+
+}  // namespace animkit

@@ -1,0 +1,157 @@
+// `animkit sample`: the contract's JSON, streamed.
+#include <animkit/core/error.hpp>
+#include <animkit/offline/sampling.hpp>
+#include <animkit/pipeline/sample_json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <memory>
+
+namespace animkit {
+
+namespace {
+
+class JsonOut {
+ public:
+  explicit JsonOut(const std::function<void(std::string_view)>* sink = nullptr) : sink_(sink) {}
+  // Hands what is buffered to the sink (when there is one) once it is large.
+  void Flush(bool all = false) {
+    if (sink_ && (all || out_.size() >= (size_t{1} << 16))) {
+      (*sink_)(out_);
+      out_.clear();
+    }
+  }
+  void Raw(std::string_view s) { out_ += s; }
+  void Number(double v) {
+    if (!std::isfinite(v)) {
+      out_ += "null";
+      return;
+    }
+    // Values are float32 in the model: the shortest text that reads back as the same float.
+    char buf[32];
+    float f = static_cast<float>(v);
+    auto res = (static_cast<double>(f) == v) ? std::to_chars(buf, buf + sizeof buf, f)
+                                             : std::to_chars(buf, buf + sizeof buf, v);
+    out_.append(buf, res.ptr);
+  }
+  void String(std::string_view s) { out_ += DumpJson(Value(std::string(s))); }
+  void Vec(std::initializer_list<float> v) {
+    out_ += '[';
+    bool first = true;
+    for (float x : v) {
+      if (!first) out_ += ", ";
+      first = false;
+      Number(x);
+    }
+    out_ += ']';
+  }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  const std::function<void(std::string_view)>* sink_;
+  std::string out_;
+};
+
+}  // namespace
+
+void ForEachSampleFrame(const Clip& clip, const SampleRequest& request, const SampleFrameFn& fn) {
+  const bool resample = request.rate > 0;
+  const double rate = resample ? request.rate : clip.frame_rate;
+  const size_t frames = SampleFrameCount(clip, resample ? rate : 0, request.limits);
+  const size_t joints = clip.tracks.size();
+  std::vector<TransformTRS> pose(joints);
+  const auto visible = std::make_unique<bool[]>(joints);
+  for (size_t f = 0; f < frames; ++f) {
+    const Seconds t = FrameTime(f, rate);
+    SampleClipJob{&clip, request.rest, t, pose}.Run();
+    // The file's own frame index, for visibility.
+    const size_t own = resample ? static_cast<size_t>(std::floor(static_cast<double>(t) * clip.frame_rate + 1e-4)) : f;
+    for (size_t i = 0; i < joints; ++i) visible[i] = IsVisible(clip.tracks[i], own);
+    fn(f, pose, std::span<const bool>(visible.get(), joints));
+  }
+}
+
+std::string SampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request) {
+  std::string text;
+  WriteSampleJson(scene, format_id, request, [&](std::string_view piece) { text += piece; });
+  return text;
+}
+
+void WriteSampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request,
+                     const std::function<void(std::string_view)>& sink) {
+  // Every count checked before the first byte goes out.
+  for (const Clip& clip : scene.clips)
+    if (request.clip.empty() || clip.name == request.clip) (void)SampleFrameCount(clip, request.rate, request.limits);
+  JsonOut j(&sink);
+  j.Raw("{\n  \"format\": ");
+  j.String(format_id);
+  j.Raw(",\n  \"clips\": [");
+  bool first_clip = true;
+  for (const Clip& clip : scene.clips) {
+    if (!request.clip.empty() && clip.name != request.clip) continue;
+    j.Raw(first_clip ? "\n    {" : ",\n    {");
+    first_clip = false;
+    const bool resample = request.rate > 0;
+    const double rate = resample ? request.rate : clip.frame_rate;
+    const size_t frames = SampleFrameCount(clip, resample ? rate : 0, request.limits);
+    j.Raw("\n      \"name\": ");
+    j.String(clip.name);
+    j.Raw(",\n      \"frame_rate\": ");
+    j.Number(rate);
+    j.Raw(",\n      \"duration\": ");
+    j.Number(clip.duration);
+    j.Raw(",\n      \"loop\": ");
+    j.Raw(clip.loop ? "true" : "false");
+    j.Raw(",\n      \"space\": ");
+    j.Raw(clip.space == Space::Model ? "\"model\"" : "\"local\"");
+    j.Raw(",\n      \"joints\": [");
+    for (size_t i = 0; i < clip.tracks.size(); ++i) {
+      if (i) j.Raw(", ");
+      j.String(clip.tracks[i].joint);
+    }
+    j.Raw("],\n      \"frames\": [");
+    ForEachSampleFrame(clip, request, [&](size_t f, std::span<const TransformTRS> pose, std::span<const bool> visible) {
+      j.Raw(f ? ",\n        [" : "\n        [");
+      for (size_t i = 0; i < pose.size(); ++i) {
+        if (i) j.Raw(", ");
+        if (!visible[i]) {
+          j.Raw("null");
+          continue;
+        }
+        const TransformTRS& p = pose[i];
+        j.Raw("{\"t\": ");
+        j.Vec({p.translation.x, p.translation.y, p.translation.z});
+        j.Raw(", \"r\": ");
+        j.Vec({p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w});
+        j.Raw(", \"s\": ");
+        j.Vec({p.scale.x, p.scale.y, p.scale.z});
+        j.Raw("}");
+      }
+      j.Raw("]");
+      j.Flush();
+    });
+    j.Raw(frames ? "\n      ],\n      \"events\": [" : "],\n      \"events\": [");
+    for (size_t e = 0; e < clip.events.size(); ++e) {
+      const Event& ev = clip.events[e];
+      j.Raw(e ? ", {\"time\": " : "{\"time\": ");
+      j.Number(ev.time);
+      if (ev.end_time) {
+        j.Raw(", \"end_time\": ");
+        j.Number(*ev.end_time);
+      }
+      j.Raw(", \"name\": ");
+      j.String(ev.name);
+      j.Raw(", \"params\": [");
+      for (size_t p = 0; p < ev.params.size(); ++p) {
+        if (p) j.Raw(", ");
+        j.Number(ev.params[p]);
+      }
+      j.Raw("]}");
+    }
+    j.Raw("]\n    }");
+  }
+  j.Raw(first_clip ? "]\n}\n" : "\n  ]\n}\n");
+  j.Flush(true);
+}
+
+}  // namespace animkit

@@ -1,0 +1,86 @@
+// The preview viewer's side panel (the file's `info`), then the viewer's start.
+// A part of the viewer: src/preview/preview_page.cpp (ViewerScript) says how the page joins them.
+
+  // ---- side panel ------------------------------------------------------------------------------
+  function text(value) {
+    if (value === null || value === undefined) return '\u2013';
+    if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toPrecision(6).replace(/\.?0+$/, '');
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  }
+
+  function node(tag, attrs, children) {
+    var n = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { n.setAttribute(k, attrs[k]); });
+    (children || []).forEach(function (c) { n.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
+    return n;
+  }
+
+  function table(rows, head) {
+    var t = node('table');
+    if (head) t.appendChild(node('tr', {}, head.map(function (h) { return node('th', h[1] ? { class: 'n' } : {}, [h[0]]); })));
+    rows.forEach(function (r) { t.appendChild(r); });
+    return t;
+  }
+
+  function buildPanel() {
+    var info = data.info || {};
+    var panel = el('panel');
+    panel.innerHTML = '';
+    panel.appendChild(node('h1', {}, [data.file]));
+    panel.appendChild(node('div', {}, [data.format + ': ' + data.description]));
+    var skeletonName = info.skeleton_file ? String(info.skeleton_file).split(/[\\/]/).pop() : 'none';
+    var facts = [['version', info.version], ['skeleton file', skeletonName],
+                 ['joints', (info.joints || []).length], ['clips', (info.clips || []).length],
+                 ['events', (info.events || []).length], ['up axis', data.up]];
+    if (info.skeleton_note) facts.splice(2, 0, ['', info.skeleton_note]);
+    panel.appendChild(table(facts.map(function (f) {
+      return node('tr', {}, [node('td', {}, [f[0]]), node('td', {}, [text(f[1])])]);
+    })));
+    if (info.decode_error) panel.appendChild(node('p', { class: 'warning' }, [info.decode_error]));
+    (info.warnings || []).forEach(function (w) { panel.appendChild(node('p', { class: 'warning' }, ['warning: ' + text(w)])); });
+
+    panel.appendChild(node('h2', {}, ['Clips']));
+    var clips = info.clips || [];
+    if (!clips.length) panel.appendChild(node('p', { class: 'dim' }, ['none: the rest pose is shown']));
+    else {
+      panel.appendChild(table(clips.map(function (c, i) {
+        var row = node('tr', { class: 'clip' + (i === state.clip ? ' current' : '') }, [
+          node('td', {}, [c.name]), node('td', { class: 'n' }, [text(c.frames)]), node('td', { class: 'n' }, [text(c.rate)]),
+          node('td', { class: 'n' }, [text(c.duration)]), node('td', {}, [c.loop ? 'yes' : 'no']),
+          node('td', { class: 'n' }, [text((c.joints || []).length)]), node('td', { class: 'n' }, [text(c.events)])]);
+        row.addEventListener('click', function () { if (state.clips.length === clips.length) chooseClip(i); });
+        return row;
+      }), [['clip'], ['frames', 1], ['fps', 1], ['s', 1], ['loop'], ['joints', 1], ['events', 1]]));
+    }
+
+    var events = (info.events || []).filter(function (e) { return state.clip < 0 || !clips[state.clip] || e.clip === clips[state.clip].name; });
+    if (events.length) {
+      panel.appendChild(node('h2', {}, ['Events' + (state.clip >= 0 && clips[state.clip] ? ' of ' + clips[state.clip].name : '')]));
+      panel.appendChild(table(events.map(function (e) {
+        return node('tr', {}, [node('td', { class: 'n' }, [text(e.time)]), node('td', {}, [e.name]),
+                              node('td', {}, [e.params && e.params.length ? JSON.stringify(e.params) : ''])]);
+      }), [['s', 1], ['event'], ['params']]));
+    }
+
+    var fields = info.fields || {};
+    var plain = Object.keys(fields).filter(function (k) { return fields[k] === null || typeof fields[k] !== 'object'; });
+    panel.appendChild(node('h2', {}, ['Header']));
+    panel.appendChild(table(plain.map(function (k) {
+      return node('tr', {}, [node('td', {}, [k]), node('td', {}, [text(fields[k])])]);
+    })));
+    if (info.fields_cut) panel.appendChild(node('p', { class: 'dim' }, [info.fields_cut]));
+    var details = node('details', {}, [node('summary', {}, ['all fields (JSON)']), node('pre', {}, [JSON.stringify(fields, null, 1)])]);
+    panel.appendChild(details);
+    if ((info.joints || []).length) {
+      panel.appendChild(node('details', {}, [node('summary', {}, ['joints (' + info.joints.length + ')']),
+                                             node('pre', {}, [info.joints.join('\n')])]));
+    }
+  }
+
+  try {
+    start();
+  } catch (e) {
+    fail(e.message);
+  }
+  if (window.animkitPreview.error === null) showTimelineWhenReady();
+  function showTimelineWhenReady() { ready.then(showTimeline, function () {}); }

@@ -1,0 +1,93 @@
+// The preview viewer's state: the page's data, what the scene holds, the promise the
+// tests wait on, and the test hook (window.animkitPreview) over them.
+// A part of the viewer: src/preview/preview_page.cpp (ViewerScript) says how the page joins them.
+
+  var data = JSON.parse(document.getElementById('animkit-data').textContent);
+  var el = function (id) { return document.getElementById(id); };
+  var UP = data.up === '-Y' ? new THREE.Vector3(0, -1, 0) : new THREE.Vector3(0, 1, 0);
+
+  var state = {
+    gltf: null,
+    nodes: [],          // glTF node index -> Object3D
+    root: null,         // the glTF scene's root node (animkit_root)
+    joints: [],         // {name, node, object, parent (index into joints or -1), rest: {p, q, s}, parentObject}
+    clips: [],          // {name, index, clip (AnimationClip), rate, frames, duration, loop, space, events, animated}
+    clip: -1,           // the clip shown; -1: the rest pose
+    action: null,
+    time: 0,
+    playing: false,
+    speed: 1,
+    size: 1,            // bounding-box diagonal of the model
+    box: new THREE.Box3(),
+    cameraPaths: []
+  };
+
+  var resolveReady, rejectReady;
+  var ready = new Promise(function (resolve, reject) { resolveReady = resolve; rejectReady = reject; });
+  var renderer, scene, camera, controls, mixer, overlay, grid, axes, bones, jointDots = [], boneSticks = [];
+  var dotMaterial = new THREE.MeshBasicMaterial({ color: 0xfff1c9, depthTest: false, transparent: true });
+  var hoverMaterial = new THREE.MeshBasicMaterial({ color: 0xff5a36, depthTest: false, transparent: true });
+
+  // ---- the test hook -------------------------------------------------------------------------
+  window.animkitPreview = {
+    ready: ready,
+    error: null,
+    clips: function () {
+      return state.clips.map(function (c) {
+        return { name: c.name, frames: c.frames, rate: c.rate, duration: c.duration, loop: c.loop, space: c.space,
+                 events: c.events.map(function (e) { return { time: e.time, name: e.name }; }) };
+      });
+    },
+    joints: function () {
+      return state.joints.map(function (j) { return { name: j.name, parent: j.parent }; });
+    },
+    // Shows frame `frame` of a clip (index or name; null or 'rest': the rest pose) and
+    // returns every joint's world position, read from three.js's scene graph.
+    worldPositions: function (clip, frame) {
+      var index = clip === null || clip === 'rest' ? -1 : clipIndex(clip);
+      if (index !== state.clip) selectClip(index);
+      pause();
+      showFrame(frame || 0);
+      scene.updateMatrixWorld(true);
+      var v = new THREE.Vector3();
+      return state.joints.map(function (j) {
+        j.object.getWorldPosition(v);
+        return { name: j.name, position: [v.x, v.y, v.z] };
+      });
+    },
+    cameraPositions: function () {
+      return state.cameraPaths.map(function (p) { return p.points.map(function (v) { return [v.x, v.y, v.z]; }); });
+    },
+    // Hides (false) or shows the grid, the axes and the text over the view, for a picture of the model alone.
+    setOverlays: function (visible) {
+      grid.visible = axes.visible = visible && el('show-grid').checked;
+      el('hud').style.visibility = visible ? '' : 'hidden';
+    },
+    render: function () { renderer.render(scene, camera); return renderer.domElement; },
+    modelSize: function () { return state.size; }
+  };
+
+  function clipIndex(clip) {
+    if (typeof clip === 'number') {
+      if (clip < 0 || clip >= state.clips.length) throw new Error('no clip ' + clip);
+      return clip;
+    }
+    for (var i = 0; i < state.clips.length; i++) if (state.clips[i].name === clip) return i;
+    throw new Error('no clip named ' + clip);
+  }
+
+  function fail(message) {
+    window.animkitPreview.error = String(message);
+    var box = el('message');
+    box.textContent = 'This page cannot show the file: ' + message;
+    box.hidden = false;
+    rejectReady(new Error(String(message)));
+  }
+
+  function base64ToArrayBuffer(text) {
+    var binary = atob(text);
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes.buffer;
+  }
+
