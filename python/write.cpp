@@ -164,8 +164,7 @@ std::vector<SkeletonMapRule> SkeletonMapFrom(const py::object& map) {
   if (py::isinstance<py::str>(map) || py::hasattr(map, "__fspath__")) {  // a map file, as --skeleton-map reads it
     const std::string path = PathArg(map);
     NoGil released;
-    const Bytes text = ReadFileBytes(path);
-    return ParseSkeletonMap(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), path);
+    return ReadSkeletonMap(path);
   }
   std::vector<SkeletonMapRule> rules;  // (animation glob, skeleton glob) pairs
   for (const py::handle pair : map) {

@@ -1,6 +1,7 @@
-// Globs and skeleton maps of batch conversion (docs/batch.md).
+// Globs and skeleton maps of the folder verbs (docs/batch.md).
 #include <animkit/pipeline/batch.hpp>
 #include <animkit/core/error.hpp>
+#include <animkit/io/io.hpp>
 
 #include <cctype>
 
@@ -171,6 +172,11 @@ std::vector<SkeletonMapRule> ParseSkeletonMap(std::string_view text, const std::
     rules.push_back(std::move(rule));
   }
   return rules;
+}
+
+std::vector<SkeletonMapRule> ReadSkeletonMap(const std::string& path) {
+  const Bytes text = ReadFileBytes(path);
+  return ParseSkeletonMap(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), path);
 }
 
 }  // namespace animkit

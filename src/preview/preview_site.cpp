@@ -1,6 +1,6 @@
-// `animkit preview DIR -o SITE`: a page per recognised file and the gallery, index.html.
+// `animkit preview DIR -o SITE`: a page per recognised file and the gallery, index.html;
+// the folder job (FolderJob) with the page as its per-file action.
 #include <animkit/core/error.hpp>
-#include <animkit/formats/registry.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/preview/preview.hpp>
 
@@ -9,9 +9,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
-#include <optional>
-#include <set>
 
 namespace animkit {
 
@@ -45,104 +42,74 @@ std::string GalleryRow(const PreviewSiteEntry& e) {
   return row + "<td class=\"n\">" + SizeText(e.page_bytes) + "</td></tr>\n";
 }
 
-}  // namespace
+// Builds the page of each file the folder job hands over (BuildPreviewPage) and writes it;
+// keeps what the gallery shows of it.
+class PageAction final : public FolderAction {
+ public:
+  explicit PageAction(const PreviewSiteRequest& request) : request_(request) {}
 
-size_t PreviewSite::failed() const {
-  return static_cast<size_t>(std::count_if(files.begin(), files.end(), [](const PreviewSiteEntry& e) { return !e.error.empty(); }));
-}
+  FolderOutputNaming OutputNaming() const override { return {".html", true}; }
 
-PreviewSite WritePreviewSite(const PreviewSiteRequest& request) {
+  void Start(const std::vector<std::string>& files) override {
+    files_ = files;
+    entries_.assign(files.size(), {});
+  }
+
+  void Process(const FolderFile& file, BatchFileResult& result) override {
+    PreviewSiteEntry& entry = entries_[file.index];
+    const LoadedFile loaded = LoadBytes(file.bytes, file.input, file.format->id, request_.options);
+    const PreviewRequest page_request{file.Skeleton(), "", request_.options};
+    if (!file.skeleton_path.empty()) {
+      entry.skeleton = fs::path(file.skeleton_path).lexically_relative(request_.input_dir).generic_string();
+    }
+    const PreviewPage page = BuildPreviewPage(loaded, page_request);
+    entry.clips = page.info["clips"].size();
+    for (const Value& clip : page.info["clips"]) entry.frames += clip["frames"].get<size_t>();
+    entry.joints = page.info["joints"].size();
+    entry.events = page.info["events"].size();
+    entry.glb_bytes = page.glb_bytes;
+    entry.page_bytes = page.html.size();
+    file.CreateOutputFolder();
+    WriteFileAtomic(file.output_path, View(page.html), {file.input, file.skeleton_path}, file.run_tag);
+    result.clips = entry.clips;
+    result.frames = entry.frames;
+    result.joints = entry.joints;
+    result.bytes_out = entry.page_bytes;
+  }
+
+  const std::vector<std::string>& files() const { return files_; }
+
+  // The gallery's entry of a file the job went through (converted or failed).
+  PreviewSiteEntry EntryOf(const BatchFileResult& result) const {
+    const size_t index = static_cast<size_t>(std::lower_bound(files_.begin(), files_.end(), result.path) - files_.begin());
+    PreviewSiteEntry entry = index < entries_.size() ? entries_[index] : PreviewSiteEntry{};
+    entry.path = result.path;
+    entry.format = result.format;
+    entry.page = result.status == BatchStatus::Converted ? result.output : std::string();
+    entry.error = result.error;
+    return entry;
+  }
+
+ private:
+  const PreviewSiteRequest& request_;
+  std::vector<std::string> files_;
+  std::vector<PreviewSiteEntry> entries_;  // by index in files_
+};
+
+// Writes the gallery, OUTPUT/index.html, of the site's files; returns its path.
+std::string WriteGallery(const PreviewSiteRequest& request, const PreviewSite& site, const std::vector<std::string>& files) {
   std::error_code ec;
-  if (request.input_dir.empty() || !fs::is_directory(request.input_dir, ec)) {
-    throw Error::General("not a folder").InFile(request.input_dir);
-  }
-  if (request.output_dir.empty()) throw Error::General("no output folder given (-o SITE)");
-  if (fs::exists(request.output_dir, ec) && !fs::is_directory(request.output_dir, ec)) {
-    throw Error::General("exists and is not a folder").InFile(request.output_dir);
-  }
   const fs::path in_root(request.input_dir), out_root(request.output_dir);
-  const fs::path in_canon = fs::weakly_canonical(in_root, ec), out_canon = fs::weakly_canonical(out_root, ec);
-  if (in_canon == out_canon) throw Error::General("the output folder must differ from the input folder").InFile(request.output_dir);
-  for (const SkeletonMapRule& r : request.skeleton_map) {
-    CheckGlob(r.animation);
-    CheckGlob(r.skeleton);
-  }
-  const fs::path rel_out = out_canon.lexically_relative(in_canon);
-  const bool out_inside = !rel_out.empty() && *rel_out.begin() != "..";
-  const std::vector<std::string> files = ListFolder(in_root.string(), out_inside ? out_root.string() : "");
-  const SkeletonMapper mapper(request.skeleton_map, files);
-  std::set<std::string> input_set;  // canonical: a page must never land on an input
-  for (const std::string& rel : files) input_set.insert(fs::weakly_canonical(in_root / rel, ec).string());
-
-  // Each skeleton file is decoded once, by the first file that needs it.
-  std::map<std::string, std::pair<std::optional<Scene>, std::string>> skeletons;  // path -> scene or error
-  auto shared_skeleton = [&](const std::string& path) -> const Scene& {
-    auto [it, inserted] = skeletons.try_emplace(path);
-    if (inserted) {
-      try {
-        it->second.first = LoadReference(path, request.options);
-      } catch (const Error& e) {
-        it->second.second = e.what();
-      }
-    }
-    if (!it->second.first) throw Error::General(it->second.second);
-    return *it->second.first;
-  };
-
-  PreviewSite site;
-  for (const std::string& rel : files) {
-    const std::string in_path = (in_root / rel).string();
-    PreviewSiteEntry entry;
-    entry.path = rel;
-    try {
-      const Bytes bytes = ReadFileBytes(in_path);
-      const Detection detected = Detect(bytes, in_path);
-      if (!detected.format || detected.score <= kProbeExtension) {
-        ++site.unrecognised;
-        continue;
-      }
-      entry.format = std::string(detected.format->id);
-      const LoadedFile loaded = LoadBytes(bytes, in_path, detected.format->id, request.options);
-      std::string skeleton_path;
-      if (const std::optional<std::string> mapped = mapper.SkeletonFor(rel)) {
-        skeleton_path = (in_root / *mapped).string();
-      } else {
-        skeleton_path = ResolveSkeleton(loaded, request.skeleton).file.path;
-      }
-      PreviewRequest page_request{SkeletonSource::None(), "", request.options};
-      if (!skeleton_path.empty()) {
-        page_request.skeleton = SkeletonSource::Decoded(shared_skeleton(skeleton_path), skeleton_path);
-        entry.skeleton = fs::path(skeleton_path).lexically_relative(in_root).generic_string();
-      }
-      const PreviewPage page = BuildPreviewPage(loaded, page_request);
-      entry.clips = page.info["clips"].size();
-      for (const Value& clip : page.info["clips"]) entry.frames += clip["frames"].get<size_t>();
-      entry.joints = page.info["joints"].size();
-      entry.events = page.info["events"].size();
-      entry.glb_bytes = page.glb_bytes;
-      entry.page_bytes = page.html.size();
-      entry.page = rel + ".html";
-      const fs::path page_path = out_root / entry.page;
-      fs::create_directories(page_path.parent_path(), ec);
-      if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(page_path.parent_path().string());
-      if (input_set.count(fs::weakly_canonical(page_path, ec).string())) {
-        throw Error::General("refusing to write over a file this command reads").InFile(page_path.string());
-      }
-      WriteFileAtomic(page_path.string(), View(page.html), {in_path, skeleton_path});
-    } catch (const Error& e) {
-      entry.page.clear();
-      entry.error = e.InFile(in_path).what();
-    }
-    site.files.push_back(std::move(entry));
-  }
-
+  const fs::path in_canon = fs::weakly_canonical(in_root, ec);
   std::string rows;
   for (const PreviewSiteEntry& e : site.files) rows += GalleryRow(e);
   const std::string folder = in_canon.filename().string();
-  const std::string summary = std::to_string(site.files.size()) + " files recognised, " +
+  std::string summary = std::to_string(site.files.size()) + " files recognised, " +
                               std::to_string(site.files.size() - site.failed()) + " with a page, " +
                               std::to_string(site.failed()) + " damaged; " + std::to_string(site.unrecognised) +
                               " not recognised (not listed)";
+  if (site.too_large) summary += "; " + std::to_string(site.too_large) + " over the size limit (not listed)";
+  if (site.cancelled) summary += "; cancelled: " + std::to_string(site.not_started) + " files not started";
   namespace assets = preview_assets;
   const std::string title = preview_html::Escape(folder + " - animkit preview");
   const std::string summary_html = preview_html::Escape(summary);
@@ -150,13 +117,42 @@ PreviewSite WritePreviewSite(const PreviewSiteRequest& request) {
   const std::string html = preview_html::Fill(
       assets::kGalleryHtml,
       {{"TITLE", title}, {"STYLE", assets::kPreviewCss}, {"SUMMARY", summary_html}, {"ROWS", rows}, {"SCRIPT", script}});
-  site.index = (out_root / "index.html").string();
+  const std::string index = (out_root / "index.html").string();
   fs::create_directories(out_root, ec);
   if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(request.output_dir);
   std::vector<std::string> inputs;
   inputs.reserve(files.size());
   for (const std::string& rel : files) inputs.push_back((in_root / rel).string());
-  WriteFileAtomic(site.index, View(html), inputs);
+  WriteFileAtomic(index, View(html), inputs);
+  return index;
+}
+
+}  // namespace
+
+size_t PreviewSite::failed() const {
+  return static_cast<size_t>(std::count_if(files.begin(), files.end(), [](const PreviewSiteEntry& e) { return !e.error.empty(); }));
+}
+
+PreviewSite WritePreviewSite(const PreviewSiteRequest& request) {
+  PageAction action(request);
+  FolderJob job;
+  static_cast<FolderJobInputs&>(job) = request;
+  job.action = &action;
+  const BatchReport report = job.Run();
+
+  PreviewSite site;
+  for (const BatchFileResult& r : report.files) {
+    if (r.status != BatchStatus::Skipped) {
+      site.files.push_back(action.EntryOf(r));
+    } else if (r.format.empty() && r.bytes_in > request.max_file_size) {
+      ++site.too_large;
+    } else {
+      ++site.unrecognised;
+    }
+  }
+  site.not_started = report.not_started;
+  site.cancelled = report.cancelled;
+  site.index = WriteGallery(request, site, action.files());
   return site;
 }
 

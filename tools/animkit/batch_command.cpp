@@ -4,106 +4,12 @@
 #include <animkit/core/error.hpp>
 #include <animkit/io/io.hpp>
 
-#include <atomic>
-#include <chrono>
-#include <csignal>
+#include "folder_console.hpp"
+
 #include <cstdio>
 #include <filesystem>
-#include <unistd.h>
 
 namespace animkit::cli {
-
-namespace {
-
-std::atomic<bool> g_cancel{false};
-volatile std::sig_atomic_t g_signal = 0;
-
-extern "C" void OnSignal(int sig) {
-  g_signal = sig;
-  g_cancel.store(true);
-}
-
-// SIGINT/SIGTERM stop the scheduling of further files; the handler is reset by
-// the first signal, so a second one ends the program at once.
-class SignalGuard {
- public:
-  SignalGuard() {
-    struct sigaction sa {};
-    sa.sa_handler = OnSignal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~SignalGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  SignalGuard(const SignalGuard&) = delete;
-  SignalGuard& operator=(const SignalGuard&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
-
-std::string Duration(double seconds) {
-  if (!(seconds >= 0) || seconds > 359999) return "--:--";
-  const long s = static_cast<long>(seconds + 0.5);
-  char buf[32];
-  if (s >= 3600) {
-    std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
-  } else {
-    std::snprintf(buf, sizeof buf, "%02ld:%02ld", s / 60, s % 60);
-  }
-  return buf;
-}
-
-// Progress on stderr: a bar redrawn in place on a terminal, a plain line every
-// few seconds otherwise (and always one at the end).
-class ProgressPrinter {
- public:
-  explicit ProgressPrinter(bool tty) : tty_(tty) {}
-
-  void Update(const BatchProgress& p) {
-    const auto now = std::chrono::steady_clock::now();
-    const bool last = p.done == p.total;
-    const double since = std::chrono::duration<double>(now - last_print_).count();
-    if (!last && printed_ && since < (tty_ ? 0.1 : 5.0)) return;
-    last_print_ = now;
-    printed_ = true;
-    const double rate = p.elapsed > 0 ? static_cast<double>(p.done) / p.elapsed : 0;
-    const double eta = rate > 0 ? static_cast<double>(p.total - p.done) / rate : -1;
-    const double fraction = p.total ? static_cast<double>(p.done) / static_cast<double>(p.total) : 1;
-    char buf[256];
-    if (tty_) {
-      constexpr int kWidth = 30;
-      const int fill = static_cast<int>(fraction * kWidth);
-      std::string bar(static_cast<size_t>(fill), '=');
-      if (fill < kWidth) bar += '>';
-      bar.resize(kWidth, ' ');
-      std::snprintf(buf, sizeof buf, "\r[%s] %zu/%zu files  %.1f files/s  ETA %s  %zu failed\x1b[K", bar.c_str(),
-                    p.done, p.total, rate, Duration(eta).c_str(), p.failed);
-    } else {
-      std::snprintf(buf, sizeof buf, "progress: %zu/%zu files (%.0f%%), %.1f files/s, ETA %s, %zu failed\n", p.done,
-                    p.total, fraction * 100, rate, Duration(eta).c_str(), p.failed);
-    }
-    std::fputs(buf, stderr);
-    std::fflush(stderr);
-  }
-
-  void Finish() {
-    if (tty_ && printed_) std::fputs("\r\x1b[K", stderr);
-    std::fflush(stderr);
-  }
-
- private:
-  bool tty_;
-  bool printed_ = false;
-  std::chrono::steady_clock::time_point last_print_{};
-};
-
-}  // namespace
 
 void AddBatchOptions(CLI::App* convert, BatchArgs& args) {
   const char* group = "Folder conversion (IN is a folder)";
@@ -146,35 +52,20 @@ int RunBatchConvert(const std::string& input_dir, const std::string& output_dir,
     job.clip = common.clip;
     job.options = common.options;
     job.accept_extension_only = args.by_extension;
-    if (!args.skeleton_map.empty()) {
-      const Bytes text = ReadFileBytes(args.skeleton_map);
-      job.skeleton_map =
-          ParseSkeletonMap(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), args.skeleton_map);
-    }
+    if (!args.skeleton_map.empty()) job.skeleton_map = ReadSkeletonMap(args.skeleton_map);
     job.Validate();
   } catch (const Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }
 
-  ProgressPrinter printer(isatty(STDERR_FILENO) != 0);
-  if (!args.quiet) job.progress = [&printer](const BatchProgress& p) { printer.Update(p); };
-  g_cancel.store(false);
-  g_signal = 0;
-  job.cancel = &g_cancel;
-
   BatchReport report;
-  {
-    SignalGuard guard;
-    try {
-      report = job.Run();
-    } catch (const Error& e) {
-      printer.Finish();
-      std::fprintf(stderr, "%s\n", e.what());
-      return 2;
-    }
-  }
-  printer.Finish();
+  const bool ran = RunFolderJob(args.quiet, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    job.progress = progress;
+    job.cancel = cancel;
+    report = job.Run();
+  });
+  if (!ran) return 2;
 
   const std::string summary = report.Summary();
   std::fwrite(summary.data(), 1, summary.size(), stdout);
@@ -193,10 +84,7 @@ int RunBatchConvert(const std::string& input_dir, const std::string& output_dir,
       status = 1;
     }
   }
-  if (g_signal != 0) {
-    std::fprintf(stderr, "animkit: interrupted; %zu files not started\n", report.not_started);
-    return 128 + static_cast<int>(g_signal);
-  }
+  if (const int interrupted = InterruptedStatus(report.not_started)) return interrupted;
   return status;
 }
 

@@ -1,6 +1,8 @@
 #include "preview_command.hpp"
 
-#include <animkit/pipeline/batch.hpp>
+#include "folder_console.hpp"
+
+#include <animkit/pipeline/folder_job.hpp>
 #include <animkit/core/error.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/preview/preview.hpp>
@@ -24,21 +26,28 @@ int PreviewFolder(const std::string& input, const PreviewArgs& args, const Previ
     request.output_dir = args.output;
     if (common.skeleton_given) request.skeleton = common.skeleton;
     request.options = common.options;
-    if (!args.skeleton_map.empty()) {
-      const Bytes text = ReadFileBytes(args.skeleton_map);
-      request.skeleton_map =
-          ParseSkeletonMap(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), args.skeleton_map);
-    }
+    request.threads = args.jobs;
+    if (!args.skeleton_map.empty()) request.skeleton_map = ReadSkeletonMap(args.skeleton_map);
   } catch (const Error& e) {
     std::fprintf(stderr, "animkit: %s\n", e.what());
     return 2;
   }
-  const PreviewSite site = WritePreviewSite(request);
+  PreviewSite site;
+  const bool ran = RunFolderJob(args.quiet, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    request.progress = progress;
+    request.cancel = cancel;
+    site = WritePreviewSite(request);
+  });
+  if (!ran) return 2;
   for (const PreviewSiteEntry& e : site.files) {
     if (!e.error.empty()) std::fprintf(stderr, "%s\n", e.error.c_str());
   }
-  std::printf("%zu pages, %zu damaged files, %zu files not recognised\n%s\n", site.files.size() - site.failed(),
-              site.failed(), site.unrecognised, site.index.c_str());
+  std::printf("%zu pages, %zu damaged files, %zu files not recognised", site.files.size() - site.failed(), site.failed(),
+              site.unrecognised);
+  if (site.too_large) std::printf(", %zu over the size limit", site.too_large);
+  std::printf("\n%s\n", site.index.c_str());
+  std::fflush(stdout);
+  if (const int interrupted = InterruptedStatus(site.not_started)) return interrupted;
   return site.failed() ? 1 : 0;
 }
 
@@ -49,6 +58,9 @@ void AddPreviewOptions(CLI::App* preview, PreviewArgs& args) {
                       "The page to write (default: FILE's name + .html in the current folder); for a folder, the site's folder");
   preview->add_option("--skeleton-map", args.skeleton_map,
                       "Folder input: pair animations with skeletons, lines 'ANIM_GLOB = SKELETON_GLOB'");
+  preview->add_option("-j,--jobs", args.jobs, "Folder input: build pages on N threads (default: every core)")
+      ->check(CLI::Range(1u, 1024u));
+  preview->add_flag("-q,--quiet", args.quiet, "Folder input: no progress on stderr");
 }
 
 int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewCommonArgs& common) {

@@ -12,9 +12,11 @@ namespace animkit::cli {
 struct PreviewArgs {
   std::string output;        // -o: the page, or the site's folder
   std::string skeleton_map;  // --skeleton-map FILE (folder input)
+  unsigned jobs = 0;         // -j N (folder input), 0 = every core
+  bool quiet = false;        // -q: no progress (folder input)
 };
 
-// Adds -o and --skeleton-map to the preview subcommand (main.cpp adds the common options).
+// Adds -o, --skeleton-map, -j and -q to the preview subcommand (main.cpp adds the common options).
 void AddPreviewOptions(CLI::App* preview, PreviewArgs& args);
 
 struct PreviewCommonArgs {
@@ -24,7 +26,7 @@ struct PreviewCommonArgs {
 };
 
 // Writes the page or the site; prints what it wrote. 0, 1 (an error, or some file of the
-// folder failed) or 2 (usage).
+// folder failed), 2 (usage) or, for a folder, 128 + signal when interrupted (as convert DIR).
 int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewCommonArgs& common);
 
 }  // namespace animkit::cli

@@ -3,7 +3,7 @@
 // such pages with a searchable gallery (index.html). docs/preview.md describes the page.
 #pragma once
 
-#include <animkit/pipeline/batch.hpp>
+#include <animkit/pipeline/folder_job.hpp>
 #include <animkit/pipeline/pipeline.hpp>
 
 #include <cstddef>
@@ -39,12 +39,11 @@ size_t PreviewPageSizeLimit(size_t glb_bytes);
 // "-Y" for the PS1 formats, whose Y axis points down; "+Y" otherwise.
 std::string_view PreviewUpAxis(std::string_view format_id);
 
-struct PreviewSiteRequest {
-  std::string input_dir, output_dir;
-  // For files no skeleton map rule matches (as PreviewRequest).
-  SkeletonSource skeleton = SkeletonSource::Auto();
-  std::vector<SkeletonMapRule> skeleton_map;  // `--skeleton-map` (ParseSkeletonMap); the first matching rule wins
-  Options options;
+// The folder job's inputs (FolderJobInputs): convert DIR's threads, progress, cancel and
+// size limit included. skeleton, for files no map rule matches, is the companion
+// (SkeletonSource::Auto) unless set (as PreviewRequest's).
+struct PreviewSiteRequest : FolderJobInputs {
+  PreviewSiteRequest() { skeleton = SkeletonSource::Auto(); }
 };
 
 // One recognised file of the folder, as the gallery lists it.
@@ -61,15 +60,21 @@ struct PreviewSiteEntry {
 struct PreviewSite {
   std::vector<PreviewSiteEntry> files;  // every recognised file, sorted by path
   size_t unrecognised = 0;              // files no format recognises by their contents (not listed)
+  size_t too_large = 0;                 // files over max_file_size, skipped unread (not listed)
+  size_t not_started = 0;               // files left when cancelled (not listed)
+  bool cancelled = false;
   std::string index;                    // the gallery: OUTPUT/index.html
   size_t failed() const;
 };
 
 // Writes a page per recognised file (OUTPUT/<relative path>.html) and the gallery,
 // each atomically; never over a file of the input folder (an output folder inside it
-// is left out of the walk). A damaged file gets an error line in the gallery, not a
-// page (nor does a file whose map rule's skeleton glob matches nothing); skeleton-only
-// files get a page with the rest pose. Error for a usage error (no such folder, output
+// is left out of the walk). The folder job (FolderJob) with a page as its per-file
+// action: the walk, detection, skeleton pairing, the guard, threads, progress, cancel
+// and the size limit are convert DIR's. A damaged file gets an error line in the
+// gallery, not a page (nor does a file whose map rule's skeleton glob matches nothing);
+// skeleton-only files get a page with the rest pose. When cancelled, the gallery lists
+// the files done. Error for a usage error (FolderJob::Validate: no such folder, output
 // equal to input, a malformed glob).
 PreviewSite WritePreviewSite(const PreviewSiteRequest& request);
 
