@@ -14,7 +14,7 @@ CLI := $(BUILD)/release/tools/animkit/animkit
 
 .PHONY: samples all deps node-deps build demo test test-release test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
 .PHONY: python
-.PHONY: blender-addon
+.PHONY: blender-addon blender-formats
 
 all: build
 
@@ -86,6 +86,10 @@ blender-addon:
 	rm -f $(BUILD)/animkit_io.zip
 	python3 -m zipfile -c $(BUILD)/animkit_io.zip blender/animkit_io
 	@echo "wrote $(BUILD)/animkit_io.zip"
+
+# The add-on's table of formats, options and limits, from the library (a test checks it).
+blender-formats: build
+	$(BUILD)/release/tools/animkit/animkit formats --json > blender/animkit_io/formats.json
 
 clean:
 	rm -rf $(BUILD)

@@ -17,79 +17,11 @@ PyObject* g_error_type = nullptr;
 py::object Optional(const std::optional<uint64_t>& v) { return v ? py::object(py::int_(*v)) : py::object(py::none()); }
 py::object Optional(const std::optional<int>& v) { return v ? py::object(py::int_(*v)) : py::object(py::none()); }
 
-std::string_view TypeName(OptionType type) {
-  switch (type) {
-    case OptionType::Choice: return "choice";
-    case OptionType::Number: return "number";
-    case OptionType::Integer: return "integer";
-    case OptionType::Word: return "word";
-    case OptionType::Flag: return "flag";
-  }
-  return "word";
-}
+// animkit.formats() and animkit.limits(): the two lists of the library's one formats
+// document (FormatsValue, also `animkit formats --json`).
+py::object FormatList() { return ToPython(FormatsValue()["formats"]); }
 
-// The Python keyword of an option: its name with `_` for `-`.
-std::string Keyword(std::string_view name) {
-  std::string out(name);
-  for (char& c : out)
-    if (c == '-') c = '_';
-  return out;
-}
-
-py::dict OptionToPython(const OptionSpec& spec) {
-  py::list choices;
-  for (std::string_view c : spec.choices) choices.append(py::str(std::string(c)));
-  py::dict d;
-  d["name"] = py::str(std::string(spec.name));
-  d["keyword"] = py::str(Keyword(spec.name));
-  d["type"] = py::str(std::string(TypeName(spec.type)));
-  d["choices"] = choices;
-  d["default"] = spec.default_value.empty() ? py::object(py::none()) : py::object(py::str(std::string(spec.default_value)));
-  d["min"] = spec.min > -1e300 ? py::object(py::float_(spec.min)) : py::object(py::none());
-  d["max"] = spec.max < 1e300 ? py::object(py::float_(spec.max)) : py::object(py::none());
-  d["min_exclusive"] = spec.min_exclusive;
-  d["help"] = py::str(std::string(spec.help));
-  d["values"] = py::str(DescribeOptionValues(spec));
-  return d;
-}
-
-py::list Extensions(const std::vector<std::string_view>& list) {
-  py::list out;
-  for (std::string_view e : list) out.append(py::str(std::string(e)));
-  return out;
-}
-
-// animkit.formats(): the registry, one dict per format.
-py::list FormatList() {
-  py::list out;
-  for (const FormatDescriptor* f : Formats()) {
-    py::list options;
-    for (const OptionSpec& spec : f->options) options.append(OptionToPython(spec));
-    py::dict d;
-    d["id"] = py::str(std::string(f->id));
-    d["description"] = py::str(std::string(f->description));
-    d["extensions"] = Extensions(f->extensions);
-    d["companions"] = Extensions(f->companions);
-    d["writable"] = f->encode != nullptr;
-    d["options"] = options;
-    out.append(d);
-  }
-  return out;
-}
-
-py::list LimitList() {
-  py::list out;
-  const Limits defaults;
-  for (const LimitInfo& info : LimitTable()) {
-    py::dict d;
-    d["name"] = py::str(std::string(info.name));
-    d["keyword"] = py::str(Keyword(info.name));
-    d["default"] = py::int_(defaults.*(info.field));
-    d["help"] = py::str(std::string(info.help));
-    out.append(d);
-  }
-  return out;
-}
+py::object LimitList() { return ToPython(FormatsValue()["limits"]); }
 
 // Sets animkit.Error for e as the pending Python exception.
 void SetError(const Error& e) {
@@ -142,7 +74,8 @@ PYBIND11_MODULE(_animkit, m) {
   ap::BindBench(m);
   m.def("formats", &ap::FormatList,
         "Every format: id, description, extensions, companions (the skeleton files skeleton='auto' "
-        "looks for), writable, options (name, keyword, type, choices, default, min, max, help).");
+        "looks for), writable, up_axis, multi_clip, animation_extensions, options (name, keyword, type, "
+        "choices, default, min, max, help, use), as `animkit formats --json` lists them.");
   m.def("limits", &ap::LimitList,
         "The limits every reader, decoder and sampler checks (keyword arguments such as max_frames=).");
   m.def("_released_sections", &ap::ReleasedSections,

@@ -1,7 +1,8 @@
 # animkit for Blender: imports and exports game animation formats through the animkit
 # command line. The operators are thin; the work is in build.py (import), export.py
-# (export), cli.py (running animkit), gltf_read.py / gltf_write.py (animkit's glTF) and
-# rig.py (the stored skeleton and clip records).
+# (export), cli.py (running animkit), formats.py (the library's format and option table),
+# import_data.py (the file one import run writes), gltf_write.py (the clips handed back
+# to animkit) and rig.py (the stored skeleton and clip records).
 
 bl_info = {
     "name": "animkit: game animation formats",
@@ -14,14 +15,14 @@ bl_info = {
     "category": "Import-Export",
 }
 
-# Outside Blender (no bpy) only the pure modules are usable: cli, gltf_read, gltf_write
-# and rig import without bpy, so they can be tested with any Python 3.
+# Outside Blender (no bpy) only the pure modules are usable: cli, formats, import_data,
+# gltf_write and rig import without bpy, so they can be tested with any Python 3.
 
 
 def _reload():
     import importlib
     import sys
-    for name in ("cli", "gltf_read", "gltf_write", "rig", "build", "export", "operators"):
+    for name in ("cli", "formats", "import_data", "gltf_write", "option_props", "rig", "build", "export", "operators"):
         module = sys.modules.get(__name__ + "." + name)
         if module is not None:
             importlib.reload(module)

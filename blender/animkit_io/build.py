@@ -1,11 +1,9 @@
-# Import: runs animkit on a file and builds the Blender data (armature, actions, NLA
-# tracks, markers, meshes, camera) from what it prints and writes.
-#
-# Data sources, all from the animkit command line:
-#   animkit info FILE --json [--skeleton S]   header fields, clips, the companion skeleton
-#   animkit convert FILE scene.glb [...]      skeleton hierarchy, rest pose, meshes, cameras,
-#                                             clip extras (read by gltf_read)
-#   animkit sample FILE [...]                 every joint's pose at every frame
+# Import: runs animkit once on a file and builds the Blender data (armature, actions, NLA
+# tracks, markers, meshes, camera) from the import file it writes (import_data.py):
+#   animkit import-data FILE -o F [--skeleton S|auto]   one decode: `info --json`, the
+#       companion skeleton, the nodes of the glTF animkit writes for it (hierarchy, rest
+#       pose, meshes, cameras, clip extras, cameras' motion) and every joint's pose at
+#       every frame
 #
 # Bones. Bone i stands for glTF node i (animkit_root is left out). Its rest matrix B_i is
 # rigid: the joint's model-space rest translation and rotation (Blender bones cannot hold
@@ -24,22 +22,20 @@ import tempfile
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from . import cli, gltf_read, rig as rigmod
+from . import cli, formats, import_data, rig as rigmod
 
 UP_AXES = {
     # id: (label, description)
-    "AUTO": ("Automatic", "PS1 files: source -Y up (the PS1's Y points down); others: source +Y up"),
+    "AUTO": ("Automatic", "The format's own up axis (animkit formats --json): -Y for the PS1 formats, "
+                          "whose Y points down; +Y for the others"),
     "Y_UP": ("Y up -> Z up", "The source's +Y becomes Blender's +Z (armature object rotated 90 degrees about X)"),
     "Y_DOWN": ("-Y up -> Z up", "The source's -Y becomes Blender's +Z (armature object rotated -90 degrees about X)"),
     "KEEP": ("Keep source axes", "No rotation: the source's axes are Blender's"),
 }
 
-PSX_FORMATS = ("psx-anm", "psx-tmd", "psx-anc")
-
-
 def up_axis_matrix(up_axis, fmt):
     if up_axis == "AUTO":
-        up_axis = "Y_DOWN" if fmt in PSX_FORMATS else "Y_UP"
+        up_axis = "Y_DOWN" if formats.up_axis(fmt) == "-Y" else "Y_UP"
     if up_axis == "Y_UP":
         return Matrix.Rotation(math.pi / 2, 4, "X"), up_axis
     if up_axis == "Y_DOWN":
@@ -94,34 +90,55 @@ def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO",
     result = ImportResult()
     filepath = os.path.abspath(filepath)
     options = list(options)
+    skeleton = os.path.abspath(skeleton) if skeleton else ""
+    with tempfile.TemporaryDirectory(prefix="animkit_import_") as tmp:
+        path = os.path.join(tmp, "import.akd")
+        warnings = cli.import_data(exe, filepath, path, skeleton or "auto", options)
+        data = import_data.read(path)
     if skeleton:
-        skeleton = os.path.abspath(skeleton)
-        info = cli.info(exe, filepath, skeleton, options)
         note = "skeleton %s (given)" % os.path.basename(skeleton)
     else:
-        skeleton, note, info = cli.resolve_skeleton(exe, filepath, options)
+        skeleton = os.path.abspath(data.skeleton_file) if data.skeleton_file else ""
+        note = data.skeleton_note or ("skeleton: %s" % skeleton if skeleton else "no skeleton")
     result.skeleton = skeleton
     result.messages.append(("INFO", note))
-    if info.get("decode_error"):
-        raise cli.AnimkitError(info["decode_error"])
-    with tempfile.TemporaryDirectory(prefix="animkit_import_") as tmp:
-        glb = os.path.join(tmp, "scene.glb")
-        warnings = cli.convert(exe, filepath, glb, skeleton, options)
-        scene = gltf_read.read(glb)
-        samples = cli.sample(exe, filepath, skeleton, options, out_json=os.path.join(tmp, "sample.json"))
-    for w in warnings:
+    for w in warnings + ["warning: " + w for w in data.header.get("warnings", [])]:
         result.messages.append(("WARNING", w))
-    fmt = info.get("format") or samples.get("format", "")
-    _build(context, result, filepath, fmt, skeleton, options, info, scene, samples, up_axis, meshes)
+    _build(context, result, filepath, data.format, skeleton, options, data.info, data.scene, data.clips, up_axis,
+           meshes)
     return result
 
 
-def _build(context, result, filepath, fmt, skeleton, options, info, scene, samples, up_axis, want_meshes):
+def _build(context, result, filepath, fmt, skeleton, options, info, scene, clips, up_axis, want_meshes):
     rig = rigmod.rig_from_scene(scene)
     nodes = rig["nodes"]
-    name = os.path.basename(filepath)
+    rest_local, rest_model = _rest_matrices(nodes)
+    order = rigmod.bone_order(rig)
+    parents = {i: rigmod.bone_parent(rig, i) for i in order}
+    obj, axis_id = _build_armature(context, os.path.basename(filepath), fmt, up_axis, nodes, order, parents,
+                                   rest_model, _model_size(rig, rest_model, scene))
+    offsets = _rest_offsets(obj, nodes, order, parents)
 
-    # Rest matrices, model space, with scale (for composing) and rigid (the bones).
+    # --- properties
+    obj["animkit_source"] = filepath
+    obj["animkit_format"] = fmt
+    obj["animkit_skeleton"] = skeleton
+    obj["animkit_info"] = rigmod.dumps(info)
+    obj["animkit_options"] = rigmod.dumps(options)
+    obj["animkit_up_axis"] = axis_id
+    obj["animkit_rig"] = rigmod.dumps(rig)
+    result.armature = obj
+    result.objects.append(obj)
+
+    result.actions = _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, clips)
+    scene_ctx = context.scene
+    scene_ctx.frame_set(scene_ctx.frame_start if result.actions else scene_ctx.frame_current)
+    _attach_objects(context, result, obj, nodes, scene, want_meshes)
+    context.view_layer.update()
+
+
+def _rest_matrices(nodes):
+    """Rest matrices, parent-relative and model space, with scale (for composing)."""
     rest_local = [_trs_matrix(n["t"], _quat(n["r"]), n["s"]) for n in nodes]
     rest_model = [None] * len(nodes)
 
@@ -133,14 +150,15 @@ def _build(context, result, filepath, fmt, skeleton, options, info, scene, sampl
 
     for i in range(len(nodes)):
         model(i)
-    size = _model_size(rig, rest_model, scene)
-    order = rigmod.bone_order(rig)
-    parents = {i: rigmod.bone_parent(rig, i) for i in order}
+    return rest_local, rest_model
+
+
+def _build_armature(context, name, fmt, up_axis, nodes, order, parents, rest_model, size):
+    """The armature object with one bone per node (rigid rest matrices); returns it and
+    the up axis applied."""
     children = {}
     for i in order:
         children.setdefault(parents[i], []).append(i)
-
-    # --- armature and bones
     if context.view_layer.objects.active is not None and context.view_layer.objects.active.mode != "OBJECT":
         bpy.ops.object.mode_set(mode="OBJECT")
     arm = bpy.data.armatures.new(name)
@@ -181,10 +199,15 @@ def _build(context, result, filepath, fmt, skeleton, options, info, scene, sampl
         if parents[i] >= 0:
             edit_bones[i].parent = edit_bones[parents[i]]
     bpy.ops.object.mode_set(mode="OBJECT")
+    return obj, axis_id
 
-    # Actual rest matrices (Blender stores head, tail and roll in float32).
+
+def _rest_offsets(obj, nodes, order, parents):
+    """Per bone (Lt, Lq^-1) from the actual rest matrices (Blender stores head, tail and
+    roll in float32): basis = Lq^-1 (A - Lt)."""
+    arm = obj.data
     bones = {i: arm.bones[nodes[i]["bone"]] for i in order}
-    offsets = {}  # i -> (Lt, Lq^-1): basis = Lq^-1 (A - Lt)
+    offsets = {}
     for i in order:
         b = bones[i].matrix_local
         p = parents[i]
@@ -192,50 +215,23 @@ def _build(context, result, filepath, fmt, skeleton, options, info, scene, sampl
         lt, lq = _rigid(lm)
         offsets[i] = (lt, lq.inverted())
     for i in order:
-        pb = obj.pose.bones[nodes[i]["bone"]]
-        pb.rotation_mode = "QUATERNION"
+        obj.pose.bones[nodes[i]["bone"]].rotation_mode = "QUATERNION"
+    return offsets
 
-    # --- properties
-    obj["animkit_source"] = filepath
-    obj["animkit_format"] = fmt
-    obj["animkit_skeleton"] = skeleton
-    obj["animkit_info"] = rigmod.dumps(info)
-    obj["animkit_options"] = rigmod.dumps(options)
-    obj["animkit_up_axis"] = axis_id
-    obj["animkit_rig"] = rigmod.dumps(rig)
-    result.armature = obj
-    result.objects.append(obj)
 
-    # --- clips
-    clips = samples.get("clips", [])
+def _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, clips):
+    """One action per clip on its own muted NLA track, the first active; the scene's
+    rate and range from the first. Without clips: the rest pose."""
+    nodes = rig["nodes"]
     node_of = {}
     for i, n in enumerate(nodes):
         if rigmod.is_bone(n):
             node_of.setdefault(n["name"], i)
-    scene_ctx = context.scene
     actions = []
     for k, clip in enumerate(clips):
         anim = scene.animations[k] if k < len(scene.animations) else None
-        action = _build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, anim)
-        actions.append(action)
-    if actions:
-        ad = obj.animation_data_create()
-        for action in actions:
-            track = ad.nla_tracks.new()
-            track.name = action.name
-            strip = track.strips.new(action.name, 0, action)
-            strip.name = action.name
-            track.mute = True
-        ad.action = actions[0]
-        first = clips[0]
-        rate = float(first.get("frame_rate") or 30.0)
-        fps = max(1, int(round(rate)))
-        scene_ctx.render.fps = fps
-        scene_ctx.render.fps_base = fps / rate
-        scene_ctx.frame_start = 0
-        scene_ctx.frame_end = max(0, len(first.get("frames", [])) - 1)
-    else:
-        # A skeleton or model alone: the rest pose.
+        actions.append(_build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, anim))
+    if not actions:
         for i in order:
             pb = obj.pose.bones[nodes[i]["bone"]]
             lt, lqi = offsets[i]
@@ -243,13 +239,31 @@ def _build(context, result, filepath, fmt, skeleton, options, info, scene, sampl
             pb.location = lqi @ (t - lt)
             pb.rotation_quaternion = lqi @ q
             pb.scale = s
-    result.actions = actions
-    scene_ctx.frame_set(scene_ctx.frame_start if actions else scene_ctx.frame_current)
+        return actions
+    ad = obj.animation_data_create()
+    for action in actions:
+        track = ad.nla_tracks.new()
+        track.name = action.name
+        strip = track.strips.new(action.name, 0, action)
+        strip.name = action.name
+        track.mute = True
+    ad.action = actions[0]
+    first = clips[0]
+    rate = first.frame_rate or 30.0
+    fps = max(1, int(round(rate)))
+    scene_ctx = context.scene
+    scene_ctx.render.fps = fps
+    scene_ctx.render.fps_base = fps / rate
+    scene_ctx.frame_start = 0
+    scene_ctx.frame_end = max(0, first.frame_count - 1)
+    return actions
 
-    # --- meshes and cameras, each on its node's bone
+
+def _attach_objects(context, result, obj, nodes, scene, want_meshes):
+    """Meshes and cameras, each on its node's bone."""
     if want_meshes:
         material = None
-        for i, n in enumerate(nodes):
+        for n in nodes:
             if n["mesh"] is None or n["kind"] == rigmod.KIND_ROOT or not n["bone"]:
                 continue
             if material is None:
@@ -258,7 +272,7 @@ def _build(context, result, filepath, fmt, skeleton, options, info, scene, sampl
             context.collection.objects.link(mobj)
             _parent_to_bone(mobj, obj, n["bone"])
             result.objects.append(mobj)
-    for i, n in enumerate(nodes):
+    for n in nodes:
         if n["camera"] is None or not n["bone"] or n["camera"] >= len(scene.cameras):
             continue
         cobj = _build_camera(scene.cameras[n["camera"]], n["name"])
@@ -267,7 +281,6 @@ def _build(context, result, filepath, fmt, skeleton, options, info, scene, sampl
         result.objects.append(cobj)
         if context.scene.camera is None:
             context.scene.camera = cobj
-    context.view_layer.update()
 
 
 def _parent_to_bone(child, arm_obj, bone_name):
@@ -302,19 +315,19 @@ def _build_mesh(mesh, material):
         verts.extend(tuple(p) for p in prim.positions)
         colors.extend(prim.colors or [(1.0, 1.0, 1.0, 1.0)] * len(prim.positions))
         idx = prim.indices
-        if prim.mode == gltf_read.MODE_TRIANGLES:
+        if prim.mode == import_data.MODE_TRIANGLES:
             faces.extend((base + idx[j], base + idx[j + 1], base + idx[j + 2]) for j in range(0, len(idx) - 2, 3))
-        elif prim.mode == gltf_read.MODE_TRIANGLE_STRIP:
+        elif prim.mode == import_data.MODE_TRIANGLE_STRIP:
             for j in range(len(idx) - 2):
                 a, b, c = idx[j], idx[j + 1], idx[j + 2]
                 faces.append((base + a, base + b, base + c) if j % 2 == 0 else (base + b, base + a, base + c))
-        elif prim.mode == gltf_read.MODE_TRIANGLE_FAN:
+        elif prim.mode == import_data.MODE_TRIANGLE_FAN:
             faces.extend((base + idx[0], base + idx[j], base + idx[j + 1]) for j in range(1, len(idx) - 1))
-        elif prim.mode == gltf_read.MODE_LINES:
+        elif prim.mode == import_data.MODE_LINES:
             edges.extend((base + idx[j], base + idx[j + 1]) for j in range(0, len(idx) - 1, 2))
-        elif prim.mode in (gltf_read.MODE_LINE_STRIP, gltf_read.MODE_LINE_LOOP):
+        elif prim.mode in (import_data.MODE_LINE_STRIP, import_data.MODE_LINE_LOOP):
             edges.extend((base + idx[j], base + idx[j + 1]) for j in range(len(idx) - 1))
-            if prim.mode == gltf_read.MODE_LINE_LOOP and len(idx) > 2:
+            if prim.mode == import_data.MODE_LINE_LOOP and len(idx) > 2:
                 edges.append((base + idx[-1], base + idx[0]))
     faces = [f for f in faces if len(set(f)) == 3]
     edges = [e for e in edges if e[0] != e[1]]
@@ -353,29 +366,66 @@ def _build_camera(cam, name):
 
 def _build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, anim):
     nodes = rig["nodes"]
-    frames = clip.get("frames", [])
-    n_frames = len(frames)
-    rate = float(clip.get("frame_rate") or 30.0)
-    model_space = clip.get("space") == "model"
-    joint_names = clip.get("joints", [])
+    n_frames = clip.frame_count
+    rate = clip.frame_rate or 30.0
+    model_space = clip.space == "model"
+    joint_names = clip.joints
     column = {}  # node index -> column in the frames
     for c, jn in enumerate(joint_names):
         i = node_of.get(jn)
         if i is not None and i not in column:
             column[i] = c
-    # Nodes animkit's sample does not list (cameras, other nodes): the glTF channels.
+    # Nodes animkit's sample does not list (cameras, other nodes): their glTF channels,
+    # sampled by animkit at the clip's frames.
     channels = {}
     if anim is not None:
-        for ch in anim.channels:
-            if ch.node < len(nodes) and ch.node not in column and nodes[ch.node]["kind"] in (
-                    rigmod.KIND_CAMERA, rigmod.KIND_OTHER) and ch.path in ("translation", "rotation", "scale"):
-                channels.setdefault(ch.node, {})[ch.path] = ch
+        for node, paths in anim.sampled.items():
+            if node < len(nodes) and node not in column and nodes[node]["kind"] in (
+                    rigmod.KIND_CAMERA, rigmod.KIND_OTHER):
+                channels[node] = paths
 
-    # Per bone: lists of basis (loc, quat, scale) and hidden flags.
+    keys = _clip_keys(nodes, order, parents, offsets, column, channels, clip)
+
+    action = bpy.data.actions.new(clip.name or "clip")
+    for i in order:
+        bone = nodes[i]["bone"]
+        kl, kq, ks, kh = keys[i]
+        base = 'pose.bones["%s"].' % bpy.utils.escape_identifier(bone)
+        _add_curves(action, base + "location", bone, [tuple(v) for v in kl], n_frames, False)
+        _add_curves(action, base + "rotation_quaternion", bone, [tuple(q) for q in kq], n_frames, False)
+        _add_curves(action, base + "scale", bone, [tuple(v) for v in ks], n_frames, any(kh))
+    if n_frames > 0:
+        action.use_frame_range = True
+        action.frame_start = 0
+        action.frame_end = max(n_frames - 1, 0)
+
+    extras = dict(anim.extras) if anim is not None else {}
+    record = dict(extras)
+    record["name"] = clip.name
+    record["frame_rate"] = rate
+    record["space"] = clip.space
+    record["loop"] = clip.loop
+    record["duration"] = clip.duration
+    record["frame_count"] = n_frames
+    record["joints"] = list(joint_names)
+    record.pop("events", None)
+    action["animkit_clip"] = rigmod.dumps(record)
+    events = clip.events
+    action["animkit_events"] = rigmod.dumps(events)
+    for e in events:
+        m = action.pose_markers.new(str(e.get("name", "")))
+        m.frame = int(round(float(e.get("time", 0.0)) * rate))
+    return action
+
+
+def _clip_keys(nodes, order, parents, offsets, column, channels, clip):
+    """Per bone: lists of pose basis (loc, quat, scale) and hidden flags, one per frame."""
+    n_frames = clip.frame_count
+    model_space = clip.space == "model"
     keys = {i: ([], [], [], []) for i in order}
     last = {}  # node -> last visible (t, q) for hidden frames
     for f in range(n_frames):
-        row = frames[f] or []
+        row = clip.frame(f)
         world = {}  # model-space matrices (model-space clips)
         for i in order:
             n = nodes[i]
@@ -393,19 +443,18 @@ def _build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, 
                     one = _trs_matrix(t, q, (1, 1, 1))
                     world[i] = one if p < 0 else world[p] @ one
             elif value is not None and model_space:
-                w = _trs_matrix(value["t"], _quat(value["r"]), value["s"])
+                w = _trs_matrix(value[0], _quat(value[1]), value[2])
                 world[i] = w
                 p = parents[i]
                 a = w if p < 0 else world[p].inverted_safe() @ w
                 t, q, s = a.decompose()
             elif value is not None:
-                t, q, s = Vector(value["t"]), _quat(value["r"]), Vector(value["s"])
+                t, q, s = Vector(value[0]), _quat(value[1]), Vector(value[2])
             elif i in channels:
-                time = f / rate
                 chs = channels[i]
-                t = Vector(chs["translation"].sample(time)) if "translation" in chs else Vector(n["t"])
-                q = _quat(chs["rotation"].sample(time)) if "rotation" in chs else _quat(n["r"])
-                s = Vector(chs["scale"].sample(time)) if "scale" in chs else Vector(n["s"])
+                t = Vector(chs["translation"][f]) if "translation" in chs else Vector(n["t"])
+                q = _quat(chs["rotation"][f]) if "rotation" in chs else _quat(n["r"])
+                s = Vector(chs["scale"][f]) if "scale" in chs else Vector(n["s"])
             else:
                 t, q, s = Vector(n["t"]), _quat(n["r"]), Vector(n["s"])
             if model_space and i not in world:
@@ -425,37 +474,7 @@ def _build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, 
             kq.append(bq)
             ks.append(Vector(s))
             kh.append(hidden)
-
-    action = bpy.data.actions.new(clip.get("name") or "clip")
-    for i in order:
-        bone = nodes[i]["bone"]
-        kl, kq, ks, kh = keys[i]
-        base = 'pose.bones["%s"].' % bpy.utils.escape_identifier(bone)
-        _add_curves(action, base + "location", bone, [tuple(v) for v in kl], n_frames, False)
-        _add_curves(action, base + "rotation_quaternion", bone, [tuple(q) for q in kq], n_frames, False)
-        _add_curves(action, base + "scale", bone, [tuple(v) for v in ks], n_frames, any(kh))
-    if n_frames > 0:
-        action.use_frame_range = True
-        action.frame_start = 0
-        action.frame_end = max(n_frames - 1, 0)
-
-    extras = dict(anim.extras) if anim is not None else {}
-    record = dict(extras)
-    record["name"] = clip.get("name", "")
-    record["frame_rate"] = rate
-    record["space"] = clip.get("space", "local")
-    record["loop"] = bool(clip.get("loop", False))
-    record["duration"] = clip.get("duration", (n_frames - 1) / rate if n_frames else 0.0)
-    record["frame_count"] = n_frames
-    record["joints"] = list(joint_names)
-    record.pop("events", None)
-    action["animkit_clip"] = rigmod.dumps(record)
-    events = clip.get("events", [])
-    action["animkit_events"] = rigmod.dumps(events)
-    for e in events:
-        m = action.pose_markers.new(str(e.get("name", "")))
-        m.frame = int(round(float(e.get("time", 0.0)) * rate))
-    return action
+    return keys
 
 
 # Keyframe interpolation values as foreach_set wants them (RNA enum values).

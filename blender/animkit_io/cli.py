@@ -4,20 +4,12 @@
 # becomes an AnimkitError carrying animkit's one-line message (it names the file, the
 # byte offset and what was expected), so an operator can show it as is.
 
-import json
 import os
 import shutil
 import subprocess
 
 ENV_VAR = "ANIMKIT_CLI"
 EXE_NAME = "animkit"
-
-# Extensions the add-on imports (every format animkit reads, glTF too).
-IMPORT_EXTENSIONS = (".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar",
-                     ".motion", ".canm", ".mdb", ".glb", ".gltf")
-# Extensions the add-on exports to (every format animkit encodes an animation to).
-EXPORT_EXTENSIONS = (".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc")
-
 
 class AnimkitError(Exception):
     """animkit failed; str() is its one-line message."""
@@ -80,32 +72,15 @@ def run(exe, args, timeout=600):
     return Result(stdout, stderr)
 
 
-def run_json(exe, args, timeout=600):
-    result = run(exe, args, timeout)
-    try:
-        return json.loads(result.stdout), result
-    except ValueError as e:
-        raise AnimkitError("animkit %s printed something that is not JSON (%s)" % (args[0], e))
-
-
 def skeleton_args(skeleton):
     return ["--skeleton", skeleton] if skeleton else []
 
 
-def info(exe, path, skeleton="", options=()):
-    doc, _ = run_json(exe, ["info", path, "--json"] + skeleton_args(skeleton) + list(options))
-    return doc
-
-
-def sample(exe, path, skeleton="", options=(), out_json=None):
-    """animkit sample's JSON. With out_json the document goes through that file."""
-    args = ["sample", path] + skeleton_args(skeleton) + list(options)
-    if out_json:
-        run(exe, args + ["-o", out_json])
-        with open(out_json, "r", encoding="utf-8") as f:
-            return json.load(f)
-    doc, _ = run_json(exe, args)
-    return doc
+def import_data(exe, path, out_path, skeleton="auto", options=()):
+    """Runs animkit import-data: one decode of `path` against `skeleton` (a path, or
+    "auto": the library's companion rule, docs/cli.md) into the import file `out_path`
+    (import_data.py reads it). Returns animkit's warnings (stderr lines)."""
+    return run(exe, ["import-data", path, "-o", out_path] + skeleton_args(skeleton) + list(options)).warnings
 
 
 def convert(exe, src, dst, skeleton="", options=(), template="", to=""):
@@ -116,19 +91,3 @@ def convert(exe, src, dst, skeleton="", options=(), template="", to=""):
     if to:
         args += ["--to", to]
     return run(exe, args + list(options)).warnings
-
-
-# ---------------------------------------------------------------------------------------
-# The companion skeleton
-
-
-def resolve_skeleton(exe, path, options=()):
-    """Which skeleton animkit picks for `path` with --skeleton auto (the library's one
-    companion rule, docs/cli.md). Returns (skeleton path or "", one sentence saying why,
-    the `info --json` document decoded against it)."""
-    doc = info(exe, path, "auto", options)
-    skeleton = doc.get("skeleton_file") or ""
-    if skeleton:
-        skeleton = os.path.abspath(skeleton)
-    note = doc.get("skeleton_note") or ("skeleton: %s" % skeleton if skeleton else "no skeleton")
-    return skeleton, note, doc

@@ -15,19 +15,7 @@ import tempfile
 import bpy
 from mathutils import Euler, Matrix, Quaternion, Vector
 
-from . import cli, gltf_write, rig as rigmod
-
-# Output extension -> animkit format id (.anm: see anm_kind).
-OUTPUT_FORMATS = {
-    ".anim": "metroid-anim",
-    ".anb": "kh2-bar",
-    ".mset": "kh2-bar",
-    ".motion": "kh2-motion",
-    ".canm": "edf-canm",
-    ".anc": "psx-anc",
-}
-# Formats that hold several clips (the default there: every NLA action).
-MULTI_CLIP = ("kh2-bar", "edf-canm", "text-anm")
+from . import cli, formats, gltf_write, rig as rigmod
 
 # Where export keeps a copy of the glTF it hands to animkit (for debugging), when set.
 KEEP_ENV = "ANIMKIT_BLENDER_KEEP_GLTF"
@@ -315,16 +303,13 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
 # ---------------------------------------------------------------------------------------
 
 
-def output_format(filepath, anm_kind, source_format):
+def target_format(filepath, requested, source_format):
     ext = os.path.splitext(filepath)[1].lower()
-    if ext == ".anm":
-        if anm_kind in ("psx-anm", "text-anm"):
-            return anm_kind
-        return "text-anm" if source_format == "text-anm" else "psx-anm"
-    if ext in OUTPUT_FORMATS:
-        return OUTPUT_FORMATS[ext]
-    raise ExportError("%s: the extension names no format animkit writes an animation to (%s)" % (
-        filepath, ", ".join(cli.EXPORT_EXTENSIONS)))
+    fmt = formats.output_format(ext, requested, source_format)
+    if fmt is None:
+        raise ExportError("%s: the extension names no format animkit writes an animation to (%s)" % (
+            filepath, ", ".join(formats.export_extensions())))
+    return fmt
 
 
 def _merge_options(stored, extra):
@@ -347,19 +332,20 @@ def _merge_options(stored, extra):
     return [x for f, v in merged for x in [f] + v]
 
 
-def export_file(context, arm_obj, filepath, exe, clips="AUTO", anm_kind="AUTO", use_template=True, options=()):
+def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="", use_template=True, options=()):
     result = ExportResult()
     filepath = os.path.abspath(bpy.path.abspath(filepath))
     source = arm_obj.get("animkit_source", "")
     source_format = arm_obj.get("animkit_format", "")
-    fmt = output_format(filepath, anm_kind, source_format)
+    fmt = target_format(filepath, output_format, source_format)
+    multi = formats.multi_clip(fmt)
     mode = clips
     if mode == "AUTO":
-        mode = "ALL" if fmt in MULTI_CLIP else "ACTIVE"
+        mode = "ALL" if multi else "ACTIVE"
     actions = choose_actions(arm_obj, mode)
     if not actions:
         raise ExportError("%s has no action to export" % arm_obj.name)
-    if fmt not in MULTI_CLIP and len(actions) > 1:
+    if not multi and len(actions) > 1:
         result.messages.append(("WARNING", "%s holds one clip: only the first of %d actions (%s) is written" % (
             os.path.basename(filepath), len(actions), actions[0].name)))
         actions = actions[:1]
@@ -388,12 +374,7 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", anm_kind="AUTO", 
             extra_args += ["--clip", clip_data[0]["name"]]
     stored_options = rigmod.loads(arm_obj.get("animkit_options", ""), []) or []
     args = _merge_options(stored_options, options) + extra_args
-    source_info = rigmod.loads(arm_obj.get("animkit_info", ""), {}) or {}
-    if fmt == "edf-canm" and source_format == "edf-canm" and "--canm-version" not in args and \
-            source_info.get("version") in (512, 768):
-        # The source's version also when no template is passed (e.g. written elsewhere).
-        args += ["--canm-version", str(source_info["version"])]
-    to = fmt if os.path.splitext(filepath)[1].lower() == ".anm" else ""
+    to = fmt if formats.shares_extension(fmt) else ""
     if fmt == "text-anm" and not template and "--anm-layout" not in args:
         # No source to keep the sets of: the clips as they are in Blender, on a new timeline.
         args += ["--anm-layout", "new"]

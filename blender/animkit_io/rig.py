@@ -18,7 +18,7 @@ KIND_OTHER = "other"
 
 
 def rig_from_scene(scene):
-    """The rig of a gltf_read.Scene (a JSON-ready dict)."""
+    """The rig of an import_data.Scene (a JSON-ready dict)."""
     joints = set(scene.joints)
     nodes = []
     for n in scene.nodes:

@@ -159,3 +159,92 @@ double Options::Number(const OptionSpec& spec, double fallback) const {
 bool Options::Flag(const OptionSpec& spec) const { return Choice(spec, "0") == "1"; }
 
 }  // namespace animkit
+
+namespace animkit {
+namespace {
+
+std::string_view TypeName(OptionType type) {
+  switch (type) {
+    case OptionType::Choice: return "choice";
+    case OptionType::Number: return "number";
+    case OptionType::Integer: return "integer";
+    case OptionType::Word: return "word";
+    case OptionType::Flag: return "flag";
+  }
+  return "word";
+}
+
+std::string_view UseName(OptionUse use) {
+  switch (use) {
+    case OptionUse::Read: return "read";
+    case OptionUse::Write: return "write";
+    case OptionUse::ReadWrite: return "read-write";
+  }
+  return "read";
+}
+
+// The Python keyword (and Blender property name) of an option or limit: `_` for `-`.
+std::string Keyword(std::string_view name) {
+  std::string out(name);
+  std::replace(out.begin(), out.end(), '-', '_');
+  return out;
+}
+
+Value Strings(const std::vector<std::string_view>& list) {
+  Value out = Value::array();
+  for (std::string_view s : list) out.push_back(s);
+  return out;
+}
+
+Value OptionValue(const OptionSpec& spec) {
+  Value d = Value::object();
+  d["name"] = spec.name;
+  d["keyword"] = Keyword(spec.name);
+  d["type"] = TypeName(spec.type);
+  d["choices"] = Strings(spec.choices);
+  d["default"] = spec.default_value.empty() ? Value() : Value(spec.default_value);
+  d["min"] = spec.min > -1e300 ? Value(spec.min) : Value();
+  d["max"] = spec.max < 1e300 ? Value(spec.max) : Value();
+  d["min_exclusive"] = spec.min_exclusive;
+  d["help"] = spec.help;
+  d["values"] = DescribeOptionValues(spec);
+  d["use"] = UseName(spec.use);
+  return d;
+}
+
+}  // namespace
+
+Value FormatsValue() {
+  Value formats = Value::array();
+  for (const FormatDescriptor* f : Formats()) {
+    Value options = Value::array();
+    for (const OptionSpec& spec : f->options) options.push_back(OptionValue(spec));
+    Value d = Value::object();
+    d["id"] = f->id;
+    d["description"] = f->description;
+    d["extensions"] = Strings(f->extensions);
+    d["companions"] = Strings(f->companions);
+    d["writable"] = f->encode != nullptr;
+    d["up_axis"] = f->up_axis;
+    d["multi_clip"] = f->multi_clip;
+    d["animation_extensions"] = Strings(f->animation_extensions);
+    d["options"] = std::move(options);
+    formats.push_back(std::move(d));
+  }
+  Value limits = Value::array();
+  const Limits defaults;
+  for (const LimitInfo& info : LimitTable()) {
+    Value d = Value::object();
+    d["name"] = info.name;
+    d["keyword"] = Keyword(info.name);
+    d["default"] = defaults.*(info.field);
+    d["help"] = info.help;
+    limits.push_back(std::move(d));
+  }
+  Value doc = Value::object();
+  doc["formats"] = std::move(formats);
+  doc["limits"] = std::move(limits);
+  return doc;
+}
+
+}  // namespace animkit

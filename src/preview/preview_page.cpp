@@ -1,6 +1,7 @@
 // `animkit preview FILE`: one HTML page that carries everything it shows (docs/preview.md).
 #include <animkit/core/error.hpp>
 #include <animkit/formats/gltf.hpp>
+#include <animkit/formats/registry.hpp>
 #include <animkit/preview/preview.hpp>
 
 #include "preview/preview_assets.hpp"
@@ -73,7 +74,8 @@ size_t PreviewPageSizeLimit(size_t glb_bytes) {
 }
 
 std::string_view PreviewUpAxis(std::string_view format_id) {
-  return format_id.starts_with("psx-") ? "-Y" : "+Y";
+  const FormatDescriptor* format = FindFormat(format_id);
+  return format != nullptr ? format->up_axis : "+Y";  // the format declares it (FormatDescriptor::up_axis)
 }
 
 PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request) {

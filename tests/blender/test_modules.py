@@ -1,12 +1,17 @@
-# Checks of the add-on's pure modules (no bpy): the glTF writer and reader, the stored
-# records (events from markers, hidden ranges, clip names).
+# Checks of the add-on's pure modules (no bpy): the glTF writer (read back by animkit), the
+# stored records (events from markers, hidden ranges, clip names), the format table and the
+# import file (against `animkit sample`, `info` and the glTF of `convert`); the checks that
+# run animkit need one (--cli or $ANIMKIT_CLI).
 #
-#   python3 tests/blender/test_modules.py [--samples samples]
+#   python3 tests/blender/test_modules.py [--samples samples] [--cli animkit]
 #
 # test_addon.py runs the same checks inside Blender (Blender's Python).
 
+import json
 import math
 import os
+import struct
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -14,9 +19,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io import cli, gltf_read, gltf_write, rig  # noqa: E402
+from animkit_io import formats, gltf_write, import_data, rig  # noqa: E402
 
 SAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "samples"))
+CLI = os.environ.get("ANIMKIT_CLI", "")
 
 
 def _rig():
@@ -37,11 +43,26 @@ def _rig():
     }
 
 
+def _import_file(path):
+    """animkit import-data of `path` (the CLI reads what the add-on wrote)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "x.akd")
+        subprocess.run([CLI, "import-data", path, "-o", out], check=True, stdout=subprocess.PIPE)
+        return import_data.read(out)
+
+
 class GltfRoundTrip(unittest.TestCase):
+    """The add-on's glTF writer, read back by animkit (import-data)."""
+
+    def setUp(self):
+        if not (CLI and os.path.isfile(CLI)):
+            self.skipTest("no animkit executable (--cli or $ANIMKIT_CLI)")
+
     def test_write_then_read(self):
         r = _rig()
         times = [0.0, 1 / 30, 2 / 30]
-        clip = {"name": "walk", "extras": {"frame_rate": 30.0, "frame_count": 3, "loop": True,
+        # 60 fps: frame 1 is halfway between the first two keys, frame 3 between the last two
+        clip = {"name": "walk", "extras": {"frame_rate": 60.0, "frame_count": 5, "duration": 4 / 60, "loop": True,
                                            "events": [{"time": 1 / 30, "name": "step"}]},
                 "times": times,
                 "channels": [
@@ -54,7 +75,8 @@ class GltfRoundTrip(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "x.glb")
             gltf_write.write_glb(path, r, [clip])
-            scene = gltf_read.read(path)
+            data = _import_file(path)
+        scene = data.scene
         self.assertEqual([n.name for n in scene.nodes], ["hips", "leg", "animkit_root"])
         self.assertEqual(scene.root, 2)
         self.assertEqual(scene.joints, [0, 1])
@@ -64,12 +86,12 @@ class GltfRoundTrip(unittest.TestCase):
         anim = scene.animations[0]
         self.assertEqual(anim.name, "walk")
         self.assertEqual(anim.extras["events"][0]["name"], "step")
-        rot = anim.channels[0]
-        self.assertAlmostEqual(rot.sample(1 / 30)[2], math.sin(0.1), places=6)
-        half = rot.sample(0.5 / 30)  # slerp halfway: 0.05 rad about Z
-        self.assertAlmostEqual(half[2], math.sin(0.05), places=5)
-        self.assertEqual(anim.channels[1].sample(1 / 30), (0.0, 0.0, 0.0))  # STEP on a float32 key time
-        self.assertEqual(anim.channels[1].sample(1.5 / 30), (0.0, 0.0, 0.0))
+        leg = data.clips[0].joints.index("leg")
+        frames = [data.clips[0].frame(f)[leg] for f in range(data.clips[0].frame_count)]
+        self.assertAlmostEqual(frames[2][1][2], math.sin(0.1), places=6)
+        self.assertAlmostEqual(frames[1][1][2], math.sin(0.05), places=5)  # slerp halfway: 0.05 rad about Z
+        for f in (2, 3):  # STEP on a float32 key time, and between keys
+            self.assertTrue(frames[f] is None or frames[f][2] == (0.0, 0.0, 0.0))
 
     def test_rig_order_and_parents(self):
         r = _rig()
@@ -80,7 +102,14 @@ class GltfRoundTrip(unittest.TestCase):
     def test_matrix_decompose(self):
         c, s = math.cos(0.3), math.sin(0.3)
         m = [c * 2, s * 2, 0, 0, -s, c, 0, 0, 0, 0, 3, 0, 1, 2, 3, 1]  # column-major: T R S(2, 1, 3), about Z
-        t, q, sc = gltf_read.decompose_column_major(m)
+        doc = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+               "nodes": [{"name": "m", "matrix": m}]}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "m.gltf")
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            node = _import_file(path).scene.nodes[0]
+        t, q, sc = node.translation, node.rotation, node.scale
         self.assertEqual(t, (1, 2, 3))
         for a, b in zip(sc, (2, 1, 3)):
             self.assertAlmostEqual(a, b)
@@ -117,10 +146,157 @@ class Records(unittest.TestCase):
         self.assertEqual(rig.export_clip_name("Arm/raise", ""), "Arm/raise")
 
 
-def run(samples=None):
-    global SAMPLES
+class FormatTable(unittest.TestCase):
+    """The library's table answers what the add-on's own tables used to."""
+
+    def test_extensions_and_formats(self):
+        self.assertEqual(set(formats.import_extensions()), {
+            ".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion", ".canm", ".mdb",
+            ".glb", ".gltf"})
+        self.assertEqual(set(formats.export_extensions()),
+                         {".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc"})
+        self.assertEqual(formats.output_format(".anm"), "psx-anm")
+        self.assertEqual(formats.output_format(".anm", "", "text-anm"), "text-anm")
+        self.assertEqual(formats.output_format(".anm", "text-anm", "psx-anm"), "text-anm")
+        self.assertEqual(formats.output_format(".mset", "", "kh2-bar"), "kh2-bar")
+        self.assertEqual(formats.output_format(".anim", "psx-anm"), "metroid-anim")
+        self.assertIsNone(formats.output_format(".glb"))
+        self.assertTrue(formats.shares_extension("text-anm"))
+        self.assertFalse(formats.shares_extension("edf-canm"))
+
+    def test_up_axis_and_multi_clip(self):
+        for f in ("psx-anm", "psx-tmd", "psx-anc"):
+            self.assertEqual(formats.up_axis(f), "-Y")
+        for f in ("metroid-anim", "kh2-bar", "edf-canm", "gltf", "text-anm"):
+            self.assertEqual(formats.up_axis(f), "+Y")
+        self.assertEqual([f for f in ("kh2-bar", "edf-canm", "text-anm", "metroid-anim", "psx-anm", "kh2-motion",
+                                      "psx-anc") if formats.multi_clip(f)], ["kh2-bar", "edf-canm", "text-anm"])
+
+    def test_option_args(self):
+        read = formats.options("read")
+        write = formats.options("write")
+        names = [o["name"] for o in read]
+        self.assertIn("euler", names)
+        self.assertIn("canm-fps", names)  # read and write
+        self.assertNotIn("kh2-tolerance", names)
+        self.assertIn("kh2-tolerance", [o["name"] for o in write])
+        self.assertIn("canm-fps", [o["name"] for o in write])
+        kh2 = next(o for o in write if o["name"] == "raw")
+        self.assertEqual(kh2["formats"], ["kh2-bar", "kh2-motion"])
+        defaults = {o["keyword"]: (o["default"] if o["default"] is not None else ("" if o["type"] == "choice" else 0))
+                    for o in read + write if o["type"] != "flag"}
+        self.assertEqual(formats.option_args(read + write, defaults), [])
+        # a float32 property holding the default is still the default
+        self.assertEqual(formats.option_args(write, {"kh2_tolerance": 9.999999747378752e-05}), [])
+        self.assertEqual(formats.option_args(read, {"euler": "zyx", "psx_rate": 25.0}),
+                         ["--euler", "zyx", "--psx-rate", "25.0"])
+        self.assertEqual(formats.option_args(write, {"raw": True, "anim_version": "0", "max_error_pos": 0.0,
+                                                     "rotation_divisor": 100}),
+                         ["--anim-version", "0", "--rotation-divisor", "100", "--raw"])
+
+
+def _glb_json(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    (length,) = struct.unpack_from("<I", data, 12)
+    return json.loads(data[20:20 + length])
+
+
+def _f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+class ImportFile(unittest.TestCase):
+    """One `animkit import-data` run carries what `info`, `convert` and `sample` print."""
+
+    def setUp(self):
+        if not (CLI and os.path.isfile(CLI)):
+            self.skipTest("no animkit executable (--cli or $ANIMKIT_CLI)")
+
+    def animkit(self, *args):
+        return subprocess.run([CLI] + list(args), check=True, stdout=subprocess.PIPE).stdout
+
+    def check_scene(self, scene, doc):
+        nodes = doc.get("nodes", [])
+        self.assertEqual([n.name for n in scene.nodes], [n.get("name") for n in nodes])
+        for i, n in enumerate(nodes):
+            for c in n.get("children", []):
+                self.assertEqual(scene.nodes[c].parent, i)
+            self.assertEqual(scene.nodes[i].translation, tuple(n.get("translation", (0.0, 0.0, 0.0))))
+            self.assertEqual(scene.nodes[i].rotation, tuple(n.get("rotation", (0.0, 0.0, 0.0, 1.0))))
+            self.assertEqual((scene.nodes[i].mesh, scene.nodes[i].camera), (n.get("mesh"), n.get("camera")))
+        self.assertEqual(scene.joints, doc["skins"][0]["joints"] if doc.get("skins") else scene.joints)
+        self.assertEqual(scene.cameras, doc.get("cameras", []))
+        self.assertEqual([len(m.primitives) for m in scene.meshes],
+                         [len(m["primitives"]) for m in doc.get("meshes", [])])
+        for mesh, m in zip(scene.meshes, doc.get("meshes", [])):
+            for prim, p in zip(mesh.primitives, m["primitives"]):
+                self.assertEqual(len(prim.positions), doc["accessors"][p["attributes"]["POSITION"]]["count"])
+                if "indices" in p:
+                    self.assertEqual(len(prim.indices), doc["accessors"][p["indices"]]["count"])
+                self.assertTrue(all(0 <= i < len(prim.positions) for i in prim.indices))
+        self.assertEqual([a.extras for a in scene.animations],
+                         [a.get("extras", {}).get("animkit", {}) for a in doc.get("animations", [])])
+
+    def check_file(self, rel):
+        path = os.path.join(SAMPLES, rel)
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "x.akd")
+            self.animkit("import-data", path, "-o", out, "--skeleton", "auto")
+            data = import_data.read(out)
+            glb = os.path.join(tmp, "x.glb")
+            skeleton = ["--skeleton", data.skeleton_file] if data.skeleton_file else []
+            self.animkit("convert", path, glb, *skeleton)
+            self.check_scene(data.scene, _glb_json(glb))
+        info = json.loads(self.animkit("info", path, "--json", "--skeleton", "auto"))
+        self.assertEqual(data.info, info)
+        self.assertEqual(data.format, info["format"])
+        sample = json.loads(self.animkit("sample", path, *skeleton))
+        self.assertEqual(len(data.clips), len(sample["clips"]))
+        hidden = 0
+        for clip, want in zip(data.clips, sample["clips"]):
+            for key in ("name", "loop", "space", "joints"):
+                self.assertEqual(getattr(clip, key), want[key], key)
+            for key in ("frame_rate", "duration"):  # the same float32, printed shortest by sample
+                self.assertEqual(_f32(getattr(clip, key)), _f32(want[key]), key)
+            self.assertEqual(clip.frame_count, len(want["frames"]))
+            self.assertEqual([e["name"] for e in clip.events], [e["name"] for e in want["events"]])
+            for e, w in zip(clip.events, want["events"]):
+                self.assertEqual(_f32(e["time"]), _f32(w["time"]))
+            for f, row in enumerate(want["frames"]):
+                got = clip.frame(f)
+                self.assertEqual(len(got), len(row))
+                for g, w in zip(got, row):
+                    if w is None:
+                        self.assertIsNone(g)
+                        hidden += 1
+                        continue
+                    for a, b in zip(g[0] + g[1] + g[2], w["t"] + w["r"] + w["s"]):
+                        self.assertLessEqual(abs(a - b), 1e-6 * max(1.0, abs(b)))  # float32
+        return hidden
+
+    def test_samples(self):
+        hidden = 0
+        for rel in ("kh2_bar/walk.anb", "psx_tmd/figure.anm", "edf_canm/soldier5.canm", "psx_anc/orbit.anc",
+                    "text_anm/figure.anm", "kh2_bar/raw.anb", "psx_tmd/figure.tmd"):
+            hidden += self.check_file(rel)
+        self.assertGreater(hidden, 0)  # figure.anm hides joints: NaN comes back as None
+
+    def test_not_an_import_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.akd")
+            with open(bad, "wb") as f:
+                f.write(b"glTF" + bytes(20))
+            with self.assertRaises(import_data.ImportDataError):
+                import_data.read(bad)
+
+
+def run(samples=None, cli=None):
+    global SAMPLES, CLI
     if samples:
         SAMPLES = samples
+    if cli:
+        CLI = cli
     suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
     return unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite).wasSuccessful()
 
@@ -128,4 +304,6 @@ def run(samples=None):
 if __name__ == "__main__":
     if "--samples" in sys.argv:
         SAMPLES = sys.argv[sys.argv.index("--samples") + 1]
+    if "--cli" in sys.argv:
+        CLI = sys.argv[sys.argv.index("--cli") + 1]
     sys.exit(0 if run() else 1)

@@ -2,6 +2,7 @@
 #include <animkit/formats/registry.hpp>
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -134,6 +135,30 @@ TEST(FormatOptions, CliPrintsTheTableAndRejectsBadValues) {
   // The value is checked by the library even for a file whose format ignores the option.
   EXPECT_EQ(test::RunCli("info " + test::SourcePath("docs/cli.md") + " --psx-rate fast", &out, &err), 1);
   EXPECT_NE(err.find("option --psx-rate expects a number 0..1000, got 'fast'"), std::string::npos) << err;
+}
+
+TEST(FormatsValue, IsTheRegistryAndTheClisFormatsJson) {
+  const Value doc = FormatsValue();
+  ASSERT_EQ(doc["formats"].size(), Formats().size());
+  for (size_t k = 0; k < Formats().size(); ++k) {
+    const FormatDescriptor& f = *Formats()[k];
+    const Value& v = doc["formats"][k];
+    EXPECT_EQ(v["id"].as_string(), f.id);
+    EXPECT_EQ(v["up_axis"].as_string(), f.id.starts_with("psx-") ? "-Y" : "+Y") << f.id;
+    EXPECT_EQ(v["multi_clip"].get<bool>(), f.multi_clip) << f.id;
+    EXPECT_EQ(v["options"].size(), f.options.size()) << f.id;
+    EXPECT_EQ(v["writable"].get<bool>(), f.encode != nullptr) << f.id;
+    for (const Value& e : v["animation_extensions"])  // a format writes animation to its own extensions only
+      EXPECT_NE(std::find(f.extensions.begin(), f.extensions.end(), e.as_string()), f.extensions.end()) << f.id;
+  }
+  EXPECT_EQ(doc["limits"].size(), LimitTable().size());
+  const FormatDescriptor* canm = FindFormat("edf-canm");
+  ASSERT_NE(canm, nullptr);
+  EXPECT_TRUE(canm->multi_clip);
+  EXPECT_EQ(canm->options[0].use, OptionUse::ReadWrite);  // canm-fps: decoding and encoding
+  std::string out;
+  ASSERT_EQ(test::RunCli("formats --json", &out), 0);
+  EXPECT_EQ(out, DumpJson(doc, 2) + "\n");
 }
 
 }  // namespace

@@ -3,7 +3,7 @@ example of docs/python.md."""
 
 import threading
 
-from animkit_support import SAMPLES, animkit, cli, np
+from animkit_support import SAMPLES, animkit, cli, cli_json, np
 
 
 def test_formats_are_the_registrys():
@@ -27,6 +27,17 @@ def test_scene_source_names_the_decoded_file():
     source = animkit.load(path).decode().source
     assert source == {"format": "edf-canm", "version": "768", "file": str(path)}
     assert animkit.load(SAMPLES / "kh2_bar/walk.anb").decode().source["version"] == ""
+
+
+def test_formats_and_limits_are_the_clis_document():
+    document = cli_json("formats", "--json")
+    assert animkit.formats() == document["formats"]
+    assert animkit.limits() == document["limits"]
+    ups = {f["id"]: f["up_axis"] for f in document["formats"]}
+    assert ups["psx-anm"] == ups["psx-tmd"] == ups["psx-anc"] == "-Y" and ups["gltf"] == "+Y"
+    assert [f["id"] for f in document["formats"] if f["multi_clip"]] == ["text-anm", "gltf", "edf-canm", "kh2-bar"]
+    uses = {o["name"]: o["use"] for f in document["formats"] for o in f["options"]}
+    assert uses["euler"] == "read" and uses["kh2-tolerance"] == "write" and uses["canm-fps"] == "read-write"
 
 
 def test_skeleton_arrays():

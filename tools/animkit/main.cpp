@@ -4,6 +4,7 @@
 
 #include "batch_command.hpp"
 #include "bench_command.hpp"
+#include "import_data_command.hpp"
 #include "preview_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -56,9 +57,11 @@ void AddFormatOptions(CLI::App* app, CommonArgs& args) {
 
 // `animkit formats`: the format table; --options: every format option (--markdown: the
 // table docs/cli.md holds).
-int RunFormats(bool options, bool markdown) {
+int RunFormats(bool options, bool markdown, bool json) {
   std::string text;
-  if (options && markdown) {
+  if (json) {
+    text = DumpJson(FormatsValue(), 2) + "\n";
+  } else if (options && markdown) {
     text = FormatOptionsMarkdown();
   } else if (options) {
     for (const OptionSpec* spec : AllOptions()) text += "--" + std::string(spec->name) + "  " + OptionHelp(*spec) + "\n";
@@ -143,6 +146,12 @@ int RunSample(const std::string& file, double rate, const CommonArgs& args) {
     throw e.InFile(file);
   }
   out.Commit();
+  return 0;
+}
+
+int RunImportData(const std::string& file, const CommonArgs& args) {
+  const Bytes bytes = cli::ImportData(file, args.format, args.skeleton, ToOptions(args));
+  WriteFileAtomic(args.output, bytes, InputsOf(file, args.skeleton));
   return 0;
 }
 
@@ -234,6 +243,14 @@ int main(int argc, char** argv) {
   CLI::App* formats = app.add_subcommand("formats", "List the formats, or (--options) every format option");
   formats->add_flag("--options", list_options, "List every format option: values, default, help");
   formats->add_flag("--markdown", markdown, "With --options: the Markdown table of docs/cli.md");
+  formats->add_flag("--json", json,
+                    "Formats (extensions, up axis, multi-clip, options with type, default and help) and limits as JSON");
+
+  CLI::App* import_data = app.add_subcommand(
+      "import-data", "Write everything an importer needs (info, glTF scene, every pose) from one decode");
+  import_data->add_option("FILE", input, "Input file")->required();
+  AddCommon(import_data, args, true);
+  import_data->get_option("-o")->required();
 
   cli::BenchOptions bench_options;
   CLI::App* bench = app.add_subcommand("bench", "Time the playback runtime on a clip; prints JSON");
@@ -274,7 +291,8 @@ int main(int argc, char** argv) {
       return RunConvert(input, output, to, verbose, summary, args, template_path);
     }
     if (validate->parsed()) return RunValidate(files, args);
-    if (formats->parsed()) return RunFormats(list_options, markdown);
+    if (import_data->parsed()) return RunImportData(input, args);
+    if (formats->parsed()) return RunFormats(list_options, markdown, json);
     if (preview->parsed()) {
       const bool skeleton_given = preview->count("--skeleton") > 0;
       return cli::RunPreview(input, preview_args, {args.format, args.skeleton, args.clip, skeleton_given, ToOptions(args)});

@@ -118,6 +118,10 @@ enum class OptionType {
   Flag,     // no value on the command line; "1" (set) or "0"
 };
 
+// Whether an option changes reading (decode), writing (encode) or both: front ends show
+// each in the dialogs where it acts.
+enum class OptionUse { Read, Write, ReadWrite };
+
 // A format option as its format declares it: the CLI's flags and --help, docs/cli.md's
 // option table (FormatOptionsMarkdown) and any other front end are made from these.
 struct OptionSpec {
@@ -129,6 +133,7 @@ struct OptionSpec {
   std::string_view default_value{};
   double min = -1e300, max = 1e300;  // Number / Integer: the allowed range
   bool min_exclusive = false;        // min itself is not allowed
+  OptionUse use = OptionUse::Read;
   bool takes_value() const { return type != OptionType::Flag; }
 };
 
@@ -153,6 +158,13 @@ struct FormatDescriptor {
   // nullptr when the format cannot be written from the common model.
   std::unique_ptr<Document> (*encode)(const Scene& scene, EncodeContext& context) = nullptr;
   std::vector<OptionSpec> options;
+  // The source's up axis ("+Y" or "-Y"): what a viewer or editor turns to its own up.
+  std::string_view up_axis = "+Y";
+  // Whether one file holds several clips (a writer then takes every clip given).
+  bool multi_clip = false;
+  // Extensions of the files that hold an animation this format's encoder writes (export
+  // targets); glTF, the interchange format itself, lists none.
+  std::vector<std::string_view> animation_extensions{};
 };
 
 }  // namespace animkit

@@ -4,6 +4,7 @@
 #include <animkit/core/binary.hpp>
 #include <animkit/core/limits.hpp>
 #include <animkit/core/model.hpp>
+#include <animkit/core/value.hpp>
 
 #include <string>
 
@@ -23,5 +24,21 @@ Bytes ExportGltf(const Scene& scene, const GltfExportOptions& options);
 // path is the file's own path: external buffers are read from its folder only
 // (docs/gltf.md), within limits.max_buffer_bytes; frames within limits.max_frames.
 Scene ImportGltf(ByteView data, const std::string& path, const Limits& limits = {});
+
+// The frames at which GltfSceneView samples an animation: frame f at FrameTime(f, rate).
+struct GltfClipFrames {
+  size_t frames = 0;
+  double rate = 30;
+};
+// A glTF's own nodes for an importer that rebuilds them (`animkit import-data`, the
+// Blender add-on): "nodes" (name, parent, t, r, s as written or decomposed from a matrix,
+// camera, mesh), "root" (the animkit_root node or null), "joints" (the skin's, else every
+// node but the root and cameras unless the asset's extras say skeleton false),
+// "asset_extras", "cameras" (as written), "meshes" (per primitive its mode and
+// {offset, count} of float32 positions, RGBA colours and uint32 indices appended to
+// data), and "animations" (name, extras.animkit, and per node that is neither a joint nor
+// the root its channels sampled at frames[k]: {offset, count} of float32 in data).
+Value GltfSceneView(ByteView gltf, const std::string& path, const std::vector<GltfClipFrames>& frames, Bytes& data,
+                    const Limits& limits = {});
 
 }  // namespace animkit

@@ -40,4 +40,10 @@ std::string OptionHelp(const OptionSpec& spec);
 // Markdown table of every format's options (docs/cli.md holds it verbatim).
 std::string FormatOptionsMarkdown();
 
+// The format table as one document (`animkit formats --json`, the Python module's
+// formats() and limits(), the Blender add-on's generated table): every format with its
+// extensions, companions, up axis, multi-clip, animation extensions and options (type,
+// choices, default, range, help, use), and every limit with its default and help.
+Value FormatsValue();
+
 }  // namespace animkit

@@ -35,8 +35,8 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
 // (base64 is 4/3 of it). A test holds every sample's page to it.
 size_t PreviewPageSizeLimit(size_t glb_bytes);
 
-// The up axis a format's files use, as the page (and the Blender add-on) show them:
-// "-Y" for the PS1 formats, whose Y axis points down; "+Y" otherwise.
+// The up axis a format's files use (FormatDescriptor::up_axis), as the page and the
+// Blender add-on show them: "-Y" for the PS1 formats, whose Y axis points down.
 std::string_view PreviewUpAxis(std::string_view format_id);
 
 // The folder job's inputs (FolderJobInputs): convert DIR's threads, progress, cancel and

@@ -13,11 +13,13 @@ namespace {
 
 const OptionSpec kFpsOption{.name = "canm-fps", .type = OptionType::Number,
                             .help = "CANM engine frames per second that duration and interval count",
-                            .default_value = "60", .min = 0, .max = 1000, .min_exclusive = true};
+                            .default_value = "60", .min = 0, .max = 1000, .min_exclusive = true,
+                            .use = OptionUse::ReadWrite};
 const OptionSpec kVersionOption{.name = "canm-version", .type = OptionType::Choice,
                                 .help = "CANM version to write: 512 (EDF 4.1/5) or 768 (EDF 6); default: the "
                                         "--template's version, else the input CANM's, else 512",
-                                .choices = {"512", "768"}};
+                                .choices = {"512", "768"},
+                                .use = OptionUse::Write};
 
 double EngineFps(const Options& o) { return o.Number(kFpsOption, kEngineFramesPerSecond); }
 
@@ -125,6 +127,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kEdfCanmFormat{
     .id = "edf-canm", .description = "Earth Defense Force CANM animation (EDF 4.1/5: version 512, EDF 6: version 768)",
     .extensions = {".canm"}, .companions = {".mdb"}, .probe = edf_canm::Probe, .read = edf_canm::Read, .encode = edf_canm::Encode,
-    .options = {edf_canm::kFpsOption, edf_canm::kVersionOption}};
+    .options = {edf_canm::kFpsOption, edf_canm::kVersionOption},
+    .multi_clip = true, .animation_extensions = {".canm"}};
 
 }  // namespace animkit

@@ -93,6 +93,7 @@ const FormatDescriptor kGltfFormat = {
     .read = &Read,
     .encode = &Encode,
     .options = {},
+    .multi_clip = true,
 };
 
 }  // namespace animkit

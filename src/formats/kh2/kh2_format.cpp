@@ -21,11 +21,13 @@ const OptionSpec kTriggerRateOption{.name = "kh2-trigger-rate", .type = OptionTy
                                     .help = "KH2 trigger frames count the motion's own frames (motion) or 1/60 s (engine)",
                                     .choices = {"motion", "engine"}, .default_value = "motion"};
 const OptionSpec kRawOption{.name = "raw", .type = OptionType::Flag,
-                            .help = "KH2: write raw matrices instead of an interpolated motion"};
+                            .help = "KH2: write raw matrices instead of an interpolated motion",
+                            .use = OptionUse::Write};
 const OptionSpec kToleranceOption{.name = "kh2-tolerance", .type = OptionType::Number,
                                   .help = "KH2 interpolated encoder: largest error at any frame, radians for rotation "
                                           "and relative for translation and scale",
-                                  .default_value = "1e-4", .min = 0, .max = 1};
+                                  .default_value = "1e-4", .min = 0, .max = 1,
+                                  .use = OptionUse::Write};
 
 DecodeSettings SettingsFrom(const Options& o) {
   DecodeSettings s;
@@ -299,11 +301,11 @@ const std::vector<OptionSpec> kOptions = {kRawSpaceOption, kTriggerRateOption, k
 const FormatDescriptor kKh2BarFormat{
     .id = "kh2-bar", .description = "Kingdom Hearts II BAR archive (ANB, MSET, MDLX)",
     .extensions = {".anb", ".mset", ".bar", ".mdlx"}, .companions = {".mdlx"}, .probe = kh2::ProbeBar, .read = kh2::ReadBar, .encode = kh2::EncodeBar,
-    .options = kh2::kOptions};
+    .options = kh2::kOptions, .multi_clip = true, .animation_extensions = {".anb", ".mset"}};
 
 const FormatDescriptor kKh2MotionFormat{
     .id = "kh2-motion", .description = "Kingdom Hearts II motion entry (raw or interpolated)",
     .extensions = {".motion"}, .companions = {".mdlx"}, .probe = kh2::ProbeMotion, .read = kh2::ReadMotion, .encode = kh2::EncodeBareMotion,
-    .options = kh2::kOptions};
+    .options = kh2::kOptions, .animation_extensions = {".motion"}};
 
 }  // namespace animkit

@@ -18,20 +18,25 @@ const OptionSpec kRestOption{.name = "cinf-rest", .type = OptionType::Choice,
 const OptionSpec kVersionOption{.name = "anim-version", .type = OptionType::Choice,
                                 .help = "Metroid Prime ANIM version to write: 2 (bit-packed) or 0 (float arrays); "
                                         "default: the input ANIM's version, else 2",
-                                .choices = {"0", "2"}};
+                                .choices = {"0", "2"},
+                                .use = OptionUse::Write};
 const OptionSpec kMaxErrorRotOption{.name = "max-error-rot", .type = OptionType::Number,
                                     .help = "ANIM v2 encoder: largest rotation error in radians",
-                                    .default_value = "0.001", .min = 0};
+                                    .default_value = "0.001", .min = 0,
+                                    .use = OptionUse::Write};
 const OptionSpec kMaxErrorPosOption{.name = "max-error-pos", .type = OptionType::Number,
                                     .help = "ANIM v2 encoder: largest translation error in units "
                                             "(default 0.001 x the clip's translation range)",
-                                    .min = 0};
+                                    .min = 0,
+                                    .use = OptionUse::Write};
 const OptionSpec kDivisorOption{.name = "rotation-divisor", .type = OptionType::Integer,
                                 .help = "ANIM v2 encoder: rotation divisor", .default_value = "32767", .min = 1,
-                                .max = 0x7FFF};
+                                .max = 0x7FFF,
+                                .use = OptionUse::Write};
 const OptionSpec kBoneTableOption{.name = "anim-bone-table", .type = OptionType::Integer,
                                   .help = "ANIM v0 encoder: bone table size (grown to the largest bone id + 1)",
-                                  .default_value = "100", .min = 0, .max = 256};
+                                  .default_value = "100", .min = 0, .max = 256,
+                                  .use = OptionUse::Write};
 
 RestRule RestRuleFrom(const Options& o) {
   return o.Choice(kRestOption) == "relative" ? RestRule::Relative : RestRule::Absolute;
@@ -220,7 +225,8 @@ const FormatDescriptor kMetroidAnimFormat{
     .id = "metroid-anim", .description = "Metroid Prime ANIM (versions 0 and 2)",
     .extensions = {".anim"}, .companions = {".cinf"}, .probe = metroid::ProbeAnim, .read = metroid::ReadAnim, .encode = metroid::EncodeAnimDocument,
     .options = {metroid::kVersionOption, metroid::kMaxErrorRotOption, metroid::kMaxErrorPosOption, metroid::kDivisorOption,
-                metroid::kBoneTableOption}};
+                metroid::kBoneTableOption},
+    .animation_extensions = {".anim"}};
 
 const FormatDescriptor kMetroidCinfFormat{
     .id = "metroid-cinf", .description = "Metroid Prime CINF skeleton",

@@ -86,6 +86,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kPsxAncFormat{
     .id = "psx-anc", .description = "PS1 ANC camera animation (Vib-Ribbon)",
     .extensions = {".anc"}, .companions = {}, .probe = psx_anc::Probe, .read = psx_anc::Read, .encode = psx_anc::Encode,
-    .options = {psx_anc::kTwistOption, psx_anc::kFovOption, psx::kRateOption}};
+    .options = {psx_anc::kTwistOption, psx_anc::kFovOption, psx::kRateOption},
+    .up_axis = "-Y", .animation_extensions = {".anc"}};
 
 }  // namespace animkit

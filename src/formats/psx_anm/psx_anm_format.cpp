@@ -107,6 +107,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kPsxAnmFormat{
     .id = "psx-anm", .description = "PS1 ANM model animation (Vib-Ribbon)",
     .extensions = {".anm"}, .companions = {".tmd"}, .probe = psx_anm::Probe, .read = psx_anm::Read, .encode = psx_anm::Encode,
-    .options = {psx_anm::kEulerOption, psx_anm::kMissingOption, psx::kRateOption}};
+    .options = {psx_anm::kEulerOption, psx_anm::kMissingOption, psx::kRateOption},
+    .up_axis = "-Y", .animation_extensions = {".anm"}};
 
 }  // namespace animkit

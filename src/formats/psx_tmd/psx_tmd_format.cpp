@@ -114,6 +114,6 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kPsxTmdFormat{
     .id = "psx-tmd", .description = "PS1 TMD model (Vib-Ribbon)",
     .extensions = {".tmd"}, .companions = {}, .probe = psx_tmd::Probe, .read = psx_tmd::Read, .encode = psx_tmd::Encode,
-    .options = {psx_tmd::kFixpOption}};
+    .options = {psx_tmd::kFixpOption}, .up_axis = "-Y"};
 
 }  // namespace animkit

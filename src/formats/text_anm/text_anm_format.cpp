@@ -17,13 +17,16 @@ namespace {
 
 const OptionSpec kGapOption{.name = "anm-gap", .type = OptionType::Integer,
                             .help = "text ANM output: a clip starts this many frames after the previous one's last frame",
-                            .default_value = "10", .min = 1, .max = 100000};
+                            .default_value = "10", .min = 1, .max = 100000,
+                            .use = OptionUse::Write};
 const OptionSpec kSetOption{.name = "anm-set", .type = OptionType::Word,
-                            .help = "text ANM output: set name for clips without a SET/ prefix", .default_value = "anim"};
+                            .help = "text ANM output: set name for clips without a SET/ prefix", .default_value = "anim",
+                            .use = OptionUse::Write};
 const OptionSpec kLayoutOption{.name = "anm-layout", .type = OptionType::Choice,
                                .help = "text ANM output: auto (a decoded text ANM keeps its sets, canonical) or new "
                                        "(always lay the clips out on a new timeline, written to OUT.timeline.glb)",
-                               .choices = {"auto", "new"}, .default_value = "auto"};
+                               .choices = {"auto", "new"}, .default_value = "auto",
+                               .use = OptionUse::Write};
 
 Value At(const Location& l) { return {{"line", l.line}, {"column", l.column}}; }
 
@@ -204,6 +207,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kTextAnmFormat{
     .id = "text-anm", .description = "text ANM animation sets over a model's timeline",
     .extensions = {".anm"}, .companions = {".glb", ".gltf"}, .probe = text_anm::Probe, .read = text_anm::Read, .encode = text_anm::Encode,
-    .options = {text_anm::kGapOption, text_anm::kSetOption, text_anm::kLayoutOption}};
+    .options = {text_anm::kGapOption, text_anm::kSetOption, text_anm::kLayoutOption},
+    .multi_clip = true, .animation_extensions = {".anm"}};
 
 }  // namespace animkit

@@ -1,0 +1,133 @@
+# What the add-on knows about formats, options and limits: the library's own table
+# (`animkit formats --json`), kept beside this file as formats.json. Pure Python (no bpy).
+#
+# formats.json is generated, never edited: `make blender-formats` (or
+# `animkit formats --json > blender/animkit_io/formats.json`) writes it, and the test
+# Blender.formats_table fails while it differs from the CLI's. A new format or option
+# therefore needs no change here or in the operators.
+
+import json
+import os
+
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "formats.json")
+
+
+def _load():
+    with open(PATH, "r", encoding="utf-8") as f:
+        return json.load(f)
+
+
+DOCUMENT = _load()
+FORMATS = DOCUMENT["formats"]
+LIMITS = DOCUMENT["limits"]
+_BY_ID = {f["id"]: f for f in FORMATS}
+
+
+def _unique(items):
+    out = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def find(format_id):
+    return _BY_ID.get(format_id)
+
+
+def import_extensions():
+    """Every extension a format reads, in table order."""
+    return tuple(_unique(e for f in FORMATS for e in f["extensions"]))
+
+
+def export_extensions():
+    """Every extension a format writes an animation to."""
+    return tuple(_unique(e for f in FORMATS for e in f["animation_extensions"]))
+
+
+def export_formats():
+    """The formats that write an animation, in table order."""
+    return [f for f in FORMATS if f["animation_extensions"]]
+
+
+def output_format(extension, requested="", source_format=""):
+    """The format an export to `extension` writes: `requested` when it writes that
+    extension, else the imported file's own when it does, else the first that does.
+    None when no format writes the extension."""
+    writers = [f["id"] for f in FORMATS if extension in f["animation_extensions"]]
+    for choice in (requested, source_format):
+        if choice in writers:
+            return choice
+    return writers[0] if writers else None
+
+
+def shares_extension(format_id):
+    """Whether another format writes one of this format's animation extensions (an
+    output then names its format: animkit convert --to)."""
+    f = find(format_id)
+    if f is None:
+        return False
+    return any(e in o["animation_extensions"] for e in f["animation_extensions"] for o in FORMATS if o is not f)
+
+
+def up_axis(format_id):
+    """The format's up axis, "+Y" or "-Y" (unknown formats: "+Y")."""
+    f = find(format_id)
+    return f["up_axis"] if f else "+Y"
+
+
+def multi_clip(format_id):
+    f = find(format_id)
+    return bool(f and f["multi_clip"])
+
+
+def options(use):
+    """Every option acting on reading ("read") or writing ("write"), once, in table
+    order; each with "formats": the ids of the formats that declare it."""
+    out = {}
+    for f in FORMATS:
+        for o in f["options"]:
+            if o["use"] not in (use, "read-write"):
+                continue
+            if o["name"] not in out:
+                out[o["name"]] = dict(o, formats=[])
+            out[o["name"]]["formats"].append(f["id"])
+    return list(out.values())
+
+
+def _same(value, default, kind):
+    if kind in ("number", "integer"):
+        d = float(default)
+        return abs(float(value) - d) <= 1e-6 * max(1.0, abs(d))
+    return str(value) == str(default)
+
+
+def option_args(specs, values):
+    """The command-line arguments for option values ({keyword: value}) that differ from
+    their option's default. An option without a default (the library decides from the
+    input) is passed only when set: a choice other than "", a number other than 0."""
+    args = []
+    for o in specs:
+        if o["keyword"] not in values:
+            continue
+        value = values[o["keyword"]]
+        flag = "--" + o["name"]
+        if o["type"] == "flag":
+            if value:
+                args.append(flag)
+            continue
+        default = o["default"]
+        if default is None:
+            unset = value == "" if o["type"] in ("choice", "word") else float(value) == 0.0
+            if unset:
+                continue
+        elif _same(value, default, o["type"]):
+            continue
+        if o["type"] == "number":
+            text = repr(float(value))
+        elif o["type"] == "integer":
+            text = str(int(value))
+        else:
+            text = str(value)
+        args += [flag, text]
+    return args

@@ -1,0 +1,154 @@
+# The import file `animkit import-data` writes: everything an import needs from one
+# decode (docs/blender.md, "The import file"). Pure Python (no bpy).
+#
+#   "AKIMPORT" u32 version u32 header length, the JSON header, then the data:
+#   header["scene"]: the nodes, meshes and cameras of the glTF animkit writes for the
+#   file, arrays as {offset, count} into the data;
+#   header["clips"][k] {..., frame_count, offset}: frame_count x joints x 10 float32
+#   (t xyz, r xyzw, s xyz) per frame, NaN for a hidden joint.
+
+import array
+import json
+import math
+import struct
+import sys
+
+MAGIC = b"AKIMPORT"
+VERSION = 1
+_STRIDE = 10
+
+# glTF primitive modes
+MODE_POINTS = 0
+MODE_LINES = 1
+MODE_LINE_LOOP = 2
+MODE_LINE_STRIP = 3
+MODE_TRIANGLES = 4
+MODE_TRIANGLE_STRIP = 5
+MODE_TRIANGLE_FAN = 6
+
+
+class ImportDataError(Exception):
+    pass
+
+
+class Clip:
+    """One clip's header fields and its poses: frames[f][j] is None (hidden) or a
+    (t, r, s) triple of tuples, in the order of `joints`."""
+
+    def __init__(self, header, floats):
+        self.header = header
+        self.name = header["name"]
+        self.frame_rate = float(header["frame_rate"])
+        self.duration = header["duration"]
+        self.loop = bool(header["loop"])
+        self.space = header["space"]
+        self.joints = list(header["joints"])
+        self.events = list(header["events"])
+        self.frame_count = int(header["frame_count"])
+        self._floats = floats
+        self._start = int(header["offset"]) // 4
+
+    def frame(self, f):
+        width = len(self.joints) * _STRIDE
+        start = self._start + f * width
+        row = self._floats[start:start + width]
+        out = []
+        for j in range(0, width, _STRIDE):
+            if math.isnan(row[j]):
+                out.append(None)
+            else:
+                out.append((tuple(row[j:j + 3]), tuple(row[j + 3:j + 7]), tuple(row[j + 7:j + 10])))
+        return out
+
+
+def _rows(numbers, ref, width):
+    """The {offset, count} array of `width`-wide rows as a list of tuples."""
+    start = ref["offset"] // 4
+    flat = numbers[start:start + ref["count"] * width]
+    return [tuple(flat[k:k + width]) for k in range(0, len(flat), width)]
+
+
+class Node:
+    def __init__(self, index, raw):
+        self.index = index
+        self.name = raw["name"]
+        self.parent = raw["parent"]
+        self.translation = tuple(raw["t"])
+        self.rotation = tuple(raw["r"])  # x, y, z, w
+        self.scale = tuple(raw["s"])
+        self.camera = raw["camera"]
+        self.mesh = raw["mesh"]
+
+
+class Primitive:
+    def __init__(self, raw, floats, ints):
+        self.mode = raw["mode"]
+        self.positions = _rows(floats, raw["positions"], 3)  # [(x, y, z)]
+        self.indices = [i[0] for i in _rows(ints, raw["indices"], 1)]
+        self.colors = _rows(floats, raw["colors"], 4) if raw.get("colors") else None  # [(r, g, b, a)]
+
+
+class Mesh:
+    def __init__(self, index, raw, floats, ints):
+        self.index = index
+        self.name = raw["name"]
+        self.primitives = [Primitive(p, floats, ints) for p in raw["primitives"]]
+
+
+class Animation:
+    """extras.animkit, and the nodes that are neither joints nor the root, sampled at the
+    clip's frames: sampled[node][path] = [value per frame]."""
+
+    def __init__(self, raw, floats):
+        self.name = raw["name"]
+        self.extras = raw["extras"]
+        self.sampled = {int(node): {path: _rows(floats, ref, 4 if path == "rotation" else 3)
+                                    for path, ref in paths.items()}
+                        for node, paths in raw["nodes"].items()}
+
+
+class Scene:
+    """The glTF's nodes, skin joints, root, extras, cameras, meshes and animations."""
+
+    def __init__(self, raw, floats, ints):
+        self.nodes = [Node(i, n) for i, n in enumerate(raw["nodes"])]
+        self.root = raw["root"]
+        self.joints = list(raw["joints"])
+        self.asset_extras = raw["asset_extras"]
+        self.cameras = list(raw["cameras"])
+        self.meshes = [Mesh(i, m, floats, ints) for i, m in enumerate(raw["meshes"])]
+        self.animations = [Animation(a, floats) for a in raw["animations"]]
+
+
+class ImportData:
+    def __init__(self, header, data):
+        self.header = header
+        self.format = header["format"]
+        self.info = header["info"]
+        self.skeleton_file = header.get("skeleton_file") or ""
+        self.skeleton_note = header.get("skeleton_note") or ""
+        whole = bytes(data[:len(data) - len(data) % 4])
+        floats = array.array("f")
+        floats.frombytes(whole)
+        ints = array.array("I")
+        ints.frombytes(whole)
+        if sys.byteorder != "little":
+            floats.byteswap()
+            ints.byteswap()
+        self.scene = Scene(header["scene"], floats, ints)
+        self.clips = [Clip(c, floats) for c in header["clips"]]
+
+
+def read(path):
+    with open(path, "rb") as f:
+        blob = f.read()
+    if len(blob) < 16 or blob[:8] != MAGIC:
+        raise ImportDataError("%s: not an animkit import file" % path)
+    version, length = struct.unpack_from("<II", blob, 8)
+    if version != VERSION:
+        raise ImportDataError("%s: import file version %d, this add-on reads %d" % (path, version, VERSION))
+    try:
+        header = json.loads(blob[16:16 + length].decode("utf-8"))
+    except ValueError as e:
+        raise ImportDataError("%s: the import file's header is not JSON (%s)" % (path, e))
+    return ImportData(header, memoryview(blob)[16 + length:])

@@ -1,0 +1,278 @@
+// GltfSceneView: a glTF's own nodes, meshes and cameras for an importer that rebuilds
+// them (the Blender add-on, through `animkit import-data`), so that it reads no glTF.
+#include <animkit/core/error.hpp>
+#include <animkit/formats/gltf.hpp>
+#include <animkit/core/math.hpp>
+#include <animkit/offline/sampling.hpp>
+
+#include "formats/gltf/gltf_internal.hpp"
+
+#include <cstring>
+
+namespace animkit {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void Fail(const std::string& message) { throw Error::General(message); }
+
+// The JSON of a .gltf, or of a GLB's first chunk (LoadModel has checked the framing).
+json DocumentJson(ByteView data) {
+  std::string_view text(reinterpret_cast<const char*>(data.data()), data.size());
+  if (gltf::IsGlb(data)) {
+    uint32_t length = 0;
+    std::memcpy(&length, data.data() + 12, 4);
+    text = text.substr(20, length);
+  }
+  return json::parse(text, nullptr, false);
+}
+
+json Member(const json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() ? *it : json();
+}
+
+// extras.animkit of a glTF object, {} when none.
+Value AnimkitExtras(const json& object) {
+  const json extras = Member(object, "extras");
+  const json ours = extras.is_object() ? Member(extras, gltf::kExtrasKey) : json();
+  return ours.is_object() ? FromNlohmann(ours) : Value::object();
+}
+
+class Appender {
+ public:
+  explicit Appender(Bytes& data) : data_(data) {}
+  // Appends values as float32; {offset, count} with count in elements of `width`.
+  Value Floats(const std::vector<float>& values, size_t width) {
+    Align();
+    const size_t offset = data_.size();
+    const auto* p = reinterpret_cast<const uint8_t*>(values.data());
+    data_.insert(data_.end(), p, p + values.size() * sizeof(float));
+    return {{"offset", offset}, {"count", width ? values.size() / width : 0}};
+  }
+  Value Indices(const std::vector<uint32_t>& values) {
+    Align();
+    const size_t offset = data_.size();
+    const auto* p = reinterpret_cast<const uint8_t*>(values.data());
+    data_.insert(data_.end(), p, p + values.size() * sizeof(uint32_t));
+    return {{"offset", offset}, {"count", values.size()}};
+  }
+
+ private:
+  void Align() {
+    while (data_.size() % 4) data_.push_back(0);
+  }
+  Bytes& data_;
+};
+
+// An index accessor (unsigned byte, short or int, no sparse part), every read checked.
+std::vector<uint32_t> ReadIndices(const tinygltf::Model& model, int index) {
+  const std::string name = gltf::ElementName("accessor", index);
+  if (index < 0 || size_t(index) >= model.accessors.size()) Fail(name + " does not exist");
+  const tinygltf::Accessor& a = model.accessors[size_t(index)];
+  const int size = a.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE    ? 1
+                   : a.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ? 2
+                   : a.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT   ? 4
+                                                                               : 0;
+  if (size == 0 || a.type != TINYGLTF_TYPE_SCALAR || a.bufferView < 0 ||
+      size_t(a.bufferView) >= model.bufferViews.size() || a.sparse.isSparse)
+    Fail(name + ": indices must be unsigned scalars in a buffer view");
+  const tinygltf::BufferView& view = model.bufferViews[size_t(a.bufferView)];
+  if (view.buffer < 0 || size_t(view.buffer) >= model.buffers.size()) Fail(name + ": its buffer does not exist");
+  const std::vector<unsigned char>& buffer = model.buffers[size_t(view.buffer)].data;
+  const size_t stride = view.byteStride ? view.byteStride : size_t(size);
+  const size_t start = view.byteOffset + a.byteOffset;
+  if (a.count && (view.byteOffset + view.byteLength > buffer.size() || a.byteOffset + stride * (a.count - 1) + size > view.byteLength))
+    Fail(name + " runs past the end of its buffer view");
+  std::vector<uint32_t> out(a.count);
+  for (size_t k = 0; k < a.count; ++k) {
+    uint32_t v = 0;
+    std::memcpy(&v, buffer.data() + start + k * stride, size_t(size));  // little-endian
+    out[k] = v;
+  }
+  return out;
+}
+
+Value MeshesOf(const tinygltf::Model& model, const json& doc, const gltf::AccessorReader& reader, Appender& out) {
+  Value meshes = Value::array();
+  const json raw = Member(doc, "meshes");
+  for (size_t m = 0; m < model.meshes.size(); ++m) {
+    Value primitives = Value::array();
+    for (const tinygltf::Primitive& p : model.meshes[m].primitives) {
+      auto position = p.attributes.find("POSITION");
+      if (position == p.attributes.end()) continue;
+      const std::string what = gltf::ElementName("mesh", int(m));
+      const std::vector<float> positions = reader.Read(position->second, TINYGLTF_TYPE_VEC3, true, what + " positions");
+      Value prim = {{"mode", p.mode < 0 ? TINYGLTF_MODE_TRIANGLES : p.mode}, {"positions", out.Floats(positions, 3)}};
+      if (auto color = p.attributes.find("COLOR_0"); color != p.attributes.end()) {
+        const int type = model.accessors.at(size_t(color->second)).type == TINYGLTF_TYPE_VEC3 ? 3 : 4;
+        std::vector<float> c = reader.Read(color->second, type == 3 ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, false,
+                                           what + " colours");
+        std::vector<float> rgba;
+        for (size_t k = 0; k + type <= c.size(); k += size_t(type)) {
+          rgba.insert(rgba.end(), c.begin() + long(k), c.begin() + long(k) + type);
+          if (type == 3) rgba.push_back(1.0f);
+        }
+        prim["colors"] = out.Floats(rgba, 4);
+      }
+      std::vector<uint32_t> indices;
+      if (p.indices >= 0) {
+        indices = ReadIndices(model, p.indices);
+      } else {
+        for (uint32_t k = 0; k < positions.size() / 3; ++k) indices.push_back(k);
+      }
+      prim["indices"] = out.Indices(indices);
+      primitives.push_back(std::move(prim));
+    }
+    const std::string name = raw.is_array() && m < raw.size() ? Member(raw[m], "name").is_string()
+                                                                    ? Member(raw[m], "name").get<std::string>()
+                                                                    : ""
+                                                              : "";
+    meshes.push_back({{"name", name.empty() ? "mesh_" + std::to_string(m) : name}, {"primitives", primitives}});
+  }
+  return meshes;
+}
+
+template <class T>
+Value Sampled(const tinygltf::AnimationSampler& sampler, const gltf::AccessorReader& reader, size_t frames,
+              double rate, Appender& out, const std::string& what) {
+  constexpr size_t kWidth = std::is_same_v<T, Vec3> ? 3 : 4;
+  Track<T> track;
+  track.interpolation = sampler.interpolation == "STEP"          ? Interpolation::Step
+                        : sampler.interpolation == "CUBICSPLINE" ? Interpolation::Hermite
+                                                                 : Interpolation::Linear;
+  track.times = reader.Read(sampler.input, TINYGLTF_TYPE_SCALAR, true, what + " input");
+  const std::vector<float> v =
+      reader.Read(sampler.output, kWidth == 3 ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, kWidth == 3, what + " output");
+  const size_t per_key = track.interpolation == Interpolation::Hermite ? 3 : 1;
+  if (track.times.empty() || v.size() != track.times.size() * per_key * kWidth) Fail(what + ": keys and values differ");
+  for (size_t k = 0; k < track.times.size(); ++k) {
+    const float* p = &v[(k * per_key + (per_key == 3 ? 1 : 0)) * kWidth];
+    auto make = [](const float* q) {
+      if constexpr (kWidth == 3) return Vec3{q[0], q[1], q[2]};
+      else return QuatXYZW{q[0], q[1], q[2], q[3]};
+    };
+    track.values.push_back(make(p));
+    if (per_key == 3) {
+      track.in_tangents.push_back(make(p - kWidth));
+      track.out_tangents.push_back(make(p + kWidth));
+    }
+  }
+  std::vector<float> samples;
+  size_t cursor = 0;
+  for (size_t f = 0; f < frames; ++f) {
+    const T s = SampleTrack(track, FrameTime(f, rate), &cursor);
+    if constexpr (kWidth == 3) samples.insert(samples.end(), {s.x, s.y, s.z});
+    else samples.insert(samples.end(), {s.x, s.y, s.z, s.w});
+  }
+  return out.Floats(samples, kWidth);
+}
+
+// Per animation: its name, extras.animkit and, for each node that is neither a joint nor
+// the root, its channels sampled at the clip's frames.
+Value AnimationsOf(const tinygltf::Model& model, const json& doc, const std::vector<bool>& skip,
+                   const std::vector<GltfClipFrames>& frames, const gltf::AccessorReader& reader, Appender& out) {
+  Value animations = Value::array();
+  const json raw = Member(doc, "animations");
+  for (size_t a = 0; a < model.animations.size(); ++a) {
+    const tinygltf::Animation& anim = model.animations[a];
+    Value nodes = Value::object();
+    const GltfClipFrames clip = a < frames.size() ? frames[a] : GltfClipFrames{};
+    for (const tinygltf::AnimationChannel& ch : anim.channels) {
+      const std::string& path = ch.target_path;
+      if (ch.target_node < 0 || size_t(ch.target_node) >= skip.size() || skip[size_t(ch.target_node)]) continue;
+      if ((path != "translation" && path != "rotation" && path != "scale") || ch.sampler < 0 ||
+          size_t(ch.sampler) >= anim.samplers.size())
+        continue;
+      Value& node = nodes[std::to_string(ch.target_node)];
+      if (node.contains(path)) continue;  // the first channel wins, as on import
+      const std::string what = gltf::ElementName("animation", int(a)) + " " + path;
+      const tinygltf::AnimationSampler& s = anim.samplers[size_t(ch.sampler)];
+      node[path] = path == "rotation" ? Sampled<QuatXYZW>(s, reader, clip.frames, clip.rate, out, what)
+                                      : Sampled<Vec3>(s, reader, clip.frames, clip.rate, out, what);
+    }
+    const json r = raw.is_array() && a < raw.size() ? raw[a] : json::object();
+    animations.push_back({{"name", anim.name.empty() ? "animation_" + std::to_string(a) : anim.name},
+                          {"extras", AnimkitExtras(r)},
+                          {"nodes", nodes}});
+  }
+  return animations;
+}
+
+Value NumbersOr(const json& node, const char* key, std::initializer_list<double> fallback) {
+  const json v = Member(node, key);
+  if (v.is_array()) return FromNlohmann(v);
+  Value out = Value::array();
+  for (double d : fallback) out.push_back(d);
+  return out;
+}
+
+}  // namespace
+
+Value GltfSceneView(ByteView gltf_bytes, const std::string& path, const std::vector<GltfClipFrames>& frames,
+                    Bytes& data, const Limits& limits) {
+  const tinygltf::Model model = gltf::LoadModel(gltf_bytes, path, limits);
+  const json doc = DocumentJson(gltf_bytes);
+  if (!doc.is_object()) Fail("the glTF's JSON does not parse");
+  const gltf::AccessorReader reader(model, gltf_bytes.size());
+  Appender out(data);
+  const json raw_nodes = Member(doc, "nodes");
+  const size_t n = model.nodes.size();
+  std::vector<int> parent(n, -1);
+  for (size_t i = 0; i < n; ++i)
+    for (int c : model.nodes[i].children)
+      if (c >= 0 && size_t(c) < n) parent[size_t(c)] = int(i);
+  Value nodes = Value::array();
+  Value root;
+  for (size_t i = 0; i < n; ++i) {
+    const tinygltf::Node& node = model.nodes[i];
+    const json& raw = raw_nodes[i];
+    Value v = {{"name", node.name.empty() && !raw.contains("name") ? "node_" + std::to_string(i) : node.name},
+               {"parent", parent[i]},
+               {"camera", node.camera >= 0 ? Value(node.camera) : Value()},
+               {"mesh", node.mesh >= 0 ? Value(node.mesh) : Value()}};
+    if (!node.matrix.empty()) {  // as T * R * S
+      if (node.matrix.size() != 16) Fail(gltf::ElementName("node", int(i)) + " matrix must have 16 numbers");
+      Mat4 m;
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) m.m[c][r] = float(node.matrix[size_t(c * 4 + r)]);
+      const TransformTRS trs = DecomposeTRS(m);
+      v["t"] = {trs.translation.x, trs.translation.y, trs.translation.z};
+      v["r"] = {trs.rotation.x, trs.rotation.y, trs.rotation.z, trs.rotation.w};
+      v["s"] = {trs.scale.x, trs.scale.y, trs.scale.z};
+    } else {  // the numbers as written
+      v["t"] = NumbersOr(raw, "translation", {0, 0, 0});
+      v["r"] = NumbersOr(raw, "rotation", {0, 0, 0, 1});
+      v["s"] = NumbersOr(raw, "scale", {1, 1, 1});
+    }
+    if (node.name == gltf::kRootNodeName && parent[i] < 0) root = i;
+    nodes.push_back(std::move(v));
+  }
+  const Value asset_extras = AnimkitExtras(Member(doc, "asset"));
+  std::vector<bool> joint(n, false);
+  Value joints = Value::array();
+  if (!model.skins.empty()) {
+    for (int j : model.skins[0].joints) {
+      joints.push_back(j);
+      if (j >= 0 && size_t(j) < n) joint[size_t(j)] = true;
+    }
+  } else if (!(asset_extras.contains("skeleton") && asset_extras["skeleton"] == Value(false))) {
+    for (size_t i = 0; i < n; ++i)
+      if (!(root == Value(i)) && model.nodes[i].camera < 0) {
+        joints.push_back(i);
+        joint[i] = true;
+      }
+  }
+  std::vector<bool> skip = joint;  // joints come from the samples; the root is never animated
+  if (!root.is_null()) skip[root.get<size_t>()] = true;
+  const json cameras = Member(doc, "cameras");
+  return {{"nodes", nodes},
+          {"root", root},
+          {"joints", joints},
+          {"asset_extras", asset_extras},
+          {"cameras", cameras.is_array() ? FromNlohmann(cameras) : Value::array()},
+          {"meshes", MeshesOf(model, doc, reader, out)},
+          {"animations", AnimationsOf(model, doc, skip, frames, reader, out)}};
+}
+
+}  // namespace animkit

@@ -1,0 +1,195 @@
+# --part import of test_addon.py: every sample imported with the operator, then every
+# bone at every frame of every action against the pose composed from `animkit sample`.
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+import bpy
+
+from addon_common import (ADDON_DIR, ARGS, CLI, HERE, actions_in_order, animkit, camera_track, check, compare,
+                          expected_poses, import_file, model_size, read_gltf, reset, sample_json, scale_of, up_matrix)
+
+
+IMPORT_EXTENSIONS = (".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion",
+                     ".canm", ".mdb", ".glb", ".gltf")
+# The skeleton each sample is decoded with (animkit's companion rule: same stem, else the
+# one whose name starts with the stem, else the only file of the companion kind).
+EXPECTED_SKELETON = {
+    "edf_canm/soldier5.canm": "soldier.mdb",
+    "edf_canm/soldier6.canm": "soldier.mdb",
+    "kh2_bar/p_ex00.mset": "ex00.mdlx",
+    "kh2_bar/walk.anb": "ex00.mdlx",
+    "kh2_bar/raw.anb": "ex00.mdlx",
+    "metroid_anim/hologram_v0.anim": "skeleton.cinf",
+    "metroid_anim/run.anim": "skeleton.cinf",
+    "psx_tmd/figure.anm": "figure.tmd",
+    "text_anm/figure.anm": "figure_model.glb",
+    "text_anm/authored.anm": "authored.anm.timeline.glb",
+}
+
+TOL = 1e-4  # import: translation relative to the model size, rotation in radians, scale
+def check_import(rel, path, up_axis):
+    reset()
+    arm = import_file(path, up_axis=up_axis)
+    fmt = arm["animkit_format"]
+    skeleton = arm["animkit_skeleton"]
+    want = EXPECTED_SKELETON.get(rel, "")
+    check(os.path.basename(skeleton) == want, "%s: skeleton %r, expected %r" % (rel, skeleton, want))
+    check(arm["animkit_source"] == os.path.abspath(path), "animkit_source")
+    for key in ("animkit_info", "animkit_options", "animkit_rig"):
+        json.loads(arm[key])
+    up = up_matrix(up_axis, fmt)
+    check(all(abs(a - b) < 1e-6 for ra, rb in zip(arm.matrix_world, up) for a, b in zip(ra, rb)),
+          "%s: armature object matrix is not the up-axis rotation" % rel)
+    up_inv = up.inverted()
+
+    tmp = tempfile.mkdtemp(prefix="animkit_test_")
+    try:
+        glb = os.path.join(tmp, "ref.glb")
+        animkit("convert", path, glb, *(["--skeleton", skeleton] if skeleton else []))
+        doc = read_gltf(glb)
+    finally:
+        shutil.rmtree(tmp)
+    samples = sample_json(path, skeleton)
+    clips = samples["clips"]
+    size = model_size(doc)
+    nodes = doc["nodes"]
+    actions = actions_in_order(arm)
+    check(len(actions) == len(clips), "%s: %d actions for %d clips" % (rel, len(actions), len(clips)))
+    scene = bpy.context.scene
+    if clips:
+        rate = clips[0]["frame_rate"]
+        check(abs(scene.render.fps / scene.render.fps_base - rate) < 1e-6, "%s: scene fps" % rel)
+        check(arm.animation_data.action == actions[0], "%s: first clip is not the active action" % rel)
+    worst = [0.0, 0.0, 0.0]
+    frames_checked = 0
+    hidden_checked = 0
+    mesh_objs = [o for o in bpy.data.objects if o.parent == arm and o.type == "MESH"]
+    cam_objs = [o for o in bpy.data.objects if o.parent == arm and o.type == "CAMERA"]
+    check(len(mesh_objs) == len(doc.get("meshes", [])), "%s: %d mesh objects for %d glTF meshes" % (
+        rel, len(mesh_objs), len(doc.get("meshes", []))))
+    check(len(cam_objs) == len(doc.get("cameras", [])), "%s: camera objects" % rel)
+    for o in mesh_objs + cam_objs:
+        check(o.parent_type == "BONE" and o.parent_bone in arm.pose.bones, "%s: %s not on a bone" % (rel, o.name))
+
+    def check_frame(world, order, label):
+        nonlocal hidden_checked
+        for j in order:
+            name = nodes[j]["name"]
+            pb = arm.pose.bones.get(name)
+            check(pb is not None, "%s: no bone for joint %s" % (rel, name))
+            actual = up_inv @ (arm.matrix_world @ pb.matrix)
+            if world[j] is None:
+                check(max(scale_of(actual)) < 1e-6, "%s %s: hidden joint %s has scale %s" % (
+                    rel, label, name, tuple(scale_of(actual))))
+                hidden_checked += 1
+                continue
+            et, er, es = compare(actual, world[j], size)
+            worst[0], worst[1], worst[2] = max(worst[0], et), max(worst[1], er), max(worst[2], es)
+            check(et <= TOL and er <= TOL and es <= TOL, "%s %s joint %s: translation %.3g (relative), "
+                  "rotation %.3g rad, scale %.3g" % (rel, label, name, et, er, es))
+
+    def check_attached(label):
+        for o in mesh_objs + cam_objs:
+            pb = arm.pose.bones[o.parent_bone]
+            want_m = arm.matrix_world @ pb.matrix
+            et, er, es = compare(o.matrix_world, want_m, size)
+            if max(scale_of(want_m)) < 1e-6:
+                check(max(scale_of(o.matrix_world)) < 1e-6, "%s %s: %s visible on a hidden bone" % (rel, label, o.name))
+                continue
+            check(et <= TOL and er <= TOL and es <= TOL, "%s %s: object %s is not on its bone's pose "
+                  "(%.3g, %.3g, %.3g)" % (rel, label, o.name, et, er, es))
+
+    if not clips:
+        # A skeleton or model alone: the rest pose.
+        bpy.context.view_layer.update()
+        rest = {"space": "local", "joints": [], "frames": [[]]}
+        world, order = expected_poses(doc, rest)
+        check_frame(world[0], order, "rest")
+        check_attached("rest")
+        frames_checked = 1
+    for k, clip in enumerate(clips):
+        action = actions[k]
+        check(action.name == clip["name"] or action.name.startswith(clip["name"] + "."),
+              "%s: action %s for clip %s" % (rel, action.name, clip["name"]))
+        arm.animation_data.action = action
+        expected, order = expected_poses(doc, clip)
+        cams = camera_track(doc, k, len(clip["frames"]), clip["frame_rate"]) if cam_objs else {}
+        for f, world in enumerate(expected):
+            scene.frame_set(f)
+            check_frame(world, order, "clip %s frame %d" % (clip["name"], f))
+            check_attached("clip %s frame %d" % (clip["name"], f))
+            for o in cam_objs:
+                want_m = cams[o.parent_bone][f]
+                et, er, es = compare(up_inv @ o.matrix_world, want_m, size)
+                worst[0], worst[1] = max(worst[0], et), max(worst[1], er)
+                check(et <= TOL and er <= TOL, "%s frame %d: camera %.3g %.3g" % (rel, f, et, er))
+            frames_checked += 1
+        # markers = events
+        rate = clip["frame_rate"]
+        markers = sorted((m.frame, m.name) for m in action.pose_markers)
+        events = sorted((e["time"] * rate, e["name"]) for e in clip["events"])
+        check(len(markers) == len(events), "%s clip %s: %d markers for %d events" % (
+            rel, clip["name"], len(markers), len(events)))
+        for (mf, mn), (ef, en) in zip(markers, events):
+            check(mn == en and abs(mf - ef) <= 0.5, "%s clip %s: marker %s@%d for event %s@%.2f" % (
+                rel, clip["name"], mn, mf, en, ef))
+    print("import %-32s skeleton %-26s up %-6s %2d joints %2d clips %4d frames %d hidden  worst t %.2e r %.2e s %.2e"
+          % (rel, os.path.basename(skeleton) or "-", up_axis, len(doc.get("skins", [{}])[0].get("joints", []))
+             if doc.get("skins") else 0, len(clips), frames_checked, hidden_checked, worst[0], worst[1], worst[2]))
+    sys.stdout.flush()
+
+
+def sample_files():
+    out = []
+    for folder in sorted(os.listdir(ARGS["samples"])):
+        d = os.path.join(ARGS["samples"], folder)
+        if not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            if name.lower().endswith(IMPORT_EXTENSIONS):
+                rel = folder + "/" + name
+                if ARGS["only"] in rel:
+                    out.append((rel, os.path.join(d, name)))
+    return out
+
+
+def check_option_properties():
+    """Each option of the library's table is a property of the dialog where it acts
+    (read: import, write: export), with the table's type and default."""
+    with open(os.path.join(ADDON_DIR, "animkit_io", "formats.json"), "r", encoding="utf-8") as f:
+        table = json.load(f)
+    kinds = {"flag": "BOOLEAN", "choice": "ENUM", "number": "FLOAT", "integer": "INT", "word": "STRING"}
+    count = 0
+    for op, use in ((bpy.ops.import_scene.animkit, "read"), (bpy.ops.export_scene.animkit, "write")):
+        props = op.get_rna_type().properties
+        for fmt in table["formats"]:
+            for o in fmt["options"]:
+                if o["use"] not in (use, "read-write"):
+                    continue
+                p = props.get(o["keyword"])
+                check(p is not None, "%s dialog has no property for --%s" % (use, o["name"]))
+                check(p.type == kinds[o["type"]], "--%s is a %s property" % (o["name"], p.type))
+                if o["type"] in ("number", "integer"):
+                    check(abs(p.default - float(o["default"] or 0)) <= 1e-6 * max(1.0, abs(p.default)),
+                          "--%s default %r" % (o["name"], p.default))
+                elif o["type"] in ("choice", "word") and o["default"] is not None:
+                    check(p.default == o["default"], "--%s default %r" % (o["name"], p.default))
+                count += 1
+    check(count >= 20, "only %d option properties" % count)
+
+
+def part_import():
+    sys.path.insert(0, HERE)
+    import test_modules
+    check(test_modules.run(ARGS["samples"], CLI), "the pure modules' checks failed (test_modules.py)")
+    check_option_properties()
+    axes = ["AUTO", "Y_UP", "KEEP", "Y_DOWN"]
+    files = sample_files()
+    check(files, "no sample files under %s" % ARGS["samples"])
+    for k, (rel, path) in enumerate(files):
+        check_import(rel, path, axes[k % len(axes)])
+    return len(files)
