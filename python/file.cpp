@@ -26,7 +26,7 @@ std::shared_ptr<FileData> Load(const py::object& source, const std::optional<std
   } else if (py::isinstance<SceneData>(skeleton)) {
     f->skeleton_scene = skeleton.cast<std::shared_ptr<SceneData>>();
   } else if (py::isinstance<SkeletonData>(skeleton)) {
-    f->skeleton_scene = BuiltScene(Scene{skeleton.cast<const SkeletonData&>().skeleton, {}, {}, Value::object()});
+    f->skeleton_scene = BuiltScene(Scene{skeleton.cast<const SkeletonData&>().skeleton, {}, {}, Value::object(), {}});
   } else {
     f->skeleton_path = PathArg(skeleton);  // a path, or "auto": the companion (FindCompanion)
   }
@@ -138,7 +138,7 @@ std::shared_ptr<const Scene> ReferenceFrom(const py::handle& skeleton, const Opt
   }
   if (py::isinstance<SceneData>(skeleton)) return SceneOf(skeleton.cast<std::shared_ptr<SceneData>>());
   if (py::isinstance<SkeletonData>(skeleton)) {
-    return std::make_shared<const Scene>(Scene{skeleton.cast<const SkeletonData&>().skeleton, {}, {}, Value::object()});
+    return std::make_shared<const Scene>(Scene{skeleton.cast<const SkeletonData&>().skeleton, {}, {}, Value::object(), {}});
   }
   const std::string path = PathArg(skeleton);
   if (path == kSkeletonAuto) throw py::value_error("skeleton='auto' finds the skeleton beside a file: give load() the file");

@@ -61,7 +61,7 @@ SkeletonData MakeSkeleton(const std::vector<std::string>& names, const std::vect
     }
     d.skeleton.joints.push_back({names[i], parents[i], rest ? GetTrs(rest->data(static_cast<py::ssize_t>(i), 0)) : TransformTRS{}});
   }
-  CheckScene(Scene{d.skeleton, {}, {}, Value::object()}, Limits{});
+  CheckScene(Scene{d.skeleton, {}, {}, Value::object(), {}}, Limits{});
   return d;
 }
 
@@ -281,6 +281,10 @@ void BindScene(py::module_& m) {
         return ClipRef{d, static_cast<size_t>(&c - d->scene().clips.data())};
       }, py::arg("name"), "The clip named name (animkit.Error when none is).")
       .def_property_readonly("metadata", [](const SceneData& d) { return ToPython(d.scene().metadata); })
+      .def_property_readonly("source", [](const SceneData& d) {
+        const SourceInfo& s = d.scene().source;
+        return ToPython(Value{{"format", s.format}, {"version", s.version}, {"file", s.file}});
+      }, "The file decoded: dict format (id), version (\"\" when the format has none), file; empty strings for a built scene.")
       .def("__repr__", [](const SceneData& d) {
         return "<animkit.Scene " + (d.format.empty() ? std::string("(built)") : d.format) + ", " +
                std::to_string(d.scene().skeleton.joints.size()) + " joints, " + std::to_string(d.scene().clips.size()) +

@@ -4,6 +4,8 @@
 // its timing, events and metadata, and no more than 1.5x its keys. One line per file
 // is printed; docs/fidelity.md keeps that table.
 #include <animkit/formats/gltf.hpp>
+#include <animkit/formats/kh2.hpp>
+#include <animkit/formats/metroid_anim.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/offline/sampling.hpp>
 
@@ -33,7 +35,7 @@ Precision PrecisionOf(std::string_view format, const Scene& scene) {
   if (format == "psx-anm") return {kTurn / 4096, 1e-3, "1/4096 turn; 16-bit integer translation"};
   if (format == "edf-canm") return {kTurn / 65535, 2e-5, "16-bit steps over each channel's range"};
   if (format == "metroid-anim") {
-    const bool v0 = !scene.clips.empty() && scene.clips[0].metadata.value("anim_version", 2) == 0;
+    const bool v0 = !scene.clips.empty() && scene.clips[0].metadata.value(metroid::metadata_keys::kAnimVersion, 2) == 0;
     if (!v0) return {1e-3, 1e-3, "v2 quantization (--max-error-rot 0.001, --max-error-pos 0.001 x range)"};
   }
   if (format == "kh2-bar" || format == "kh2-motion")
@@ -80,7 +82,7 @@ double SizeOf(const Scene& scene, const Skeleton& rest) {
 
 // Metadata without the decoders' note of the file it was read from (KH2's kh2_source).
 Value Carried(Value metadata) {
-  if (metadata.is_object()) metadata.erase("kh2_source");
+  if (metadata.is_object()) metadata.erase(kh2::metadata_keys::kSource);
   return metadata;
 }
 

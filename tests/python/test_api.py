@@ -22,6 +22,13 @@ def test_formats_are_the_registrys():
     assert all(o["help"] for f in formats for o in f["options"])
 
 
+def test_scene_source_names_the_decoded_file():
+    path = SAMPLES / "edf_canm/soldier6.canm"
+    source = animkit.load(path).decode().source
+    assert source == {"format": "edf-canm", "version": "768", "file": str(path)}
+    assert animkit.load(SAMPLES / "kh2_bar/walk.anb").decode().source["version"] == ""
+
+
 def test_formats_and_limits_are_the_clis_document():
     document = cli_json("formats", "--json")
     assert animkit.formats() == document["formats"]

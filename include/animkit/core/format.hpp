@@ -105,6 +105,8 @@ class Document {
   virtual Value Info() const = 0;
   // The common model: skeleton and/or clips.
   virtual Scene Decode(const DecodeContext& context) const = 0;
+  // The file's own version in decimal (SourceInfo::version), "" when the format has none.
+  virtual std::string Version() const { return {}; }
 };
 
 enum class OptionType {

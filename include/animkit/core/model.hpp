@@ -120,12 +120,27 @@ struct Mesh {
   std::vector<uint32_t> lines;               // 2 indices each
 };
 
+// The file a scene was decoded from, filled by the pipeline's DecodeDocument; empty for a
+// scene built in code. Unlike metadata it is not written to glTF extras: a scene read back
+// from a glTF says "gltf" here, and the metadata still names the game file's format.
+struct SourceInfo {
+  std::string format;   // the format id (FormatDescriptor::id), "" when not decoded from a file
+  std::string version;  // the file's own version in decimal ("512", "0"), "" when the format has none
+  std::string file;     // the path it was read from, as given
+  bool empty() const { return format.empty(); }
+};
+
+// The metadata key several formats write: the format id of the file the metadata came
+// from. It survives glTF; each format's header lists it among its own keys.
+inline constexpr char kSourceFormatKey[] = "source_format";
+
 // What a file decodes to: an optional skeleton, meshes and any number of clips.
 struct Scene {
   Skeleton skeleton;
   std::vector<Mesh> meshes;
   std::vector<Clip> clips;
-  Value metadata = Value::object();
+  Value metadata = Value::object();  // keys: each format's header declares its own
+  SourceInfo source;                 // the file decoded, when there was one
 };
 
 // The rig of a scene decoded against a reference (a skeleton or model file): the reference

@@ -115,4 +115,17 @@ std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings);
 File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
                  const Skeleton* skeleton = nullptr, Value* report = nullptr);
 
+// The metadata keys a decoded CANM holds (glTF extras keep them).
+namespace metadata_keys {
+inline constexpr char kCanmVersion[] = "canm_version";  // scene and clip: the file's version; the encoder keeps it
+inline constexpr char kLoop[] = "loop";                 // clip: the animation entry's loop field
+inline constexpr char kDuration[] = "duration";         // clip: the entry's duration, engine frames
+inline constexpr char kInterval[] = "interval";         // clip: the entry's interval, engine frames
+inline constexpr char kKeyframes[] = "keyframes";       // clip: the entry's keyframe count
+inline constexpr char kEngineFps[] = "engine_fps";      // clip: the engine rate it was decoded with
+inline constexpr std::array kScene{kSourceFormatKey, kCanmVersion};
+inline constexpr std::array kClip{kSourceFormatKey, kCanmVersion, kLoop,      kDuration,
+                                  kInterval,        kKeyframes,   kEngineFps};
+}  // namespace metadata_keys
+
 }  // namespace animkit::edf_canm

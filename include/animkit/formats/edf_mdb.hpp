@@ -68,4 +68,10 @@ File EncodeSkeleton(const Skeleton& skeleton, uint32_t version = kVersionEdf5);
 
 Mat4 MatrixFrom(const std::array<float, 16>& column_major);
 
+// The metadata keys a decoded MDB holds (glTF extras keep them).
+namespace metadata_keys {
+inline constexpr char kMdbVersion[] = "mdb_version";  // scene: the file's version word
+inline constexpr std::array kScene{kSourceFormatKey, kMdbVersion};
+}  // namespace metadata_keys
+
 }  // namespace animkit::edf_mdb

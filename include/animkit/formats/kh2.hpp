@@ -398,4 +398,35 @@ Bytes ReplaceEntry(ByteView archive, const Bar& bar, size_t index, const Bytes& 
 // The "NNN_NAME" name of an MSET slot's clip.
 std::string SlotName(size_t index, const BarEntry& entry);
 
+// The metadata keys a decoded archive or motion holds (glTF extras keep them). Clip keys
+// after kMotionFlag are motion header fields, under the common model's names.
+namespace metadata_keys {
+inline constexpr char kFormat[] = "format";                     // clip: "kh2"
+inline constexpr char kMotionType[] = "motion_type";            // clip: "raw" or "interpolated"; the encoder keeps it
+inline constexpr char kMotionFlag[] = "motion_flag";            // clip: the motion header's flag; a raw encode keeps it
+inline constexpr char kBoneCount[] = "bone_count";              // clip: the model's bones the motion animates
+inline constexpr char kTotalBoneCount[] = "total_bone_count";   // clip (interpolated): bones and IK helpers
+inline constexpr char kTotalFrames[] = "total_frames";          // clip: the total frame count (engine frames)
+inline constexpr char kFramesPerLoop[] = "frames_per_loop";     // clip (raw): a raw encode keeps it at the same length
+inline constexpr char kFps[] = "fps";                           // clip: frames per second
+inline constexpr char kFrameLoop[] = "frame_loop";              // clip: the loop frame; the encoder keeps it
+inline constexpr char kFrameEnd[] = "frame_end";                // clip: the last frame
+inline constexpr char kFrameReturn[] = "frame_return";          // clip (raw): the return frame; a raw encode keeps it
+inline constexpr char kFrameCount[] = "frame_count";            // clip (interpolated): the header's frame count
+inline constexpr char kBboxMin[] = "bbox_min";                  // clip: the bounding box's low corner; the encoder keeps it
+inline constexpr char kBboxMax[] = "bbox_max";                  // clip: its high corner
+inline constexpr char kConstraintCount[] = "constraint_count";  // clip (interpolated): constraints glTF cannot carry
+inline constexpr char kExpressionCount[] = "expression_count";  // clip (interpolated): expressions glTF cannot carry
+inline constexpr char kLimiterCount[] = "limiter_count";        // clip (interpolated): limits glTF cannot carry
+inline constexpr char kIkHelpers[] = "ik_helpers";              // clip: the IK helper joints' names, when it has any
+inline constexpr char kEntry[] = "entry";                       // clip in an archive: its entry name; an ANB keeps it
+inline constexpr char kSource[] = "kh2_source";                 // scene and clip: the file name read, the template to give
+inline constexpr char kRest[] = "kh2_rest";                     // scene: per joint 9 rest channels (RestChannels reads them)
+inline constexpr std::array kScene{kRest, kSource};
+inline constexpr std::array kClip{kFormat,        kMotionType,      kMotionFlag,       kBoneCount,    kTotalBoneCount,
+                                  kTotalFrames,   kFramesPerLoop,   kFps,              kFrameLoop,    kFrameEnd,
+                                  kFrameReturn,   kFrameCount,      kBboxMin,          kBboxMax,      kConstraintCount,
+                                  kExpressionCount, kLimiterCount,  kIkHelpers,        kEntry,        kSource};
+}  // namespace metadata_keys
+
 }  // namespace animkit::kh2

@@ -157,11 +157,24 @@ Bytes SerializeCinf(const CinfFile& file);
 // or the model-space origin as is (Absolute).
 enum class RestRule { Relative, Absolute };
 
-// Skeleton with parents before children; bone ids in scene.metadata["bone_ids"].
+// Skeleton with parents before children; bone ids in scene.metadata[metadata_keys::kBoneIds].
 Scene DecodeCinf(const CinfFile& file, RestRule rule);
 CinfFile EncodeCinf(const Skeleton& skeleton, const std::vector<std::pair<std::string, uint32_t>>& named = {});
 
 // The bone-id map a CINF-decoded scene carries ({} for other scenes).
 std::vector<std::pair<std::string, uint32_t>> BoneIdsOf(const Scene& scene);
+
+// The metadata keys a decoded ANIM or CINF holds (glTF extras keep them).
+namespace metadata_keys {
+inline constexpr char kAnimVersion[] = "anim_version";  // ANIM clip: the file's version; a version 0 source stays 0
+inline constexpr char kEvntId[] = "evnt_id";            // ANIM clip: the EVNT resource id; the encoder keeps it
+inline constexpr char kRootBone[] = "root_bone";        // ANIM clip: the root bone id; the encoder keeps it
+inline constexpr char kScratchSize[] = "scratch_size";  // ANIM clip (version 2): the header's scratch size
+inline constexpr char kBoneIds[] = "bone_ids";          // scene: each joint's bone id (CINF; an ANIM decoded with one)
+inline constexpr char kRestRule[] = "rest_rule";        // CINF scene: "relative" or "absolute" (--cinf-rest)
+inline constexpr std::array kAnimScene{kBoneIds};
+inline constexpr std::array kAnimClip{kSourceFormatKey, kAnimVersion, kEvntId, kRootBone, kScratchSize};
+inline constexpr std::array kCinfScene{kSourceFormatKey, kBoneIds, kRestRule};
+}  // namespace metadata_keys
 
 }  // namespace animkit::metroid

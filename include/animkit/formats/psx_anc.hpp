@@ -52,4 +52,15 @@ Clip DecodeClip(const File& file, const DecodeSettings& settings);
 // The clip's first camera, sampled at each frame (STEP: the latest key).
 File EncodeClip(const Clip& clip, const DecodeSettings& settings);
 
+// The metadata keys a decoded PS1 ANC holds (glTF extras keep them).
+namespace metadata_keys {
+inline constexpr char kHeaderUnknown[] = "header_unknown";  // clip: the header's second field; the encoder keeps it
+inline constexpr char kTwist[] = "twist";                   // clip: how twist was read, "angle" or "ignore"
+inline constexpr char kFov[] = "fov";                       // clip: how fov was read (the --anc-fov choice)
+inline constexpr char kTwistRaw[] = "twist_raw";            // camera: the raw twist per key; the encoder keeps it
+inline constexpr char kFovRaw[] = "fov_raw";                // camera: the raw fov per key; the encoder keeps it
+inline constexpr std::array kClip{kSourceFormatKey, kHeaderUnknown, kTwist, kFov};
+inline constexpr std::array kCamera{kTwistRaw, kFovRaw};
+}  // namespace metadata_keys
+
 }  // namespace animkit::psx_anc

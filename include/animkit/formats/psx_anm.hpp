@@ -61,4 +61,12 @@ File EncodeClip(const Clip& clip, const DecodeSettings& settings, const Skeleton
 
 double FrameRateOf(const File& file, const DecodeSettings& settings);
 
+// The metadata keys a decoded PS1 ANM holds (glTF extras keep them).
+namespace metadata_keys {
+inline constexpr char kHeaderUnknown[] = "header_unknown";  // clip: the header's second field; the encoder keeps it
+inline constexpr char kEuler[] = "euler";                   // clip: the Euler order decoded with, "xyz" or "zyx"
+inline constexpr char kMissingFields[] = "missing_fields";  // clip: how omitted fields were read, "hold" or "interpolate"
+inline constexpr std::array kClip{kSourceFormatKey, kHeaderUnknown, kEuler, kMissingFields};
+}  // namespace metadata_keys
+
 }  // namespace animkit::psx_anm

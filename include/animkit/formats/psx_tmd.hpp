@@ -139,4 +139,11 @@ Scene DecodeScene(const File& file);
 // lines as lines, coloured by the first vertex of each primitive; positions rounded.
 File EncodeScene(const Scene& scene);
 
+// The metadata keys a decoded TMD holds (glTF extras keep them).
+namespace metadata_keys {
+inline constexpr char kFlags[] = "flags";                // scene: the header's flags word
+inline constexpr char kObjectCount[] = "object_count";  // scene: the header's object count
+inline constexpr std::array kScene{kSourceFormatKey, kFlags, kObjectCount};
+}  // namespace metadata_keys
+
 }  // namespace animkit::psx_tmd

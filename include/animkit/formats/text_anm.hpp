@@ -12,6 +12,7 @@
 
 #include <animkit/core/format.hpp>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -113,5 +114,21 @@ Layout LayOut(const std::vector<Clip>& clips, const Skeleton& skeleton, const La
 
 // "<output>.timeline.glb": where the CLI writes the timeline beside a text ANM.
 std::string TimelinePathFor(const std::string& output_path);
+
+// The metadata keys a decoded text ANM holds, and LayOut's timeline (glTF extras keep them).
+namespace metadata_keys {
+inline constexpr char kTextAnm[] = "text_anm";          // scene: an object holding kCanonical
+inline constexpr char kCanonical[] = "canonical";       // in kTextAnm: the file's canonical text (the declared-sets layout)
+inline constexpr char kSet[] = "set";                   // clip: its set's name; LayOut keeps it
+inline constexpr char kAnimation[] = "animation";       // clip: its name in the set; LayOut keeps it
+inline constexpr char kStartFrame[] = "start_frame";    // clip: the first frame it names on the timeline
+inline constexpr char kEndFrame[] = "end_frame";        // clip: the last frame it names
+inline constexpr char kTimelineStart[] = "timeline_start";  // clip: the time its first key has on the timeline, seconds
+inline constexpr char kEmpty[] = "empty";               // clip: true when the range holds no key
+inline constexpr char kTimeline[] = "text_anm_timeline";  // LayOut's timeline clip: true
+inline constexpr std::array kScene{kTextAnm};
+inline constexpr std::array kClip{kSet, kAnimation, kStartFrame, kEndFrame, kTimelineStart, kEmpty};
+inline constexpr std::array kTimelineClip{kTimeline};
+}  // namespace metadata_keys
 
 }  // namespace animkit::text_anm

@@ -74,9 +74,10 @@ std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings) 
     clip.name = a.name;
     clip.loop = a.loop != 0;
     clip.SetFrames(size_t(std::max(a.keyframes, 1)), FrameRateOf(a, settings));
-    clip.metadata = {{"source_format", "edf-canm"}, {"canm_version", file.version}, {"loop", a.loop},
-                     {"duration", a.duration},      {"interval", a.interval},       {"keyframes", a.keyframes},
-                     {"engine_fps", settings.engine_fps}};
+    clip.metadata = {{kSourceFormatKey, "edf-canm"},           {metadata_keys::kCanmVersion, file.version},
+                     {metadata_keys::kLoop, a.loop},           {metadata_keys::kDuration, a.duration},
+                     {metadata_keys::kInterval, a.interval},   {metadata_keys::kKeyframes, a.keyframes},
+                     {metadata_keys::kEngineFps, settings.engine_fps}};
     for (size_t j = 0; j < a.bones.size(); ++j) {
       const BoneEntry& e = a.bones[j];
       JointTrack t;

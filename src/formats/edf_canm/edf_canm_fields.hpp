@@ -17,9 +17,9 @@ inline constexpr auto kHeaderTables = fields::List(
 
 // An animation entry (0x1C bytes); offsets count from the entry.
 inline constexpr auto kAnimationEntry = fields::List(
-    Field{"loop", &Animation::loop}, Field{"name_offset", &Animation::name_offset},
-    Field{"duration", &Animation::duration}, Field{"interval", &Animation::interval},
-    Field{"keyframes", &Animation::keyframes}, Field{"bone_count", &Animation::bone_count},
+    Field{metadata_keys::kLoop, &Animation::loop}, Field{"name_offset", &Animation::name_offset},
+    Field{metadata_keys::kDuration, &Animation::duration}, Field{metadata_keys::kInterval, &Animation::interval},
+    Field{metadata_keys::kKeyframes, &Animation::keyframes}, Field{"bone_count", &Animation::bone_count},
     Field{"bone_offset", &Animation::bone_offset});
 
 }  // namespace animkit::edf_canm

@@ -84,9 +84,10 @@ class CanmDocument final : public FileDocument<File, kEdfCanmFormat, Serialize> 
     settings.engine_fps = EngineFps(context.options);
     settings.limits = context.options.limits();
     scene.clips = DecodeClips(file_, settings);
-    scene.metadata = {{"source_format", "edf-canm"}, {"canm_version", file_.version}};
+    scene.metadata = {{kSourceFormatKey, "edf-canm"}, {metadata_keys::kCanmVersion, file_.version}};
     return scene;
   }
+  std::string Version() const override { return std::to_string(file_.version); }
 };
 
 int Probe(ByteView data, std::string_view extension) {
@@ -102,12 +103,14 @@ std::unique_ptr<Document> Read(ByteView data, const ReadContext&) { return std::
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   EncodeSettings settings;
   // Without --canm-version, the version of the file being replaced, else of the CANM the
-  // scene was read from (its metadata survives glTF), else 512.
+  // scene was decoded from, else of the one its metadata names (it survives glTF), else 512.
   uint32_t kept = kVersion5;
   if (const auto* templ = context.templ ? dynamic_cast<const CanmDocument*>(context.templ->document) : nullptr) {
     kept = templ->file().version;
-  } else if (scene.metadata.is_object() && scene.metadata.value("source_format", "") == "edf-canm") {
-    kept = scene.metadata.value("canm_version", kVersion5);
+  } else if (scene.source.format == kEdfCanmFormat.id) {
+    kept = scene.source.version == std::to_string(kVersion6) ? kVersion6 : kVersion5;
+  } else if (scene.metadata.is_object() && scene.metadata.value(kSourceFormatKey, "") == kEdfCanmFormat.id) {
+    kept = scene.metadata.value(metadata_keys::kCanmVersion, kVersion5);
   }
   settings.version = kVersionOption.Get(context.options, kept == kVersion6 ? kVersion6 : kVersion5);
   settings.engine_fps = EngineFps(context.options);

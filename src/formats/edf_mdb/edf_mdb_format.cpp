@@ -32,9 +32,10 @@ class MdbDocument final : public FileDocument<File, kEdfMdbFormat, Serialize> {
   Scene Decode(const DecodeContext&) const override {
     Scene scene;
     scene.skeleton = DecodeSkeleton(file_);
-    scene.metadata = {{"source_format", "edf-mdb"}, {"mdb_version", file_.version}};
+    scene.metadata = {{kSourceFormatKey, "edf-mdb"}, {metadata_keys::kMdbVersion, file_.version}};
     return scene;
   }
+  std::string Version() const override { return std::to_string(file_.version); }
 };
 
 int Probe(ByteView data, std::string_view extension) {

@@ -237,7 +237,7 @@ Skeleton SkeletonFromModel(const Model& model) {
 
 std::vector<ChannelValues> RestChannels(const Skeleton& skeleton, const Value& metadata) {
   std::vector<ChannelValues> rest;
-  const auto it = metadata.find("kh2_rest");
+  const auto it = metadata.find(metadata_keys::kRest);
   if (it != metadata.end() && it->is_array() && it->size() == skeleton.joints.size()) {
     for (const auto& row : *it) {
       ChannelValues c{};
@@ -292,9 +292,9 @@ Value Vec(const Vec4f& v) { return Value::array({v[0], v[1], v[2], v[3]}); }
 Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
                   const DecodeSettings& settings) {
   Clip clip;
-  clip.metadata["format"] = "kh2";
-  clip.metadata["motion_type"] = motion.raw ? "raw" : "interpolated";
-  clip.metadata["motion_flag"] = motion.header.flag;
+  clip.metadata[metadata_keys::kFormat] = "kh2";
+  clip.metadata[metadata_keys::kMotionType] = motion.raw ? "raw" : "interpolated";
+  clip.metadata[metadata_keys::kMotionFlag] = motion.header.flag;
   if (motion.raw) {
     const RawMotion& raw = motion.raw_motion;
     const double rate = CheckedRate(raw.fps);
@@ -304,15 +304,15 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
     const bool local = settings.raw_space == RawSpace::Local ||
                        (settings.raw_space == RawSpace::Auto && bones > 0 && skeleton.joints.size() >= bones);
     clip.space = local ? Space::Local : Space::Model;
-    clip.metadata.update({{"bone_count", raw.bone_count},
-                          {"frames_per_loop", raw.frames_per_loop},
-                          {"total_frames", raw.total_frames},
-                          {"fps", raw.fps},
-                          {"frame_loop", raw.frame_loop},
-                          {"frame_end", raw.frame_end},
-                          {"frame_return", raw.frame_return},
-                          {"bbox_min", Vec(raw.bbox_min)},
-                          {"bbox_max", Vec(raw.bbox_max)}});
+    clip.metadata.update({{metadata_keys::kBoneCount, raw.bone_count},
+                          {metadata_keys::kFramesPerLoop, raw.frames_per_loop},
+                          {metadata_keys::kTotalFrames, raw.total_frames},
+                          {metadata_keys::kFps, raw.fps},
+                          {metadata_keys::kFrameLoop, raw.frame_loop},
+                          {metadata_keys::kFrameEnd, raw.frame_end},
+                          {metadata_keys::kFrameReturn, raw.frame_return},
+                          {metadata_keys::kBboxMin, Vec(raw.bbox_min)},
+                          {metadata_keys::kBboxMax, Vec(raw.bbox_max)}});
     clip.tracks.resize(bones);
     for (size_t b = 0; b < bones; ++b) {
       clip.tracks[b].joint = JointName(skeleton, b);
@@ -348,23 +348,23 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
   CheckSize(frames, joints, settings.limits);
   clip.SetFrames(frames, rate);
   clip.space = Space::Local;
-  clip.metadata.update({{"bone_count", im.bone_count},
-                        {"total_bone_count", im.total_bone_count},
-                        {"total_frames", im.total_frames},
-                        {"fps", im.fps},
-                        {"frame_loop", im.frame_loop},
-                        {"frame_end", im.frame_end},
-                        {"frame_count", im.frame_count},
-                        {"bbox_min", Vec(im.bbox_min)},
-                        {"bbox_max", Vec(im.bbox_max)},
-                        {"constraint_count", im.constraints.size()},
-                        {"expression_count", im.expressions.size()},
-                        {"limiter_count", im.limiters.size()}});
+  clip.metadata.update({{metadata_keys::kBoneCount, im.bone_count},
+                        {metadata_keys::kTotalBoneCount, im.total_bone_count},
+                        {metadata_keys::kTotalFrames, im.total_frames},
+                        {metadata_keys::kFps, im.fps},
+                        {metadata_keys::kFrameLoop, im.frame_loop},
+                        {metadata_keys::kFrameEnd, im.frame_end},
+                        {metadata_keys::kFrameCount, im.frame_count},
+                        {metadata_keys::kBboxMin, Vec(im.bbox_min)},
+                        {metadata_keys::kBboxMax, Vec(im.bbox_max)},
+                        {metadata_keys::kConstraintCount, im.constraints.size()},
+                        {metadata_keys::kExpressionCount, im.expressions.size()},
+                        {metadata_keys::kLimiterCount, im.limiters.size()}});
   if (!im.ik_helpers.empty()) {  // joints glTF shows as bones: flagged so that a conversion back can tell
     Value helpers = Value::array();
     for (size_t k = 0; k < im.ik_helpers.size(); ++k)
       helpers.push_back(JointName(skeleton, size_t(std::max<int>(im.bone_count, 0)) + k));
-    clip.metadata["ik_helpers"] = helpers;
+    clip.metadata[metadata_keys::kIkHelpers] = helpers;
   }
   std::vector<ChannelValues> base(rest.begin(), rest.begin() + std::ptrdiff_t(std::min(rest.size(), size_t(im.bone_count))));
   for (size_t b = base.size(); b < size_t(im.bone_count); ++b) base.push_back({1, 1, 1, 0, 0, 0, 0, 0, 0});

@@ -53,7 +53,7 @@ void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Ske
       if (name.empty()) name = motions == 1 ? (e.Name().empty() ? "motion" : e.Name()) : SlotName(i, e);
       else if (motions > 1) name += "_" + std::to_string(i);
       clip.name = name;
-      clip.metadata["entry"] = e.Name();
+      clip.metadata[metadata_keys::kEntry] = e.Name();
       clip.events.clear();  // a shared payload's first clip may carry another archive's triggers
       if (triggers) {
         const double rate = settings.trigger_rate == TriggerRate::Engine ? kEngineRate : clip.frame_rate;
@@ -91,7 +91,7 @@ Scene DecodeBar(const Bar& bar, const Scene* reference, const DecodeSettings& se
       ChannelValues c = ChannelsFromBone(b);
       rows.push_back(Value(std::vector<float>(c.begin(), c.end())));
     }
-    scene.metadata["kh2_rest"] = rows;
+    scene.metadata[metadata_keys::kRest] = rows;
     rest_meta = scene.metadata;
   }
   const std::vector<ChannelValues> rest = RestChannels(scene.skeleton, rest_meta);
@@ -110,14 +110,14 @@ Scene DecodeBar(const Bar& bar, const Scene* reference, const DecodeSettings& se
         j.rest = TransformFromChannels(ChannelsFromBone(h));
         scene.skeleton.joints.push_back(std::move(j));
       }
-      if (scene.metadata.contains("kh2_rest")) scene.metadata.erase("kh2_rest");
+      if (scene.metadata.contains(metadata_keys::kRest)) scene.metadata.erase(metadata_keys::kRest);
       Value rows = Value::array();
       for (const ChannelValues& c : rest) rows.push_back(Value(std::vector<float>(c.begin(), c.end())));
       for (const BoneRecord& h : im->ik_helpers) {
         ChannelValues c = ChannelsFromBone(h);
         rows.push_back(Value(std::vector<float>(c.begin(), c.end())));
       }
-      scene.metadata["kh2_rest"] = rows;
+      scene.metadata[metadata_keys::kRest] = rows;
     }
   }
   return scene;

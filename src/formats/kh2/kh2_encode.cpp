@@ -241,8 +241,8 @@ struct Bounds {
   // The source's box (the game's, often the whole mesh's) is kept, widened only where a
   // joint leaves it by more than float rounding (an edit).
   void GrowBySourceBox(const Clip& clip) {
-    const Value& vmin = clip.metadata["bbox_min"];
-    const Value& vmax = clip.metadata["bbox_max"];
+    const Value& vmin = clip.metadata[metadata_keys::kBboxMin];
+    const Value& vmax = clip.metadata[metadata_keys::kBboxMax];
     auto is_box = [](const Value& v) {
       return v.is_array() && v.size() == 4 && v[0].is_number() && v[1].is_number() && v[2].is_number();
     };
@@ -298,11 +298,12 @@ void EncodeRaw(const BoneSamples& in, const Motion* templ, Motion& m, Bounds& bo
     raw.frames_per_loop = static_cast<int32_t>(std::lround(double(s.frames) * kEngineRate / s.rate));
     // The source's loop fields and header flag, from its metadata (glTF extras), when it had them.
     const Value& meta = clip.metadata;
-    if (meta["frame_loop"].is_number()) raw.frame_loop = meta["frame_loop"].get<float>();
-    if (meta["frame_return"].is_number()) raw.frame_return = meta["frame_return"].get<float>();
-    if (meta["frames_per_loop"].is_number_integer() && meta["total_frames"] == Value(s.frames))
-      raw.frames_per_loop = meta["frames_per_loop"].get<int32_t>();
-    if (meta["motion_flag"].is_number_integer()) m.header.flag = meta["motion_flag"].get<int32_t>();
+    if (meta[metadata_keys::kFrameLoop].is_number()) raw.frame_loop = meta[metadata_keys::kFrameLoop].get<float>();
+    if (meta[metadata_keys::kFrameReturn].is_number()) raw.frame_return = meta[metadata_keys::kFrameReturn].get<float>();
+    if (meta[metadata_keys::kFramesPerLoop].is_number_integer() && meta[metadata_keys::kTotalFrames] == Value(s.frames))
+      raw.frames_per_loop = meta[metadata_keys::kFramesPerLoop].get<int32_t>();
+    if (meta[metadata_keys::kMotionFlag].is_number_integer())
+      m.header.flag = meta[metadata_keys::kMotionFlag].get<int32_t>();
   }
   std::vector<Mat4> model(static_cast<size_t>(bones));
   for (size_t f = 0; f < s.frames; ++f) {
@@ -331,7 +332,7 @@ std::vector<std::vector<ChannelValues>> TemplatePoses(const InterpolatedMotion& 
                                                       const std::vector<float>& frame_times) {
   const Clip& clip = in.clip;
   std::vector<std::vector<ChannelValues>> reference;
-  std::vector<ChannelValues> rest = RestChannels(in.skeleton, clip.metadata.contains("kh2_rest") ? clip.metadata : Value::object());
+  std::vector<ChannelValues> rest = RestChannels(in.skeleton, clip.metadata.contains(metadata_keys::kRest) ? clip.metadata : Value::object());
   rest.resize(std::min(rest.size(), size_t(std::max<int>(t.bone_count, 0))));
   while (rest.size() < size_t(std::max<int>(t.bone_count, 0))) rest.push_back({1, 1, 1, 0, 0, 0, 0, 0, 0});
   for (const BoneRecord& h : t.ik_helpers) rest.push_back(ChannelsFromBone(h));
@@ -381,7 +382,7 @@ void StartInterpolated(InterpolatedMotion& im, const InterpolatedMotion* templ, 
     im.frame_end = end;
     im.frame_count = end;
     im.total_frames = static_cast<int32_t>(std::lround(double(end) * kEngineRate / s.rate));
-    if (auto it = in.clip.metadata.find("frame_loop"); it != in.clip.metadata.end() && it->is_number())
+    if (auto it = in.clip.metadata.find(metadata_keys::kFrameLoop); it != in.clip.metadata.end() && it->is_number())
       im.frame_loop = it->get<float>();  // the loop (return) frame a KH2 source recorded
     for (int j = 0; j <= bones; ++j) im.joints.push_back({static_cast<int16_t>(j < bones ? j : 0), 0});
   }
@@ -547,7 +548,7 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
   const bool interpolated_template = templ && !templ->raw && !templ->placeholder;
   Motion m;
   // Raw or interpolated: the template's, else --raw or the source's (its metadata, kept in glTF extras).
-  m.raw = templ && !templ->placeholder ? templ->raw : settings.raw || clip.metadata.value("motion_type", "") == "raw";
+  m.raw = templ && !templ->placeholder ? templ->raw : settings.raw || clip.metadata.value(metadata_keys::kMotionType, "") == "raw";
   if (templ && !templ->placeholder) m.header = templ->header;
   const int bones = interpolated_template ? templ->interpolated.total_bone_count
                     : templ && templ->raw ? std::max(s.bones, templ->raw_motion.bone_count)

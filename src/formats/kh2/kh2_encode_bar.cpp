@@ -54,7 +54,7 @@ Bar EncodeAnb(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& 
   BarEntry motion;
   motion.type = kEntryMotion;
   std::string name = "A000";
-  if (auto it = clip.metadata.find("entry"); it != clip.metadata.end() && it->is_string() && !it->get<std::string>().empty())
+  if (auto it = clip.metadata.find(metadata_keys::kEntry); it != clip.metadata.end() && it->is_string() && !it->get<std::string>().empty())
     name = it->get<std::string>();
   name.resize(4, '\0');
   std::memcpy(motion.name.data(), name.data(), 4);

@@ -55,8 +55,8 @@ std::string BaseName(const std::string& path) {
 
 void RecordSource(Scene& scene, const std::string& source) {
   if (source.empty()) return;
-  scene.metadata["kh2_source"] = source;
-  for (Clip& c : scene.clips) c.metadata["kh2_source"] = source;
+  scene.metadata[metadata_keys::kSource] = source;
+  for (Clip& c : scene.clips) c.metadata[metadata_keys::kSource] = source;
 }
 
 class BarDocument final : public FileDocument<Bar, kKh2BarFormat, SerializeBar> {
@@ -139,22 +139,23 @@ const Skeleton& SkeletonFor(const Scene& scene, const EncodeContext& context) {
 void WarnWithoutTemplate(const Scene& scene, EncodeContext& context) {
   if (context.templ) return;
   for (const Clip& c : scene.clips) {
-    const auto source = c.metadata.find("kh2_source");
+    const auto source = c.metadata.find(metadata_keys::kSource);
     if (source == c.metadata.end() || !source->is_string()) continue;
     auto count = [&](const char* key) {
       const auto it = c.metadata.find(key);
       return it != c.metadata.end() && it->is_number_integer() ? it->get<int64_t>() : int64_t(0);
     };
-    const auto helpers = c.metadata.find("ik_helpers");
+    const auto helpers = c.metadata.find(metadata_keys::kIkHelpers);
     const size_t ik = helpers != c.metadata.end() && helpers->is_array() ? helpers->size() : 0;
-    if (ik == 0 && count("constraint_count") == 0 && count("expression_count") == 0 && count("limiter_count") == 0)
+    if (ik == 0 && count(metadata_keys::kConstraintCount) == 0 && count(metadata_keys::kExpressionCount) == 0 &&
+        count(metadata_keys::kLimiterCount) == 0)
       continue;
     const std::string name = source->get<std::string>();
     std::string what = std::to_string(ik) + " IK helpers";
     if (ik > 0) what += " (" + helpers->front().get<std::string>() + ".." + helpers->back().get<std::string>() + ")";
-    what += ", " + std::to_string(count("constraint_count")) + " constraints, " +
-            std::to_string(count("expression_count")) + " expressions and " + std::to_string(count("limiter_count")) +
-            " limits";
+    what += ", " + std::to_string(count(metadata_keys::kConstraintCount)) + " constraints, " +
+            std::to_string(count(metadata_keys::kExpressionCount)) + " expressions and " +
+            std::to_string(count(metadata_keys::kLimiterCount)) + " limits";
     context.warnings.push_back("clip '" + c.name + "' came from " + name + ", whose " + what +
                                " glTF cannot carry: give --template " + name +
                                " to keep them (without it the IK helpers are written as bones)");

@@ -315,8 +315,8 @@ void KeyTrack(Track<QuatXYZW>& track, const std::vector<size_t>& key_frames, con
 Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
   Clip clip;
   clip.name = "anim";
-  clip.metadata["source_format"] = "metroid-anim";
-  clip.metadata["anim_version"] = file.version;
+  clip.metadata[kSourceFormatKey] = "metroid-anim";
+  clip.metadata[metadata_keys::kAnimVersion] = file.version;
   if (file.version == 0) {
     const AnimV0& a = file.v0;
     // The frame count alone sizes the clip when no bone has keys: checked first.
@@ -325,8 +325,8 @@ Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
     clip.frame_rate = RateOf(a.interval);
     clip.frame_count = a.frame_count;
     clip.duration = a.duration;
-    clip.metadata["evnt_id"] = a.evnt_id;
-    clip.metadata["root_bone"] = a.root_bone;
+    clip.metadata[metadata_keys::kEvntId] = a.evnt_id;
+    clip.metadata[metadata_keys::kRootBone] = a.root_bone;
     const size_t rc = a.RotationChannels();
     std::vector<uint32_t> bone_of(rc, 0xFFFFFFFF);
     for (size_t b = 0; b < a.bone_table.size(); ++b)
@@ -361,9 +361,9 @@ Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
   clip.frame_count = a.bitmap_bits;
   clip.duration = a.duration;
   clip.loop = a.looping != 0;
-  clip.metadata["evnt_id"] = a.evnt_id;
-  clip.metadata["root_bone"] = a.root_bone;
-  clip.metadata["scratch_size"] = a.scratch_size;
+  clip.metadata[metadata_keys::kEvntId] = a.evnt_id;
+  clip.metadata[metadata_keys::kRootBone] = a.root_bone;
+  clip.metadata[metadata_keys::kScratchSize] = a.scratch_size;
   std::vector<size_t> key_frames;
   for (size_t f = 0; f < a.bitmap_bits; ++f)
     if (a.KeyBit(f)) key_frames.push_back(f);

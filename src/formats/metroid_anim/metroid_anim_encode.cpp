@@ -285,8 +285,8 @@ AnimFile EncodeAnim(const Clip& clip, const EncodeSettings& settings, EncodeRepo
     a.duration = duration;
     a.interval = interval;
     a.frame_count = static_cast<uint32_t>(s.frames);
-    a.root_bone = MetaU32(clip, "root_bone", 3);
-    a.evnt_id = MetaU32(clip, "evnt_id", 0xFFFFFFFF);
+    a.root_bone = MetaU32(clip, metadata_keys::kRootBone, 3);
+    a.evnt_id = MetaU32(clip, metadata_keys::kEvntId, 0xFFFFFFFF);
     if (s.rot.size() > 255) throw Error::General("a version 0 ANIM holds at most 255 channels");
     size_t table = settings.bone_table_size;
     for (uint32_t id : ids) table = std::max<size_t>(table, size_t{id} + 1);
@@ -326,8 +326,8 @@ AnimFile EncodeAnim(const Clip& clip, const EncodeSettings& settings, EncodeRepo
     a.duration = duration;
     a.interval = interval;
     a.looping = clip.loop ? 1 : 0;
-    a.root_bone = MetaU32(clip, "root_bone", 3);
-    a.evnt_id = MetaU32(clip, "evnt_id", 0xFFFFFFFF);
+    a.root_bone = MetaU32(clip, metadata_keys::kRootBone, 3);
+    a.evnt_id = MetaU32(clip, metadata_keys::kEvntId, 0xFFFFFFFF);
     rep.translation_multiplier = q.multiplier;
     for (bool k : keyed) rep.keyed_frames += k ? 1 : 0;
     AnimFile every = file;

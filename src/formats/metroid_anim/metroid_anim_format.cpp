@@ -107,11 +107,12 @@ class AnimDocument final : public FileDocument<AnimFile, kMetroidAnimFormat, Ser
       scene.skeleton = context.Rest(scene);
       // The CINF's bone ids travel with the scene (glTF extras), so an ANIM written back
       // from it keeps its channels' ids without the CINF.
-      if (!s.names.empty()) scene.metadata["bone_ids"] = context.reference->metadata["bone_ids"];
+      if (!s.names.empty()) scene.metadata[metadata_keys::kBoneIds] = context.reference->metadata[metadata_keys::kBoneIds];
     }
     scene.clips.push_back(DecodeAnim(file_, s));
     return scene;
   }
+  std::string Version() const override { return std::to_string(file_.version); }
 };
 
 class CinfDocument final : public FileDocument<CinfFile, kMetroidCinfFormat, SerializeCinf> {
@@ -165,9 +166,10 @@ std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& 
   const Clip& clip = OneClip(scene, "an ANIM");
   const Options& o = context.options;
   EncodeSettings s;
-  // Without --anim-version a clip read from an ANIM keeps its version; others get 2.
-  const bool read_as_v0 = clip.metadata.is_object() && clip.metadata.value("source_format", "") == "metroid-anim" &&
-                          clip.metadata.contains("anim_version") && clip.metadata["anim_version"] == 0;
+  // Without --anim-version a clip read from an ANIM keeps its version (its metadata: a
+  // template's wins over the input's); others get 2.
+  const bool read_as_v0 = clip.metadata.is_object() && clip.metadata.value(kSourceFormatKey, "") == kMetroidAnimFormat.id &&
+                          clip.metadata.contains(metadata_keys::kAnimVersion) && clip.metadata[metadata_keys::kAnimVersion] == 0;
   s.version = kVersionOption.Get(o, read_as_v0 ? 0 : 2);
   s.rotation_divisor = kDivisorOption.Get(o);
   s.max_error_rot = kMaxErrorRotOption.Get(o);

@@ -132,16 +132,16 @@ Scene DecodeCinf(const CinfFile& f, RestRule rule) {
     ids.push_back(b.id);
     for (auto it = children[i].rbegin(); it != children[i].rend(); ++it) stack.push_back(*it);
   }
-  scene.metadata["source_format"] = "metroid-cinf";
-  scene.metadata["bone_ids"] = std::move(ids);
-  scene.metadata["rest_rule"] = rule == RestRule::Relative ? "relative" : "absolute";
+  scene.metadata[kSourceFormatKey] = "metroid-cinf";
+  scene.metadata[metadata_keys::kBoneIds] = std::move(ids);
+  scene.metadata[metadata_keys::kRestRule] = rule == RestRule::Relative ? "relative" : "absolute";
   return scene;
 }
 
 std::vector<std::pair<std::string, uint32_t>> BoneIdsOf(const Scene& scene) {
   std::vector<std::pair<std::string, uint32_t>> out;
-  if (!scene.metadata.contains("bone_ids")) return out;
-  const auto& ids = scene.metadata["bone_ids"];
+  if (!scene.metadata.contains(metadata_keys::kBoneIds)) return out;
+  const auto& ids = scene.metadata[metadata_keys::kBoneIds];
   if (!ids.is_array() || ids.size() != scene.skeleton.joints.size()) return out;
   for (size_t i = 0; i < ids.size(); ++i) {
     if (!ids[i].is_number_unsigned()) return {};

@@ -67,10 +67,10 @@ Clip DecodeClip(const File& file, const DecodeSettings& settings) {
   Clip clip;
   clip.name = "camera";
   clip.SetFrames(file.keyframes.size(), FrameRateOf(file, settings));
-  clip.metadata = {{"source_format", "psx-anc"},
-                   {"header_unknown", file.unknown},
-                   {"twist", settings.twist == TwistUnit::Angle4096 ? "angle" : "ignore"},
-                   {"fov", FovName(settings.fov)}};
+  clip.metadata = {{kSourceFormatKey, "psx-anc"},
+                   {metadata_keys::kHeaderUnknown, file.unknown},
+                   {metadata_keys::kTwist, settings.twist == TwistUnit::Angle4096 ? "angle" : "ignore"},
+                   {metadata_keys::kFov, FovName(settings.fov)}};
   CameraTrack cam;
   cam.name = "camera";
   cam.interpolation = Interpolation::Step;
@@ -89,7 +89,7 @@ Clip DecodeClip(const File& file, const DecodeSettings& settings) {
     twist.push_back(k.twist);
     fov.push_back(k.fov);
   }
-  cam.metadata = {{"twist_raw", std::move(twist)}, {"fov_raw", std::move(fov)}};
+  cam.metadata = {{metadata_keys::kTwistRaw, std::move(twist)}, {metadata_keys::kFovRaw, std::move(fov)}};
   clip.cameras.push_back(std::move(cam));
   return clip;
 }
@@ -101,8 +101,9 @@ File EncodeClip(const Clip& clip, const DecodeSettings& settings) {
   if (keys == 0) throw Error::General("camera '" + cam.name + "' has no keys");
   File file;
   const double rate = clip.frame_rate > 0 ? clip.frame_rate : 60;
-  file.unknown = clip.metadata.contains("header_unknown") && clip.metadata["header_unknown"].is_number_integer()
-                     ? static_cast<int16_t>(clip.metadata["header_unknown"].get<int>())
+  file.unknown = clip.metadata.contains(metadata_keys::kHeaderUnknown) &&
+                         clip.metadata[metadata_keys::kHeaderUnknown].is_number_integer()
+                     ? static_cast<int16_t>(clip.metadata[metadata_keys::kHeaderUnknown].get<int>())
                      : static_cast<int16_t>(std::clamp(std::lround(rate), 1L, 240L));
   const size_t frames = ClipFrameCount(clip, rate);
   if (frames > 0xFFFF) throw Error::General("clip '" + clip.name + "' has more frames than a PS1 ANC holds (65535)");
@@ -124,12 +125,12 @@ File EncodeClip(const Clip& clip, const DecodeSettings& settings) {
     k.position = {Quantize(p.x, where + " position"), Quantize(p.y, where + " position"), Quantize(p.z, where + " position")};
     k.target = {Quantize(g.x, where + " target"), Quantize(g.y, where + " target"), Quantize(g.z, where + " target")};
     // The raw values the decoder kept win (exact round trips); else the converted ones.
-    if (!raw("twist_raw", key, k.twist)) {
+    if (!raw(metadata_keys::kTwistRaw, key, k.twist)) {
       k.twist = settings.twist == TwistUnit::Angle4096 && key < cam.roll.size()
                     ? Quantize(cam.roll[key] / kRadiansPerUnit, where + " twist")
                     : int16_t{0};
     }
-    if (!raw("fov_raw", key, k.fov)) {
+    if (!raw(metadata_keys::kFovRaw, key, k.fov)) {
       if (key < cam.yfov.size() && settings.fov == FovUnit::Angle4096) {
         k.fov = Quantize(cam.yfov[key] / kRadiansPerUnit, where + " field of view");
       } else if (key < cam.yfov.size() && settings.fov == FovUnit::Projection) {

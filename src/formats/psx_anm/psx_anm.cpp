@@ -156,10 +156,10 @@ std::vector<std::array<double, 3>> FillField(const std::vector<std::array<int16_
 Clip DecodeClip(const File& file, const DecodeSettings& settings, const std::vector<std::string>& names) {
   Clip clip;
   clip.SetFrames(file.frames.size(), FrameRateOf(file, settings));
-  clip.metadata = {{"source_format", "psx-anm"},
-                   {"header_unknown", file.unknown},
-                   {"euler", settings.euler == EulerOrder::XYZ ? "xyz" : "zyx"},
-                   {"missing_fields", settings.missing == MissingField::Hold ? "hold" : "interpolate"}};
+  clip.metadata = {{kSourceFormatKey, "psx-anm"},
+                   {metadata_keys::kHeaderUnknown, file.unknown},
+                   {metadata_keys::kEuler, settings.euler == EulerOrder::XYZ ? "xyz" : "zyx"},
+                   {metadata_keys::kMissingFields, settings.missing == MissingField::Hold ? "hold" : "interpolate"}};
   std::set<int> objects;
   for (const Frame& f : file.frames)
     for (const Keyframe& k : f.keyframes) objects.insert(k.object);
@@ -265,8 +265,9 @@ File EncodeClip(const Clip& clip, const DecodeSettings& settings, const Skeleton
   const double rate = clip.frame_rate > 0 ? clip.frame_rate : 60;
   const size_t frames = ClipFrameCount(clip, rate);
   if (frames > 0xFFFF) throw Error::General("clip '" + clip.name + "' has more frames than a PS1 ANM holds (65535)");
-  file.unknown = clip.metadata.contains("header_unknown") && clip.metadata["header_unknown"].is_number_integer()
-                     ? static_cast<int16_t>(clip.metadata["header_unknown"].get<int>())
+  file.unknown = clip.metadata.contains(metadata_keys::kHeaderUnknown) &&
+                         clip.metadata[metadata_keys::kHeaderUnknown].is_number_integer()
+                     ? static_cast<int16_t>(clip.metadata[metadata_keys::kHeaderUnknown].get<int>())
                      : static_cast<int16_t>(std::clamp(std::lround(rate), 1L, 240L));
   std::vector<int> objects;
   std::set<int> seen;

@@ -354,7 +354,9 @@ std::array<float, 4> Color(std::array<uint8_t, 3> c) {
 
 Scene DecodeScene(const File& file) {
   Scene scene;
-  scene.metadata = {{"source_format", "psx-tmd"}, {"flags", file.flags}, {"object_count", file.objects.size()}};
+  scene.metadata = {{kSourceFormatKey, "psx-tmd"},
+                    {metadata_keys::kFlags, file.flags},
+                    {metadata_keys::kObjectCount, file.objects.size()}};
   for (size_t i = 0; i < file.objects.size(); ++i) {
     const Object& o = file.objects[i];
     const std::string name = NumberedJointName(i);

@@ -103,7 +103,7 @@ class TextAnmDocument final : public FileDocument<File, kTextAnmFormat, Serializ
           "whose first animation is the timeline, or a game file with a skeleton and one clip)");
     }
     Scene scene = DecodeSets(file_, *context.reference, context.options.limits());
-    scene.metadata["text_anm"] = {{"canonical", Canonical(file_)}};
+    scene.metadata[metadata_keys::kTextAnm] = {{metadata_keys::kCanonical, Canonical(file_)}};
     return scene;
   }
 };
@@ -162,10 +162,9 @@ std::string EditedClip(const Scene& scene, const File& declared, const Scene& mo
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   const LayoutRule layout = kLayoutOption.Get(context.options);
   // A scene decoded from a text ANM, with the model it was cut from: the declared sets, canonical.
-  if (layout == LayoutRule::Auto && context.reference && scene.metadata.is_object() && scene.metadata.contains("text_anm") &&
-      scene.metadata["text_anm"].is_object() && scene.metadata["text_anm"].contains("canonical") &&
-      scene.metadata["text_anm"]["canonical"].is_string()) {
-    const std::string text = scene.metadata["text_anm"]["canonical"].get<std::string>();
+  const Value& declared_text = scene.metadata[metadata_keys::kTextAnm][metadata_keys::kCanonical];
+  if (layout == LayoutRule::Auto && context.reference && declared_text.is_string()) {
+    const std::string text = declared_text.get<std::string>();
     File declared = Parse(ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
     std::vector<std::string> names;
     for (const Clip& c : scene.clips) names.push_back(c.name);

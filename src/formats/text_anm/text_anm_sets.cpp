@@ -163,12 +163,12 @@ Scene DecodeSets(const File& file, const Scene& model, const Limits& limits) {
       CheckLimit(clip.frame_count, &Limits::max_frames, limits, "animation " + Quote(an.name) + ": the frame count", at);
       for (const JointTrack& t : clip.tracks) keys += t.translation.size() + t.rotation.size() + t.scale.size();
       CheckLimit(keys, &Limits::max_values, limits, "the keys cut from the timeline", at);
-      clip.metadata = {{"set", set.name},
-                       {"animation", an.name},
-                       {"start_frame", an.start},
-                       {"end_frame", an.end},
-                       {"timeline_start", first},
-                       {"empty", !extent.any}};
+      clip.metadata = {{metadata_keys::kSet, set.name},
+                       {metadata_keys::kAnimation, an.name},
+                       {metadata_keys::kStartFrame, an.start},
+                       {metadata_keys::kEndFrame, an.end},
+                       {metadata_keys::kTimelineStart, first},
+                       {metadata_keys::kEmpty, !extent.any}};
       scene.clips.push_back(std::move(clip));
     }
   }
@@ -239,8 +239,8 @@ Sets GroupIntoSets(const std::vector<Clip>& clips, const LayoutSettings& setting
   for (size_t i = 0; i < clips.size(); ++i) {
     const Clip& c = clips[i];
     std::string set, anim;
-    const auto ms = c.metadata.find("set");
-    const auto ma = c.metadata.find("animation");
+    const auto ms = c.metadata.find(metadata_keys::kSet);
+    const auto ma = c.metadata.find(metadata_keys::kAnimation);
     if (c.metadata.is_object() && ms != c.metadata.end() && ma != c.metadata.end() && ms->is_string() &&
         ma->is_string()) {
       set = ms->get<std::string>();
@@ -332,7 +332,7 @@ Layout LayOut(const std::vector<Clip>& clips, const Skeleton& skeleton_in, const
   Clip timeline;
   timeline.name = settings.timeline_name;
   timeline.frame_rate = kFramesPerSecond;
-  timeline.metadata = {{"text_anm_timeline", true}};
+  timeline.metadata = {{metadata_keys::kTimeline, true}};
   std::vector<JointTrack> tracks(n);
   std::vector<std::array<bool, 3>> started(n, {false, false, false});
   for (size_t j = 0; j < n; ++j) tracks[j].joint = skeleton.joints[j].name;
@@ -400,7 +400,7 @@ Layout LayOut(const std::vector<Clip>& clips, const Skeleton& skeleton_in, const
   timeline.duration = static_cast<Seconds>(static_cast<double>(last_end) / kFramesPerSecond);
   layout.timeline.skeleton = skeleton;
   layout.timeline.clips.push_back(std::move(timeline));
-  layout.timeline.metadata = {{"text_anm_timeline", true}};
+  layout.timeline.metadata = {{metadata_keys::kTimeline, true}};
 
   const ByteView bytes(reinterpret_cast<const uint8_t*>(text.data()), text.size());
   layout.file = Parse(bytes);

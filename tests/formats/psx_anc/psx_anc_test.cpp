@@ -55,8 +55,8 @@ TEST(PsxAnc, DecodesGoldenValues) {
   EXPECT_EQ(c.targets[0], (Vec3{0, -100, 0}));
   EXPECT_NEAR(c.roll[0], std::numbers::pi / 2, 1e-6);  // 1024 of 4096 per turn
   EXPECT_TRUE(c.yfov.empty());                         // raw by default: unit unknown
-  EXPECT_EQ(c.metadata["fov_raw"], (Value{512, 256}));
-  EXPECT_EQ(c.metadata["twist_raw"], (Value{1024, 0}));
+  EXPECT_EQ(c.metadata[psx_anc::metadata_keys::kFovRaw], (Value{512, 256}));
+  EXPECT_EQ(c.metadata[psx_anc::metadata_keys::kTwistRaw], (Value{1024, 0}));
 
   DecodeSettings angle;
   angle.fov = psx_anc::FovUnit::Angle4096;

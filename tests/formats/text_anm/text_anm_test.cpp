@@ -178,9 +178,9 @@ TEST(TextAnm, SeedExampleOnAFigureGivesTheExpectedSetsAndRanges) {
   const Clip& run = Find(scene, "Legs/run");
   ExpectKeys(run, "lKnee", 56, 12);
   EXPECT_NEAR(run.duration, 44.0 / 24.0, 1e-5);
-  EXPECT_EQ(run.metadata["set"], "Legs");
-  EXPECT_EQ(run.metadata["animation"], "run");
-  EXPECT_EQ(run.metadata["start_frame"], 55);
+  EXPECT_EQ(run.metadata[text_anm::metadata_keys::kSet], "Legs");
+  EXPECT_EQ(run.metadata[text_anm::metadata_keys::kAnimation], "run");
+  EXPECT_EQ(run.metadata[text_anm::metadata_keys::kStartFrame], 55);
   // The key values are the timeline's: joint index in y, rotation 0.01 rad per frame about z.
   const JointTrack* knee = run.FindTrack("lKnee");
   EXPECT_FLOAT_EQ(knee->translation.values[0].y, 10.0f);
@@ -216,7 +216,7 @@ TEST(TextAnm, ClipStartsAndEndsAtTheFirstAndLastKeyOrEvent) {
   const Clip& none = Find(scene, "S/none");  // nothing in 101..102
   EXPECT_FLOAT_EQ(none.duration, 0.0f);
   EXPECT_TRUE(none.tracks[0].translation.empty());
-  EXPECT_EQ(none.metadata["empty"], true);
+  EXPECT_EQ(none.metadata[text_anm::metadata_keys::kEmpty], true);
 }
 
 // The error's line and column, and a piece of its message.
