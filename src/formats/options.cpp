@@ -162,9 +162,6 @@ double DeclaredOption::NumberIn(std::string_view text) {
   return v;
 }
 
-}  // namespace animkit
-
-namespace animkit {
 namespace {
 
 std::string_view TypeName(OptionType type) {

@@ -4,6 +4,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/formats/registry.hpp>
 #include <animkit/pipeline/convert.hpp>
+#include <animkit/pipeline/encode.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -34,9 +35,7 @@ OutputTarget ResolveOutput(const std::string& to) {
     if (by_ext.empty()) throw Error::General("unknown output format '" + to + "'");
     t = {by_ext.front(), "." + lower};
   }
-  if (!t.format->encode) {
-    throw Error::General(std::string(t.format->id) + " files cannot be written from animation data");
-  }
+  RequireEncoder(*t.format, "");
   if (t.extension.empty()) throw Error::General(std::string(t.format->id) + " has no file extension to write");
   return t;
 }
