@@ -4,8 +4,8 @@
 #
 #   tools/run-blender-4.sh [--ro DIR]... [--rw DIR]... -- blender -b ...
 #
-# --ro DIR is bind-mounted read-only, --rw DIR read-write (e.g. the checkout and its
-# build folder). --host-libs PROGRAM: the shared libraries PROGRAM (a host-built binary,
+# --ro DIR is bind-mounted read-only, --rw DIR read-write, made when missing (e.g. the
+# checkout and the test's output folder). --host-libs PROGRAM: the shared libraries PROGRAM (a host-built binary,
 # e.g. animkit) needs and the root lacks (Debian 12's libtinygltf.so.2d: Debian 13 has
 # another soname) are copied from the host into the run's /tmp and put on
 # LD_LIBRARY_PATH; glibc and libstdc++ stay the root's (newer, compatible). The mounts (/proc, /dev, a fresh /tmp and the folders) are made in a
@@ -34,7 +34,7 @@ host_programs=()
 while [ $# -gt 0 ]; do
   case $1 in
     --ro) ro+=("$(realpath "$2")"); shift 2 ;;
-    --rw) rw+=("$(realpath "$2")"); shift 2 ;;
+    --rw) mkdir -p "$2"; rw+=("$(realpath "$2")"); shift 2 ;;
     --host-libs) host_programs+=("$(realpath "$2")"); shift 2 ;;
     --) shift; break ;;
     *) echo "run-blender-4.sh: unknown argument $1" >&2; exit 2 ;;
