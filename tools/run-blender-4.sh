@@ -25,7 +25,7 @@ if [ "${ANIMKIT_BLENDER4_NS:-}" != 1 ]; then
     echo "no Debian 13 root with Blender 4 at $root (tools/setup/install-blender-4.sh makes it; make deps does as root): skipped"
     exit $skip
   fi
-  ANIMKIT_BLENDER4_NS=1 exec unshare --mount --propagation private -- "$0" "$@"
+  ANIMKIT_BLENDER4_NS=1 exec unshare --mount --propagation private -- bash "$0" "$@"
 fi
 
 ro=()
