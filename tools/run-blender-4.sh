@@ -5,13 +5,14 @@
 #   tools/run-blender-4.sh [--ro DIR]... [--rw DIR]... -- blender -b ...
 #
 # --ro DIR is bind-mounted read-only, --rw DIR read-write, made when missing (e.g. the
-# checkout and the test's output folder). --host-libs PROGRAM: the shared libraries PROGRAM (a host-built binary,
-# e.g. animkit) needs and the root lacks (Debian 12's libtinygltf.so.2d: Debian 13 has
-# another soname) are copied from the host into the run's /tmp and put on
-# LD_LIBRARY_PATH; glibc and libstdc++ stay the root's (newer, compatible). The mounts (/proc, /dev, a fresh /tmp and the folders) are made in a
-# private mount namespace of this run, so they vanish with it however it ends, and the
-# host never sees them. Exit 77 (a skip, with the reason) without root or without the root
-# folder. ANIMKIT_BLENDER4_ROOT overrides the root's place.
+# checkout and the test's output folder). --host-libs PROGRAM: the shared libraries that
+# PROGRAM (a host-built binary, e.g. animkit) needs and the root lacks (Debian 12's
+# libtinygltf.so.2d: Debian 13 has another soname) are copied from the host into the run's
+# /tmp and put on LD_LIBRARY_PATH; glibc and libstdc++ stay the root's (newer, compatible).
+# The mounts (/proc, /dev, a fresh /tmp and the folders) are made in a private mount
+# namespace of this run, so they vanish with it however it ends, and the host never sees
+# them. Exit 77 (a skip, with the reason) without root or without the root folder.
+# ANIMKIT_BLENDER4_ROOT overrides the root's place.
 set -euo pipefail
 root=${ANIMKIT_BLENDER4_ROOT:-/var/cache/animkit/trixie-blender}
 skip=77
@@ -71,19 +72,26 @@ done < <( { for d in "${ro[@]+"${ro[@]}"}"; do printf 'ro\t%s\n' "$d"; done
 
 # Libraries a host program needs that the root lacks: the host's copies, by soname.
 host_lib_dir=/tmp/animkit-host-libs
-copy_missing_libs() {
-  local program=$1 soname path
-  [ -x "$root$program" ] || return 0
+copy_missing_libs() {  # prints how many it copied
+  local program=$1 soname path copied=0
+  [ -x "$root$program" ] || { echo 0; return 0; }
   mkdir -p "$root$host_lib_dir"
   for soname in $(chroot "$root" /usr/bin/env LD_LIBRARY_PATH="$host_lib_dir" ldd "$program" |
                   awk '$2 == "=>" && $3 == "not" { print $1 }'); do
     path=$(ldd "$program" | awk -v n="$soname" '$1 == n && $2 == "=>" { print $3 }')
     [ -n "$path" ] || { echo "run-blender-4.sh: $program needs $soname, found neither in the root nor on the host" >&2; exit 1; }
     cp -L "$path" "$root$host_lib_dir/$soname"
+    copied=$((copied + 1))
   done
+  echo $copied
 }
-# Twice: a copied library may itself need one the root lacks (libtinygltf needs libstb).
-for p in "${host_programs[@]+"${host_programs[@]}"}"; do copy_missing_libs "$p"; copy_missing_libs "$p"; done
+# Until none is missing: a copied library may need one the root lacks (libtinygltf: libstb).
+for p in "${host_programs[@]+"${host_programs[@]}"}"; do
+  for _ in 1 2 3 4 5 6 7 8; do
+    copied=$(copy_missing_libs "$p")  # its failure ends the run (set -e)
+    [ "$copied" -gt 0 ] || break
+  done
+done
 
 status=0
 chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin \
