@@ -14,7 +14,7 @@ CLI := $(BUILD)/release/tools/animkit/animkit
 
 .PHONY: samples all deps node-deps build demo test test-release test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
 .PHONY: python
-.PHONY: blender-addon blender-formats
+.PHONY: blender-addon blender-formats test-blender-4
 
 all: build
 
@@ -42,6 +42,12 @@ test-sanitize: deps node-deps
 	cmake --build $(BUILD)/sanitize -j $(JOBS)
 	cd $(BUILD)/sanitize && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ANIMKIT_NODE_MODULES="$(NODE_MODULES)" ctest --output-on-failure -j $(JOBS)
+
+# The add-on's tests under Debian 13's Blender 4 (ctest's Blender4.*), in the Debian 13 root
+# tools/setup/install-blender-4.sh makes as root (make deps does too); docs/blender.md.
+test-blender-4: build
+	@bash tools/setup/install-blender-4.sh
+	cd $(BUILD)/release && ctest -R '^Blender4[.]' --output-on-failure
 
 # libFuzzer targets (clang-14, ASan + UBSan). `make fuzz` runs each for FUZZ_SECONDS
 # (default 300), seeded with fuzz/corpus/<target>/, the samples and, when present, the
