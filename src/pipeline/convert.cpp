@@ -8,8 +8,8 @@
 
 namespace animkit {
 
-void ValidateFile(const std::string& path, std::string_view format_id, const SkeletonSource& skeleton,
-                  const Options& options) {
+ValidateResult ValidateFile(const std::string& path, std::string_view format_id, const SkeletonSource& skeleton,
+                            const Options& options) {
   const Bytes data = ReadFileBytes(path);
   LoadedFile loaded = LoadBytes(data, path, format_id, options);
   const DecodedScene decoded = DecodeWithSkeleton(loaded, skeleton, options);
@@ -22,6 +22,9 @@ void ValidateFile(const std::string& path, std::string_view format_id, const Ske
   if (loaded.document->Write() != data) {
     throw Error::General("reads, but does not write back to the same bytes").InFile(path);
   }
+  ValidateResult result{loaded.document->Warnings(), loaded.document->Damaged(), {}};
+  for (const Clip& c : decoded.scene.clips) result.clips.push_back(c.name);
+  return result;
 }
 
 Value ConvertReport(const ConvertRequest& request, const ConvertResult& r) {
@@ -140,6 +143,10 @@ ConvertResult Convert(const ConvertRequest& request) {
   result.bytes_in = input.size();
   LoadedFile loaded = LoadBytes(input, request.input, request.input_format, request.options);
   result.input_format = loaded.format;
+  // What the reader accepted or could not read is said with the output, naming the input.
+  for (const std::string& w : loaded.document->Warnings()) result.warnings.push_back(request.input + ": " + w);
+  for (const std::string& d : loaded.document->Damaged())
+    result.warnings.push_back(request.input + ": damaged, no clip from it (its bytes are kept): " + d);
 
   const bool to_json = request.output_format.empty() && ExtensionOf(request.output) == ".json";
   const TemplateFile t = ReadTemplate(request, to_json);
@@ -172,7 +179,7 @@ ConvertResult Convert(const ConvertRequest& request) {
     if (template_scene) e.template_scene = &*template_scene;
     encoded = Encode(std::move(scene), *out_format, e);
     result.report = std::move(encoded.report);
-    result.warnings = std::move(encoded.warnings);
+    result.warnings.insert(result.warnings.end(), encoded.warnings.begin(), encoded.warnings.end());
   }
   std::vector<std::pair<std::string, ByteView>> files = {{request.output, encoded.bytes}};
   for (const ExtraOutput& x : encoded.extra_outputs) files.emplace_back(x.path, x.bytes);

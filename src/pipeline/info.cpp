@@ -87,6 +87,7 @@ Value InfoDocument(const LoadedFile& loaded, const FileSummary& s) {
   out["events"] = events;
   if (!s.decode_error.empty()) out["decode_error"] = s.decode_error;
   out["warnings"] = Warnings(s.fields);
+  out["damaged"] = loaded.document->Damaged();
   out["fields"] = s.fields;
   return out;
 }
@@ -136,6 +137,8 @@ std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
   }
   for (const auto& w : Warnings(s.fields))
     if (w.is_string()) text += "  warning: " + w.get<std::string>() + "\n";
+  for (const std::string& d : loaded.document->Damaged())
+    text += "  damaged (no clip from it, its bytes kept): " + d + "\n";
   for (auto it = s.fields.begin(); it != s.fields.end(); ++it) {
     if (it.value().is_primitive()) text += "  " + it.key() + ": " + DumpJson(it.value()) + "\n";
   }

@@ -159,8 +159,19 @@ int RunValidate(const std::vector<std::string>& files, const CommonArgs& args) {
   int status = 0;
   for (const std::string& file : files) {
     try {
-      ValidateFile(file, args.format, args.skeleton, ToOptions(args));
-      std::printf("%s: OK\n", file.c_str());
+      const ValidateResult r = ValidateFile(file, args.format, args.skeleton, ToOptions(args));
+      for (const std::string& w : r.warnings) std::printf("%s: warning: %s\n", file.c_str(), w.c_str());
+      if (r.ok()) {
+        std::printf("%s: OK\n", file.c_str());
+        continue;
+      }
+      // A damaged part fails validation; what reads is listed so that it can still be used.
+      std::string clips;
+      for (const std::string& c : r.clips) clips += (clips.empty() ? "" : ", ") + c;
+      for (const std::string& d : r.damaged) std::printf("%s: damaged: %s\n", file.c_str(), d.c_str());
+      std::printf("%s: %zu damaged part(s), kept as bytes; %zu clip(s) readable: %s\n", file.c_str(),
+                  r.damaged.size(), r.clips.size(), clips.empty() ? "none" : clips.c_str());
+      status = 1;
     } catch (const Error& e) {
       std::printf("%s\n", e.InFile(file).what());  // InFile keeps a name already set
       status = 1;

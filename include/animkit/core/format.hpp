@@ -107,6 +107,12 @@ class Document {
   virtual Scene Decode(const DecodeContext& context) const = 0;
   // The file's own version in decimal (SourceInfo::version), "" when the format has none.
   virtual std::string Version() const { return {}; }
+  // What the reader accepted that the format's rules forbid (read as the game reads it),
+  // one line each with its offset; `info` lists them too.
+  virtual std::vector<std::string> Warnings() const { return {}; }
+  // The parts no reading makes sense of, one line each ("entry 12 (A101): why"): kept as
+  // bytes and written back, but no clip comes from them; the rest of the file reads.
+  virtual std::vector<std::string> Damaged() const { return {}; }
 };
 
 enum class OptionType {

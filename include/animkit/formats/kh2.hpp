@@ -74,7 +74,7 @@ struct Curve {  // tables 2 (forward) and 2X (inverse), 6 bytes
   int16_t joint = 0;  // forward: model bone; inverse: IK helper index (bone = bone_count + joint)
   uint8_t packed = 0;  // channel bits 0-3, pre cycle bits 4-5, post cycle bits 6-7
   uint8_t key_count = 0;
-  int16_t first_key = 0;
+  uint16_t first_key = 0;  // unsigned: real movesets hold more than 32,767 keys
   int channel() const { return packed & 15; }
   CycleType pre() const { return static_cast<CycleType>((packed >> 4) & 3); }
   CycleType post() const { return static_cast<CycleType>(packed >> 6); }
@@ -82,9 +82,9 @@ struct Curve {  // tables 2 (forward) and 2X (inverse), 6 bytes
 
 struct Key {  // table 9, 8 bytes
   uint16_t packed = 0;  // type bits 0-1, key time index bits 2-15
-  int16_t value = 0;
-  int16_t in_tangent = 0;
-  int16_t out_tangent = 0;
+  uint16_t value = 0;   // indices are unsigned, as the key and curve indices are
+  uint16_t in_tangent = 0;
+  uint16_t out_tangent = 0;
   KeyType type() const { return static_cast<KeyType>(packed & 3); }
   int time_index() const { return packed >> 2; }
 };
@@ -190,6 +190,20 @@ struct InterpolatedMotion {
   std::vector<BoneRecord> ik_helpers;
   std::vector<JointEntry> joints;
   RootPosition root_position;
+
+  // Entries read past the end of a table, as the game's pointer arithmetic reads them
+  // (real movesets have curves whose keys run a few entries past the key table): the
+  // vectors above hold them after the table's own entries; these count them.
+  struct ReadPast {
+    size_t keys = 0, key_times = 0, values = 0, tangents = 0;
+    bool any() const { return keys + key_times + values + tangents > 0; }
+  } read_past;
+  // Curves whose joint is past the joints the motion has: the game writes their values
+  // outside the pose it reads, so they move no joint (kept, and written back).
+  bool AnimatesJoint(const Curve& curve, bool of_helper) const {
+    const int limit = of_helper ? total_bone_count - bone_count : total_bone_count;
+    return curve.joint >= 0 && curve.joint < limit;
+  }
 };
 
 struct Motion {
@@ -203,6 +217,9 @@ struct Motion {
   InterpolatedMotion interpolated;  // otherwise
   uint32_t size = 0;                // entry size in bytes
   std::vector<Gap> gaps;            // uncovered bytes, offsets from the entry start
+  // What the reader accepted that the documented layout forbids (read as the game does),
+  // one line each with its absolute offset.
+  std::vector<std::string> warnings;
 };
 
 // ---------------------------------------------------------------------------
@@ -266,7 +283,12 @@ struct BarEntry {
   std::shared_ptr<Triggers> triggers;
   std::shared_ptr<Bar> bar;
   std::shared_ptr<Model> model;
-  Bytes raw;  // other types
+  Bytes raw;  // other types, and damaged entries
+  // Why the entry could not be read (empty: it was). A damaged entry keeps the bytes the
+  // file holds for it in raw (fewer than size when the file ends inside it) and gives no
+  // clip; the rest of the archive reads, decodes and writes back as usual.
+  std::string damage;
+  bool Damaged() const { return !damage.empty(); }
   std::string Name() const;
   bool IsDummy() const { return Name() == "DUMM"; }  // trailing zeros trimmed; bytes outside printable ASCII as %XX
 };
@@ -281,9 +303,14 @@ struct Bar {
   // archive keeps only its declared share.
   uint32_t size = 0;
   std::vector<Gap> gaps;
-  // Leniency notes for this archive and every nested one, with absolute offsets.
+  // Leniency notes for this archive and every nested one, with absolute offsets
+  // (damaged entries are listed by DamagedEntries).
   std::vector<std::string> warnings;
 };
+
+// Every damaged entry of an archive and its nested ones: "entry 12 (A101): <why>",
+// nested entries as "entry 12 (A101) > entry 0 (A101): <why>".
+std::vector<std::string> DamagedEntries(const Bar& bar);
 
 // Entry i's link: the first earlier non-empty entry whose data it shares (-1: none).
 int LinkTarget(const Bar& bar, size_t i);
@@ -296,7 +323,9 @@ size_t Extent(const Bar& bar);
 // parsed once and share it; archives nest at most limits.max_depth deep.
 Bar ParseBar(ByteView data, uint64_t base = 0, const Limits& limits = {});
 // A placeholder (see Motion) is accepted only as a BAR entry: a bare motion file must have a header.
-Motion ParseMotion(ByteView data, uint64_t base = 0, bool allow_placeholder = false);
+// beyond (when given) runs from the entry's start to the end of the file: what an index past
+// a table reads, as the game reads the file it loaded (else the entry alone).
+Motion ParseMotion(ByteView data, uint64_t base = 0, bool allow_placeholder = false, ByteView beyond = {});
 Triggers ParseTriggers(ByteView data, uint64_t base = 0);
 Model ParseModel(ByteView data, uint64_t base = 0);
 bool LooksLikeBar(ByteView data);

@@ -11,11 +11,19 @@
 
 namespace animkit {
 
+// What `animkit validate` found in a file that reads.
+struct ValidateResult {
+  std::vector<std::string> warnings;  // accepted deviations (Document::Warnings)
+  std::vector<std::string> damaged;   // parts that could not be read (Document::Damaged)
+  std::vector<std::string> clips;     // the clips that decode, by name
+  bool ok() const { return damaged.empty(); }
+};
 // `animkit validate`: reads, decodes and samples the file exactly as `sample`
 // does (the JSON goes nowhere), then checks that it writes back to the same bytes.
-// Throws the Error `sample` or `convert` would.
-void ValidateFile(const std::string& path, std::string_view format_id, const SkeletonSource& skeleton,
-                  const Options& options);
+// Throws the Error `sample` or `convert` would; a file with damaged parts returns
+// them (its other parts read, decode and write back).
+ValidateResult ValidateFile(const std::string& path, std::string_view format_id, const SkeletonSource& skeleton,
+                            const Options& options);
 
 struct ConvertRequest {
   std::string input, output;

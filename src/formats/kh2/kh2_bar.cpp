@@ -2,6 +2,7 @@
 #include "kh2_internal.hpp"
 
 #include <map>
+#include <set>
 #include <tuple>
 
 #include <string>
@@ -175,6 +176,25 @@ struct ParsedPayloads {
   uint64_t bytes = 0, budget = 0;  // payload bytes parsed or copied, and the most allowed
 };
 
+Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& parsed, uint64_t depth);
+
+// An entry's payload by its type; payload is its declared bytes, to_end runs on to the
+// end of the file (archives and triggers may run past their size, as the game reads them).
+void ParsePayload(BarEntry& e, ByteView payload, ByteView to_end, uint64_t at, ParsedPayloads& parsed,
+                  uint64_t depth) {
+  switch (e.type) {
+    case kEntryMotion: e.motion = std::make_shared<Motion>(ParseMotion(payload, at, true, to_end)); break;
+    case kEntryTriggers: e.triggers = std::make_shared<Triggers>(ParseTriggersIn(to_end, e.size, at)); break;
+    case kEntryAnb: e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, parsed, depth + 1)); break;
+    case kEntrySubArchive:
+      if (LooksLikeBar(payload)) e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, parsed, depth + 1));
+      else e.raw.assign(payload.begin(), payload.end());
+      break;
+    case kEntryModel: e.model = std::make_shared<Model>(ParseModel(payload, at)); break;
+    default: e.raw.assign(payload.begin(), payload.end()); break;
+  }
+}
+
 // data runs from the archive's start to the end of the enclosing data (the file);
 // declared is the archive's own size (its entry's size in the enclosing archive).
 Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& parsed, uint64_t depth) {
@@ -206,16 +226,28 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& pa
     e.size = r.U32("entry size");
     if (e.size == 0) continue;  // an empty slot: the game never reads its offset
     const uint64_t end = uint64_t(e.offset) + e.size;
-    if (end > data.size())
-      r.FailAt(pos + 8, "entry " + N(int64_t(i)) + " (" + e.Name() + ") data at " + Hex(base + e.offset) + " (" +
-                            Hex(e.size) + " bytes) runs past the end of the " + (depth ? "file" : "archive") + " (" +
-                            Hex(base + data.size()) + ")");
+    if (end > data.size()) {
+      // A cut file, or a size no reading can satisfy: this entry is damaged, the rest reads.
+      const size_t held = e.offset < data.size() ? data.size() - e.offset : 0;
+      e.damage = "offset " + Hex(base + pos + 8) + ": its data at " + Hex(base + e.offset) + " (" + Hex(e.size) +
+                 " bytes) runs past the end of the file (" + Hex(base + data.size()) + "); " +
+                 (held ? "the " + Hex(held) + " bytes the file holds are kept" : "the file holds none of it");
+      ByteView present = data.subspan(std::min<size_t>(e.offset, data.size()), held);
+      e.raw.assign(present.begin(), present.end());
+      if (held) extent = std::max(extent, data.size()), longest = i;
+      continue;
+    }
     if (end > extent) extent = size_t(end), longest = i;
   }
   std::vector<std::string> nested;
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     BarEntry& e = bar.entries[i];
     if (e.size == 0) continue;
+    const std::string entry_name = "entry " + N(int64_t(i)) + " (" + e.Name() + ")";
+    if (e.Damaged()) {
+      cov.Add(e.offset, size_t(e.offset) + e.raw.size());
+      continue;
+    }
     ByteView payload = data.subspan(e.offset, e.size);
     ByteView to_end = data.subspan(e.offset);
     const uint64_t at = base + e.offset;
@@ -230,30 +262,32 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& pa
     }
     if (seen != parsed.done.end()) {
       e.motion = seen->second.motion, e.triggers = seen->second.triggers, e.bar = seen->second.bar;
-      e.model = seen->second.model, e.raw = seen->second.raw;
+      e.model = seen->second.model, e.raw = seen->second.raw, e.damage = seen->second.damage;
       continue;
     }
-    switch (e.type) {
-      case kEntryMotion: e.motion = std::make_shared<Motion>(ParseMotion(payload, at, true)); break;
-      case kEntryTriggers:
-        e.triggers = std::make_shared<Triggers>(ParseTriggersIn(to_end, e.size, at));
-        nested.insert(nested.end(), e.triggers->warnings.begin(), e.triggers->warnings.end());
-        break;
-      case kEntryAnb:
-        e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, parsed, depth + 1));
-        nested.insert(nested.end(), e.bar->warnings.begin(), e.bar->warnings.end());
-        break;
-      case kEntrySubArchive:
-        if (LooksLikeBar(payload)) {
-          e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, parsed, depth + 1));
-          nested.insert(nested.end(), e.bar->warnings.begin(), e.bar->warnings.end());
-        } else {
-          e.raw.assign(payload.begin(), payload.end());
-        }
-        break;
-      case kEntryModel: e.model = std::make_shared<Model>(ParseModel(payload, at)); break;
-      default: e.raw.assign(payload.begin(), payload.end()); break;
+    try {
+      ParsePayload(e, payload, to_end, at, parsed, depth);
+    } catch (const Error& error) {
+      // What no reading makes sense of damages this entry alone: kept as bytes, no clip.
+      e.motion.reset(), e.triggers.reset(), e.bar.reset(), e.model.reset();
+      e.raw.assign(payload.begin(), payload.end());
+      e.damage = error.what();
     }
+    if (e.motion) {
+      // Indices past a table read other bytes of the file: those count towards the budget too.
+      const InterpolatedMotion::ReadPast& past = e.motion->interpolated.read_past;
+      parsed.bytes += past.keys * 8 + (past.key_times + past.values + past.tangents) * 4;
+      if (parsed.bytes > parsed.budget)
+        FailAt(Place::At(at), "the motions' indices past their tables read more than " +
+                                  std::to_string(parsed.limits.max_depth + 1) +
+                                  " times the archive's size (max-depth + 1; --max-depth raises it)");
+    }
+    const std::vector<std::string>* inner = e.motion     ? &e.motion->warnings
+                                            : e.triggers ? &e.triggers->warnings
+                                            : e.bar      ? &e.bar->warnings
+                                                         : nullptr;
+    if (inner)
+      for (const std::string& w : *inner) nested.push_back(entry_name + ": " + w);
     parsed.done.emplace(key, e);
   }
   if (extent > declared)
@@ -285,6 +319,25 @@ Bar ParseBar(ByteView data, uint64_t base, const Limits& limits) {
   return ParseBarIn(data, data.size(), base, parsed, 0);
 }
 
+namespace {
+// Archives shared by several entries are listed at their first entry only.
+void ListDamaged(const Bar& bar, const std::string& prefix, std::set<const Bar*>& seen, std::vector<std::string>& out) {
+  for (size_t i = 0; i < bar.entries.size(); ++i) {
+    const BarEntry& e = bar.entries[i];
+    const std::string name = prefix + "entry " + N(int64_t(i)) + " (" + e.Name() + ")";
+    if (e.Damaged()) out.push_back(name + ": " + e.damage);
+    if (e.bar && seen.insert(e.bar.get()).second) ListDamaged(*e.bar, name + " > ", seen, out);
+  }
+}
+}  // namespace
+
+std::vector<std::string> DamagedEntries(const Bar& bar) {
+  std::vector<std::string> out;
+  std::set<const Bar*> seen;
+  ListDamaged(bar, "", seen, out);
+  return out;
+}
+
 int LinkTarget(const Bar& bar, size_t i) {
   if (i >= bar.entries.size() || bar.entries[i].size == 0) return -1;
   for (size_t j = 0; j < i; ++j)
@@ -295,7 +348,8 @@ int LinkTarget(const Bar& bar, size_t i) {
 size_t Extent(const Bar& bar) {
   size_t extent = std::max<size_t>(bar.size, kBarHeaderSize + bar.entries.size() * kBarEntrySize);
   for (const BarEntry& e : bar.entries)
-    if (e.size > 0) extent = std::max(extent, size_t(e.offset) + e.size);
+    if (e.size > 0 && !(e.Damaged() && e.raw.empty()))
+      extent = std::max(extent, size_t(e.offset) + (e.Damaged() ? e.raw.size() : size_t(e.size)));
   for (const Gap& g : bar.gaps) extent = std::max(extent, g.offset + g.bytes.size());
   return extent;
 }
@@ -326,14 +380,15 @@ Bytes SerializeBar(const Bar& bar) {
   std::map<const Bar*, Bytes> nested;  // entries sharing one parsed archive: serialized once
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
-    if (e.size == 0) continue;
+    if (e.size == 0 || (e.Damaged() && e.raw.empty())) continue;  // nothing of it is in the file
     auto known = e.bar ? nested.find(e.bar.get()) : nested.end();
     if (known == nested.end() && e.bar) known = nested.emplace(e.bar.get(), SerializePayload(e)).first;
     Bytes payload = known != nested.end() ? known->second : SerializePayload(e);
     // Bytes an archive or triggers entry runs past its size belong to this archive's
     // gaps (or the next entry): only the declared share is placed here.
     if (payload.size() > e.size && DeclaredSize(e, payload) == e.size) payload.resize(e.size);
-    if (payload.size() != e.size)
+    // A damaged entry holds what the file held of it (less than its size where the file was cut).
+    if (payload.size() != e.size && !(e.Damaged() && payload.size() < e.size))
       throw Error::General("BAR entry " + N(int64_t(i)) + " (" + e.Name() + ") is " + Hex(payload.size()) +
                            " bytes but the table says " + Hex(e.size) + ": lay the archive out again");
     img.Put(e.offset, payload, "BAR entry " + N(int64_t(i)));

@@ -196,13 +196,11 @@ void EvaluatePose(const InterpolatedMotion& m, float t, const std::vector<Channe
     if (p.bone >= 0 && size_t(p.bone) < total && p.channel >= 0 && p.channel < kChannelCount)
       out[size_t(p.bone)][size_t(p.channel)] = p.value;
   for (const Curve& c : m.forward)
-    if (c.key_count > 0 && c.joint >= 0 && size_t(c.joint) < total && c.channel() < kChannelCount)
+    if (c.key_count > 0 && m.AnimatesJoint(c, false) && c.channel() < kChannelCount)
       out[size_t(c.joint)][size_t(c.channel())] = EvaluateCurve(m, c, t);
-  for (const Curve& c : m.inverse) {
-    const size_t bone = size_t(m.bone_count) + size_t(c.joint);
-    if (c.key_count > 0 && c.joint >= 0 && bone < total && c.channel() < kChannelCount)
-      out[bone][size_t(c.channel())] = EvaluateCurve(m, c, t);
-  }
+  for (const Curve& c : m.inverse)
+    if (c.key_count > 0 && m.AnimatesJoint(c, true) && c.channel() < kChannelCount)
+      out[size_t(m.bone_count) + size_t(c.joint)][size_t(c.channel())] = EvaluateCurve(m, c, t);
 }
 
 TransformTRS TransformFromChannels(const ChannelValues& c) {

@@ -63,6 +63,8 @@ class BarDocument final : public FileDocument<Bar, kKh2BarFormat, SerializeBar> 
  public:
   BarDocument(Bar bar, std::string source = {}) : FileDocument(std::move(bar)), source_(std::move(source)) {}
   Value Info() const override { return detail::BarInfo(file_); }
+  std::vector<std::string> Warnings() const override { return file_.warnings; }
+  std::vector<std::string> Damaged() const override { return DamagedEntries(file_); }
   Scene Decode(const DecodeContext& context) const override {
     Scene scene = DecodeBar(file_, context.reference, SettingsFrom(context.options));
     RecordSource(scene, source_);
@@ -77,6 +79,7 @@ class MotionDocument final : public FileDocument<Motion, kKh2MotionFormat, Seria
  public:
   MotionDocument(Motion motion, std::string source = {}) : FileDocument(std::move(motion)), source_(std::move(source)) {}
   Value Info() const override { return detail::MotionInfo(file_); }
+  std::vector<std::string> Warnings() const override { return file_.warnings; }
   Scene Decode(const DecodeContext& context) const override {
     Scene scene;
     if (file_.placeholder) return scene;  // an empty slot: no clip

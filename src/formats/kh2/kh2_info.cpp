@@ -99,13 +99,20 @@ Value MotionInfo(const Motion& m) {
                      {"first_key", c.first_key}});
     return out;
   };
+  // The tables as the file holds them; entries read past them are counted apart.
+  const InterpolatedMotion::ReadPast& past = im.read_past;
+  auto own = [](const std::vector<float>& v, size_t read_past) {
+    return std::vector<float>(v.begin(), v.end() - std::ptrdiff_t(read_past));
+  };
   Value keys = Value::array();
-  for (const Key& k : im.keys)
+  for (size_t i = 0; i + past.keys < im.keys.size(); ++i) {
+    const Key& k = im.keys[i];
     keys.push_back({{"type", int(k.type())},
                     {"time", k.time_index()},
                     {"value", k.value},
                     {"in_tangent", k.in_tangent},
                     {"out_tangent", k.out_tangent}});
+  }
   Value constraints = Value::array();
   for (const Constraint& c : im.constraints)
     constraints.push_back({{"type", c.type},
@@ -129,9 +136,12 @@ Value MotionInfo(const Motion& m) {
             {"forward_curves", curves(im.forward)},
             {"inverse_curves", curves(im.inverse)},
             {"keys", keys},
-            {"key_times", im.key_times},
-            {"key_values", im.values},
-            {"tangents", im.tangents},
+            {"key_times", own(im.key_times, past.key_times)},
+            {"key_values", own(im.values, past.values)},
+            {"tangents", own(im.tangents, past.tangents)},
+            {"read_past_tables",
+             {{"keys", past.keys}, {"key_times", past.key_times}, {"values", past.values}, {"tangents", past.tangents}}},
+            {"warnings", m.warnings},
             {"constraints", constraints},
             {"limiters", limiters},
             {"expressions", expressions},
@@ -158,7 +168,7 @@ Value TriggersInfo(const Triggers& t) {
 
 Value BarInfo(const Bar& bar) {
   Value entries = Value::array();
-  size_t empty = 0, placeholders = 0, links = 0, dummies = 0;
+  size_t empty = 0, placeholders = 0, links = 0, dummies = 0, damaged = 0;
   std::map<const Bar*, size_t> shown;  // a nested archive several entries share is described once
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
@@ -166,6 +176,7 @@ Value BarInfo(const Bar& bar) {
     if (e.size == 0) j["empty"] = true, ++empty;
     if (const int target = LinkTarget(bar, i); target >= 0) j["link_to"] = target, ++links;
     if (e.IsDummy()) j["dummy"] = true, ++dummies;
+    if (e.Damaged()) j["damaged"] = e.damage, ++damaged;
     if (e.motion) {
       j["motion"] = MotionInfo(*e.motion);
       if (e.motion->placeholder) j["placeholder"] = true, ++placeholders;
@@ -197,6 +208,8 @@ Value BarInfo(const Bar& bar) {
           {"placeholder_slots", placeholders},
           {"link_entries", links},
           {"dummy_entries", dummies},
+          {"damaged_entries", damaged},
+          {"damaged", DamagedEntries(bar)},
           {"entries", entries},
           {"gaps", GapsInfo(bar.gaps)},
           {"warnings", bar.warnings}};

@@ -3,6 +3,7 @@
 #include "kh2_internal.hpp"
 
 #include <string>
+#include <tuple>
 
 namespace animkit::kh2 {
 namespace detail {
@@ -21,7 +22,10 @@ using namespace detail;
 
 namespace {
 
-std::string N(int64_t v) { return std::to_string(v); }
+template <class Integer>
+std::string N(Integer v) {
+  return std::to_string(v);
+}
 
 void ParseRaw(ByteReader& r, Motion& m, Coverage& cov) {
   RawMotion& raw = m.raw_motion;
@@ -77,41 +81,104 @@ int64_t Room(const ByteReader& r, size_t field, int64_t from, int64_t to, size_t
   return (to - from) / int64_t(elem);
 }
 
-void CheckCurves(const ByteReader& r, const InterpolatedMotion& im, const std::vector<Curve>& curves, size_t table_pos,
-                 int joint_limit, const std::string& what) {
+// Entries of a table read past its end, as the game's pointer arithmetic reads them:
+// table[index] is the element at the table's offset + index x its size, wherever that
+// falls in the file the game loaded (r: the entry; beyond: from it to the end of the file).
+// Past the end of the file there is nothing to read: an error.
+struct PastTableReader {
+  const ByteReader& r;
+  const ByteReader& beyond;
+  InterpolatedMotion& im;
+
+  // Grows keys to hold index (exclusive end), reading on after the key table.
+  void Keys(size_t end, size_t field, const std::string& what) {
+    while (im.keys.size() < end) {
+      const size_t at = kReservedSize + size_t(im.key_offset) + im.keys.size() * 8;
+      if (at + 8 > beyond.size())
+        r.FailAt(field, what + ": key " + N(im.keys.size()) + " lies past the end of the file (" +
+                            Hex(beyond.size()) + " bytes from the entry)");
+      ByteReader k = beyond;
+      k.Seek(at, "a key read past the key table");
+      Key key;
+      key.packed = k.U16("key type and time index");
+      key.value = k.U16("key value index");
+      key.in_tangent = k.U16("key in-tangent index");
+      key.out_tangent = k.U16("key out-tangent index");
+      im.keys.push_back(key);
+      ++im.read_past.keys;
+    }
+  }
+  // Grows a float table to hold index, reading on after it; true when it had to.
+  bool Floats(std::vector<float>& table, size_t& past, int32_t offset, size_t index, size_t field,
+              const std::string& what) {
+    if (index < table.size()) return false;
+    const size_t at_end = kReservedSize + size_t(uint32_t(offset)) + (index + 1) * 4;
+    if (at_end > beyond.size())
+      r.FailAt(field, what + " lies past the end of the file (" + Hex(beyond.size()) + " bytes from the entry)");
+    ByteReader f = beyond;
+    f.Seek(kReservedSize + size_t(uint32_t(offset)) + table.size() * 4, "values read past a table");
+    while (table.size() <= index) table.push_back(f.F32("a value read past its table")), ++past;
+    return true;
+  }
+};
+
+// Checks every curve's joint, channel and keys. Real files run past their tables where
+// the game never checks (keys past the key table, indices past the value table): those
+// are read on as the game does, with a warning; a curve whose joint the motion lacks
+// moves no joint (warning). What cannot be read at all is an error.
+void ResolveCurves(const ByteReader& r, const ByteReader& beyond, InterpolatedMotion& im,
+                   const std::vector<Curve>& curves, size_t table_pos, bool inverse, const std::string& what,
+                   std::vector<std::string>& warnings) {
+  const int joint_limit = inverse ? im.total_bone_count - im.bone_count : im.total_bone_count;
+  const size_t own_keys = im.keys.size() - im.read_past.keys;
+  const size_t own_times = im.key_times.size() - im.read_past.key_times;
+  const size_t own_values = im.values.size() - im.read_past.values;
+  const size_t own_tangents = im.tangents.size() - im.read_past.tangents;
+  PastTableReader past{r, beyond, im};
   for (size_t i = 0; i < curves.size(); ++i) {
     const Curve& c = curves[i];
     const size_t pos = table_pos + i * 6;
     const std::string name = what + " " + N(int64_t(i));
-    if (c.joint < 0 || c.joint >= joint_limit)
-      r.FailAt(pos, name + ": joint " + N(c.joint) + " is out of range (0.." + N(joint_limit - 1) + ")");
+    const std::string at = "offset " + Hex(r.absolute(pos)) + ": " + name;
+    if (!im.AnimatesJoint(c, inverse)) {
+      warnings.push_back(at + ": joint " + N(c.joint) + " is past the motion's joints (0.." + N(joint_limit - 1) +
+                         "); the game writes its values outside the pose it reads, so it moves no joint (kept)");
+      continue;
+    }
     if (c.channel() >= kChannelCount) r.FailAt(pos + 2, name + ": channel " + N(c.channel()) + " is not 0..8");
-    if (c.first_key < 0 || size_t(c.first_key) + c.key_count > im.keys.size())
-      r.FailAt(pos + 4, name + ": keys " + N(c.first_key) + ".." + N(int64_t(c.first_key) + c.key_count - 1) +
-                            " are out of range (the key table holds " + N(int64_t(im.keys.size())) + ")");
+    const size_t first = c.first_key, end = first + c.key_count;
+    std::string read_on;
+    if (end > own_keys) {
+      past.Keys(end, pos + 4, name + ": keys " + N(int64_t(first)) + ".." + N(int64_t(end) - 1));
+      read_on += "keys " + N(int64_t(first)) + ".." + N(int64_t(end) - 1) + " run past the key table (" +
+                 N(int64_t(own_keys)) + " keys)";
+    }
     const size_t keys_pos = kReservedSize + size_t(im.key_offset);
-    for (int k = 0; k < c.key_count; ++k) {
-      const size_t ki = size_t(c.first_key) + size_t(k);
-      const Key& key = im.keys[ki];
+    auto note = [&](bool past_table, const std::string& text) {
+      if (!past_table) return;
+      if (!read_on.empty()) read_on += "; ";
+      read_on += text;
+    };
+    for (size_t ki = first; ki < end; ++ki) {
+      const Key key = im.keys[ki];
       const size_t kpos = keys_pos + ki * 8;
-      if (size_t(key.time_index()) >= im.key_times.size())
-        r.FailAt(kpos, "key " + N(int64_t(ki)) + " (" + name + "): key time index " + N(key.time_index()) +
-                           " is out of range (" + N(int64_t(im.key_times.size())) + " key times)");
-      if (key.value < 0 || size_t(key.value) >= im.values.size())
-        r.FailAt(kpos + 2, "key " + N(int64_t(ki)) + " (" + name + "): value index " + N(key.value) +
-                               " is out of range (" + N(int64_t(im.values.size())) + " values)");
-      // Tangents are checked only where a hermite segment uses them.
-      if (key.type() == KeyType::Hermite && k + 1 < c.key_count) {
-        const Key& next = im.keys[ki + 1];
-        if (key.out_tangent < 0 || size_t(key.out_tangent) >= im.tangents.size())
-          r.FailAt(kpos + 6, "key " + N(int64_t(ki)) + " (" + name + "): out-tangent index " + N(key.out_tangent) +
-                                 " is out of range (" + N(int64_t(im.tangents.size())) + " tangents)");
-        if (next.in_tangent < 0 || size_t(next.in_tangent) >= im.tangents.size())
-          r.FailAt(kpos + 8 + 4, "key " + N(int64_t(ki + 1)) + " (" + name + "): in-tangent index " +
-                                     N(next.in_tangent) + " is out of range (" + N(int64_t(im.tangents.size())) +
-                                     " tangents)");
+      const std::string kname = "key " + N(int64_t(ki));
+      const size_t time = size_t(key.time_index());
+      past.Floats(im.key_times, im.read_past.key_times, im.key_time_offset, time, kpos, kname + ": key time " + N(time));
+      note(time >= own_times, kname + " reads key time " + N(time) + " past the key time table (" + N(own_times) + ")");
+      past.Floats(im.values, im.read_past.values, im.key_value_offset, key.value, kpos + 2, kname + ": value " + N(key.value));
+      note(key.value >= own_values, kname + " reads value " + N(key.value) + " past the value table (" + N(own_values) + ")");
+      // Tangents are read only where a hermite segment uses them.
+      if (key.type() != KeyType::Hermite || ki + 1 >= end) continue;
+      const Key next = im.keys[ki + 1];
+      for (const auto& [index, field, which] : {std::tuple{size_t(key.out_tangent), kpos + 6, kname + ": out-tangent"},
+                                                std::tuple{size_t(next.in_tangent), kpos + 8 + 4,
+                                                           "key " + N(int64_t(ki + 1)) + ": in-tangent"}}) {
+        past.Floats(im.tangents, im.read_past.tangents, im.tangent_offset, index, field, which + " " + N(index));
+        note(index >= own_tangents, which + " " + N(index) + " is past the tangent table (" + N(own_tangents) + ")");
       }
     }
+    if (!read_on.empty()) warnings.push_back(at + ": " + read_on + "; read on into the bytes that follow, as the game does");
   }
 }
 
@@ -121,7 +188,7 @@ std::vector<Curve> ReadCurves(ByteReader t, size_t count) {
     c.joint = t.I16("curve joint");
     c.packed = t.U8("curve channel and cycle types");
     c.key_count = t.U8("curve key count");
-    c.first_key = t.I16("curve first key");
+    c.first_key = t.U16("curve first key");
   }
   return curves;
 }
@@ -154,9 +221,9 @@ void ReadKeyTables(ByteReader& r, Coverage& cov, InterpolatedMotion& im) {
     im.keys.resize(size_t(n));
     for (Key& k : im.keys) {
       k.packed = t.U16("key type and time index");
-      k.value = t.I16("key value index");
-      k.in_tangent = t.I16("key in-tangent index");
-      k.out_tangent = t.I16("key out-tangent index");
+      k.value = t.U16("key value index");
+      k.in_tangent = t.U16("key in-tangent index");
+      k.out_tangent = t.U16("key out-tangent index");
     }
   }
   {
@@ -250,7 +317,7 @@ void ReadRigTables(ByteReader& r, Coverage& cov, InterpolatedMotion& im, int tot
   }
 }
 
-void ParseInterpolated(ByteReader& r, Motion& m, Coverage& cov) {
+void ParseInterpolated(ByteReader& r, const ByteReader& beyond, Motion& m, Coverage& cov) {
   InterpolatedMotion& im = m.interpolated;
   const size_t h = kHeaderEnd;
   r.Seek(h, "the interpolated motion header");
@@ -276,14 +343,17 @@ void ParseInterpolated(ByteReader& r, Motion& m, Coverage& cov) {
     r.FailAt(h + 0x90, "external effector table offset " + Hex(uint32_t(im.effector_offset)) +
                            " points past the end of the entry");
 
-  CheckCurves(r, im, im.forward, kReservedSize + size_t(im.forward_offset), total, "forward curve");
-  CheckCurves(r, im, im.inverse, kReservedSize + size_t(im.inverse_offset), total - im.bone_count, "inverse curve");
+  ResolveCurves(r, beyond, im, im.forward, kReservedSize + size_t(im.forward_offset), false, "forward curve",
+                m.warnings);
+  ResolveCurves(r, beyond, im, im.inverse, kReservedSize + size_t(im.inverse_offset), true, "inverse curve",
+                m.warnings);
 }
 
 }  // namespace
 
-Motion ParseMotion(ByteView data, uint64_t base, bool allow_placeholder) {
+Motion ParseMotion(ByteView data, uint64_t base, bool allow_placeholder, ByteView beyond) {
   ByteReader r(data, Endian::Little, base);
+  const ByteReader rest(beyond.size() > data.size() ? beyond : data, Endian::Little, base);
   Motion m;
   Coverage cov;
   if (allow_placeholder && data.size() < kHeaderEnd && std::all_of(data.begin(), data.end(), [](uint8_t b) { return b == 0; })) {
@@ -303,7 +373,7 @@ Motion ParseMotion(ByteView data, uint64_t base, bool allow_placeholder) {
     m.raw = true;
     ParseRaw(r, m, cov);
   } else if (m.header.type == kMotionInterpolated) {
-    ParseInterpolated(r, m, cov);
+    ParseInterpolated(r, rest, m, cov);
   } else {
     r.FailAt(kReservedSize, "motion type " + N(m.header.type) + " is neither 0 (interpolated) nor 1 (raw)");
   }

@@ -47,23 +47,28 @@ Bytes SerializeMotion(const Motion& m) {
             "the initial pose");
     auto curves = [](const std::vector<Curve>& cs) {
       return Chunk([&](ByteWriter& w) {
-        for (const Curve& c : cs) w.I16(c.joint), w.U8(c.packed), w.U8(c.key_count), w.I16(c.first_key);
+        for (const Curve& c : cs) w.I16(c.joint), w.U8(c.packed), w.U8(c.key_count), w.U16(c.first_key);
       });
     };
     img.Put(at(im.forward_offset), curves(im.forward), "the forward curves");
     img.Put(at(im.inverse_offset), curves(im.inverse), "the inverse curves");
+    // Entries read past a table are other bytes of the file: only each table's own are written.
+    const InterpolatedMotion::ReadPast& past = im.read_past;
     img.Put(at(im.key_offset), Chunk([&](ByteWriter& w) {
-              for (const Key& k : im.keys) w.U16(k.packed), w.I16(k.value), w.I16(k.in_tangent), w.I16(k.out_tangent);
+              for (size_t i = 0; i + past.keys < im.keys.size(); ++i) {
+                const Key& k = im.keys[i];
+                w.U16(k.packed), w.U16(k.value), w.U16(k.in_tangent), w.U16(k.out_tangent);
+              }
             }),
             "the keys");
-    auto floats = [](const std::vector<float>& v) {
+    auto floats = [](const std::vector<float>& v, size_t read_past) {
       return Chunk([&](ByteWriter& w) {
-        for (float f : v) w.F32(f);
+        for (size_t i = 0; i + read_past < v.size(); ++i) w.F32(v[i]);
       });
     };
-    img.Put(at(im.key_time_offset), floats(im.key_times), "the key times");
-    img.Put(at(im.key_value_offset), floats(im.values), "the key values");
-    img.Put(at(im.tangent_offset), floats(im.tangents), "the tangents");
+    img.Put(at(im.key_time_offset), floats(im.key_times, past.key_times), "the key times");
+    img.Put(at(im.key_value_offset), floats(im.values, past.values), "the key values");
+    img.Put(at(im.tangent_offset), floats(im.tangents, past.tangents), "the tangents");
     img.Put(at(im.constraint_offset), Chunk([&](ByteWriter& w) {
               for (const Constraint& c : im.constraints) {
                 w.U8(c.type), w.U8(c.unknown1), w.I16(c.bone), w.I16(c.ik_helper), w.I16(c.limiter);
@@ -132,6 +137,7 @@ void LayoutMotion(Motion& m) {
   } else {
     InterpolatedMotion& im = m.interpolated;
     m.header.type = kMotionInterpolated;
+    im.read_past = {};  // what was read past a table becomes part of it
     im.initial_pose_count = count(im.initial_pose);
     im.forward_count = count(im.forward);
     im.inverse_count = count(im.inverse);

@@ -125,15 +125,20 @@ TEST(Kh2Leniency, OuterSizeShortOfTheTriggersBy4And34Bytes) {
     LayoutBar(relaid);
     EXPECT_TRUE(ParseBar(SerializeBar(relaid)).warnings.empty());
   }
-  // An inner entry past the end of the file stays an error, at the inner entry's record.
+  // An inner entry past the end of the file damages that entry alone, named by its record.
   Bytes cut = ShortMset(4);
   const Bar bar = ParseBar(cut);
   cut.resize(bar.entries[1].offset);  // drop the second ANB
   cut[0x04] = 1;                      // one entry
   cut.resize(0x30 + bar.entries[0].size + 2);  // the first ANB's triggers now run past the file
-  const std::string e = test::ReadError(kKh2BarFormat, cut);
-  EXPECT_NE(e.find("offset " + Hex(0x30 + 0x20 + 8)), std::string::npos) << e;
-  EXPECT_NE(e.find("runs past the end of the file"), std::string::npos) << e;
+  const auto doc = kKh2BarFormat.read(cut, {});
+  const std::vector<std::string> damaged = doc->Damaged();
+  ASSERT_EQ(damaged.size(), 1u);
+  EXPECT_NE(damaged[0].find("entry 0 (A000) > entry 1 (A000): offset " + Hex(0x30 + 0x20 + 8)), std::string::npos)
+      << damaged[0];
+  EXPECT_NE(damaged[0].find("runs past the end of the file"), std::string::npos) << damaged[0];
+  EXPECT_EQ(doc->Write(), cut);
+  EXPECT_EQ(doc->Decode({}).clips.size(), 1u) << "the motion before the damaged triggers still gives its clip";
 }
 
 TEST(Kh2Leniency, TriggersPastTheirEntryAreReadWithAWarning) {
@@ -156,9 +161,12 @@ TEST(Kh2Leniency, TriggersPastTheirEntryAreReadWithAWarning) {
   ASSERT_EQ(bar.warnings.size(), 1u);
   EXPECT_NE(bar.warnings[0].find("offset " + Hex(t_off) + ": the triggers run 0x2 bytes past"), std::string::npos)
       << bar.warnings[0];
-  // Past the end of the file: an error.
+  // Past the end of the file: the triggers entry is damaged, kept as the bytes the file holds.
   data.resize(data.size() - 1);
-  EXPECT_NE(test::ReadError(kKh2BarFormat, data), "");
+  const auto doc = kKh2BarFormat.read(data, {});
+  ASSERT_EQ(doc->Damaged().size(), 1u);
+  EXPECT_NE(doc->Damaged()[0].find("entry 1 (A000)"), std::string::npos) << doc->Damaged()[0];
+  EXPECT_EQ(doc->Write(), data);
 }
 
 TEST(Kh2Leniency, ZeroSizeEntryPastTheEndAndPlaceholderMotion) {
@@ -236,13 +244,16 @@ TEST(Kh2Leniency, MsetSlotSemanticsAreListedAndKept) {
   EXPECT_EQ(info["empty_slots"], 1);
 }
 
-TEST(Kh2Leniency, SelfNestingArchiveIsBoundedWithAnError) {
+TEST(Kh2Leniency, SelfNestingArchiveIsBoundedAndDamagesTheDeepestEntry) {
   ByteWriter w(Endian::Little);
   WriteBarHead(w, {{kEntryAnb, 0, "SELF", 0, 0x20}});
   const Bytes data = w.Take();
-  const std::string e = test::ReadError(kKh2BarFormat, data);
-  EXPECT_NE(e.find("max-depth"), std::string::npos) << e;
-  EXPECT_NE(e.find("offset 0x0"), std::string::npos) << e;
+  const auto doc = kKh2BarFormat.read(data, {});
+  const std::vector<std::string> damaged = doc->Damaged();
+  ASSERT_EQ(damaged.size(), 1u);
+  EXPECT_NE(damaged[0].find("max-depth"), std::string::npos) << damaged[0];
+  EXPECT_NE(damaged[0].find("offset 0x0"), std::string::npos) << damaged[0];
+  EXPECT_EQ(doc->Write(), data);
 }
 
 TEST(Kh2Leniency, RawMatricesAreReadWhereTheHeaderPoints) {

@@ -187,12 +187,16 @@ TEST(Kh2Fixtures, GltfExportImportsBackWithTheSamePoses) {
 TEST(Kh2Fixtures, CorruptedValueIndexNamesTheAbsoluteOffset) {
   KH2_FIXTURE(data, "test-0000.anb");
   // Key 1 of the motion at 0x30: keys at 0x30 + 0x90 + 0xBE; key 1's value index at +8 + 2.
+  // Value 0x4040 lies past the end of the file: the motion entry is damaged, the file reads.
   Bytes bad = data;
   const size_t at = 0x30 + 0x90 + 0xBE + 8 + 2;
-  bad[at] = 0x40;
-  const std::string error = test::ReadError(kKh2BarFormat, bad);
-  EXPECT_NE(error.find("offset " + Hex(at)), std::string::npos) << error;
-  EXPECT_NE(error.find("value index 64 is out of range"), std::string::npos) << error;
+  bad[at] = 0x40, bad[at + 1] = 0x40;
+  const auto doc = kKh2BarFormat.read(bad, {});
+  const std::vector<std::string> damaged = doc->Damaged();
+  ASSERT_EQ(damaged.size(), 1u);
+  EXPECT_NE(damaged[0].find("offset " + Hex(at)), std::string::npos) << damaged[0];
+  EXPECT_NE(damaged[0].find("value 16448 lies past the end of the file"), std::string::npos) << damaged[0];
+  EXPECT_EQ(doc->Write(), bad);
 }
 
 // ---------------------------------------------------------------------------
@@ -294,29 +298,35 @@ TEST(Kh2Motion, HandBuiltInterpolatedMotionDecodes) {
   EXPECT_FLOAT_EQ(q[1].scale.y, 2);
 }
 
-TEST(Kh2Motion, OutOfRangeIndicesAreErrorsWithOffsets) {
+TEST(Kh2Motion, IndicesPastTheFileAreErrorsWithOffsets) {
   Motion m = HandMotion();
   const size_t curve_at = 0x90 + size_t(m.interpolated.forward_offset);
-  m.interpolated.forward[0].first_key = 40;
+  m.interpolated.forward[0].first_key = 4000;
   std::string e = test::ReadError(kKh2MotionFormat, SerializeMotion(m));
   EXPECT_NE(e.find("offset " + Hex(curve_at + 4)), std::string::npos) << e;
-  EXPECT_NE(e.find("out of range"), std::string::npos) << e;
+  EXPECT_NE(e.find("past the end of the file"), std::string::npos) << e;
 
   m = HandMotion();
-  m.interpolated.keys[1].value = 9;
+  m.interpolated.keys[1].value = 9000;
   e = test::ReadError(kKh2MotionFormat, SerializeMotion(m));
   EXPECT_NE(e.find("offset " + Hex(0x90 + size_t(m.interpolated.key_offset) + 8 + 2)), std::string::npos) << e;
-  EXPECT_NE(e.find("value index 9"), std::string::npos) << e;
+  EXPECT_NE(e.find("value 9000"), std::string::npos) << e;
 
   m = HandMotion();
-  m.interpolated.keys[0].packed = static_cast<uint16_t>((5 << 2) | 2);
+  m.interpolated.keys[0].packed = static_cast<uint16_t>((5000 << 2) | 2);
   e = test::ReadError(kKh2MotionFormat, SerializeMotion(m));
-  EXPECT_NE(e.find("key time index 5"), std::string::npos) << e;
+  EXPECT_NE(e.find("key time 5000"), std::string::npos) << e;
 
   m = HandMotion();
-  m.interpolated.keys[0].out_tangent = 7;
+  m.interpolated.keys[0].out_tangent = 7000;
   e = test::ReadError(kKh2MotionFormat, SerializeMotion(m));
   EXPECT_NE(e.find("offset " + Hex(0x90 + size_t(m.interpolated.key_offset) + 6)), std::string::npos) << e;
+
+  m = HandMotion();
+  m.interpolated.forward[0].packed = 9;  // channel 9
+  e = test::ReadError(kKh2MotionFormat, SerializeMotion(m));
+  EXPECT_NE(e.find("offset " + Hex(curve_at + 2)), std::string::npos) << e;
+  EXPECT_NE(e.find("channel 9 is not 0..8"), std::string::npos) << e;
 
   Bytes b = SerializeMotion(HandMotion());
   b[0xA0 + 0x30 + 3] = 0x7F;  // key table offset far past the end
@@ -434,30 +444,40 @@ TEST(Kh2Bar, MalformedArchivesGiveErrorsWithOffsets) {
   EXPECT_NE(test::ReadError(kKh2BarFormat, bad).find("offset 0x0: expected the BAR magic"), std::string::npos);
 
   bad = HandBar();
-  bad[0x18] = 0xF0;  // entry 0's offset far past the end
-  std::string e = test::ReadError(kKh2BarFormat, bad);
-  EXPECT_NE(e.find("offset 0x18: entry 0 (A000)"), std::string::npos) << e;
-  EXPECT_NE(e.find("runs past the end of the archive"), std::string::npos) << e;
-
-  bad = HandBar();
   bad[7] = 0x10;  // entry count 0x10000003
-  e = test::ReadError(kKh2BarFormat, bad);
+  std::string e = test::ReadError(kKh2BarFormat, bad);
   EXPECT_NE(e.find("offset 0x10"), std::string::npos) << e;
   EXPECT_NE(e.find("BAR entry table"), std::string::npos) << e;
+}
+
+// What damages one entry leaves the others readable: the entry is kept as bytes.
+TEST(Kh2Bar, MalformedEntriesAreDamagedWithOffsets) {
+  Bytes bad = HandBar();
+  bad[0x18] = 0xF0;  // entry 0's offset far past the end; entry 2 shares its data, not its offset field
+  auto doc = kKh2BarFormat.read(bad, {});
+  std::vector<std::string> damaged = doc->Damaged();
+  ASSERT_EQ(damaged.size(), 1u);
+  EXPECT_NE(damaged[0].find("entry 0 (A000): offset 0x18"), std::string::npos) << damaged[0];
+  EXPECT_NE(damaged[0].find("runs past the end of the file"), std::string::npos) << damaged[0];
+  EXPECT_EQ(doc->Write(), bad);
 
   bad = HandBar();
   bad[0x40 + 0x20 + 0x0F] = 9;  // nested triggers: frame trigger param count 9
-  e = test::ReadError(kKh2BarFormat, bad);
-  EXPECT_NE(e.find("offset " + Hex(0x40 + 0x20 + 0x10)), std::string::npos) << e;
+  doc = kKh2BarFormat.read(bad, {});
+  damaged = doc->Damaged();
+  ASSERT_FALSE(damaged.empty());
+  EXPECT_NE(damaged[0].find("entry 0 (A000) > entry 0 (A000): offset " + Hex(0x40 + 0x20 + 0x10)), std::string::npos)
+      << damaged[0];
+  EXPECT_EQ(doc->Write(), bad);
 }
 
 std::vector<std::string> BarSamples() { return {"walk.anb", "raw.anb", "p_ex00.mset", "ex00.mdlx"}; }
 
-TEST(Kh2Bar, SamplesRoundTripAndEveryTruncationFails) {
+// Truncations: Kh2LenientRead.EveryTruncationFailsOrKeepsWhatItHolds.
+TEST(Kh2Bar, SamplesRoundTrip) {
   for (const std::string& name : BarSamples()) {
     const Bytes data = ReadFileBytes(test::SourcePath("samples/kh2_bar/" + name));
     test::ExpectByteExactRoundTrip(kKh2BarFormat, data);
-    test::ExpectEveryTruncationFails(kKh2BarFormat, data);
   }
 }
 
