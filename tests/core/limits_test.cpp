@@ -225,13 +225,20 @@ TEST(Limits, OverlappingNestedArchivesParseEachPayloadOnce) {
   EXPECT_NO_THROW(DecodeDocument(loaded, DecodeContext{}));
 }
 
+// The entry nested one level too deep is damaged (kept as bytes), naming the limit.
+std::string DamageOf(const kh2::Bar& bar) {
+  std::string s;
+  for (const std::string& d : kh2::DamagedEntries(bar)) s += d + "\n";
+  return s;
+}
+
 TEST(Limits, ArchivesNestedTooDeepAreRejectedWithTheLimitsName) {
   const Bytes bar = FanOfNestedBars(20, 1);
-  const std::string e = ErrorOf([&] { kh2::ParseBar(bar); });
+  const std::string e = DamageOf(kh2::ParseBar(bar));
   EXPECT_TRUE(Contains(e, "max-depth")) << e;
   Limits deep;
   deep.max_depth = 32;
-  EXPECT_NO_THROW(kh2::ParseBar(bar, 0, deep));
+  EXPECT_EQ(DamageOf(kh2::ParseBar(bar, 0, deep)), "");
   // An archive whose entry is the archive itself ends at the depth limit, not in a stack overflow.
   Bytes self(32, 0);
   self[0] = 'B', self[1] = 'A', self[2] = 'R', self[3] = 1;
@@ -239,7 +246,7 @@ TEST(Limits, ArchivesNestedTooDeepAreRejectedWithTheLimitsName) {
   self[16] = uint8_t(kh2::kEntryAnb);
   PutU32LE(self, 24, 0);
   PutU32LE(self, 28, 32);
-  EXPECT_TRUE(Contains(ErrorOf([&] { kh2::ParseBar(self); }), "max-depth"));
+  EXPECT_TRUE(Contains(DamageOf(kh2::ParseBar(self)), "max-depth"));
 }
 
 // ---------------------------------------------------------------------------
@@ -410,10 +417,13 @@ TEST(AngleBetween, SeesAnglesFarBelowFloatResolution) {
 namespace animkit {
 namespace {
 
-// An archive whose entries all name one motion (wave.motion: 21 frames x 4 joints x 3
-// channels = 252 keys each), padded with pad trailing bytes.
+// An archive whose entries all name one motion: wave.motion (4 joints) played to frame
+// end 400 (401 frames x 4 joints x 3 channels = 4812 keys each), padded with pad bytes.
+constexpr uint64_t kKeysPerEntry = 401 * 4 * 3;
 Bytes ArchiveRepeatingOneMotion(uint32_t entries, size_t pad) {
-  const Bytes motion = ReadFileBytes(test::SourcePath("samples/kh2_motion/wave.motion"));
+  Bytes motion = ReadFileBytes(test::SourcePath("samples/kh2_motion/wave.motion"));
+  const float frame_end = 400;
+  std::memcpy(&motion[0xA0 + 0x84], &frame_end, 4);
   const size_t table = 16 + 16 * size_t(entries);
   Bytes b(table, 0);
   b[0] = 'B', b[1] = 'A', b[2] = 'R', b[3] = 1;
@@ -431,15 +441,16 @@ Bytes ArchiveRepeatingOneMotion(uint32_t entries, size_t pad) {
 }
 
 TEST(Limits, DecodedKeysMayGrowWithTheInputsSize) {
-  // 8400 x 252 = 2,116,800 keys: over max-values (2,097,152) for a 137 KB file...
-  const Bytes small = ArchiveRepeatingOneMotion(8400, 0);
+  // 1000 x 4812 = 4,812,000 keys: over max-values (2,097,152) for a 19 KB file...
+  const Bytes small = ArchiveRepeatingOneMotion(1000, 0);
+  ASSERT_GT(1000 * kKeysPerEntry, Limits{}.max_values);
   const LoadedFile a = LoadBytes(small, "many.anb", "kh2-bar", Options{});
   EXPECT_TRUE(Contains(ErrorOf([&] { DecodeDocument(a, DecodeContext{}); }), "max-values"));
-  // ...but what a file of 3 x 2,116,800 / 3 = 706 KB justifies (kDecodedValuesPerInputByte).
-  const size_t needed = 2116800 / kDecodedValuesPerInputByte + 1;
-  const Bytes large = ArchiveRepeatingOneMotion(8400, needed - small.size());
+  // ...but what a file of 4,812,000 / 8 = 602 KB justifies (kDecodedValuesPerInputByte).
+  const size_t needed = 1000 * kKeysPerEntry / kDecodedValuesPerInputByte + 1;
+  const Bytes large = ArchiveRepeatingOneMotion(1000, needed - small.size());
   const LoadedFile b = LoadBytes(large, "many.anb", "kh2-bar", Options{});
-  EXPECT_EQ(DecodeDocument(b, DecodeContext{}).clips.size(), 8400u);
+  EXPECT_EQ(DecodeDocument(b, DecodeContext{}).clips.size(), 1000u);
   EXPECT_EQ(ForInputSize(Limits{}, 10).max_values, Limits{}.max_values);
   EXPECT_EQ(ForInputSize(Limits{}, 1'000'000).max_values, 1'000'000 * kDecodedValuesPerInputByte);
 }

@@ -25,6 +25,48 @@ Value BoneInfo(const BoneRecord& b) {
           {"scale", V4(b.scale)},   {"rotation", V4(b.rotation)}, {"translation", V4(b.translation)}};
 }
 
+// The initial pose, curves and keys; the tables as the file holds them (entries read
+// past them are counted apart).
+Value CurveTablesInfo(const Motion& m) {
+  const InterpolatedMotion& im = m.interpolated;
+  Value pose = Value::array();
+  for (const InitialPose& p : im.initial_pose) pose.push_back({{"bone", p.bone}, {"channel", p.channel}, {"value", p.value}});
+  auto curves = [](const std::vector<Curve>& cs) {
+    Value out = Value::array();
+    for (const Curve& c : cs)
+      out.push_back({{"joint", c.joint},
+                     {"channel", c.channel()},
+                     {"pre", int(c.pre())},
+                     {"post", int(c.post())},
+                     {"key_count", c.key_count},
+                     {"first_key", c.first_key}});
+    return out;
+  };
+  const InterpolatedMotion::ReadPast& past = im.read_past;
+  Value keys = Value::array();
+  for (size_t i = 0; i + past.keys < im.keys.size(); ++i) {
+    const Key& k = im.keys[i];
+    keys.push_back({{"type", int(k.type())},
+                    {"time", k.time_index()},
+                    {"value", k.value},
+                    {"in_tangent", k.in_tangent},
+                    {"out_tangent", k.out_tangent}});
+  }
+  auto own = [](const std::vector<float>& v, size_t read_past) {
+    return std::vector<float>(v.begin(), v.end() - std::ptrdiff_t(read_past));
+  };
+  return {{"initial_pose", pose},
+          {"forward_curves", curves(im.forward)},
+          {"inverse_curves", curves(im.inverse)},
+          {"keys", keys},
+          {"key_times", own(im.key_times, past.key_times)},
+          {"key_values", own(im.values, past.values)},
+          {"tangents", own(im.tangents, past.tangents)},
+          {"read_past_tables",
+           {{"keys", past.keys}, {"key_times", past.key_times}, {"values", past.values}, {"tangents", past.tangents}}},
+          {"warnings", m.warnings}};
+}
+
 }  // namespace
 
 Value MotionInfo(const Motion& m) {
@@ -86,33 +128,6 @@ Value MotionInfo(const Motion& m) {
             {"external_effector_count", im.effector_count},
             {"unknown98", im.unknown98},
             {"unknown9c", im.unknown9c}});
-  Value pose = Value::array();
-  for (const InitialPose& p : im.initial_pose) pose.push_back({{"bone", p.bone}, {"channel", p.channel}, {"value", p.value}});
-  auto curves = [](const std::vector<Curve>& cs) {
-    Value out = Value::array();
-    for (const Curve& c : cs)
-      out.push_back({{"joint", c.joint},
-                     {"channel", c.channel()},
-                     {"pre", int(c.pre())},
-                     {"post", int(c.post())},
-                     {"key_count", c.key_count},
-                     {"first_key", c.first_key}});
-    return out;
-  };
-  // The tables as the file holds them; entries read past them are counted apart.
-  const InterpolatedMotion::ReadPast& past = im.read_past;
-  auto own = [](const std::vector<float>& v, size_t read_past) {
-    return std::vector<float>(v.begin(), v.end() - std::ptrdiff_t(read_past));
-  };
-  Value keys = Value::array();
-  for (size_t i = 0; i + past.keys < im.keys.size(); ++i) {
-    const Key& k = im.keys[i];
-    keys.push_back({{"type", int(k.type())},
-                    {"time", k.time_index()},
-                    {"value", k.value},
-                    {"in_tangent", k.in_tangent},
-                    {"out_tangent", k.out_tangent}});
-  }
   Value constraints = Value::array();
   for (const Constraint& c : im.constraints)
     constraints.push_back({{"type", c.type},
@@ -132,17 +147,8 @@ Value MotionInfo(const Motion& m) {
   for (const BoneRecord& b : im.ik_helpers) helpers.push_back(BoneInfo(b));
   Value joints = Value::array();
   for (const JointEntry& e : im.joints) joints.push_back({e.joint, e.flags});
-  j.update({{"initial_pose", pose},
-            {"forward_curves", curves(im.forward)},
-            {"inverse_curves", curves(im.inverse)},
-            {"keys", keys},
-            {"key_times", own(im.key_times, past.key_times)},
-            {"key_values", own(im.values, past.values)},
-            {"tangents", own(im.tangents, past.tangents)},
-            {"read_past_tables",
-             {{"keys", past.keys}, {"key_times", past.key_times}, {"values", past.values}, {"tangents", past.tangents}}},
-            {"warnings", m.warnings},
-            {"constraints", constraints},
+  j.update(CurveTablesInfo(m));
+  j.update({{"constraints", constraints},
             {"limiters", limiters},
             {"expressions", expressions},
             {"expression_nodes", nodes},

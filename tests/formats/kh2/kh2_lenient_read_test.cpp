@@ -233,6 +233,19 @@ TEST(Kh2LenientRead, AnEntryPastTheEndOfTheFileIsDamagedAndTheRestOpens) {
   EXPECT_EQ(ClipNames(doc->Decode(DecodeContext{})), (std::vector<std::string>{"000_A000", "002_A002", "003_A003"}));
 }
 
+TEST(Kh2LenientRead, AnOffsetPastTheEndOfTheFileDamagesItsEntryAlone) {
+  Bytes bytes = FourSlotMset();
+  const size_t offset_field = 0x10 + 0 * 16 + 8;  // slot 0's offset
+  bytes[offset_field + 2] = 0xF0;
+  auto doc = kKh2BarFormat.read(bytes, {});
+  const std::vector<std::string> damaged = doc->Damaged();
+  ASSERT_EQ(damaged.size(), 1u) << Joined(damaged);
+  EXPECT_NE(damaged[0].find("entry 0 (A000): offset " + Hex(offset_field)), std::string::npos) << damaged[0];
+  EXPECT_NE(damaged[0].find("the file holds none of it"), std::string::npos) << damaged[0];
+  EXPECT_EQ(doc->Write(), bytes);
+  EXPECT_EQ(doc->Decode(DecodeContext{}).clips.size(), 3u);
+}
+
 TEST(Kh2LenientRead, ATruncatedMsetKeepsTheSlotsBeforeTheCut) {
   std::vector<size_t> slots;
   const Bytes whole = FourSlotMset(&slots);
