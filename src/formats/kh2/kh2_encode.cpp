@@ -44,24 +44,15 @@ Sampled SampleClip(const Clip& clip, const Skeleton& skeleton) {
   return s;
 }
 
-float Unwrap(float angle, float previous) {
-  const float two_pi = 2 * std::numbers::pi_v<float>;
-  while (angle - previous > std::numbers::pi_v<float>) angle -= two_pi;
-  while (angle - previous < -std::numbers::pi_v<float>) angle += two_pi;
-  return angle;
-}
-
-// Euler XYZ channels of x; rotation as the triple (of the two that give the rotation,
-// each unwrapped by whole turns) nearest to reference, so that channels stay continuous.
+// Euler XYZ channels of x; rotation as the triple nearest to reference (of the two that
+// give the rotation, each moved by whole turns, and at gimbal lock the X/Z split nearest
+// to it), so that channels stay continuous and a template's angles come back as they were.
 ChannelValues Channels(const TransformTRS& x, const ChannelValues* reference) {
   Vec3 e = EulerFromQuat(x.rotation, EulerOrder::XYZ);
   if (reference) {
     const ChannelValues& r = *reference;
-    const float pi = std::numbers::pi_v<float>;
-    const Vec3 a{Unwrap(e.x, r[3]), Unwrap(e.y, r[4]), Unwrap(e.z, r[5])};
-    const Vec3 b{Unwrap(e.x + pi, r[3]), Unwrap(pi - e.y, r[4]), Unwrap(e.z + pi, r[5])};
-    auto dist = [&](Vec3 v) { return std::abs(v.x - r[3]) + std::abs(v.y - r[4]) + std::abs(v.z - r[5]); };
-    e = dist(b) < dist(a) && RotationDifference(QuatFromEuler(b, EulerOrder::XYZ), x.rotation) < 1e-3 ? b : a;
+    const std::array<double, 3> n = EulerNearest(x.rotation, EulerOrder::XYZ, {r[3], r[4], r[5]});
+    e = {static_cast<float>(n[0]), static_cast<float>(n[1]), static_cast<float>(n[2])};
   }
   return {x.scale.x, x.scale.y, x.scale.z, e.x, e.y, e.z, x.translation.x, x.translation.y, x.translation.z};
 }
@@ -481,8 +472,14 @@ void FitBones(Fitting& fit, const BoneSamples& in, const std::vector<bool>& chan
     }
     const int t = in.track_of_bone[size_t(b)];
     std::vector<ChannelValues> ch(s.frames);
+    ChannelValues predicted{};
     for (size_t f = 0; f < s.frames; ++f) {
-      const ChannelValues* ref = t_im ? &(*reference)[f][size_t(b)] : f ? &ch[f - 1] : nullptr;
+      // Without a template: continue from the previous frames (their linear extrapolation).
+      if (!t_im && f >= 2)
+        for (size_t k = 0; k < predicted.size(); ++k) predicted[k] = 2 * ch[f - 1][k] - ch[f - 2][k];
+      else if (!t_im && f == 1)
+        predicted = ch[0];
+      const ChannelValues* ref = t_im ? &(*reference)[f][size_t(b)] : f ? &predicted : nullptr;
       ch[f] = Channels(s.pose[f][size_t(t)], ref);
       if (!helper) box.Grow(s.pose[f][size_t(t)].translation);
     }

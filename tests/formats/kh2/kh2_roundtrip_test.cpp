@@ -1,0 +1,94 @@
+// KH2 round trips that change only what was edited: the Euler fit at gimbal lock, the
+// triggers' stored order, raw matrices kept from a template, and the encoder staying
+// within the format's tables on any input.
+#include <animkit/formats/kh2.hpp>
+#include <animkit/offline/sampling.hpp>
+
+#include "support/test_support.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+namespace animkit {
+namespace {
+
+using namespace kh2;
+
+constexpr double kPi = std::numbers::pi;
+
+// R = Rz(z) Ry(y) Rx(x) as a quaternion, in double (the math, not the library).
+QuatXYZW EulerXYZ(double x, double y, double z) {
+  const double cx = std::cos(x / 2), sx = std::sin(x / 2), cy = std::cos(y / 2), sy = std::sin(y / 2);
+  const double cz = std::cos(z / 2), sz = std::sin(z / 2);
+  return {float(sx * cy * cz - cx * sy * sz), float(cx * sy * cz + sx * cy * sz), float(cx * cy * sz - sx * sy * cz),
+          float(cx * cy * cz + sx * sy * sz)};
+}
+
+// Euler angles of frame f: Y reaches 90 degrees at frame 17 and stays there to frame 23
+// (gimbal lock: X and Z turn about one axis), while X and Z keep moving.
+std::array<double, 3> LockAngles(size_t f) {
+  const double s = double(f) / 30;
+  const double off = std::max(0.0, std::abs(double(f) - 20) - 3);
+  return {0.3 + 0.9 * s, kPi / 2 - 0.02 * off, -0.2 + 0.6 * s};
+}
+
+Clip ThroughGimbalLock() {
+  Clip clip;
+  clip.SetFrames(41, 30);
+  JointTrack t;
+  t.joint = "#0";
+  for (size_t f = 0; f < clip.frame_count; ++f) {
+    const auto [x, y, z] = LockAngles(f);
+    t.rotation.Add(FrameTime(f, 30), EulerXYZ(x, y, z));
+  }
+  clip.tracks = {t};
+  return clip;
+}
+
+TEST(Kh2GimbalLock, EulerFitStaysWithinTheBoundAtAndNearYOf90Degrees) {
+  const Clip clip = ThroughGimbalLock();
+  EncodeReport report;
+  const Motion m = EncodeMotion(clip, {}, {}, &report);
+  const InterpolatedMotion& im = m.interpolated;
+  std::vector<ChannelValues> pose;
+  double worst = 0;
+  for (size_t f = 0; f < clip.frame_count; ++f) {
+    EvaluatePose(im, float(f) * 2, {}, pose);
+    const auto [x, y, z] = LockAngles(f);
+    const double error = AngleBetween(TransformFromChannels(pose[0]).rotation, EulerXYZ(x, y, z));
+    worst = std::max(worst, error);
+    EXPECT_LE(error, 3e-4) << "frame " << f;
+    if (f > 0) {  // the X/Z split continues from the frames before: no jump at the lock
+      std::vector<ChannelValues> before;
+      EvaluatePose(im, float(f - 1) * 2, {}, before);
+      EXPECT_LT(std::abs(pose[0][3] - before[0][3]), 0.1) << "frame " << f;
+      EXPECT_LT(std::abs(pose[0][5] - before[0][5]), 0.1) << "frame " << f;
+    }
+  }
+  std::printf("gimbal lock: largest error %.3g rad, %zu keys\n", worst, im.keys.size());
+  EXPECT_LT(im.keys.size(), 40u);  // smooth channels: few keys
+
+  // Back through the template it came from, unedited: the template's own bytes.
+  const Clip decoded = DecodeMotion(m, {}, {}, {});
+  EncodeReport again;
+  const Motion same = EncodeMotion(decoded, {}, {}, &again, &m);
+  EXPECT_TRUE(again.unchanged);
+  EXPECT_EQ(SerializeMotion(same), SerializeMotion(m));
+}
+
+TEST(Kh2GimbalLock, EulerFromQuatIsExactAtTheLock) {
+  for (const double y : {kPi / 2, -kPi / 2, kPi / 2 - 1e-5, kPi / 2 - 3e-4, -kPi / 2 + 2e-6}) {
+    const QuatXYZW q = EulerXYZ(0.4, y, -1.1);
+    const Vec3 e = EulerFromQuat(q, EulerOrder::XYZ);
+    EXPECT_LT(AngleBetween(EulerXYZ(e.x, e.y, e.z), q), 1e-6) << y;
+    // Nearest to given angles at the lock: the split of the given angles is kept.
+    const auto n = EulerNearest(q, EulerOrder::XYZ, {0.4, y, -1.1});
+    EXPECT_NEAR(n[0], 0.4, 1e-5) << y;
+    EXPECT_NEAR(n[1], y, 1e-5) << y;
+    EXPECT_NEAR(n[2], -1.1, 1e-5) << y;
+  }
+}
+
+}  // namespace
+}  // namespace animkit
