@@ -6,6 +6,7 @@
 
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -88,6 +89,68 @@ TEST(Kh2GimbalLock, EulerFromQuatIsExactAtTheLock) {
     EXPECT_NEAR(n[1], y, 1e-5) << y;
     EXPECT_NEAR(n[2], -1.1, 1e-5) << y;
   }
+}
+
+// ---------------------------------------------------------------------------
+// Triggers keep their stored order
+
+// An ANB whose triggers are stored out of time order: ranges at frames 10, 2; frames 8, 3, 8.
+Bar AnbWithUnsortedTriggers() {
+  Clip clip = ThroughGimbalLock();
+  Bar anb = EncodeAnb(clip, {}, {});
+  Triggers& t = *anb.entries[1].triggers;
+  t.ranges = {{10, 20, 3, {}}, {2, -1, 0, {}}};
+  t.frames = {{8, 2, {7}}, {3, 2, {1}}, {8, 10, {}}};
+  LayoutTriggers(t);
+  LayoutBar(anb);
+  return ParseBar(SerializeBar(anb));
+}
+
+TEST(Kh2TriggerOrder, EqualTriggersInAnyOrderKeepTheTemplatesBytes) {
+  const Bar templ = AnbWithUnsortedTriggers();
+  const Bytes templ_bytes = SerializeBar(templ);
+  Clip clip = DecodeMotion(*templ.entries[0].motion, {}, {}, {});
+  clip.events = DecodeTriggers(*templ.entries[1].triggers, 30, clip.duration);
+  ASSERT_EQ(clip.events.size(), 5u);
+  // As a glTF editor may carry them: sorted by time, and reversed.
+  std::stable_sort(clip.events.begin(), clip.events.end(), [](const Event& a, const Event& b) { return a.time < b.time; });
+  for (int pass = 0; pass < 2; ++pass) {
+    bool unchanged = false;
+    const Bar out = EncodeAnbFromTemplate(clip, {}, {}, templ, nullptr, &unchanged);
+    EXPECT_TRUE(unchanged) << pass;
+    EXPECT_EQ(SerializeBar(out), templ_bytes) << pass;
+    std::reverse(clip.events.begin(), clip.events.end());
+  }
+}
+
+TEST(Kh2TriggerOrder, AnEditedSetKeepsTheStoredOrderOfTheTriggersThatRemain) {
+  const Bar templ = AnbWithUnsortedTriggers();
+  Clip clip = DecodeMotion(*templ.entries[0].motion, {}, {}, {});
+  clip.events = DecodeTriggers(*templ.entries[1].triggers, 30, clip.duration);
+  // Remove the frame trigger at frame 3 (the 4th event), add one at frame 1, sort by time.
+  clip.events.erase(clip.events.begin() + 3);
+  Event added;
+  added.time = 1.0 / 30;
+  added.name = TriggerEventName(false, 2);
+  added.params = {2, 5};
+  clip.events.push_back(added);
+  std::stable_sort(clip.events.begin(), clip.events.end(), [](const Event& a, const Event& b) { return a.time < b.time; });
+  bool unchanged = true;
+  const Bar out = ParseBar(SerializeBar(EncodeAnbFromTemplate(clip, {}, {}, templ, nullptr, &unchanged)));
+  EXPECT_FALSE(unchanged);
+  const Triggers& t = *out.entries[1].triggers;
+  ASSERT_EQ(t.ranges.size(), 2u);
+  EXPECT_EQ(t.ranges[0].start, 10);  // stored order, not time order
+  EXPECT_EQ(t.ranges[1].start, 2);
+  ASSERT_EQ(t.frames.size(), 3u);
+  EXPECT_EQ(t.frames[0].frame, 8);
+  EXPECT_EQ(t.frames[0].id, 2);
+  EXPECT_EQ(t.frames[1].frame, 8);
+  EXPECT_EQ(t.frames[1].id, 10);
+  EXPECT_EQ(t.frames[2].frame, 1);  // the new one after those that remain
+  EXPECT_EQ(t.frames[2].params, std::vector<int16_t>{5});
+  // The motion is the template's own.
+  EXPECT_EQ(SerializeMotion(*out.entries[0].motion), SerializeMotion(*templ.entries[0].motion));
 }
 
 }  // namespace
