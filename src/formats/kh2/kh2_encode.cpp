@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <string>
@@ -318,6 +319,36 @@ void EncodeRaw(const BoneSamples& in, const Motion* templ, Motion& m, Bounds& bo
   raw.bbox_max = box.hi;
 }
 
+// A raw template's matrix where the clip's pose equals the template's decoded pose
+// within the format's precision (floats: 1e-5 rad, 1e-5 relative), the encoded one
+// elsewhere. True when every matrix is the template's (its own motion is the answer).
+bool KeepTemplateMatrices(RawMotion& raw, const Motion& templ, const BoneSamples& in) {
+  DecodeSettings ds;
+  ds.raw_space = in.clip.space == Space::Local ? RawSpace::Local : RawSpace::Model;
+  ds.limits.max_values = std::numeric_limits<decltype(ds.limits.max_values)>::max();
+  const Clip decoded = DecodeMotion(templ, in.skeleton, {}, ds);
+  const RawMotion& t = templ.raw_motion;
+  const size_t bones = size_t(std::max(raw.bone_count, 0)), t_bones = size_t(std::max(t.bone_count, 0));
+  EncodeSettings floats;
+  floats.tolerance = floats.relative_tolerance = 1e-5f;
+  bool all = bones == t_bones && raw.matrices.size() == t.matrices.size();
+  for (size_t i = 0; i < raw.matrices.size(); ++i) {
+    const size_t f = i / bones, b = i % bones;
+    const size_t j = f * t_bones + b;
+    bool close = b < t_bones && j < t.matrices.size() && b < decoded.tracks.size() &&
+                 f < decoded.tracks[b].rotation.values.size();
+    if (close) {
+      const JointTrack& track = decoded.tracks[b];
+      const TransformTRS old{track.translation.values[f], track.rotation.values[f], track.scale.values[f]};
+      const int k = in.track_of_bone[b];
+      close = Within(k >= 0 ? in.s.pose[f][size_t(k)] : in.RestOf(int(b)), old, floats);
+    }
+    if (close) raw.matrices[i] = t.matrices[j];
+    all = all && close;
+  }
+  return all;
+}
+
 // The template's pose at every frame (rest: the skeleton's, then the template's IK helpers).
 std::vector<std::vector<ChannelValues>> TemplatePoses(const InterpolatedMotion& t, const BoneSamples& in,
                                                       const std::vector<float>& frame_times) {
@@ -555,7 +586,12 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
   Bounds box;
   if (m.raw) {
     EncodeRaw(in, templ, m, box);
-    LayoutMotion(m);
+    if (templ && templ->raw && KeepTemplateMatrices(m.raw_motion, *templ, in)) {
+      rep.unchanged = true;
+      m = *templ;  // every matrix within float rounding of the template's: its own motion
+    } else {
+      LayoutMotion(m);
+    }
   } else {
     m = EncodeInterpolated(std::move(m), in, settings, interpolated_template ? templ : nullptr, box, rep);
   }
