@@ -153,5 +153,59 @@ TEST(Kh2TriggerOrder, AnEditedSetKeepsTheStoredOrderOfTheTriggersThatRemain) {
   EXPECT_EQ(SerializeMotion(*out.entries[0].motion), SerializeMotion(*templ.entries[0].motion));
 }
 
+// ---------------------------------------------------------------------------
+// Without a template the encoder never fails on table capacity
+
+// 24 joints x 250 frames of noisy motion on every channel: at the default tolerance
+// about 54,000 keys with as many distinct values and tangents, past the 32,767 keys and
+// 32,768 values and tangents a motion indexes.
+Clip NoisyClip() {
+  Clip clip;
+  clip.SetFrames(250, 30);
+  std::mt19937 random(31);
+  std::uniform_real_distribution<float> noise(-0.02f, 0.02f);
+  for (int j = 0; j < 24; ++j) {
+    JointTrack t;
+    t.joint = "#" + std::to_string(j);
+    for (size_t f = 0; f < clip.frame_count; ++f) {
+      const float s = float(f) / 30;
+      t.translation.Add(FrameTime(f, 30), {std::sin(s + float(j)) + noise(random), 5 + noise(random), noise(random)});
+      t.rotation.Add(FrameTime(f, 30), EulerXYZ(0.5 * std::sin(s) + noise(random), noise(random), 0.3 * j + noise(random)));
+      t.scale.Add(FrameTime(f, 30), {1 + noise(random), 1 + noise(random), 1 + noise(random)});
+    }
+    clip.tracks.push_back(std::move(t));
+  }
+  return clip;
+}
+
+TEST(Kh2TableCapacity, ABigNoisyClipFitsWithARaisedToleranceThatIsReported) {
+  const Clip clip = NoisyClip();
+  EncodeReport report;
+  const Motion m = ParseMotion(SerializeMotion(EncodeMotion(clip, {}, {}, &report)));
+  const InterpolatedMotion& im = m.interpolated;
+  EXPECT_LE(im.keys.size(), 32767u);
+  EXPECT_LE(im.values.size(), 32768u);
+  EXPECT_LE(im.tangents.size(), 32768u);
+  EXPECT_LE(im.key_times.size(), 16383u);
+  EXPECT_GT(report.table_tolerance, 1e-4f);  // raised, and said so
+  EXPECT_GE(report.tolerance_used, report.table_tolerance);
+  std::printf("noisy clip: %zu keys, %zu values, %zu tangents; tolerance raised to %g\n", im.keys.size(),
+              im.values.size(), im.tangents.size(), double(report.table_tolerance));
+  // Every frame within the tolerance used: 3x per rotation (three channels), and per
+  // translation component relative to the channel's magnitude (at least 1).
+  const double tol = report.tolerance_used;
+  std::vector<ChannelValues> pose;
+  for (size_t f = 0; f < clip.frame_count; ++f) {
+    EvaluatePose(im, float(f) * 2, {}, pose);
+    for (size_t j = 0; j < clip.tracks.size(); ++j) {
+      const JointTrack& t = clip.tracks[j];
+      const TransformTRS got = TransformFromChannels(pose[j]);
+      EXPECT_LE(AngleBetween(got.rotation, t.rotation.values[f]), 3 * tol + 1e-6) << j << " frame " << f;
+      EXPECT_NEAR(got.translation.x, t.translation.values[f].x, 1.1 * tol + 1e-6) << j << " frame " << f;
+      EXPECT_NEAR(got.translation.y, t.translation.values[f].y, 5.1 * tol + 1e-6) << j << " frame " << f;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace animkit
