@@ -105,36 +105,51 @@ QuatXYZW QuatFromMatrix(const Mat3& m) {
 }
 }  // namespace
 
-Vec3 EulerFromQuat(QuatXYZW q, EulerOrder order) {
-  Mat3 m = RotationMatrix(Normalize(q));
-  double x, y, z;
+namespace {
+
+// Euler angles of q in double, from the quaternion normalized in double: y from atan2
+// (asin near +-1 loses half the digits: 3.5e-4 rad from a float quaternion at Y = 90
+// degrees). cos_y is |cos y|; at 0 (gimbal lock) x or z is set to 0.
+struct EulerSolution {
+  double x = 0, y = 0, z = 0, cos_y = 1;
+};
+
+EulerSolution SolveEuler(QuatXYZW q, EulerOrder order) {
+  double v[4] = {q.x, q.y, q.z, q.w};
+  const double n = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+  if (!(n > 0) || !std::isfinite(n)) return {};
+  for (double& c : v) c /= n;
+  const double x = v[0], y = v[1], z = v[2], w = v[3];
+  const double m00 = 1 - 2 * (y * y + z * z), m01 = 2 * (x * y - w * z), m02 = 2 * (x * z + w * y);
+  const double m10 = 2 * (x * y + w * z), m11 = 1 - 2 * (x * x + z * z), m12 = 2 * (y * z - w * x);
+  const double m20 = 2 * (x * z - w * y), m21 = 2 * (y * z + w * x), m22 = 1 - 2 * (x * x + y * y);
+  EulerSolution e;
+  constexpr double kLock = 1e-12;
   if (order == EulerOrder::XYZ) {  // R = Rz Ry Rx
-    double s = std::clamp(-m.r[2][0], -1.0, 1.0);
-    y = std::asin(s);
-    if (std::abs(s) < 0.9999999) {
-      x = std::atan2(m.r[2][1], m.r[2][2]);
-      z = std::atan2(m.r[1][0], m.r[0][0]);
-    } else {
-      x = 0;
-      z = std::atan2(-m.r[0][1], m.r[1][1]);
-    }
+    e.cos_y = std::hypot(m00, m10);
+    e.y = std::atan2(-m20, e.cos_y);
+    if (e.cos_y > kLock) e.x = std::atan2(m21, m22), e.z = std::atan2(m10, m00);
+    else e.x = 0, e.z = std::atan2(-m01, m11);
   } else {  // R = Rx Ry Rz
-    double s = std::clamp(m.r[0][2], -1.0, 1.0);
-    y = std::asin(s);
-    if (std::abs(s) < 0.9999999) {
-      x = std::atan2(-m.r[1][2], m.r[2][2]);
-      z = std::atan2(-m.r[0][1], m.r[0][0]);
-    } else {
-      z = 0;
-      x = std::atan2(m.r[2][1], m.r[1][1]);
-    }
+    e.cos_y = std::hypot(m00, m01);
+    e.y = std::atan2(m02, e.cos_y);
+    if (e.cos_y > kLock) e.x = std::atan2(-m12, m22), e.z = std::atan2(-m01, m00);
+    else e.z = 0, e.x = std::atan2(m21, m11);
   }
-  return {static_cast<float>(x), static_cast<float>(y), static_cast<float>(z)};
+  return e;
+}
+
+}  // namespace
+
+Vec3 EulerFromQuat(QuatXYZW q, EulerOrder order) {
+  const EulerSolution e = SolveEuler(q, order);
+  return {static_cast<float>(e.x), static_cast<float>(e.y), static_cast<float>(e.z)};
 }
 
 std::array<double, 3> EulerNearest(QuatXYZW q, EulerOrder order, const std::array<double, 3>& previous) {
-  const Vec3 e = EulerFromQuat(q, order);
+  const EulerSolution e = SolveEuler(q, order);
   const double pi = std::numbers::pi, turn = 2 * pi;
+  auto toward = [&](double v, size_t k) { return v - turn * std::round((v - previous[k]) / turn); };
   std::array<std::array<double, 3>, 2> solutions = {{{e.x, e.y, e.z}, {e.x + pi, pi - e.y, e.z + pi}}};
   double best = std::numeric_limits<double>::infinity();
   size_t pick = 0;
@@ -142,12 +157,23 @@ std::array<double, 3> EulerNearest(QuatXYZW q, EulerOrder order, const std::arra
     double distance = 0;
     for (size_t k = 0; k < 3; ++k) {
       double& v = solutions[s][k];
-      v -= turn * std::round((v - previous[k]) / turn);
+      v = toward(v, k);
       distance += (v - previous[k]) * (v - previous[k]);
     }
     if (distance < best) best = distance, pick = s;
   }
-  return solutions[pick];
+  std::array<double, 3> out = solutions[pick];
+  // At (or next to) gimbal lock only x - z (or x + z) is fixed: move the split toward
+  // previous's, as far as the rotation stays the same to about 1e-7 rad (the change
+  // is at most |a| cos y).
+  const double sign_y = std::sin(out[1]) < 0 ? -1.0 : 1.0;
+  const double sigma = order == EulerOrder::XYZ ? sign_y : -sign_y;  // z moves by sigma * a
+  const double a = ((previous[0] - out[0]) + sigma * (previous[2] - out[2])) / 2;
+  if (std::abs(a) * e.cos_y <= 1e-7 && std::abs(a) > 0) {
+    out[0] = toward(out[0] + a, 0);
+    out[2] = toward(out[2] + sigma * a, 2);
+  }
+  return out;
 }
 
 double AngleBetween(QuatXYZW a, QuatXYZW b) {

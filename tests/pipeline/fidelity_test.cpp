@@ -95,6 +95,8 @@ struct Difference {
 const std::map<std::string, std::string> kTemplateOnly = {
     {"kh2/interpolated.motion", "IK helpers, constraints and the header's frame count (a warning names the template)"},
     {"kh2_bar/p_ex00.mset", "the empty and duplicate slots of the MSET: the clips are laid out in slots 0, 1, 2"},
+    {"kh2-baked/M_EX660.mset", "IK helpers, constraints, the frame count and the slot layout (links, empty slots)"},
+    {"kh2-baked/M_EX660_RAW.mset", "the slot layout of the MSET (links, empty slots): the clips are laid out in slots 0.."},
 };
 
 Difference Compare(const Scene& a, const Scene& b, const Skeleton& rest, double size, const std::string& what,
@@ -150,13 +152,20 @@ struct Row {
   Leg with_template, from_extras;
 };
 
+// A file and the skeleton to give it ("": its companion, found as --skeleton auto finds it).
+struct Source {
+  std::string path, skeleton;
+};
+
 // One file through glb and back; both ways back are checked against the original.
-Row RoundTrip(const std::string& path, const fs::path& dir) {
+Row RoundTrip(const Source& source, const fs::path& dir) {
+  const std::string& path = source.path;
+  const std::string skeleton = source.skeleton.empty() ? std::string(kSkeletonAuto) : source.skeleton;
   Row row;
   row.file = fs::path(path).parent_path().filename().string() + "/" + fs::path(path).filename().string();
   const LoadedFile loaded = LoadFile(path, "", {});
   row.format = std::string(loaded.format->id);
-  const DecodedScene original = DecodeWithSkeleton(loaded, std::string(kSkeletonAuto), {});
+  const DecodedScene original = DecodeWithSkeleton(loaded, skeleton, {});
   const Skeleton& rest = original.rest();
   const std::string companion = original.skeleton.path;
   const bool has_key_tables = StoredKeys(loaded.document->Info()) > 0;
@@ -172,7 +181,7 @@ Row RoundTrip(const std::string& path, const fs::path& dir) {
   ConvertRequest to_glb;
   to_glb.input = path;
   to_glb.output = (dir / (stem + ".glb")).string();
-  to_glb.skeleton = std::string(kSkeletonAuto);
+  to_glb.skeleton = skeleton;
   (void)Convert(to_glb);
 
   auto back = [&](bool with_template) {
@@ -181,7 +190,7 @@ Row RoundTrip(const std::string& path, const fs::path& dir) {
     request.input = to_glb.output;
     request.output = (dir / ((with_template ? "template." : "extras.") + stem)).string();
     if (!with_template) request.output_format = row.format;  // with one: the template's format (.anm is shared)
-    request.skeleton = with_template ? std::string(kSkeletonAuto) : companion;
+    request.skeleton = with_template ? skeleton : companion;
     if (with_template) request.template_path = path;
     const std::string what = row.file + (with_template ? " (--template)" : " (extras)");
     const ConvertResult result = Convert(request);
@@ -198,6 +207,8 @@ Row RoundTrip(const std::string& path, const fs::path& dir) {
     EXPECT_LE(leg.error.rotation, precision.rotation) << what << ": " << precision.what;
     EXPECT_LE(leg.error.translation, precision.translation) << what << ": " << precision.what;
     EXPECT_LE(double(leg.keys), 1.5 * double(row.keys)) << what << ": key count";
+    // Unedited through its template: the template's bytes (docs/fidelity.md).
+    if (with_template) EXPECT_TRUE(leg.identical) << what << ": not the template's bytes";
     return leg;
   };
   row.with_template = back(true);
@@ -205,15 +216,15 @@ Row RoundTrip(const std::string& path, const fs::path& dir) {
   return row;
 }
 
-std::vector<std::string> Files() {
-  std::vector<std::string> files;
+std::vector<Source> Files() {
+  std::vector<Source> files;
   for (const char* sample :
        {"psx_anm/dance.anm", "psx_anm/wave.anm", "psx_tmd/figure.anm", "psx_anc/orbit.anc", "text_anm/authored.anm",
         "text_anm/figure.anm", "metroid_anim/run.anim", "metroid_anim/hologram_v0.anim", "edf_canm/soldier5.canm",
         "edf_canm/soldier6.canm", "kh2_bar/walk.anb", "kh2_bar/raw.anb", "kh2_bar/p_ex00.mset",
         "kh2_motion/wave.motion", "kh2_motion/wave_raw.motion"})
-    files.push_back(test::SourcePath("samples/" + std::string(sample)));
-  if (const std::string p = test::FixturePath("kh2/interpolated.motion"); !p.empty()) files.push_back(p);
+    files.push_back({test::SourcePath("samples/" + std::string(sample)), ""});
+  if (const std::string p = test::FixturePath("kh2/interpolated.motion"); !p.empty()) files.push_back({p, ""});
   // Sora's P_EX100.mdlx (229 bones) is the only model beside these and not theirs (3 bones, and
   // none): they go through alone, from a copy in a folder of their own, as they were made.
   const fs::path alone = test::TempDir("fidelity-alone") / "kh2";
@@ -222,9 +233,14 @@ std::vector<std::string> Files() {
     if (const std::string p = test::FixturePath(fixture); !p.empty()) {
       const fs::path copy = alone / fs::path(p).filename();
       fs::copy_file(p, copy, fs::copy_options::overwrite_existing);
-      files.push_back(copy.string());
+      files.push_back({copy.string(), ""});
     }
   }
+  // A real moveset (interpolated, with IK helpers and links) and the same motions baked
+  // to raw matrices; no model exists for them: their skeleton is a glTF beside them.
+  const std::string skeleton = test::FixturePath("kh2-baked/M_EX660.skeleton.gltf");
+  for (const char* fixture : {"kh2-baked/M_EX660.mset", "kh2-baked/M_EX660_RAW.mset"})
+    if (const std::string p = test::FixturePath(fixture); !p.empty() && !skeleton.empty()) files.push_back({p, skeleton});
   return files;
 }
 
@@ -237,14 +253,17 @@ std::string Cell(const Leg& leg) {
 
 TEST(Fidelity, EveryFileComesBackThroughGlbWithinItsFormatsPrecision) {
   const fs::path dir = test::TempDir("fidelity");
-  const std::vector<std::string> files = Files();
-  if (files.size() == 15) std::printf("fidelity: ../shared/fixtures/kh2 absent: samples only\n");
+  const std::vector<Source> files = Files();
+  if (test::FixturePath("kh2/interpolated.motion").empty())
+    std::printf("fidelity: ../shared/fixtures/kh2 absent: its fixtures are skipped\n");
+  if (test::FixturePath("kh2-baked/M_EX660.mset").empty())
+    std::printf("fidelity: ../shared/fixtures/kh2-baked absent: the real moveset is skipped\n");
   std::printf("| file | format | keys | bytes | --template: error (rotation, translation / size) | keys | bytes "
               "| extras only: error | keys | bytes |\n");
   std::printf("|---|---|--:|--:|---|--:|--:|---|--:|--:|\n");
-  for (const std::string& path : files) {
-    SCOPED_TRACE(path);
-    const Row row = RoundTrip(path, dir);
+  for (const Source& source : files) {
+    SCOPED_TRACE(source.path);
+    const Row row = RoundTrip(source, dir);
     std::printf("| %s | %s | %zu | %zu | %s | %s |\n", row.file.c_str(), row.format.c_str(), row.keys, row.bytes,
                 Cell(row.with_template).c_str(), Cell(row.from_extras).c_str());
   }

@@ -123,9 +123,13 @@ inline constexpr char kDuration[] = "duration";         // clip: the entry's dur
 inline constexpr char kInterval[] = "interval";         // clip: the entry's interval, engine frames
 inline constexpr char kKeyframes[] = "keyframes";       // clip: the entry's keyframe count
 inline constexpr char kEngineFps[] = "engine_fps";      // clip: the engine rate it was decoded with
+// clip: per joint, each keyed 16-bit channel's quantization, {"position"|"rotation"|"scale":
+// [base xyz, speed xyz]} (rotation adds its first key's angles, which fix the turns of
+// multi-turn angles); the encoder quantizes on that grid wherever the values fit it.
+inline constexpr char kChannels[] = "canm_channels";
 inline constexpr std::array kScene{kSourceFormatKey, kCanmVersion};
 inline constexpr std::array kClip{kSourceFormatKey, kCanmVersion, kLoop,      kDuration,
-                                  kInterval,        kKeyframes,   kEngineFps};
+                                  kInterval,        kKeyframes,   kEngineFps, kChannels};
 }  // namespace metadata_keys
 
 }  // namespace animkit::edf_canm

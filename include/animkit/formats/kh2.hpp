@@ -397,6 +397,9 @@ struct EncodeReport {
   size_t fitted_keys = 0;    // keys of the curves fitted from the clip (the rest came from a template)
   float tolerance_used = 0;  // raised above the setting where a curve needed more than 255 keys
   bool unchanged = false;    // the template's motion was kept: no pose moved beyond the tolerance
+  // The tolerance every channel was fitted with because the asked one needed more keys,
+  // values, tangents or key times than a motion's tables index (0: not raised).
+  float table_tolerance = 0;
 };
 // The rotation angle between two unit quaternions, in double and exact for tiny angles
 // (the encoder's tolerance checks).

@@ -170,10 +170,12 @@ inline constexpr char kAnimVersion[] = "anim_version";  // ANIM clip: the file's
 inline constexpr char kEvntId[] = "evnt_id";            // ANIM clip: the EVNT resource id; the encoder keeps it
 inline constexpr char kRootBone[] = "root_bone";        // ANIM clip: the root bone id; the encoder keeps it
 inline constexpr char kScratchSize[] = "scratch_size";  // ANIM clip (version 2): the header's scratch size
+inline constexpr char kTranslationMultiplier[] = "translation_multiplier";  // ANIM clip (version 2): the encoder keeps it where the translations fit
 inline constexpr char kBoneIds[] = "bone_ids";          // scene: each joint's bone id (CINF; an ANIM decoded with one)
 inline constexpr char kRestRule[] = "rest_rule";        // CINF scene: "relative" or "absolute" (--cinf-rest)
 inline constexpr std::array kAnimScene{kBoneIds};
-inline constexpr std::array kAnimClip{kSourceFormatKey, kAnimVersion, kEvntId, kRootBone, kScratchSize};
+inline constexpr std::array kAnimClip{kSourceFormatKey, kAnimVersion, kEvntId, kRootBone, kScratchSize,
+                                      kTranslationMultiplier};
 inline constexpr std::array kCinfScene{kSourceFormatKey, kBoneIds, kRestRule};
 }  // namespace metadata_keys
 

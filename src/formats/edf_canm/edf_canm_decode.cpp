@@ -36,6 +36,26 @@ double FrameRateOf(const Animation& a, const DecodeSettings& settings) {
 
 namespace {
 
+// The quantization of a bone's keyed 16-bit channels (metadata_keys::kChannels).
+Value ChannelGrids(const File& file, const BoneEntry& e) {
+  Value grids = Value::object();
+  auto add = [&](const char* what, int16_t index, bool rotation) {
+    if (index < 0 || size_t(index) >= file.channels.size()) return;
+    const Channel& c = file.channels[size_t(index)];
+    if (c.quaternion(file.version) || c.keys.empty()) return;
+    std::vector<float> grid{c.base[0], c.base[1], c.base[2], c.speed[0], c.speed[1], c.speed[2]};
+    if (rotation) {
+      const auto first = ChannelValue(file, c, 0);
+      grid.insert(grid.end(), {first[0], first[1], first[2]});
+    }
+    grids[what] = Value(grid);
+  };
+  add("position", e.position, false);
+  add("rotation", e.rotation, true);
+  add("scale", e.scale, false);
+  return grids;
+}
+
 size_t StoredKeys(const Channel& c) { return std::max(c.keys.size(), c.quats.size()); }
 
 // "#N" (formatted directly: string concatenation here trips a GCC 12 -O3 false warning).
@@ -78,12 +98,15 @@ std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings) 
                      {metadata_keys::kLoop, a.loop},           {metadata_keys::kDuration, a.duration},
                      {metadata_keys::kInterval, a.interval},   {metadata_keys::kKeyframes, a.keyframes},
                      {metadata_keys::kEngineFps, settings.engine_fps}};
+    Value quantization = Value::object();
     for (size_t j = 0; j < a.bones.size(); ++j) {
       const BoneEntry& e = a.bones[j];
       JointTrack t;
       const std::string& name = file.names[size_t(e.name_index)].name;
       t.joint = name;
       if (name.empty()) t.joint = IndexName(size_t(e.name_index));
+      const Value grids = ChannelGrids(file, e);
+      if (!grids.empty()) quantization[t.joint] = grids;
       auto keys_of = [&](int16_t index, auto&& emit) {
         if (index < 0) return;
         const Channel& c = file.channels[size_t(index)];
@@ -102,6 +125,7 @@ std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings) 
       });
       clip.tracks.push_back(std::move(t));
     }
+    if (!quantization.empty()) clip.metadata[metadata_keys::kChannels] = std::move(quantization);
     clips.push_back(std::move(clip));
   }
   return clips;

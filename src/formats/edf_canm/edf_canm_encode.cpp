@@ -16,12 +16,55 @@ namespace animkit::edf_canm {
 namespace {
 
 constexpr double kKeyMax = 65535;
+const Value kNoGrids;
 
 struct Curve {
   std::vector<std::array<float, 4>> frames;  // per frame: xyz (+ w for quaternions)
 };
 
-Channel QuantizeXyz(const Curve& curve, uint32_t version) {
+// A curve's keys on the source's grid (base + key * speed, the decoded channel's, from
+// metadata_keys::kChannels): every value must be a grid point's or within half a step of
+// one inside the 16-bit range, so an unedited channel gets back its own keys. False
+// (nothing changed) when some value does not fit.
+bool QuantizeOnGrid(const Curve& curve, const Value& grid, Channel& c) {
+  if (!grid.is_array() || grid.size() < 6) return false;
+  std::array<float, 3> base{}, speed{};
+  for (size_t k = 0; k < 3; ++k) {
+    if (!grid[k].is_number() || !grid[k + 3].is_number()) return false;
+    base[k] = grid[k].get<float>(), speed[k] = grid[k + 3].get<float>();
+    if (!std::isfinite(base[k]) || !std::isfinite(speed[k]) || speed[k] < 0) return false;
+  }
+  std::vector<std::array<uint16_t, 3>> keys;
+  keys.reserve(curve.frames.size());
+  for (const auto& v : curve.frames) {
+    std::array<uint16_t, 3> key{};
+    for (size_t k = 0; k < 3; ++k) {
+      auto value = [&](double q) { return base[k] + float(q) * speed[k]; };  // as the decoder computes it
+      if (speed[k] == 0) {
+        if (std::abs(double(v[k]) - base[k]) > 1e-6 * std::max(1.0, std::abs(double(base[k])))) return false;
+        continue;
+      }
+      double q = std::round((double(v[k]) - base[k]) / speed[k]);
+      if (!(q >= -0.5 && q <= kKeyMax + 0.5)) return false;
+      q = std::clamp(q, 0.0, kKeyMax);
+      for (double n : {q - 1, q + 1})  // the decoder's float sum: the nearest of the neighbours
+        if (n >= 0 && n <= kKeyMax && std::abs(double(value(n)) - v[k]) < std::abs(double(value(q)) - v[k])) q = n;
+      if (std::abs(double(value(q)) - v[k]) > 0.5 * speed[k] * (1 + 1e-6)) return false;
+      key[k] = uint16_t(q);
+    }
+    keys.push_back(key);
+  }
+  c.base = {base[0], base[1], base[2], 0};
+  c.speed = {speed[0], speed[1], speed[2], 0};
+  c.has_keyframes = 1;
+  c.keys = std::move(keys);
+  while (c.keys.size() > 1 && c.keys.back() == c.keys[c.keys.size() - 2]) c.keys.pop_back();
+  c.key_count = uint32_t(c.keys.size());
+  return true;
+}
+
+// grid: the source channel's quantization (metadata), kept where the values fit it.
+Channel QuantizeXyz(const Curve& curve, uint32_t version, const Value& grid = Value()) {
   Channel c;
   c.type = kTypeU16Xyz;
   const auto& f0 = curve.frames.front();
@@ -34,6 +77,7 @@ Channel QuantizeXyz(const Curve& curve, uint32_t version) {
     c.key_count = version == kVersion5 ? 1 : 0;  // 512: count 1 with hasKeyframes = 0; 768: no keys
     return c;
   }
+  if (QuantizeOnGrid(curve, grid, c)) return c;
   std::array<float, 3> lo{}, hi{};
   for (size_t k = 0; k < 3; ++k) {
     lo[k] = hi[k] = f0[k];
@@ -135,9 +179,14 @@ struct Contents {
 };
 
 // The rotation keys of one track: quaternions (768), else XYZ Euler angles (512).
-Curve RotationCurve(const std::vector<QuatXYZW>& rotation, bool v6) {
+// grid (512): the source channel's quantization; its first key's angles start the
+// nearest-solution chain, so multi-turn angles keep their turns.
+Curve RotationCurve(const std::vector<QuatXYZW>& rotation, bool v6, const Value& grid = Value()) {
   Curve rot;
   std::array<double, 3> prev_euler{0, 0, 0};
+  const bool from_grid = !v6 && grid.is_array() && grid.size() >= 9 && grid[6].is_number() && grid[7].is_number() &&
+                         grid[8].is_number();
+  if (from_grid) prev_euler = {grid[6].get<double>(), grid[7].get<double>(), grid[8].get<double>()};
   for (size_t f = 0; f < rotation.size(); ++f) {
     QuatXYZW q = rotation[f];
     if (v6) {
@@ -151,7 +200,7 @@ Curve RotationCurve(const std::vector<QuatXYZW>& rotation, bool v6) {
     } else {
       // The solution nearest the previous key: the 16-bit range stays as narrow as
       // the motion allows, and a reader interpolating the angles never swings.
-      if (f == 0) {
+      if (f == 0 && !from_grid) {
         const Vec3 e3 = EulerFromQuat(q, EulerOrder::XYZ);
         prev_euler = {e3.x, e3.y, e3.z};
       } else {
@@ -160,7 +209,7 @@ Curve RotationCurve(const std::vector<QuatXYZW>& rotation, bool v6) {
       rot.frames.push_back({float(prev_euler[0]), float(prev_euler[1]), float(prev_euler[2]), 0});
     }
   }
-  if (!v6 && !rot.frames.empty()) CenterTurns(rot);
+  if (!v6 && !rot.frames.empty() && !from_grid) CenterTurns(rot);
   return rot;
 }
 
@@ -200,10 +249,20 @@ NewAnimation EncodeAnimation(const Clip& clip, const EncodeSettings& settings, c
     const FrameSamples samples = SampleFrames(clip, t, frames, rate);
     for (const Vec3& v : samples.translation) pos.frames.push_back({v.x, v.y, v.z, 0});
     for (const Vec3& v : samples.scale) scl.frames.push_back({v.x, v.y, v.z, 0});
-    const Curve rot = RotationCurve(samples.rotation, v6);
-    if (!pos.frames.empty()) e.position = contents.AddChannel(QuantizeXyz(pos, settings.version));
-    if (!rot.frames.empty()) e.rotation = contents.AddChannel(v6 ? QuaternionChannel(rot) : QuantizeXyz(rot, settings.version));
-    if (!scl.frames.empty()) e.scale = contents.AddChannel(QuantizeXyz(scl, settings.version));
+    // The source's quantization of this joint's channels, when the clip came from a CANM.
+    const Value& grids = clip.metadata.is_object() && clip.metadata.contains(metadata_keys::kChannels) &&
+                                 clip.metadata[metadata_keys::kChannels].is_object() &&
+                                 clip.metadata[metadata_keys::kChannels].contains(t.joint)
+                             ? clip.metadata[metadata_keys::kChannels][t.joint]
+                             : kNoGrids;
+    auto grid = [&](const char* what) -> const Value& {
+      return grids.is_object() && grids.contains(what) ? grids[what] : kNoGrids;
+    };
+    const Curve rot = RotationCurve(samples.rotation, v6, grid("rotation"));
+    if (!pos.frames.empty()) e.position = contents.AddChannel(QuantizeXyz(pos, settings.version, grid("position")));
+    if (!rot.frames.empty())
+      e.rotation = contents.AddChannel(v6 ? QuaternionChannel(rot) : QuantizeXyz(rot, settings.version, grid("rotation")));
+    if (!scl.frames.empty()) e.scale = contents.AddChannel(QuantizeXyz(scl, settings.version, grid("scale")));
     na.bones.push_back(e);
   }
   return na;

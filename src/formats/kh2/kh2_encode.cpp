@@ -1,16 +1,24 @@
 // KH2 encoding: Clip -> interpolated or raw motion, events -> triggers, ANB archives.
+#include "kh2_fit.hpp"
 #include "kh2_internal.hpp"
 
 #include <animkit/offline/sampling.hpp>
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <string>
 
 namespace animkit::kh2 {
 namespace {
+
+using detail::FitHermite;
+using detail::FittedKey;
+using detail::Tables;
+
+constexpr size_t kMaxKeys = 0x7FFF;  // a curve's first key is read as signed 16-bit
 
 // The bone a track animates: "#N", or the joint of that name in the skeleton.
 int BoneOf(const std::string& name, const Skeleton& skeleton) {
@@ -44,24 +52,15 @@ Sampled SampleClip(const Clip& clip, const Skeleton& skeleton) {
   return s;
 }
 
-float Unwrap(float angle, float previous) {
-  const float two_pi = 2 * std::numbers::pi_v<float>;
-  while (angle - previous > std::numbers::pi_v<float>) angle -= two_pi;
-  while (angle - previous < -std::numbers::pi_v<float>) angle += two_pi;
-  return angle;
-}
-
-// Euler XYZ channels of x; rotation as the triple (of the two that give the rotation,
-// each unwrapped by whole turns) nearest to reference, so that channels stay continuous.
+// Euler XYZ channels of x; rotation as the triple nearest to reference (of the two that
+// give the rotation, each moved by whole turns, and at gimbal lock the X/Z split nearest
+// to it), so that channels stay continuous and a template's angles come back as they were.
 ChannelValues Channels(const TransformTRS& x, const ChannelValues* reference) {
   Vec3 e = EulerFromQuat(x.rotation, EulerOrder::XYZ);
   if (reference) {
     const ChannelValues& r = *reference;
-    const float pi = std::numbers::pi_v<float>;
-    const Vec3 a{Unwrap(e.x, r[3]), Unwrap(e.y, r[4]), Unwrap(e.z, r[5])};
-    const Vec3 b{Unwrap(e.x + pi, r[3]), Unwrap(pi - e.y, r[4]), Unwrap(e.z + pi, r[5])};
-    auto dist = [&](Vec3 v) { return std::abs(v.x - r[3]) + std::abs(v.y - r[4]) + std::abs(v.z - r[5]); };
-    e = dist(b) < dist(a) && RotationDifference(QuatFromEuler(b, EulerOrder::XYZ), x.rotation) < 1e-3 ? b : a;
+    const std::array<double, 3> n = EulerNearest(x.rotation, EulerOrder::XYZ, {r[3], r[4], r[5]});
+    e = {static_cast<float>(n[0]), static_cast<float>(n[1]), static_cast<float>(n[2])};
   }
   return {x.scale.x, x.scale.y, x.scale.z, e.x, e.y, e.z, x.translation.x, x.translation.y, x.translation.z};
 }
@@ -76,107 +75,6 @@ double ChannelTolerance(int channel, const std::vector<float>& v, const EncodeSe
   for (float x : v) magnitude = std::max(magnitude, double(std::abs(x)));
   return settings.relative_tolerance * magnitude;
 }
-
-// A hermite segment between two samples as the evaluator computes it (double, from floats).
-double HermiteAt(double u, double d, float v0, float v1, float out0, float in1) {
-  const double u2 = u * u, u3 = u2 * u;
-  return (2 * u3 - 3 * u2 + 1) * v0 + (u3 - 2 * u2 + u) * d * out0 + (-2 * u3 + 3 * u2) * v1 + (u3 - u2) * d * in1;
-}
-
-// The out-tangent of a and in-tangent of e (slopes per key-time unit) that fit the samples
-// between them best (least squares, pulled slightly towards the chord), rounded to float;
-// true when every sample in between is then within tol.
-bool FitSegment(const std::vector<double>& t, const std::vector<float>& v, size_t a, size_t e, double tol,
-                float& out_a, float& in_e) {
-  const double d = t[e] - t[a];
-  const double chord = (double(v[e]) - v[a]) / d;
-  double s11 = 0, s12 = 0, s22 = 0, r1 = 0, r2 = 0;
-  for (size_t k = a + 1; k < e; ++k) {
-    const double u = (t[k] - t[a]) / d, u2 = u * u, u3 = u2 * u;
-    const double b1 = (u3 - 2 * u2 + u) * d, b2 = (u3 - u2) * d;
-    const double r = v[k] - ((2 * u3 - 3 * u2 + 1) * v[a] + (-2 * u3 + 3 * u2) * v[e]);
-    s11 += b1 * b1, s12 += b1 * b2, s22 += b2 * b2, r1 += b1 * r, r2 += b2 * r;
-  }
-  const double lambda = 1e-9 * (s11 + s22) + 1e-12 * d * d;  // regularizes 0 or 1 inner samples
-  s11 += lambda, s22 += lambda, r1 += lambda * chord, r2 += lambda * chord;
-  const double det = s11 * s22 - s12 * s12;
-  double x1 = chord, x2 = chord;
-  if (std::abs(det) > 1e-300) {
-    x1 = (r1 * s22 - r2 * s12) / det;
-    x2 = (s11 * r2 - s12 * r1) / det;
-  }
-  if (!std::isfinite(x1) || !std::isfinite(x2) || std::abs(x1) > 1e30 || std::abs(x2) > 1e30) return false;
-  out_a = static_cast<float>(x1);
-  in_e = static_cast<float>(x2);
-  for (size_t k = a + 1; k < e; ++k) {
-    const double value = static_cast<float>(HermiteAt((t[k] - t[a]) / d, d, v[a], v[e], out_a, in_e));
-    if (!(std::abs(value - v[k]) <= tol)) return false;
-  }
-  return true;
-}
-
-struct FittedKey {
-  size_t frame = 0;
-  float in_tangent = 0, out_tangent = 0;
-};
-
-// Hermite keys through a subset of the samples: each segment is extended greedily while
-// its best tangents keep every sample within tol.
-std::vector<FittedKey> FitHermite(const std::vector<double>& t, const std::vector<float>& v, double tol) {
-  std::vector<FittedKey> keys;
-  const size_t n = v.size();
-  keys.push_back({0, 0, 0});
-  if (n < 2) return keys;
-  size_t a = 0;
-  while (a + 1 < n) {
-    float out_a = 0, in_e = 0;
-    size_t best = a + 1;
-    FitSegment(t, v, a, a + 1, tol, out_a, in_e);  // two samples always fit
-    float best_out = out_a, best_in = in_e;
-    for (size_t e = a + 2; e < n; ++e) {
-      if (!FitSegment(t, v, a, e, tol, out_a, in_e)) break;
-      best = e, best_out = out_a, best_in = in_e;
-    }
-    keys.back().out_tangent = best_out;
-    keys.push_back({best, best_in, 0});
-    a = best;
-  }
-  return keys;
-}
-
-// Shared tables of an interpolated motion being built: each distinct float stored once.
-class Tables {
- public:
-  explicit Tables(InterpolatedMotion& m) : m_(m) {}
-  int16_t Value(float v) { return Index(values_, m_.values, v, "distinct key values"); }
-  int16_t Tangent(float v) { return Index(tangents_, m_.tangents, v, "distinct tangents"); }
-  uint16_t Time(float v) {
-    uint32_t bits;
-    std::memcpy(&bits, &v, 4);
-    auto [it, added] = times_.emplace(bits, m_.key_times.size());
-    if (added) m_.key_times.push_back(v);
-    return static_cast<uint16_t>(std::min<size_t>(it->second, 0x3FFF));
-  }
-  void CheckTimes() const {
-    if (m_.key_times.size() > 0x3FFF)
-      throw Error::General("the motion needs " + std::to_string(m_.key_times.size()) +
-                           " distinct key times, more than the 16383 a motion holds");
-  }
-
- private:
-  int16_t Index(std::map<uint32_t, size_t>& index, std::vector<float>& table, float v, const char* what) {
-    uint32_t bits;
-    std::memcpy(&bits, &v, 4);
-    auto [it, added] = index.emplace(bits, table.size());
-    if (added) table.push_back(v);
-    if (it->second > 0x7FFF)
-      throw Error::General(std::string("the motion needs more than the 32768 ") + what +
-                           " a motion holds: raise --kh2-tolerance");
-    return static_cast<int16_t>(it->second);
-  }
-  InterpolatedMotion& m_;
-  std::map<uint32_t, size_t> values_, tangents_, times_;
-};
 
 // Copies a template curve, its keys re-indexed into the new tables (the same key types,
 // times, values and tangents, so it evaluates bit for bit as before).
@@ -327,6 +225,36 @@ void EncodeRaw(const BoneSamples& in, const Motion* templ, Motion& m, Bounds& bo
   raw.bbox_max = box.hi;
 }
 
+// A raw template's matrix where the clip's pose equals the template's decoded pose
+// within the format's precision (floats: 1e-5 rad, 1e-5 relative), the encoded one
+// elsewhere. True when every matrix is the template's (its own motion is the answer).
+bool KeepTemplateMatrices(RawMotion& raw, const Motion& templ, const BoneSamples& in) {
+  DecodeSettings ds;
+  ds.raw_space = in.clip.space == Space::Local ? RawSpace::Local : RawSpace::Model;
+  ds.limits.max_values = std::numeric_limits<decltype(ds.limits.max_values)>::max();
+  const Clip decoded = DecodeMotion(templ, in.skeleton, {}, ds);
+  const RawMotion& t = templ.raw_motion;
+  const size_t bones = size_t(std::max(raw.bone_count, 0)), t_bones = size_t(std::max(t.bone_count, 0));
+  EncodeSettings floats;
+  floats.tolerance = floats.relative_tolerance = 1e-5f;
+  bool all = bones == t_bones && raw.matrices.size() == t.matrices.size();
+  for (size_t i = 0; i < raw.matrices.size(); ++i) {
+    const size_t f = i / bones, b = i % bones;
+    const size_t j = f * t_bones + b;
+    bool close = b < t_bones && j < t.matrices.size() && b < decoded.tracks.size() &&
+                 f < decoded.tracks[b].rotation.values.size();
+    if (close) {
+      const JointTrack& track = decoded.tracks[b];
+      const TransformTRS old{track.translation.values[f], track.rotation.values[f], track.scale.values[f]};
+      const int k = in.track_of_bone[b];
+      close = Within(k >= 0 ? in.s.pose[f][size_t(k)] : in.RestOf(int(b)), old, floats);
+    }
+    if (close) raw.matrices[i] = t.matrices[j];
+    all = all && close;
+  }
+  return all;
+}
+
 // The template's pose at every frame (rest: the skeleton's, then the template's IK helpers).
 std::vector<std::vector<ChannelValues>> TemplatePoses(const InterpolatedMotion& t, const BoneSamples& in,
                                                       const std::vector<float>& frame_times) {
@@ -393,7 +321,7 @@ void StartInterpolated(InterpolatedMotion& im, const InterpolatedMotion* templ, 
 struct Fitting {
   InterpolatedMotion& im;
   Tables tables;
-  const EncodeSettings& settings;
+  const EncodeSettings& settings;  // the tolerance of this attempt
   std::vector<float> frame_times;  // engine time of each frame
   std::vector<double> times;       // the same, as the fit reads them
   float tol_used = 0;
@@ -481,8 +409,14 @@ void FitBones(Fitting& fit, const BoneSamples& in, const std::vector<bool>& chan
     }
     const int t = in.track_of_bone[size_t(b)];
     std::vector<ChannelValues> ch(s.frames);
+    ChannelValues predicted{};
     for (size_t f = 0; f < s.frames; ++f) {
-      const ChannelValues* ref = t_im ? &(*reference)[f][size_t(b)] : f ? &ch[f - 1] : nullptr;
+      // Without a template: continue from the previous frames (their linear extrapolation).
+      if (!t_im && f >= 2)
+        for (size_t k = 0; k < predicted.size(); ++k) predicted[k] = 2 * ch[f - 1][k] - ch[f - 2][k];
+      else if (!t_im && f == 1)
+        predicted = ch[0];
+      const ChannelValues* ref = t_im ? &(*reference)[f][size_t(b)] : f ? &predicted : nullptr;
       ch[f] = Channels(s.pose[f][size_t(t)], ref);
       if (!helper) box.Grow(s.pose[f][size_t(t)].translation);
     }
@@ -501,13 +435,10 @@ Motion EncodeInterpolated(Motion m, const BoneSamples& in, const EncodeSettings&
   const Sampled& s = in.s;
   InterpolatedMotion& im = m.interpolated;
   const InterpolatedMotion* t_im = templ ? &templ->interpolated : nullptr;
-  Fitting fit{im, Tables(im), settings, std::vector<float>(s.frames), std::vector<double>(s.frames), settings.tolerance};
-  for (size_t f = 0; f < s.frames; ++f) {
-    fit.frame_times[f] = static_cast<float>(double(f) * kEngineRate / s.rate);
-    fit.times[f] = fit.frame_times[f];
-  }
+  std::vector<float> frame_times(s.frames);
+  for (size_t f = 0; f < s.frames; ++f) frame_times[f] = static_cast<float>(double(f) * kEngineRate / s.rate);
   std::vector<std::vector<ChannelValues>> reference;
-  if (t_im) reference = TemplatePoses(*t_im, in, fit.frame_times);
+  if (t_im) reference = TemplatePoses(*t_im, in, frame_times);
   const std::vector<bool> changed = ChangedBones(in, t_im ? &reference : nullptr, settings);
   const bool same_length = t_im && TemplateFrames(*t_im) == s.frames && std::abs(t_im->fps - s.rate) < 1e-6;
   if (t_im && same_length && std::none_of(changed.begin(), changed.end(), [](bool c) { return c; })) {
@@ -515,13 +446,30 @@ Motion EncodeInterpolated(Motion m, const BoneSamples& in, const EncodeSettings&
     rep.keys = t_im->keys.size();
     return *templ;  // nothing moved beyond the tolerance: the template's own motion
   }
-  StartInterpolated(im, t_im, same_length, in);
-  FitBones(fit, in, changed, &reference, t_im, box);
-  fit.tables.CheckTimes();
-  if (im.keys.size() > 0x7FFF)
-    throw Error::General("the motion needs " + std::to_string(im.keys.size()) +
-                         " keys, more than the 32767 a motion holds: raise --kh2-tolerance (now " +
-                         std::to_string(settings.tolerance) + ") to fit it with fewer keys");
+  // Fitted within the tolerance asked; where the keys, values, tangents or key times
+  // outgrow the motion's tables, fitted again with the tolerance doubled (reported).
+  EncodeSettings current = settings;
+  const Bounds start_box = box;
+  for (int attempt = 0;; ++attempt) {
+    box = start_box;
+    im = InterpolatedMotion{};
+    StartInterpolated(im, t_im, same_length, in);
+    Fitting fit{im, Tables(im), current, frame_times, std::vector<double>(frame_times.begin(), frame_times.end()),
+                current.tolerance};
+    FitBones(fit, in, changed, &reference, t_im, box);
+    if (!fit.tables.full() && im.keys.size() <= kMaxKeys) {
+      rep.fitted_keys = fit.keys_needed;
+      rep.tolerance_used = fit.tol_used;
+      break;
+    }
+    if (attempt >= 64)
+      throw Error::General("the motion's kept curves alone outgrow its tables (" + std::to_string(im.keys.size()) +
+                           " keys, " + std::to_string(im.values.size()) + " values, " +
+                           std::to_string(im.tangents.size()) + " tangents)");
+    current.tolerance *= 2;
+    current.relative_tolerance *= 2;
+    rep.table_tolerance = current.tolerance;
+  }
   std::stable_sort(im.initial_pose.begin(), im.initial_pose.end(),
                    [](const InitialPose& a, const InitialPose& b) { return a.bone < b.bone; });
   if (!t_im || !box.first) {
@@ -531,9 +479,7 @@ Motion EncodeInterpolated(Motion m, const BoneSamples& in, const EncodeSettings&
   }
   rep.curves = im.forward.size() + im.inverse.size();
   rep.keys = im.keys.size();
-  rep.fitted_keys = fit.keys_needed;
   rep.initial_pose = im.initial_pose.size();
-  rep.tolerance_used = fit.tol_used;
   LayoutMotion(m);
   return m;
 }
@@ -558,7 +504,12 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
   Bounds box;
   if (m.raw) {
     EncodeRaw(in, templ, m, box);
-    LayoutMotion(m);
+    if (templ && templ->raw && KeepTemplateMatrices(m.raw_motion, *templ, in)) {
+      rep.unchanged = true;
+      m = *templ;  // every matrix within float rounding of the template's: its own motion
+    } else {
+      LayoutMotion(m);
+    }
   } else {
     m = EncodeInterpolated(std::move(m), in, settings, interpolated_template ? templ : nullptr, box, rep);
   }

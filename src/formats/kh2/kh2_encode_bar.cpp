@@ -72,17 +72,40 @@ Bar EncodeAnb(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& 
 
 namespace {
 
-bool SameTriggers(const Triggers& a, const Triggers& b) {
-  if (a.ranges.size() != b.ranges.size() || a.frames.size() != b.frames.size()) return false;
-  for (size_t i = 0; i < a.ranges.size(); ++i) {
-    const RangeTrigger &x = a.ranges[i], &y = b.ranges[i];
-    if (x.start != y.start || x.end != y.end || x.id != y.id || x.params != y.params) return false;
+bool SameTrigger(const RangeTrigger& x, const RangeTrigger& y) {
+  return x.start == y.start && x.end == y.end && x.id == y.id && x.params == y.params;
+}
+bool SameTrigger(const FrameTrigger& x, const FrameTrigger& y) {
+  return x.frame == y.frame && x.id == y.id && x.params == y.params;
+}
+
+// Puts the triggers of `encoded` in the template's stored order: those the template has
+// (matched one to one) where it stores them, new ones after them in the order given.
+// True when the two hold the same triggers (in any order).
+template <class Trigger>
+bool OrderAsStored(std::vector<Trigger>& encoded, const std::vector<Trigger>& stored) {
+  std::vector<bool> taken(encoded.size(), false);
+  std::vector<Trigger> ordered;
+  for (const Trigger& t : stored) {
+    for (size_t i = 0; i < encoded.size(); ++i) {
+      if (taken[i] || !SameTrigger(encoded[i], t)) continue;
+      taken[i] = true;
+      ordered.push_back(encoded[i]);
+      break;
+    }
   }
-  for (size_t i = 0; i < a.frames.size(); ++i) {
-    const FrameTrigger &x = a.frames[i], &y = b.frames[i];
-    if (x.frame != y.frame || x.id != y.id || x.params != y.params) return false;
-  }
-  return true;
+  const bool same = ordered.size() == stored.size() && ordered.size() == encoded.size();
+  for (size_t i = 0; i < encoded.size(); ++i)
+    if (!taken[i]) ordered.push_back(std::move(encoded[i]));
+  encoded = std::move(ordered);
+  return same;
+}
+
+// Orders events' triggers as the template stores them; true when they are the same set.
+bool SameTriggersInStoredOrder(Triggers& events, const Triggers& stored) {
+  const bool same_ranges = OrderAsStored(events.ranges, stored.ranges);
+  const bool same_frames = OrderAsStored(events.frames, stored.frames);
+  return same_ranges && same_frames;
 }
 
 }  // namespace
@@ -105,7 +128,8 @@ Bar EncodeAnbFromTemplate(const Clip& clip, const Skeleton& skeleton, const Enco
   size_t skipped = 0;
   Triggers events = EncodeTriggers(clip.events, rate, &skipped);
   const bool has_trigger_events = clip.events.size() > skipped;
-  if (triggers && has_trigger_events && !SameTriggers(events, *triggers->triggers)) {
+  if (triggers && has_trigger_events && !SameTriggersInStoredOrder(events, *triggers->triggers)) {
+    LayoutTriggers(events);
     triggers->triggers = std::make_shared<Triggers>(std::move(events));
     same = false;
   } else if (!triggers && has_trigger_events) {

@@ -6,6 +6,7 @@
 #include "formats/common/document.hpp"
 #include "formats/common/options.hpp"
 
+#include <cstdio>
 #include <map>
 
 #include <string>
@@ -122,6 +123,12 @@ std::unique_ptr<Document> ReadMotion(ByteView data, const ReadContext& context) 
   return std::make_unique<MotionDocument>(ParseMotion(data), BaseName(context.path));
 }
 
+std::string ShortNumber(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
+
 void Report(EncodeContext& context, const EncodeReport& r) {
   context.report["bones"] = r.bones;
   context.report["curves"] = r.curves;
@@ -131,6 +138,11 @@ void Report(EncodeContext& context, const EncodeReport& r) {
   context.report["skipped_tracks"] = r.skipped_tracks;
   context.report["tolerance_used"] = r.tolerance_used;
   context.report["unchanged"] = r.unchanged;
+  context.report["table_tolerance"] = r.table_tolerance;
+  if (r.table_tolerance > 0)
+    context.warnings.push_back("the motion needs more keys, values, tangents or key times than its tables hold "
+                               "within the tolerance asked: fitted within --kh2-tolerance " +
+                               ShortNumber(r.table_tolerance) + " (rotation error up to 3x that, in radians)");
 }
 
 const Skeleton& SkeletonFor(const Scene& scene, const EncodeContext& context) {
@@ -241,6 +253,7 @@ std::unique_ptr<Document> EncodeWithTemplate(const Scene& scene, EncodeContext& 
     Bar anb = EncodeAnbFromTemplate(*clip, skeleton, settings, *current.entries[slot].bar, &one, &unchanged);
     report.keys += one.keys, report.fitted_keys += one.fitted_keys, report.curves += one.curves;
     report.bones = std::max(report.bones, one.bones);
+    report.table_tolerance = std::max(report.table_tolerance, one.table_tolerance);
     if (unchanged) continue;
     bytes = ReplaceEntry(bytes, current, slot, SerializeBar(anb));
     current = ParseBar(bytes);
@@ -268,8 +281,13 @@ std::unique_ptr<Document> EncodeBar(const Scene& scene, EncodeContext& context) 
       if (size_t u = name.find('_'); u != std::string::npos && u == 3) name = name.substr(4);
       name.resize(4, '\0');
       std::copy(name.begin(), name.end(), e.name.begin());
-      e.bar = std::make_shared<Bar>(EncodeAnb(clip, skeleton, settings, &report));
+      EncodeReport one;
+      e.bar = std::make_shared<Bar>(EncodeAnb(clip, skeleton, settings, &one));
       mset.entries.push_back(std::move(e));
+      one.keys += report.keys, one.fitted_keys += report.fitted_keys, one.curves += report.curves;
+      one.table_tolerance = std::max(one.table_tolerance, report.table_tolerance);
+      one.tolerance_used = std::max(one.tolerance_used, report.tolerance_used);
+      report = one;
     }
     LayoutBar(mset);
     Report(context, report);

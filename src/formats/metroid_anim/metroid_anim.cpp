@@ -364,6 +364,7 @@ Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
   clip.metadata[metadata_keys::kEvntId] = a.evnt_id;
   clip.metadata[metadata_keys::kRootBone] = a.root_bone;
   clip.metadata[metadata_keys::kScratchSize] = a.scratch_size;
+  clip.metadata[metadata_keys::kTranslationMultiplier] = a.translation_multiplier;
   std::vector<size_t> key_frames;
   for (size_t f = 0; f < a.bitmap_bits; ++f)
     if (a.KeyBit(f)) key_frames.push_back(f);

@@ -104,13 +104,17 @@ struct Quantized {
   std::vector<std::vector<Vec3>> pos_value;
 };
 
-Quantized Quantize(const Source& s, uint32_t divisor) {
+// source_multiplier (the source file's, > 0) is kept when every translation fits it, so
+// that unedited translations quantize to the steps they came from.
+Quantized Quantize(const Source& s, uint32_t divisor, float source_multiplier) {
   Quantized q;
   q.divisor = divisor;
   double maxabs = 0;
   for (const auto& p : s.pos)
     for (const Vec3& v : p) maxabs = std::max({maxabs, double(std::abs(v.x)), double(std::abs(v.y)), double(std::abs(v.z))});
   q.multiplier = maxabs > 0 ? static_cast<float>(maxabs / 32767.0 * (1 + 1e-6)) : 1.0f;
+  if (source_multiplier > 0 && std::isfinite(source_multiplier) && maxabs / source_multiplier <= 32767.49)
+    q.multiplier = source_multiplier;
   const double scale = 2.0 * divisor / std::numbers::pi;
   for (size_t c = 0; c < s.rot.size(); ++c) {
     std::vector<std::array<int16_t, 3>> r(s.frames);
@@ -312,7 +316,9 @@ AnimFile EncodeAnim(const Clip& clip, const EncodeSettings& settings, EncodeRepo
     if (settings.rotation_divisor == 0 || settings.rotation_divisor > 0x7FFF) {
       throw Error::General("the rotation divisor must be 1..32767 so that rotation totals fit 16 bits");
     }
-    const Quantized q = Quantize(s, settings.rotation_divisor);
+    const char* key = metadata_keys::kTranslationMultiplier;
+    const bool kept = clip.metadata.is_object() && clip.metadata.contains(key) && clip.metadata[key].is_number();
+    const Quantized q = Quantize(s, settings.rotation_divisor, kept ? clip.metadata[key].get<float>() : 0.0f);
     std::vector<bool> keyed(s.frames, false);
     keyed[0] = keyed[s.frames - 1] = true;
     for (size_t a = 0; a + 1 < s.frames;) {
