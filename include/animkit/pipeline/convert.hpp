@@ -13,9 +13,15 @@ namespace animkit {
 
 // `animkit validate`: reads, decodes and samples the file exactly as `sample`
 // does (the JSON goes nowhere), then checks that it writes back to the same bytes.
-// Throws the Error `sample` or `convert` would.
-void ValidateFile(const std::string& path, std::string_view format_id, const SkeletonSource& skeleton,
-                  const Options& options);
+// Throws the Error `sample` or `convert` would. Returns the skeleton it was decoded
+// against (scene.source's skeleton_use and skeleton_file: SkeletonLabel) and the warning
+// of a companion not used ("" when none).
+struct Validation {
+  SourceInfo source;
+  std::string skeleton_warning;
+};
+Validation ValidateFile(const std::string& path, std::string_view format_id, const SkeletonSource& skeleton,
+                        const Options& options);
 
 struct ConvertRequest {
   std::string input, output;
@@ -37,8 +43,10 @@ struct ConvertResult {
   std::vector<WrittenFile> written;  // every file written, the output first
   bool copied_verbatim = false;  // same format, no change: the document was written back
   Value report = Value::object();  // encoder statistics
-  std::vector<std::string> warnings;                 // the encoder's warnings
-  Companion skeleton;  // the skeleton file used ("auto" resolved), "" for none
+  std::vector<std::string> warnings;  // the encoder's warnings
+  std::string skeleton_warning;       // a companion not used, and why (DecodedScene::warning)
+  Companion skeleton;  // the skeleton file used (the companion resolved), "" for none; note: why
+  SkeletonUse skeleton_use = SkeletonUse::None;
 };
 // Whether a conversion to `format` from a file of that same format must decode and
 // encode: --clip, --template, or any of the format's own options, asks for it. Otherwise (--skeleton
@@ -52,8 +60,9 @@ bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& form
 // the conversion reads.
 ConvertResult Convert(const ConvertRequest& request);
 // What a conversion did, as `animkit convert -v` prints it (and the Python module returns):
-// input, output, formats, skeleton, counts, sizes, every file written, the encoder's
-// statistics and warnings.
+// input, output, formats, skeleton (skeleton: the file or null, skeleton_use, skeleton_note),
+// counts, sizes, every file written, the encoder's
+// statistics and the warnings (skeleton_warning first).
 Value ConvertReport(const ConvertRequest& request, const ConvertResult& result);
 
 // The output format for a path or a name given with --to (an id or an extension).
