@@ -184,9 +184,15 @@ const Scene* FolderFile::DecodedSkeleton() const {
 }
 
 SkeletonSource FolderFile::Skeleton() const {
+  if (!companion.path.empty()) {
+    try {
+      return SkeletonSource::DecodedCompanion(*DecodedSkeleton(), companion);
+    } catch (const Error&) {
+      return SkeletonSource::Auto();  // unreadable: the file's own decode says so (DecodeWithSkeleton)
+    }
+  }
   const Scene* scene = DecodedSkeleton();
   if (!scene) return SkeletonSource::None();
-  if (!companion.path.empty()) return SkeletonSource::DecodedCompanion(*scene, companion);
   return SkeletonSource::Decoded(*scene, skeleton_path);
 }
 

@@ -123,10 +123,11 @@ std::string SkeletonMisfit(const Scene& decoded, const Scene& companion, const s
 
 const Skeleton& DecodedScene::rest() const { return RestSkeleton(scene, reference_used()); }
 
-DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const ResolvedSkeleton& skeleton, const Options& options) {
-  DecodedScene out;
-  out.skeleton = skeleton.file;
-  out.skeleton_automatic = skeleton.automatic;
+namespace {
+
+// Decodes the reference (when it is a file) and the file against it.
+void DecodeAgainst(const LoadedFile& loaded, const ResolvedSkeleton& skeleton, const Options& options,
+                   DecodedScene& out) {
   if (skeleton.decoded) {
     out.shared = skeleton.decoded;
   } else if (!out.skeleton.path.empty()) {
@@ -134,17 +135,46 @@ DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const ResolvedSkeleton
     out.decoded_here = true;
   }
   out.scene = DecodeDocument(loaded, DecodeContext{out.reference_used(), options});
-  if (const Scene* companion = out.reference_used(); companion && skeleton.automatic) {
-    const std::string misfit = SkeletonMisfit(out.scene, *companion, FileName(out.skeleton.path));
-    if (!misfit.empty()) {  // decoded again, on its own
-      out.warning = misfit + ": decoded without it";
-      out.skeleton = {"", misfit + ": decoded without a skeleton file"};
-      out.shared = nullptr;
-      out.decoded_here = false;
-      out.reference = {};
-      out.scene = DecodeDocument(loaded, DecodeContext{nullptr, options});
-    }
+}
+
+// A companion: used when the file decodes against it and fits it (SkeletonMisfit); else the
+// file is decoded on its own and out.warning says why. When that fails too, the error thrown
+// is the one against the companion if it was read (a text ANM's bad line), else the file's own.
+void DecodeWithCompanion(const LoadedFile& loaded, const ResolvedSkeleton& skeleton, const Options& options,
+                         DecodedScene& out) {
+  const std::string name = FileName(out.skeleton.path);
+  std::string misfit;
+  std::optional<Error> against_companion;
+  try {
+    DecodeAgainst(loaded, skeleton, options, out);
+    if (const Scene* companion = out.reference_used()) misfit = SkeletonMisfit(out.scene, *companion, name);
+  } catch (const Error& e) {
+    if (out.skeleton.path.empty() && !skeleton.decoded) throw;  // no companion: the file's own error
+    misfit = name + " does not fit " + FileName(loaded.path) + " (" + e.what() + ")";
+    if (out.reference_used()) against_companion = e;
   }
+  if (misfit.empty()) return;
+  out.warning = misfit + ": decoded without it";
+  out.skeleton = {"", misfit + ": decoded without a skeleton file"};
+  out.shared = nullptr;
+  out.decoded_here = false;
+  out.reference = {};
+  try {
+    out.scene = DecodeDocument(loaded, DecodeContext{nullptr, options});
+  } catch (const Error&) {
+    if (against_companion) throw *against_companion;
+    throw;
+  }
+}
+
+}  // namespace
+
+DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const ResolvedSkeleton& skeleton, const Options& options) {
+  DecodedScene out;
+  out.skeleton = skeleton.file;
+  out.skeleton_automatic = skeleton.automatic;
+  if (skeleton.automatic) DecodeWithCompanion(loaded, skeleton, options, out);
+  else DecodeAgainst(loaded, skeleton, options, out);
   out.use = !out.reference_used() ? SkeletonUse::None : skeleton.automatic ? SkeletonUse::Companion : SkeletonUse::Given;
   out.scene.source.skeleton_use = std::string(ToString(out.use));
   out.scene.source.skeleton_file = out.skeleton.path;
