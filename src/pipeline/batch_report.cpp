@@ -85,12 +85,9 @@ std::string BatchReport::Summary() const {
   for (const BatchFileResult& f : files)
     if (f.status == BatchStatus::Converted && !f.skeleton_use.empty()) ++by_skeleton[f.skeleton_use];
   if (!by_skeleton.empty()) {
-    out += "  skeleton:";
-    for (const char* use : {"companion", "given", "none"}) {
-      std::snprintf(buf, sizeof buf, " %zu %s", by_skeleton[use], use);
-      out += buf;
-    }
-    out += "\n";
+    std::snprintf(buf, sizeof buf, "  skeleton: %zu companion, %zu given, %zu none\n", by_skeleton["companion"],
+                  by_skeleton["given"], by_skeleton["none"]);
+    out += buf;
   }
   for (const BatchFileResult& f : files)
     for (const std::string& w : f.warnings) out += "  " + f.path + ": warning: " + w + "\n";

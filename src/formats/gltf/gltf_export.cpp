@@ -413,7 +413,7 @@ class Exporter {
     if (!scene_.source.skeleton_use.empty()) {
       extras["skeleton_use"] = scene_.source.skeleton_use;
       const std::string name = std::filesystem::path(scene_.source.skeleton_file).filename().string();
-      extras["skeleton_file"] = name.empty() ? json() : json(name);
+      if (!name.empty()) extras["skeleton_file"] = name;  // none: no key
     }
     AddMetadata(extras, scene_.metadata);
     model_.asset.extras = gltf::ToValue(json{{gltf::kExtrasKey, extras}});
