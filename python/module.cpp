@@ -97,7 +97,7 @@ PYBIND11_MODULE(_animkit, m) {
   ap::BindWrite(m);
   ap::BindBench(m);
   m.def("formats", &ap::FormatList,
-        "Every format: id, description, extensions, companions (the skeleton files skeleton='auto' "
+        "Every format: id, description, extensions, companions (the skeleton files the companion rule "
         "looks for), writable, up_axis, multi_clip, animation_extensions, options (name, keyword, type, "
         "choices, default, min, max, help, use), as `animkit formats --json` lists them.");
   m.def("limits", &ap::LimitList,

@@ -272,7 +272,7 @@ void BindScene(py::module_& m) {
       .def_property_readonly("rest_skeleton", [](const SceneData& d) { return SkeletonData{d.rest()}; },
                              "The rest pose of unkeyed joints: the skeleton file's when it has joints, else the scene's.")
       .def_property_readonly("skeleton_file", [](const SceneData& d) { return OrNone(d.decoded.skeleton.path); },
-                             "The skeleton file decoded against (skeleton='auto' resolved), None for none.")
+                             "The skeleton file decoded against (the companion resolved), None for none.")
       .def_property_readonly("skeleton_note", [](const SceneData& d) { return d.decoded.skeleton.note; },
                              "Why that skeleton file (or none) was chosen.")
       .def_property_readonly("skeleton_use", [](const SceneData& d) { return std::string(ToString(d.decoded.use)); },
