@@ -17,7 +17,7 @@ double Now() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// Seconds of each of `repeats` runs of LoadBytes + DecodeWithSkeleton (no skeleton) on data.
+// Seconds of each of `repeats` runs of LoadBytes + DecodeWithSkeleton (no skeleton file) on data.
 std::vector<double> TimeDecode(const py::bytes& data, const std::string& name, const std::string& format, int repeats) {
   const std::string_view view = data;
   const ByteView bytes(reinterpret_cast<const uint8_t*>(view.data()), view.size());
@@ -27,7 +27,7 @@ std::vector<double> TimeDecode(const py::bytes& data, const std::string& name, c
   for (int i = 0; i < repeats; ++i) {
     const double start = Now();
     const LoadedFile loaded = LoadBytes(bytes, name, format, options);
-    const DecodedScene decoded = DecodeWithSkeleton(loaded, "", options);
+    const DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource::None(), options);
     seconds.push_back(Now() - start);
     if (decoded.scene.clips.empty() && decoded.scene.skeleton.empty()) throw Error::General("nothing decoded");
   }

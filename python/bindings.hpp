@@ -47,6 +47,9 @@ Event EventFromPython(const py::handle& h);
 // A path given as str, bytes or os.PathLike, in the file system's encoding, and back.
 std::string PathArg(const py::handle& path);
 py::object PathToPython(const std::string& path);
+// A skeleton argument given as a word or path (SkeletonSource's): None is the library's
+// default (the companion, "auto"), False or "none" no skeleton file, else a path.
+std::string SkeletonWord(const py::handle& skeleton);
 // Keyword arguments: format options by name (`_` for `-`: euler="zyx", canm_version=768,
 // raw=True) and the limits (max_frames=...). Unknown names and bad values raise the
 // library's error.
@@ -62,8 +65,8 @@ struct FileData {
   Options options;
   std::string format_given;  // format= as given ("" when detected)
   bool from_bytes = false;
-  // The skeleton as given to load(): a path or "auto" (skeleton_path), a loaded file or
-  // a decoded scene; none of them when not given.
+  // The skeleton as given to load(): a word or path (skeleton_path: "" the companion,
+  // "none", "auto", a path), a loaded file or a decoded scene.
   std::string skeleton_path;
   std::shared_ptr<const FileData> skeleton_file;
   std::shared_ptr<const SceneData> skeleton_scene;

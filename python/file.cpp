@@ -20,21 +20,22 @@ std::shared_ptr<FileData> Load(const py::object& source, const std::optional<std
   auto f = std::make_shared<FileData>();
   f->options = OptionsFrom(kwargs);
   f->format_given = format.value_or("");
-  if (skeleton.is_none()) {
-  } else if (py::isinstance<FileData>(skeleton)) {
+  if (py::isinstance<FileData>(skeleton)) {
     f->skeleton_file = skeleton.cast<std::shared_ptr<FileData>>();
   } else if (py::isinstance<SceneData>(skeleton)) {
     f->skeleton_scene = skeleton.cast<std::shared_ptr<SceneData>>();
   } else if (py::isinstance<SkeletonData>(skeleton)) {
     f->skeleton_scene = BuiltScene(Scene{skeleton.cast<const SkeletonData&>().skeleton, {}, {}, Value::object(), {}});
   } else {
-    f->skeleton_path = PathArg(skeleton);  // a path, or "auto": the companion (FindCompanion)
+    f->skeleton_path = SkeletonWord(skeleton);  // "" (the default) or "auto": the companion (FindCompanion)
   }
   if (IsBytesLike(source)) {
     f->from_bytes = true;
     if (name.is_none() && f->skeleton_path == kSkeletonAuto) {
       throw py::value_error("skeleton='auto' looks beside the file: give the bytes' path as name=");
     }
+    // Bytes with no name have no folder to find a companion in.
+    if (name.is_none() && f->skeleton_path.empty()) f->skeleton_path = std::string(kSkeletonNone);
     const std::string path = name.is_none() ? std::string("<bytes>") : PathArg(name);
     if (py::isinstance<py::bytes>(source)) {  // immutable: read in place
       char* data = nullptr;
@@ -105,8 +106,13 @@ std::shared_ptr<SceneData> Decode(const FileData& f) {
   d->path = f.loaded.path;
   d->format = std::string(f.loaded.format->id);
   d->limits = f.options.limits();
-  NoGil released;
-  d->decoded = DecodeWithSkeleton(f.loaded, SourceOf(f, d->shared_reference), f.options);
+  {
+    NoGil released;
+    d->decoded = DecodeWithSkeleton(f.loaded, SourceOf(f, d->shared_reference), f.options);
+  }
+  if (!d->decoded.warning.empty() && PyErr_WarnEx(PyExc_UserWarning, d->decoded.warning.c_str(), 1) != 0) {
+    throw py::error_already_set();  // warnings turned into errors
+  }
   return d;
 }
 
@@ -167,9 +173,11 @@ void BindFile(py::module_& m) {
         py::arg("name") = py::none(),
         "load(source, format=None, skeleton=None, name=None, **options) -> File\n\n"
         "source: a path (str or os.PathLike) or the file's bytes (bytes, bytearray, memoryview; name= then "
-        "names it for errors, detection by extension and skeleton='auto'). format: a format id, else detected. "
-        "skeleton: a path, 'auto' (the skeleton or model beside the file), a File, a Scene or a Skeleton. "
-        "options: format options (euler='zyx', canm_version=768, raw=True) and limits (max_frames=...).");
+        "names it for errors, detection by extension and the companion). format: a format id, else detected. "
+        "skeleton: None or 'auto' (the default: the skeleton or model beside the file, when it fits), 'none' or "
+        "False (no skeleton file), a path, a File, a Scene or a Skeleton. options: format options "
+        "(euler='zyx', canm_version=768, raw=True) and every limit (max_frames=..., max_values=...: "
+        "animkit.limits()). A missing file raises animkit.FileNotFoundError.");
 }
 
 }  // namespace animkit::python

@@ -3,6 +3,8 @@
 #include "bindings.hpp"
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 
 namespace animkit::python {
 
@@ -13,6 +15,9 @@ std::atomic<uint64_t> g_released_sections{0};
 // animkit.Error: created once, kept for the life of the process (never released, so
 // that nothing touches it after the interpreter is gone).
 PyObject* g_error_type = nullptr;
+// animkit.FileNotFoundError: an animkit.Error that is also Python's FileNotFoundError (a
+// file that does not exist: ENOENT), made and kept like g_error_type.
+PyObject* g_not_found_type = nullptr;
 
 py::object Optional(const std::optional<uint64_t>& v) { return v ? py::object(py::int_(*v)) : py::object(py::none()); }
 py::object Optional(const std::optional<int>& v) { return v ? py::object(py::int_(*v)) : py::object(py::none()); }
@@ -25,14 +30,21 @@ py::object LimitList() { return ToPython(FormatsValue()["limits"]); }
 
 // Sets animkit.Error for e as the pending Python exception.
 void SetError(const Error& e) {
-  py::object type = py::reinterpret_borrow<py::object>(g_error_type);
+  const bool not_found = e.system_error() && *e.system_error() == ENOENT;
+  PyObject* type_ptr = not_found ? g_not_found_type : g_error_type;
+  py::object type = py::reinterpret_borrow<py::object>(type_ptr);
   py::object exc = type(Text(e.what()));
+  if (not_found) {  // OSError's fields; str() stays the CLI's message (the class's __str__)
+    exc.attr("errno") = ENOENT;
+    exc.attr("strerror") = Text(std::strerror(ENOENT));
+    exc.attr("filename") = e.file().empty() ? py::object(py::none()) : PathToPython(e.file());
+  }
   exc.attr("message") = Text(e.message());
   exc.attr("path") = e.file().empty() ? py::object(py::none()) : PathToPython(e.file());
   exc.attr("offset") = Optional(e.byte_offset());
   exc.attr("line") = Optional(e.line());
   exc.attr("column") = Optional(e.column());
-  PyErr_SetObject(g_error_type, exc.ptr());
+  PyErr_SetObject(type_ptr, exc.ptr());
 }
 
 }  // namespace
@@ -52,6 +64,18 @@ void BindErrors(py::module_& m) {
                       "(text formats), None when the error has no place."));
   // The class attributes are the defaults of an Error raised from Python code.
   for (const char* name : {"message", "path", "offset", "line", "column"}) py::setattr(g_error_type, name, py::none());
+  py::dict body;
+  body["__str__"] = py::module_::import("builtins").attr("BaseException").attr("__str__");
+  body["__doc__"] = py::str("A file that does not exist: an animkit.Error that is also FileNotFoundError (errno, "
+                            "filename set; str(e) is the CLI's message).");
+  body["__module__"] = py::str("animkit");
+  const py::tuple bases = py::make_tuple(py::reinterpret_borrow<py::object>(g_error_type),
+                                         py::reinterpret_borrow<py::object>(PyExc_FileNotFoundError));
+  g_not_found_type = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(&PyType_Type))(
+                         "FileNotFoundError", bases, body)
+                         .release()
+                         .ptr();
+  m.attr("FileNotFoundError") = py::reinterpret_borrow<py::object>(g_not_found_type);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -73,7 +97,7 @@ PYBIND11_MODULE(_animkit, m) {
   ap::BindWrite(m);
   ap::BindBench(m);
   m.def("formats", &ap::FormatList,
-        "Every format: id, description, extensions, companions (the skeleton files skeleton='auto' "
+        "Every format: id, description, extensions, companions (the skeleton files the companion rule "
         "looks for), writable, up_axis, multi_clip, animation_extensions, options (name, keyword, type, "
         "choices, default, min, max, help, use), as `animkit formats --json` lists them.");
   m.def("limits", &ap::LimitList,

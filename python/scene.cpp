@@ -272,9 +272,13 @@ void BindScene(py::module_& m) {
       .def_property_readonly("rest_skeleton", [](const SceneData& d) { return SkeletonData{d.rest()}; },
                              "The rest pose of unkeyed joints: the skeleton file's when it has joints, else the scene's.")
       .def_property_readonly("skeleton_file", [](const SceneData& d) { return OrNone(d.decoded.skeleton.path); },
-                             "The skeleton file decoded against (skeleton='auto' resolved), None for none.")
+                             "The skeleton file decoded against (the companion resolved), None for none.")
       .def_property_readonly("skeleton_note", [](const SceneData& d) { return d.decoded.skeleton.note; },
                              "Why that skeleton file (or none) was chosen.")
+      .def_property_readonly("skeleton_use", [](const SceneData& d) { return std::string(ToString(d.decoded.use)); },
+                             "How: 'companion' (the file beside it), 'given' or 'none'.")
+      .def_property_readonly("skeleton_warning", [](const SceneData& d) { return d.decoded.warning; },
+                             "A companion found but not used, and why ('' when none); also a UserWarning.")
       .def_property_readonly("clips", &ClipsOf)
       .def("clip", [](const std::shared_ptr<SceneData>& d, const std::string& name) {
         const Clip& c = RequireClip(d->scene(), name, d->path);

@@ -90,6 +90,15 @@ uint64_t LimitValue(const std::string& name, const py::handle& v) {
 
 }  // namespace
 
+std::string SkeletonWord(const py::handle& skeleton) {
+  if (skeleton.is_none()) return {};
+  if (py::isinstance<py::bool_>(skeleton)) {
+    if (!skeleton.cast<bool>()) return std::string(kSkeletonNone);
+    throw py::type_error("skeleton is a path, 'auto', 'none', False, a File, a Scene or a Skeleton");
+  }
+  return PathArg(skeleton);
+}
+
 Options OptionsFrom(const py::kwargs& kwargs) {
   Options options;
   Limits limits;

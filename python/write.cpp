@@ -138,7 +138,7 @@ py::dict Convert(const py::object& input, const py::object& output, const std::o
   request.output = PathArg(output);
   request.input_format = format.value_or("");
   request.output_format = to.value_or("");
-  request.skeleton = skeleton.is_none() ? std::string() : PathArg(skeleton);
+  request.skeleton = SkeletonWord(skeleton);
   request.clip = clip.value_or("");
   request.template_path = templ.is_none() ? std::string() : PathArg(templ);
   request.options = OptionsFrom(kwargs);
@@ -147,6 +147,7 @@ py::dict Convert(const py::object& input, const py::object& output, const std::o
     NoGil released;
     r = animkit::Convert(request);
   }
+  if (!r.skeleton_warning.empty()) Warn({r.skeleton_warning});
   Warn(r.warnings);
   // `animkit convert -v`'s report, with paths as Python gives them back (bytes it cannot decode kept).
   py::dict d = ToPython(ConvertReport(request, r)).cast<py::dict>();
@@ -242,7 +243,7 @@ py::object ConvertFolder(const py::object& input, const py::object& output, cons
   job.output_dir = PathArg(output);
   job.to = to;
   job.threads = jobs;
-  job.skeleton = skeleton.is_none() ? std::string() : PathArg(skeleton);
+  job.skeleton = SkeletonWord(skeleton);
   job.skeleton_map = SkeletonMapFrom(skeleton_map);
   job.clip = clip.value_or("");
   job.options = OptionsFrom(kwargs);

@@ -3,7 +3,7 @@
 A thin layer over the animkit C++ library (the one the `animkit` command runs):
 
     import animkit
-    f = animkit.load("p_ex00.mset", skeleton="auto")   # the .mdlx beside it
+    f = animkit.load("p_ex00.mset")   # with the .mdlx beside it (skeleton="none": without)
     scene = f.decode()
     trs, visible = scene.clips[0].sample()   # float32 (frames, joints, 10), bool (frames, joints)
 
@@ -15,6 +15,7 @@ from ._animkit import (
     Clip,
     Error,
     File,
+    FileNotFoundError,
     Scene,
     Skeleton,
     __version__,
@@ -36,6 +37,7 @@ __all__ = [
     "Clip",
     "Error",
     "File",
+    "FileNotFoundError",
     "Scene",
     "Skeleton",
     "__version__",

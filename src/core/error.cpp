@@ -27,6 +27,12 @@ Error Error::General(std::string message) {
   return e;
 }
 
+Error Error::FromSystem(std::string message, int system_error) {
+  Error e = General(std::move(message));
+  e.system_error_ = system_error;
+  return e;
+}
+
 Error Error::InFile(const std::string& file) const {
   Error e = *this;
   if (e.file_.empty()) e.file_ = file;

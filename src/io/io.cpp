@@ -17,7 +17,10 @@ Bytes ReadFileBytes(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw Error::General("is a directory, expected a file").InFile(path);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error::General(std::string("cannot open: ") + std::strerror(errno)).InFile(path);
+  if (!in) {
+    const int err = errno;
+    throw Error::FromSystem(std::string("cannot open: ") + std::strerror(err), err).InFile(path);
+  }
   in.seekg(0, std::ios::end);
   std::streamoff size = in.tellg();
   if (size < 0) throw Error::General("cannot determine the file size").InFile(path);
@@ -32,7 +35,21 @@ Bytes ReadFileBytes(const std::string& path) {
 namespace {
 
 [[noreturn]] void FailWith(const std::string& path, const char* what, int err) {
-  throw Error::General(std::string(what) + ": " + std::strerror(err)).InFile(path);
+  throw Error::FromSystem(std::string(what) + ": " + std::strerror(err), err).InFile(path);
+}
+
+// Why a temporary file could not be made in dir: a folder that does not exist (or is not a
+// folder) is named, since the file itself is not the problem.
+[[noreturn]] void FailToCreateIn(const std::filesystem::path& dir, const std::string& path, int err) {
+  std::error_code ec;
+  if (err == ENOENT || err == ENOTDIR) {
+    if (!std::filesystem::exists(dir, ec))
+      throw Error::FromSystem("cannot write: the folder " + dir.string() + " does not exist", err).InFile(path);
+  }
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw Error::FromSystem("cannot write: " + dir.string() + " is not a folder", err).InFile(path);
+  }
+  FailWith(path, ("cannot create a temporary file in " + dir.string()).c_str(), err);
 }
 
 }  // namespace
@@ -81,7 +98,7 @@ AtomicFile::AtomicFile(std::string path, const std::vector<std::string>& never_o
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   fd_ = mkstemp(name.data());
-  if (fd_ < 0) FailWith(path_, "cannot create a temporary file", errno);
+  if (fd_ < 0) FailToCreateIn(dir, path_, errno);
   temp_ = name.data();
 }
 

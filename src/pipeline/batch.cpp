@@ -62,6 +62,10 @@ class ConvertAction final : public FolderAction {
     const ConvertResult c = Convert(request);
     for (size_t w = 1; w < c.written.size(); ++w)
       result.extra_outputs.push_back(fs::path(c.written[w].path).lexically_relative(job_.output_dir).generic_string());
+    if (c.skeleton.path.empty()) result.skeleton.clear();  // a companion that did not fit, or none
+    result.skeleton_use = std::string(ToString(c.skeleton_use));
+    if (!c.skeleton_warning.empty()) result.warnings.push_back(c.skeleton_warning);
+    result.warnings.insert(result.warnings.end(), c.warnings.begin(), c.warnings.end());
     result.clips = c.clips;
     result.frames = c.frames;
     result.joints = c.joints;

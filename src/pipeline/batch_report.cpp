@@ -31,6 +31,8 @@ Value BatchReport::ToJson() const {
                         {"output", f.output.empty() ? Value() : Value(f.output)},
                         {"extra_outputs", f.extra_outputs},
                         {"skeleton", f.skeleton.empty() ? Value() : Value(f.skeleton)},
+                        {"skeleton_use", f.skeleton_use.empty() ? Value() : Value(f.skeleton_use)},
+                        {"warnings", f.warnings},
                         {"clips", f.clips},
                         {"frames", f.frames},
                         {"joints", f.joints},
@@ -79,6 +81,16 @@ std::string BatchReport::Summary() const {
                   stale_temporaries_removed);
     out += buf;
   }
+  std::map<std::string, size_t> by_skeleton;  // how the converted files got their skeletons
+  for (const BatchFileResult& f : files)
+    if (f.status == BatchStatus::Converted && !f.skeleton_use.empty()) ++by_skeleton[f.skeleton_use];
+  if (!by_skeleton.empty()) {
+    std::snprintf(buf, sizeof buf, "  skeleton: %zu companion, %zu given, %zu none\n", by_skeleton["companion"],
+                  by_skeleton["given"], by_skeleton["none"]);
+    out += buf;
+  }
+  for (const BatchFileResult& f : files)
+    for (const std::string& w : f.warnings) out += "  " + f.path + ": warning: " + w + "\n";
   bool header = false;
   for (const BatchFileResult& f : files) {
     if (f.status != BatchStatus::Failed) continue;

@@ -22,7 +22,8 @@ ValidateResult ValidateFile(const std::string& path, std::string_view format_id,
   if (loaded.document->Write() != data) {
     throw Error::General("reads, but does not write back to the same bytes").InFile(path);
   }
-  ValidateResult result{loaded.document->Warnings(), loaded.document->Damaged(), {}};
+  ValidateResult result{loaded.document->Warnings(), loaded.document->Damaged(), {}, decoded.scene.source,
+                        decoded.warning};
   for (const Clip& c : decoded.scene.clips) result.clips.push_back(c.name);
   return result;
 }
@@ -31,12 +32,15 @@ Value ConvertReport(const ConvertRequest& request, const ConvertResult& r) {
   Value written = Value::array();
   for (const WrittenFile& w : r.written) written.push_back({{"path", w.path}, {"bytes", w.bytes}});
   Value warnings = Value::array();
+  if (!r.skeleton_warning.empty()) warnings.push_back(r.skeleton_warning);
   for (const std::string& w : r.warnings) warnings.push_back(w);
   return {{"input", request.input},
           {"output", request.output},
           {"input_format", r.input_format ? Value(r.input_format->id) : Value()},
           {"output_format", r.output_format ? Value(r.output_format->id) : "sample-json"},
           {"skeleton", r.skeleton.path.empty() ? Value() : Value(r.skeleton.path)},
+          {"skeleton_use", ToString(r.skeleton_use)},
+          {"skeleton_note", r.skeleton.note},
           {"clips", r.clips},
           {"frames", r.frames},
           {"joints", r.joints},
@@ -156,6 +160,8 @@ ConvertResult Convert(const ConvertRequest& request) {
   DecodedScene decoded = DecodeWithSkeleton(loaded, ConvertSkeleton(request, loaded, t, inputs), request.options);
   Scene& scene = decoded.scene;
   result.skeleton = decoded.skeleton;
+  result.skeleton_use = decoded.use;
+  result.skeleton_warning = decoded.warning;
   std::optional<Scene> template_scene;
   if (t.templ.document && t.loaded.format == out_format)
     template_scene = DecodeDocument(t.loaded, DecodeContext{decoded.reference_used(), request.options});

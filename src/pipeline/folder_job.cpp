@@ -184,8 +184,16 @@ const Scene* FolderFile::DecodedSkeleton() const {
 }
 
 SkeletonSource FolderFile::Skeleton() const {
+  if (!companion.path.empty()) {
+    try {
+      return SkeletonSource::DecodedCompanion(*DecodedSkeleton(), companion);
+    } catch (const Error&) {
+      return SkeletonSource::Auto();  // unreadable: the file's own decode says so (DecodeWithSkeleton)
+    }
+  }
   const Scene* scene = DecodedSkeleton();
-  return scene ? SkeletonSource::Decoded(*scene, skeleton_path) : SkeletonSource::None();
+  if (!scene) return SkeletonSource::None();
+  return SkeletonSource::Decoded(*scene, skeleton_path);
 }
 
 void FolderFile::CreateOutputFolder() const { run_->CreateFolder(fs::path(output_path).parent_path()); }
@@ -232,7 +240,8 @@ void FolderRunState::Walk(const FolderOutputNaming& naming) {
 void FolderRunState::PairSkeleton(size_t i, FolderFile& file, BatchFileResult& r) const {
   const SkeletonSource& given = job_.skeleton;
   if (given.is_auto()) {
-    file.skeleton_path = FindCompanion(file.input, *file.format).path;
+    file.companion = FindCompanion(file.input, *file.format);
+    file.skeleton_path = file.companion.path;
     if (!file.skeleton_path.empty()) r.skeleton = fs::path(file.skeleton_path).lexically_relative(in_root_).generic_string();
   } else {
     file.skeleton_path = given.path();
@@ -249,6 +258,7 @@ void FolderRunState::PairSkeleton(size_t i, FolderFile& file, BatchFileResult& r
     r.skeleton = *map_skeleton;
     file.skeleton_path = (in_root_ / *map_skeleton).string();
     file.given_skeleton = nullptr;
+    file.companion = {};
   }
 }
 

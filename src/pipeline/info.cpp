@@ -21,8 +21,9 @@ struct FileSummary {
   Value fields;  // the format's own Info()
   const Scene* scene = nullptr;  // nullptr when it does not decode
   std::string decode_error;
-  Companion skeleton;  // the skeleton file decoded against
-  bool skeleton_automatic = false;  // chosen by the companion rule: its note is shown
+  Companion skeleton;  // the skeleton file decoded against, and why
+  SkeletonUse use = SkeletonUse::None;
+  std::string skeleton_warning;  // a companion found but not used
 };
 
 // The summary of a file decoded here (into decoded; a decode error is described, not thrown).
@@ -31,10 +32,13 @@ FileSummary Summarize(const LoadedFile& loaded, const InfoRequest& request, std:
   s.fields = loaded.document->Info();
   const ResolvedSkeleton skeleton = ResolveSkeleton(loaded, request.skeleton);
   s.skeleton = skeleton.file;
-  s.skeleton_automatic = skeleton.automatic;
+  if (!skeleton.file.path.empty() || skeleton.decoded) s.use = skeleton.automatic ? SkeletonUse::Companion : SkeletonUse::Given;
   try {
     decoded = DecodeWithSkeleton(loaded, skeleton, request.options);
     s.scene = &decoded->scene;
+    s.skeleton = decoded->skeleton;
+    s.use = decoded->use;
+    s.skeleton_warning = decoded->warning;
   } catch (const Error& e) {
     s.decode_error = e.what();
   }
@@ -42,12 +46,21 @@ FileSummary Summarize(const LoadedFile& loaded, const InfoRequest& request, std:
 }
 
 FileSummary Summarize(const LoadedFile& loaded, const DecodedScene& decoded) {
-  return {loaded.document->Info(), &decoded.scene, {}, decoded.skeleton, decoded.skeleton_automatic};
+  return {loaded.document->Info(), &decoded.scene, {}, decoded.skeleton, decoded.use, decoded.warning};
 }
 
-// Where a reader accepted what the format's rules forbid (formats list these in "warnings").
-Value Warnings(const Value& fields) {
-  return fields.contains("warnings") && fields["warnings"].is_array() ? fields["warnings"] : Value::array();
+// Where a reader accepted what the format's rules forbid (formats list these in "warnings"),
+// then a companion not used.
+Value Warnings(const FileSummary& s) {
+  const Value& fields = s.fields;
+  Value out = fields.contains("warnings") && fields["warnings"].is_array() ? fields["warnings"] : Value::array();
+  if (!s.skeleton_warning.empty()) out.push_back(s.skeleton_warning);
+  return out;
+}
+
+// "P_EX100.mdlx (companion)", "given: rig.glb", "none".
+std::string Label(const FileSummary& s) {
+  return SkeletonLabel({{}, {}, {}, std::string(ToString(s.use)), s.skeleton.path});
 }
 
 // The format's "version" field, or null when it has none (never added to fields).
@@ -58,8 +71,10 @@ Value InfoDocument(const LoadedFile& loaded, const FileSummary& s) {
                {"format", loaded.format->id},
                {"description", loaded.format->description},
                {"version", Version(s.fields)},
-               {"skeleton_file", s.skeleton.path.empty() ? Value() : Value(s.skeleton.path)}};
-  if (s.skeleton_automatic) out["skeleton_note"] = s.skeleton.note;
+               {"skeleton_file", s.skeleton.path.empty() ? Value() : Value(s.skeleton.path)},
+               {"skeleton_use", ToString(s.use)},
+               {"skeleton", Label(s)},
+               {"skeleton_note", s.skeleton.note}};
   Value clips = Value::array();
   Value events = Value::array();
   Value joints = Value::array();
@@ -86,7 +101,7 @@ Value InfoDocument(const LoadedFile& loaded, const FileSummary& s) {
   out["joints"] = joints;
   out["events"] = events;
   if (!s.decode_error.empty()) out["decode_error"] = s.decode_error;
-  out["warnings"] = Warnings(s.fields);
+  out["warnings"] = Warnings(s);
   out["damaged"] = loaded.document->Damaged();
   out["fields"] = s.fields;
   return out;
@@ -122,9 +137,8 @@ std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
   std::string text =
       path + ": " + std::string(loaded.format->id) + " (" + std::string(loaded.format->description) + ")\n";
   if (const Value version = Version(s.fields); !version.is_null()) text += "  version: " + DumpJson(version) + "\n";
-  if (s.skeleton_automatic) {
-    text += std::string("  skeleton file: ") + (s.skeleton.path.empty() ? "none: " : "") + s.skeleton.note + "\n";
-  }
+  text += "  skeleton file: " + Label(s) + "\n";
+  if (s.use != SkeletonUse::Given && !s.skeleton.note.empty()) text += "  skeleton note: " + s.skeleton.note + "\n";
   if (s.scene) {
     if (!s.scene->skeleton.empty()) text += "  skeleton: " + std::to_string(s.scene->skeleton.joints.size()) + " joints\n";
     for (const Clip& c : s.scene->clips) {
@@ -135,7 +149,7 @@ std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
   } else {
     text += "  (not decoded: " + s.decode_error + ")\n";
   }
-  for (const auto& w : Warnings(s.fields))
+  for (const auto& w : Warnings(s))
     if (w.is_string()) text += "  warning: " + w.get<std::string>() + "\n";
   for (const std::string& d : loaded.document->Damaged())
     text += "  damaged (no clip from it, its bytes kept): " + d + "\n";

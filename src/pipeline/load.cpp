@@ -84,7 +84,7 @@ Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context) {
     DecodeContext scaled = context;
     scaled.options.SetLimits(ForInputSize(context.options.limits(), loaded.input_bytes));
     Scene scene = loaded.document->Decode(scaled);
-    scene.source = {std::string(loaded.format->id), loaded.document->Version(), loaded.path};
+    scene.source = {std::string(loaded.format->id), loaded.document->Version(), loaded.path, {}, {}};
     CheckScene(scene, scaled.options.limits());
     return scene;
   } catch (const Error& e) {

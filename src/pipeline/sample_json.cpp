@@ -2,6 +2,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/offline/sampling.hpp>
 #include <animkit/pipeline/sample_json.hpp>
+#include <animkit/pipeline/skeleton.hpp>
 
 #include <charconv>
 #include <cmath>
@@ -85,6 +86,15 @@ void WriteSampleJson(const Scene& scene, std::string_view format_id, const Sampl
   JsonOut j(&sink);
   j.Raw("{\n  \"format\": ");
   j.String(format_id);
+  if (const SourceInfo& source = scene.source; !source.skeleton_use.empty()) {  // decoded by the pipeline
+    j.Raw(",\n  \"skeleton\": ");
+    j.String(SkeletonLabel(source));
+    j.Raw(",\n  \"skeleton_use\": ");
+    j.String(source.skeleton_use);
+    j.Raw(",\n  \"skeleton_file\": ");
+    if (source.skeleton_file.empty()) j.Raw("null");
+    else j.String(source.skeleton_file);
+  }
   j.Raw(",\n  \"clips\": [");
   bool first_clip = true;
   for (const Clip& clip : scene.clips) {

@@ -82,6 +82,8 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
   PreviewPage page;
   DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, request.options);
   page.skeleton = decoded.skeleton;
+  page.skeleton_use = decoded.use;
+  page.skeleton_warning = decoded.warning;
   // What the side panel shows: `info --json` of the file as decoded here, every clip.
   page.info = InfoValue(loaded, decoded);
   Scene& scene = decoded.scene;

@@ -63,6 +63,9 @@ class PageAction final : public FolderAction {
       entry.skeleton = fs::path(file.skeleton_path).lexically_relative(request_.input_dir).generic_string();
     }
     const PreviewPage page = BuildPreviewPage(loaded, page_request);
+    if (page.skeleton.path.empty()) entry.skeleton.clear();  // a companion that did not fit
+    result.skeleton_use = std::string(ToString(page.skeleton_use));
+    if (!page.skeleton_warning.empty()) result.warnings.push_back(page.skeleton_warning);
     entry.clips = page.info["clips"].size();
     for (const Value& clip : page.info["clips"]) entry.frames += clip["frames"].get<size_t>();
     entry.joints = page.info["joints"].size();

@@ -2,11 +2,13 @@
 // files confined to the glTF's folder, every output through one writer.
 #include "support/test_support.hpp"
 
+#include <cerrno>
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/metroid_anim.hpp>
 #include <animkit/formats/text_anm.hpp>
 
 #include <nlohmann/json.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -347,6 +349,28 @@ TEST(Writer, AtomicFileNeverWritesOverAnInputAndLeavesNoTemporary) {
   out.Write(std::string_view("abcdef"));
   out.Commit();
   EXPECT_EQ(ReadFileBytes((dir / "out.txt").string()).size(), 6u);
+}
+
+TEST(Writer, AMissingOutputFolderIsNamed) {
+  const auto dir = test::TempDir("writer-missing-folder");
+  const std::string missing = (dir / "no" / "such").string();
+  const std::string target = missing + "/out.glb";
+  std::string e = ErrorOf([&] { WriteFileAtomic(target, Bytes{1}); });
+  EXPECT_EQ(e, target + ": cannot write: the folder " + missing + " does not exist");
+  try {
+    WriteFileAtomic(target, Bytes{1});
+  } catch (const Error& error) {
+    EXPECT_EQ(error.system_error(), ENOENT);  // what Python turns into FileNotFoundError
+  }
+  // A file where the folder should be.
+  WriteText(dir / "plain", "x");
+  e = ErrorOf([&] { WriteFileAtomic((dir / "plain" / "out.glb").string(), Bytes{1}); });
+  EXPECT_EQ(e, (dir / "plain" / "out.glb").string() + ": cannot write: " + (dir / "plain").string() + " is not a folder");
+  // The CLI says the same when converting into it.
+  std::string out, err;
+  EXPECT_EQ(test::RunCli("convert " + test::SourcePath("samples/psx_anm/wave.anm") + " " + target, &out, &err), 1);
+  EXPECT_NE(err.find("the folder " + missing + " does not exist"), std::string::npos) << err;
+  EXPECT_EQ(err.find("temporary"), std::string::npos) << err;
 }
 
 TEST(Writer, TextAnmTimelineGoesThroughTheConversionsWriter) {

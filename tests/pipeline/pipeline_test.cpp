@@ -82,15 +82,19 @@ TEST(PipelineSkeleton, ResolveSkeletonKeepsAGivenFileAndFindsTheCompanionForAuto
   test::WriteText(dir / "walk.canm", "x");
   test::WriteText(dir / "rig.mdb", "x");
   EXPECT_EQ(ResolveSkeleton(loaded, "given.mdb").file.path, "given.mdb");
-  EXPECT_EQ(ResolveSkeleton(loaded, "").file.path, "");
+  EXPECT_EQ(ResolveSkeleton(loaded, "").file.path, (dir / "rig.mdb").string());  // the default: the companion
+  EXPECT_EQ(ResolveSkeleton(loaded, "none").file.path, "");
   EXPECT_EQ(ResolveSkeleton(loaded, std::string(kSkeletonAuto)).file.path, (dir / "rig.mdb").string());
   EXPECT_TRUE(ResolveSkeleton(loaded, std::string(kSkeletonAuto)).automatic);
   EXPECT_FALSE(ResolveSkeleton(loaded, "given.mdb").automatic);
 }
 
 TEST(PipelineSkeleton, ASkeletonSourceIsNoneAutoAFileOrADecodedScene) {
-  EXPECT_EQ(SkeletonSource().kind(), SkeletonSource::Kind::None);
-  EXPECT_EQ(SkeletonSource("").kind(), SkeletonSource::Kind::None);
+  EXPECT_EQ(SkeletonSource().kind(), SkeletonSource::Kind::Auto);  // the default of every front end
+  EXPECT_EQ(SkeletonSource("").kind(), SkeletonSource::Kind::Auto);
+  EXPECT_EQ(SkeletonSource("none").kind(), SkeletonSource::Kind::None);
+  EXPECT_EQ(SkeletonSource::None().kind(), SkeletonSource::Kind::None);
+  EXPECT_EQ(SkeletonSource::File("none").kind(), SkeletonSource::Kind::File);
   EXPECT_EQ(SkeletonSource("auto").kind(), SkeletonSource::Kind::Auto);
   EXPECT_TRUE(SkeletonSource::Auto().is_auto());
   const SkeletonSource file("rig/walk.mdb");
@@ -208,7 +212,8 @@ TEST(PipelineInfo, InfoValueNamesTheLoadedFileInItsDecodeError) {
   EXPECT_EQ(info["file"], Value("elsewhere/figure.anm"));
   ASSERT_TRUE(info.contains("decode_error"));
   EXPECT_EQ(info["decode_error"].as_string().rfind("elsewhere/figure.anm: ", 0), 0u) << info["decode_error"];
-  EXPECT_FALSE(info.contains("skeleton_note"));
+  EXPECT_EQ(info["skeleton_use"], Value("none"));  // no folder "elsewhere": no companion
+  EXPECT_EQ(info["skeleton"], Value("none"));
 }
 
 // A float of the sample JSON: its shortest text, read back as the same float (null: not finite).

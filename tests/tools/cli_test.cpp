@@ -274,7 +274,18 @@ TEST(Samples, SkeletonAutoSamplesLikeTheExplicitSkeletonAndSaysWhichItUsed) {
   ASSERT_EQ(RunCli("sample '" + canm + "' --skeleton auto", &with_auto, &note), 0) << note;
   ASSERT_EQ(RunCli("sample '" + canm + "' --skeleton '" + SourcePath("samples/edf_canm/soldier.mdb") + "'", &explicit_json),
             0);
-  EXPECT_EQ(with_auto, explicit_json);
+  // The same poses; the header says how the skeleton came (companion or given).
+  nlohmann::json auto_doc = nlohmann::json::parse(with_auto), given_doc = nlohmann::json::parse(explicit_json);
+  EXPECT_EQ(auto_doc["clips"], given_doc["clips"]);
+  EXPECT_EQ(auto_doc["skeleton"], "soldier.mdb (companion)");
+  EXPECT_EQ(auto_doc["skeleton_use"], "companion");
+  EXPECT_EQ(given_doc["skeleton"], "given: soldier.mdb");
+  EXPECT_EQ(given_doc["skeleton_use"], "given");
+  EXPECT_EQ(given_doc["skeleton_file"], SourcePath("samples/edf_canm/soldier.mdb"));
+  // The default is auto: the same document as --skeleton auto.
+  std::string by_default;
+  ASSERT_EQ(RunCli("sample '" + canm + "'", &by_default), 0);
+  EXPECT_EQ(by_default, with_auto);
   EXPECT_NE(note.find("skeleton file: soldier.mdb (the only .mdb file beside soldier5.canm)"), std::string::npos)
       << note;
   std::string info;

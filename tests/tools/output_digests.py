@@ -65,20 +65,22 @@ def file_outputs(cli, key, path, scratch, out):
         out[key + " " + what] = digest(b"\0".join(parts))
         return code
 
-    record("info", ["info", name, "--json", "--skeleton", "auto"])
+    # The companion rule is every verb's default (--skeleton auto); "none" asks for no skeleton file.
+    record("info", ["info", name, "--json"])
+    record("info-none", ["info", name, "--json", "--skeleton", "none"])
     record("info-text", ["info", name])
-    record("sample", ["sample", name, "--skeleton", "auto"])
-    record("sample-30", ["sample", name, "--skeleton", "auto", "--rate", "30"])
-    record("validate", ["validate", name, "--skeleton", "auto"])
+    record("sample", ["sample", name])
+    record("sample-30", ["sample", name, "--rate", "30"])
+    record("validate", ["validate", name])
     glb = "out-" + stem + ".glb"
-    ok = record("glb", ["convert", name, glb, "--skeleton", "auto", "-v"], [glb]) == 0
-    record("gltf", ["convert", name, "out-" + stem + ".gltf", "--skeleton", "auto"], ["out-" + stem + ".gltf"])
+    ok = record("glb", ["convert", name, glb, "-v"], [glb]) == 0
+    record("gltf", ["convert", name, "out-" + stem + ".gltf"], ["out-" + stem + ".gltf"])
     record("preview", ["preview", name, "-o", "page-" + stem + ".html"], ["page-" + stem + ".html"])
     if ok and ext.lower() in ENCODABLE:
         back = "back-" + stem + ext
-        record("back-template", ["convert", glb, back, "--template", name, "--skeleton", "auto", "-v"], [back])
+        record("back-template", ["convert", glb, back, "--template", name, "-v"], [back])
         extras = "extras-" + stem + ext
-        record("back-extras", ["convert", glb, extras, "--skeleton", "auto", "-v"], [extras])
+        record("back-extras", ["convert", glb, extras, "-v"], [extras])
 
 
 def folder_outputs(cli, key, folder, scratch, out):
@@ -86,7 +88,7 @@ def folder_outputs(cli, key, folder, scratch, out):
     source = os.path.join(scratch, "IN")  # the same name wherever the checkout is (pages show it)
     shutil.rmtree(source, ignore_errors=True)
     shutil.copytree(folder, source)
-    for verb, args in (("convert", ["convert", "IN", "OUT", "--to", "glb", "--skeleton", "auto", "-j", "1"]),
+    for verb, args in (("convert", ["convert", "IN", "OUT", "--to", "glb", "-j", "1"]),
                        ("preview", ["preview", "IN", "-o", "OUT"])):
         target = os.path.join(scratch, "OUT")
         shutil.rmtree(target, ignore_errors=True)

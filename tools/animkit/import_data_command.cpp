@@ -9,8 +9,8 @@
 //                        frame_count, offset}: frame_count x joints x 10 float32
 //                        (t xyz, r xyzw, s xyz) as `sample` gives them; a hidden
 //                        joint's 10 values are NaN
-//   header.info is `info --json`, header.skeleton_file / skeleton_note what was used,
-//   header.warnings what `convert` would print.
+//   header.info is `info --json`, header.skeleton_file / skeleton_note / skeleton_use
+//   what was used, header.warnings what `convert` would print (a companion not used first).
 // All little-endian. Clips carry samples now; a later version can add their keys.
 #include "import_data_command.hpp"
 
@@ -50,7 +50,7 @@ Bytes SceneGlb(const LoadedFile& loaded, const DecodedScene& decoded, const Opti
   request.options = options;
   if (loaded.format == &gltf && !AsksForReencode(request, gltf)) return loaded.document->Write();
   EncodeResult encoded = Encode(decoded.scene, gltf, {decoded.reference_used(), options, "scene.glb", nullptr, nullptr, {}});
-  warnings = std::move(encoded.warnings);
+  for (std::string& w : encoded.warnings) warnings.push_back(std::move(w));
   return std::move(encoded.bytes);
 }
 
@@ -80,9 +80,11 @@ Bytes ImportData(const std::string& file, const std::string& format, const std::
   header["format"] = loaded.format->id;
   header["skeleton_file"] = decoded.skeleton.path;
   header["skeleton_note"] = decoded.skeleton.note;
+  header["skeleton_use"] = ToString(decoded.use);
   header["info"] = InfoValue(loaded, decoded);
 
   std::vector<std::string> warnings;
+  if (!decoded.warning.empty()) warnings.push_back(decoded.warning);
   const Bytes glb = SceneGlb(loaded, decoded, options, warnings);
   header["warnings"] = warnings;
   std::vector<GltfClipFrames> clip_frames;

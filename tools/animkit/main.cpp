@@ -80,7 +80,8 @@ int RunFormats(bool options, bool markdown, bool json) {
 void AddCommon(CLI::App* app, CommonArgs& args, bool with_output) {
   app->add_option("--format", args.format, "Input format id (skips detection)");
   app->add_option("--skeleton", args.skeleton,
-                  "Skeleton or model file (glTF or a game format that carries one), or 'auto': the one beside the file");
+                  "Skeleton or model file (glTF or a game format that carries one); default 'auto': the one beside "
+                  "the file when it fits; 'none': no skeleton file");
   app->add_option("--clip", args.clip, "Only this clip");
   if (with_output) app->add_option("-o,--output", args.output, "Write to this file instead of stdout");
   AddFormatOptions(app, args);
@@ -97,11 +98,15 @@ Options ToOptions(const CommonArgs& args) {
 // The files a verb reads: -o never writes over one of them.
 std::vector<std::string> InputsOf(const std::string& file, const std::string& skeleton) { return {file, skeleton}; }
 
-// `--skeleton auto` says on stderr which file it chose, or why none (silent for a
-// format that never takes one).
-void ReportCompanion(const std::string& file, const CommonArgs& args, const FormatDescriptor& format,
-                     const Companion& used) {
-  if (args.skeleton != kSkeletonAuto || (used.path.empty() && format.companions.empty())) return;
+// The companion rule (the default) says on stderr which file it chose, or why none (silent
+// for a format that never takes one); a companion that does not fit, as a warning.
+void ReportCompanion(const std::string& file, const FormatDescriptor& format, const Companion& used, SkeletonUse use,
+                     const std::string& warning) {
+  if (!warning.empty()) {
+    std::fprintf(stderr, "%s: warning: %s\n", file.c_str(), warning.c_str());
+    return;
+  }
+  if (use == SkeletonUse::Given || (used.path.empty() && format.companions.empty())) return;
   std::fprintf(stderr, "%s: skeleton file: %s%s\n", file.c_str(), used.path.empty() ? "none: " : "", used.note.c_str());
 }
 
@@ -126,7 +131,7 @@ int RunSample(const std::string& file, double rate, const CommonArgs& args) {
   const Options options = ToOptions(args);
   const LoadedFile loaded = LoadFile(file, args.format, options);
   const DecodedScene decoded = DecodeWithSkeleton(loaded, args.skeleton, options);
-  ReportCompanion(file, args, *loaded.format, decoded.skeleton);
+  ReportCompanion(file, *loaded.format, decoded.skeleton, decoded.use, decoded.warning);
   const Scene& scene = decoded.scene;
   if (!args.clip.empty()) (void)RequireClip(scene, args.clip, file);
   const SampleRequest request{rate, args.clip, &decoded.rest(), args.limits};
@@ -160,17 +165,19 @@ int RunValidate(const std::vector<std::string>& files, const CommonArgs& args) {
   for (const std::string& file : files) {
     try {
       const ValidateResult r = ValidateFile(file, args.format, args.skeleton, ToOptions(args));
+      if (!r.skeleton_warning.empty()) std::fprintf(stderr, "%s: warning: %s\n", file.c_str(), r.skeleton_warning.c_str());
       for (const std::string& w : r.warnings) std::printf("%s: warning: %s\n", file.c_str(), w.c_str());
       if (r.ok()) {
-        std::printf("%s: OK\n", file.c_str());
+        std::printf("%s: OK (skeleton: %s)\n", file.c_str(), SkeletonLabel(r.source).c_str());
         continue;
       }
       // A damaged part fails validation; what reads is listed so that it can still be used.
       std::string clips;
       for (const std::string& c : r.clips) clips += (clips.empty() ? "" : ", ") + c;
       for (const std::string& d : r.damaged) std::printf("%s: damaged: %s\n", file.c_str(), d.c_str());
-      std::printf("%s: %zu damaged part(s), kept as bytes; %zu clip(s) readable: %s\n", file.c_str(),
-                  r.damaged.size(), r.clips.size(), clips.empty() ? "none" : clips.c_str());
+      std::printf("%s: %zu damaged part(s), kept as bytes; %zu clip(s) readable: %s (skeleton: %s)\n", file.c_str(),
+                  r.damaged.size(), r.clips.size(), clips.empty() ? "none" : clips.c_str(),
+                  SkeletonLabel(r.source).c_str());
       status = 1;
     } catch (const Error& e) {
       std::printf("%s\n", e.InFile(file).what());  // InFile keeps a name already set
@@ -193,7 +200,7 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
   request.options = ToOptions(args);
   request.template_path = template_path;
   ConvertResult r = Convert(request);
-  ReportCompanion(in, args, *r.input_format, r.skeleton);
+  ReportCompanion(in, *r.input_format, r.skeleton, r.skeleton_use, r.skeleton_warning);
   for (const std::string& w : r.warnings) std::fprintf(stderr, "%s: warning: %s\n", out.c_str(), w.c_str());
   if (summary) {
     std::printf("%s -> %s: %s, %zu clips, %zu frames, %zu joints, %zu events\n", in.c_str(), out.c_str(),
@@ -305,8 +312,7 @@ int main(int argc, char** argv) {
     if (import_data->parsed()) return RunImportData(input, args);
     if (formats->parsed()) return RunFormats(list_options, markdown, json);
     if (preview->parsed()) {
-      const bool skeleton_given = preview->count("--skeleton") > 0;
-      return cli::RunPreview(input, preview_args, {args.format, args.skeleton, args.clip, skeleton_given, ToOptions(args)});
+      return cli::RunPreview(input, preview_args, {args.format, args.skeleton, args.clip, ToOptions(args)});
     }
     if (bench->parsed()) {
       const Options options = ToOptions(args);

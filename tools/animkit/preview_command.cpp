@@ -24,7 +24,7 @@ int PreviewFolder(const std::string& input, const PreviewArgs& args, const Previ
     if (args.output.empty()) throw Error::General("a folder needs -o SITE: the folder the pages and index.html go to");
     request.input_dir = input;
     request.output_dir = args.output;
-    if (common.skeleton_given) request.skeleton = common.skeleton;
+    request.skeleton = common.skeleton;
     request.options = common.options;
     request.threads = args.jobs;
     if (!args.skeleton_map.empty()) request.skeleton_map = ReadSkeletonMap(args.skeleton_map);
@@ -71,7 +71,7 @@ int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewC
     return 2;
   }
   PreviewRequest request;
-  if (common.skeleton_given) request.skeleton = common.skeleton;
+  request.skeleton = common.skeleton;
   request.clip = common.clip;
   request.options = common.options;
   const LoadedFile loaded = LoadFile(input, common.format, request.options);
@@ -79,6 +79,7 @@ int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewC
   const std::string output = args.output.empty() ? fs::path(input).filename().string() + ".html" : args.output;
   WriteFileAtomic(output, ByteView(reinterpret_cast<const uint8_t*>(page.html.data()), page.html.size()),
                   {input, page.skeleton.path});
+  if (!page.skeleton_warning.empty()) std::fprintf(stderr, "%s: warning: %s\n", input.c_str(), page.skeleton_warning.c_str());
   std::printf("%s: %s, %zu clips, skeleton file: %s\n%s (%zu bytes)\n", input.c_str(), std::string(loaded.format->id).c_str(),
               page.info["clips"].size(), page.skeleton.path.empty() ? "none" : page.skeleton.path.c_str(), output.c_str(),
               page.html.size());

@@ -21,7 +21,6 @@ void AddPreviewOptions(CLI::App* preview, PreviewArgs& args);
 
 struct PreviewCommonArgs {
   std::string format, skeleton, clip;
-  bool skeleton_given = false;  // --skeleton was on the command line (else: auto)
   Options options;
 };
 

@@ -121,12 +121,17 @@ struct Mesh {
 };
 
 // The file a scene was decoded from, filled by the pipeline's DecodeDocument; empty for a
-// scene built in code. Unlike metadata it is not written to glTF extras: a scene read back
-// from a glTF says "gltf" here, and the metadata still names the game file's format.
+// scene built in code. Unlike metadata it is not written to glTF extras (but for the
+// skeleton used, which is not read back): a scene read back from a glTF says "gltf" here, and the metadata still names the game file's format.
 struct SourceInfo {
   std::string format;   // the format id (FormatDescriptor::id), "" when not decoded from a file
   std::string version;  // the file's own version in decimal ("512", "0"), "" when the format has none
   std::string file;     // the path it was read from, as given
+  // The skeleton it was decoded against (the pipeline's DecodeWithSkeleton): "companion",
+  // "given" or "none" ("" when not decoded through it), and that file ("" for none). The
+  // glTF exporter writes these two into its extras.
+  std::string skeleton_use;
+  std::string skeleton_file;
   bool empty() const { return format.empty(); }
 };
 

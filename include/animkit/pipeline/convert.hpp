@@ -16,6 +16,8 @@ struct ValidateResult {
   std::vector<std::string> warnings;  // accepted deviations (Document::Warnings)
   std::vector<std::string> damaged;   // parts that could not be read (Document::Damaged)
   std::vector<std::string> clips;     // the clips that decode, by name
+  SourceInfo source;                  // skeleton_use and skeleton_file: what it was decoded against (SkeletonLabel)
+  std::string skeleton_warning;       // a companion not used, and why ("" when none)
   bool ok() const { return damaged.empty(); }
 };
 // `animkit validate`: reads, decodes and samples the file exactly as `sample`
@@ -45,8 +47,10 @@ struct ConvertResult {
   std::vector<WrittenFile> written;  // every file written, the output first
   bool copied_verbatim = false;  // same format, no change: the document was written back
   Value report = Value::object();  // encoder statistics
-  std::vector<std::string> warnings;                 // the encoder's warnings
-  Companion skeleton;  // the skeleton file used ("auto" resolved), "" for none
+  std::vector<std::string> warnings;  // the encoder's warnings
+  std::string skeleton_warning;       // a companion not used, and why (DecodedScene::warning)
+  Companion skeleton;  // the skeleton file used (the companion resolved), "" for none; note: why
+  SkeletonUse skeleton_use = SkeletonUse::None;
 };
 // Whether a conversion to `format` from a file of that same format must decode and
 // encode: --clip, --template, or any of the format's own options, asks for it. Otherwise (--skeleton
@@ -60,8 +64,9 @@ bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& form
 // the conversion reads.
 ConvertResult Convert(const ConvertRequest& request);
 // What a conversion did, as `animkit convert -v` prints it (and the Python module returns):
-// input, output, formats, skeleton, counts, sizes, every file written, the encoder's
-// statistics and warnings.
+// input, output, formats, skeleton (skeleton: the file or null, skeleton_use, skeleton_note),
+// counts, sizes, every file written, the encoder's
+// statistics and the warnings (skeleton_warning first).
 Value ConvertReport(const ConvertRequest& request, const ConvertResult& result);
 
 // The output format for a path or a name given with --to (an id or an extension).

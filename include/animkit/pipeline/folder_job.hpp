@@ -76,6 +76,8 @@ struct BatchFileResult {
   std::string output;    // relative output path (converted files)
   std::vector<std::string> extra_outputs;  // relative paths of the other files written (a text ANM's timeline)
   std::string skeleton;  // relative path of the skeleton used ("" when none)
+  std::string skeleton_use;  // "companion", "given" or "none" (SkeletonUse), "" when not decoded
+  std::vector<std::string> warnings;  // a companion not used, the encoder's warnings
   size_t clips = 0, frames = 0, joints = 0;
   size_t bytes_in = 0, bytes_out = 0;
   double seconds = 0;    // wall time spent on this file
@@ -122,13 +124,15 @@ class FolderFile {
   std::string output;         // relative output path, named by the job
   std::string output_path;    // the output folder joined with output; never an input
   std::string skeleton_path;  // the skeleton file it decodes against, "" for none (or a scene given without one)
+  Companion companion;        // when the companion rule chose it: the file and why (used when it fits)
   const Scene* given_skeleton = nullptr;  // the job's SkeletonSource::Decoded scene, when that is the file's
   std::string run_tag;        // for the temporary names of what the action writes
 
   // The skeleton decoded, once per run and shared by every file paired with it (nullptr
   // when there is none). Throws its Error to every such file.
   const Scene* DecodedSkeleton() const;
-  // The same as what a file decodes against: SkeletonSource::Decoded, or None.
+  // The same as what a file decodes against: SkeletonSource::DecodedCompanion (the
+  // companion rule's), Decoded (a map's or the one given), or None.
   SkeletonSource Skeleton() const;
   // Creates the output's folder (the run's threads create folders one at a time).
   void CreateOutputFolder() const;
@@ -166,7 +170,7 @@ struct FolderJobInputs {
   std::string output_dir;
   unsigned threads = 0;        // worker threads, at most this many (0: the hardware threads)
   std::vector<SkeletonMapRule> skeleton_map;
-  SkeletonSource skeleton;     // for every file no map rule matches: none, each file's companion, a file or a scene
+  SkeletonSource skeleton;     // for every file no map rule matches: each file's companion (the default), none, a file or a scene
   Options options;             // format options: decode the files and their skeletons
   // Files that only their extension ties to a format (probe score kProbeExtension)
   // are skipped unless this is set; then they go to the action (and fail if unreadable).

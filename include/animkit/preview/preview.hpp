@@ -14,8 +14,9 @@
 namespace animkit {
 
 struct PreviewRequest {
-  // What the file decodes against (a site gives each skeleton decoded once).
-  SkeletonSource skeleton = SkeletonSource::Auto();
+  // What the file decodes against (a site gives each skeleton decoded once); the
+  // default: its companion.
+  SkeletonSource skeleton;
   std::string clip;  // only this clip ("" = every clip); Error naming the file when none is
   Options options;
 };
@@ -24,6 +25,8 @@ struct PreviewPage {
   std::string html;
   size_t glb_bytes = 0;  // the embedded glb (ExportGltf), before base64
   Companion skeleton;    // the skeleton file used ("" for none)
+  SkeletonUse skeleton_use = SkeletonUse::None;
+  std::string skeleton_warning;  // a companion not used, and why
   Value info;            // the file's `info --json` document (InfoValue), as the page shows it
 };
 
@@ -41,10 +44,8 @@ std::string_view PreviewUpAxis(std::string_view format_id);
 
 // The folder job's inputs (FolderJobInputs): convert DIR's threads, progress, cancel and
 // size limit included. skeleton, for files no map rule matches, is the companion
-// (SkeletonSource::Auto) unless set (as PreviewRequest's).
-struct PreviewSiteRequest : FolderJobInputs {
-  PreviewSiteRequest() { skeleton = SkeletonSource::Auto(); }
-};
+// (the default SkeletonSource) unless set (as PreviewRequest's).
+struct PreviewSiteRequest : FolderJobInputs {};
 
 // One recognised file of the folder, as the gallery lists it.
 struct PreviewSiteEntry {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -408,6 +409,12 @@ class Exporter {
     json extras = {{"version", 1}};
     // Joints made from track names are not a skeleton the scene had.
     if (scene_.skeleton.empty()) extras["skeleton"] = false;
+    // The skeleton the scene was decoded against (the pipeline's): said, never read back.
+    if (!scene_.source.skeleton_use.empty()) {
+      extras["skeleton_use"] = scene_.source.skeleton_use;
+      const std::string name = std::filesystem::path(scene_.source.skeleton_file).filename().string();
+      if (!name.empty()) extras["skeleton_file"] = name;  // none: no key
+    }
     AddMetadata(extras, scene_.metadata);
     model_.asset.extras = gltf::ToValue(json{{gltf::kExtrasKey, extras}});
   }

@@ -364,7 +364,14 @@ TEST(PsxAnm, KeyframeForAnObjectTheSkeletonLacksIsAnError) {
   EXPECT_NE(test::RunCli("sample " + anm + " --skeleton " + tmd, &out, &err), 0);
   EXPECT_NE(err.find("offset 0x20"), std::string::npos) << err;
   // Without the skeleton the objects are just numbered joints.
+  EXPECT_EQ(test::RunCli("validate " + anm + " --skeleton none", &out, &err), 0) << out << err;
+  EXPECT_NE(out.find("OK (skeleton: none)"), std::string::npos) << out;
+  // model.tmd is walk.anm's companion (the only .tmd beside it) but does not fit: not used,
+  // and the warning names both files.
   EXPECT_EQ(test::RunCli("validate " + anm, &out, &err), 0) << out << err;
+  EXPECT_NE(out.find("OK (skeleton: none)"), std::string::npos) << out;
+  EXPECT_NE(err.find("walk.anm: warning: model.tmd does not fit walk.anm"), std::string::npos) << err;
+  EXPECT_NE(err.find("decoded without it"), std::string::npos) << err;
 }
 
 TEST(PsxAnm, ProbeRecognisesTheFormat) {

@@ -529,14 +529,17 @@ TEST(TextAnm, CliSampleConvertAndInfo) {
   EXPECT_EQ(j["clips"][4]["frames"].size(), 17u);  // frames 32..48
   EXPECT_EQ(j["clips"][0]["joints"], nlohmann::json({"lShoulder", "lElbow", "lHand"}));
   EXPECT_EQ(j["clips"][0]["frames"][0][0]["t"], nlohmann::json({0, 4, 0}));
-  // Without --skeleton: info shows the declarations, sample says what is missing.
-  ASSERT_EQ(test::RunCli("info --json " + anm, &out, &err), 0) << err;
+  // Without a skeleton file: info shows the declarations, sample says what is missing.
+  ASSERT_EQ(test::RunCli("info --json " + anm + " --skeleton none", &out, &err), 0) << err;
   j = nlohmann::json::parse(out);
   EXPECT_EQ(j["format"], "text-anm");
   EXPECT_EQ(j["fields"]["declared_clips"].size(), 6u);
   EXPECT_NE(j["decode_error"].get<std::string>().find("--skeleton"), std::string::npos);
-  EXPECT_EQ(test::RunCli("sample " + anm, &out, &err), 1);
+  EXPECT_EQ(test::RunCli("sample " + anm + " --skeleton none", &out, &err), 1);
   EXPECT_NE(err.find("sets.anm"), std::string::npos);
+  // By default the model beside it is its companion (the only .glb there).
+  ASSERT_EQ(test::RunCli("sample " + anm, &out, &err), 0) << err;
+  EXPECT_EQ(nlohmann::json::parse(out)["skeleton"], "model.glb (companion)");
   // convert to glTF: one animation per clip, events in extras.
   const std::string glb = (dir / "clips.glb").string();
   ASSERT_EQ(test::RunCli("convert " + anm + " " + glb + " --skeleton " + model, &out, &err), 0) << err;
