@@ -93,10 +93,11 @@ def losses(source_format, fmt):
     target = formats.find(fmt)
     if not same_family(source_format, fmt):
         if target["companions"]:
-            out.append("%s reads its skeleton from a companion file (%s), which is not written: "
-                       "each joint becomes a %s track of its own" % (fmt, " ".join(target["companions"]), fmt))
+            out.append("%s files take their skeleton from a companion (%s) and this rig's %s skeleton is not one: "
+                       "read back without it, the joints lose their hierarchy and rest pose" % (
+                           fmt, " ".join(target["companions"]), source_format))
         else:
-            out.append("the skeleton is not written into %s" % fmt)
+            out.append("%s holds no skeleton: the rig's hierarchy and rest pose are not written" % fmt)
     return out
 
 

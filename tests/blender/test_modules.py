@@ -230,7 +230,7 @@ class ExportPlan(unittest.TestCase):
         with self.assertRaises(export_plan.PlanError) as refused:
             choose("/o/a.anm", "", "kh2-bar")
         self.assertIn("choose Format psx-anm or text-anm", str(refused.exception))
-        self.assertIn("not written", str(refused.exception))
+        self.assertIn("lose their hierarchy", str(refused.exception))
         self.assertEqual(choose("/o/a.anm", "psx-anm", "kh2-bar"), "psx-anm")
         with self.assertRaises(export_plan.PlanError):
             choose("/o/a.mset", "psx-anm", "kh2-bar")  # the chosen format does not write .mset
