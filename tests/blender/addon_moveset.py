@@ -88,6 +88,9 @@ def check_edit(source, out, skeleton):
 def check_format_choice(arm, out_dir):
     """A KH2 rig into .anm: refused unless the format is chosen; chosen, it says what is lost."""
     anm = os.path.join(out_dir, "moveset.anm")
+    for stale in (anm, anm + ".timeline.glb"):
+        if os.path.exists(stale):
+            os.remove(stale)
     try:
         bpy.ops.export_scene.animkit(filepath=anm)
         raise Failure("a KH2 rig was written as %s without choosing its format" % anm)
