@@ -49,6 +49,15 @@ def default_path(source, source_format):
     return ""
 
 
+def with_extension(filepath, fmt):
+    """`filepath` with an extension `fmt` writes: kept when it has one, else the format's
+    first (the dialog renames the file when another format is chosen)."""
+    f = formats.find(fmt)
+    if not filepath or f is None or not f["animation_extensions"] or _extension(filepath) in f["animation_extensions"]:
+        return filepath
+    return os.path.splitext(filepath)[0] + f["animation_extensions"][0]
+
+
 def family_formats(extension, source_format):
     """The formats writing `extension` that are of the source's family, its own first."""
     writers = [f["id"] for f in formats.FORMATS if extension in f["animation_extensions"]]

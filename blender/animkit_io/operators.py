@@ -165,6 +165,13 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
             self.filepath = export_plan.default_path(arm.get("animkit_source", ""), arm.get("animkit_format", ""))
         return ExportHelper.invoke(self, context, event)
 
+    def check(self, context):
+        """A format chosen explicitly renames the file to an extension it writes."""
+        renamed = export_plan.with_extension(self.filepath, self._format())
+        changed = renamed != self.filepath
+        self.filepath = renamed
+        return changed
+
     @classmethod
     def poll(cls, context):
         return export.find_armature(context) is not None

@@ -219,6 +219,11 @@ class ExportPlan(unittest.TestCase):
         self.assertEqual(export_plan.default_path("/x/soldier.mdb", "edf-mdb"), "/x/soldier.canm")
         self.assertEqual(export_plan.default_path("", ""), "")
 
+    def test_with_extension(self):
+        self.assertEqual(export_plan.with_extension("/o/a.mset", "psx-anm"), "/o/a.anm")
+        self.assertEqual(export_plan.with_extension("/o/a.anb", "kh2-bar"), "/o/a.anb")
+        self.assertEqual(export_plan.with_extension("/o/a.mset", ""), "/o/a.mset")
+
     def test_choose_format(self):
         choose = export_plan.choose_format
         self.assertEqual(choose("/o/a.mset", "", "kh2-bar"), "kh2-bar")
