@@ -22,7 +22,7 @@ import tempfile
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from . import cli, formats, import_data, rig as rigmod
+from . import action_api, cli, formats, import_data, rig as rigmod, slots
 
 UP_AXES = {
     # id: (label, description)
@@ -106,6 +106,8 @@ def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO",
         result.messages.append(("WARNING", w))
     _build(context, result, filepath, data.format, skeleton, options, data.info, data.scene, data.clips, up_axis,
            meshes)
+    result.messages.append(("INFO", "%s: %d bones, %d clips (%d actions)" % (
+        os.path.basename(filepath), len(result.armature.data.bones), len(data.clips), len(result.actions))))
     return result
 
 
@@ -130,7 +132,12 @@ def _build(context, result, filepath, fmt, skeleton, options, info, scene, clips
     result.armature = obj
     result.objects.append(obj)
 
-    result.actions = _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, clips)
+    shared = _shared_clips(info, clips)
+    result.actions = _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, clips, shared)
+    for action in result.actions:
+        linked = rigmod.loads(action.get("animkit_linked_slots", ""), [])
+        if linked:
+            result.messages.append(("INFO", "one action for linked slots: " + slots.shared_note(action.name, linked)))
     scene_ctx = context.scene
     scene_ctx.frame_set(scene_ctx.frame_start if result.actions else scene_ctx.frame_current)
     _attach_objects(context, result, obj, nodes, scene, want_meshes)
@@ -219,18 +226,38 @@ def _rest_offsets(obj, nodes, order, parents):
     return offsets
 
 
-def _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, clips):
+def _shared_clips(info, clips):
+    """{index of a link slot's clip: index of the clip holding its data} for the link
+    entries the library lists whose poses and events are those of their target."""
+    index = {c.name: k for k, c in enumerate(clips)}
+    out = {}
+    for linked, target in slots.linked_clips(info, [c.name for c in clips]).items():
+        a, b = clips[index[linked]], clips[index[target]]
+        if a.same_data(b) and a.events == b.events:
+            out[index[linked]] = index[target]
+    return out
+
+
+def _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, clips, shared):
     """One action per clip on its own muted NLA track, the first active; the scene's
-    rate and range from the first. Without clips: the rest pose."""
+    rate and range from the first. A link slot's clip (`shared`) is its target's action,
+    the linked slots' names recorded on it. Without clips: the rest pose."""
     nodes = rig["nodes"]
     node_of = {}
     for i, n in enumerate(nodes):
         if rigmod.is_bone(n):
             node_of.setdefault(n["name"], i)
     actions = []
+    by_clip = {}
     for k, clip in enumerate(clips):
+        if k in shared:
+            target = by_clip[shared[k]]
+            target["animkit_linked_slots"] = rigmod.dumps(rigmod.loads(target.get("animkit_linked_slots", ""), []) +
+                                                          [clip.name])
+            continue
         anim = scene.animations[k] if k < len(scene.animations) else None
-        actions.append(_build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, anim))
+        by_clip[k] = _build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, anim)
+        actions.append(by_clip[k])
     if not actions:
         for i in order:
             pb = obj.pose.bones[nodes[i]["bone"]]
@@ -246,8 +273,9 @@ def _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, 
         track.name = action.name
         strip = track.strips.new(action.name, 0, action)
         strip.name = action.name
+        action_api.strip_slot(strip, action)
         track.mute = True
-    ad.action = actions[0]
+    action_api.assign(ad, actions[0])
     first = clips[0]
     rate = first.frame_rate or 30.0
     fps = max(1, int(round(rate)))
@@ -487,7 +515,7 @@ def _add_curves(action, data_path, group, values, n_frames, constant):
         return
     width = len(values[0])
     for k in range(width):
-        fc = action.fcurves.new(data_path, index=k, action_group=group)
+        fc = action_api.new_fcurve(action, data_path, k, group)
         fc.keyframe_points.add(n_frames)
         co = []
         for f in range(n_frames):

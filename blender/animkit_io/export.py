@@ -15,7 +15,7 @@ import tempfile
 import bpy
 from mathutils import Euler, Matrix, Quaternion, Vector
 
-from . import cli, formats, gltf_write, rig as rigmod
+from . import action_api, cli, export_plan, formats, gltf_write, rig as rigmod, slots
 
 # Where export keeps a copy of the glTF it hands to animkit (for debugging), when set.
 KEEP_ENV = "ANIMKIT_BLENDER_KEEP_GLTF"
@@ -146,7 +146,7 @@ class _BoneCurves:
         base = 'pose.bones["%s"].' % bpy.utils.escape_identifier(pose_bone.name)
         self.mode = pose_bone.rotation_mode
         self.curves = {}
-        for fc in action.fcurves:
+        for fc in action_api.fcurves(action):
             if fc.data_path.startswith(base) and not fc.mute:
                 self.curves[(fc.data_path[len(base):], fc.array_index)] = fc
         self.rest_scale = rest_scale
@@ -303,13 +303,36 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
 # ---------------------------------------------------------------------------------------
 
 
-def target_format(filepath, requested, source_format):
-    ext = os.path.splitext(filepath)[1].lower()
-    fmt = formats.output_format(ext, requested, source_format)
-    if fmt is None:
-        raise ExportError("%s: the extension names no format animkit writes an animation to (%s)" % (
-            filepath, ", ".join(formats.export_extensions())))
-    return fmt
+def plan_for(arm_obj, filepath, output_format="", use_template=True):
+    """The export_plan.Plan for exporting `arm_obj` to `filepath` (PlanError: the format
+    must be chosen)."""
+    return export_plan.plan(os.path.abspath(bpy.path.abspath(filepath)), output_format,
+                            arm_obj.get("animkit_source", ""), arm_obj.get("animkit_format", ""), use_template)
+
+
+def dialog_notes(arm_obj, filepath, output_format, clips_mode):
+    """What the export dialog says before it runs: the format written, what another
+    family's format loses, the actions linked slots share (never raises)."""
+    if arm_obj is None:
+        return []
+    actions = choose_actions(arm_obj, "ACTIVE" if clips_mode == "ACTIVE" else "ALL")
+    try:
+        p = plan_for(arm_obj, filepath, output_format)
+    except export_plan.PlanError as e:
+        return [("ERROR", str(e))]
+    notes = [("INFO", "writes %s%s" % (p.format, ", keeping the source's other data (template)" if p.template else ""))]
+    notes += p.notes + link_notes(actions)
+    return notes
+
+
+def link_notes(actions):
+    """One note per action that linked slots share (imported from an MSET's link entries)."""
+    out = []
+    for action in actions:
+        linked = rigmod.loads(action.get("animkit_linked_slots", ""), [])
+        if linked:
+            out.append(("INFO", slots.shared_note(action.name, linked)))
+    return out
 
 
 def _merge_options(stored, extra):
@@ -332,12 +355,26 @@ def _merge_options(stored, extra):
     return [x for f, v in merged for x in [f] + v]
 
 
+def linked_copies(actions, clip_data):
+    """The clips of the slots that share an action, each the action's clip renamed."""
+    out = []
+    for action, clip in zip(actions, clip_data):
+        for name in rigmod.loads(action.get("animkit_linked_slots", ""), []):
+            out.append(dict(clip, name=name))
+    return out
+
+
 def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="", use_template=True, options=()):
     result = ExportResult()
+    if arm_obj is None:
+        raise ExportError("select an armature (imported with animkit) to export")
     filepath = os.path.abspath(bpy.path.abspath(filepath))
-    source = arm_obj.get("animkit_source", "")
-    source_format = arm_obj.get("animkit_format", "")
-    fmt = target_format(filepath, output_format, source_format)
+    try:
+        plan = plan_for(arm_obj, filepath, output_format, use_template)
+    except export_plan.PlanError as e:
+        raise ExportError(str(e))
+    fmt = plan.format
+    result.messages += plan.notes
     multi = formats.multi_clip(fmt)
     mode = clips
     if mode == "AUTO":
@@ -361,20 +398,22 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
     if skeleton and not os.path.isfile(skeleton):
         result.messages.append(("WARNING", "the skeleton used at import (%s) is gone: exporting without it" % skeleton))
         skeleton = ""
-    template = ""
     extra_args = []
     # A text ANM with its source as template keeps its sets over the source's timeline
     # while the clips are unedited; animkit lays edited ones out on a new timeline
     # (OUT.anm.timeline.glb) and says so.
-    if use_template and source and os.path.isfile(source) and source_format == fmt and \
-            os.path.splitext(source)[1].lower() == os.path.splitext(filepath)[1].lower():
-        template = source
+    template = plan.template
+    result.messages += link_notes(actions)
+    if not template and multi:
+        # No template to keep the links: each linked slot gets the shared action's clip.
+        clip_data += linked_copies(actions, clip_data)
+    if template:
         info = rigmod.loads(arm_obj.get("animkit_info", ""), {}) or {}
         if mode == "ACTIVE" and len(info.get("clips", [])) > 1:
             extra_args += ["--clip", clip_data[0]["name"]]
     stored_options = rigmod.loads(arm_obj.get("animkit_options", ""), []) or []
     args = _merge_options(stored_options, options) + extra_args
-    to = fmt if formats.shares_extension(fmt) else ""
+    to = fmt if plan.to else ""
     if fmt == "text-anm" and not template and "--anm-layout" not in args:
         # No source to keep the sets of: the clips as they are in Blender, on a new timeline.
         args += ["--anm-layout", "new"]

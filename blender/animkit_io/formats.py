@@ -95,6 +95,28 @@ def options(use):
     return list(out.values())
 
 
+def limits():
+    """The library's limits (max-values, max-frames, ...): name, keyword, default, help."""
+    return list(LIMITS)
+
+
+def limit_args(values):
+    """The command-line arguments for limit values ({keyword: value}) that differ from
+    the library's defaults, in table order (e.g. ["--max-values", "5000000"])."""
+    args = []
+    for limit in LIMITS:
+        value = values.get(limit["keyword"])
+        if value is not None and int(value) != int(limit["default"]):
+            args += ["--" + limit["name"], str(int(value))]
+    return args
+
+
+def describe(format_id):
+    """A format's id and description, for messages ("kh2-bar (Kingdom Hearts II ...)")."""
+    f = find(format_id)
+    return "%s (%s)" % (format_id, f["description"]) if f else format_id
+
+
 def _same(value, default, kind):
     if kind in ("number", "integer"):
         d = float(default)

@@ -2,14 +2,14 @@
 # and export.py). The format options are the library's: option_props.py makes one
 # property per option from formats.json.
 
-import os
-
 import bpy
 from bpy.props import BoolProperty, EnumProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import build, cli, export, formats, import_data
-from .option_props import AUTO, add_option_properties, option_values
+from . import build, cli, export, export_plan, formats, import_data
+from .option_props import AUTO, add_limit_properties, add_option_properties, option_args
+
+_ERRORS = (cli.AnimkitError, import_data.ImportDataError, export.ExportError, export_plan.PlanError, OSError)
 
 
 def _preferences(context):
@@ -42,17 +42,41 @@ class AnimkitPreferences(bpy.types.AddonPreferences):
             layout.label(text=str(e), icon="ERROR")
 
 
-def _draw_groups(op, groups):
-    """The file browser's side panel: one box per (title or None, property names)."""
+def _draw_groups(op, groups, notes=()):
+    """The file browser's side panel: one box per (title or None, property names), the
+    notes (level, text) under the first, the limits folded behind show_limits."""
     layout = op.layout
     layout.use_property_split = True
     layout.use_property_decorate = False
-    for title, names in groups:
+    for k, (title, names) in enumerate(groups + [op.limit_group]):
         box = layout.box()
-        if title:
+        if title == op.limit_group[0]:
+            box.prop(op, "show_limits")
+            if not op.show_limits:
+                continue
+        elif title:
             box.label(text=title)
         for name in names:
             box.prop(op, name)
+        for level, text in notes if k == 0 else ():
+            box.label(text=text, icon={"ERROR": "ERROR", "WARNING": "ERROR"}.get(level, "INFO"))
+
+
+def _hand_off(op, work):
+    """Runs the operator's one call; its messages (level, text) become reports, an error
+    the operator's error (nothing done)."""
+    try:
+        result = work()
+    except _ERRORS as e:
+        op.report({"ERROR"}, str(e))
+        return {"CANCELLED"}
+    for level, text in result.messages:
+        op.report({level}, text)
+    return {"FINISHED"}
+
+
+_SHOW_LIMITS = BoolProperty(name="Limits (advanced)", default=False,
+                            description="Show the limits animkit applies to what it reads and makes")
 
 
 # ---------------------------------------------------------------------------------------
@@ -80,25 +104,16 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         description="How the source's axes map to Blender's (only the armature object is rotated)")
     import_meshes: BoolProperty(name="Meshes", default=True,
                                 description="Import the model's meshes (PS1 TMD objects), each on its bone")
+    show_limits: _SHOW_LIMITS
+
     def draw(self, context):
         _draw_groups(self, [(None, ("skeleton_path", "up_axis", "import_meshes"))] + self.option_groups)
 
     def execute(self, context):
-        try:
-            exe = executable(context)
-            result = build.import_file(context, self.filepath, exe,
-                                       skeleton=bpy.path.abspath(self.skeleton_path) if self.skeleton_path else "",
-                                       options=formats.option_args(self.option_specs, option_values(self)),
-                                       up_axis=self.up_axis,
-                                       meshes=self.import_meshes)
-        except (cli.AnimkitError, import_data.ImportDataError, OSError) as e:
-            self.report({"ERROR"}, str(e))
-            return {"CANCELLED"}
-        for level, text in result.messages:
-            self.report({level}, text)
-        self.report({"INFO"}, "%s: %d bones, %d clips" % (
-            os.path.basename(self.filepath), len(result.armature.data.bones), len(result.actions)))
-        return {"FINISHED"}
+        return _hand_off(self, lambda: build.import_file(
+            context, self.filepath, executable(context),
+            skeleton=bpy.path.abspath(self.skeleton_path) if self.skeleton_path else "",
+            options=option_args(self), up_axis=self.up_axis, meshes=self.import_meshes))
 
 
 # ---------------------------------------------------------------------------------------
@@ -112,8 +127,8 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
     bl_label = "Export Game Animation"
     bl_options = {"REGISTER", "PRESET"}
 
-    filename_ext = ".anm"
-    check_extension = None  # the extension chooses the format: keep what the user typed
+    filename_ext = ""  # the default file is the imported one (invoke)
+    check_extension = None  # the extension and Format choose the format: keep what the user typed
     filter_glob: StringProperty(default=";".join("*" + e for e in formats.export_extensions()), options={"HIDDEN"})
 
     clips: EnumProperty(
@@ -125,38 +140,46 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
         description="Which actions become clips")
     output_format: EnumProperty(
         name="Format", default=AUTO,
-        items=[(AUTO, "Automatic", "The extension's format; where formats share it, the imported file's")] +
+        items=[(AUTO, "Imported file's", "The imported file's format, or one of its family that writes the "
+                                         "extension (a rig made in Blender: the extension's format)")] +
               [(f["id"], f["id"], f["description"]) for f in formats.export_formats()],
-        description="The format written (only needed where formats share an extension, e.g. .anm)")
+        description="The format written. Another family's format than the imported file's must be chosen "
+                    "here; the panel says what it loses")
     use_template: BoolProperty(
         name="Keep the source's header", default=True,
         description="Pass the imported file as --template when it still exists and has the output's format: "
                     "what glTF cannot carry (header fields, other entries) is kept from it")
 
+    show_limits: _SHOW_LIMITS
+
+    def _format(self):
+        return "" if self.output_format == AUTO else self.output_format
+
     def draw(self, context):
-        _draw_groups(self, [(None, ("clips", "output_format", "use_template"))] + self.option_groups)
+        notes = export.dialog_notes(export.find_armature(context), self.filepath, self._format(), self.clips)
+        _draw_groups(self, [(None, ("clips", "output_format", "use_template"))] + self.option_groups, notes)
+
+    def invoke(self, context, event):
+        arm = export.find_armature(context)
+        if not self.filepath and arm is not None:  # the imported file's own name and format
+            self.filepath = export_plan.default_path(arm.get("animkit_source", ""), arm.get("animkit_format", ""))
+        return ExportHelper.invoke(self, context, event)
+
+    def check(self, context):
+        """A format chosen explicitly renames the file to an extension it writes."""
+        renamed = export_plan.with_extension(self.filepath, self._format())
+        changed = renamed != self.filepath
+        self.filepath = renamed
+        return changed
 
     @classmethod
     def poll(cls, context):
         return export.find_armature(context) is not None
 
     def execute(self, context):
-        arm = export.find_armature(context)
-        if arm is None:
-            self.report({"ERROR"}, "select an armature (imported with animkit) to export")
-            return {"CANCELLED"}
-        try:
-            exe = executable(context)
-            result = export.export_file(context, arm, self.filepath, exe, clips=self.clips,
-                                        output_format="" if self.output_format == AUTO else self.output_format,
-                                        use_template=self.use_template,
-                                        options=formats.option_args(self.option_specs, option_values(self)))
-        except (cli.AnimkitError, export.ExportError, OSError) as e:
-            self.report({"ERROR"}, str(e))
-            return {"CANCELLED"}
-        for level, text in result.messages:
-            self.report({level}, text)
-        return {"FINISHED"}
+        return _hand_off(self, lambda: export.export_file(
+            context, export.find_armature(context), self.filepath, executable(context), clips=self.clips,
+            output_format=self._format(), use_template=self.use_template, options=option_args(self)))
 
 
 def _menu_import(self, context):
@@ -167,8 +190,9 @@ def _menu_export(self, context):
     self.layout.operator(EXPORT_SCENE_OT_animkit.bl_idname, text="Game animation (animkit)")
 
 
-IMPORT_SCENE_OT_animkit.option_groups = add_option_properties(IMPORT_SCENE_OT_animkit, "read")
-EXPORT_SCENE_OT_animkit.option_groups = add_option_properties(EXPORT_SCENE_OT_animkit, "write")
+for _op, _use in ((IMPORT_SCENE_OT_animkit, "read"), (EXPORT_SCENE_OT_animkit, "write")):
+    _op.option_groups = add_option_properties(_op, _use)
+    _op.limit_group = add_limit_properties(_op)
 
 _classes = (AnimkitPreferences, IMPORT_SCENE_OT_animkit, EXPORT_SCENE_OT_animkit)
 

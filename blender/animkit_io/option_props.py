@@ -52,3 +52,24 @@ def option_values(op):
     """{keyword: value} of an operator's option properties (\"\" for Automatic)."""
     values = {o["keyword"]: getattr(op, o["keyword"]) for o in op.option_specs}
     return {k: "" if v == AUTO else v for k, v in values.items()}
+
+
+def add_limit_properties(cls):
+    """Adds one integer property per limit of the library's table (max-values, ...),
+    defaulting to the library's; returns the draw group ("Limits", names)."""
+    names = []
+    for limit in formats.limits():
+        cls.__annotations__[limit["keyword"]] = IntProperty(
+            name=limit["name"].replace("-", " ").capitalize(), default=int(min(limit["default"], _INT_RANGE)),
+            min=1, max=_INT_RANGE,
+            description="Largest %s animkit accepts (--%s; the library's default: %d)" % (
+                limit["help"], limit["name"], limit["default"]))
+        names.append(limit["keyword"])
+    return ("Limits", names)
+
+
+def option_args(op):
+    """The command-line arguments of an operator's option and limit properties that
+    differ from the library's defaults."""
+    return formats.option_args(op.option_specs, option_values(op)) + formats.limit_args(
+        {limit["keyword"]: getattr(op, limit["keyword"]) for limit in formats.limits()})

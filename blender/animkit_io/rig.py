@@ -109,20 +109,23 @@ def loads(text, default=None):
 
 
 def events_from_markers(markers, stored, frame_rate, start_frame=0):
-    """Rebuilds a clip's events from pose markers.
+    """Rebuilds a clip's events from pose markers, in the markers' order.
 
-    markers: [(name, frame)]; stored: the events the clip was imported with
-    ({"time", "name", "params"?, "end_time"?}). Stored records are matched by name and
-    order (the k-th marker named N takes the k-th stored event named N): a marker still
-    on its stored event's frame keeps the stored time exactly, a moved one gets
-    frame / rate (its end_time moves with it); params and end_time come from the match;
-    markers without a match become events without params."""
+    markers: [(name, frame)] in the action's order (import makes them in the stored
+    events' order, and moving a marker keeps its place, so the order written is the
+    stored one: a format that keeps its events' order, e.g. KH2 triggers, gets it back);
+    stored: the events the clip was imported with ({"time", "name", "params"?,
+    "end_time"?}). Stored records are matched by name and order (the k-th marker named N
+    takes the k-th stored event named N): a marker still on its stored event's frame
+    keeps the stored time exactly, a moved one gets frame / rate (its end_time moves with
+    it); params and end_time come from the match; markers without a match become events
+    without params."""
     by_name = {}
-    for e in sorted(stored or [], key=lambda e: e.get("time", 0.0)):
+    for e in stored or []:
         by_name.setdefault(e.get("name", ""), []).append(e)
     used = {}
     events = []
-    for name, frame in sorted(markers, key=lambda m: m[1]):
+    for name, frame in markers:
         k = used.get(name, 0)
         used[name] = k + 1
         time = (frame - start_frame) / frame_rate

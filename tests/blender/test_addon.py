@@ -9,6 +9,9 @@
 # --part export   round trips (import, export unchanged, `animkit sample` of the new file
 #                 against the original's within the format's bound), an edit (one bone
 #                 rotated at one frame), a malformed file.
+# --part moveset  a 24-clip KH2 moveset with a link slot: one bone edited in one action,
+#                 exported with the source as template: only that slot (and its link)
+#                 changes, triggers keep their order; the format choice; the limits.
 # --only TEXT     only the sample paths that contain TEXT.
 #
 # The expected poses are composed here from animkit's own output (sample JSON, glTF node
@@ -28,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from addon_common import ARGS, CLI, SKIP, Failure, enable_addon  # noqa: E402
 from addon_export import part_export  # noqa: E402
 from addon_import import part_import  # noqa: E402
+from addon_moveset import part_moveset  # noqa: E402
 # ---------------------------------------------------------------------------------------
 
 
@@ -45,6 +49,8 @@ def main():
             count += part_import()
         if ARGS["part"] in ("export", "all"):
             count += part_export()
+        if ARGS["part"] in ("moveset", "all"):
+            count += part_moveset()
     except Failure as e:
         print("FAILED: %s" % e)
         sys.stdout.flush()

@@ -19,7 +19,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io import formats, gltf_write, import_data, rig  # noqa: E402
+from animkit_io import export_plan, formats, gltf_write, import_data, rig, slots  # noqa: E402
 
 SAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "samples"))
 CLI = os.environ.get("ANIMKIT_CLI", "")
@@ -122,14 +122,20 @@ class Records(unittest.TestCase):
         stored = [{"time": 0.1, "name": "hit", "params": [1, 2], "end_time": 0.5},
                   {"time": 0.0, "name": "state", "params": [0]},
                   {"time": 0.2, "name": "hit", "params": [3]}]
-        # unchanged: 0.1 s at 30 fps is frame 3; "hit" at 6 is the second hit; a new marker
+        # unchanged: 0.1 s at 30 fps is frame 3; "hit" at 6 is the second hit; a new marker.
+        # The markers' order (the stored one) is kept, not sorted by time.
         out = rig.events_from_markers([("hit", 3), ("state", 0), ("hit", 6), ("new", 9)], stored, 30.0)
-        self.assertEqual([e["name"] for e in out], ["state", "hit", "hit", "new"])
-        self.assertEqual(out[1]["time"], 0.1)  # kept exactly
-        self.assertEqual(out[1]["params"], [1, 2])
-        self.assertEqual(out[1]["end_time"], 0.5)
+        self.assertEqual([(e["name"], round(e["time"], 3)) for e in out],
+                         [("hit", 0.1), ("state", 0.0), ("hit", 0.2), ("new", 0.3)])
+        self.assertEqual(out[0]["time"], 0.1)  # kept exactly
+        self.assertEqual(out[0]["params"], [1, 2])
+        self.assertEqual(out[0]["end_time"], 0.5)
         self.assertEqual(out[2]["params"], [3])
         self.assertNotIn("params", out[3])
+        # the k-th marker of a name takes the k-th stored event of that name, in stored order
+        late_first = [{"time": 0.5, "name": "hit", "params": [7]}, {"time": 0.1, "name": "hit", "params": [8]}]
+        out = rig.events_from_markers([("hit", 15), ("hit", 3)], late_first, 30.0)
+        self.assertEqual([(e["time"], e["params"]) for e in out], [(0.5, [7]), (0.1, [8])])
         # a moved marker: frame / rate, end time moved with it
         moved = rig.events_from_markers([("hit", 6)], stored[:1], 30.0)
         self.assertAlmostEqual(moved[0]["time"], 0.2)
@@ -193,6 +199,80 @@ class FormatTable(unittest.TestCase):
         self.assertEqual(formats.option_args(write, {"raw": True, "anim_version": "0", "max_error_pos": 0.0,
                                                      "rotation_divisor": 100}),
                          ["--anim-version", "0", "--rotation-divisor", "100", "--raw"])
+
+
+class ExportPlan(unittest.TestCase):
+    """The export's format, template and what another family's format loses."""
+
+    def test_families(self):
+        for a, b in (("kh2-bar", "kh2-motion"), ("psx-tmd", "psx-anm"), ("edf-mdb", "edf-canm"),
+                     ("metroid-cinf", "metroid-anim"), ("gltf", "text-anm"), ("kh2-bar", "kh2-bar")):
+            self.assertTrue(export_plan.same_family(a, b), (a, b))
+            self.assertTrue(export_plan.same_family(b, a), (b, a))
+        for a, b in (("kh2-bar", "psx-anm"), ("psx-anm", "text-anm"), ("edf-canm", "metroid-anim")):
+            self.assertFalse(export_plan.same_family(a, b), (a, b))
+
+    def test_default_path(self):
+        self.assertEqual(export_plan.default_path("/x/P_EX100.mset", "kh2-bar"), "/x/P_EX100.mset")
+        self.assertEqual(export_plan.default_path("/x/ex00.mdlx", "kh2-bar"), "/x/ex00.anb")
+        self.assertEqual(export_plan.default_path("/x/figure.tmd", "psx-tmd"), "/x/figure.anm")
+        self.assertEqual(export_plan.default_path("/x/soldier.mdb", "edf-mdb"), "/x/soldier.canm")
+        self.assertEqual(export_plan.default_path("", ""), "")
+
+    def test_with_extension(self):
+        self.assertEqual(export_plan.with_extension("/o/a.mset", "psx-anm"), "/o/a.anm")
+        self.assertEqual(export_plan.with_extension("/o/a.anb", "kh2-bar"), "/o/a.anb")
+        self.assertEqual(export_plan.with_extension("/o/a.mset", ""), "/o/a.mset")
+
+    def test_choose_format(self):
+        choose = export_plan.choose_format
+        self.assertEqual(choose("/o/a.mset", "", "kh2-bar"), "kh2-bar")
+        self.assertEqual(choose("/o/a.motion", "", "kh2-bar"), "kh2-motion")  # one family
+        self.assertEqual(choose("/o/a.anm", "", "text-anm"), "text-anm")
+        self.assertEqual(choose("/o/a.anm", "", "psx-tmd"), "psx-anm")
+        self.assertEqual(choose("/o/a.anm", "", ""), "psx-anm")  # made in Blender: the extension's
+        # a KH2 rig into a PS1 ANM: only when asked for, and the refusal says how and what is lost
+        with self.assertRaises(export_plan.PlanError) as refused:
+            choose("/o/a.anm", "", "kh2-bar")
+        self.assertIn("choose Format psx-anm or text-anm", str(refused.exception))
+        self.assertIn("lose their hierarchy", str(refused.exception))
+        self.assertEqual(choose("/o/a.anm", "psx-anm", "kh2-bar"), "psx-anm")
+        with self.assertRaises(export_plan.PlanError):
+            choose("/o/a.mset", "psx-anm", "kh2-bar")  # the chosen format does not write .mset
+        with self.assertRaises(export_plan.PlanError):
+            choose("/o/a.glb", "", "kh2-bar")
+
+    def test_plan(self):
+        src = os.path.join(SAMPLES, "kh2_bar", "p_ex00.mset")
+        own = export_plan.plan("/o/x.mset", "", src, "kh2-bar")
+        self.assertEqual((own.format, own.to, own.template, own.notes), ("kh2-bar", False, src, []))
+        other = export_plan.plan("/o/x.anm", "psx-anm", src, "kh2-bar")
+        self.assertEqual((other.format, other.to, other.template), ("psx-anm", True, ""))
+        self.assertTrue(other.notes and all(level == "WARNING" for level, _ in other.notes))
+        self.assertEqual(export_plan.plan("/o/x.mset", "", src, "kh2-bar", use_template=False).template, "")
+
+
+class Slots(unittest.TestCase):
+    def test_linked_clips(self):
+        info = {"fields": {"entries": [{"name": "A000"}, {"name": "", "empty": True}, {"name": "A002"},
+                                       {"name": "A003", "link_to": 0}, {"name": "A004", "link_to": 3},
+                                       {"name": "ZZZ", "link_to": 9}]}}
+        names = ["000_A000", "002_A002", "003_A003", "004_A004"]
+        self.assertEqual(slots.linked_clips(info, names), {"003_A003": "000_A000", "004_A004": "000_A000"})
+        self.assertEqual(slots.linked_clips({"fields": {}}, names), {})
+        self.assertEqual(slots.linked_clips(None, names), {})
+        self.assertIn("003_A003", slots.shared_note("000_A000", ["003_A003"]))
+
+
+class Limits(unittest.TestCase):
+    def test_limit_args(self):
+        table = {l["name"]: l for l in formats.limits()}
+        self.assertIn("max-values", table)
+        self.assertIn("max-frames", table)
+        defaults = {l["keyword"]: l["default"] for l in formats.limits()}
+        self.assertEqual(formats.limit_args(defaults), [])
+        self.assertEqual(formats.limit_args(dict(defaults, max_values=table["max-values"]["default"] * 4)),
+                         ["--max-values", str(table["max-values"]["default"] * 4)])
 
 
 def _glb_json(path):

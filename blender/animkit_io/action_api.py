@@ -1,0 +1,66 @@
+# Actions' F-curves across Blender versions. Up to 4.3 an action holds its F-curves
+# directly (action.fcurves). Blender 4.4 made actions layered: layers of keyframe strips
+# holding one channel bag of F-curves per slot, the object animated through one slot
+# (4.4 and 4.5 keep action.fcurves as a proxy; 5.0 removed it). The layered path is taken
+# where the API has it (feature-detected); no Blender here has it, so it is untested
+# (docs/blender.md).
+
+SLOT_ID_TYPE = "OBJECT"
+
+
+def layered(action):
+    return hasattr(action, "layers") and hasattr(action, "slots")
+
+
+def _object_slot(action, create=False):
+    for slot in action.slots:
+        if getattr(slot, "target_id_type", SLOT_ID_TYPE) in (SLOT_ID_TYPE, "UNSPECIFIED"):
+            return slot
+    return action.slots.new(id_type=SLOT_ID_TYPE, name=action.name) if create else None
+
+
+def _channelbag(action, create=False):
+    slot = _object_slot(action, create)
+    if slot is None:
+        return None
+    for layer in action.layers:
+        for strip in layer.strips:
+            bag = strip.channelbag(slot) if hasattr(strip, "channelbag") else None
+            if bag is not None:
+                return bag
+    if not create:
+        return None
+    layer = action.layers[0] if len(action.layers) else action.layers.new("Layer")
+    strip = layer.strips[0] if len(layer.strips) else layer.strips.new(type="KEYFRAME")
+    return strip.channelbags.new(slot)
+
+
+def fcurves(action):
+    """The F-curves that animate the armature object (any Blender)."""
+    if layered(action):
+        bag = _channelbag(action)
+        return list(bag.fcurves) if bag is not None else []
+    return list(action.fcurves)
+
+
+def new_fcurve(action, data_path, index, group):
+    if layered(action):
+        return _channelbag(action, create=True).fcurves.new(data_path, index=index, group_name=group)
+    return action.fcurves.new(data_path, index=index, action_group=group)
+
+
+def assign(anim_data, action):
+    """Makes `action` the active action (and, layered, its object slot the one used)."""
+    anim_data.action = action
+    if layered(action) and hasattr(anim_data, "action_slot"):
+        slot = _object_slot(action)
+        if slot is not None:
+            anim_data.action_slot = slot
+
+
+def strip_slot(strip, action):
+    """Layered actions: an NLA strip plays the action's object slot."""
+    if layered(action) and hasattr(strip, "action_slot"):
+        slot = _object_slot(action)
+        if slot is not None:
+            strip.action_slot = slot
