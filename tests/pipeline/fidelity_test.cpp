@@ -208,7 +208,9 @@ Row RoundTrip(const Source& source, const fs::path& dir) {
     EXPECT_LE(leg.error.translation, precision.translation) << what << ": " << precision.what;
     EXPECT_LE(double(leg.keys), 1.5 * double(row.keys)) << what << ": key count";
     // Unedited through its template: the template's bytes (docs/fidelity.md).
-    if (with_template) EXPECT_TRUE(leg.identical) << what << ": not the template's bytes";
+    if (with_template) {
+      EXPECT_TRUE(leg.identical) << what << ": not the template's bytes";
+    }
     return leg;
   };
   row.with_template = back(true);

@@ -8,8 +8,6 @@ BINARY = [
     SAMPLES / "edf_canm/soldier5.canm",
     SAMPLES / "edf_canm/soldier6.canm",
     SAMPLES / "edf_mdb/soldier.mdb",
-    SAMPLES / "kh2_bar/walk.anb",
-    SAMPLES / "kh2_bar/ex00.mdlx",
     SAMPLES / "kh2_motion/wave.motion",
     SAMPLES / "metroid_anim/run.anim",
     SAMPLES / "metroid_anim/hologram_v0.anim",
@@ -44,6 +42,21 @@ def test_truncated_file_error_carries_the_clis_offset(sample, tmp_path):
     # The same from bytes: the name given is the path the error names.
     e = first_error(broken.read_bytes(), name=str(broken))
     assert str(e) == message and e.offset == offset_in(message)
+
+
+@pytest.mark.parametrize("name", ["walk.anb", "ex00.mdlx", "p_ex00.mset"])
+def test_a_cut_archive_reads_with_its_damaged_parts_named(name, tmp_path):
+    # A KH2 archive cut short keeps what it holds: the entries past the cut are damaged
+    # (listed, kept as bytes), the rest decodes, as the CLI's validate says.
+    data = (SAMPLES / "kh2_bar" / name).read_bytes()
+    broken = tmp_path / name
+    broken.write_bytes(data[: len(data) * 2 // 3])
+    damaged = animkit.load(broken).info()["damaged"]
+    assert damaged and all("runs past the end of the file" in d or "past the end" in d for d in damaged)
+    animkit.load(broken).decode()
+    result = cli("validate", broken, check=False)
+    assert result.returncode == 1
+    assert "damaged: " + damaged[0] in result.stdout
 
 
 def test_text_error_carries_line_and_column(tmp_path):

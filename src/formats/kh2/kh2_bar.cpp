@@ -1,6 +1,7 @@
 // KH2 BAR archives, motion triggers and the MDLX model's bone table.
 #include "kh2_internal.hpp"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -174,6 +175,17 @@ struct ParsedPayloads {
   std::map<std::tuple<uint64_t, uint32_t, uint16_t>, BarEntry> done;
   Limits limits;
   uint64_t bytes = 0, budget = 0;  // payload bytes parsed or copied, and the most allowed
+  // A limit was reached: the error ends the whole parse (limits refuse a file; they do
+  // not damage one entry of it).
+  bool over_limit = false;
+  void Refuse(const std::function<void()>& check) {
+    try {
+      check();
+    } catch (const Error&) {
+      over_limit = true;
+      throw;
+    }
+  }
 };
 
 Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& parsed, uint64_t depth);
@@ -198,8 +210,10 @@ void ParsePayload(BarEntry& e, ByteView payload, ByteView to_end, uint64_t at, P
 // data runs from the archive's start to the end of the enclosing data (the file);
 // declared is the archive's own size (its entry's size in the enclosing archive).
 Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& parsed, uint64_t depth) {
-  CheckLimit(depth, &Limits::max_depth, parsed.limits,
-             "the BAR nesting depth (real files nest MSET -> ANB -> motion)", Place::At(base));
+  parsed.Refuse([&] {
+    CheckLimit(depth, &Limits::max_depth, parsed.limits,
+               "the BAR nesting depth (real files nest MSET -> ANB -> motion)", Place::At(base));
+  });
   ByteReader r(data, Endian::Little, base);
   Bar bar;
   Coverage cov;
@@ -256,6 +270,7 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& pa
     auto seen = parsed.done.find(key);
     if (seen == parsed.done.end() || !seen->second.raw.empty()) parsed.bytes += e.size;
     if (parsed.bytes > parsed.budget) {
+      parsed.over_limit = true;
       FailAt(Place::At(at), "BAR entries overlap: their payloads add up to more than " +
                                 std::to_string(parsed.limits.max_depth + 1) +
                                 " times the archive's size (max-depth + 1; --max-depth raises it)");
@@ -268,6 +283,7 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& pa
     try {
       ParsePayload(e, payload, to_end, at, parsed, depth);
     } catch (const Error& error) {
+      if (parsed.over_limit) throw;
       // What no reading makes sense of damages this entry alone: kept as bytes, no clip.
       e.motion.reset(), e.triggers.reset(), e.bar.reset(), e.model.reset();
       e.raw.assign(payload.begin(), payload.end());
@@ -277,10 +293,12 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& pa
       // Indices past a table read other bytes of the file: those count towards the budget too.
       const InterpolatedMotion::ReadPast& past = e.motion->interpolated.read_past;
       parsed.bytes += past.keys * 8 + (past.key_times + past.values + past.tangents) * 4;
-      if (parsed.bytes > parsed.budget)
+      if (parsed.bytes > parsed.budget) {
+        parsed.over_limit = true;
         FailAt(Place::At(at), "the motions' indices past their tables read more than " +
                                   std::to_string(parsed.limits.max_depth + 1) +
                                   " times the archive's size (max-depth + 1; --max-depth raises it)");
+      }
     }
     const std::vector<std::string>* inner = e.motion     ? &e.motion->warnings
                                             : e.triggers ? &e.triggers->warnings
