@@ -2,37 +2,19 @@
 # one Blender action, since an edit of the data changes every slot that uses it. Pure
 # Python (no bpy).
 #
-# The facts are the library's: `info --json` lists each archive entry ("entries", in
-# "fields") with "link_to" (the earlier entry whose data it uses), and decoding names a
-# slot's clips after the slot, "NNN_NAME" (docs/formats/kh2.md, as --template matches them).
-
-
-def _slot_name(index, entry):
-    name = entry.get("name", "")
-    return "%03d_%s" % (index, name) if name else "%03d" % index
-
-
-def _clips_of(slot, clip_names):
-    """The clips decoded from a slot: named as the slot, or the slot then "_k"."""
-    return [c for c in clip_names if c == slot or c.startswith(slot + "_")]
+# The facts are the library's: `info --json` gives a clip decoded from a link entry
+# "shares_data_with", the name of the clip whose data it uses.
 
 
 def linked_clips(info, clip_names):
-    """{clip of a link entry: the clip of the entry it links to} for the clips in
-    `clip_names` (in the file's order); {} when the file has no link entries."""
-    fields = (info or {}).get("fields") or {}
-    entries = fields.get("entries") or []
+    """{clip of a link entry: the clip holding its data} for the clips in `clip_names`;
+    {} when no clip shares another's data."""
+    names = set(clip_names)
     out = {}
-    for i, entry in enumerate(entries):
-        target = entry.get("link_to") if isinstance(entry, dict) else None
-        if not isinstance(target, int) or not 0 <= target < len(entries):
-            continue
-        mine = _clips_of(_slot_name(i, entry), clip_names)
-        theirs = _clips_of(_slot_name(target, entries[target]), clip_names)
-        if len(mine) != len(theirs):
-            continue  # not the same data after all: kept as separate actions
-        for a, b in zip(mine, theirs):
-            out[a] = out.get(b, b)  # a link to a link: the first slot holding the data
+    for clip in (info or {}).get("clips") or []:
+        target = clip.get("shares_data_with") if isinstance(clip, dict) else None
+        if isinstance(target, str) and clip.get("name") in names and target in names:
+            out[clip["name"]] = out.get(target, target)  # a link to a link: the first clip holding the data
     return out
 
 

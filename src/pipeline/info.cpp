@@ -90,6 +90,7 @@ Value InfoDocument(const LoadedFile& loaded, const FileSummary& s) {
                        {"loop", c.loop},
                        {"joints", names},
                        {"events", c.events.size()}});
+      if (c.metadata.contains(kSharesDataWithKey)) clips.back()[kSharesDataWithKey] = c.metadata[kSharesDataWithKey];
       for (const Event& e : c.events) {
         Value ev = {{"clip", c.name}, {"time", e.time}, {"name", e.name}, {"params", e.params}};
         if (e.end_time) ev["end_time"] = *e.end_time;

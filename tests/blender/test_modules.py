@@ -254,12 +254,13 @@ class ExportPlan(unittest.TestCase):
 
 class Slots(unittest.TestCase):
     def test_linked_clips(self):
-        info = {"fields": {"entries": [{"name": "A000"}, {"name": "", "empty": True}, {"name": "A002"},
-                                       {"name": "A003", "link_to": 0}, {"name": "A004", "link_to": 3},
-                                       {"name": "ZZZ", "link_to": 9}]}}
-        names = ["000_A000", "002_A002", "003_A003", "004_A004"]
+        info = {"clips": [{"name": "000_A000"}, {"name": "002_A002"},
+                          {"name": "003_A003", "shares_data_with": "000_A000"},
+                          {"name": "004_A004", "shares_data_with": "003_A003"},
+                          {"name": "005_ZZZ", "shares_data_with": "009_GONE"}]}
+        names = ["000_A000", "002_A002", "003_A003", "004_A004", "005_ZZZ"]
         self.assertEqual(slots.linked_clips(info, names), {"003_A003": "000_A000", "004_A004": "000_A000"})
-        self.assertEqual(slots.linked_clips({"fields": {}}, names), {})
+        self.assertEqual(slots.linked_clips({"clips": []}, names), {})
         self.assertEqual(slots.linked_clips(None, names), {})
         self.assertIn("003_A003", slots.shared_note("000_A000", ["003_A003"]))
 

@@ -100,6 +100,19 @@ TEST(MetadataKeys, EachFormatWritesTheKeysItsHeaderDeclares) {
   kh2::Motion helped = kh2::ParseMotion(ReadFileBytes(SourcePath("samples/kh2_motion/wave.motion")));
   helped.interpolated.ik_helpers.push_back({});  // no sample has IK helpers: one motion given one
   kh2.clip.merge(KeysOf(kh2::DecodeMotion(helped, {}, {}, {}).metadata));
+  // No sample has a link entry: an archive of two entries sharing one motion.
+  kh2::Bar linked;
+  for (int i = 0; i < 2; ++i) {
+    kh2::BarEntry e;
+    e.type = kh2::kEntryMotion;
+    e.motion = std::make_shared<kh2::Motion>(helped);
+    if (!linked.entries.empty()) e.motion = linked.entries[0].motion;
+    linked.entries.push_back(e);
+  }
+  const Scene links = kh2::DecodeBar(linked, nullptr, {});
+  ASSERT_EQ(links.clips.size(), 2u);
+  EXPECT_EQ(links.clips[1].metadata[kSharesDataWithKey], links.clips[0].name);
+  kh2.Add(links);
   for (const char* f : {"metroid_anim/run.anim", "metroid_anim/hologram_v0.anim"})
     anim.Add(DecodeSample(f, "metroid_anim/skeleton.cinf"));
   cinf.Add(DecodeSample("metroid_cinf/skeleton.cinf"));

@@ -138,6 +138,9 @@ struct SourceInfo {
 // The metadata key several formats write: the format id of the file the metadata came
 // from. It survives glTF; each format's header lists it among its own keys.
 inline constexpr char kSourceFormatKey[] = "source_format";
+// The clip metadata key of a clip whose stored data is another clip's (a KH2 MSET link
+// entry): that clip's name. An edit of one is an edit of both; `info` lists it per clip.
+inline constexpr char kSharesDataWithKey[] = "shares_data_with";
 
 // What a file decodes to: an optional skeleton, meshes and any number of clips.
 struct Scene {

@@ -454,11 +454,13 @@ inline constexpr char kIkHelpers[] = "ik_helpers";              // clip: the IK 
 inline constexpr char kEntry[] = "entry";                       // clip in an archive: its entry name; an ANB keeps it
 inline constexpr char kSource[] = "kh2_source";                 // scene and clip: the file name read, the template to give
 inline constexpr char kRest[] = "kh2_rest";                     // scene: per joint 9 rest channels (RestChannels reads them)
+inline constexpr const char* kSharesDataWith = kSharesDataWithKey;  // clip of a link entry: the clip whose motion it uses
 inline constexpr std::array kScene{kRest, kSource};
 inline constexpr std::array kClip{kFormat,        kMotionType,      kMotionFlag,       kBoneCount,    kTotalBoneCount,
                                   kTotalFrames,   kFramesPerLoop,   kFps,              kFrameLoop,    kFrameEnd,
                                   kFrameReturn,   kFrameCount,      kBboxMin,          kBboxMax,      kConstraintCount,
-                                  kExpressionCount, kLimiterCount,  kIkHelpers,        kEntry,        kSource};
+                                  kExpressionCount, kLimiterCount,  kIkHelpers,        kEntry,        kSource,
+                                  kSharesDataWith};
 }  // namespace metadata_keys
 
 }  // namespace animkit::kh2

@@ -54,6 +54,7 @@ void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Ske
       else if (motions > 1) name += "_" + std::to_string(i);
       clip.name = name;
       clip.metadata[metadata_keys::kEntry] = e.Name();
+      if (known != decoded.clips.end()) clip.metadata[metadata_keys::kSharesDataWith] = scene.clips[known->second].name;
       clip.events.clear();  // a shared payload's first clip may carry another archive's triggers
       if (triggers) {
         const double rate = settings.trigger_rate == TriggerRate::Engine ? kEngineRate : clip.frame_rate;
