@@ -143,15 +143,37 @@ void AddEncoded(Corpus& corpus, const fs::path& scratch) {
 // KH2 triggers: the trigger entries of encoded ANBs.
 void AddKh2Triggers(Corpus& corpus) {
   const Scene scene = SmallScene(3, 8, 3, false);
-  std::vector<Event> events = {{0.2f, "footstep sound (frame 2)", {3, 0}, std::nullopt},
-                               {0.0f, "state grounded (range 0, to end)", {}, 1.0f},
-                               {0.1f, "attack hitbox (range 10)", {5, 1}, 0.5f}};
+  // Named and numbered as DecodeTriggers makes them (else the encoder skips them):
+  // params = id, (range: stored end frame, -1 to the end), the trigger's own parameters.
+  std::vector<Event> events = {{0.2f, kh2::TriggerEventName(false, 2), {2, 3}, std::nullopt},
+                               {0.0f, kh2::TriggerEventName(true, 0), {0, -1}, 1.0f},
+                               {0.1f, kh2::TriggerEventName(true, 10), {10, 15, 5, 1}, 0.5f}};
   for (size_t n = 1; n <= events.size(); ++n) {
     const std::vector<Event> some(events.begin(), events.begin() + std::ptrdiff_t(n));
     kh2::Triggers t = kh2::EncodeTriggers(some, 30);
     kh2::LayoutTriggers(t);
     corpus.Add("kh2_triggers", "events" + std::to_string(n) + ".bin", kh2::SerializeTriggers(t));
   }
+}
+
+// What real movesets do and the reader accepts: a curve whose keys run past the key table,
+// a curve of a joint the motion lacks, an archive cut inside its last entry (damaged).
+void AddKh2Leniency(Corpus& corpus) {
+  EncodeContext context;
+  const Bytes motion = FindFormat("kh2-motion")->encode(SmallScene(3, 8, 3, false), context)->Write();
+  const kh2::Motion m = kh2::ParseMotion(motion);
+  const kh2::InterpolatedMotion& im = m.interpolated;
+  if (im.forward.empty()) return;
+  const size_t last = im.forward.size() - 1;  // the encoder lays curves' keys out in order
+  const size_t curve_at = kh2::kReservedSize + size_t(im.forward_offset) + last * 6;
+  Bytes past = motion;
+  past[curve_at + 3] = uint8_t(past[curve_at + 3] + 1);
+  corpus.Add("kh2_motion", "keys-past-table.motion", past);
+  Bytes stray = motion;
+  stray[curve_at] = 0xF0;  // joint 240 of 3
+  corpus.Add("kh2_motion", "stray-joint.motion", stray);
+  const Bytes anb = FindFormat("kh2-bar")->encode(SmallScene(3, 8, 3, false), context)->Write();
+  corpus.Add("kh2_bar", "cut.anb", Bytes(anb.begin(), anb.begin() + std::ptrdiff_t(anb.size() * 3 / 4)));
 }
 
 // Every TMD primitive kind in one object, free and fixed-size sprites with and without
@@ -230,6 +252,7 @@ int main(int argc, char** argv) {
     fs::create_directories(scratch);
     AddEncoded(corpus, scratch);
     AddKh2Triggers(corpus);
+    AddKh2Leniency(corpus);
     AddTmdLayouts(corpus);
     AddAnimLayouts(corpus);
     fs::remove_all(scratch);
