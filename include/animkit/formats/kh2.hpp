@@ -201,9 +201,10 @@ struct InterpolatedMotion {
   // Curves whose joint is past the joints the motion has: the game writes their values
   // outside the pose it reads, so they move no joint (kept, and written back).
   bool AnimatesJoint(const Curve& curve, bool of_helper) const {
-    const int limit = of_helper ? total_bone_count - bone_count : total_bone_count;
-    return curve.joint >= 0 && curve.joint < limit;
+    return curve.joint >= 0 && curve.joint < JointLimit(of_helper);
   }
+  // The joints a forward curve (bones and helpers) or an inverse curve (helpers) indexes.
+  int JointLimit(bool of_helper) const { return of_helper ? total_bone_count - bone_count : total_bone_count; }
 };
 
 struct Motion {

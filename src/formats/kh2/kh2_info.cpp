@@ -44,16 +44,15 @@ Value CurveTablesInfo(const Motion& m) {
   };
   const InterpolatedMotion::ReadPast& past = im.read_past;
   Value keys = Value::array();
-  for (size_t i = 0; i + past.keys < im.keys.size(); ++i) {
-    const Key& k = im.keys[i];
+  for (const Key& k : OwnEntries(im.keys, past.keys))
     keys.push_back({{"type", int(k.type())},
                     {"time", k.time_index()},
                     {"value", k.value},
                     {"in_tangent", k.in_tangent},
                     {"out_tangent", k.out_tangent}});
-  }
   auto own = [](const std::vector<float>& v, size_t read_past) {
-    return std::vector<float>(v.begin(), v.end() - std::ptrdiff_t(read_past));
+    const std::span<const float> entries = OwnEntries(v, read_past);
+    return std::vector<float>(entries.begin(), entries.end());
   };
   return {{"initial_pose", pose},
           {"forward_curves", curves(im.forward)},

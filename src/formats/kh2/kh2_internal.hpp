@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <span>
 #include <utility>
 
 namespace animkit::kh2::detail {
@@ -73,6 +74,12 @@ class Image {
  private:
   Bytes bytes_;
 };
+
+// A table's own entries: without those read past its end (InterpolatedMotion::read_past).
+template <class T>
+std::span<const T> OwnEntries(const std::vector<T>& table, size_t read_past) {
+  return {table.data(), table.size() - read_past};
+}
 
 inline Vec4f ReadVec4(ByteReader& r, std::string_view what) {
   Vec4f v;

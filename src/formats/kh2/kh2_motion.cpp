@@ -27,6 +27,16 @@ std::string N(Integer v) {
   return std::to_string(v);
 }
 
+// A key record (table 9), 8 bytes: its table's and those read past it alike.
+Key ReadKey(ByteReader& r) {
+  Key k;
+  k.packed = r.U16("key type and time index");
+  k.value = r.U16("key value index");
+  k.in_tangent = r.U16("key in-tangent index");
+  k.out_tangent = r.U16("key out-tangent index");
+  return k;
+}
+
 void ParseRaw(ByteReader& r, Motion& m, Coverage& cov) {
   RawMotion& raw = m.raw_motion;
   r.Seek(kHeaderEnd, "the raw motion header");
@@ -99,26 +109,20 @@ struct PastTableReader {
                             Hex(beyond.size()) + " bytes from the entry)");
       ByteReader k = beyond;
       k.Seek(at, "a key read past the key table");
-      Key key;
-      key.packed = k.U16("key type and time index");
-      key.value = k.U16("key value index");
-      key.in_tangent = k.U16("key in-tangent index");
-      key.out_tangent = k.U16("key out-tangent index");
-      im.keys.push_back(key);
+      im.keys.push_back(ReadKey(k));
       ++im.read_past.keys;
     }
   }
-  // Grows a float table to hold index, reading on after it; true when it had to.
-  bool Floats(std::vector<float>& table, size_t& past, int32_t offset, size_t index, size_t field,
+  // Grows a float table to hold index, reading on after it.
+  void Floats(std::vector<float>& table, size_t& past, int32_t offset, size_t index, size_t field,
               const std::string& what) {
-    if (index < table.size()) return false;
+    if (index < table.size()) return;
     const size_t at_end = kReservedSize + size_t(uint32_t(offset)) + (index + 1) * 4;
     if (at_end > beyond.size())
       r.FailAt(field, what + " lies past the end of the file (" + Hex(beyond.size()) + " bytes from the entry)");
     ByteReader f = beyond;
     f.Seek(kReservedSize + size_t(uint32_t(offset)) + table.size() * 4, "values read past a table");
     while (table.size() <= index) table.push_back(f.F32("a value read past its table")), ++past;
-    return true;
   }
 };
 
@@ -129,11 +133,11 @@ struct PastTableReader {
 void ResolveCurves(const ByteReader& r, const ByteReader& beyond, InterpolatedMotion& im,
                    const std::vector<Curve>& curves, size_t table_pos, bool inverse, const std::string& what,
                    std::vector<std::string>& warnings) {
-  const int joint_limit = inverse ? im.total_bone_count - im.bone_count : im.total_bone_count;
-  const size_t own_keys = im.keys.size() - im.read_past.keys;
-  const size_t own_times = im.key_times.size() - im.read_past.key_times;
-  const size_t own_values = im.values.size() - im.read_past.values;
-  const size_t own_tangents = im.tangents.size() - im.read_past.tangents;
+  const int joint_limit = im.JointLimit(inverse);
+  const size_t own_keys = OwnEntries(im.keys, im.read_past.keys).size();
+  const size_t own_times = OwnEntries(im.key_times, im.read_past.key_times).size();
+  const size_t own_values = OwnEntries(im.values, im.read_past.values).size();
+  const size_t own_tangents = OwnEntries(im.tangents, im.read_past.tangents).size();
   PastTableReader past{r, beyond, im};
   for (size_t i = 0; i < curves.size(); ++i) {
     const Curve& c = curves[i];
@@ -219,12 +223,7 @@ void ReadKeyTables(ByteReader& r, Coverage& cov, InterpolatedMotion& im) {
     const int64_t n = Room(r, h + 0x30, im.key_offset, im.key_time_offset, 8, "key table", "key time table");
     ByteReader t = Table(r, cov, h + 0x30, im.key_offset, n, 8, "key table");
     im.keys.resize(size_t(n));
-    for (Key& k : im.keys) {
-      k.packed = t.U16("key type and time index");
-      k.value = t.U16("key value index");
-      k.in_tangent = t.U16("key in-tangent index");
-      k.out_tangent = t.U16("key out-tangent index");
-    }
+    for (Key& k : im.keys) k = ReadKey(t);
   }
   {
     ByteReader t = Table(r, cov, h + 0x34, im.key_time_offset, im.key_time_count, 4, "key time table");

@@ -55,15 +55,13 @@ Bytes SerializeMotion(const Motion& m) {
     // Entries read past a table are other bytes of the file: only each table's own are written.
     const InterpolatedMotion::ReadPast& past = im.read_past;
     img.Put(at(im.key_offset), Chunk([&](ByteWriter& w) {
-              for (size_t i = 0; i + past.keys < im.keys.size(); ++i) {
-                const Key& k = im.keys[i];
+              for (const Key& k : OwnEntries(im.keys, past.keys))
                 w.U16(k.packed), w.U16(k.value), w.U16(k.in_tangent), w.U16(k.out_tangent);
-              }
             }),
             "the keys");
     auto floats = [](const std::vector<float>& v, size_t read_past) {
       return Chunk([&](ByteWriter& w) {
-        for (size_t i = 0; i + read_past < v.size(); ++i) w.F32(v[i]);
+        for (float f : OwnEntries(v, read_past)) w.F32(f);
       });
     };
     img.Put(at(im.key_time_offset), floats(im.key_times, past.key_times), "the key times");
