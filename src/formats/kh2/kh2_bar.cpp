@@ -1,7 +1,6 @@
 // KH2 BAR archives, motion triggers and the MDLX model's bone table.
 #include "kh2_internal.hpp"
 
-#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -178,13 +177,13 @@ struct ParsedPayloads {
   // A limit was reached: the error ends the whole parse (limits refuse a file; they do
   // not damage one entry of it).
   bool over_limit = false;
-  void Refuse(const std::function<void()>& check) {
-    try {
-      check();
-    } catch (const Error&) {
-      over_limit = true;
-      throw;
-    }
+  // Adds bytes parsed, copied or read past a table at `at`; past the budget, refuses the file.
+  void Charge(uint64_t more, uint64_t at, const std::string& what) {
+    bytes += more;
+    if (bytes <= budget) return;
+    over_limit = true;
+    FailAt(Place::At(at), what + " more than " + std::to_string(limits.max_depth + 1) +
+                              " times the archive's size (max-depth + 1; --max-depth raises it)");
   }
 };
 
@@ -210,10 +209,9 @@ void ParsePayload(BarEntry& e, ByteView payload, ByteView to_end, uint64_t at, P
 // data runs from the archive's start to the end of the enclosing data (the file);
 // declared is the archive's own size (its entry's size in the enclosing archive).
 Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& parsed, uint64_t depth) {
-  parsed.Refuse([&] {
-    CheckLimit(depth, &Limits::max_depth, parsed.limits,
-               "the BAR nesting depth (real files nest MSET -> ANB -> motion)", Place::At(base));
-  });
+  if (depth > parsed.limits.max_depth) parsed.over_limit = true;  // CheckLimit throws below
+  CheckLimit(depth, &Limits::max_depth, parsed.limits,
+             "the BAR nesting depth (real files nest MSET -> ANB -> motion)", Place::At(base));
   ByteReader r(data, Endian::Little, base);
   Bar bar;
   Coverage cov;
@@ -268,13 +266,8 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& pa
     cov.Add(e.offset, size_t(e.offset) + e.size);
     const auto key = std::make_tuple(at, e.size, e.type);
     auto seen = parsed.done.find(key);
-    if (seen == parsed.done.end() || !seen->second.raw.empty()) parsed.bytes += e.size;
-    if (parsed.bytes > parsed.budget) {
-      parsed.over_limit = true;
-      FailAt(Place::At(at), "BAR entries overlap: their payloads add up to more than " +
-                                std::to_string(parsed.limits.max_depth + 1) +
-                                " times the archive's size (max-depth + 1; --max-depth raises it)");
-    }
+    parsed.Charge(seen == parsed.done.end() || !seen->second.raw.empty() ? e.size : 0, at,
+                  "BAR entries overlap: their payloads add up to");
     if (seen != parsed.done.end()) {
       e.motion = seen->second.motion, e.triggers = seen->second.triggers, e.bar = seen->second.bar;
       e.model = seen->second.model, e.raw = seen->second.raw, e.damage = seen->second.damage;
@@ -292,13 +285,8 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& pa
     if (e.motion) {
       // Indices past a table read other bytes of the file: those count towards the budget too.
       const InterpolatedMotion::ReadPast& past = e.motion->interpolated.read_past;
-      parsed.bytes += past.keys * 8 + (past.key_times + past.values + past.tangents) * 4;
-      if (parsed.bytes > parsed.budget) {
-        parsed.over_limit = true;
-        FailAt(Place::At(at), "the motions' indices past their tables read more than " +
-                                  std::to_string(parsed.limits.max_depth + 1) +
-                                  " times the archive's size (max-depth + 1; --max-depth raises it)");
-      }
+      parsed.Charge(past.keys * 8 + (past.key_times + past.values + past.tangents) * 4, at,
+                    "the motions' indices past their tables read");
     }
     const std::vector<std::string>* inner = e.motion     ? &e.motion->warnings
                                             : e.triggers ? &e.triggers->warnings
@@ -363,11 +351,13 @@ int LinkTarget(const Bar& bar, size_t i) {
   return -1;
 }
 
+// The bytes of an entry the file holds: its size, or what a damaged entry kept.
+size_t HeldSize(const BarEntry& e) { return e.Damaged() ? e.raw.size() : e.size; }
+
 size_t Extent(const Bar& bar) {
   size_t extent = std::max<size_t>(bar.size, kBarHeaderSize + bar.entries.size() * kBarEntrySize);
   for (const BarEntry& e : bar.entries)
-    if (e.size > 0 && !(e.Damaged() && e.raw.empty()))
-      extent = std::max(extent, size_t(e.offset) + (e.Damaged() ? e.raw.size() : size_t(e.size)));
+    if (HeldSize(e) > 0) extent = std::max(extent, size_t(e.offset) + HeldSize(e));
   for (const Gap& g : bar.gaps) extent = std::max(extent, g.offset + g.bytes.size());
   return extent;
 }
@@ -398,7 +388,7 @@ Bytes SerializeBar(const Bar& bar) {
   std::map<const Bar*, Bytes> nested;  // entries sharing one parsed archive: serialized once
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
-    if (e.size == 0 || (e.Damaged() && e.raw.empty())) continue;  // nothing of it is in the file
+    if (HeldSize(e) == 0) continue;  // nothing of it is in the file
     auto known = e.bar ? nested.find(e.bar.get()) : nested.end();
     if (known == nested.end() && e.bar) known = nested.emplace(e.bar.get(), SerializePayload(e)).first;
     Bytes payload = known != nested.end() ? known->second : SerializePayload(e);
