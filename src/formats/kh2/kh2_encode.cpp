@@ -18,7 +18,9 @@ using detail::FitHermite;
 using detail::FittedKey;
 using detail::Tables;
 
-constexpr size_t kMaxKeys = 0x7FFF;  // a curve's first key is read as signed 16-bit
+// A curve's first key is unsigned 16-bit (docs/formats/kh2.md), but readers that take it
+// as signed exist: the encoder keeps it below 32768, where both read the same.
+constexpr size_t kMaxKeys = 0x7FFF;
 
 // The bone a track animates: "#N", or the joint of that name in the skeleton.
 int BoneOf(const std::string& name, const Skeleton& skeleton) {
@@ -80,7 +82,7 @@ double ChannelTolerance(int channel, const std::vector<float>& v, const EncodeSe
 // times, values and tangents, so it evaluates bit for bit as before).
 Curve CopyCurve(const InterpolatedMotion& from, const Curve& c, InterpolatedMotion& to, Tables& tables) {
   Curve out = c;
-  out.first_key = static_cast<int16_t>(std::min<size_t>(to.keys.size(), 0x7FFF));
+  out.first_key = static_cast<uint16_t>(std::min(to.keys.size(), kMaxKeys));
   for (int k = 0; k < c.key_count; ++k) {
     const Key& key = from.keys[size_t(c.first_key) + size_t(k)];
     Key nk;
@@ -373,7 +375,7 @@ void FitChannel(Fitting& fit, int b, int c, int16_t joint, const std::vector<flo
   curve.joint = joint;
   curve.packed = static_cast<uint8_t>(c);  // clamp before and after
   curve.key_count = static_cast<uint8_t>(fitted.size());
-  curve.first_key = static_cast<int16_t>(std::min<size_t>(im.keys.size(), 0x7FFF));
+  curve.first_key = static_cast<uint16_t>(std::min(im.keys.size(), kMaxKeys));
   for (size_t k = 0; k < fitted.size(); ++k) {
     Key key;
     const bool last = k + 1 == fitted.size();

@@ -18,15 +18,16 @@ struct FittedKey {
 std::vector<FittedKey> FitHermite(const std::vector<double>& t, const std::vector<float>& v, double tol);
 
 // Shared tables of an interpolated motion being built: each distinct float stored once.
-// A table past what the format indexes (32768 values or tangents: signed 16-bit indices;
-// 16383 key times: 14 bits) sets full() instead of failing; the encoder then fits again
-// with a looser tolerance.
+// A table past what the encoder indexes (32768 values or tangents: the indices are
+// unsigned 16-bit, kept where readers that take them as signed agree; 16383 key times:
+// 14 bits) sets full() instead of failing; the encoder then fits again with a looser
+// tolerance.
 class Tables {
  public:
   static constexpr size_t kMaxValues = 0x8000, kMaxTimes = 0x3FFF;
   explicit Tables(InterpolatedMotion& m) : m_(m) {}
-  int16_t Value(float v) { return static_cast<int16_t>(Index(values_, m_.values, v, kMaxValues)); }
-  int16_t Tangent(float v) { return static_cast<int16_t>(Index(tangents_, m_.tangents, v, kMaxValues)); }
+  uint16_t Value(float v) { return static_cast<uint16_t>(Index(values_, m_.values, v, kMaxValues)); }
+  uint16_t Tangent(float v) { return static_cast<uint16_t>(Index(tangents_, m_.tangents, v, kMaxValues)); }
   uint16_t Time(float v) { return static_cast<uint16_t>(Index(times_, m_.key_times, v, kMaxTimes)); }
   bool full() const { return full_; }
 
