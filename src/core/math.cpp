@@ -272,4 +272,23 @@ Mat4 InverseAffine(const Mat4& m) {
   return out;
 }
 
+TransformTRS ComposePerAxis(const TransformTRS& parent, const TransformTRS& local) {
+  TransformTRS out;
+  out.scale = Mul(parent.scale, local.scale);
+  out.rotation = Normalize(Multiply(parent.rotation, local.rotation));
+  out.translation = parent.translation + Rotate(parent.rotation, Mul(parent.scale, local.translation));
+  return out;
+}
+
+TransformTRS RelativePerAxis(const TransformTRS& parent, const TransformTRS& model) {
+  auto divide = [](float a, float b, float otherwise) { return b != 0 ? a / b : otherwise; };
+  TransformTRS out;
+  out.scale = {divide(model.scale.x, parent.scale.x, 1), divide(model.scale.y, parent.scale.y, 1),
+               divide(model.scale.z, parent.scale.z, 1)};
+  out.rotation = Normalize(Multiply(Conjugate(parent.rotation), model.rotation));
+  const Vec3 t = Rotate(Conjugate(parent.rotation), model.translation - parent.translation);
+  out.translation = {divide(t.x, parent.scale.x, 0), divide(t.y, parent.scale.y, 0), divide(t.z, parent.scale.z, 0)};
+  return out;
+}
+
 }  // namespace animkit

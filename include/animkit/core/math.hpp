@@ -74,4 +74,12 @@ TransformTRS DecomposeTRS(const Mat4& m);
 // Inverse of an affine matrix.
 Mat4 InverseAffine(const Mat4& m);
 
+// Per-axis scale inheritance (docs/conventions.md), the rule of engines that keep a
+// joint's scale along its own axes: S_w = S_p * S_l, R_w = R_p R_l,
+// T_w = T_p + R_p (S_p * t_l). Unlike a matrix product it never shears.
+TransformTRS ComposePerAxis(const TransformTRS& parent_model, const TransformTRS& local);
+// The local transform that ComposePerAxis(parent_model, local) turns into model (a zero
+// parent scale axis gives a zero local translation and unit local scale on that axis).
+TransformTRS RelativePerAxis(const TransformTRS& parent_model, const TransformTRS& model);
+
 }  // namespace animkit

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -358,6 +359,46 @@ void EvaluatePose(const InterpolatedMotion& motion, float t, const std::vector<C
 
 TransformTRS TransformFromChannels(const ChannelValues& c);
 ChannelValues ChannelsFromBone(const BoneRecord& b);
+
+// ---------------------------------------------------------------------------
+// The game's pose (docs/formats/kh2.md, "Evaluation"): channels from curves, initial pose
+// and rest; expressions; composition in joint-table order under per-axis scale
+// inheritance (ComposePerAxis); constraints with their activations and limiters; IK.
+// Joints are indexed as the motion indexes them: bones 0..bone_count-1, then IK helpers.
+struct EvaluationSettings {
+  bool constraints = true;  // false: the curves alone, composed (format option kh2-constraints off)
+};
+
+struct CompiledExpressions;  // kh2_expression.cpp
+
+// A motion made ready to evaluate, once: references checked, expressions compiled.
+struct EvaluationPlan {
+  EvaluationSettings settings;
+  std::vector<ChannelValues> base;  // per joint: channels no curve or initial pose sets
+  std::vector<int> parents;         // per joint: parent joint, -1 for a root
+  std::vector<int> order;           // joints in evaluation order: the joint table, then any it misses
+  std::vector<bool> driven;         // per joint: a constraint, IK or an expression sets its pose
+  std::vector<std::string> warnings;  // what is evaluated as forward kinematics instead, and why
+  std::shared_ptr<const CompiledExpressions> expressions;  // null: none
+  size_t joint_count() const { return base.size(); }
+};
+
+// base and parents have one entry per joint (total_bone_count); missing entries are
+// identity channels and roots.
+EvaluationPlan PlanEvaluation(const InterpolatedMotion& motion, std::vector<ChannelValues> base,
+                              std::vector<int> parents, const EvaluationSettings& settings = {});
+
+// One pose at a key time: every joint's channels (after expressions) and its model-space
+// transform as the game holds it (scale along the joint's own axes, no shear).
+struct PoseJob {
+  const InterpolatedMotion* motion = nullptr;
+  const EvaluationPlan* plan = nullptr;
+  float key_time = 0;                 // key-time units (1/60 s)
+  std::span<ChannelValues> channels;  // output, plan->joint_count() entries
+  std::span<TransformTRS> model;      // output, plan->joint_count() entries
+  bool Validate() const;
+  bool Run() const;
+};
 
 enum class RawSpace { Auto, Model, Local };
 enum class TriggerRate { Motion, Engine };
