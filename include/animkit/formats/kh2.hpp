@@ -90,32 +90,57 @@ struct Key {  // table 9, 8 bytes
   int time_index() const { return packed >> 2; }
 };
 
+enum class ConstraintType : uint8_t {
+  Position = 0, Path = 1, Orientation = 2, Direction = 3, UpVector = 4, TwoPoints = 5, Scale = 6, Camera = 7,
+  CameraPath = 8, IntPath = 9, Int = 10, CameraUpVector = 11, PositionLimit = 12, RotationLimit = 13
+};
+
 struct Constraint {  // table 3, 12 bytes
-  uint8_t type = 0;
-  uint8_t unknown1 = 0;
-  int16_t bone = 0;       // model bone
-  int16_t ik_helper = 0;  // bone index of the IK helper
-  int16_t limiter = -1;   // table 8 index or -1
-  int32_t unknown = 0;
+  uint8_t type = 0;              // ConstraintType
+  uint8_t temporary_active = 0;  // 1 in known files; meaning unverified
+  int16_t joint = 0;             // the constrained joint (bone or IK helper, joint index)
+  int16_t source = 0;            // the joint it follows (joint index)
+  int16_t limiter = -1;          // limiter table index or -1
+  int16_t activation_count = 0;  // 0: always active
+  int16_t activation_start = 0;  // first entry in the activation table
+};
+
+struct Activation {  // activation table (header 0x48), 8 bytes
+  float time = 0;      // key-time units
+  int32_t active = 0;  // non-zero: on from this time
 };
 
 struct Limiter {  // table 8, 0x30 bytes
-  int32_t type = 0;
-  std::array<float, 11> values{};
+  uint32_t flags = 0;  // bits 0-2 type (0 rotation, 1 sphere, 2 box), 3 global, 4-9 x/y/z min/max enabled
+  int32_t padding = 0;
+  float damping_width = 0, damping_strength = 0;
+  Vec4f min{}, max{};
+  int type() const { return int(flags & 7); }
+  bool global() const { return (flags >> 3) & 1; }
+  bool Bounds(int bit) const { return (flags >> (4 + bit)) & 1; }  // 0 x min, 1 x max, 2 y min, ... 5 z max
 };
 
 struct Expression {  // table 7, 8 bytes
-  int16_t node = 0;  // table 6 index
-  int16_t unknown = 0;
-  float value = 0;
+  int16_t joint = 0;    // target joint (joint index)
+  int16_t channel = 0;  // target channel (Channel)
+  int16_t reserved = 0;
+  int16_t node = 0;  // expression node index
 };
 
 struct ExpressionNode {  // table 6, 12 bytes
-  int16_t type = 0;
-  int16_t left = -1;  // node index or -1
+  uint8_t type = 0;   // ExpressionNodeType
+  uint8_t flags = 0;  // bit 0: is global
+  int16_t element = -1;
   float value = 0;
-  int16_t right = -1;
-  int16_t next = -1;
+  int16_t car = -1;  // node index or -1
+  int16_t cdr = -1;  // node index or -1
+};
+
+enum class ExpressionNodeType : uint8_t {
+  Sin, Cos, Tan, Asin, Acos, Atan, Log, Exp, Abs, Pow, Sqrt, Min, Max, Av, Cond, AtFrame, CtrDist, Fmod,
+  Plus, Minus, Mul, Div, Mod, Eq, Gt, Ge, Lt, Le, And, Or, VariableFc, ConstantNum, FcurveEtrnX, FcurveEtrnY,
+  FcurveEtrnZ, FcurveRotX, FcurveRotY, FcurveRotZ, FcurveScalX, FcurveScalY, FcurveScalZ, List, ElementName,
+  AtFrameRot
 };
 
 // A bone record (IK helpers in a motion, bones in an MDLX model), 0x40 bytes.
@@ -164,7 +189,7 @@ struct InterpolatedMotion {
   int32_t tangent_offset = 0;
   int32_t constraint_offset = 0;
   int32_t constraint_count = 0;
-  int32_t constraint_end = 0;  // unknown field; one writer stores the constraint table's end
+  int32_t activation_offset = 0;  // constraint activations (writers without them store the constraint table's end)
   int32_t limiter_offset = 0;
   int32_t expression_offset = 0;
   int32_t expression_count = 0;
@@ -185,6 +210,7 @@ struct InterpolatedMotion {
   std::vector<float> values;
   std::vector<float> tangents;
   std::vector<Constraint> constraints;
+  std::vector<Activation> activations;  // the entries the constraints' activation ranges cover
   std::vector<Limiter> limiters;
   std::vector<Expression> expressions;
   std::vector<ExpressionNode> expression_nodes;

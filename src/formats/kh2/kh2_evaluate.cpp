@@ -35,7 +35,7 @@ EvaluationPlan PlanEvaluation(const InterpolatedMotion& motion, std::vector<Chan
     if (!placed[j]) plan.order.push_back(int(j));
   if (!settings.constraints) return plan;
   for (const Constraint& c : motion.constraints)
-    if (InRange(c.bone, joints)) plan.driven[size_t(c.bone)] = true;
+    if (InRange(c.joint, joints)) plan.driven[size_t(c.joint)] = true;
   plan.expressions = detail::CompileExpressions(motion, joints, plan.driven, plan.warnings);
   detail::PlanIk(motion, plan);
   return plan;
@@ -59,8 +59,8 @@ bool PoseJob::Run() const {
     model[size_t(j)] = p >= 0 ? ComposePerAxis(model[size_t(p)], local) : local;
     if (!plan->settings.constraints) continue;
     for (const Constraint& c : motion->constraints) {
-      if (c.bone != j || !InRange(c.ik_helper, joints)) continue;
-      const TransformTRS& source = model[size_t(c.ik_helper)];
+      if (c.joint != j || !InRange(c.source, joints)) continue;
+      const TransformTRS& source = model[size_t(c.source)];
       if (c.type == 0) model[size_t(j)].translation = source.translation;
       else if (c.type == 2) model[size_t(j)].rotation = source.rotation;
     }

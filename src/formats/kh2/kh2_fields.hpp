@@ -47,7 +47,7 @@ inline constexpr auto kInterpolatedHeader = fields::List(
     Field{"tangent table offset", &InterpolatedMotion::tangent_offset},
     Field{"constraint table offset", &InterpolatedMotion::constraint_offset},
     Field{"constraint count", &InterpolatedMotion::constraint_count},
-    Field{"unknown field", &InterpolatedMotion::constraint_end},
+    Field{"constraint activation offset", &InterpolatedMotion::activation_offset},
     Field{"limiter table offset", &InterpolatedMotion::limiter_offset},
     Field{"expression table offset", &InterpolatedMotion::expression_offset},
     Field{"expression count", &InterpolatedMotion::expression_count},

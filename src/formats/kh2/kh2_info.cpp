@@ -119,7 +119,7 @@ Value MotionInfo(const Motion& m) {
               {"key_values", im.key_value_offset},
               {"tangents", im.tangent_offset},
               {"constraints", im.constraint_offset},
-              {"constraint_end", im.constraint_end},
+              {"activations", im.activation_offset},
               {"limiters", im.limiter_offset},
               {"expressions", im.expression_offset},
               {"expression_nodes", im.expression_node_offset},
@@ -130,18 +130,26 @@ Value MotionInfo(const Motion& m) {
   Value constraints = Value::array();
   for (const Constraint& c : im.constraints)
     constraints.push_back({{"type", c.type},
-                           {"field1", c.unknown1},
-                           {"bone", c.bone},
-                           {"ik_helper", c.ik_helper},
+                           {"temporary_active", c.temporary_active},
+                           {"joint", c.joint},
+                           {"source", c.source},
                            {"limiter", c.limiter},
-                           {"field8", c.unknown}});
+                           {"activation_count", c.activation_count},
+                           {"activation_start", c.activation_start}});
   Value limiters = Value::array();
-  for (const Limiter& l : im.limiters) limiters.push_back({{"type", l.type}, {"values", l.values}});
+  for (const Limiter& l : im.limiters) limiters.push_back({{"flags", l.flags},
+                                                                   {"padding", l.padding},
+                                                                   {"damping_width", l.damping_width},
+                                                                   {"damping_strength", l.damping_strength},
+                                                                   {"min", l.min},
+                                                                   {"max", l.max}});
   Value expressions = Value::array();
-  for (const Expression& e : im.expressions) expressions.push_back({{"node", e.node}, {"field2", e.unknown}, {"value", e.value}});
+  for (const Expression& e : im.expressions) 
+    expressions.push_back({{"joint", e.joint}, {"channel", e.channel}, {"reserved", e.reserved}, {"node", e.node}});
   Value nodes = Value::array();
   for (const ExpressionNode& e : im.expression_nodes)
-    nodes.push_back({{"type", e.type}, {"left", e.left}, {"value", e.value}, {"right", e.right}, {"next", e.next}});
+    nodes.push_back({{"type", e.type}, {"flags", e.flags}, {"element", e.element}, {"value", e.value}, {"car", e.car},
+                     {"cdr", e.cdr}});
   Value helpers = Value::array();
   for (const BoneRecord& b : im.ik_helpers) helpers.push_back(BoneInfo(b));
   Value joints = Value::array();

@@ -254,11 +254,12 @@ void ReadRigTables(ByteReader& r, Coverage& cov, InterpolatedMotion& im, int tot
     im.constraints.resize(size_t(im.constraint_count));
     for (Constraint& c : im.constraints) {
       c.type = t.U8("constraint type");
-      c.unknown1 = t.U8("constraint field");
-      c.bone = t.I16("constraint bone");
-      c.ik_helper = t.I16("constraint IK helper");
+      c.temporary_active = t.U8("constraint active flag");
+      c.joint = t.I16("constrained joint");
+      c.source = t.I16("constraint source joint");
       c.limiter = t.I16("constraint limiter");
-      c.unknown = t.I32("constraint field");
+      c.activation_count = t.I16("constraint activation count");
+      c.activation_start = t.I16("constraint activation start");
     }
   }
   {
@@ -267,17 +268,22 @@ void ReadRigTables(ByteReader& r, Coverage& cov, InterpolatedMotion& im, int tot
     ByteReader t = Table(r, cov, h + 0x4C, im.limiter_offset, n, 0x30, "limiter table");
     im.limiters.resize(size_t(n));
     for (Limiter& l : im.limiters) {
-      l.type = t.I32("limiter type");
-      for (float& v : l.values) v = t.F32("a limiter value");
+      l.flags = t.U32("limiter flags");
+      l.padding = t.I32("limiter padding");
+      l.damping_width = t.F32("limiter damping width");
+      l.damping_strength = t.F32("limiter damping strength");
+      for (float& v : l.min) v = t.F32("limiter minimum");
+      for (float& v : l.max) v = t.F32("limiter maximum");
     }
   }
   {
     ByteReader t = Table(r, cov, h + 0x50, im.expression_offset, im.expression_count, 8, "expression table");
     im.expressions.resize(size_t(im.expression_count));
     for (Expression& e : im.expressions) {
+      e.joint = t.I16("expression joint");
+      e.channel = t.I16("expression channel");
+      e.reserved = t.I16("expression reserved field");
       e.node = t.I16("expression node");
-      e.unknown = t.I16("expression field");
-      e.value = t.F32("expression value");
     }
   }
   {
@@ -285,11 +291,12 @@ void ReadRigTables(ByteReader& r, Coverage& cov, InterpolatedMotion& im, int tot
         Table(r, cov, h + 0x58, im.expression_node_offset, im.expression_node_count, 12, "expression node table");
     im.expression_nodes.resize(size_t(im.expression_node_count));
     for (ExpressionNode& e : im.expression_nodes) {
-      e.type = t.I16("expression node type");
-      e.left = t.I16("expression node operand");
+      e.type = t.U8("expression node type");
+      e.flags = t.U8("expression node flags");
+      e.element = t.I16("expression node element");
       e.value = t.F32("expression node value");
-      e.right = t.I16("expression node operand");
-      e.next = t.I16("expression node operand");
+      e.car = t.I16("expression node car");
+      e.cdr = t.I16("expression node cdr");
     }
   }
   {

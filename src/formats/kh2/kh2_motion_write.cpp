@@ -69,25 +69,26 @@ Bytes SerializeMotion(const Motion& m) {
     img.Put(at(im.tangent_offset), floats(im.tangents, past.tangents), "the tangents");
     img.Put(at(im.constraint_offset), Chunk([&](ByteWriter& w) {
               for (const Constraint& c : im.constraints) {
-                w.U8(c.type), w.U8(c.unknown1), w.I16(c.bone), w.I16(c.ik_helper), w.I16(c.limiter);
-                w.I32(c.unknown);
+                w.U8(c.type), w.U8(c.temporary_active), w.I16(c.joint), w.I16(c.source), w.I16(c.limiter);
+                w.I16(c.activation_count), w.I16(c.activation_start);
               }
             }),
             "the constraints");
     img.Put(at(im.limiter_offset), Chunk([&](ByteWriter& w) {
               for (const Limiter& l : im.limiters) {
-                w.I32(l.type);
-                for (float f : l.values) w.F32(f);
+                w.U32(l.flags), w.I32(l.padding), w.F32(l.damping_width), w.F32(l.damping_strength);
+                for (float f : l.min) w.F32(f);
+                for (float f : l.max) w.F32(f);
               }
             }),
             "the limiters");
     img.Put(at(im.expression_offset), Chunk([&](ByteWriter& w) {
-              for (const Expression& e : im.expressions) w.I16(e.node), w.I16(e.unknown), w.F32(e.value);
+              for (const Expression& e : im.expressions) w.I16(e.joint), w.I16(e.channel), w.I16(e.reserved), w.I16(e.node);
             }),
             "the expressions");
     img.Put(at(im.expression_node_offset), Chunk([&](ByteWriter& w) {
               for (const ExpressionNode& e : im.expression_nodes) {
-                w.I16(e.type), w.I16(e.left), w.F32(e.value), w.I16(e.right), w.I16(e.next);
+                w.U8(e.type), w.U8(e.flags), w.I16(e.element), w.F32(e.value), w.I16(e.car), w.I16(e.cdr);
               }
             }),
             "the expression nodes");
@@ -155,7 +156,7 @@ void LayoutMotion(Motion& m) {
     place(im.key_value_offset, im.values.size() * 4);
     place(im.tangent_offset, im.tangents.size() * 4);
     place(im.constraint_offset, im.constraints.size() * 12);
-    im.constraint_end = rel(pos);
+    im.activation_offset = rel(pos);
     pos = align(pos, 16);
     place(im.limiter_offset, im.limiters.size() * 0x30, 16);
     place(im.expression_offset, im.expressions.size() * 8);

@@ -60,7 +60,7 @@ Bytes SmallMotion() {
   helper.parent = 0;
   helper.translation = {0, 5, 0, 0};
   im.ik_helpers = {helper};
-  im.constraints = {{1, 0, 1, 2, -1, 0}};
+  im.constraints = {{1, 0, 1, 2, -1, 0, 0}};
   LayoutMotion(m);
   return SerializeMotion(m);
 }
@@ -430,8 +430,8 @@ TEST(Kh2Template, UnchangedClipIsCopiedAndAnEditKeepsEverythingElse) {
   EXPECT_EQ(e.inverse.size(), o.inverse.size());
   ASSERT_EQ(e.constraints.size(), o.constraints.size());
   for (size_t i = 0; i < o.constraints.size(); ++i) {
-    EXPECT_EQ(e.constraints[i].bone, o.constraints[i].bone);
-    EXPECT_EQ(e.constraints[i].ik_helper, o.constraints[i].ik_helper);
+    EXPECT_EQ(e.constraints[i].joint, o.constraints[i].joint);
+    EXPECT_EQ(e.constraints[i].source, o.constraints[i].source);
   }
   EXPECT_EQ(e.expressions.size(), o.expressions.size());
   EXPECT_EQ(e.limiters.size(), o.limiters.size());

@@ -86,8 +86,8 @@ TEST(Kh2Fixtures, InterpolatedMotionTablesAndCurves) {
   EXPECT_EQ(im.joints.size(), 240u);
   EXPECT_FLOAT_EQ(im.fps, 30);
   EXPECT_FLOAT_EQ(im.frame_end, 150);
-  EXPECT_EQ(im.constraints[0].bone, 10);
-  EXPECT_EQ(im.constraints[0].ik_helper, 234);
+  EXPECT_EQ(im.constraints[0].joint, 10);
+  EXPECT_EQ(im.constraints[0].source, 234);
   EXPECT_EQ(im.ik_helpers[1].parent, 228);
   EXPECT_EQ(im.initial_pose[1].bone, 1);
   EXPECT_EQ(im.initial_pose[1].channel, 3);
