@@ -57,6 +57,11 @@ struct Track {
 
 enum class Space { Local, Model };
 
+// How a joint's model transform follows its parent's (docs/conventions.md): Matrix is
+// glTF's parent_model * local; PerAxis keeps scale along each joint's own axes and never
+// shears (ComposePerAxis in core/math.hpp: KH2's engine). Local tracks are in the clip's rule.
+enum class ScaleInheritance { Matrix, PerAxis };
+
 struct JointTrack {
   std::string joint;  // joint name, or NumberedJointName(N) with N the file's own bone id
   Track<Vec3> translation;
@@ -98,6 +103,7 @@ struct Clip {
   Seconds duration = 0;     // seconds
   bool loop = false;
   Space space = Space::Local;
+  ScaleInheritance scale_inheritance = ScaleInheritance::Matrix;
   std::vector<JointTrack> tracks;  // in the file's own joint order
   std::vector<Event> events;
   std::vector<CameraTrack> cameras;  // animated cameras (PS1 ANC)
