@@ -432,6 +432,7 @@ enum class TriggerRate { Motion, Engine };
 struct DecodeSettings {
   RawSpace raw_space = RawSpace::Auto;
   TriggerRate trigger_rate = TriggerRate::Motion;
+  EvaluationSettings evaluation;  // interpolated motions: the game's pose, or the curves alone
   Limits limits;  // samples per motion and in all (max-values)
 };
 
@@ -440,7 +441,13 @@ Skeleton SkeletonFromModel(const Model& model);
 // Per-bone rest channels for a skeleton (exact when it came from a KH2 model).
 std::vector<ChannelValues> RestChannels(const Skeleton& skeleton, const Value& metadata);
 
-// One clip from a motion. skeleton (may be empty) names the bones and gives rest values.
+// One clip from a motion. skeleton (may be empty) names the bones and gives rest values
+// (and the bones' parents when it covers them). Interpolated: the frames the game plays
+// (frame start, header 0x80 kept as "frame_loop", to frame end, both included), each
+// joint's local transform relative to its parent under the game's per-axis rule
+// (RelativePerAxis of the evaluated model pose; the curves alone with
+// settings.evaluation.constraints off). Raw: the model matrices, or with a skeleton each
+// bone relative to its parent per axis. Either way clip.scale_inheritance is PerAxis.
 Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
                   const DecodeSettings& settings);
 // Events from triggers for a clip at frame_rate frames per second.
@@ -468,6 +475,9 @@ struct EncodeReport {
   // The tolerance every channel was fitted with because the asked one needed more keys,
   // values, tangents or key times than a motion's tables index (0: not raised).
   float table_tolerance = 0;
+  // Joints a template's constraint, IK or expression drives whose pose in the clip differs
+  // from the template's evaluated pose: their curves were kept, so the edit is not carried.
+  std::vector<std::string> warnings;
 };
 // The rotation angle between two unit quaternions, in double and exact for tiny angles
 // (the encoder's tolerance checks).

@@ -285,67 +285,62 @@ void PushKey(JointTrack& track, Seconds t, const TransformTRS& x) {
 
 Value Vec(const Vec4f& v) { return Value::array({v[0], v[1], v[2], v[3]}); }
 
-}  // namespace
-
-Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
-                  const DecodeSettings& settings) {
-  Clip clip;
-  clip.metadata[metadata_keys::kFormat] = "kh2";
-  clip.metadata[metadata_keys::kMotionType] = motion.raw ? "raw" : "interpolated";
-  clip.metadata[metadata_keys::kMotionFlag] = motion.header.flag;
-  if (motion.raw) {
-    const RawMotion& raw = motion.raw_motion;
-    const double rate = CheckedRate(raw.fps);
-    const size_t bones = size_t(raw.bone_count), frames = size_t(raw.total_frames);
-    CheckSize(frames, bones, settings.limits);
-    clip.SetFrames(frames, rate);
-    const bool local = settings.raw_space == RawSpace::Local ||
-                       (settings.raw_space == RawSpace::Auto && bones > 0 && skeleton.joints.size() >= bones);
-    clip.space = local ? Space::Local : Space::Model;
-    clip.metadata.update({{metadata_keys::kBoneCount, raw.bone_count},
-                          {metadata_keys::kFramesPerLoop, raw.frames_per_loop},
-                          {metadata_keys::kTotalFrames, raw.total_frames},
-                          {metadata_keys::kFps, raw.fps},
-                          {metadata_keys::kFrameLoop, raw.frame_loop},
-                          {metadata_keys::kFrameEnd, raw.frame_end},
-                          {metadata_keys::kFrameReturn, raw.frame_return},
-                          {metadata_keys::kBboxMin, Vec(raw.bbox_min)},
-                          {metadata_keys::kBboxMax, Vec(raw.bbox_max)}});
-    clip.tracks.resize(bones);
-    for (size_t b = 0; b < bones; ++b) {
-      clip.tracks[b].joint = JointName(skeleton, b);
-      clip.tracks[b].translation.interpolation = clip.tracks[b].rotation.interpolation =
-          clip.tracks[b].scale.interpolation = Interpolation::Linear;
-    }
-    std::vector<Mat4> model(bones);
-    for (size_t f = 0; f < frames; ++f) {
-      for (size_t b = 0; b < bones; ++b) {
-        const auto& src = raw.matrices[f * bones + b];
-        for (int c = 0; c < 4; ++c)
-          for (int r = 0; r < 4; ++r) model[b].m[c][r] = src[size_t(c * 4 + r)];
-      }
-      for (size_t b = 0; b < bones; ++b) {
-        Mat4 m = model[b];
-        if (local) {
-          const int p = skeleton.joints[b].parent;
-          if (p >= 0 && size_t(p) < bones) m = Multiply(InverseAffine(model[size_t(p)]), model[b]);
-        }
-        PushKey(clip.tracks[b], FrameTime(f, rate), DecomposeTRS(m));
-      }
-    }
-    return clip;
+// Raw: model matrices, or with a skeleton each bone relative to its parent by the game's
+// per-axis rule (the baked matrices are the game's model space, composed per axis).
+void DecodeRaw(const RawMotion& raw, const Skeleton& skeleton, const DecodeSettings& settings, Clip& clip) {
+  const double rate = CheckedRate(raw.fps);
+  const size_t bones = size_t(raw.bone_count), frames = size_t(raw.total_frames);
+  CheckSize(frames, bones, settings.limits);
+  clip.SetFrames(frames, rate);
+  const bool local = settings.raw_space == RawSpace::Local ||
+                     (settings.raw_space == RawSpace::Auto && bones > 0 && skeleton.joints.size() >= bones);
+  clip.space = local ? Space::Local : Space::Model;
+  clip.scale_inheritance = ScaleInheritance::PerAxis;
+  clip.metadata.update({{metadata_keys::kBoneCount, raw.bone_count},
+                        {metadata_keys::kFramesPerLoop, raw.frames_per_loop},
+                        {metadata_keys::kTotalFrames, raw.total_frames},
+                        {metadata_keys::kFps, raw.fps},
+                        {metadata_keys::kFrameLoop, raw.frame_loop},
+                        {metadata_keys::kFrameEnd, raw.frame_end},
+                        {metadata_keys::kFrameReturn, raw.frame_return},
+                        {metadata_keys::kBboxMin, Vec(raw.bbox_min)},
+                        {metadata_keys::kBboxMax, Vec(raw.bbox_max)}});
+  clip.tracks.resize(bones);
+  for (size_t b = 0; b < bones; ++b) {
+    clip.tracks[b].joint = JointName(skeleton, b);
+    clip.tracks[b].translation.interpolation = clip.tracks[b].rotation.interpolation =
+        clip.tracks[b].scale.interpolation = Interpolation::Linear;
   }
+  std::vector<TransformTRS> model(bones);
+  for (size_t f = 0; f < frames; ++f) {
+    for (size_t b = 0; b < bones; ++b) {
+      const auto& src = raw.matrices[f * bones + b];
+      Mat4 m;
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) m.m[c][r] = src[size_t(c * 4 + r)];
+      model[b] = DecomposeTRS(m);
+    }
+    for (size_t b = 0; b < bones; ++b) {
+      const int p = local ? skeleton.joints[b].parent : -1;
+      const bool relative = p >= 0 && size_t(p) < bones;
+      PushKey(clip.tracks[b], FrameTime(f, rate), relative ? RelativePerAxis(model[size_t(p)], model[b]) : model[b]);
+    }
+  }
+}
 
-  const InterpolatedMotion& im = motion.interpolated;
+// Interpolated: the played frames (frame start to frame end), each joint's local transform
+// relative to its parent as the game composes them (RelativePerAxis of the evaluated model
+// pose); with the evaluation off, the curves' channels themselves.
+void DecodeInterpolated(const InterpolatedMotion& im, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
+                        const DecodeSettings& settings, Clip& clip) {
   const double rate = CheckedRate(im.fps);
-  double end = im.frame_end;
-  if (!(std::isfinite(end) && end > 0)) end = double(im.total_frames) * rate / kEngineRate;
-  if (!(std::isfinite(end) && end >= 0)) end = 0;
-  const size_t frames = CheckedFrameCount(end, 1.0, settings.limits, "the motion's last frame");
+  const detail::PlayedFrames played = detail::FramesPlayed(im, settings.limits);
+  const size_t frames = played.count;
   const size_t joints = size_t(std::max<int>(im.total_bone_count, 0));
   CheckSize(frames, joints, settings.limits);
   clip.SetFrames(frames, rate);
   clip.space = Space::Local;
+  clip.scale_inheritance = ScaleInheritance::PerAxis;
   clip.metadata.update({{metadata_keys::kBoneCount, im.bone_count},
                         {metadata_keys::kTotalBoneCount, im.total_bone_count},
                         {metadata_keys::kTotalFrames, im.total_frames},
@@ -364,21 +359,69 @@ Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vec
       helpers.push_back(JointName(skeleton, size_t(std::max<int>(im.bone_count, 0)) + k));
     clip.metadata[metadata_keys::kIkHelpers] = helpers;
   }
-  std::vector<ChannelValues> base(rest.begin(), rest.begin() + std::ptrdiff_t(std::min(rest.size(), size_t(im.bone_count))));
-  for (size_t b = base.size(); b < size_t(im.bone_count); ++b) base.push_back({1, 1, 1, 0, 0, 0, 0, 0, 0});
-  for (const BoneRecord& h : im.ik_helpers) base.push_back(ChannelsFromBone(h));
+  const EvaluationPlan plan = detail::PlanFor(im, skeleton, rest, settings.evaluation);
   clip.tracks.resize(joints);
   for (size_t j = 0; j < joints; ++j) {
     clip.tracks[j].joint = JointName(skeleton, j);
     clip.tracks[j].translation.times.reserve(frames);
   }
-  std::vector<ChannelValues> pose;
+  std::vector<ChannelValues> channels(joints);
+  std::vector<TransformTRS> model(joints);
+  const bool evaluated = settings.evaluation.constraints;
   for (size_t f = 0; f < frames; ++f) {
-    const float key_time = static_cast<float>(double(f) * kEngineRate / rate);
-    EvaluatePose(im, key_time, base, pose);
+    const float key_time = static_cast<float>(played.KeyTime(f, rate));
+    PoseJob{&im, &plan, key_time, channels, model}.Run();
     const Seconds t = FrameTime(f, rate);
-    for (size_t j = 0; j < joints; ++j) PushKey(clip.tracks[j], t, TransformFromChannels(pose[j]));
+    for (size_t j = 0; j < joints; ++j) {
+      const int p = plan.parents[j];
+      const TransformTRS local = !evaluated ? TransformFromChannels(channels[j])
+                                 : p >= 0   ? RelativePerAxis(model[size_t(p)], model[j])
+                                            : model[j];
+      PushKey(clip.tracks[j], t, local);
+    }
   }
+}
+
+}  // namespace
+
+namespace detail {
+
+PlayedFrames FramesPlayed(const InterpolatedMotion& im, const Limits& limits) {
+  double end = im.frame_end;
+  if (!(std::isfinite(end) && end > 0)) end = double(im.total_frames) * double(im.fps) / kEngineRate;
+  if (!(std::isfinite(end) && end >= 0)) end = 0;
+  PlayedFrames played;
+  const double start = im.frame_loop;
+  played.start = std::isfinite(start) && start >= 0 && start <= end ? start : 0;
+  played.count = CheckedFrameCount(end - played.start, 1.0, limits, "the motion's frames (frame start to frame end)");
+  return played;
+}
+
+EvaluationPlan PlanFor(const InterpolatedMotion& im, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
+                       const EvaluationSettings& settings) {
+  const size_t bones = size_t(std::max<int>(im.bone_count, 0));
+  std::vector<ChannelValues> base(rest.begin(), rest.begin() + std::ptrdiff_t(std::min(rest.size(), bones)));
+  base.resize(bones, {1, 1, 1, 0, 0, 0, 0, 0, 0});
+  std::vector<int> parents(bones, -1);
+  if (skeleton.joints.size() >= bones)
+    for (size_t b = 0; b < bones; ++b) parents[b] = skeleton.joints[b].parent;
+  for (const BoneRecord& h : im.ik_helpers) {
+    base.push_back(ChannelsFromBone(h));
+    parents.push_back(h.parent);
+  }
+  return PlanEvaluation(im, std::move(base), std::move(parents), settings);
+}
+
+}  // namespace detail
+
+Clip DecodeMotion(const Motion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
+                  const DecodeSettings& settings) {
+  Clip clip;
+  clip.metadata[metadata_keys::kFormat] = "kh2";
+  clip.metadata[metadata_keys::kMotionType] = motion.raw ? "raw" : "interpolated";
+  clip.metadata[metadata_keys::kMotionFlag] = motion.header.flag;
+  if (motion.raw) DecodeRaw(motion.raw_motion, skeleton, settings, clip);
+  else DecodeInterpolated(motion.interpolated, skeleton, rest, settings, clip);
   return clip;
 }
 

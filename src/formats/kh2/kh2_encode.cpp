@@ -107,11 +107,22 @@ bool Within(const TransformTRS& a, const TransformTRS& b, const EncodeSettings& 
          close(a.scale.z, b.scale.z) && RotationDifference(a.rotation, b.rotation) <= s.tolerance;
 }
 
+// The frames the template plays (0 when more than a clip can hold: then never the same length).
 size_t TemplateFrames(const InterpolatedMotion& im) {
-  double end = im.frame_end;
-  if (!(std::isfinite(end) && end > 0)) end = double(im.total_frames) * im.fps / kEngineRate;
-  if (!(std::isfinite(end) && end >= 0 && end < 1e6)) end = 0;
-  return size_t(std::floor(end + 1e-6)) + 1;
+  try {
+    return detail::FramesPlayed(im).count;
+  } catch (const Error&) {
+    return 0;
+  }
+}
+
+// The frame a KH2 source's clip starts at (its frame start, kept in the metadata), else 0.
+double SourceStart(const Clip& clip) {
+  const auto it = clip.metadata.find(metadata_keys::kFrameLoop);
+  if (it == clip.metadata.end() || !it->is_number() || clip.metadata.value(metadata_keys::kMotionType, "") == "raw")
+    return 0;
+  const double start = it->get<double>();
+  return std::isfinite(start) && start >= 0 && start < 1e6 ? start : 0;
 }
 
 }  // namespace
@@ -205,14 +216,22 @@ void EncodeRaw(const BoneSamples& in, const Motion* templ, Motion& m, Bounds& bo
     if (meta[metadata_keys::kMotionFlag].is_number_integer())
       m.header.flag = meta[metadata_keys::kMotionFlag].get<int32_t>();
   }
+  // Model matrices composed by the clip's own rule (both give the model pose exactly).
+  const bool per_axis = clip.scale_inheritance == ScaleInheritance::PerAxis;
   std::vector<Mat4> model(static_cast<size_t>(bones));
+  std::vector<TransformTRS> model_trs(static_cast<size_t>(bones));
   for (size_t f = 0; f < s.frames; ++f) {
     for (int b = 0; b < bones; ++b) {
       const int t = in.track_of_bone[size_t(b)];
       const TransformTRS x = t >= 0 ? s.pose[f][size_t(t)] : in.RestOf(b);
-      Mat4 local = MatrixFromTRS(x);
       const int p = clip.space == Space::Local && size_t(b) < skeleton.joints.size() ? skeleton.joints[size_t(b)].parent : -1;
-      model[size_t(b)] = (p >= 0 && p < b) ? Multiply(model[size_t(p)], local) : local;
+      const bool child = p >= 0 && p < b;
+      if (per_axis) {
+        model_trs[size_t(b)] = child ? ComposePerAxis(model_trs[size_t(p)], x) : x;
+        model[size_t(b)] = MatrixFromTRS(model_trs[size_t(b)]);
+      } else {
+        model[size_t(b)] = child ? Multiply(model[size_t(p)], MatrixFromTRS(x)) : MatrixFromTRS(x);
+      }
       box.Grow(TransformPoint(model[size_t(b)], {0, 0, 0}));
     }
     for (const Mat4& mm : model) {
@@ -257,23 +276,42 @@ bool KeepTemplateMatrices(RawMotion& raw, const Motion& templ, const BoneSamples
   return all;
 }
 
-// The template's pose at every frame (rest: the skeleton's, then the template's IK helpers).
-std::vector<std::vector<ChannelValues>> TemplatePoses(const InterpolatedMotion& t, const BoneSamples& in,
-                                                      const std::vector<float>& frame_times) {
+// The template's pose at every frame: its channels (after expressions; the fit's Euler
+// reference) and each joint's local transform as the decoder gives it (the evaluated pose
+// relative to the parent, per axis), with the joints a constraint, IK or expression drives.
+struct TemplatePose {
+  std::vector<std::vector<ChannelValues>> channels;  // [frame][joint]
+  std::vector<std::vector<TransformTRS>> locals;     // [frame][joint]
+  std::vector<bool> driven;                          // [joint]
+};
+
+TemplatePose TemplatePoses(const InterpolatedMotion& t, const BoneSamples& in, const std::vector<float>& frame_times) {
   const Clip& clip = in.clip;
-  std::vector<std::vector<ChannelValues>> reference;
-  std::vector<ChannelValues> rest = RestChannels(in.skeleton, clip.metadata.contains(metadata_keys::kRest) ? clip.metadata : Value::object());
-  rest.resize(std::min(rest.size(), size_t(std::max<int>(t.bone_count, 0))));
-  while (rest.size() < size_t(std::max<int>(t.bone_count, 0))) rest.push_back({1, 1, 1, 0, 0, 0, 0, 0, 0});
-  for (const BoneRecord& h : t.ik_helpers) rest.push_back(ChannelsFromBone(h));
-  reference.resize(in.s.frames);
-  for (size_t f = 0; f < in.s.frames; ++f) EvaluatePose(t, frame_times[f], rest, reference[f]);
-  return reference;
+  const std::vector<ChannelValues> rest =
+      RestChannels(in.skeleton, clip.metadata.contains(metadata_keys::kRest) ? clip.metadata : Value::object());
+  const EvaluationPlan plan = detail::PlanFor(t, in.skeleton, rest, EvaluationSettings{});
+  TemplatePose pose;
+  pose.driven = plan.driven;
+  pose.channels.resize(in.s.frames);
+  pose.locals.resize(in.s.frames);
+  std::vector<TransformTRS> model(plan.joint_count());
+  for (size_t f = 0; f < in.s.frames; ++f) {
+    pose.channels[f].resize(plan.joint_count());
+    PoseJob{&t, &plan, frame_times[f], pose.channels[f], model}.Run();
+    pose.locals[f].resize(plan.joint_count());
+    for (size_t j = 0; j < plan.joint_count(); ++j) {
+      const int p = plan.parents[j];
+      pose.locals[f][j] = p >= 0 ? RelativePerAxis(model[size_t(p)], model[j]) : model[j];
+    }
+  }
+  return pose;
 }
 
-// Which bones the clip changed (without a template: every bone it animates).
-std::vector<bool> ChangedBones(const BoneSamples& in, const std::vector<std::vector<ChannelValues>>* reference,
-                               const EncodeSettings& settings) {
+// Which bones the clip changed (without a template: every bone it animates). Joints the
+// template drives are never refit (the game sets their pose, not their curves): a change
+// to one is reported in warnings, naming what drives it.
+std::vector<bool> ChangedBones(const BoneSamples& in, const TemplatePose* reference, const InterpolatedMotion* t_im,
+                               const EncodeSettings& settings, std::vector<std::string>& warnings) {
   const Sampled& s = in.s;
   std::vector<bool> changed(size_t(in.bones), false);
   for (int b = 0; b < in.bones; ++b) {
@@ -283,8 +321,16 @@ std::vector<bool> ChangedBones(const BoneSamples& in, const std::vector<std::vec
       changed[size_t(b)] = true;
       continue;
     }
-    for (size_t f = 0; f < s.frames && !changed[size_t(b)]; ++f)
-      changed[size_t(b)] = !Within(s.pose[f][size_t(t)], TransformFromChannels((*reference)[f][size_t(b)]), settings);
+    size_t f = 0;
+    while (f < s.frames && Within(s.pose[f][size_t(t)], reference->locals[f][size_t(b)], settings)) ++f;
+    if (f == s.frames) continue;
+    if (size_t(b) < reference->driven.size() && reference->driven[size_t(b)]) {
+      warnings.push_back("joint " + in.clip.tracks[size_t(t)].joint + " differs from the template's pose at frame " +
+                         std::to_string(f) + ", but " + detail::DrivenBy(*t_im, b, in.skeleton) +
+                         " sets it in the game: its curves are kept and the edit is not carried");
+      continue;
+    }
+    changed[size_t(b)] = true;
   }
   return changed;
 }
@@ -292,9 +338,11 @@ std::vector<bool> ChangedBones(const BoneSamples& in, const std::vector<std::vec
 // The interpolated motion's fields other than curves and keys: the template's (its IK
 // helpers, constraints, limits, expressions, joints, loop frame...), its timing replaced
 // when the clip's length differs; without a template, the clip's.
-void StartInterpolated(InterpolatedMotion& im, const InterpolatedMotion* templ, bool same_length, const BoneSamples& in) {
+void StartInterpolated(InterpolatedMotion& im, const InterpolatedMotion* templ, bool same_length, const BoneSamples& in,
+                       double start) {
   const Sampled& s = in.s;
-  const float end = static_cast<float>(s.frames - 1);
+  const float end = static_cast<float>(start + double(s.frames - 1));
+  const int32_t engine_frames = static_cast<int32_t>(std::lround(double(s.frames - 1) * kEngineRate / s.rate));
   if (templ) {
     im = *templ;
     im.initial_pose.clear(), im.forward.clear(), im.inverse.clear(), im.keys.clear();
@@ -303,7 +351,7 @@ void StartInterpolated(InterpolatedMotion& im, const InterpolatedMotion* templ, 
       im.frame_end = end;
       im.frame_count = end;
       im.fps = static_cast<float>(s.rate);
-      im.total_frames = static_cast<int32_t>(std::lround(double(end) * kEngineRate / s.rate));
+      im.total_frames = engine_frames;
     }
   } else {
     const int bones = in.bones;
@@ -311,9 +359,8 @@ void StartInterpolated(InterpolatedMotion& im, const InterpolatedMotion* templ, 
     im.fps = static_cast<float>(s.rate);
     im.frame_end = end;
     im.frame_count = end;
-    im.total_frames = static_cast<int32_t>(std::lround(double(end) * kEngineRate / s.rate));
-    if (auto it = in.clip.metadata.find(metadata_keys::kFrameLoop); it != in.clip.metadata.end() && it->is_number())
-      im.frame_loop = it->get<float>();  // the loop (return) frame a KH2 source recorded
+    im.total_frames = engine_frames;
+    im.frame_loop = static_cast<float>(start);  // the frame start a KH2 source recorded
     for (int j = 0; j <= bones; ++j) im.joints.push_back({static_cast<int16_t>(j < bones ? j : 0), 0});
   }
 }
@@ -391,8 +438,8 @@ void FitChannel(Fitting& fit, int b, int c, int16_t joint, const std::vector<flo
 
 // The curves of every bone: the template's own for the bones the clip left unchanged,
 // fitted for the others.
-void FitBones(Fitting& fit, const BoneSamples& in, const std::vector<bool>& changed,
-              const std::vector<std::vector<ChannelValues>>* reference, const InterpolatedMotion* t_im, Bounds& box) {
+void FitBones(Fitting& fit, const BoneSamples& in, const std::vector<bool>& changed, const TemplatePose* reference,
+              const InterpolatedMotion* t_im, Bounds& box) {
   InterpolatedMotion& im = fit.im;
   const Sampled& s = in.s;
   const int model_bones = im.bone_count;
@@ -418,7 +465,7 @@ void FitBones(Fitting& fit, const BoneSamples& in, const std::vector<bool>& chan
         for (size_t k = 0; k < predicted.size(); ++k) predicted[k] = 2 * ch[f - 1][k] - ch[f - 2][k];
       else if (!t_im && f == 1)
         predicted = ch[0];
-      const ChannelValues* ref = t_im ? &(*reference)[f][size_t(b)] : f ? &predicted : nullptr;
+      const ChannelValues* ref = t_im ? &reference->channels[f][size_t(b)] : f ? &predicted : nullptr;
       ch[f] = Channels(s.pose[f][size_t(t)], ref);
       if (!helper) box.Grow(s.pose[f][size_t(t)].translation);
     }
@@ -437,11 +484,13 @@ Motion EncodeInterpolated(Motion m, const BoneSamples& in, const EncodeSettings&
   const Sampled& s = in.s;
   InterpolatedMotion& im = m.interpolated;
   const InterpolatedMotion* t_im = templ ? &templ->interpolated : nullptr;
+  // The played frames start at the template's frame start (else the source's, kept in its metadata).
+  const double start = t_im ? detail::FramesPlayed(*t_im).start : SourceStart(in.clip);
   std::vector<float> frame_times(s.frames);
-  for (size_t f = 0; f < s.frames; ++f) frame_times[f] = static_cast<float>(double(f) * kEngineRate / s.rate);
-  std::vector<std::vector<ChannelValues>> reference;
+  for (size_t f = 0; f < s.frames; ++f) frame_times[f] = static_cast<float>((start + double(f)) * kEngineRate / s.rate);
+  TemplatePose reference;
   if (t_im) reference = TemplatePoses(*t_im, in, frame_times);
-  const std::vector<bool> changed = ChangedBones(in, t_im ? &reference : nullptr, settings);
+  const std::vector<bool> changed = ChangedBones(in, t_im ? &reference : nullptr, t_im, settings, rep.warnings);
   const bool same_length = t_im && TemplateFrames(*t_im) == s.frames && std::abs(t_im->fps - s.rate) < 1e-6;
   if (t_im && same_length && std::none_of(changed.begin(), changed.end(), [](bool c) { return c; })) {
     rep.unchanged = true;
@@ -455,10 +504,10 @@ Motion EncodeInterpolated(Motion m, const BoneSamples& in, const EncodeSettings&
   for (int attempt = 0;; ++attempt) {
     box = start_box;
     im = InterpolatedMotion{};
-    StartInterpolated(im, t_im, same_length, in);
+    StartInterpolated(im, t_im, same_length, in, start);
     Fitting fit{im, Tables(im), current, frame_times, std::vector<double>(frame_times.begin(), frame_times.end()),
                 current.tolerance};
-    FitBones(fit, in, changed, &reference, t_im, box);
+    FitBones(fit, in, changed, t_im ? &reference : nullptr, t_im, box);
     if (!fit.tables.full() && im.keys.size() <= kMaxKeys) {
       rep.fitted_keys = fit.keys_needed;
       rep.tolerance_used = fit.tol_used;
@@ -490,6 +539,9 @@ Motion EncodeInterpolated(Motion m, const BoneSamples& in, const EncodeSettings&
 
 Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
                     const Motion* templ) {
+  // The clip's local tracks are read as the game's per-axis locals (what DecodeMotion
+  // writes, ScaleInheritance::PerAxis): a clip of glTF's Matrix rule is converted here,
+  // the one place the interpolated encoder reads them.
   const Sampled s = SampleClip(clip, skeleton);
   EncodeReport rep;
   for (int b : s.bone_of_track) rep.skipped_tracks += b < 0 ? 1 : 0;

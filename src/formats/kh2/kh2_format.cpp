@@ -26,6 +26,12 @@ const ChoiceOption<TriggerRate> kTriggerRateOption{
      .help = "KH2 trigger frames count the motion's own frames (motion) or 1/60 s (engine)",
      .default_value = "motion"},
     {{"motion", TriggerRate::Motion}, {"engine", TriggerRate::Engine}}};
+const ChoiceOption<bool> kConstraintsOption{
+    {.name = "kh2-constraints",
+     .help = "KH2 interpolated motion: on evaluates the game's pose (constraints, expressions, IK), off gives the "
+             "curves alone",
+     .default_value = "on"},
+    {{"on", true}, {"off", false}}};
 const FlagOption kRawOption{{.name = "raw", .help = "KH2: write raw matrices instead of an interpolated motion", .use = OptionUse::Write}};
 const NumberOption<float> kToleranceOption{{.name = "kh2-tolerance",
                                             .help = "KH2 interpolated encoder: largest error at any frame, radians "
@@ -36,6 +42,7 @@ DecodeSettings SettingsFrom(const Options& o) {
   DecodeSettings s;
   s.raw_space = kRawSpaceOption.Get(o);
   s.trigger_rate = kTriggerRateOption.Get(o);
+  s.evaluation.constraints = kConstraintsOption.Get(o);
   s.limits = o.limits();
   return s;
 }
@@ -64,7 +71,11 @@ class BarDocument final : public FileDocument<Bar, kKh2BarFormat, SerializeBar> 
  public:
   BarDocument(Bar bar, std::string source = {}) : FileDocument(std::move(bar)), source_(std::move(source)) {}
   Value Info() const override { return detail::BarInfo(file_); }
-  std::vector<std::string> Warnings() const override { return file_.warnings; }
+  std::vector<std::string> Warnings() const override {
+    std::vector<std::string> out = file_.warnings;
+    detail::EvaluationWarnings(file_, out);
+    return out;
+  }
   std::vector<std::string> Damaged() const override { return DamagedEntries(file_); }
   Scene Decode(const DecodeContext& context) const override {
     Scene scene = DecodeBar(file_, context.reference, SettingsFrom(context.options));
@@ -80,7 +91,11 @@ class MotionDocument final : public FileDocument<Motion, kKh2MotionFormat, Seria
  public:
   MotionDocument(Motion motion, std::string source = {}) : FileDocument(std::move(motion)), source_(std::move(source)) {}
   Value Info() const override { return detail::MotionInfo(file_); }
-  std::vector<std::string> Warnings() const override { return file_.warnings; }
+  std::vector<std::string> Warnings() const override {
+    std::vector<std::string> out = file_.warnings;
+    detail::EvaluationWarnings(file_, "", out);
+    return out;
+  }
   Scene Decode(const DecodeContext& context) const override {
     Scene scene;
     if (file_.placeholder) return scene;  // an empty slot: no clip
@@ -139,6 +154,7 @@ void Report(EncodeContext& context, const EncodeReport& r) {
   context.report["tolerance_used"] = r.tolerance_used;
   context.report["unchanged"] = r.unchanged;
   context.report["table_tolerance"] = r.table_tolerance;
+  context.warnings.insert(context.warnings.end(), r.warnings.begin(), r.warnings.end());
   if (r.table_tolerance > 0)
     context.warnings.push_back("the motion needs more keys, values, tangents or key times than its tables hold "
                                "within the tolerance asked: fitted within --kh2-tolerance " +
@@ -254,6 +270,7 @@ std::unique_ptr<Document> EncodeWithTemplate(const Scene& scene, EncodeContext& 
     report.keys += one.keys, report.fitted_keys += one.fitted_keys, report.curves += one.curves;
     report.bones = std::max(report.bones, one.bones);
     report.table_tolerance = std::max(report.table_tolerance, one.table_tolerance);
+    for (const std::string& w : one.warnings) report.warnings.push_back("slot " + clip->name + ": " + w);
     if (unchanged) continue;
     bytes = ReplaceEntry(bytes, current, slot, SerializeBar(anb));
     current = ParseBar(bytes);
@@ -315,8 +332,8 @@ std::unique_ptr<Document> EncodeBareMotion(const Scene& scene, EncodeContext& co
   return std::make_unique<MotionDocument>(std::move(m));
 }
 
-const std::vector<OptionSpec> kOptions = {kRawSpaceOption.spec(), kTriggerRateOption.spec(), kRawOption.spec(),
-                                          kToleranceOption.spec()};
+const std::vector<OptionSpec> kOptions = {kRawSpaceOption.spec(), kTriggerRateOption.spec(), kConstraintsOption.spec(),
+                                          kRawOption.spec(), kToleranceOption.spec()};
 
 }  // namespace
 }  // namespace kh2

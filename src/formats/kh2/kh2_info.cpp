@@ -2,6 +2,7 @@
 #include "kh2_internal.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 
 namespace animkit::kh2::detail {
@@ -66,7 +67,80 @@ Value CurveTablesInfo(const Motion& m) {
           {"warnings", m.warnings}};
 }
 
+// Seconds from the first played frame to the last.
+double Duration(size_t frames, float fps) { return frames > 1 && fps > 0 ? double(frames - 1) / double(fps) : 0.0; }
+
+constexpr std::string_view kConstraintNames[] = {
+    "position",   "path", "orientation", "direction", "up_vector",      "two_points",     "scale",
+    "camera",     "camera_path", "int_path", "int",  "camera_up_vector", "position_limit", "rotation_limit"};
+
+// The plan of a motion posed without a skeleton: what it evaluates does not depend on one.
+EvaluationPlan PlanOf(const InterpolatedMotion& im) { return PlanFor(im, Skeleton{}, {}, EvaluationSettings{}); }
+
+void MotionWarnings(const Motion& m, const std::string& where, std::set<const Motion*>& seen,
+                    std::vector<std::string>& out) {
+  if (m.raw || m.placeholder || !seen.insert(&m).second) return;
+  for (const std::string& w : PlanOf(m.interpolated).warnings) out.push_back(where + w);
+}
+
+void BarWarnings(const Bar& bar, const std::string& prefix, std::set<const Bar*>& bars, std::set<const Motion*>& motions,
+                 std::vector<std::string>& out) {
+  for (size_t i = 0; i < bar.entries.size(); ++i) {
+    const BarEntry& e = bar.entries[i];
+    const std::string name = prefix + "entry " + std::to_string(i) + " (" + e.Name() + ")";
+    if (e.motion) MotionWarnings(*e.motion, name + ": ", motions, out);
+    if (e.bar && bars.insert(e.bar.get()).second) BarWarnings(*e.bar, name + " > ", bars, motions, out);
+  }
+}
+
 }  // namespace
+
+Value EvaluationInfo(const InterpolatedMotion& im) {
+  Value by_type = Value::object();
+  for (const Constraint& c : im.constraints) {
+    const std::string name =
+        c.type < std::size(kConstraintNames) ? std::string(kConstraintNames[c.type]) : "type " + std::to_string(c.type);
+    by_type[name] = by_type.value(name, 0) + 1;
+  }
+  size_t ik = 0;
+  for (const JointEntry& e : im.joints) ik += (e.flags & 3) != 0 ? 1 : 0;
+  const EvaluationPlan plan = PlanOf(im);
+  const size_t driven = size_t(std::count(plan.driven.begin(), plan.driven.end(), true));
+  return {{"constraints", by_type},
+          {"expressions", im.expressions.size()},
+          {"ik_joints", ik},
+          {"driven_joints", driven},
+          {"not_evaluated", plan.warnings}};
+}
+
+std::string DrivenBy(const InterpolatedMotion& im, int joint, const Skeleton& skeleton) {
+  auto name = [&](int j) {
+    return j >= 0 && size_t(j) < skeleton.joints.size() ? skeleton.joints[size_t(j)].name : NumberedJointName(uint64_t(std::max(j, 0)));
+  };
+  std::string out;
+  auto add = [&](const std::string& what) { out += (out.empty() ? "" : ", ") + what; };
+  for (const Constraint& c : im.constraints)
+    if (c.joint == joint)
+      add("a constraint (" +
+          (c.type < std::size(kConstraintNames) ? std::string(kConstraintNames[c.type]) : "type " + std::to_string(c.type)) +
+          ") from " + name(c.source));
+  for (const Expression& e : im.expressions)
+    if (e.joint == joint) add("an expression (channel " + std::to_string(e.channel) + ")");
+  for (const JointEntry& e : im.joints)
+    if (e.joint == joint && (e.flags & 3) != 0) add((e.flags & 3) == 1 ? "IK (aim)" : "IK (two-bone chain)");
+  return out.empty() ? "IK" : out;
+}
+
+void EvaluationWarnings(const Motion& motion, const std::string& where, std::vector<std::string>& out) {
+  std::set<const Motion*> seen;
+  MotionWarnings(motion, where, seen, out);
+}
+
+void EvaluationWarnings(const Bar& bar, std::vector<std::string>& out) {
+  std::set<const Bar*> bars;
+  std::set<const Motion*> motions;
+  BarWarnings(bar, "", bars, motions, out);
+}
 
 Value MotionInfo(const Motion& m) {
   if (m.placeholder) return {{"kind", "placeholder"}, {"size", m.size}, {"gaps", GapsInfo(m.gaps)}};
@@ -93,10 +167,16 @@ Value MotionInfo(const Motion& m) {
               {"fps", r.fps},
               {"engine_rate", kEngineRate},
               {"frame_return", r.frame_return},
-              {"matrix_count", r.matrices.size()}});
+              {"matrix_count", r.matrices.size()},
+              {"duration", Duration(size_t(std::max(r.total_frames, 0)), r.fps)}});
     return j;
   }
   const InterpolatedMotion& im = m.interpolated;
+  PlayedFrames played{0, 0};  // count 0: more frames than can be decoded
+  try {
+    played = FramesPlayed(im, Limits{});
+  } catch (const Error&) {
+  }
   j.update({{"bone_count", im.bone_count},
             {"total_bone_count", im.total_bone_count},
             {"total_frames", im.total_frames},
@@ -105,6 +185,10 @@ Value MotionInfo(const Motion& m) {
             {"frame_loop", im.frame_loop},
             {"frame_end", im.frame_end},
             {"frame_count", im.frame_count},
+            {"played_frames", played.count},
+            {"played_from", played.start},
+            {"duration", Duration(played.count, im.fps)},
+            {"evaluation", EvaluationInfo(im)},
             {"bbox_min", V4(im.bbox_min)},
             {"bbox_max", V4(im.bbox_max)},
             {"offsets",

@@ -94,6 +94,34 @@ inline void WriteVec4(ByteWriter& w, const Vec4f& v) {
 Value BarInfo(const Bar& bar);
 Value MotionInfo(const Motion& motion);
 
+// The frames the game plays of an interpolated motion: from the header's frame start
+// (0x80, kept as "frame_loop") to its frame end, both included; played frame k is at key
+// time (start + k) * 60 / fps. A frame end that is not positive falls back to the total
+// frames (engine frames); a start that is not within 0..end to 0.
+struct PlayedFrames {
+  double start = 0;
+  size_t count = 1;
+  double KeyTime(size_t k, double fps) const { return (start + double(k)) * kEngineRate / fps; }
+};
+PlayedFrames FramesPlayed(const InterpolatedMotion& motion, const Limits& limits = {});
+
+// The evaluation plan of a motion posed with a skeleton: base = rest channels for the
+// bones (identity past them) and the helper records; parents = the skeleton's for the
+// bones when it covers them (else roots), the helper records' for the helpers.
+EvaluationPlan PlanFor(const InterpolatedMotion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
+                       const EvaluationSettings& settings);
+
+// What the evaluation of a motion does (info): constraint counts by type, expressions, IK
+// joints, and what it leaves as forward kinematics (the plan's warnings).
+Value EvaluationInfo(const InterpolatedMotion& motion);
+// What the evaluation leaves as forward kinematics, once per motion payload, each line
+// after where (an archive's: "entry 12 (A101) > entry 0 (A101): ").
+void EvaluationWarnings(const Motion& motion, const std::string& where, std::vector<std::string>& out);
+void EvaluationWarnings(const Bar& bar, std::vector<std::string>& out);
+// What sets joint's pose in a motion ("a Position constraint from #12, IK (aim)..."),
+// joints named as skeleton names them.
+std::string DrivenBy(const InterpolatedMotion& motion, int joint, const Skeleton& skeleton);
+
 BoneRecord ReadBone(ByteReader& r);
 void WriteBone(ByteWriter& w, const BoneRecord& b);
 

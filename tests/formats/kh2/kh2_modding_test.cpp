@@ -333,7 +333,9 @@ TEST(Kh2Fit, FixtureRoundTripNeedsFewKeysAndStaysWithinTolerance) {
   const Bytes data = Fixture("interpolated.motion");
   if (data.empty()) GTEST_SKIP() << "fixture kh2/interpolated.motion not found beside the checkout";
   const Motion original = ParseMotion(data);
-  const Clip clip = DecodeMotion(original, {}, {}, {});
+  DecodeSettings curves;  // the curves alone: what is fitted here (its constraints move joints)
+  curves.evaluation.constraints = false;
+  const Clip clip = DecodeMotion(original, {}, {}, curves);
   EncodeReport report;
   const Motion encoded = EncodeMotion(clip, {}, {}, &report);
   const size_t original_keys = original.interpolated.keys.size();
@@ -544,9 +546,10 @@ TEST(Kh2Template, CliRoundTripWithTemplateAndSlotReplacement) {
   const Motion& m = *n4.bar->entries[0].motion;
   EXPECT_EQ(m.interpolated.ik_helpers.size(), 1u);
   EXPECT_EQ(m.interpolated.constraints.size(), 1u);
-  EXPECT_EQ(m.interpolated.frame_loop, 2);
+  EXPECT_EQ(m.interpolated.frame_loop, 2);  // the template's frame start: the clip is played from it
+  EXPECT_EQ(m.interpolated.frame_end, 2 + 39);
   std::vector<ChannelValues> pose;
-  EvaluatePose(m.interpolated, 39 * 2, {}, pose);
+  EvaluatePose(m.interpolated, (2 + 39) * 2, {}, pose);
   EXPECT_NEAR(pose[0][7], 3 * 1.3, 1e-3);
   // Replacing slot A000, its link A001 follows the new data.
   ASSERT_EQ(test::RunCli("convert " + ctx.output_path + " " + (dir / "out0.mset").string() + " --template " + mset +
