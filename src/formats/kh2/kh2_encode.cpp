@@ -216,8 +216,7 @@ void EncodeRaw(const BoneSamples& in, const Motion* templ, Motion& m, Bounds& bo
     if (meta[metadata_keys::kMotionFlag].is_number_integer())
       m.header.flag = meta[metadata_keys::kMotionFlag].get<int32_t>();
   }
-  // Model matrices composed by the clip's own rule (both give the model pose exactly).
-  const bool per_axis = clip.scale_inheritance == ScaleInheritance::PerAxis;
+  // Model matrices composed by the game's per-axis rule, as the decoder made the locals.
   std::vector<Mat4> model(static_cast<size_t>(bones));
   std::vector<TransformTRS> model_trs(static_cast<size_t>(bones));
   for (size_t f = 0; f < s.frames; ++f) {
@@ -225,13 +224,8 @@ void EncodeRaw(const BoneSamples& in, const Motion* templ, Motion& m, Bounds& bo
       const int t = in.track_of_bone[size_t(b)];
       const TransformTRS x = t >= 0 ? s.pose[f][size_t(t)] : in.RestOf(b);
       const int p = clip.space == Space::Local && size_t(b) < skeleton.joints.size() ? skeleton.joints[size_t(b)].parent : -1;
-      const bool child = p >= 0 && p < b;
-      if (per_axis) {
-        model_trs[size_t(b)] = child ? ComposePerAxis(model_trs[size_t(p)], x) : x;
-        model[size_t(b)] = MatrixFromTRS(model_trs[size_t(b)]);
-      } else {
-        model[size_t(b)] = child ? Multiply(model[size_t(p)], MatrixFromTRS(x)) : MatrixFromTRS(x);
-      }
+      model_trs[size_t(b)] = p >= 0 && p < b ? ComposePerAxis(model_trs[size_t(p)], x) : x;
+      model[size_t(b)] = MatrixFromTRS(model_trs[size_t(b)]);
       box.Grow(TransformPoint(model[size_t(b)], {0, 0, 0}));
     }
     for (const Mat4& mm : model) {
@@ -541,7 +535,7 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
                     const Motion* templ) {
   // The clip's local tracks are read as the game's per-axis locals (what DecodeMotion
   // writes, ScaleInheritance::PerAxis): a clip of glTF's Matrix rule is converted here,
-  // the one place the interpolated encoder reads them.
+  // the one place the raw and the interpolated encoder read them.
   const Sampled s = SampleClip(clip, skeleton);
   EncodeReport rep;
   for (int b : s.bone_of_track) rep.skipped_tracks += b < 0 ? 1 : 0;

@@ -3,13 +3,17 @@
 // keeping the curves of the joints a template drives. Motions are built with the layout
 // (docs/formats/kh2.md); expected values are worked out by hand.
 #include <animkit/formats/kh2.hpp>
+#include <animkit/pipeline/pipeline.hpp>
 
 #include "support/test_support.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace animkit {
 extern const FormatDescriptor kKh2MotionFormat;
+extern const FormatDescriptor kKh2BarFormat;
 namespace {
 
 using namespace kh2;
@@ -159,6 +163,41 @@ TEST(Kh2EncodeTemplate, DrivenJointKeepsItsCurvesAndAnEditIsReported) {
   EXPECT_NE(report.warnings[0].find("#1"), std::string::npos) << report.warnings[0];
   EXPECT_NE(report.warnings[0].find("constraint (position) from #0"), std::string::npos) << report.warnings[0];
   EXPECT_EQ(SerializeMotion(again), SerializeMotion(templ));  // nothing else moved: the template
+}
+
+// The real set and its game-baked twin, decoded as a user decodes them (with the skeleton):
+// every clip has the raw twin's frame count, and every local matches the twin's.
+TEST(Kh2Evaluated, DecodedSetMatchesItsBakedTwinFrameForFrame) {
+  const std::string dir = test::FixturePath("kh2-baked");
+  if (dir.empty()) GTEST_SKIP() << "../shared/fixtures/kh2-baked absent";
+  const Scene rig = LoadReference(dir + "/M_EX660.skeleton.gltf", Options{});
+  auto decode = [&](const std::string& name) {
+    return kKh2BarFormat.read(ReadFileBytes(dir + "/" + name), {})->Decode(DecodeContext{&rig, {}});
+  };
+  const Scene interpolated = decode("M_EX660.mset"), raw = decode("M_EX660_RAW.mset");
+  auto clip = [](const Scene& scene, int slot) -> const Clip& {
+    const std::string prefix = (slot < 10 ? "00" : slot < 100 ? "0" : "") + std::to_string(slot) + "_";
+    for (const Clip& c : scene.clips)
+      if (c.name.rfind(prefix, 0) == 0) return c;
+    throw std::runtime_error("no slot " + prefix);
+  };
+  // Raw slot -> interpolated slot (../shared/fixtures/kh2-baked/README.md pairs them by content).
+  const std::pair<int, int> pairs[] = {{0, 0},    {4, 4},     {5, 5},     {10, 10},   {11, 11},   {12, 12},
+                                       {15, 15},  {18, 18},   {19, 19},   {47, 232},  {201, 201}, {206, 206}};
+  double rotation = 0, translation = 0;
+  for (const auto& [r, i] : pairs) {
+    const Clip &a = clip(raw, r), &b = clip(interpolated, i);
+    ASSERT_EQ(a.frame_count, b.frame_count) << a.name << " / " << b.name;
+    for (size_t j = 0; j < a.tracks.size(); ++j)  // the raw twin holds the bones
+      for (size_t f = 0; f < a.frame_count; ++f) {
+        rotation = std::max(rotation, RotationDifference(a.tracks[j].rotation.values[f], b.tracks[j].rotation.values[f]));
+        const Vec3 d = a.tracks[j].translation.values[f] - b.tracks[j].translation.values[f];
+        translation = std::max(translation, double(std::max({std::abs(d.x), std::abs(d.y), std::abs(d.z)})));
+      }
+  }
+  std::printf("decoded M_EX660 against its baked twin: locals within %.3g rad, %.3g units\n", rotation, translation);
+  EXPECT_LE(rotation, 1e-3);
+  EXPECT_LE(translation, 1e-3);
 }
 
 }  // namespace
