@@ -85,6 +85,35 @@ TEST(Kh2Frames, InfoGivesPlayedFramesAndEvaluation) {
   EXPECT_EQ(e["driven_joints"], 2);
 }
 
+// What the evaluation cannot do reaches the user once per motion, as reader warnings
+// naming the entry: here an expression whose target joint the motion does not have.
+TEST(Kh2Evaluated, PlanWarningsAreReaderWarningsOncePerMotion) {
+  Motion m = TwoBones(0, 10);
+  ExpressionNode node;
+  node.type = uint8_t(ExpressionNodeType::ConstantNum);
+  node.value = 1;
+  m.interpolated.expression_nodes = {node};
+  m.interpolated.expressions = {{99, 0, 0, 0}};
+  LayoutMotion(m);
+  const Motion parsed = ParseMotion(SerializeMotion(m));
+  const std::vector<std::string> plan = PlanEvaluation(parsed.interpolated, {}, {}).warnings;
+  EXPECT_FALSE(plan.empty());
+  EXPECT_EQ(kKh2MotionFormat.read(SerializeMotion(m), {})->Warnings(), plan);
+  Bar bar;
+  for (const char* name : {"A000", "A001"}) {  // two entries, one payload each
+    BarEntry e;
+    e.type = kEntryMotion;
+    std::copy_n(name, 4, e.name.begin());
+    e.motion = std::make_shared<Motion>(parsed);
+    bar.entries.push_back(e);
+  }
+  LayoutBar(bar);
+  std::vector<std::string> expected;
+  for (const std::string& w : plan) expected.push_back("entry 0 (A000): " + w);
+  for (const std::string& w : plan) expected.push_back("entry 1 (A001): " + w);
+  EXPECT_EQ(kKh2BarFormat.read(SerializeBar(bar), {})->Warnings(), expected);
+}
+
 // Bone 1's Position constraint from bone 0: its model translation is bone 0's.
 TEST(Kh2Evaluated, ConstraintSetsTheLocalAndTheOptionTurnsItOff) {
   Motion m = TwoBones(0, 10);
