@@ -229,5 +229,31 @@ TEST(Kh2Evaluated, DecodedSetMatchesItsBakedTwinFrameForFrame) {
   EXPECT_LE(translation, 1e-3);
 }
 
+// The real set: its root bone is placed by constraints in every clip. Moving it in the
+// clip and writing back with the template keeps the slot's curves and names the joint.
+TEST(Kh2EncodeTemplate, RealSetEditToAConstrainedRootIsReported) {
+  const std::string dir = test::FixturePath("kh2-baked");
+  if (dir.empty()) GTEST_SKIP() << "../shared/fixtures/kh2-baked absent";
+  const Scene rig = LoadReference(dir + "/M_EX660.skeleton.gltf", Options{});
+  const Bar set = ParseBar(ReadFileBytes(dir + "/M_EX660.mset"));
+  const Bar& anb = *set.entries.at(0).bar;  // slot 0 (00A)
+  const Motion& motion = *anb.entries.at(0).motion;
+  Clip clip = DecodeMotion(motion, rig.skeleton, RestChannels(rig.skeleton, Value::object()), {});
+  for (const BarEntry& e : anb.entries)
+    if (e.triggers) clip.events = DecodeTriggers(*e.triggers, clip.frame_rate, clip.duration);
+  EncodeReport report;
+  bool unchanged = false;
+  EncodeAnbFromTemplate(clip, rig.skeleton, {}, anb, &report, &unchanged);
+  EXPECT_TRUE(unchanged);  // the evaluated pose is the template's: its bytes
+  EXPECT_TRUE(report.warnings.empty());
+  for (Vec3& t : clip.tracks[0].translation.values) t.y += 10;
+  const Bar out = EncodeAnbFromTemplate(clip, rig.skeleton, {}, anb, &report, &unchanged);
+  EXPECT_TRUE(unchanged);
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_EQ(report.warnings[0].rfind("joint #0 differs from the template's pose at frame 0, but a constraint (", 0), 0u)
+      << report.warnings[0];
+  EXPECT_EQ(SerializeMotion(*out.entries[0].motion), SerializeMotion(motion));
+}
+
 }  // namespace
 }  // namespace animkit
