@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 
@@ -64,6 +65,52 @@ TEST(Cli, SampleFollowsTheContract) {
   std::ifstream in(dir / "s.json");
   const auto r = nlohmann::json::parse(in);
   EXPECT_EQ(r["clips"][0]["frames"].size(), 30u);  // 89/30 s at 10 fps: frames 0..29
+}
+
+// `sample --space model` on a two-joint chain written as glTF: a root scaled (2, 1, 1) and a
+// child one unit along x turned 90 degrees about z. Per axis the child's model scale is
+// (2, 1, 1); under the matrix rule diag(2,1,1) Rz90 has axes (0,1,0), (-2,0,0): scale (1, 2, 1).
+// Either way its origin is at (2, 0, 0).
+TEST(Cli, SampleSpaceModelComposesUnderTheClipsRule) {
+  const auto dir = test::TempDir("cli-sample-space");
+  for (const ScaleInheritance rule : {ScaleInheritance::PerAxis, ScaleInheritance::Matrix}) {
+    Scene scene;
+    scene.skeleton.joints = {{"root", -1, {}}, {"child", 0, {}}};
+    Clip& clip = scene.clips.emplace_back();
+    clip.name = "chain";
+    clip.scale_inheritance = rule;
+    clip.SetFrames(1, 30);
+    JointTrack& root = clip.tracks.emplace_back();
+    root.joint = "root";
+    root.scale.Add(0, {2, 1, 1});
+    JointTrack& child = clip.tracks.emplace_back();
+    child.joint = "child";
+    child.translation.Add(0, {1, 0, 0});
+    child.rotation.Add(0, AxisAngle({0, 0, 1}, 1.5707963f));
+    const std::string file = (dir / "chain.gltf").string();
+    const Bytes bytes = ExportGltf(scene, {false, {}});
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    std::string out, err;
+    ASSERT_EQ(RunCli("sample " + file + " --space model", &out, &err), 0) << err;
+    auto j = nlohmann::json::parse(out)["clips"].at(0);
+    EXPECT_EQ(j["space"], "model");
+    const auto& pose = j["frames"][0][1];
+    const std::vector<double> scale = rule == ScaleInheritance::PerAxis ? std::vector<double>{2, 1, 1}
+                                                                         : std::vector<double>{1, 2, 1};
+    for (size_t k = 0; k < 3; ++k) {
+      EXPECT_NEAR(pose["t"][k].get<double>(), k == 0 ? 2 : 0, 1e-5);
+      EXPECT_NEAR(pose["s"][k].get<double>(), scale[k], 1e-5);
+    }
+    EXPECT_NEAR(std::abs(pose["r"][3].get<double>()), std::sqrt(0.5), 1e-5);
+    // Without it: the local pose, as the contract has it.
+    ASSERT_EQ(RunCli("sample " + file, &out, &err), 0) << err;
+    j = nlohmann::json::parse(out)["clips"].at(0);
+    EXPECT_EQ(j["space"], "local");
+    EXPECT_NEAR(j["frames"][0][1]["t"][0].get<double>(), 1, 1e-5);
+    EXPECT_NEAR(j["frames"][0][1]["s"][0].get<double>(), 1, 1e-5);
+  }
+  std::string err;
+  EXPECT_EQ(RunCli("sample " + Sample("psx_anm/dance.anm") + " --space world", nullptr, &err), 2);
 }
 
 TEST(Cli, ConvertWritesGlbAndNeverTheInput) {
