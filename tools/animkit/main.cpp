@@ -210,6 +210,19 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
   return 0;
 }
 
+CLI::App* AddSampleCommand(CLI::App& app, std::string& input, double& rate, std::string& space, CommonArgs& args) {
+  CLI::App* sample = app.add_subcommand("sample", "Print every clip's pose at every frame as JSON");
+  sample->add_option("FILE", input, "Input file")->required();
+  sample->add_option("--rate", rate, "Resample at this many frames per second instead of the file's own frames")
+      ->check(CLI::PositiveNumber);
+  sample->add_option("--space", space,
+                     "local: each joint relative to its parent (default); model: each joint in model space, "
+                     "composed under the clip's scale rule")
+      ->check(CLI::IsMember({"local", "model"}));
+  AddCommon(sample, args, true);
+  return sample;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -232,16 +245,8 @@ int main(int argc, char** argv) {
   info->add_flag("--json", json, "JSON instead of a human summary");
   AddCommon(info, args, true);
 
-  CLI::App* sample = app.add_subcommand("sample", "Print every clip's pose at every frame as JSON");
-  sample->add_option("FILE", input, "Input file")->required();
-  sample->add_option("--rate", rate, "Resample at this many frames per second instead of the file's own frames")
-      ->check(CLI::PositiveNumber);
   std::string space = "local";
-  sample->add_option("--space", space,
-                     "local: each joint relative to its parent (default); model: each joint in model space, "
-                     "composed under the clip's scale rule")
-      ->check(CLI::IsMember({"local", "model"}));
-  AddCommon(sample, args, true);
+  CLI::App* sample = AddSampleCommand(app, input, rate, space, args);
 
   CLI::App* convert = app.add_subcommand(
       "convert", "Convert IN to OUT (format from OUT's extension or --to); a folder IN converts every file it recognises");
