@@ -2,6 +2,9 @@
 // conversion between them (docs/conventions.md). Expected values are worked by hand.
 #include "support/test_support.hpp"
 
+#include <animkit/offline/runtime_build.hpp>
+#include <animkit/runtime/sampling_job.hpp>
+
 #include <numbers>
 
 namespace animkit {
@@ -155,6 +158,21 @@ TEST(ScaleInheritanceConversion, UniformScaleLeavesTheClipAsItIs) {
     EXPECT_EQ(clip.tracks[i].rotation.values, before.tracks[i].rotation.values);
     EXPECT_EQ(clip.tracks[i].scale.values, before.tracks[i].scale.values);
   }
+}
+
+// The playback runtime composes matrices: it plays a per-axis clip's closest matrix-rule
+// locals, the child's (1,0,0), Rz90, (2,.5,1) as above.
+TEST(ScaleInheritanceConversion, RuntimePlaysTheMatrixRuleLocals) {
+  const Skeleton s = Chain();
+  const runtime::Animation a = BuildRuntimeAnimation(ChainClip(kPi / 2, ScaleInheritance::PerAxis), s);
+  runtime::SamplingContext context(a.num_tracks);
+  std::vector<runtime::SoaTransform> pose(size_t(a.num_soa_tracks()));
+  ASSERT_TRUE((runtime::SamplingJob{&a, &context, 0, pose}.Run()));
+  const runtime::Transform child = runtime::GetTransform(pose.data(), 1);
+  const float h = std::sqrt(0.5f);
+  test::ExpectVec({child.t[0], child.t[1], child.t[2]}, 1, 0, 0, 1e-6);
+  test::ExpectQuat({child.r[0], child.r[1], child.r[2], child.r[3]}, 0, 0, h, h);
+  test::ExpectVec({child.s[0], child.s[1], child.s[2]}, 2, 0.5, 1, 1e-6);
 }
 
 TEST(ScaleInheritanceConversion, GltfRoundTripReturnsPerAxisLocals) {
