@@ -87,8 +87,10 @@ Frames FramesOf(const ClipRef& c, const std::optional<double>& rate) {
   return f;
 }
 
-py::tuple Sample(const ClipRef& c, const std::optional<double>& rate) {
-  const Frames frames = FramesOf(c, rate);
+py::tuple Sample(const ClipRef& c, const std::optional<double>& rate, const std::string& space) {
+  if (space != "local" && space != "model") throw py::value_error("space is 'local' or 'model'");
+  Frames frames = FramesOf(c, rate);
+  frames.request.space = space == "model" ? Space::Model : Space::Local;
   const size_t joints = c.clip().tracks.size();
   const auto n = static_cast<py::ssize_t>(frames.count), j = static_cast<py::ssize_t>(joints);
   py::array_t<float> trs({n, j, static_cast<py::ssize_t>(kTrs)});
@@ -106,7 +108,8 @@ py::tuple Sample(const ClipRef& c, const std::optional<double>& rate) {
   return py::make_tuple(trs, visible);
 }
 
-// Model-space matrices over a skeleton, each a 4x4 acting on column vectors.
+// Model-space matrices over a skeleton, each a 4x4 acting on column vectors, composed
+// under the clip's scale rule (ClipModelPose).
 py::array_t<float> World(const ClipRef& c, const py::object& skeleton_arg, const std::optional<double>& rate) {
   const Clip& clip = c.clip();
   Skeleton skeleton;
@@ -120,32 +123,19 @@ py::array_t<float> World(const ClipRef& c, const py::object& skeleton_arg, const
   py::array_t<float> out({static_cast<py::ssize_t>(frames.count), static_cast<py::ssize_t>(joints), py::ssize_t{4}, py::ssize_t{4}});
   float* p = out.mutable_data();
   NoGil released;
-  std::vector<int> joint_of;  // the skeleton joint each track animates (-1: none)
-  for (const JointTrack& t : clip.tracks) joint_of.push_back(skeleton.Find(t.joint));
-  std::vector<TransformTRS> local(joints);
-  std::vector<Mat4> model(joints);
-  std::vector<bool> animated(joints);
+  ClipModelPose model(clip, skeleton);
   ForEachSampleFrame(clip, frames.request, [&](size_t, std::span<const TransformTRS> pose, std::span<const bool>) {
-    for (size_t j = 0; j < joints; ++j) local[j] = skeleton.joints[j].rest, animated[j] = false;
-    for (size_t i = 0; i < pose.size(); ++i)
-      if (joint_of[i] >= 0) local[static_cast<size_t>(joint_of[i])] = pose[i], animated[static_cast<size_t>(joint_of[i])] = true;
-    if (!LocalToModel(skeleton, local, model)) throw Error::General("the skeleton lists a joint before its parent");
-    if (clip.space == Space::Model) {  // keyed joints are in model space already
-      for (size_t j = 0; j < joints; ++j) {
-        const int parent = skeleton.joints[j].parent;
-        const Mat4 m = MatrixFromTRS(local[j]);
-        model[j] = animated[j] || parent < 0 ? m : Multiply(model[static_cast<size_t>(parent)], m);
-      }
-    }
-    for (size_t j = 0; j < joints; ++j, p += 16)
+    model.Compose(pose);
+    for (const Mat4& m : model.matrices())
       for (size_t row = 0; row < 4; ++row)
-        for (size_t col = 0; col < 4; ++col) p[row * 4 + col] = model[j].m[col][row];
+        for (size_t col = 0; col < 4; ++col) *p++ = m.m[col][row];
   });
   return out;
 }
 
 ClipRef FromArrays(const std::string& name, double rate, const std::vector<std::string>& joints, const FloatArray& trs,
-                   const std::optional<BoolArray>& visible, bool loop, const py::object& events, const std::string& space) {
+                   const std::optional<BoolArray>& visible, bool loop, const py::object& events, const std::string& space,
+                   const std::string& scale_inheritance) {
   if (!(rate > 0 && std::isfinite(rate))) throw py::value_error("rate is a number of frames per second > 0");
   if (trs.ndim() != 3 || trs.shape(1) != static_cast<py::ssize_t>(joints.size()) || trs.shape(2) != 10) {
     throw py::value_error("trs is a (frames, joints, 10) array: t xyz, r xyzw, s xyz");
@@ -154,11 +144,14 @@ ClipRef FromArrays(const std::string& name, double rate, const std::vector<std::
     throw py::value_error("visible is a (frames, joints) array of bool");
   }
   if (space != "local" && space != "model") throw py::value_error("space is 'local' or 'model'");
+  if (scale_inheritance != "matrix" && scale_inheritance != "per_axis")
+    throw py::value_error("scale_inheritance is 'matrix' or 'per_axis'");
   Scene scene;
   Clip& clip = scene.clips.emplace_back();
   clip.name = name;
   clip.loop = loop;
   clip.space = space == "model" ? Space::Model : Space::Local;
+  clip.scale_inheritance = scale_inheritance == "per_axis" ? ScaleInheritance::PerAxis : ScaleInheritance::Matrix;
   if (!events.is_none())
     for (const py::handle e : events) clip.events.push_back(EventFromPython(e));
   const auto frames = static_cast<size_t>(trs.shape(0));
@@ -225,10 +218,10 @@ void BindScene(py::module_& m) {
   py::class_<ClipRef>(m, "Clip", "One clip of a Scene: timing, joints, events; sample() and world() evaluate it.")
       .def_static("from_arrays", &FromArrays, py::arg("name"), py::arg("rate"), py::arg("joints"), py::arg("trs"),
                   py::arg("visible") = py::none(), py::arg("loop") = false, py::arg("events") = py::none(),
-                  py::arg("space") = "local",
+                  py::arg("space") = "local", py::arg("scale_inheritance") = "matrix",
                   "A clip with one linear key per frame: trs (frames, joints, 10) float32 (t xyz, r xyzw, s xyz), "
                   "frame i at i / rate seconds; visible (frames, joints) bool or None (always); events: dicts "
-                  "with time, name, params, end_time.")
+                  "with time, name, params, end_time; scale_inheritance 'matrix' or 'per_axis': the rule the locals follow.")
       .def_property_readonly("name", [](const ClipRef& c) { return Text(c.clip().name); })
       .def_property_readonly("frame_rate", [](const ClipRef& c) { return c.clip().frame_rate; })
       .def_property_readonly("frame_count", [](const ClipRef& c) { return c.clip().frame_count; })
@@ -237,6 +230,9 @@ void BindScene(py::module_& m) {
       .def_property_readonly("loop", [](const ClipRef& c) { return c.clip().loop; })
       .def_property_readonly("space", [](const ClipRef& c) { return c.clip().space == Space::Model ? "model" : "local"; },
                              "'local' (parent-relative) or 'model'.")
+      .def_property_readonly("scale_inheritance", [](const ClipRef& c) {
+        return c.clip().scale_inheritance == ScaleInheritance::PerAxis ? "per_axis" : "matrix";
+      }, "How a joint's model transform follows its parent's: 'matrix' (glTF's) or 'per_axis' (docs/conventions.md).")
       .def_property_readonly("joints", [](const ClipRef& c) {
         py::list out;
         for (const JointTrack& t : c.clip().tracks) out.append(Text(t.joint));
@@ -248,14 +244,16 @@ void BindScene(py::module_& m) {
         return out;
       }, "dicts: time (s), name, params, end_time (None unless a range).")
       .def_property_readonly("metadata", [](const ClipRef& c) { return ToPython(c.clip().metadata); })
-      .def("sample", &Sample, py::arg("rate") = py::none(),
+      .def("sample", &Sample, py::arg("rate") = py::none(), py::arg("space") = "local",
            "(trs, visible): trs float32 (frames, joints, 10), t xyz, r xyzw, s xyz; visible bool (frames, joints). "
-           "The clip's own frames, or resampled at rate: exactly what `animkit sample [--rate R]` prints "
-           "(null there = visible False here).")
+           "The clip's own frames, or resampled at rate: exactly what `animkit sample [--rate R] [--space S]` "
+           "prints (null there = visible False here); space 'model': each joint in model space under the "
+           "clip's scale rule.")
       .def("world", &World, py::arg("skeleton") = py::none(), py::arg("rate") = py::none(),
            "float32 (frames, joints, 4, 4) model-space matrices (column vectors: p' = M @ p) over skeleton's "
            "joints (default: the scene's rest skeleton; the clip's joints as roots when there is none), frames "
-           "as in sample(). Joints the clip does not animate keep their rest pose.")
+           "as in sample(). Joints the clip does not animate keep their rest pose; composed under the clip's "
+           "scale rule (scale_inheritance).")
       .def("__repr__", [](const ClipRef& c) {
         const Clip& clip = c.clip();
         return "<animkit.Clip '" + clip.name + "': " + std::to_string(clip.frame_count) + " frames at " +

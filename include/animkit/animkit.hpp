@@ -10,6 +10,7 @@
 #include <animkit/formats/gltf.hpp>
 #include <animkit/formats/registry.hpp>
 #include <animkit/io/io.hpp>
+#include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>
 #include <animkit/pipeline/batch.hpp>
 #include <animkit/pipeline/pipeline.hpp>

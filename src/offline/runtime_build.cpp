@@ -1,5 +1,6 @@
 #include <animkit/core/error.hpp>
 #include <animkit/offline/runtime_build.hpp>
+#include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>
 
 #include <algorithm>
@@ -145,7 +146,9 @@ void BuildChannel(const std::vector<std::vector<Key<W>>>& tracks, const std::vec
 
 }  // namespace
 
-runtime::Animation BuildRuntimeAnimation(const Clip& clip, const Skeleton& skeleton, const RuntimeBuildOptions& options) {
+namespace {
+
+runtime::Animation BuildMatrixRule(const Clip& clip, const Skeleton& skeleton, const RuntimeBuildOptions& options) {
   struct Source {
     const JointTrack* track;
     TransformTRS rest;
@@ -202,6 +205,15 @@ runtime::Animation BuildRuntimeAnimation(const Clip& clip, const Skeleton& skele
   BuildChannel<4>(rotations, tp, a.marker_times, a.rotations);
   BuildChannel<3>(scales, tp, a.marker_times, a.scales);
   return a;
+}
+
+}  // namespace
+
+runtime::Animation BuildRuntimeAnimation(const Clip& clip, const Skeleton& skeleton, const RuntimeBuildOptions& options) {
+  if (clip.scale_inheritance == ScaleInheritance::Matrix) return BuildMatrixRule(clip, skeleton, options);
+  Clip matrix_rule = clip;  // the runtime composes matrices: the closest matrix-rule locals, as glTF gets
+  ConvertScaleInheritance(skeleton, matrix_rule, ScaleInheritance::Matrix);
+  return BuildMatrixRule(matrix_rule, skeleton, options);
 }
 
 runtime::Skeleton BuildRuntimeSkeleton(const Skeleton& skeleton) {

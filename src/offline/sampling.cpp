@@ -1,4 +1,5 @@
 #include <animkit/offline/sampling.hpp>
+#include <animkit/offline/model_pose.hpp>
 
 #include <animkit/core/error.hpp>
 #include <animkit/core/math.hpp>
@@ -145,17 +146,7 @@ bool SampleClipJob::Run() const {
 }
 
 bool LocalToModel(const Skeleton& skeleton, std::span<const TransformTRS> local, std::span<Mat4> model) {
-  const size_t n = skeleton.joints.size();
-  if (local.size() < n || model.size() < n) return false;
-  for (size_t i = 0; i < n; ++i) {
-    if (skeleton.joints[i].parent >= static_cast<int>(i)) return false;  // parents first
-  }
-  for (size_t i = 0; i < n; ++i) {
-    const int parent = skeleton.joints[i].parent;
-    const Mat4 m = MatrixFromTRS(local[i]);
-    model[i] = parent < 0 ? m : Multiply(model[static_cast<size_t>(parent)], m);
-  }
-  return true;
+  return !model.empty() && LocalToModel(skeleton, local, ScaleInheritance::Matrix, model, {});
 }
 
 PoseDifference ComparePoses(const Clip& a, const Clip& b, const Skeleton* rest_skeleton, const Limits& limits) {

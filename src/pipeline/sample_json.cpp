@@ -1,5 +1,6 @@
 // `animkit sample`: the contract's JSON, streamed.
 #include <animkit/core/error.hpp>
+#include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>
 #include <animkit/pipeline/sample_json.hpp>
 #include <animkit/pipeline/skeleton.hpp>
@@ -7,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 namespace animkit {
 
@@ -62,9 +64,16 @@ void ForEachSampleFrame(const Clip& clip, const SampleRequest& request, const Sa
   const size_t joints = clip.tracks.size();
   std::vector<TransformTRS> pose(joints);
   const auto visible = std::make_unique<bool[]>(joints);
+  const Skeleton none;
+  std::optional<ClipModelPose> model;
+  if (request.space == Space::Model) model.emplace(clip, request.rest ? *request.rest : none);
   for (size_t f = 0; f < frames; ++f) {
     const Seconds t = FrameTime(f, rate);
     SampleClipJob{&clip, request.rest, t, pose}.Run();
+    if (model) {
+      model->Compose(pose);
+      for (size_t i = 0; i < joints; ++i) pose[i] = model->OfTrack(i);
+    }
     // The file's own frame index, for visibility.
     const size_t own = resample ? static_cast<size_t>(std::floor(static_cast<double>(t) * clip.frame_rate + 1e-4)) : f;
     for (size_t i = 0; i < joints; ++i) visible[i] = IsVisible(clip.tracks[i], own);
@@ -113,7 +122,7 @@ void WriteSampleJson(const Scene& scene, std::string_view format_id, const Sampl
     j.Raw(",\n      \"loop\": ");
     j.Raw(clip.loop ? "true" : "false");
     j.Raw(",\n      \"space\": ");
-    j.Raw(clip.space == Space::Model ? "\"model\"" : "\"local\"");
+    j.Raw(clip.space == Space::Model || request.space == Space::Model ? "\"model\"" : "\"local\"");
     j.Raw(",\n      \"joints\": [");
     for (size_t i = 0; i < clip.tracks.size(); ++i) {
       if (i) j.Raw(", ");

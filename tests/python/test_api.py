@@ -3,6 +3,8 @@ example of docs/python.md."""
 
 import threading
 
+import pytest
+
 from animkit_support import SAMPLES, animkit, cli, cli_json, np
 
 
@@ -169,3 +171,32 @@ def test_world_of_a_model_space_clip_uses_its_keys_as_they_are():
         j = names.index(joint)
         for f in range(trs.shape[0]):
             np.testing.assert_allclose(world[f, j], matrix(trs[f, i].astype(np.float64)), rtol=1e-5, atol=1e-4)
+
+
+def chain_scene(rule):
+    """root scaled (2, 1, 1); child one unit along x, turned 90 degrees about z."""
+    h = np.sqrt(0.5)
+    trs = np.array([[[0, 0, 0, 0, 0, 0, 1, 2, 1, 1], [1, 0, 0, 0, 0, h, h, 1, 1, 1]]], dtype=np.float32)
+    clip = animkit.Clip.from_arrays("chain", 30, ["root", "child"], trs, scale_inheritance=rule)
+    return animkit.Scene([clip], skeleton=animkit.Skeleton(["root", "child"], [-1, 0]))
+
+
+def test_world_and_model_samples_follow_the_clips_scale_rule():
+    # Per axis: the child's model scale is (2, 1, 1) and its axes Rz90 diag(2,1,1): (0,2,0),
+    # (-1,0,0), (0,0,1). Under the matrix rule diag(2,1,1) Rz90: (0,1,0), (-2,0,0), (0,0,1),
+    # i.e. scale (1, 2, 1). The origin is (2, 0, 0) either way.
+    axes = {"per_axis": [[0, -1, 0], [2, 0, 0], [0, 0, 1]], "matrix": [[0, -2, 0], [1, 0, 0], [0, 0, 1]]}
+    scales = {"per_axis": [2, 1, 1], "matrix": [1, 2, 1]}
+    for rule in ("per_axis", "matrix"):
+        clip = chain_scene(rule).clips[0]
+        assert clip.scale_inheritance == rule
+        world = clip.world()
+        np.testing.assert_allclose(world[0, 1, :3, :3], axes[rule], atol=1e-6)
+        np.testing.assert_allclose(world[0, 1, :3, 3], [2, 0, 0], atol=1e-6)
+        model, _ = clip.sample(space="model")
+        np.testing.assert_allclose(model[0, 1, 0:3], [2, 0, 0], atol=1e-6)
+        np.testing.assert_allclose(model[0, 1, 7:10], scales[rule], atol=1e-6)
+        local, _ = clip.sample()
+        np.testing.assert_allclose(local[0, 1, 7:10], [1, 1, 1], atol=1e-6)
+    with pytest.raises(ValueError):
+        clip.sample(space="world")

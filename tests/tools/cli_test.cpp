@@ -4,8 +4,11 @@
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <fstream>
 #include <map>
+#include <iterator>
 
 namespace animkit {
 namespace {
@@ -64,6 +67,82 @@ TEST(Cli, SampleFollowsTheContract) {
   std::ifstream in(dir / "s.json");
   const auto r = nlohmann::json::parse(in);
   EXPECT_EQ(r["clips"][0]["frames"].size(), 30u);  // 89/30 s at 10 fps: frames 0..29
+}
+
+// A two-joint chain written as glTF: a root scaled (2, 1, 1) and a child one unit along x
+// turned 90 degrees about z, its locals in the given rule.
+std::string WriteChainGltf(const std::filesystem::path& dir, ScaleInheritance rule) {
+  Scene scene;
+  scene.skeleton.joints = {{"root", -1, {}}, {"child", 0, {}}};
+  Clip& clip = scene.clips.emplace_back();
+  clip.name = "chain";
+  clip.scale_inheritance = rule;
+  clip.SetFrames(1, 30);
+  JointTrack& root = clip.tracks.emplace_back();
+  root.joint = "root";
+  root.scale.Add(0, {2, 1, 1});
+  JointTrack& child = clip.tracks.emplace_back();
+  child.joint = "child";
+  child.translation.Add(0, {1, 0, 0});
+  child.rotation.Add(0, AxisAngle({0, 0, 1}, 1.5707963f));
+  const std::string file = (dir / "chain.gltf").string();
+  const Bytes bytes = ExportGltf(scene, {false, {}});
+  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  return file;
+}
+
+// `sample --space model` on the chain. Per axis the child's model scale is (2, 1, 1); under
+// the matrix rule diag(2,1,1) Rz90 has axes (0,1,0), (-2,0,0): scale (1, 2, 1). Either way
+// its origin is at (2, 0, 0).
+TEST(Cli, SampleSpaceModelComposesUnderTheClipsRule) {
+  const auto dir = test::TempDir("cli-sample-space");
+  for (const ScaleInheritance rule : {ScaleInheritance::PerAxis, ScaleInheritance::Matrix}) {
+    const std::string file = WriteChainGltf(dir, rule);
+    std::string out, err;
+    ASSERT_EQ(RunCli("sample " + file + " --space model", &out, &err), 0) << err;
+    auto j = nlohmann::json::parse(out)["clips"].at(0);
+    EXPECT_EQ(j["space"], "model");
+    const auto& pose = j["frames"][0][1];
+    const std::vector<double> scale = rule == ScaleInheritance::PerAxis ? std::vector<double>{2, 1, 1}
+                                                                         : std::vector<double>{1, 2, 1};
+    for (size_t k = 0; k < 3; ++k) {
+      EXPECT_NEAR(pose["t"][k].get<double>(), k == 0 ? 2 : 0, 1e-5);
+      EXPECT_NEAR(pose["s"][k].get<double>(), scale[k], 1e-5);
+    }
+    EXPECT_NEAR(std::abs(pose["r"][3].get<double>()), std::sqrt(0.5), 1e-5);
+    // Without it: the local pose, as the contract has it.
+    ASSERT_EQ(RunCli("sample " + file, &out, &err), 0) << err;
+    j = nlohmann::json::parse(out)["clips"].at(0);
+    EXPECT_EQ(j["space"], "local");
+    EXPECT_NEAR(j["frames"][0][1]["t"][0].get<double>(), 1, 1e-5);
+    EXPECT_NEAR(j["frames"][0][1]["s"][0].get<double>(), 1, 1e-5);
+  }
+  std::string err;
+  EXPECT_EQ(RunCli("sample " + Sample("psx_anm/dance.anm") + " --space world", nullptr, &err), 2);
+}
+
+// The Blender add-on's import file holds the glTF's pose: the per-axis chain's child as its
+// closest matrix-rule local, relative to diag(2,1,1): diag(.5,1,1) Rz90 diag(2,1,1) has
+// axes (0,2,0), (-.5,0,0), (0,0,1): Rz90, scale (2, .5, 1), at (1, 0, 0).
+TEST(Cli, ImportDataHoldsTheGltfPoseOfAPerAxisClip) {
+  const auto dir = test::TempDir("cli-import-data-per-axis");
+  const std::string file = WriteChainGltf(dir, ScaleInheritance::PerAxis);
+  std::string err;
+  ASSERT_EQ(RunCli("import-data " + file + " -o " + (dir / "chain.akimport").string(), nullptr, &err), 0) << err;
+  std::ifstream in(dir / "chain.akimport", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_GT(bytes.size(), 16u);
+  uint32_t header_length = 0;
+  std::memcpy(&header_length, bytes.data() + 12, 4);
+  const auto header = nlohmann::json::parse(bytes.substr(16, header_length));
+  const auto& clip = header["clips"].at(0);
+  const auto joints = clip["joints"].get<std::vector<std::string>>();
+  const size_t child = size_t(std::find(joints.begin(), joints.end(), "child") - joints.begin());
+  ASSERT_LT(child, joints.size());
+  float v[10];
+  std::memcpy(v, bytes.data() + 16 + header_length + clip["offset"].get<size_t>() + child * 40, 40);
+  const float want[10] = {1, 0, 0, 0, 0, std::sqrt(0.5f), std::sqrt(0.5f), 2, 0.5f, 1};
+  for (int k = 0; k < 10; ++k) EXPECT_NEAR(std::abs(v[k]), want[k], 1e-5) << k;
 }
 
 TEST(Cli, ConvertWritesGlbAndNeverTheInput) {

@@ -7,8 +7,9 @@
 //                       `convert FILE OUT.glb` writes (GltfSceneView)
 //     header.clips[k]   {name, frame_rate, duration, loop, space, joints, events,
 //                        frame_count, offset}: frame_count x joints x 10 float32
-//                        (t xyz, r xyzw, s xyz) as `sample` gives them; a hidden
-//                        joint's 10 values are NaN
+//                        (t xyz, r xyzw, s xyz) as `sample` gives them (a per-axis
+//                        clip's as the glTF holds them: ConvertScaleInheritance to the
+//                        matrix rule); a hidden joint's 10 values are NaN
 //   header.info is `info --json`, header.skeleton_file / skeleton_note / skeleton_use
 //   what was used, header.warnings what `convert` would print (a companion not used first).
 // All little-endian. Clips carry samples now; a later version can add their keys.
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace animkit::cli {
 
@@ -95,7 +97,14 @@ Bytes ImportData(const std::string& file, const std::string& format, const std::
   const SampleRequest request{0, {}, &decoded.rest(), options.limits()};
   Value clips = Value::array();
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (const Clip& clip : decoded.scene.clips) {
+  for (const Clip& decoded_clip : decoded.scene.clips) {
+    // The pose the glTF above holds: a per-axis clip as its closest matrix-rule locals.
+    std::optional<Clip> converted;
+    if (decoded_clip.scale_inheritance != ScaleInheritance::Matrix) {
+      converted = decoded_clip;
+      ConvertScaleInheritance(decoded.scene.skeleton, *converted, ScaleInheritance::Matrix, options.limits());
+    }
+    const Clip& clip = converted ? *converted : decoded_clip;
     while (data.size() % 4) data.push_back(0);
     const size_t offset = data.size();
     const size_t frames = SampleFrameCount(clip, 0, options.limits());

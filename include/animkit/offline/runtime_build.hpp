@@ -20,6 +20,8 @@ struct RuntimeBuildOptions {
 // step keys become pairs of linear keys at the same time; Hermite segments are
 // subdivided. Error when a track's key times decrease or a value is not finite, or the
 // animation is beyond the runtime's limits (kMaxTracks tracks, kMaxTimepoints times).
+// The runtime composes matrices: a per-axis clip is built from its closest matrix-rule
+// locals (ConvertScaleInheritance), the pose glTF gets.
 runtime::Animation BuildRuntimeAnimation(const Clip& clip, const Skeleton& skeleton,
                                          const RuntimeBuildOptions& options = {});
 

@@ -50,10 +50,10 @@ struct SampleClipJob {
   bool Run() const;
 };
 
-// Model-space matrices from local transforms (one per joint) over a skeleton, in
-// double-checked float math for the offline formats (the playback runtime's SoA
-// version is runtime::LocalToModelJob). False, model untouched, when a span is
-// shorter than the skeleton or a joint comes before its parent.
+// Model-space matrices from local transforms (one per joint) over a skeleton under the
+// Matrix rule (model_pose.hpp has either rule and a clip's pose), for the offline formats
+// (the playback runtime's SoA version is runtime::LocalToModelJob). False, model
+// untouched, when a span is shorter than the skeleton or a joint comes before its parent.
 bool LocalToModel(const Skeleton& skeleton, std::span<const TransformTRS> local, std::span<Mat4> model);
 
 // How far apart two clips' local poses are: every joint either clip keys (by name; one

@@ -16,11 +16,16 @@ struct SampleRequest {
   std::string clip;       // empty: every clip
   const Skeleton* rest = nullptr;  // rest pose for joints a clip does not key
   Limits limits;
+  // Local: each track as the clip holds it (a Space::Model clip's are model-space);
+  // Model: each track's joint in model space over rest under the clip's scale rule
+  // (ClipModelPose; a joint rest lacks is a root). The JSON's "space" says which.
+  Space space = Space::Local;
 };
 // The frames `animkit sample` writes for one clip, one call per frame, in order: the
 // count is SampleFrameCount's (its Error is thrown before the first call); frame f is
 // at FrameTime(f, rate), rate being request.rate when > 0, else the clip's own; pose
-// holds every track (SampleClipJob with request.rest) and visible each track's
+// holds every track (SampleClipJob with request.rest; in model space when request.space
+// says so) and visible each track's
 // visibility at the file's own frame (f; when resampling, floor(t * frame_rate + 1e-4)).
 // request.clip is not consulted. WriteSampleJson and the bindings sample through this.
 using SampleFrameFn =

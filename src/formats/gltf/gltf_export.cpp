@@ -3,6 +3,7 @@
 #include <animkit/core/format.hpp>
 #include <animkit/formats/gltf.hpp>
 #include <animkit/core/math.hpp>
+#include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>
 #include <animkit/core/version.hpp>
 
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -171,7 +173,9 @@ class ModelBuilder {
 
 class Exporter {
  public:
-  Exporter(const Scene& scene, const Limits& limits) : scene_(scene), limits_(limits), builder_(model_) {}
+  // per_axis: per clip, whether the clip it came from followed the per-axis scale rule.
+  Exporter(const Scene& scene, std::vector<bool> per_axis, const Limits& limits)
+      : scene_(scene), per_axis_(std::move(per_axis)), limits_(limits), builder_(model_) {}
 
   tinygltf::Model Run() {
     model_.asset.version = "2.0";
@@ -180,9 +184,9 @@ class Exporter {
     for (size_t i = 0; i < joints_.size(); ++i) joint_index_.emplace(joints_[i].name, static_cast<int>(i));
     AddNodes();
     AddSkin();
-    for (const Clip& clip : scene_.clips) {
-      (void)SampleFrameCount(clip, 0, limits_);  // the frames sampling would write, within the limits
-      AddAnimation(clip);
+    for (size_t c = 0; c < scene_.clips.size(); ++c) {
+      (void)SampleFrameCount(scene_.clips[c], 0, limits_);  // the frames sampling would write, within the limits
+      AddAnimation(scene_.clips[c], per_axis_[c]);
     }
     builder_.Finish();
     gltf::AddMeshesAndCameras(model_, scene_, RootNode());
@@ -336,7 +340,7 @@ class Exporter {
     return std::find(track.visible.begin(), track.visible.end(), false) != track.visible.end();
   }
 
-  void AddAnimation(const Clip& clip) {
+  void AddAnimation(const Clip& clip, bool per_axis) {
     tinygltf::Animation animation;
     animation.name = clip.name;
     json visibility = json::array();
@@ -364,6 +368,7 @@ class Exporter {
       AddChannel(animation, RootNode(), "translation", keys);
     }
     json extras = ClipExtras(clip);
+    if (per_axis) extras["scale_inheritance"] = "per_axis";  // the reader converts back
     if (!visibility.empty()) extras["visibility"] = std::move(visibility);
     if (placeholder) extras["placeholder"] = true;
     animation.extras = gltf::ToValue(json{{gltf::kExtrasKey, extras}});
@@ -420,6 +425,7 @@ class Exporter {
   }
 
   const Scene& scene_;
+  std::vector<bool> per_axis_;
   Limits limits_;
   tinygltf::Model model_;
   ModelBuilder builder_;
@@ -430,7 +436,15 @@ class Exporter {
 }  // namespace
 
 Bytes ExportGltf(const Scene& scene, const GltfExportOptions& options) {
-  tinygltf::Model model = Exporter(scene, options.limits).Run();
+  // glTF composes matrices: a per-axis clip is written as its closest matrix-rule locals.
+  std::vector<bool> per_axis;
+  for (const Clip& clip : scene.clips) per_axis.push_back(clip.scale_inheritance == ScaleInheritance::PerAxis);
+  std::optional<Scene> matrix_rule;
+  if (std::find(per_axis.begin(), per_axis.end(), true) != per_axis.end()) {
+    matrix_rule = scene;
+    ConvertScaleInheritance(*matrix_rule, ScaleInheritance::Matrix, options.limits);
+  }
+  tinygltf::Model model = Exporter(matrix_rule ? *matrix_rule : scene, std::move(per_axis), options.limits).Run();
   gltf::MakeNamesValidUtf8(model);
   tinygltf::TinyGLTF writer;
   std::ostringstream out;

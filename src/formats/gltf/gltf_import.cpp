@@ -3,6 +3,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/formats/gltf.hpp>
 #include <animkit/core/math.hpp>
+#include <animkit/offline/model_pose.hpp>
 
 #include "formats/gltf/gltf_internal.hpp"
 
@@ -220,6 +221,9 @@ class Importer {
     if (has_skeleton) scene.skeleton = ImportSkeleton(model_, parents_, ours);
     scene.metadata = FromNlohmann(GetMetadata(asset_extras));
     for (size_t i = 0; i < model_.animations.size(); ++i) scene.clips.push_back(ImportClip(static_cast<int>(i)));
+    // A clip written under the per-axis rule holds its closest matrix-rule locals: back to per-axis ones.
+    for (size_t i = 0; i < scene.clips.size(); ++i)
+      if (per_axis_[i]) ConvertScaleInheritance(scene.skeleton, scene.clips[i], ScaleInheritance::PerAxis, limits_);
     return scene;
   }
 
@@ -234,6 +238,7 @@ class Importer {
     std::vector<float> all_times;
     float last_time = 0;
     const bool placeholder = GetBool(extras, "placeholder", false);
+    per_axis_.push_back(GetString(extras, "scale_inheritance") == "per_axis");
     for (size_t c = 0; c < animation.channels.size(); ++c) {
       const tinygltf::AnimationChannel& channel = animation.channels[c];
       const std::string channel_name = where + " channel " + std::to_string(c);
@@ -393,6 +398,7 @@ class Importer {
   Limits limits_;
   AccessorReader reader_;
   std::vector<int> parents_;
+  std::vector<bool> per_axis_;  // per clip: its extras say the per-axis scale rule
 };
 
 }  // namespace
