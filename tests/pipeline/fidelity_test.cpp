@@ -7,6 +7,7 @@
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/metroid_anim.hpp>
 #include <animkit/io/io.hpp>
+#include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>
 
 #include <algorithm>
@@ -203,7 +204,17 @@ Row RoundTrip(const Source& source, const fs::path& dir) {
     const DecodedScene decoded = DecodeWithSkeleton(written_file, companion, {});
     leg.keys = keys_of(written_file, decoded.scene);
     const bool all_metadata = with_template || !kTemplateOnly.contains(row.file);
-    leg.error = Compare(original.scene, decoded.scene, rest, size, what, all_metadata);
+    // From the extras: against the pose the glb holds. A per-axis clip (KH2) is in glTF as
+    // its closest matrix-rule locals, converted back when read; that loss, where a joint
+    // with children scales non-uniformly, is measured apart (ScaleRuleFidelity.*).
+    Scene carried = original.scene;
+    if (!with_template) {
+      ConvertScaleInheritance(carried, ScaleInheritance::Matrix);
+      for (size_t c = 0; c < carried.clips.size(); ++c)
+        if (original.scene.clips[c].scale_inheritance == ScaleInheritance::PerAxis)
+          ConvertScaleInheritance(carried.skeleton, carried.clips[c], ScaleInheritance::PerAxis);
+    }
+    leg.error = Compare(carried, decoded.scene, rest, size, what, all_metadata);
     EXPECT_LE(leg.error.rotation, precision.rotation) << what << ": " << precision.what;
     EXPECT_LE(leg.error.translation, precision.translation) << what << ": " << precision.what;
     EXPECT_LE(double(leg.keys), 1.5 * double(row.keys)) << what << ": key count";

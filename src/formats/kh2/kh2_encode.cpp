@@ -1,7 +1,9 @@
 // KH2 encoding: Clip -> interpolated or raw motion, events -> triggers, ANB archives.
+#include "kh2_encode_round_trip.hpp"
 #include "kh2_fit.hpp"
 #include "kh2_internal.hpp"
 
+#include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>
 
 #include <cmath>
@@ -9,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <string>
 
 namespace animkit::kh2 {
@@ -248,6 +251,7 @@ bool KeepTemplateMatrices(RawMotion& raw, const Motion& templ, const BoneSamples
   ds.raw_space = in.clip.space == Space::Local ? RawSpace::Local : RawSpace::Model;
   ds.limits.max_values = std::numeric_limits<decltype(ds.limits.max_values)>::max();
   const Clip decoded = DecodeMotion(templ, in.skeleton, {}, ds);
+  const Clip round_trip = decoded.space == Space::Local ? detail::GltfRoundTrip(decoded, in.skeleton, ds.limits) : decoded;
   const RawMotion& t = templ.raw_motion;
   const size_t bones = size_t(std::max(raw.bone_count, 0)), t_bones = size_t(std::max(t.bone_count, 0));
   EncodeSettings floats;
@@ -256,13 +260,12 @@ bool KeepTemplateMatrices(RawMotion& raw, const Motion& templ, const BoneSamples
   for (size_t i = 0; i < raw.matrices.size(); ++i) {
     const size_t f = i / bones, b = i % bones;
     const size_t j = f * t_bones + b;
-    bool close = b < t_bones && j < t.matrices.size() && b < decoded.tracks.size() &&
-                 f < decoded.tracks[b].rotation.values.size();
+    TransformTRS old, old_round_trip;
+    bool close = b < t_bones && j < t.matrices.size() && detail::KeyAt(decoded, b, f, old);
     if (close) {
-      const JointTrack& track = decoded.tracks[b];
-      const TransformTRS old{track.translation.values[f], track.rotation.values[f], track.scale.values[f]};
       const int k = in.track_of_bone[b];
-      close = Within(k >= 0 ? in.s.pose[f][size_t(k)] : in.RestOf(int(b)), old, floats);
+      const TransformTRS& x = k >= 0 ? in.s.pose[f][size_t(k)] : in.RestOf(int(b));
+      close = Within(x, old, floats) || (detail::KeyAt(round_trip, b, f, old_round_trip) && Within(x, old_round_trip, floats));
     }
     if (close) raw.matrices[i] = t.matrices[j];
     all = all && close;
@@ -277,6 +280,11 @@ struct TemplatePose {
   std::vector<std::vector<ChannelValues>> channels;  // [frame][joint]
   std::vector<std::vector<TransformTRS>> locals;     // [frame][joint]
   std::vector<bool> driven;                          // [joint]
+  // The locals as a glTF round trip gives them back ([frame][joint], the frames both
+  // have): a per-axis clip goes to glTF as its closest
+  // matrix-rule locals and is converted back when read (docs/gltf.md), which moves joints
+  // under non-uniformly scaled parents. An unedited clip that came that way equals these.
+  std::vector<std::vector<TransformTRS>> round_trip;
 };
 
 TemplatePose TemplatePoses(const InterpolatedMotion& t, const BoneSamples& in, const std::vector<float>& frame_times) {
@@ -286,6 +294,7 @@ TemplatePose TemplatePoses(const InterpolatedMotion& t, const BoneSamples& in, c
   const EvaluationPlan plan = detail::PlanFor(t, in.skeleton, rest, EvaluationSettings{});
   TemplatePose pose;
   pose.driven = plan.driven;
+  pose.round_trip = detail::RoundTrippedLocals(t, in.skeleton, rest, in.s.frames);
   pose.channels.resize(in.s.frames);
   pose.locals.resize(in.s.frames);
   std::vector<TransformTRS> model(plan.joint_count());
@@ -315,8 +324,14 @@ std::vector<bool> ChangedBones(const BoneSamples& in, const TemplatePose* refere
       changed[size_t(b)] = true;
       continue;
     }
+    auto same = [&](size_t f) {
+      const TransformTRS& x = s.pose[f][size_t(t)];
+      return Within(x, reference->locals[f][size_t(b)], settings) ||
+             (f < reference->round_trip.size() && size_t(b) < reference->round_trip[f].size() &&
+              Within(x, reference->round_trip[f][size_t(b)], settings));
+    };
     size_t f = 0;
-    while (f < s.frames && Within(s.pose[f][size_t(t)], reference->locals[f][size_t(b)], settings)) ++f;
+    while (f < s.frames && same(f)) ++f;
     if (f == s.frames) continue;
     if (size_t(b) < reference->driven.size() && reference->driven[size_t(b)]) {
       warnings.push_back("joint " + in.clip.tracks[size_t(t)].joint + " differs from the template's pose at frame " +
@@ -529,13 +544,9 @@ Motion EncodeInterpolated(Motion m, const BoneSamples& in, const EncodeSettings&
   return m;
 }
 
-}  // namespace
-
-Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
-                    const Motion* templ) {
-  // The clip's local tracks are read as the game's per-axis locals (what DecodeMotion
-  // writes, ScaleInheritance::PerAxis): a clip of glTF's Matrix rule is converted here,
-  // the one place the raw and the interpolated encoder read them.
+// The encoder proper, on a clip of per-axis locals.
+Motion EncodePerAxis(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
+                     const Motion* templ) {
   const Sampled s = SampleClip(clip, skeleton);
   EncodeReport rep;
   for (int b : s.bone_of_track) rep.skipped_tracks += b < 0 ? 1 : 0;
@@ -563,6 +574,21 @@ Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSett
   }
   if (report) *report = rep;
   return m;
+}
+
+}  // namespace
+
+Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
+                    const Motion* templ) {
+  // The clip's local tracks are read as the game's per-axis locals (what DecodeMotion
+  // writes): a clip of the matrix rule is converted here, the one place the raw and the
+  // interpolated encoder read them.
+  std::optional<Clip> converted;
+  if (clip.scale_inheritance != ScaleInheritance::PerAxis && clip.space == Space::Local) {
+    converted = clip;
+    ConvertScaleInheritance(skeleton, *converted, ScaleInheritance::PerAxis);
+  }
+  return EncodePerAxis(converted ? *converted : clip, skeleton, settings, report, templ);
 }
 
 }  // namespace animkit::kh2

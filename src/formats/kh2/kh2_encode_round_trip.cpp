@@ -1,0 +1,57 @@
+// KH2 clips after a glTF round trip (kh2_encode_round_trip.hpp).
+#include "kh2_encode_round_trip.hpp"
+
+#include <animkit/offline/model_pose.hpp>
+#include <animkit/offline/sampling.hpp>
+
+#include <limits>
+
+namespace animkit::kh2::detail {
+
+Clip GltfRoundTrip(Clip clip, const Skeleton& rig, const Limits& limits) {
+  ConvertScaleInheritance(rig, clip, ScaleInheritance::Matrix, limits);
+  ConvertScaleInheritance(rig, clip, ScaleInheritance::PerAxis, limits);
+  return clip;
+}
+
+bool KeyAt(const Clip& clip, size_t b, size_t f, TransformTRS& out) {
+  if (b >= clip.tracks.size()) return false;
+  const JointTrack& track = clip.tracks[b];
+  if (f >= track.rotation.values.size() || f >= track.translation.values.size() || f >= track.scale.values.size())
+    return false;
+  out = {track.translation.values[f], track.rotation.values[f], track.scale.values[f]};
+  return true;
+}
+
+std::vector<std::vector<TransformTRS>> RoundTrippedLocals(const InterpolatedMotion& t, const Skeleton& skeleton,
+                                                          const std::vector<ChannelValues>& rest, size_t frames) {
+  Motion m;
+  m.interpolated = t;
+  DecodeSettings ds;
+  ds.limits.max_values = std::numeric_limits<decltype(ds.limits.max_values)>::max();
+  Clip clip = DecodeMotion(m, skeleton, rest, ds);
+  // The skeleton the decoded scene had: the bones, then the IK helpers under their parents
+  // (DecodeBar adds them so), which the conversion composes the helpers with.
+  Skeleton rig = skeleton;
+  const size_t bones = size_t(std::max<int>(t.bone_count, 0));
+  if (rig.joints.size() >= bones) {
+    rig.joints.resize(bones);
+    for (size_t i = 0; i < t.ik_helpers.size(); ++i) {
+      const BoneRecord& h = t.ik_helpers[i];
+      rig.joints.push_back({NumberedJointName(bones + i), h.parent >= 0 && size_t(h.parent) < bones + i ? h.parent : -1,
+                            TransformFromChannels(ChannelsFromBone(h))});
+    }
+  }
+  clip = GltfRoundTrip(std::move(clip), rig, ds.limits);
+  // The decoded clip's tracks are its joints in order (DecodeMotion), one key per frame.
+  const size_t joints = std::min(clip.tracks.size(), size_t(std::max<int>(t.total_bone_count, 0)));
+  std::vector<std::vector<TransformTRS>> out(std::min(frames, clip.frame_count));
+  for (size_t f = 0; f < out.size(); ++f) {
+    out[f].resize(joints);
+    for (size_t j = 0; j < joints; ++j)
+      if (!KeyAt(clip, j, f, out[f][j])) out[f][j] = TransformTRS{};
+  }
+  return out;
+}
+
+}  // namespace animkit::kh2::detail
