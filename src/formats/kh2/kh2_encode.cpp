@@ -280,10 +280,8 @@ struct TemplatePose {
   std::vector<std::vector<ChannelValues>> channels;  // [frame][joint]
   std::vector<std::vector<TransformTRS>> locals;     // [frame][joint]
   std::vector<bool> driven;                          // [joint]
-  // The locals as a glTF round trip gives them back ([frame][joint], the frames both
-  // have): a per-axis clip goes to glTF as its closest
-  // matrix-rule locals and is converted back when read (docs/gltf.md), which moves joints
-  // under non-uniformly scaled parents. An unedited clip that came that way equals these.
+  // The locals as a glTF round trip gives them back ([frame][joint], the frames both have):
+  // an unedited clip that came through glTF equals these (kh2_encode_round_trip.hpp).
   std::vector<std::vector<TransformTRS>> round_trip;
 };
 
