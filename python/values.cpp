@@ -113,7 +113,9 @@ Options OptionsFrom(const py::kwargs& kwargs) {
         limit = true;
       }
     }
-    if (!limit) SetOption(options, name, OptionText(value));  // the library's check: unknown names, bad values
+    if (limit) continue;
+    if (py::isinstance<py::bool_>(value)) SetOption(options, name, value.cast<bool>());  // flags and on/off choices
+    else SetOption(options, name, OptionText(value));  // the library's check: unknown names, bad values  // the library's check: unknown names, bad values
   }
   options.SetLimits(limits);
   return options;

@@ -138,6 +138,15 @@ void SetOption(Options& options, const std::string& name, const std::string& val
   options.Set(name, value);
 }
 
+void SetOption(Options& options, const std::string& name, bool value) {
+  const OptionSpec* spec = FindOption(name);
+  const auto has = [&](std::string_view word) {
+    return spec && std::find(spec->choices.begin(), spec->choices.end(), word) != spec->choices.end();
+  };
+  if (spec && spec->type == OptionType::Choice && has("on") && has("off")) return SetOption(options, name, std::string(value ? "on" : "off"));
+  SetOption(options, name, std::string(value ? "1" : "0"));
+}
+
 DeclaredOption::DeclaredOption(OptionSpec spec, OptionType type) : spec_(std::move(spec)) { spec_.type = type; }
 
 std::optional<std::string_view> DeclaredOption::Text(const Options& options) const {

@@ -25,6 +25,8 @@ def test_constraints_move_the_root_of_a_real_moveset():
     skeleton = BAKED / "M_EX660.skeleton.gltf"
     on = animkit.load(mset, skeleton=skeleton).decode().clips[0]
     off = animkit.load(mset, skeleton=skeleton, kh2_constraints="off").decode().clips[0]
+    also_off = animkit.load(mset, skeleton=skeleton, kh2_constraints=False).decode().clips[0]
+    np.testing.assert_array_equal(off.sample()[0], also_off.sample()[0])  # a boolean is on/off
     a, b = on.sample()[0], off.sample()[0]
     assert a.shape == b.shape
     root = on.joints.index("#0")  # placed by Position and Orientation constraints in every clip
