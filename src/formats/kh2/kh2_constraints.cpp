@@ -135,7 +135,8 @@ void PlanConstraints(const InterpolatedMotion& motion, EvaluationPlan& plan) {
     const Constraint& c = motion.constraints[i];
     const std::string name = ConstraintName(motion, i);
     auto skip = [&](const std::string& why) { plan.warnings.push_back(name + ": " + why + "; skipped"); };
-    const bool limit = c.type == uint8_t(ConstraintType::PositionLimit) || c.type == uint8_t(ConstraintType::RotationLimit);
+    const bool limit =
+        c.type == uint8_t(ConstraintType::PositionLimit) || c.type == uint8_t(ConstraintType::RotationLimit);
     if (c.joint < 0 || size_t(c.joint) >= joints) {
       skip("the joint is not one of the motion's " + std::to_string(joints));
     } else if (c.source < 0 || size_t(c.source) >= joints) {
@@ -170,9 +171,12 @@ void PlanConstraints(const InterpolatedMotion& motion, EvaluationPlan& plan) {
 
 bool ConstraintActive(const InterpolatedMotion& motion, const Constraint& c, float key_time) {
   if (c.activation_count <= 0) return true;
-  const size_t first = size_t(c.activation_start), end = std::min(first + size_t(c.activation_count), motion.activations.size());
+  const size_t first = size_t(c.activation_start);
+  const size_t end = std::min(first + size_t(c.activation_count), motion.activations.size());
   bool active = false;  // before the first entry: off
-  for (size_t i = first; i < end && motion.activations[i].time <= key_time; ++i) active = motion.activations[i].active != 0;
+  // The last entry (in list order) at or before key_time; lists need not be sorted.
+  for (size_t i = first; i < end; ++i)
+    if (motion.activations[i].time <= key_time) active = motion.activations[i].active != 0;
   return active;
 }
 
