@@ -19,7 +19,7 @@ fixture_files() {
   local name=$1 pattern
   case "$name" in
     kh2_bar) pattern='.*\.\(anb\|mset\|bar\|mdlx\)' ;;
-    kh2_motion) pattern='.*\.motion' ;;
+    kh2_motion | kh2_evaluate) pattern='.*\.motion' ;;
     metroid_anim) pattern='.*\.anim' ;;
     metroid_cinf) pattern='.*\.cinf' ;;
     psx_tmd) pattern='.*\.tmd' ;;

@@ -239,6 +239,41 @@ void AddAnimLayouts(Corpus& corpus) {
 
 }  // namespace
 
+// The evaluator's seeds: an encoded motion given constraints of every type (one motion per
+// type, and all in one), with activations that switch them and a limiter of each kind.
+void AddKh2Evaluation(Corpus& corpus) {
+  EncodeContext context;
+  const Bytes encoded = FindFormat("kh2-motion")->encode(SmallScene(3, 8, 3, false), context)->Write();
+  corpus.Add("kh2_evaluate", "plain.motion", encoded);
+  const kh2::Motion plain = kh2::ParseMotion(encoded);
+  auto with = [&](const std::vector<kh2::Constraint>& constraints) {
+    kh2::Motion m = plain;
+    kh2::InterpolatedMotion& im = m.interpolated;
+    im.constraints = constraints;
+    im.activations = {{0, 1}, {4, 0}, {8, 1}};
+    im.limiters.resize(3);
+    for (uint32_t type = 0; type < 3; ++type) {
+      kh2::Limiter& l = im.limiters[type];
+      l.flags = type | (type == 2 ? 8u : 0u) | (0b111111u << 4);
+      l.damping_width = type == 1 ? 0.5f : 0;
+      l.damping_strength = 0.5f;
+      l.min = {-1, -0.5f, -0.25f, 0};
+      l.max = {1, 0.5f, 0.25f, 0};
+    }
+    kh2::LayoutMotion(m);
+    return kh2::SerializeMotion(m);
+  };
+  std::vector<kh2::Constraint> all;
+  for (uint8_t type = 0; type < 14; ++type) {
+    const int16_t limiter = type >= 12 ? int16_t(type % 3) : int16_t(-1);
+    const kh2::Constraint c{type, 1, 2, 0, limiter, int16_t(type % 2 ? 3 : 0), 0};
+    corpus.Add("kh2_evaluate", "type" + std::to_string(type) + ".motion", with({c}));
+    all.push_back(c);
+    all.push_back({type, 1, 1, 0, limiter, int16_t(type % 3 == 0 ? 2 : 0), 1});
+  }
+  corpus.Add("kh2_evaluate", "every-type.motion", with(all));
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: animkit_make_fuzz_corpus OUTDIR\n");
@@ -253,6 +288,7 @@ int main(int argc, char** argv) {
     AddEncoded(corpus, scratch);
     AddKh2Triggers(corpus);
     AddKh2Leniency(corpus);
+    AddKh2Evaluation(corpus);
     AddTmdLayouts(corpus);
     AddAnimLayouts(corpus);
     fs::remove_all(scratch);

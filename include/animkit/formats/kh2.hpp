@@ -382,6 +382,9 @@ using ChannelValues = std::array<float, kChannelCount>;
 // the curves. rest has total_bone_count entries or fewer (missing: identity).
 void EvaluatePose(const InterpolatedMotion& motion, float t, const std::vector<ChannelValues>& rest,
                   std::vector<ChannelValues>& out);
+// The same into out (total_bone_count entries or more), allocating nothing.
+void EvaluatePose(const InterpolatedMotion& motion, float t, std::span<const ChannelValues> rest,
+                  std::span<ChannelValues> out);
 
 TransformTRS TransformFromChannels(const ChannelValues& c);
 ChannelValues ChannelsFromBone(const BoneRecord& b);
@@ -404,6 +407,10 @@ struct EvaluationPlan {
   std::vector<int> parents;         // per joint: parent joint, -1 for a root
   std::vector<int> order;           // joints in evaluation order: the joint table, then any it misses
   std::vector<bool> driven;         // per joint: a constraint, IK or an expression sets its pose
+  // Per joint j, the constraints evaluated on it, in table order:
+  // constraint_list[constraint_first[j] .. constraint_first[j + 1]) (indices into motion.constraints).
+  std::vector<uint32_t> constraint_first;
+  std::vector<uint32_t> constraint_list;
   std::vector<std::string> warnings;  // what is evaluated as forward kinematics instead, and why
   std::shared_ptr<const CompiledExpressions> expressions;  // null: none
   size_t joint_count() const { return base.size(); }
@@ -415,15 +422,22 @@ EvaluationPlan PlanEvaluation(const InterpolatedMotion& motion, std::vector<Chan
                               std::vector<int> parents, const EvaluationSettings& settings = {});
 
 // One pose at a key time: every joint's channels (after expressions) and its model-space
-// transform as the game holds it (scale along the joint's own axes, no shear).
+// transform as the game holds it (scale along the joint's own axes, no shear). Run
+// allocates nothing: the outputs are the caller's.
 struct PoseJob {
   const InterpolatedMotion* motion = nullptr;
   const EvaluationPlan* plan = nullptr;
   float key_time = 0;                 // key-time units (1/60 s)
   std::span<ChannelValues> channels;  // output, plan->joint_count() entries
   std::span<TransformTRS> model;      // output, plan->joint_count() entries
+  // Optional: a line for each joint kept as forward kinematics because a constraint's
+  // result was not finite (the only thing Run allocates for).
+  std::vector<std::string>* warnings = nullptr;
   bool Validate() const;
   bool Run() const;
+
+ private:
+  void ApplyConstraints(int joint) const;
 };
 
 enum class RawSpace { Auto, Model, Local };

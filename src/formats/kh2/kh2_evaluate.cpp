@@ -33,37 +33,58 @@ EvaluationPlan PlanEvaluation(const InterpolatedMotion& motion, std::vector<Chan
     }
   for (size_t j = 0; j < joints; ++j)
     if (!placed[j]) plan.order.push_back(int(j));
+  plan.constraint_first.assign(joints + 1, 0);
   if (!settings.constraints) return plan;
-  for (const Constraint& c : motion.constraints)
-    if (InRange(c.joint, joints)) plan.driven[size_t(c.joint)] = true;
+  detail::PlanConstraints(motion, plan);
   plan.expressions = detail::CompileExpressions(motion, joints, plan.driven, plan.warnings);
   detail::PlanIk(motion, plan);
   return plan;
 }
 
 bool PoseJob::Validate() const {
-  return motion && plan && channels.size() >= plan->joint_count() && model.size() >= plan->joint_count();
+  return motion && plan && channels.size() >= plan->joint_count() && model.size() >= plan->joint_count() &&
+         plan->constraint_first.size() == plan->joint_count() + 1;
+}
+
+void EvaluatePose(const InterpolatedMotion& m, float t, std::span<const ChannelValues> rest,
+                  std::span<ChannelValues> out) {
+  const size_t total = std::min(size_t(std::max<int>(m.total_bone_count, 0)), out.size());
+  for (size_t b = 0; b < total; ++b) out[b] = b < rest.size() ? rest[b] : kIdentityChannels;
+  for (const InitialPose& p : m.initial_pose)
+    if (InRange(p.bone, total) && p.channel >= 0 && p.channel < kChannelCount)
+      out[size_t(p.bone)][size_t(p.channel)] = p.value;
+  for (const Curve& c : m.forward)
+    if (c.key_count > 0 && c.channel() < kChannelCount && m.AnimatesJoint(c, false) && size_t(c.joint) < total)
+      out[size_t(c.joint)][size_t(c.channel())] = EvaluateCurve(m, c, t);
+  for (const Curve& c : m.inverse)
+    if (c.key_count > 0 && c.channel() < kChannelCount && m.AnimatesJoint(c, true) &&
+        size_t(m.bone_count) + size_t(c.joint) < total)
+      out[size_t(m.bone_count) + size_t(c.joint)][size_t(c.channel())] = EvaluateCurve(m, c, t);
+}
+
+// Joint j's active constraints, in table order (a later one overrides an earlier one).
+void PoseJob::ApplyConstraints(int j) const {
+  const std::span<const uint32_t> list(plan->constraint_list.data() + plan->constraint_first[size_t(j)],
+                                       plan->constraint_list.data() + plan->constraint_first[size_t(j) + 1]);
+  for (const uint32_t i : list) {
+    const Constraint& c = motion->constraints[i];
+    if (!detail::ConstraintActive(*motion, c, key_time)) continue;
+    if (!detail::ApplyConstraint(*motion, c, model[size_t(c.source)], model[size_t(j)]) && warnings)
+      warnings->push_back(detail::ConstraintName(*motion, i) + " at key time " + std::to_string(key_time) +
+                          ": the result is not finite; the joint keeps its pose before it");
+  }
 }
 
 bool PoseJob::Run() const {
   if (!Validate()) return false;
-  const size_t joints = plan->joint_count();
-  std::vector<ChannelValues> pose;
-  EvaluatePose(*motion, key_time, plan->base, pose);
-  std::copy_n(pose.begin(), std::min(pose.size(), joints), channels.begin());
+  EvaluatePose(*motion, key_time, plan->base, channels);
   if (plan->expressions) detail::RunExpressions(*plan->expressions, *motion, key_time, channels);
   for (size_t k = 0; k < plan->order.size(); ++k) {
     const int j = plan->order[k];
     const TransformTRS local = TransformFromChannels(channels[size_t(j)]);
     const int p = plan->parents[size_t(j)];
     model[size_t(j)] = p >= 0 ? ComposePerAxis(model[size_t(p)], local) : local;
-    if (!plan->settings.constraints) continue;
-    for (const Constraint& c : motion->constraints) {
-      if (c.joint != j || !InRange(c.source, joints)) continue;
-      const TransformTRS& source = model[size_t(c.source)];
-      if (c.type == 0) model[size_t(j)].translation = source.translation;
-      else if (c.type == 2) model[size_t(j)].rotation = source.rotation;
-    }
+    if (plan->settings.constraints) ApplyConstraints(j);
     detail::ApplyIk(*motion, *plan, k, j, model);
   }
   return true;

@@ -27,4 +27,18 @@ void PlanIk(const InterpolatedMotion& motion, EvaluationPlan& plan);
 void ApplyIk(const InterpolatedMotion& motion, const EvaluationPlan& plan, size_t entry, int joint,
              std::span<TransformTRS> model);
 
+// Constraints (kh2_constraints.cpp): the ones that can be evaluated, per joint in table
+// order (plan.constraint_first/list), their joints marked in driven; each one skipped or
+// evaluated by an unverified rule has a line in plan.warnings.
+void PlanConstraints(const InterpolatedMotion& motion, EvaluationPlan& plan);
+// "constraint 3 (type 5 Two Points, joint 12)", for messages.
+std::string ConstraintName(const InterpolatedMotion& motion, size_t index);
+// Whether the constraint is on at key_time: the state of its last activation entry at or
+// before it; no entries: always on; before its first entry: off.
+bool ConstraintActive(const InterpolatedMotion& motion, const Constraint& constraint, float key_time);
+// Applies one planned constraint to the joint's model-space transform. A result that is not
+// finite (from a finite one) is undone: false.
+bool ApplyConstraint(const InterpolatedMotion& motion, const Constraint& constraint, const TransformTRS& source,
+                     TransformTRS& joint);
+
 }  // namespace animkit::kh2::detail

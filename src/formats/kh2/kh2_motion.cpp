@@ -323,6 +323,39 @@ void ReadRigTables(ByteReader& r, Coverage& cov, InterpolatedMotion& im, int tot
   }
 }
 
+// The constraint activation table (header 0x48): it has no count; its entries are those
+// the constraints' ranges cover (up to the largest start + count). A negative count or
+// start cannot be read: an error at the constraint's field, as is a range past the entry.
+void ReadActivations(ByteReader& r, Coverage& cov, InterpolatedMotion& im) {
+  const size_t h = kHeaderEnd;
+  int64_t n = 0;
+  for (size_t i = 0; i < im.constraints.size(); ++i) {
+    const Constraint& c = im.constraints[i];
+    const size_t pos = kReservedSize + size_t(uint32_t(im.constraint_offset)) + i * 12;
+    const std::string name = "constraint " + N(int64_t(i));
+    if (c.activation_count < 0)
+      r.FailAt(pos + 8, name + ": activation count " + N(c.activation_count) + " is negative");
+    if (c.activation_count == 0) continue;
+    if (c.activation_start < 0)
+      r.FailAt(pos + 10, name + ": activation start " + N(c.activation_start) + " is negative");
+    const int64_t end = int64_t(c.activation_start) + c.activation_count;
+    const int64_t room = (int64_t(r.size()) - int64_t(kReservedSize) - im.activation_offset) / 8;
+    if (im.activation_offset < 0 || end > room)
+      r.FailAt(pos + 8, name + ": activations " + N(c.activation_start) + ".." + N(end - 1) +
+                            " run past the end of the entry (the activation table at " +
+                            Hex(uint32_t(im.activation_offset)) + " has room for " + N(std::max<int64_t>(room, 0)) +
+                            ")");
+    n = std::max(n, end);
+  }
+  if (n == 0) return;  // the offset of an empty table is not checked: the game never reads it
+  ByteReader t = Table(r, cov, h + 0x48, im.activation_offset, n, 8, "constraint activation table");
+  im.activations.resize(size_t(n));
+  for (Activation& a : im.activations) {
+    a.time = t.F32("activation time");
+    a.active = t.I32("activation state");
+  }
+}
+
 void ParseInterpolated(ByteReader& r, const ByteReader& beyond, Motion& m, Coverage& cov) {
   InterpolatedMotion& im = m.interpolated;
   const size_t h = kHeaderEnd;
@@ -343,6 +376,7 @@ void ParseInterpolated(ByteReader& r, const ByteReader& beyond, Motion& m, Cover
                           size_t(im.inverse_count));
   ReadKeyTables(r, cov, im);
   ReadRigTables(r, cov, im, total);
+  ReadActivations(r, cov, im);
   // The external effector table's entries have no known layout: its bytes stay in the gaps.
   if (im.effector_count < 0) r.FailAt(h + 0x94, "external effector count " + N(im.effector_count) + " is negative");
   if (im.effector_offset < 0 || kReservedSize + size_t(uint32_t(im.effector_offset)) > r.size())

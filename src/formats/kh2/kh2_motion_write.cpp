@@ -74,6 +74,10 @@ Bytes SerializeMotion(const Motion& m) {
               }
             }),
             "the constraints");
+    img.Put(at(im.activation_offset), Chunk([&](ByteWriter& w) {
+              for (const Activation& a : im.activations) w.F32(a.time), w.I32(a.active);
+            }),
+            "the constraint activations");
     img.Put(at(im.limiter_offset), Chunk([&](ByteWriter& w) {
               for (const Limiter& l : im.limiters) {
                 w.U32(l.flags), w.I32(l.padding), w.F32(l.damping_width), w.F32(l.damping_strength);
@@ -156,8 +160,7 @@ void LayoutMotion(Motion& m) {
     place(im.key_value_offset, im.values.size() * 4);
     place(im.tangent_offset, im.tangents.size() * 4);
     place(im.constraint_offset, im.constraints.size() * 12);
-    im.activation_offset = rel(pos);
-    pos = align(pos, 16);
+    place(im.activation_offset, im.activations.size() * 8, 16);
     place(im.limiter_offset, im.limiters.size() * 0x30, 16);
     place(im.expression_offset, im.expressions.size() * 8);
     place(im.expression_node_offset, im.expression_nodes.size() * 12, 16);
