@@ -396,6 +396,7 @@ struct EvaluationSettings {
 };
 
 struct CompiledExpressions;  // kh2_expression.cpp
+struct IkChains;             // kh2_ik.cpp
 
 // A motion made ready to evaluate, once: references checked, expressions compiled.
 struct EvaluationPlan {
@@ -406,8 +407,16 @@ struct EvaluationPlan {
   std::vector<bool> driven;         // per joint: a constraint, IK or an expression sets its pose
   std::vector<std::string> warnings;  // what is evaluated as forward kinematics instead, and why
   std::shared_ptr<const CompiledExpressions> expressions;  // null: none
+  std::shared_ptr<const IkChains> ik;                      // null: no IK
+  // per joint (empty when no IK): placed by the IK chain of a joint evaluated before it
+  // (joint flag 0x20, "calculated"), so not composed from its own channels
+  std::vector<bool> calculated;
   size_t joint_count() const { return base.size(); }
 };
+// What evaluating poses met that planning could not see (an expression's non-finite
+// result: the channel kept its value), one line per expression; safe to call while
+// poses are being evaluated.
+std::vector<std::string> RuntimeWarnings(const EvaluationPlan& plan);
 
 // base and parents have one entry per joint (total_bone_count); missing entries are
 // identity channels and roots.

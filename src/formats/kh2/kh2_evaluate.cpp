@@ -51,9 +51,10 @@ bool PoseJob::Run() const {
   std::vector<ChannelValues> pose;
   EvaluatePose(*motion, key_time, plan->base, pose);
   std::copy_n(pose.begin(), std::min(pose.size(), joints), channels.begin());
-  if (plan->expressions) detail::RunExpressions(*plan->expressions, *motion, key_time, channels);
+  if (plan->expressions) detail::RunExpressions(*plan, *motion, key_time, channels);
   for (size_t k = 0; k < plan->order.size(); ++k) {
     const int j = plan->order[k];
+    if (!plan->calculated.empty() && plan->calculated[size_t(j)]) continue;  // its IK chain placed it
     const TransformTRS local = TransformFromChannels(channels[size_t(j)]);
     const int p = plan->parents[size_t(j)];
     model[size_t(j)] = p >= 0 ? ComposePerAxis(model[size_t(p)], local) : local;
@@ -64,7 +65,7 @@ bool PoseJob::Run() const {
       if (c.type == 0) model[size_t(j)].translation = source.translation;
       else if (c.type == 2) model[size_t(j)].rotation = source.rotation;
     }
-    detail::ApplyIk(*motion, *plan, k, j, model);
+    detail::ApplyIk(*motion, *plan, k, j, key_time, channels, model);
   }
   return true;
 }
