@@ -197,7 +197,7 @@ struct InterpolatedMotion {
   int32_t expression_node_count = 0;
   Vec4f bbox_min{}, bbox_max{};
   float frame_loop = 0, frame_end = 0, fps = 30, frame_count = 0;
-  int32_t effector_offset = 0;  // external effectors / constraint activations (entry layout unknown)
+  int32_t effector_offset = 0;  // external effector table (i16 joint each; empty in every known file)
   int32_t effector_count = 0;
   int32_t unknown98 = 0;
   int32_t unknown9c = 0;
@@ -217,6 +217,7 @@ struct InterpolatedMotion {
   std::vector<BoneRecord> ik_helpers;
   std::vector<JointEntry> joints;
   RootPosition root_position;
+  std::vector<int16_t> effectors;  // external effectors: joints (joint flag 0x80 takes its IK effector from here)
 
   // Entries read past the end of a table, as the game's pointer arithmetic reads them
   // (real movesets have curves whose keys run a few entries past the key table): the

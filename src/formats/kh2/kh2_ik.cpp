@@ -15,8 +15,9 @@ struct IkChains {
   struct Chain {
     int kind = 0;                 // 1 aim, 2 or 3 two-bone
     int middle = -1;              // two-bone: the joint between root and effector
-    int effector = -1;            // the joint whose Position constraint gives the target
-    std::vector<size_t> targets;  // the effector's Position constraints (table order)
+    int effector = -1;            // the chain's last joint
+    std::vector<size_t> targets;  // the Position constraints that give the target (table order)
+    int external = -1;            // flag 0x80 without such a constraint: the external effector's own position
   };
   std::vector<int> chain_of_root;  // per joint: index in chains, -1 none
   std::vector<Chain> chains;
@@ -88,12 +89,14 @@ void PlanIk(const InterpolatedMotion& motion, EvaluationPlan& plan) {
   auto ik = std::make_shared<IkChains>();
   ik->chain_of_root.assign(joints, -1);
   std::vector<bool> calculated(joints, false);
+  int externals = 0;  // IK joints flagged 0x80 so far
   for (const int j : plan.order) {
     const int f = flags[size_t(j)];
     if ((f & kFlagKind) == 0) continue;
     IkChains::Chain chain;
     chain.kind = f & kFlagKind;
     const std::string who = JointName(j, f);
+    const int slot = (f & kFlagExternalEffector) ? externals++ : -1;  // the n-th such joint takes entry n (unverified)
     if (calculated[size_t(j)]) {
       plan.warnings.push_back(who + " is the middle of an earlier chain, which places it: its own IK is not solved");
       continue;
@@ -107,12 +110,22 @@ void PlanIk(const InterpolatedMotion& motion, EvaluationPlan& plan) {
                               " of it after it: left as forward kinematics");
       continue;
     }
-    if (f & kFlagExternalEffector)
-      plan.warnings.push_back(who + " takes its effector from the external-effector table, which animkit does not "
-                              "read (no known file has entries): its own chain's effector is used");
+    int steering = chain.effector;  // the joint whose Position constraint gives the target
+    if (slot >= 0) {
+      const size_t n = size_t(slot);
+      const int e = n < motion.effectors.size() ? motion.effectors[n] : -1;
+      if (e >= 0 && size_t(e) < joints)
+        steering = e;
+      else
+        plan.warnings.push_back(who + " takes its effector from entry " + std::to_string(n) +
+                                " of the external-effector table, which " +
+                                (n >= motion.effectors.size() ? "has no such entry"
+                                                              : "names joint " + std::to_string(e) + ", out of range") +
+                                ": its chain's own effector is used");
+    }
     for (size_t c = 0; c < motion.constraints.size(); ++c) {
       const Constraint& con = motion.constraints[c];
-      if (con.joint != chain.effector || con.type != uint8_t(ConstraintType::Position)) continue;
+      if (con.joint != steering || con.type != uint8_t(ConstraintType::Position)) continue;
       if (con.source < 0 || size_t(con.source) >= joints || step[size_t(con.source)] >= step[size_t(j)]) {
         plan.warnings.push_back(who + ": the target of its effector's Position constraint " + std::to_string(c) +
                                 " is not evaluated before it: that constraint does not steer the IK");
@@ -120,8 +133,10 @@ void PlanIk(const InterpolatedMotion& motion, EvaluationPlan& plan) {
       }
       chain.targets.push_back(c);
     }
-    if (chain.targets.empty()) {
-      plan.warnings.push_back(who + ": its effector, joint " + std::to_string(chain.effector) +
+    if (chain.targets.empty() && steering != chain.effector && step[size_t(steering)] < step[size_t(j)])
+      chain.external = steering;
+    if (chain.targets.empty() && chain.external < 0) {
+      plan.warnings.push_back(who + ": its effector, joint " + std::to_string(steering) +
                               ", has no Position constraint to give a target: left as forward kinematics");
       continue;
     }
@@ -143,7 +158,7 @@ void ApplyIk(const InterpolatedMotion& motion, const EvaluationPlan& plan, size_
              std::span<const ChannelValues> channels, std::span<TransformTRS> model) {
   if (!plan.ik || plan.ik->chain_of_root[size_t(joint)] < 0) return;
   const IkChains::Chain& chain = plan.ik->chains[size_t(plan.ik->chain_of_root[size_t(joint)])];
-  int source = -1;  // a later active constraint overrides an earlier one
+  int source = chain.external;  // a later active constraint overrides an earlier one
   for (size_t c : chain.targets)
     if (ConstraintActiveAt(motion, motion.constraints[c], key_time)) source = motion.constraints[c].source;
   TransformTRS& root = model[size_t(joint)];
