@@ -197,7 +197,7 @@ struct InterpolatedMotion {
   int32_t expression_node_count = 0;
   Vec4f bbox_min{}, bbox_max{};
   float frame_loop = 0, frame_end = 0, fps = 30, frame_count = 0;
-  int32_t effector_offset = 0;  // external effectors / constraint activations (entry layout unknown)
+  int32_t effector_offset = 0;  // external effector table (i16 joint each; empty in every known file)
   int32_t effector_count = 0;
   int32_t unknown98 = 0;
   int32_t unknown9c = 0;
@@ -217,6 +217,7 @@ struct InterpolatedMotion {
   std::vector<BoneRecord> ik_helpers;
   std::vector<JointEntry> joints;
   RootPosition root_position;
+  std::vector<int16_t> effectors;  // external effectors: joints (joint flag 0x80 takes its IK effector from here)
 
   // Entries read past the end of a table, as the game's pointer arithmetic reads them
   // (real movesets have curves whose keys run a few entries past the key table): the
@@ -399,6 +400,7 @@ struct EvaluationSettings {
 };
 
 struct CompiledExpressions;  // kh2_expression.cpp
+struct IkChains;             // kh2_ik.cpp
 
 // A motion made ready to evaluate, once: references checked, expressions compiled.
 struct EvaluationPlan {
@@ -413,8 +415,16 @@ struct EvaluationPlan {
   std::vector<uint32_t> constraint_list;
   std::vector<std::string> warnings;  // what is evaluated as forward kinematics instead, and why
   std::shared_ptr<const CompiledExpressions> expressions;  // null: none
+  std::shared_ptr<const IkChains> ik;                      // null: no IK
+  // per joint (empty when no IK): placed by the IK chain of a joint evaluated before it
+  // (joint flag 0x20, "calculated"), so not composed from its own channels
+  std::vector<bool> calculated;
   size_t joint_count() const { return base.size(); }
 };
+// What evaluating poses met that planning could not see (an expression's non-finite
+// result: the channel kept its value), one line per expression; safe to call while
+// poses are being evaluated.
+std::vector<std::string> RuntimeWarnings(const EvaluationPlan& plan);
 
 // base and parents have one entry per joint (total_bone_count); missing entries are
 // identity channels and roots.

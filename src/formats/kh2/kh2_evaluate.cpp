@@ -78,14 +78,16 @@ void PoseJob::ApplyConstraints(int j) const {
 bool PoseJob::Run() const {
   if (!Validate()) return false;
   EvaluatePose(*motion, key_time, plan->base, channels);
-  if (plan->expressions) detail::RunExpressions(*plan->expressions, *motion, key_time, channels);
+  if (plan->expressions) detail::RunExpressions(*plan, *motion, key_time, channels);
   for (size_t k = 0; k < plan->order.size(); ++k) {
     const int j = plan->order[k];
+    if (!plan->calculated.empty() && plan->calculated[size_t(j)]) continue;  // its IK chain placed it
     const TransformTRS local = TransformFromChannels(channels[size_t(j)]);
     const int p = plan->parents[size_t(j)];
     model[size_t(j)] = p >= 0 ? ComposePerAxis(model[size_t(p)], local) : local;
-    if (plan->settings.constraints) ApplyConstraints(j);
-    detail::ApplyIk(*motion, *plan, k, j, model);
+    if (!plan->settings.constraints) continue;
+    ApplyConstraints(j);
+    detail::ApplyIk(*motion, *plan, k, j, key_time, channels, model);
   }
   return true;
 }

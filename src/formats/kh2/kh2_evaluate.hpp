@@ -16,16 +16,20 @@ namespace animkit::kh2::detail {
 std::shared_ptr<const CompiledExpressions> CompileExpressions(const InterpolatedMotion& motion, size_t joints,
                                                               std::vector<bool>& driven,
                                                               std::vector<std::string>& warnings);
-// Sets every expression's target channel at key_time (channels: one per joint).
-void RunExpressions(const CompiledExpressions& expressions, const InterpolatedMotion& motion, float key_time,
+// Sets every expression's target channel at key_time, in table order (channels: one per
+// joint, the curves' values; plan: its base and parents, for FCURVE reads at other times
+// and in model space).
+void RunExpressions(const EvaluationPlan& plan, const InterpolatedMotion& motion, float key_time,
                     std::span<ChannelValues> channels);
 
-// IK (kh2_ik.cpp): marks the joints IK sets in plan.driven and notes what it cannot solve.
+// IK (kh2_ik.cpp): finds the chains the joint table's flags ask for, marks the joints they
+// set in plan.driven (and plan.calculated), and notes what it cannot solve.
 void PlanIk(const InterpolatedMotion& motion, EvaluationPlan& plan);
-// After joint `joint` (joint-table entry `entry`) is composed and constrained: the IK its
-// joint-table flags ask for, on the model-space pose of every joint evaluated so far.
-void ApplyIk(const InterpolatedMotion& motion, const EvaluationPlan& plan, size_t entry, int joint,
-             std::span<TransformTRS> model);
+// After joint `joint` (evaluation step `entry`) is composed and constrained: the IK its
+// joint-table flags ask for, on the model-space pose of every joint evaluated so far; a
+// two-bone chain also places its middle joint (from channels), which is then not composed.
+void ApplyIk(const InterpolatedMotion& motion, const EvaluationPlan& plan, size_t entry, int joint, float key_time,
+             std::span<const ChannelValues> channels, std::span<TransformTRS> model);
 
 // Constraints (kh2_constraints.cpp): the ones that can be evaluated, per joint in table
 // order (plan.constraint_first/list), their joints marked in driven; each one skipped or

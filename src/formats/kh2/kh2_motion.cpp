@@ -377,11 +377,16 @@ void ParseInterpolated(ByteReader& r, const ByteReader& beyond, Motion& m, Cover
   ReadKeyTables(r, cov, im);
   ReadRigTables(r, cov, im, total);
   ReadActivations(r, cov, im);
-  // The external effector table's entries have no known layout: its bytes stay in the gaps.
+  // The external effector table: an i16 joint each (OpenKH's motion.md; no known file has entries).
   if (im.effector_count < 0) r.FailAt(h + 0x94, "external effector count " + N(im.effector_count) + " is negative");
   if (im.effector_offset < 0 || kReservedSize + size_t(uint32_t(im.effector_offset)) > r.size())
     r.FailAt(h + 0x90, "external effector table offset " + Hex(uint32_t(im.effector_offset)) +
                            " points past the end of the entry");
+  {
+    ByteReader t = Table(r, cov, h + 0x90, im.effector_offset, im.effector_count, 2, "external effector table");
+    im.effectors.resize(size_t(im.effector_count));
+    for (int16_t& e : im.effectors) e = t.I16("external effector joint");
+  }
 
   ResolveCurves(r, beyond, im, im.forward, kReservedSize + size_t(im.forward_offset), false, "forward curve",
                 m.warnings);

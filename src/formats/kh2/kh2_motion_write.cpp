@@ -111,6 +111,10 @@ Bytes SerializeMotion(const Motion& m) {
               for (int32_t v : im.root_position.unknown) w.I32(v);
             }),
             "the root position");
+    img.Put(at(im.effector_offset), Chunk([&](ByteWriter& w) {
+              for (int16_t e : im.effectors) w.I16(e);
+            }),
+            "the external effectors");
   }
   img.PutGaps(m.gaps);
   return img.Take();
@@ -148,7 +152,7 @@ void LayoutMotion(Motion& m) {
     im.constraint_count = count(im.constraints);
     im.expression_count = count(im.expressions);
     im.expression_node_count = count(im.expression_nodes);
-    im.effector_count = 0;
+    im.effector_count = count(im.effectors);
     im.total_bone_count = static_cast<int16_t>(im.bone_count + static_cast<int>(im.ik_helpers.size()));
     im.joints.resize(size_t(im.total_bone_count) + 1);
     pos += kInterpolatedHeaderSize;
@@ -167,7 +171,7 @@ void LayoutMotion(Motion& m) {
     place(im.ik_helper_offset, im.ik_helpers.size() * 0x40);
     place(im.joint_offset, im.joints.size() * 4, 16);
     place(im.root_position_offset, kRootPositionSize);
-    place(im.effector_offset, 0, 16);
+    place(im.effector_offset, im.effectors.size() * 2, 16);
   }
   m.size = static_cast<uint32_t>(pos);
   m.header.byte_count = static_cast<int32_t>(pos - kReservedSize);
