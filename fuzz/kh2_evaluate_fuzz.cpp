@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     parents.push_back(h.parent);
   }
   for (const bool constraints : {true, false}) {
-    const kh2::EvaluationPlan plan = kh2::PlanEvaluation(im, base, parents, {constraints});
+    const kh2::EvaluationPlan plan = kh2::PlanEvaluation(im, base, parents, {constraints, constraints});
     std::vector<kh2::ChannelValues> channels(plan.joint_count());
     std::vector<TransformTRS> model(plan.joint_count());
     std::vector<std::string> warnings;

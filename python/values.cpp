@@ -114,7 +114,7 @@ Options OptionsFrom(const py::kwargs& kwargs) {
       }
     }
     if (limit) continue;
-    if (py::isinstance<py::bool_>(value)) SetOption(options, name, value.cast<bool>());  // flags and on/off choices
+    if (py::isinstance<py::bool_>(value)) SetOptionFlag(options, name, value.cast<bool>());  // flags and on/off choices
     else SetOption(options, name, OptionText(value));  // the library's check: unknown names, bad values  // the library's check: unknown names, bad values
   }
   options.SetLimits(limits);

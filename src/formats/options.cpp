@@ -138,7 +138,7 @@ void SetOption(Options& options, const std::string& name, const std::string& val
   options.Set(name, value);
 }
 
-void SetOption(Options& options, const std::string& name, bool value) {
+void SetOptionFlag(Options& options, const std::string& name, bool value) {
   const OptionSpec* spec = FindOption(name);
   const auto has = [&](std::string_view word) {
     return spec && std::find(spec->choices.begin(), spec->choices.end(), word) != spec->choices.end();

@@ -397,6 +397,10 @@ ChannelValues ChannelsFromBone(const BoneRecord& b);
 // Joints are indexed as the motion indexes them: bones 0..bone_count-1, then IK helpers.
 struct EvaluationSettings {
   bool constraints = true;  // false: the curves alone, composed (format option kh2-constraints off)
+  // Constraint types whose rule animkit reads from their names only (docs/formats/kh2.md):
+  // false leaves their joints as forward kinematics, with a warning (format option
+  // kh2-unverified-constraints).
+  bool unverified_constraints = false;
 };
 
 struct CompiledExpressions;  // kh2_expression.cpp

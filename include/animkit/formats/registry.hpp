@@ -36,7 +36,7 @@ std::vector<const OptionSpec*> AllOptions();
 // not fit its declaration; otherwise options holds it. Options itself checks nothing.
 void SetOption(Options& options, const std::string& name, const std::string& value);
 // A yes/no for a flag ("1"/"0") or an on/off choice ("on"/"off"), as the bindings pass booleans.
-void SetOption(Options& options, const std::string& name, bool value);
+void SetOptionFlag(Options& options, const std::string& name, bool value);
 // Error (naming the option and what it allows) unless value fits spec.
 void CheckOptionValue(const OptionSpec& spec, std::string_view value);
 // "xyz|zyx", "number 0..1000", "flag", ...: what spec accepts, in words.

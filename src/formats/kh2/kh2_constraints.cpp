@@ -150,6 +150,10 @@ void PlanConstraints(const InterpolatedMotion& motion, EvaluationPlan& plan) {
       skip("a limit without a limiter");
     } else if (!Implemented(c.type)) {
       skip("the game's rule for this type is not known; the joint keeps forward kinematics");
+    } else if (!Verified(c.type) && !plan.settings.unverified_constraints) {
+      skip("animkit's reading of " + std::string(TypeName(c.type)) +
+           " constraints is not verified against the game: the joint keeps forward kinematics "
+           "(--kh2-unverified-constraints on applies it)");
     } else {
       if (!Verified(c.type) && !unverified[c.type]) {
         unverified[c.type] = true;

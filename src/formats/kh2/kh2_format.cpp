@@ -32,6 +32,12 @@ const ChoiceOption<bool> kConstraintsOption{
              "curves alone",
      .default_value = "on"},
     {{"on", true}, {"off", false}}};
+const ChoiceOption<bool> kUnverifiedOption{
+    {.name = "kh2-unverified-constraints",
+     .help = "KH2: off leaves joints of constraint types whose rule is not verified against the game (all but "
+             "Position and Orientation) as forward kinematics, on applies animkit's reading of them",
+     .default_value = "off"},
+    {{"on", true}, {"off", false}}};
 const FlagOption kRawOption{{.name = "raw", .help = "KH2: write raw matrices instead of an interpolated motion", .use = OptionUse::Write}};
 const NumberOption<float> kToleranceOption{{.name = "kh2-tolerance",
                                             .help = "KH2 interpolated encoder: largest error at any frame, radians "
@@ -43,6 +49,7 @@ DecodeSettings SettingsFrom(const Options& o) {
   s.raw_space = kRawSpaceOption.Get(o);
   s.trigger_rate = kTriggerRateOption.Get(o);
   s.evaluation.constraints = kConstraintsOption.Get(o);
+  s.evaluation.unverified_constraints = kUnverifiedOption.Get(o);
   s.limits = o.limits();
   return s;
 }
@@ -332,7 +339,7 @@ std::unique_ptr<Document> EncodeBareMotion(const Scene& scene, EncodeContext& co
   return std::make_unique<MotionDocument>(std::move(m));
 }
 
-const std::vector<OptionSpec> kOptions = {kRawSpaceOption.spec(), kTriggerRateOption.spec(), kConstraintsOption.spec(),
+const std::vector<OptionSpec> kOptions = {kRawSpaceOption.spec(), kTriggerRateOption.spec(), kConstraintsOption.spec(), kUnverifiedOption.spec(),
                                           kRawOption.spec(), kToleranceOption.spec()};
 
 }  // namespace

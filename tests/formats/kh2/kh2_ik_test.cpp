@@ -220,8 +220,10 @@ TEST(Kh2Ik, WhatCannotBeSolvedIsSaid) {
   Rig late = Aim({4, 5, 13});
   late.motion.joints = {{0, 1}, {1, 0}, {2, 0}, {0, 0}};  // the target is evaluated after the joint
   late.Plan();
-  ASSERT_EQ(late.plan.warnings.size(), 2u);
-  EXPECT_NE(late.plan.warnings[0].find("is not evaluated before it"), std::string::npos);
+  // The constraint itself is skipped (its source comes later), then the IK says why it has no target.
+  ASSERT_EQ(late.plan.warnings.size(), 3u);
+  EXPECT_NE(late.plan.warnings[0].find("is not evaluated before the joint"), std::string::npos);
+  EXPECT_NE(late.plan.warnings[1].find("is not evaluated before it"), std::string::npos);
 
   Rig external = TwoBone({0, 5, 0});
   external.motion.joints[1].flags = 0x82;
@@ -325,7 +327,8 @@ TEST(Kh2Ik, RealLegsReachTheirTargets) {
     r.parents.push_back(h.parent);
   }
   r.Plan();
-  for (const std::string& w : r.plan.warnings) ADD_FAILURE() << w;
+  for (const std::string& w : r.plan.warnings)  // unverified rules are said, not failures
+    if (w.find("is not verified against the game") == std::string::npos) ADD_FAILURE() << w;
   size_t reached = 0;
   for (float t = im.frame_loop; t <= im.frame_end; t += 1) {
     r.Run(t);
