@@ -107,7 +107,6 @@ constexpr std::string_view kFrameNames[] = {
     "Quick run check",
     "Transition to fall if on air"};
 
-float Identity(int channel) { return channel < 3 ? 1.0f : 0.0f; }
 
 }  // namespace
 
@@ -183,24 +182,8 @@ float EvaluateCurve(const InterpolatedMotion& m, const Curve& c, float time) {
 
 void EvaluatePose(const InterpolatedMotion& m, float t, const std::vector<ChannelValues>& rest,
                   std::vector<ChannelValues>& out) {
-  const size_t total = size_t(std::max<int>(m.total_bone_count, 0));
-  out.resize(total);
-  for (size_t b = 0; b < total; ++b) {
-    if (b < rest.size()) {
-      out[b] = rest[b];
-    } else {
-      for (int c = 0; c < kChannelCount; ++c) out[b][size_t(c)] = Identity(c);
-    }
-  }
-  for (const InitialPose& p : m.initial_pose)
-    if (p.bone >= 0 && size_t(p.bone) < total && p.channel >= 0 && p.channel < kChannelCount)
-      out[size_t(p.bone)][size_t(p.channel)] = p.value;
-  for (const Curve& c : m.forward)
-    if (c.key_count > 0 && m.AnimatesJoint(c, false) && c.channel() < kChannelCount)
-      out[size_t(c.joint)][size_t(c.channel())] = EvaluateCurve(m, c, t);
-  for (const Curve& c : m.inverse)
-    if (c.key_count > 0 && m.AnimatesJoint(c, true) && c.channel() < kChannelCount)
-      out[size_t(m.bone_count) + size_t(c.joint)][size_t(c.channel())] = EvaluateCurve(m, c, t);
+  out.resize(size_t(std::max<int>(m.total_bone_count, 0)));
+  EvaluatePose(m, t, std::span<const ChannelValues>(rest), std::span<ChannelValues>(out));
 }
 
 TransformTRS TransformFromChannels(const ChannelValues& c) {
