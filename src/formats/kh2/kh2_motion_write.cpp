@@ -74,10 +74,11 @@ Bytes SerializeMotion(const Motion& m) {
               }
             }),
             "the constraints");
-    img.Put(at(im.activation_offset), Chunk([&](ByteWriter& w) {
-              for (const Activation& a : im.activations) w.F32(a.time), w.I32(a.active);
-            }),
-            "the constraint activations");
+    if (!im.activations.empty())  // the offset of an empty table is never read: it may point anywhere
+      img.Put(at(im.activation_offset), Chunk([&](ByteWriter& w) {
+                for (const Activation& a : im.activations) w.F32(a.time), w.I32(a.active);
+              }),
+              "the constraint activations");
     img.Put(at(im.limiter_offset), Chunk([&](ByteWriter& w) {
               for (const Limiter& l : im.limiters) {
                 w.U32(l.flags), w.I32(l.padding), w.F32(l.damping_width), w.F32(l.damping_strength);

@@ -293,6 +293,18 @@ TEST(Kh2Activations, BadRangesAreErrorsAtTheConstraint) {
   EXPECT_NE(e.find("run past the end of the entry"), std::string::npos) << e;
 }
 
+// Found by fuzzing: with no activation in use, the reader does not check the table's offset
+// (the game never reads it), so the writer must not place an empty table there either.
+TEST(Kh2Activations, AnEmptyTableAnywhereWritesBackItsOwnBytes) {
+  Bytes b = WithActivations();
+  const size_t constraints = 0x90 + size_t(At<int32_t>(b, 0xA0 + 0x40));
+  for (size_t c = 0; c < 2; ++c) b[constraints + c * 12 + 8] = 0, b[constraints + c * 12 + 9] = 0;  // counts 0
+  const int32_t far = 0x10000000;
+  std::memcpy(b.data() + 0xA0 + 0x48, &far, 4);
+  EXPECT_TRUE(ParseMotion(b).interpolated.activations.empty());
+  test::ExpectByteExactRoundTrip(kKh2MotionFormat, b);
+}
+
 TEST(Kh2Activations, EveryTruncationFailsWithAPlace) {
   const Bytes data = WithActivations();
   static size_t full;
