@@ -34,6 +34,13 @@ class NoGil {
 };
 uint64_t ReleasedSections();
 
+// A scene holding a skeleton alone (a skeleton given as the reference of a load).
+inline Scene SkeletonScene(const Skeleton& skeleton) {
+  Scene scene;
+  scene.skeleton = skeleton;
+  return scene;
+}
+
 // ---- Python values (values.cpp) ----
 
 // Text from a file need not be UTF-8: invalid bytes become U+FFFD (as in the CLI's JSON).

@@ -25,7 +25,7 @@ std::shared_ptr<FileData> Load(const py::object& source, const std::optional<std
   } else if (py::isinstance<SceneData>(skeleton)) {
     f->skeleton_scene = skeleton.cast<std::shared_ptr<SceneData>>();
   } else if (py::isinstance<SkeletonData>(skeleton)) {
-    f->skeleton_scene = BuiltScene(Scene{skeleton.cast<const SkeletonData&>().skeleton, {}, {}, Value::object(), {}});
+    f->skeleton_scene = BuiltScene(SkeletonScene(skeleton.cast<const SkeletonData&>().skeleton));
   } else {
     f->skeleton_path = SkeletonWord(skeleton);  // "" (the default) or "auto": the companion (FindCompanion)
   }
@@ -144,7 +144,7 @@ std::shared_ptr<const Scene> ReferenceFrom(const py::handle& skeleton, const Opt
   }
   if (py::isinstance<SceneData>(skeleton)) return SceneOf(skeleton.cast<std::shared_ptr<SceneData>>());
   if (py::isinstance<SkeletonData>(skeleton)) {
-    return std::make_shared<const Scene>(Scene{skeleton.cast<const SkeletonData&>().skeleton, {}, {}, Value::object(), {}});
+    return std::make_shared<const Scene>(SkeletonScene(skeleton.cast<const SkeletonData&>().skeleton));
   }
   const std::string path = PathArg(skeleton);
   if (path == kSkeletonAuto) throw py::value_error("skeleton='auto' finds the skeleton beside a file: give load() the file");

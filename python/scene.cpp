@@ -61,7 +61,7 @@ SkeletonData MakeSkeleton(const std::vector<std::string>& names, const std::vect
     }
     d.skeleton.joints.push_back({names[i], parents[i], rest ? GetTrs(rest->data(static_cast<py::ssize_t>(i), 0)) : TransformTRS{}});
   }
-  CheckScene(Scene{d.skeleton, {}, {}, Value::object(), {}}, Limits{});
+  CheckScene(SkeletonScene(d.skeleton), Limits{});
   return d;
 }
 

@@ -12,6 +12,7 @@
 #include <animkit/io/io.hpp>
 #include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>
+#include <animkit/offline/skinning.hpp>
 #include <animkit/pipeline/batch.hpp>
 #include <animkit/pipeline/pipeline.hpp>
 #include <animkit/preview/preview.hpp>

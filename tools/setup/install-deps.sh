@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages animkit builds with, when missing.
 # As root it runs apt-get; otherwise it prints the one command to run.
 set -euo pipefail
-packages=(cmake make g++ git pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libcli11-dev
+packages=(cmake make g++ git pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libsquish-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev
           python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-dev
           libjs-three)

@@ -115,15 +115,52 @@ struct Clip {
   void SetFrames(size_t count, double rate);
 };
 
-// Geometry that moves with one joint (rigid, not skinned), in the joint's space.
-// Vertex colours are linear RGBA 0..1; triangles and lines index positions.
+// Geometry of a scene. Rigid (joint >= 0): it moves with that joint and its vertices are in
+// the joint's space. Skinned (`joints` and `weights` set, joint = -1): its vertices are in
+// model space at the bind pose, the skeleton's rest pose (Mat4 of each joint's rest model
+// transform; glTF's inverse bind matrices are their inverses), and vertex v follows
+// sum_k weights[v][k] * posed_model[j] * inverse(rest_model[j]) with j = joints[v][k]
+// (linear blend skinning: offline/skinning.hpp). Static (joint = -1, no weights): scene space.
+// Vertex colours are linear RGBA 0..1; normals unit length; uvs as glTF's TEXCOORD_0 (u right,
+// v down from the image's top row). Triangles and lines index positions.
 struct Mesh {
   std::string name;
-  int joint = -1;  // index into Skeleton::joints; -1: static, in scene space
+  int joint = -1;  // rigid: index into Skeleton::joints; -1: static or skinned
   std::vector<Vec3> positions;
+  std::vector<Vec3> normals;                 // empty or one per position
+  std::vector<std::array<float, 2>> uvs;     // empty or one per position
   std::vector<std::array<float, 4>> colors;  // empty or one per position
+  std::vector<std::array<uint16_t, 4>> joints;  // skinned: one per position, into Skeleton::joints
+  std::vector<std::array<float, 4>> weights;    // skinned: one per position, summing to 1
   std::vector<uint32_t> triangles;           // 3 indices each
   std::vector<uint32_t> lines;               // 2 indices each
+  int material = -1;                         // index into Scene::materials; -1: none
+  Value metadata = Value::object();          // the source's own fields (group index, flags)
+  bool Skinned() const { return !weights.empty(); }
+};
+
+// A decoded texture: 8-bit RGBA, rows top to bottom (sRGB colour, straight alpha). An image
+// the model names but animkit could not find or decode keeps its name, no pixels, and says
+// why in `missing`.
+struct Image {
+  std::string name;
+  uint32_t width = 0, height = 0;
+  std::vector<uint8_t> rgba;  // width * height * 4 bytes, or empty when missing
+  std::string source_format;  // how the file stored it ("TIM2 8-bit indexed", "BC1")
+  std::string missing;        // why there are no pixels; empty when there are
+  bool Missing() const { return rgba.empty(); }
+};
+
+// How a mesh looks: a base colour, optionally times a texture.
+enum class AlphaMode { Opaque, Mask, Blend };
+struct Material {
+  std::string name;
+  int texture = -1;  // index into Scene::textures; -1: none
+  std::array<float, 4> base_color{1, 1, 1, 1};  // linear RGBA
+  AlphaMode alpha = AlphaMode::Opaque;
+  float alpha_cutoff = 0.5f;  // Mask only
+  bool double_sided = true;   // game winding conventions differ; both faces by default
+  Value metadata = Value::object();
 };
 
 // The file a scene was decoded from, filled by the pipeline's DecodeDocument; empty for a
@@ -148,10 +185,13 @@ inline constexpr char kSourceFormatKey[] = "source_format";
 // entry): that clip's name. An edit of one is an edit of both; `info` lists it per clip.
 inline constexpr char kSharesDataWithKey[] = "shares_data_with";
 
-// What a file decodes to: an optional skeleton, meshes and any number of clips.
+// What a file decodes to: an optional skeleton, meshes (with their materials and textures)
+// and any number of clips.
 struct Scene {
   Skeleton skeleton;
   std::vector<Mesh> meshes;
+  std::vector<Material> materials;
+  std::vector<Image> textures;
   std::vector<Clip> clips;
   Value metadata = Value::object();  // keys: each format's header declares its own
   SourceInfo source;                 // the file decoded, when there was one

@@ -1,0 +1,37 @@
+// Linear blend skinning of the common model's meshes (core/model.hpp, Mesh): the one rule
+// the Python module, `animkit sample --skin`, the tests of the Blender add-on and of the
+// preview page check their own skinning against.
+#pragma once
+
+#include <animkit/core/model.hpp>
+
+#include <span>
+#include <vector>
+
+namespace animkit {
+
+// Each joint's rest (bind) pose in model space under a scale rule: the matrices a skinned
+// mesh's positions are bound to (glTF's inverse bind matrices are their inverses). Error
+// when a joint comes before its parent.
+std::vector<Mat4> BindMatrices(const Skeleton& skeleton, ScaleInheritance rule = ScaleInheritance::Matrix);
+
+// skin[j] = posed[j] * inverse(bind[j]): what moves a bind-pose vertex bound to joint j.
+// False when the spans' sizes differ.
+bool SkinMatrices(std::span<const Mat4> bind, std::span<const Mat4> posed, std::span<Mat4> skin);
+
+// Deforms one mesh: a skinned mesh's vertices by sum_k w_k * skin[j_k] * p, a rigid mesh's
+// by posed[joint] (its vertices are in the joint's space), a static mesh's not at all.
+// Normals (when the mesh has them and `normals` is not empty) by the same matrices'
+// linear parts, renormalised. Allocates nothing.
+struct SkinJob {
+  const Mesh* mesh = nullptr;
+  std::span<const Mat4> skin;   // one per skeleton joint (SkinMatrices)
+  std::span<const Mat4> posed;  // one per skeleton joint: model-space pose (rigid meshes)
+  std::span<Vec3> positions;    // output, one per mesh position
+  std::span<Vec3> normals;      // output, empty or one per mesh position
+  // False when a span is too short or a vertex names a joint outside the spans.
+  bool Validate() const;
+  bool Run() const;
+};
+
+}  // namespace animkit
