@@ -118,7 +118,24 @@ std::shared_ptr<SceneData> BuiltScene(Scene scene);
 // File, a Scene or a Skeleton; nullptr for None.
 std::shared_ptr<const Scene> ReferenceFrom(const py::handle& skeleton, const Options& options);
 
+// What sample(), world() and skin() sample: the clip's own frames, or those from 0 to its
+// duration at rate (> 0), with the scene's rest pose for unkeyed joints (the request
+// `animkit sample [--rate R]` makes); the frame count checked against the limits as the
+// CLI checks them, before any array is made.
+struct Frames {
+  SampleRequest request;
+  size_t count = 0;
+};
+Frames FramesOf(const ClipRef& c, const std::optional<double>& rate);
+
+// ---- Meshes, materials and textures (mesh.cpp) ----
+py::list MeshesOf(const std::shared_ptr<SceneData>& d);
+py::list MaterialsOf(const std::shared_ptr<SceneData>& d);
+py::list TexturesOf(const std::shared_ptr<SceneData>& d);
+py::list SkinClip(const ClipRef& c, const std::optional<size_t>& frame, const std::optional<double>& rate);
+
 // ---- Bindings, one function per source file ----
+void BindMeshes(py::module_& m);
 void BindErrors(py::module_& m);
 void BindFile(py::module_& m);
 void BindScene(py::module_& m);

@@ -93,6 +93,7 @@ PYBIND11_MODULE(_animkit, m) {
   m.attr("__version__") = animkit::kVersion;
   ap::BindErrors(m);
   ap::BindFile(m);
+  ap::BindMeshes(m);
   ap::BindScene(m);
   ap::BindWrite(m);
   ap::BindBench(m);

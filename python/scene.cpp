@@ -10,6 +10,17 @@
 
 namespace animkit::python {
 
+Frames FramesOf(const ClipRef& c, const std::optional<double>& rate) {
+  if (rate && !(*rate > 0 && std::isfinite(*rate))) throw py::value_error("rate is a number of frames per second > 0");
+  Frames f{SampleRequest{rate.value_or(0), {}, &c.owner->rest(), c.owner->limits}, 0};
+  try {
+    f.count = SampleFrameCount(c.clip(), f.request.rate, f.request.limits);
+  } catch (const Error& e) {
+    throw c.owner->path.empty() ? e : e.InFile(c.owner->path);
+  }
+  return f;
+}
+
 namespace {
 
 using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
@@ -66,26 +77,6 @@ SkeletonData MakeSkeleton(const std::vector<std::string>& names, const std::vect
 }
 
 // ---- Clip sampling: the frames `animkit sample [--rate R]` prints ----
-
-// What sample() and world() sample: the clip's own frames, or those from 0 to its
-// duration at rate (> 0), with the scene's rest pose for unkeyed joints (the request
-// `animkit sample [--rate R]` makes); the frame count checked against the limits as the
-// CLI checks them, before any array is made.
-struct Frames {
-  SampleRequest request;
-  size_t count = 0;
-};
-
-Frames FramesOf(const ClipRef& c, const std::optional<double>& rate) {
-  if (rate && !(*rate > 0 && std::isfinite(*rate))) throw py::value_error("rate is a number of frames per second > 0");
-  Frames f{SampleRequest{rate.value_or(0), {}, &c.owner->rest(), c.owner->limits}, 0};
-  try {
-    f.count = SampleFrameCount(c.clip(), f.request.rate, f.request.limits);
-  } catch (const Error& e) {
-    throw c.owner->path.empty() ? e : e.InFile(c.owner->path);
-  }
-  return f;
-}
 
 py::tuple Sample(const ClipRef& c, const std::optional<double>& rate, const std::string& space) {
   if (space != "local" && space != "model") throw py::value_error("space is 'local' or 'model'");
@@ -254,6 +245,10 @@ void BindScene(py::module_& m) {
            "joints (default: the scene's rest skeleton; the clip's joints as roots when there is none), frames "
            "as in sample(). Joints the clip does not animate keep their rest pose; composed under the clip's "
            "scale rule (scale_inheritance).")
+      .def("skin", &SkinClip, py::arg("frame") = py::none(), py::arg("rate") = py::none(),
+           "The scene's meshes deformed by the clip (linear blend skinning, as `animkit sample --skin` "
+           "prints): a list with one float32 array per mesh of Scene.meshes, (vertices, 3) at frame, or "
+           "(frames, vertices, 3) over every frame (frames as in sample()).")
       .def("__repr__", [](const ClipRef& c) {
         const Clip& clip = c.clip();
         return "<animkit.Clip '" + clip.name + "': " + std::to_string(clip.frame_count) + " frames at " +
@@ -278,6 +273,9 @@ void BindScene(py::module_& m) {
       .def_property_readonly("skeleton_warning", [](const SceneData& d) { return d.decoded.warning; },
                              "A companion found but not used, and why ('' when none); also a UserWarning.")
       .def_property_readonly("clips", &ClipsOf)
+      .def_property_readonly("meshes", &MeshesOf, "The meshes (animkit.Mesh): the file's own, or its model's.")
+      .def_property_readonly("materials", &MaterialsOf, "animkit.Material per material, indexed by Mesh.material_index.")
+      .def_property_readonly("textures", &TexturesOf, "animkit.Image per texture, indexed by Material.texture_index.")
       .def("clip", [](const std::shared_ptr<SceneData>& d, const std::string& name) {
         const Clip& c = RequireClip(d->scene(), name, d->path);
         return ClipRef{d, static_cast<size_t>(&c - d->scene().clips.data())};

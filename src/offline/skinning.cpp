@@ -76,4 +76,20 @@ bool SkinJob::Run() const {
   return true;
 }
 
+SceneSkinning::SceneSkinning(const std::vector<Mesh>& meshes, const Skeleton& skeleton, ScaleInheritance rule)
+    : meshes_(meshes), bind_(BindMatrices(skeleton, rule)), skin_(bind_.size()) {
+  for (const Mesh& mesh : meshes) {
+    positions_.emplace_back(mesh.positions);
+    normals_.emplace_back(mesh.normals.size() == mesh.positions.size() ? mesh.normals : std::vector<Vec3>{});
+  }
+}
+
+bool SceneSkinning::Deform(std::span<const Mat4> posed) {
+  if (!SkinMatrices(bind_, posed, skin_)) return false;
+  bool all = true;
+  for (size_t m = 0; m < meshes_.size(); ++m)
+    all = SkinJob{&meshes_[m], skin_, posed, positions_[m], normals_[m]}.Run() && all;
+  return all;
+}
+
 }  // namespace animkit

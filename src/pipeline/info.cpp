@@ -4,7 +4,9 @@
 #include <animkit/pipeline/info.hpp>
 #include <animkit/pipeline/load.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <set>
 #include <optional>
 
 namespace animkit {
@@ -58,6 +60,69 @@ Value Warnings(const FileSummary& s) {
   return out;
 }
 
+// A texture as info lists it: name, size, how the file stored it, or why it is missing.
+Value TextureSummary(const Image& image) {
+  Value out = {{"name", image.name}, {"format", image.source_format}};
+  if (image.Missing()) out["missing"] = image.missing;
+  else out["width"] = image.width, out["height"] = image.height;
+  return out;
+}
+
+// Per model (meshes grouped by kMeshModelKey, in order of first appearance): its meshes,
+// vertices, triangles, the materials its meshes use and those materials' textures.
+Value ModelSummaries(const Scene& scene) {
+  std::vector<std::string> names;
+  std::vector<Value> models;
+  std::vector<std::set<int>> materials;
+  for (const Mesh& mesh : scene.meshes) {
+    const std::string name = mesh.metadata.contains(kMeshModelKey) && mesh.metadata[kMeshModelKey].is_string()
+                                 ? mesh.metadata[kMeshModelKey].get<std::string>()
+                                 : "model";
+    size_t m = std::find(names.begin(), names.end(), name) - names.begin();
+    if (m == names.size()) {
+      names.push_back(name);
+      models.push_back({{"name", name}, {"meshes", 0}, {"skinned_meshes", 0}, {"vertices", 0}, {"triangles", 0}});
+      materials.emplace_back();
+    }
+    Value& model = models[m];
+    model["meshes"] = model["meshes"].get<uint64_t>() + 1;
+    model["skinned_meshes"] = model["skinned_meshes"].get<uint64_t>() + (mesh.Skinned() ? 1 : 0);
+    model["vertices"] = model["vertices"].get<uint64_t>() + mesh.positions.size();
+    model["triangles"] = model["triangles"].get<uint64_t>() + mesh.triangles.size() / 3;
+    if (mesh.material >= 0 && static_cast<size_t>(mesh.material) < scene.materials.size()) materials[m].insert(mesh.material);
+  }
+  Value out = Value::array();
+  for (size_t m = 0; m < models.size(); ++m) {
+    Value textures = Value::array();
+    std::set<int> seen;
+    for (int material : materials[m]) {
+      const int t = scene.materials[static_cast<size_t>(material)].texture;
+      if (t >= 0 && static_cast<size_t>(t) < scene.textures.size() && seen.insert(t).second)
+        textures.push_back(TextureSummary(scene.textures[static_cast<size_t>(t)]));
+    }
+    models[m]["materials"] = materials[m].size();
+    models[m]["textures"] = textures;
+    out.push_back(std::move(models[m]));
+  }
+  return out;
+}
+
+// "character: 12 meshes (12 skinned), 3456 vertices, 5678 triangles, 3 materials, 2 textures
+// (tex0 TIM2 8-bit indexed 128x128, tex1 missing: not in the file)".
+std::string ModelLine(const Value& model) {
+  std::string text = "  model \"" + model["name"].get<std::string>() + "\": " + DumpJson(model["meshes"]) + " meshes (" +
+                     DumpJson(model["skinned_meshes"]) + " skinned), " + DumpJson(model["vertices"]) + " vertices, " +
+                     DumpJson(model["triangles"]) + " triangles, " + DumpJson(model["materials"]) + " materials, " +
+                     std::to_string(model["textures"].size()) + " textures";
+  std::string list;
+  for (const Value& t : model["textures"]) {
+    list += (list.empty() ? "" : ", ") + t["name"].get<std::string>() + " ";
+    list += t.contains("missing") ? "missing: " + t["missing"].get<std::string>()
+                                  : t["format"].get<std::string>() + " " + DumpJson(t["width"]) + "x" + DumpJson(t["height"]);
+  }
+  return text + (list.empty() ? "" : " (" + list + ")") + "\n";
+}
+
 // "P_EX100.mdlx (companion)", "given: rig.glb", "none".
 std::string Label(const FileSummary& s) {
   return SkeletonLabel({{}, {}, {}, std::string(ToString(s.use)), s.skeleton.path});
@@ -100,6 +165,12 @@ Value InfoDocument(const LoadedFile& loaded, const FileSummary& s) {
   }
   out["clips"] = clips;
   out["joints"] = joints;
+  if (s.scene && !s.scene->meshes.empty()) {
+    out["models"] = ModelSummaries(*s.scene);
+    Value textures = Value::array();
+    for (const Image& image : s.scene->textures) textures.push_back(TextureSummary(image));
+    out["textures"] = textures;
+  }
   out["events"] = events;
   if (!s.decode_error.empty()) out["decode_error"] = s.decode_error;
   out["warnings"] = Warnings(s);
@@ -142,6 +213,8 @@ std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
   if (s.use != SkeletonUse::Given && !s.skeleton.note.empty()) text += "  skeleton note: " + s.skeleton.note + "\n";
   if (s.scene) {
     if (!s.scene->skeleton.empty()) text += "  skeleton: " + std::to_string(s.scene->skeleton.joints.size()) + " joints\n";
+    if (!s.scene->meshes.empty())
+      for (const Value& model : ModelSummaries(*s.scene)) text += ModelLine(model);
     for (const Clip& c : s.scene->clips) {
       text += "  clip \"" + c.name + "\": " + std::to_string(c.frame_count) + " frames at " + Fixed(c.frame_rate, 3) +
               " fps, " + Fixed(c.duration, 3) + " s, " + (c.loop ? "loops" : "no loop") + ", " +

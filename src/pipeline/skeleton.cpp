@@ -167,6 +167,16 @@ void DecodeWithCompanion(const LoadedFile& loaded, const ResolvedSkeleton& skele
   }
 }
 
+// An animation decoded against a model shows that model: its meshes, materials and textures
+// join a scene that has none of its own (the one rule of every format and front end).
+void AdoptReferenceModel(DecodedScene& out) {
+  const Scene* reference = out.reference_used();
+  if (!reference || !out.scene.meshes.empty() || reference->meshes.empty()) return;
+  out.scene.meshes = reference->meshes;
+  out.scene.materials = reference->materials;
+  out.scene.textures = reference->textures;
+}
+
 }  // namespace
 
 DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const ResolvedSkeleton& skeleton, const Options& options) {
@@ -175,6 +185,7 @@ DecodedScene DecodeWithSkeleton(const LoadedFile& loaded, const ResolvedSkeleton
   out.skeleton_automatic = skeleton.automatic;
   if (skeleton.automatic) DecodeWithCompanion(loaded, skeleton, options, out);
   else DecodeAgainst(loaded, skeleton, options, out);
+  AdoptReferenceModel(out);
   out.use = !out.reference_used() ? SkeletonUse::None : skeleton.automatic ? SkeletonUse::Companion : SkeletonUse::Given;
   out.scene.source.skeleton_use = std::string(ToString(out.use));
   out.scene.source.skeleton_file = out.skeleton.path;

@@ -34,4 +34,25 @@ struct SkinJob {
   bool Run() const;
 };
 
+// Every mesh of a scene deformed by a model-space pose, frame after frame: the one rule
+// `animkit sample --skin` and Python's Clip.skin() share. The bind pose is the skeleton's
+// rest pose composed under the clip's scale rule, so a frame at the rest pose gives the
+// meshes' own positions. Deform allocates nothing.
+class SceneSkinning {
+ public:
+  // Error when a joint comes before its parent; Validate-style checks of each mesh at Deform.
+  SceneSkinning(const std::vector<Mesh>& meshes, const Skeleton& skeleton, ScaleInheritance rule);
+  // posed: one model matrix per skeleton joint (ClipModelPose::matrices()). False when a
+  // mesh names a joint the skeleton lacks (its positions are then left as they were).
+  bool Deform(std::span<const Mat4> posed);
+  std::span<const Vec3> positions(size_t mesh) const { return positions_[mesh]; }
+  std::span<const Vec3> normals(size_t mesh) const { return normals_[mesh]; }
+  size_t size() const { return positions_.size(); }
+
+ private:
+  const std::vector<Mesh>& meshes_;
+  std::vector<Mat4> bind_, skin_;
+  std::vector<std::vector<Vec3>> positions_, normals_;
+};
+
 }  // namespace animkit

@@ -45,7 +45,6 @@ class PsxAncDocument final : public FileDocument<File, kPsxAncFormat, Serialize>
   Scene Decode(const DecodeContext& context) const override {
     Scene scene;
     scene.skeleton = context.Rest(scene);
-    if (context.reference) scene.meshes = context.reference->meshes;
     scene.clips.push_back(DecodeClip(file_, SettingsFrom(context.options)));
     return scene;
   }

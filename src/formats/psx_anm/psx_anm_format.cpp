@@ -62,7 +62,6 @@ class PsxAnmDocument final : public FileDocument<File, kPsxAnmFormat, Serialize>
     for (const Joint& j : scene.skeleton.joints) names.push_back(j.name);
     // Objects are joints by index: one the skeleton lacks cannot be placed.
     if (!scene.skeleton.empty()) CheckObjects(file_, scene.skeleton.joints.size(), "the --skeleton model");
-    if (context.reference) scene.meshes = context.reference->meshes;  // a TMD's objects move with their joints
     scene.clips.push_back(DecodeClip(file_, SettingsFrom(context.options), names));
     scene.clips.back().name = "anm";
     return scene;

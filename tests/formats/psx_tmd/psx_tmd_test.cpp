@@ -1,6 +1,7 @@
 #include <animkit/formats/psx_anm.hpp>
 #include <animkit/formats/registry.hpp>
 #include <animkit/formats/psx_tmd.hpp>
+#include <animkit/pipeline/skeleton.hpp>
 
 #include "formats/gltf/gltf_internal.hpp"
 #include "support/test_support.hpp"
@@ -448,12 +449,11 @@ nlohmann::json Validate(const std::filesystem::path& file) {
 
 TEST(PsxTmd, AnmWithTmdExportsAnAnimatedModelToGltf) {
   const Bytes tmd = ReadFileBytes(test::SourcePath("samples/psx_tmd/figure.tmd"));
-  const Bytes anm = ReadFileBytes(test::SourcePath("samples/psx_tmd/figure.anm"));
   const Scene model = kPsxTmdFormat.read(tmd, {})->Decode({});
   ASSERT_EQ(model.meshes.size(), 8u);
-  DecodeContext ctx;
-  ctx.reference = &model;
-  const Scene scene = kPsxAnmFormat.read(anm, {})->Decode(ctx);
+  // Decoded as every front end decodes it: the model's meshes join the animation's scene.
+  const LoadedFile loaded = LoadFile(test::SourcePath("samples/psx_tmd/figure.anm"), "", {});
+  const Scene scene = DecodeWithSkeleton(loaded, SkeletonSource::Decoded(model), {}).scene;
   ASSERT_EQ(scene.meshes.size(), 8u);
   const Bytes glb = ExportGltf(scene, {true});
 

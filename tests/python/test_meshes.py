@@ -1,0 +1,134 @@
+"""Scene.meshes, materials and textures as NumPy arrays; Clip.skin() deforms them with the
+library's skinning. Expected poses come from Clip.world() and the skeleton's rest poses,
+composed here in NumPy, not from the skinning itself."""
+
+import pytest
+
+from animkit_support import SOURCE_DIR, SAMPLES, animkit, np
+
+FIXTURES = SOURCE_DIR.parent / "shared" / "fixtures"
+
+
+def trs_matrix(trs):
+    t, (x, y, z, w), s = trs[:3], trs[3:7], trs[7:10]
+    r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                  [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                  [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+    m = np.eye(4)
+    m[:3, :3] = r * s
+    m[:3, 3] = t
+    return m
+
+
+def rest_model(skeleton):
+    """Each joint's rest pose in model space (parents first, matrix rule)."""
+    out = []
+    for rest, parent in zip(skeleton.rest.astype(np.float64), skeleton.parents):
+        local = trs_matrix(rest)
+        out.append(local if parent < 0 else out[parent] @ local)
+    return out
+
+
+def test_a_rigid_mesh_follows_its_joint():
+    scene = animkit.load(SAMPLES / "psx_tmd/figure.anm").decode()  # figure.tmd beside it: the companion
+    assert scene.meshes, "the companion model's meshes join the animation's scene"
+    clip = scene.clips[0]
+    world = clip.world()
+    skinned = clip.skin()
+    one_frame = clip.skin(frame=1)
+    assert len(skinned) == len(scene.meshes) == len(one_frame)
+    for mesh, deformed, at_1 in zip(scene.meshes, skinned, one_frame):
+        assert not mesh.skinned and mesh.joint is not None
+        assert deformed.shape == (clip.frame_count, len(mesh.positions), 3)
+        p = np.c_[mesh.positions, np.ones(len(mesh.positions))]
+        for f in (0, clip.frame_count // 2, clip.frame_count - 1):
+            expected = (world[f, mesh.joint].astype(np.float64) @ p.T).T[:, :3]
+            np.testing.assert_allclose(deformed[f], expected, atol=1e-3 * max(1, np.abs(expected).max()))
+        np.testing.assert_array_equal(at_1, deformed[1])
+
+
+def test_mesh_arrays_have_one_row_per_vertex():
+    scene = animkit.load(SAMPLES / "psx_tmd/figure.tmd").decode()
+    for mesh in scene.meshes:
+        v = len(mesh.positions)
+        assert mesh.positions.dtype == np.float32 and mesh.positions.shape == (v, 3)
+        assert mesh.indices.dtype == np.uint32 and mesh.indices.shape[1] == 3
+        assert mesh.indices.size == 0 or mesh.indices.max() < v
+        assert mesh.colors is None or mesh.colors.shape == (v, 4)
+        assert mesh.joints is None and mesh.weights is None
+    with pytest.raises(IndexError):
+        animkit.load(SAMPLES / "psx_tmd/figure.anm").decode().clips[0].skin(frame=10**6)
+
+
+def skinned_samples():
+    out = []
+    for path in (SAMPLES / "kh2_bar/ex00.mdlx", SAMPLES / "edf_mdb/soldier.mdb"):
+        scene = animkit.load(path).decode()
+        if any(m.skinned for m in scene.meshes):
+            out.append(path)
+    return out
+
+
+@pytest.mark.parametrize("path", skinned_samples())
+def test_a_skinned_sample_deforms_by_its_weights(path):
+    scene = animkit.load(path).decode()
+    bind = rest_model(scene.skeleton)
+    for mesh in scene.meshes:
+        if not mesh.skinned:
+            continue
+        np.testing.assert_allclose(mesh.weights.sum(axis=1), 1, atol=1e-5)
+        assert mesh.joints.max() < len(scene.skeleton)
+        assert mesh.uvs is None or mesh.uvs.shape == (len(mesh.positions), 2)
+        if mesh.texture is not None and mesh.texture.missing is None:
+            t = mesh.texture
+            assert t.pixels.shape == (t.height, t.width, 4) and t.pixels.dtype == np.uint8
+    # The same sample's animation over it: each vertex is the weighted sum of its joints'
+    # posed * inverse(bind) transforms.
+    anims = [p for p in path.parent.iterdir() if p.suffix in (".mset", ".anb", ".canm") and p != path]
+    if not anims:
+        pytest.skip(f"no animation beside {path.name}")
+    anim = animkit.load(anims[0], skeleton=path).decode()
+    clip = anim.clips[0]
+    if clip.scale_inheritance != "matrix":
+        pytest.skip("the NumPy composition here is the matrix rule")
+    world = clip.world()
+    f = clip.frame_count // 2
+    deformed = clip.skin(frame=f)
+    for mesh, got in zip(anim.meshes, deformed):
+        if not mesh.skinned:
+            continue
+        p = np.c_[mesh.positions, np.ones(len(mesh.positions))].astype(np.float64)
+        expected = np.zeros((len(p), 3))
+        for k in range(4):
+            for v in range(len(p)):
+                j = mesh.joints[v, k]
+                expected[v] += mesh.weights[v, k] * (world[f, j] @ np.linalg.inv(bind[j]) @ p[v])[:3]
+        np.testing.assert_allclose(got, expected, atol=1e-3 * max(1, np.abs(expected).max()))
+
+
+def test_sora_model_has_textured_skinned_meshes():
+    mdlx = FIXTURES / "kh2/P_EX100.mdlx"
+    if not mdlx.exists():
+        pytest.skip(f"fixture {mdlx} not found beside the checkout")
+    scene = animkit.load(mdlx).decode()
+    if not scene.meshes:
+        pytest.skip("this build reads MDLX skeletons only")
+    assert sum(len(m.positions) for m in scene.meshes) > 1000
+    assert any(m.skinned for m in scene.meshes)
+    for m in scene.meshes:
+        if m.skinned:
+            np.testing.assert_allclose(m.weights.sum(axis=1), 1, atol=1e-5)
+
+
+def test_info_summarises_each_model():
+    f = animkit.load(SAMPLES / "psx_tmd/figure.tmd")
+    scene = f.decode()
+    info = f.info()
+    assert [m["name"] for m in info["models"]] == ["model"]
+    model = info["models"][0]
+    assert model["meshes"] == len(scene.meshes) == 8
+    assert model["skinned_meshes"] == 0
+    assert model["vertices"] == sum(len(m.positions) for m in scene.meshes)
+    assert model["triangles"] == sum(len(m.indices) for m in scene.meshes)
+    assert model["materials"] == 0 and model["textures"] == [] and info["textures"] == []
+    assert "models" not in animkit.load(SAMPLES / "kh2_motion/wave.motion", skeleton="none").info()
