@@ -1,5 +1,5 @@
 // animkit.Mesh, animkit.Material, animkit.Image: a scene's geometry as NumPy arrays, and
-// Clip.skin(): the meshes deformed by the library's own skinning (offline/skinning.hpp).
+// Clip.skin(): the meshes deformed by the library's own skinning (ClipMeshPose).
 #include "bindings.hpp"
 
 #include <cstring>
@@ -107,13 +107,10 @@ py::list SkinClip(const ClipRef& c, const std::optional<size_t>& frame, const st
   }
   {
     NoGil released;
-    const Skeleton& skeleton = c.owner->rest();
-    ClipModelPose model(c.clip(), skeleton);
-    SceneSkinning skinning(meshes, skeleton, c.clip().scale_inheritance);
+    ClipMeshPose skinning(c.clip(), c.owner->rest(), meshes);
     ForEachSampleFrame(c.clip(), frames.request, [&](size_t f, std::span<const TransformTRS> pose, std::span<const bool>) {
       if (frame && f != *frame) return;
-      model.Compose(pose);
-      if (!skinning.Deform(model.matrices())) throw Error::General("a mesh names a joint the skeleton lacks");
+      skinning.Compose(pose);
       for (size_t m = 0; m < meshes.size(); ++m) {
         const std::span<const Vec3> p = skinning.positions(m);
         std::memcpy(data[m] + (frame ? 0 : f * p.size() * 3), p.data(), p.size() * sizeof(Vec3));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <animkit/core/model.hpp>
+#include <animkit/offline/model_pose.hpp>
 
 #include <span>
 #include <vector>
@@ -34,25 +35,25 @@ struct SkinJob {
   bool Run() const;
 };
 
-// Every mesh of a scene deformed by a model-space pose, frame after frame: the one rule
-// `animkit sample --skin` and Python's Clip.skin() share. The bind pose is the skeleton's
-// rest pose composed under the clip's scale rule, so a frame at the rest pose gives the
-// meshes' own positions. Deform allocates nothing.
-class SceneSkinning {
+// A clip's meshes deformed frame after frame: ClipModelPose over the skeleton, bind matrices
+// under the clip's scale rule (so that the rest pose leaves every vertex where it is), then
+// SkinJob per mesh. The one rule of `animkit sample --skin` and the bindings.
+class ClipMeshPose {
  public:
-  // Error when a joint comes before its parent; Validate-style checks of each mesh at Deform.
-  SceneSkinning(const std::vector<Mesh>& meshes, const Skeleton& skeleton, ScaleInheritance rule);
-  // posed: one model matrix per skeleton joint (ClipModelPose::matrices()). False when a
-  // mesh names a joint the skeleton lacks (its positions are then left as they were).
-  bool Deform(std::span<const Mat4> posed);
+  // Error (naming the mesh) when a mesh's joints lie outside the skeleton, or when the
+  // skeleton lists a joint before its parent.
+  ClipMeshPose(const Clip& clip, const Skeleton& skeleton, std::span<const Mesh> meshes);
+  // pose: one transform per clip track (SampleClipJob's output).
+  void Compose(std::span<const TransformTRS> pose);
+  // Mesh m's deformed positions after Compose, one per mesh position.
   std::span<const Vec3> positions(size_t mesh) const { return positions_[mesh]; }
-  std::span<const Vec3> normals(size_t mesh) const { return normals_[mesh]; }
-  size_t size() const { return positions_.size(); }
+  size_t mesh_count() const { return meshes_.size(); }
 
  private:
-  const std::vector<Mesh>& meshes_;
+  std::span<const Mesh> meshes_;
+  ClipModelPose model_;
   std::vector<Mat4> bind_, skin_;
-  std::vector<std::vector<Vec3>> positions_, normals_;
+  std::vector<std::vector<Vec3>> positions_;
 };
 
 }  // namespace animkit
