@@ -6,6 +6,7 @@
 #include <animkit/animkit.hpp>
 #include <animkit/formats/registry.hpp>
 #include <synthetic/synthetic.hpp>
+#include <animkit/formats/edf_mdb.hpp>
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/psx_tmd.hpp>
 
@@ -274,6 +275,14 @@ void AddKh2Evaluation(Corpus& corpus) {
   corpus.Add("kh2_evaluate", "every-type.motion", with(all));
 }
 
+// DDS seeds: a 5 x 3 gradient as BC1 (partial blocks) and as uncompressed BGRA.
+void AddDds(Corpus& corpus) {
+  Image image{"seed", 5, 3, std::vector<uint8_t>(5 * 3 * 4, 255), "", ""};
+  for (size_t i = 0; i < 15; ++i) image.rgba[i * 4] = uint8_t(i * 17), image.rgba[i * 4 + 1] = uint8_t(255 - i * 17);
+  corpus.Add("edf_dds", "gradient-bc1.dds", edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bc1));
+  corpus.Add("edf_dds", "gradient-bgra.dds", edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bgra8));
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: animkit_make_fuzz_corpus OUTDIR\n");
@@ -289,6 +298,7 @@ int main(int argc, char** argv) {
     AddKh2Triggers(corpus);
     AddKh2Leniency(corpus);
     AddKh2Evaluation(corpus);
+    AddDds(corpus);
     AddTmdLayouts(corpus);
     AddAnimLayouts(corpus);
     fs::remove_all(scratch);
