@@ -226,6 +226,42 @@ TEST(EdfMdbDds, DecodesMaskedPixelsAndNamesWhatItCannotDecode) {
   }
 }
 
+TEST(EdfMdbDds, EveryCorruptedByteIsAnErrorAnImageOrAMissingReason) {
+  const Bytes bc1 = Bc1Dds();
+  for (size_t i = 0; i < bc1.size(); ++i)
+    for (uint8_t v : {0x00, 0x01, 0x7F, 0x80, 0xFF}) {
+      Bytes bad = bc1;
+      bad[i] = v;
+      try {
+        const Image image = edf_mdb::DecodeDds(bad, "bad.dds");
+        EXPECT_TRUE(image.Missing() ? !image.missing.empty() : image.rgba.size() == size_t(image.width) * image.height * 4)
+            << "byte " << i << " = " << int(v);
+      } catch (const Error&) {
+      }
+    }
+}
+
+TEST(EdfMdbMesh, TheSampleSoldierIsSkinnedAndTextured) {
+  const std::string path = test::SourcePath("samples/edf_mdb/soldier.mdb");
+  std::vector<std::string> warnings;
+  const Scene s = DecodeBytes(ReadFileBytes(path), path, &warnings);
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_EQ(s.meshes.size(), 1u);
+  const size_t bones = s.skeleton.joints.size() - 1;  // a ribbon quad per bone with a parent
+  EXPECT_EQ(s.meshes[0].positions.size(), 4 * bones);
+  EXPECT_EQ(s.meshes[0].triangles.size(), 6 * bones);
+  EXPECT_TRUE(s.meshes[0].Skinned());
+  ASSERT_EQ(s.textures.size(), 1u);
+  ASSERT_FALSE(s.textures[0].Missing()) << s.textures[0].missing;
+  EXPECT_EQ(s.textures[0].source_format, "BC1");
+  EXPECT_EQ(s.textures[0].width, 8u);
+  // The checks' two colours, through BC1's 5:6:5 endpoints: olive (96, 112, 48) at (0, 0).
+  EXPECT_NEAR(s.textures[0].rgba[0], 96, 8);
+  EXPECT_NEAR(s.textures[0].rgba[1], 112, 8);
+  EXPECT_NEAR(s.textures[0].rgba[2], 48, 8);
+  EXPECT_EQ(s.materials[0].texture, 0);
+}
+
 TEST(EdfMdbMesh, FindsTexturesInTheModelsFolderOnly) {
   const auto dir = test::TempDir("edf_mdb_textures");
   std::filesystem::create_directories(dir / "model");
