@@ -34,10 +34,10 @@ struct Builder : test::LittleEndianBuilder {
 // object "body" of one mesh: three vertices, each element type once: half4 position, float3
 // normal, float2 texcoord, ubyte4 colour, ubyte4 bone indices, float4 weights (stride 52).
 // Material "skin" (shader "sh") whose "albedo" slot is texture 0, "tex.dds".
-Bytes GoldenModel(float bind_y = 1) {
+Bytes GoldenModel(float bind_y = 1, uint32_t version = 0x14, const char* texcoord = "texcoord") {
   Builder w;
   w.b = {'M', 'D', 'B', '0'};
-  for (uint32_t v : {0x14u, 4u, 0x30u, 2u, 0x40u, 1u, 0x1C0u, 1u, 0x258u, 1u, 0x294u}) w.U32(v);
+  for (uint32_t v : {version, 4u, 0x30u, 2u, 0x40u, 1u, 0x1C0u, 1u, 0x258u, 1u, 0x294u}) w.U32(v);
   std::vector<std::pair<size_t, size_t>> wide, narrow;  // (field, record) of each string
   std::vector<std::string> wide_text, narrow_text;
   auto str16 = [&](size_t record, std::string s) { wide.push_back({w.size(), record}), wide_text.push_back(s), w.U32(0); };
@@ -57,7 +57,7 @@ Bytes GoldenModel(float bind_y = 1) {
   w.b.insert(w.b.end(), {0, 1, 2, 0});
   w.U32(0), w.U32(0), w.U32(0x28), w.U16(52), w.U16(6), w.U32(3), w.U32(0);
   w.U32(0x300 - 0x1D0), w.U32(3), w.U32(0x39C - 0x1D0);
-  const std::pair<uint32_t, const char*> elements[] = {{7, "position"}, {4, "normal"}, {12, "texcoord"},
+  const std::pair<uint32_t, const char*> elements[] = {{7, "position"}, {4, "normal"}, {12, texcoord},
                                                        {21, "color"}, {21, "BLENDINDICES"}, {1, "BLENDWEIGHT"}};
   const uint32_t offsets[] = {0, 8, 20, 28, 32, 36};
   for (size_t i = 0; i < 6; ++i) {
@@ -132,6 +132,16 @@ TEST(EdfMdbMesh, DecodesEachStoredTypeOfTheLayout) {
   EXPECT_TRUE(s.textures[0].Missing());
   ASSERT_EQ(warnings.size(), 1u);
   Has(warnings[0], "texture 'tex.dds'");
+}
+
+// EDF6 (0x20) by the add-on: the same records, element names upper case. Hand-built: no real
+// EDF6 model was at hand.
+TEST(EdfMdbMesh, ReadsTheEdf6VersionWithUpperCaseElementNames) {
+  const Scene s = DecodeBytes(GoldenModel(1, 0x20, "TEXCOORD"));
+  ASSERT_EQ(s.meshes.size(), 1u);
+  ASSERT_EQ(s.meshes[0].uvs.size(), 3u);
+  EXPECT_FLOAT_EQ(s.meshes[0].uvs[0][1], 0.75f);
+  EXPECT_EQ(s.metadata["mdb_version"], 0x20);
 }
 
 TEST(EdfMdbMesh, MovesVerticesFromTheStoredBindPoseToTheRestPose) {
