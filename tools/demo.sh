@@ -14,7 +14,7 @@ while IFS= read -r -d '' f; do
   # Each file with its companion skeleton or model from the same folder (docs/cli.md).
   "$cli" convert "$f" "$dest" --summary --skeleton auto
   count=$((count + 1))
-done < <(find "$samples" -type f ! -name '*.md' -print0 | sort -z)
+done < <(find "$samples" -type f ! -name '*.md' ! -name '*.dds' -print0 | sort -z)
 echo "demo: $count sample files converted to .glb under $out"
 # Last, the samples as pages to look at: one per file, each animation with its skeleton or
 # model, and a gallery of them all (docs/preview.md).

@@ -28,8 +28,8 @@ CLI = os.environ.get("ANIMKIT_CLI", "")
 
 
 def all_samples():
-    """Every bundled sample file, sorted."""
-    return sorted(p for p in SAMPLES.rglob("*") if p.is_file())
+    """Every bundled sample file, sorted (not the .dds textures EDF models name)."""
+    return sorted(p for p in SAMPLES.rglob("*") if p.is_file() and p.suffix != ".dds")
 
 
 def sample_id(path):

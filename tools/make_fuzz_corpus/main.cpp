@@ -6,6 +6,7 @@
 #include <animkit/animkit.hpp>
 #include <animkit/formats/registry.hpp>
 #include <synthetic/synthetic.hpp>
+#include <animkit/formats/edf_mdb.hpp>
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/psx_tmd.hpp>
 
@@ -274,6 +275,33 @@ void AddKh2Evaluation(Corpus& corpus) {
   corpus.Add("kh2_evaluate", "every-type.motion", with(all));
 }
 
+// An MDB with a skinned, textured triangle (the mesh decoder's tables), and DDS seeds: a
+// 5 x 3 gradient as BC1 (partial blocks) and as uncompressed BGRA.
+void AddMdbMeshAndDds(Corpus& corpus) {
+  Skeleton skeleton;
+  skeleton.joints = {{"root", -1, {}}, {"arm", 0, {}}};
+  skeleton.joints[1].rest.translation = {0, 1, 0};
+  Mesh mesh;
+  mesh.name = "body";
+  mesh.positions = {{0, 0, 0}, {1, 1, 0}, {0, 2, 0}};
+  mesh.normals = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+  mesh.uvs = {{0, 0}, {1, 0}, {0, 1}};
+  mesh.colors = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}};
+  mesh.joints = {{0, 0, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}};
+  mesh.weights = {{1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {1, 0, 0, 0}};
+  mesh.triangles = {0, 1, 2};
+  mesh.material = 0;
+  Material material;
+  material.name = "skin";
+  material.texture = 0;
+  corpus.Add("edf_mdb", "skinned-mesh.mdb",
+             edf_mdb::Serialize(edf_mdb::EncodeModel(skeleton, {mesh}, {material}, {"skin.dds"})));
+  Image image{"seed", 5, 3, std::vector<uint8_t>(5 * 3 * 4, 255), "", ""};
+  for (size_t i = 0; i < 15; ++i) image.rgba[i * 4] = uint8_t(i * 17), image.rgba[i * 4 + 1] = uint8_t(255 - i * 17);
+  corpus.Add("edf_dds", "gradient-bc1.dds", edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bc1));
+  corpus.Add("edf_dds", "gradient-bgra.dds", edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bgra8));
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: animkit_make_fuzz_corpus OUTDIR\n");
@@ -289,6 +317,7 @@ int main(int argc, char** argv) {
     AddKh2Triggers(corpus);
     AddKh2Leniency(corpus);
     AddKh2Evaluation(corpus);
+    AddMdbMeshAndDds(corpus);
     AddTmdLayouts(corpus);
     AddAnimLayouts(corpus);
     fs::remove_all(scratch);

@@ -1,6 +1,8 @@
 #include <animkit/formats/edf_canm.hpp>
 #include <animkit/formats/edf_mdb.hpp>
 
+#include <animkit/offline/skinning.hpp>
+
 #include "sample_writers.hpp"
 
 namespace animkit::samples {
@@ -48,10 +50,54 @@ std::vector<Clip> SoldierClips(bool animate_scale, size_t frames) {
   return {walk, idle};
 }
 
+// A flat ribbon along every bone: two vertices at the parent (bound to it) and two at the
+// child (bound to the child), a quad of two triangles; the ribbon's v runs down its length.
+Mesh SoldierRibbon(const Skeleton& skeleton) {
+  const std::vector<Mat4> rest = BindMatrices(skeleton);
+  Mesh mesh;
+  mesh.name = "body";
+  mesh.material = 0;
+  for (size_t j = 0; j < skeleton.joints.size(); ++j) {
+    const int parent = skeleton.joints[j].parent;
+    if (parent < 0) continue;
+    const uint32_t base = uint32_t(mesh.positions.size());
+    const Vec3 from = TransformPoint(rest[size_t(parent)], {0, 0, 0}), to = TransformPoint(rest[j], {0, 0, 0});
+    for (int end = 0; end < 2; ++end)
+      for (float side : {-0.05f, 0.05f}) {
+        const Vec3 at = end ? to : from;
+        mesh.positions.push_back({at.x + side, at.y, at.z});
+        mesh.normals.push_back({0, 0, 1});
+        mesh.uvs.push_back({side < 0 ? 0.0f : 1.0f, float(end)});
+        mesh.joints.push_back({uint16_t(end ? j : size_t(parent)), 0, 0, 0});
+        mesh.weights.push_back({1, 0, 0, 0});
+      }
+    for (uint32_t i : {0u, 2u, 1u, 1u, 2u, 3u}) mesh.triangles.push_back(base + i);
+  }
+  return mesh;
+}
+
+// 8 x 8 checks of olive and sand, the soldier's texture.
+Image SoldierTexture() {
+  Image image{"soldier.dds", 8, 8, std::vector<uint8_t>(8 * 8 * 4, 255), "", ""};
+  for (size_t y = 0; y < 8; ++y)
+    for (size_t x = 0; x < 8; ++x) {
+      const bool dark = ((x / 4) + (y / 4)) % 2 == 0;
+      uint8_t* p = &image.rgba[(y * 8 + x) * 4];
+      p[0] = dark ? 96 : 200, p[1] = dark ? 112 : 184, p[2] = dark ? 48 : 136;
+    }
+  return image;
+}
+
 }  // namespace
 
 void WriteEdfMdbSamples(const std::filesystem::path& dir) {
-  WriteSample(dir, "soldier.mdb", edf_mdb::Serialize(edf_mdb::EncodeSkeleton(Soldier())));
+  const Skeleton skeleton = Soldier();
+  Material material;
+  material.name = "soldier";
+  material.texture = 0;
+  WriteSample(dir, "soldier.mdb",
+              edf_mdb::Serialize(edf_mdb::EncodeModel(skeleton, {SoldierRibbon(skeleton)}, {material}, {"soldier.dds"})));
+  WriteSample(dir, "soldier.dds", edf_mdb::EncodeDds(SoldierTexture(), edf_mdb::DdsEncoding::Bc1));
 }
 
 void WriteEdfCanmSamples(const std::filesystem::path& dir) {

@@ -7,14 +7,17 @@
 // child, u32 name index, u32 child count, u8 group, u8 unknown, u8 unknown flag,
 // u8[5] padding, f32[16] parent-relative local matrix, f32[16] inverse bind matrix,
 // f32[8] unknown (matrices stored column by column, translation in floats 12..14).
-// Meshes, materials and textures are not interpreted: they stay in `image`, and
-// Serialize writes the image with every parsed field written back at its place.
+// Objects (meshes), materials and textures are decoded by ParseModel/DecodeModel (layouts in
+// docs/formats/edf_mdb.md); the file stays in `image`, and Serialize writes the image with
+// every parsed bone and header field written back at its place.
 #pragma once
 
 #include <animkit/core/format.hpp>
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +70,103 @@ Skeleton DecodeSkeleton(const File& file);
 File EncodeSkeleton(const Skeleton& skeleton, uint32_t version = kVersionEdf5);
 
 Mat4 MatrixFrom(const std::array<float, 16>& column_major);
+
+// ---- Objects, meshes, materials, textures ----------------------------------------------
+inline constexpr size_t kObjectSize = 0x10, kMeshSize = 0x28, kElementSize = 0x10;
+inline constexpr size_t kMaterialSize = 0x20, kMaterialTextureSize = 0x1C, kParameterSize = 0x20;
+inline constexpr size_t kTextureSize = 0x10;
+
+// The stored type of a vertex element.
+enum class ElementType : uint32_t { Float4 = 1, Float3 = 4, Half4 = 7, Float2 = 12, UByte4 = 21 };
+// Bytes of one value of type, 0 for a type animkit does not know.
+size_t ElementBytes(uint32_t type);
+
+struct VertexElement {
+  uint32_t type = 0, offset = 0, channel = 0;
+  std::string name;  // "position", "normal", "texcoord", "BLENDINDICES"... (case varies)
+};
+
+struct MeshRecord {
+  size_t at = 0;              // file offset of the record
+  uint8_t topology = 0;       // 0: triangle list; else strips (unverified, not decoded)
+  uint8_t skinned = 0;
+  int8_t influences = 0;      // the most bones one vertex uses
+  int32_t material = -1;      // into the material table
+  uint16_t stride = 0;
+  uint32_t vertex_count = 0, mesh_index = 0, index_count = 0;
+  size_t vertex_at = 0, index_at = 0;  // absolute
+  std::vector<VertexElement> layout;
+};
+
+struct ObjectRecord {
+  size_t at = 0;
+  uint32_t index = 0;
+  std::string name;
+  std::vector<MeshRecord> meshes;
+};
+
+struct MaterialTexture {
+  uint32_t texture = 0;  // into the texture table
+  std::string map;       // the shader's slot: "albedo", "normal", ...
+};
+
+struct MaterialParameter {
+  std::string name;
+  uint8_t type = 0, size = 0;
+  std::array<float, 6> values{};
+};
+
+struct MaterialRecord {
+  uint16_t index = 0;
+  std::string name, shader;
+  std::vector<MaterialParameter> parameters;
+  std::vector<MaterialTexture> textures;
+};
+
+struct TextureRecord {
+  uint32_t index = 0;
+  std::string name, file_name;
+};
+
+struct Model {
+  std::vector<ObjectRecord> objects;  // the readable ones
+  std::vector<MaterialRecord> materials;
+  std::vector<TextureRecord> textures;
+  std::vector<std::string> damaged;   // one line per object, mesh, material skipped: offset and why
+};
+
+// The object, material and texture tables of a parsed file. A record that does not fit is
+// left out and listed in `damaged`; nothing here throws for the file's content.
+Model ParseModel(const File& file);
+
+// What a model's textures are read from: the bytes of the file of that name beside the model,
+// or nullopt with `why` set. The pipeline's reader gives one over the model's own folder
+// (FolderTextureReader); tests give their own.
+using TextureReader = std::function<std::optional<Bytes>(const std::string& file_name, std::string& why)>;
+// Files of the folder `folder` only, matched case-insensitively; a name with a path
+// separator or ".." is refused (never outside that folder).
+TextureReader FolderTextureReader(std::string folder);
+
+// The meshes, materials and textures of the model in the common model: skinned meshes in
+// model space at the skeleton's rest pose, unskinned ones rigid to the bone of their object's
+// name (or static when none). A mesh that cannot be decoded is left out, with a line in
+// `damaged`; a texture not found or not decodable is an Image with `missing` set.
+void DecodeModel(const File& file, const Model& model, const TextureReader& textures, Scene& scene,
+                 std::vector<std::string>& damaged);
+
+// Writes a model for the project's samples and tests: the skeleton and, per mesh, one object
+// of one mesh (float4 position, float3 normal, float2 texcoord, ubyte4 colour, ubyte4 bone
+// indices, float4 weights), the materials (one "albedo" slot each) and the texture file names.
+// Modders' meshes written back into their MDB are not this (docs/formats/edf_mdb.md).
+File EncodeModel(const Skeleton& skeleton, const std::vector<Mesh>& meshes, const std::vector<Material>& materials,
+                 const std::vector<std::string>& texture_files, uint32_t version = kVersionEdf5);
+
+// ---- DDS textures ------------------------------------------------------------------------
+// Mip 0 of a DDS: uncompressed RGB(A) by its bit masks, BC1/BC2/BC3 (libsquish). Other
+// formats (BC7 among them) give an Image with `missing` set; a damaged file throws Error.
+Image DecodeDds(ByteView data, const std::string& name);
+enum class DdsEncoding { Bgra8, Bc1 };
+Bytes EncodeDds(const Image& image, DdsEncoding encoding);
 
 // The metadata keys a decoded MDB holds (glTF extras keep them).
 namespace metadata_keys {

@@ -88,33 +88,8 @@ Skeleton DecodeSkeleton(const File& f) {
   return s;
 }
 
-File EncodeSkeleton(const Skeleton& skeleton, uint32_t version) {
+void WriteBones(ByteWriter& w, const Skeleton& skeleton, const std::vector<Mat4>& model) {
   const size_t n = skeleton.joints.size();
-  const size_t names_at = kHeaderSize, bones_at = names_at + kNameEntrySize * n, strings_at = bones_at + kBoneSize * n;
-  // Model-space matrices for the inverse bind matrices.
-  std::vector<TransformTRS> local(n);
-  std::vector<Mat4> model(n);
-  for (size_t i = 0; i < n; ++i) {
-    local[i] = skeleton.joints[i].rest;
-    if (skeleton.joints[i].parent >= int(i)) {
-      throw Error::General("joint '" + skeleton.joints[i].name + "' comes before its parent; an MDB lists parents first");
-    }
-  }
-  LocalToModel(skeleton, local, model);
-
-  ByteWriter w(Endian::Little);
-  for (char c : {'M', 'D', 'B', '0'}) w.U8(uint8_t(c));
-  const uint32_t end_of_bones = uint32_t(strings_at);
-  for (uint32_t v : {version, uint32_t(n), uint32_t(names_at), uint32_t(n), uint32_t(bones_at), 0u, end_of_bones, 0u,
-                     end_of_bones, 0u, end_of_bones})
-    w.U32(v);
-  std::vector<std::vector<uint16_t>> strings;
-  size_t at = strings_at;
-  for (size_t i = 0; i < n; ++i) {
-    strings.push_back(Utf16FromUtf8(skeleton.joints[i].name));
-    w.U32(uint32_t(at - (names_at + kNameEntrySize * i)));
-    at += 2 * (strings.back().size() + 1);
-  }
   for (size_t i = 0; i < n; ++i) {
     const Joint& j = skeleton.joints[i];
     int32_t first_child = -1, next_sibling = -1;
@@ -145,6 +120,36 @@ File EncodeSkeleton(const Skeleton& skeleton, uint32_t version) {
       for (size_t r = 0; r < 4; ++r) w.F32(inv.m[c][r]);
     w.Fill(32);
   }
+}
+
+File EncodeSkeleton(const Skeleton& skeleton, uint32_t version) {
+  const size_t n = skeleton.joints.size();
+  const size_t names_at = kHeaderSize, bones_at = names_at + kNameEntrySize * n, strings_at = bones_at + kBoneSize * n;
+  // Model-space matrices for the inverse bind matrices.
+  std::vector<TransformTRS> local(n);
+  std::vector<Mat4> model(n);
+  for (size_t i = 0; i < n; ++i) {
+    local[i] = skeleton.joints[i].rest;
+    if (skeleton.joints[i].parent >= int(i)) {
+      throw Error::General("joint '" + skeleton.joints[i].name + "' comes before its parent; an MDB lists parents first");
+    }
+  }
+  LocalToModel(skeleton, local, model);
+
+  ByteWriter w(Endian::Little);
+  for (char c : {'M', 'D', 'B', '0'}) w.U8(uint8_t(c));
+  const uint32_t end_of_bones = uint32_t(strings_at);
+  for (uint32_t v : {version, uint32_t(n), uint32_t(names_at), uint32_t(n), uint32_t(bones_at), 0u, end_of_bones, 0u,
+                     end_of_bones, 0u, end_of_bones})
+    w.U32(v);
+  std::vector<std::vector<uint16_t>> strings;
+  size_t at = strings_at;
+  for (size_t i = 0; i < n; ++i) {
+    strings.push_back(Utf16FromUtf8(skeleton.joints[i].name));
+    w.U32(uint32_t(at - (names_at + kNameEntrySize * i)));
+    at += 2 * (strings.back().size() + 1);
+  }
+  WriteBones(w, skeleton, model);
   for (const auto& s : strings) {
     for (uint16_t u : s) w.U16(u);
     w.U16(0);

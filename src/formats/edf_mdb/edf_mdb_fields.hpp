@@ -25,4 +25,9 @@ inline constexpr auto kBoneRecord = fields::List(
     Field{"unknown_flag", &Bone::unknown_flag}, Field{"padding", &Bone::padding}, Field{"local", &Bone::local},
     Field{"inverse_bind", &Bone::inverse_bind}, Field{"unknown", &Bone::unknown});
 
+// Bone records of a skeleton whose parents come first, model[i] its rest model matrices:
+// computed sibling and child links, group 0 for roots and 3 otherwise, zero unknown fields,
+// inverse bind = inverse(model[i]). Shared by EncodeSkeleton and EncodeModel.
+void WriteBones(ByteWriter& w, const Skeleton& skeleton, const std::vector<Mat4>& model);
+
 }  // namespace animkit::edf_mdb
