@@ -147,7 +147,9 @@ void ExpectSameLooks(const Scene& out, const Scene& in) {
     EXPECT_EQ(b.texture, a.texture) << a.name;
     EXPECT_EQ(b.base_color, a.base_color) << a.name;
     EXPECT_EQ(b.alpha, a.alpha) << a.name;
-    if (a.alpha == AlphaMode::Mask) EXPECT_EQ(b.alpha_cutoff, a.alpha_cutoff) << a.name;
+    if (a.alpha == AlphaMode::Mask) {
+      EXPECT_EQ(b.alpha_cutoff, a.alpha_cutoff) << a.name;
+    }
     EXPECT_EQ(b.double_sided, a.double_sided) << a.name;
   }
   ASSERT_EQ(out.textures.size(), in.textures.size());

@@ -106,7 +106,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 }  // namespace edf_mdb
 
 const FormatDescriptor kEdfMdbFormat{
-    .id = "edf-mdb", .description = "Earth Defense Force MDB model (skeleton; meshes and materials kept as bytes)",
+    .id = "edf-mdb", .description = "Earth Defense Force MDB model (skeleton, meshes, materials, textures)",
     .extensions = {".mdb"}, .companions = {}, .probe = edf_mdb::Probe, .read = edf_mdb::Read, .encode = edf_mdb::Encode,
     .options = {}};
 
