@@ -173,9 +173,8 @@ Bytes EncodeModelEntry(const std::vector<BoneRecord>& bones, const std::vector<M
     at(h + 4, uint32_t(int32_t(meshes[g].material)));
     at(h + 0x10, uint32_t(dma_at)), at(h + 0x14, uint32_t(slots_at)), at(h + 0x18, uint32_t(body.size() - vif_at));
   }
-  Bytes out(kReservedSize, 0);
-  out.insert(out.end(), body.begin(), body.end());
-  return out;
+  body.insert(body.begin(), kReservedSize, uint8_t{0});  // the reserved bytes before the header
+  return body;
 }
 
 }  // namespace animkit::kh2

@@ -148,9 +148,10 @@ TEST(Kh2Mesh, TheNextModelChainIsFollowed) {
   Pad16(entry);
   Bytes second(entry.begin() + 0x90, entry.end());
   const uint32_t next = uint32_t(second.size());
-  std::memset(second.data() + 0x10, 0, 2);  // no bones
-  std::memset(second.data() + 0x14, 0, 4);  // no bone table
-  std::memcpy(entry.data() + 0x90 + 0x0C, &next, 4);
+  ASSERT_GT(second.size(), 0x20u);
+  for (size_t k : {0x10, 0x11}) second.at(k) = 0;              // no bones
+  for (size_t k : {0x14, 0x15, 0x16, 0x17}) second.at(k) = 0;  // no bone table
+  for (size_t k = 0; k < 4; ++k) entry.at(0x90 + 0x0C + k) = uint8_t(next >> (8 * k));
   entry.insert(entry.end(), second.begin(), second.end());
   const Model model = ParseModel(entry);
   const ModelMeshes out = DecodeModelMeshes(model, SkeletonFromModel(model));
@@ -322,6 +323,13 @@ TEST(Kh2Mesh, SorasModelDecodesWithinItsSkeleton) {
   }
   const Vec3 grow = (hi - lo) * 0.5f;
   lo = lo - grow, hi = hi + grow;
+  Vec3 vlo{1e9f, 1e9f, 1e9f}, vhi{-1e9f, -1e9f, -1e9f};
+  for (const Mesh& m : scene.meshes)
+    for (const Vec3& p : m.positions) {
+      vlo = {std::min(vlo.x, p.x), std::min(vlo.y, p.y), std::min(vlo.z, p.z)};
+      vhi = {std::max(vhi.x, p.x), std::max(vhi.y, p.y), std::max(vhi.z, p.z)};
+    }
+  std::printf("  vertices span (%.1f, %.1f, %.1f) to (%.1f, %.1f, %.1f)\n", vlo.x, vlo.y, vlo.z, vhi.x, vhi.y, vhi.z);
   for (const Mesh& m : scene.meshes)
     for (const Vec3& p : m.positions) {
       ASSERT_TRUE(p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z)
