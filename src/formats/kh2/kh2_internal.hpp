@@ -2,6 +2,7 @@
 #pragma once
 
 #include <animkit/formats/kh2.hpp>
+#include <animkit/formats/kh2_model.hpp>
 
 #include <algorithm>
 #include <cstring>

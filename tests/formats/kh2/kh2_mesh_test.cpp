@@ -1,6 +1,7 @@
 // KH2 model meshes (VIF packets) and textures (TIM2): expected values written from the
 // layout (docs/formats/kh2.md, "Meshes" and "Textures"), not from the decoder.
 #include <animkit/formats/kh2.hpp>
+#include <animkit/formats/kh2_model.hpp>
 #include <animkit/offline/skinning.hpp>
 
 #include "support/test_support.hpp"
@@ -285,6 +286,32 @@ TEST(Kh2Texture, AMissingTextureKeepsItsNameAndSaysWhy) {
   EXPECT_TRUE(scene.textures[1].Missing());
   EXPECT_NE(scene.textures[1].missing.find("past the 1 textures"), std::string::npos);
   EXPECT_EQ(warnings.size(), 1u);
+}
+
+// The sample (tools/make_samples/kh2_samples.cpp): a ribbon of 7 rows of 2 vertices along
+// 4 bones (a row at each joint, one halfway along each bone), 12 triangles, a 4x4 checker.
+TEST(Kh2Mesh, TheSampleModelHasItsRibbonAndChecker) {
+  const Bytes data = ReadFileBytes(test::SourcePath("samples/kh2_bar/ex00.mdlx"));
+  const Scene scene = DecodeBar(ParseBar(data), nullptr, {});
+  ASSERT_EQ(scene.meshes.size(), 1u);
+  const Mesh& m = scene.meshes[0];
+  EXPECT_EQ(m.positions.size(), 14u);
+  EXPECT_EQ(m.triangles.size(), 36u);
+  size_t shared = 0;
+  for (const auto& w : m.weights) shared += w[1] > 0 ? 1 : 0;
+  EXPECT_EQ(shared, 6u);
+  const std::vector<Mat4> bind = BindMatrices(scene.skeleton, ScaleInheritance::PerAxis);
+  const Vec3 joint2 = TransformPoint(bind[2], {0, 0, 0});
+  bool found = false;  // the row at joint 2: its position +- 5 along x
+  for (const Vec3& p : m.positions) found |= std::fabs(p.x - (joint2.x + 5)) < 1e-3f && std::fabs(p.y - joint2.y) < 1e-3f;
+  EXPECT_TRUE(found);
+  ASSERT_EQ(scene.textures.size(), 1u);
+  const Image& img = scene.textures[0];
+  EXPECT_EQ(img.source_format, "TIM2 4-bit indexed");
+  ASSERT_EQ(img.rgba.size(), 64u);
+  EXPECT_EQ(std::vector<uint8_t>(img.rgba.begin(), img.rgba.begin() + 8), (std::vector<uint8_t>{40, 60, 140, 255, 230, 200, 90, 128}));
+  ASSERT_EQ(scene.materials.size(), 1u);
+  EXPECT_EQ(m.material, 0);
 }
 
 // ---------------------------------------------------------------------------
