@@ -3,6 +3,7 @@
 // tests (docs/formats/kh2.md, "Textures"; facts from OpenKH's docs/common/tm2.md,
 // docs/kh2/file/raw-texture.md and Tm2.cs).
 #include "kh2_internal.hpp"
+#include "kh2_raw_texture.hpp"
 
 #include <animkit/core/limits.hpp>
 
@@ -161,26 +162,14 @@ TextureSet DecodeTextures(ByteView entry, uint64_t base, const Limits& limits) {
   set.container = "KH2 raw texture";
   r.Require(0x24, "a KH2 texture header");
   if (r.U32("texture magic") != 0) r.FailAt(0, "expected the TIM2 magic or a KH2 raw texture (magic 0)");
-  r.Skip(8, "colour and transfer counts");
-  const uint32_t gs_count = r.U32("GS info count");
-  r.Skip(8, "offset data count and CLUT transfer offset");
-  const uint32_t gs_offset = r.U32("GS info offset");
-  ByteReader gs = r.Table(gs_offset, gs_count, 0xA0, 0x18, "the GS info table");
-  for (size_t i = 0; i < gs_count; ++i) {
-    Image img;
-    img.name = "texture " + N(i);
-    gs.Skip(112, "GS info registers");
-    const uint64_t tex0 = uint64_t(gs.U32("TEX0")) | uint64_t(gs.U32("TEX0")) << 32;
-    gs.Skip(0xA0 - 120, "GS info registers");
-    const int psm = int(tex0 >> 20) & 63;
-    img.width = 1u << ((tex0 >> 26) & 15), img.height = 1u << ((tex0 >> 30) & 15);
-    img.source_format = std::string("KH2 raw texture, ") + (psm == 20 ? "4-bit indexed" : psm == 19 ? "8-bit indexed" : "GS format " + N(psm));
-    img.missing = "KH2 raw textures (pixels laid out for PS2 GS memory) are not decoded yet";
-    set.images.push_back(std::move(img));
-  }
-  if (gs_count > 0)
-    set.warnings.push_back(N(gs_count) + " KH2 raw textures are named but not decoded (GS memory layout): "
-                                         "their materials have no pixels");
+  detail::RawTextureHeader h;
+  h.colour_count = r.U32("colour count"), h.texture_count = r.U32("texture transfer count");
+  h.gs_count = r.U32("GS info count"), h.offset_data_offset = r.U32("offset data offset");
+  h.transfer_offset = r.U32("transfer offset"), h.gs_info_offset = r.U32("GS info offset");
+  h.picture_offset = r.U32("picture offset"), h.palette_offset = r.U32("palette offset");
+  r.Table(h.gs_info_offset, h.gs_count, 0xA0, 0x18, "the GS info table");  // checked before anything is made
+  (void)limits;
+  set.images = detail::DecodeRawTextures(entry, h, base, set.warnings);
   return set;
 }
 
