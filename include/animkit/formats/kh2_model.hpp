@@ -32,12 +32,13 @@ ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint
 
 // The images of a texture entry: a TIM2 file (magic "TIM2": every picture, 4- and 8-bit
 // indexed with CSM1 palettes, 16-, 24- and 32-bit direct colour), or KH2's raw GS texture
-// (magic 0), whose images are named but not decoded (Image::missing says so). A damaged
-// picture is a missing image and a warning; an error only when no header can be read.
+// (magic 0: its PSMCT32 uploads replayed into GS memory, read back as PSMT8/PSMT4 texels).
+// A damaged TIM2 picture, or a raw texture in a GS format not read, is a missing image and
+// a warning; an error when a header, a table or a raw upload lies outside the entry.
 struct TextureSet {
   std::vector<Image> images;
   std::vector<std::string> warnings;
-  std::string container;  // "TIM2" or "KH2 raw texture"
+  std::string container;  // "TIM2", "KH2 raw texture"; "unreadable" when the entry could not be read
 };
 TextureSet DecodeTextures(ByteView entry, uint64_t base = 0, const Limits& limits = {});
 TextureSet DecodeTim2(ByteView data, uint64_t base = 0, const Limits& limits = {});

@@ -97,6 +97,7 @@ void detail::AddModelMeshes(const Bar& bar, Scene& scene, const Limits& limits, 
         images = DecodeTextures(textures->raw, textures->offset, limits);
       } catch (const Error& e) {
         notes.push_back(std::string("the texture entry could not be read: ") + e.what());
+        images.container = "unreadable";
       }
     }
     AttachMaterials(meshes.meshes, std::move(images), scene, notes);

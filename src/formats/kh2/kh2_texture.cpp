@@ -194,7 +194,8 @@ void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scen
     } else {
       Image img;
       img.name = "texture " + std::to_string(index);
-      img.missing = held == 0 ? "the MDLX has no texture entry (PC releases may keep textures elsewhere)"
+      img.missing = held == 0 && textures.container == "unreadable" ? "the texture entry could not be read"
+                    : held == 0 ? "the MDLX has no texture entry (PC releases may keep textures elsewhere)"
                               : "texture index " + std::to_string(index) + " is past the " + N(held) + " textures of the entry";
       warnings.push_back(mesh.name + ": " + img.missing);
       Material m;
