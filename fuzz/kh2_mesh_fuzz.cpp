@@ -2,7 +2,7 @@
 // against its own bone table), then as a texture entry (TIM2 or raw). Errors are fine;
 // a crash, a hang or an unbounded allocation is not.
 #include <animkit/formats/kh2.hpp>
-#include <animkit/formats/kh2_model.hpp>
+#include <animkit/formats/kh2/model.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace animkit;

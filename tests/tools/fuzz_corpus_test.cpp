@@ -1,7 +1,7 @@
 // The committed fuzz seed corpus (fuzz/corpus/<target>/, written by `make fuzz-corpus`):
 // one folder per fuzz target, small files, valid files of the target's format among them.
 #include <animkit/formats/kh2.hpp>
-#include <animkit/formats/kh2_model.hpp>
+#include <animkit/formats/kh2/model.hpp>
 #include <animkit/formats/registry.hpp>
 
 #include "support/test_support.hpp"

@@ -7,7 +7,7 @@
 #include <animkit/formats/registry.hpp>
 #include <synthetic/synthetic.hpp>
 #include <animkit/formats/kh2.hpp>
-#include <animkit/formats/kh2_model.hpp>
+#include <animkit/formats/kh2/model.hpp>
 #include <animkit/formats/psx_tmd.hpp>
 
 #include <cmath>

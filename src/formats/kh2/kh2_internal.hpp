@@ -2,7 +2,7 @@
 #pragma once
 
 #include <animkit/formats/kh2.hpp>
-#include <animkit/formats/kh2_model.hpp>
+#include <animkit/formats/kh2/model.hpp>
 
 #include <algorithm>
 #include <cstring>

@@ -1,7 +1,7 @@
 // KH2 model meshes (VIF packets) and textures (TIM2): expected values written from the
 // layout (docs/formats/kh2.md, "Meshes" and "Textures"), not from the decoder.
 #include <animkit/formats/kh2.hpp>
-#include <animkit/formats/kh2_model.hpp>
+#include <animkit/formats/kh2/model.hpp>
 #include <animkit/offline/skinning.hpp>
 
 #include "support/test_support.hpp"
