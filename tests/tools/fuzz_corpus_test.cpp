@@ -1,6 +1,7 @@
 // The committed fuzz seed corpus (fuzz/corpus/<target>/, written by `make fuzz-corpus`):
 // one folder per fuzz target, small files, valid files of the target's format among them.
 #include <animkit/formats/kh2.hpp>
+#include <animkit/formats/kh2/model.hpp>
 #include <animkit/formats/registry.hpp>
 
 #include "support/test_support.hpp"
@@ -15,6 +16,11 @@ namespace fs = std::filesystem;
 bool Reads(const std::string& target, ByteView bytes) {
   try {
     if (target == "kh2_triggers") return kh2::SerializeTriggers(kh2::ParseTriggers(bytes)) == Bytes(bytes.begin(), bytes.end());
+    if (target == "kh2_mesh") {  // a model entry whose meshes decode, or a texture entry whose images do
+      if (bytes.size() >= 4 && bytes[0] == 'T') return !kh2::DecodeTextures(bytes).images.at(0).Missing();
+      const kh2::Model model = kh2::ParseModel(bytes);
+      return !kh2::DecodeModelMeshes(model, kh2::SkeletonFromModel(model)).meshes.empty();
+    }
     std::string id = target == "kh2_evaluate" ? "kh2_motion" : target;  // the evaluator reads motions
     for (char& c : id)
       if (c == '_') c = '-';

@@ -8,6 +8,7 @@
 #include <synthetic/synthetic.hpp>
 #include <animkit/formats/edf_mdb.hpp>
 #include <animkit/formats/kh2.hpp>
+#include <animkit/formats/kh2/model.hpp>
 #include <animkit/formats/psx_tmd.hpp>
 
 #include <cmath>
@@ -302,6 +303,31 @@ void AddMdbMeshAndDds(Corpus& corpus) {
   corpus.Add("edf_dds", "gradient-bgra.dds", edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bgra8));
 }
 
+// Model entries with meshes (one bone, two bones sharing a vertex) and TIM2 textures.
+void AddKh2Meshes(Corpus& corpus) {
+  std::vector<kh2::BoneRecord> bones(2);
+  bones[1].index = 1, bones[1].parent = 0, bones[1].translation = {0, 10, 0, 0};
+  Mesh m;
+  m.positions = {{1, 0, 0}, {0, 0, 1}, {1, 10, 0}, {0, 5, 0}};
+  m.joints = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}};
+  m.weights = {{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}};
+  m.uvs = {{0, 0}, {1, 0}, {0, 1}, {0.5f, 0.5f}};
+  m.colors = {{1, 1, 1, 1}, {0.5f, 0, 0, 1}, {0, 1, 0, 0.5f}, {1, 1, 1, 1}};
+  m.triangles = {0, 1, 2, 2, 1, 3};
+  m.material = 0;
+  corpus.Add("kh2_mesh", "two-bones.model", kh2::EncodeModelEntry(bones, {m}));
+  m.colors.clear();
+  corpus.Add("kh2_mesh", "two-groups.model", kh2::EncodeModelEntry(bones, {m, m}));
+  Image img;
+  img.width = 4, img.height = 2;
+  for (int i = 0; i < 8; ++i) img.rgba.insert(img.rgba.end(), {uint8_t(i * 30), 0, 0, uint8_t(i % 2 ? 255 : 128)});
+  corpus.Add("kh2_mesh", "four-bit.tm2", kh2::EncodeTim2({img}));
+  img.width = 40, img.height = 1;
+  img.rgba.clear();
+  for (int i = 0; i < 40; ++i) img.rgba.insert(img.rgba.end(), {uint8_t(i), uint8_t(3 * i), 9, 255});
+  corpus.Add("kh2_mesh", "eight-bit.tm2", kh2::EncodeTim2({img, img}));
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: animkit_make_fuzz_corpus OUTDIR\n");
@@ -318,6 +344,9 @@ int main(int argc, char** argv) {
     AddKh2Leniency(corpus);
     AddKh2Evaluation(corpus);
     AddMdbMeshAndDds(corpus);
+}
+
+    AddKh2Meshes(corpus);
     AddTmdLayouts(corpus);
     AddAnimLayouts(corpus);
     fs::remove_all(scratch);

@@ -1,4 +1,6 @@
 #include <animkit/formats/kh2.hpp>
+#include <animkit/formats/kh2/model.hpp>
+#include <animkit/offline/skinning.hpp>
 
 #include "sample_writers.hpp"
 
@@ -17,7 +19,51 @@ Clip NumberedClip(const Skeleton& skeleton, const SyntheticSpec& spec) {
 
 void Name(BarEntry& e, const char* name) { std::memcpy(e.name.data(), name, 4); }
 
-// An MDLX-like archive: one model entry whose header and bone table describe skeleton.
+// A ribbon two vertices wide along the bones (rest pose, model space): a row at each joint
+// bound to it alone, and a row halfway along each bone shared by its two joints (weights 1/2).
+Mesh Ribbon(const Skeleton& skeleton) {
+  const std::vector<Mat4> bind = BindMatrices(skeleton, ScaleInheritance::PerAxis);
+  Mesh m;
+  m.name = "ribbon";
+  m.material = 0;
+  auto row = [&](Vec3 at, std::array<uint16_t, 4> joints, std::array<float, 4> weights) {
+    const float v = float(m.positions.size() / 2) / float(2 * skeleton.joints.size() - 2);
+    for (float side : {-1.f, 1.f}) {
+      m.positions.push_back(at + Vec3{5 * side, 0, 0});
+      m.joints.push_back(joints), m.weights.push_back(weights);
+      m.uvs.push_back({side < 0 ? 0.f : 1.f, v});
+    }
+  };
+  for (size_t j = 0; j < skeleton.joints.size(); ++j) {
+    const Vec3 here = TransformPoint(bind[j], {0, 0, 0});
+    if (j > 0) {
+      const Vec3 before = TransformPoint(bind[j - 1], {0, 0, 0});
+      row((here + before) * 0.5f, {uint16_t(j - 1), uint16_t(j), 0, 0}, {0.5f, 0.5f, 0, 0});
+    }
+    row(here, {uint16_t(j), 0, 0, 0}, {1, 0, 0, 0});
+  }
+  for (uint32_t r = 0; r + 1 < m.positions.size() / 2; ++r) {
+    const uint32_t a = 2 * r;
+    m.triangles.insert(m.triangles.end(), {a, a + 1, a + 2, a + 1, a + 3, a + 2});
+  }
+  return m;
+}
+
+// A 4x4 checker of two colours, one half transparent: a 4-bit TIM2 picture.
+Image Checker() {
+  Image img;
+  img.name = "checker";
+  img.width = img.height = 4;
+  for (uint32_t y = 0; y < 4; ++y)
+    for (uint32_t x = 0; x < 4; ++x) {
+      const bool dark = (x + y) % 2 == 0;
+      img.rgba.insert(img.rgba.end(), {uint8_t(dark ? 40 : 230), uint8_t(dark ? 60 : 200), uint8_t(dark ? 140 : 90),
+                                       uint8_t(dark ? 255 : 128)});
+    }
+  return img;
+}
+
+// An MDLX-like archive: a model entry whose bone table describes skeleton, and a texture entry.
 Bytes ModelArchive(const Skeleton& skeleton) {
   ByteWriter w(Endian::Little);
   w.Fill(kReservedSize);
@@ -33,12 +79,19 @@ Bytes ModelArchive(const Skeleton& skeleton) {
                     j.rest.translation.y, j.rest.translation.z, 1.0f})
       w.F32(f);
   }
+  // The bone table as read, with a small skinned ribbon along the bones and its texture.
+  const std::vector<BoneRecord> bones = ParseModel(w.bytes()).bones;
   Bar bar;
   BarEntry e;
   e.type = kEntryModel;
   Name(e, "ex00");
-  e.model = std::make_shared<Model>(ParseModel(w.bytes()));
+  e.model = std::make_shared<Model>(ParseModel(EncodeModelEntry(bones, {Ribbon(skeleton)})));
   bar.entries.push_back(std::move(e));
+  BarEntry t;
+  t.type = kEntryTexture;
+  Name(t, "tim_");
+  t.raw = EncodeTim2({Checker()});
+  bar.entries.push_back(std::move(t));
   LayoutBar(bar);
   return SerializeBar(bar);
 }

@@ -294,6 +294,7 @@ struct Model {
 // ---------------------------------------------------------------------------
 // BAR archive
 inline constexpr uint16_t kEntryModel = 4;
+inline constexpr uint16_t kEntryTexture = 7;  // textures of the model (formats/kh2/model.hpp)
 inline constexpr uint16_t kEntryMotion = 9;
 inline constexpr uint16_t kEntryTriggers = 16;
 inline constexpr uint16_t kEntryAnb = 17;

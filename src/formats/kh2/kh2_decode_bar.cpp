@@ -79,6 +79,36 @@ const InterpolatedMotion* FirstInterpolated(const Bar& bar) {
 
 }  // namespace
 
+void detail::AddModelMeshes(const Bar& bar, Scene& scene, const Limits& limits, std::vector<std::string>* warnings) {
+  const BarEntry* model = nullptr;
+  const BarEntry* textures = nullptr;
+  for (const BarEntry& e : bar.entries) {
+    if (!model && e.model && !e.model->bones.empty()) model = &e;
+    if (!textures && e.type == kEntryTexture && !e.Damaged() && !e.raw.empty()) textures = &e;
+  }
+  if (!model) return;
+  std::vector<std::string> notes;
+  try {
+    ModelMeshes meshes = DecodeModelMeshes(*model->model, SkeletonFromModel(*model->model), model->offset, limits);
+    notes = std::move(meshes.warnings);
+    TextureSet images;
+    if (textures) {
+      try {
+        images = DecodeTextures(textures->raw, textures->offset, limits);
+      } catch (const Error& e) {
+        notes.push_back(std::string("the texture entry could not be read: ") + e.what());
+        images.container = "unreadable";
+      }
+    }
+    AttachMaterials(meshes.meshes, std::move(images), scene, notes);
+    for (Mesh& m : meshes.meshes) scene.meshes.push_back(std::move(m));
+  } catch (const Error& e) {
+    notes.push_back(std::string("the model's meshes could not be read: ") + e.what());
+  }
+  if (warnings)
+    for (const std::string& n : notes) warnings->push_back("meshes: " + n);
+}
+
 Scene DecodeBar(const Bar& bar, const Scene* reference, const DecodeSettings& settings) {
   Scene scene;
   Value rest_meta = Value::object();
@@ -95,6 +125,7 @@ Scene DecodeBar(const Bar& bar, const Scene* reference, const DecodeSettings& se
     scene.metadata[metadata_keys::kRest] = rows;
     rest_meta = scene.metadata;
   }
+  if (!reference || reference->skeleton.empty()) detail::AddModelMeshes(bar, scene, settings.limits, nullptr);
   const std::vector<ChannelValues> rest = RestChannels(scene.skeleton, rest_meta);
   const Skeleton model_skeleton = scene.skeleton;
   DecodedMotions decoded;

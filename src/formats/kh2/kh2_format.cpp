@@ -81,6 +81,8 @@ class BarDocument final : public FileDocument<Bar, kKh2BarFormat, SerializeBar> 
   std::vector<std::string> Warnings() const override {
     std::vector<std::string> out = file_.warnings;
     detail::EvaluationWarnings(file_, out);
+    Scene meshes;
+    detail::AddModelMeshes(file_, meshes, {}, &out);
     return out;
   }
   std::vector<std::string> Damaged() const override { return DamagedEntries(file_); }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <animkit/formats/kh2.hpp>
+#include <animkit/formats/kh2/model.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -121,6 +122,10 @@ void EvaluationWarnings(const Bar& bar, std::vector<std::string>& out);
 // What sets joint's pose in a motion ("a Position constraint from #12, IK (aim)..."),
 // joints named as skeleton names them.
 std::string DrivenBy(const InterpolatedMotion& motion, int joint, const Skeleton& skeleton);
+
+// The meshes, materials and textures of the archive's model entry (its texture entry
+// beside it) into scene; what was left out, as warnings (when given).
+void AddModelMeshes(const Bar& bar, Scene& scene, const Limits& limits, std::vector<std::string>* warnings);
 
 BoneRecord ReadBone(ByteReader& r);
 void WriteBone(ByteWriter& w, const BoneRecord& b);

@@ -1,0 +1,57 @@
+// Kingdom Hearts II model meshes and textures: the VIF packets of an MDLX's model entry
+// decoded to skinned meshes, its texture entry (BAR type 7) to images, and the writers the
+// project's samples and tests use. See docs/formats/kh2.md, "Meshes" and "Textures".
+#pragma once
+
+#include <animkit/core/model.hpp>
+#include <animkit/formats/kh2.hpp>
+
+#include <string>
+#include <vector>
+
+namespace animkit::kh2 {
+
+// What the meshes of a model entry decode to: one skinned Mesh per group (DMA chain) of
+// every model in the "next model" chain, in model space at the bind pose of the skeleton
+// (its rest pose under ScaleInheritance::PerAxis). mesh.material is the group's texture
+// index (Scene-level materials are one per texture index: AttachMaterials).
+struct ModelMeshes {
+  std::vector<Mesh> meshes;
+  std::vector<std::string> warnings;  // damaged groups and packets (left out), dropped influences
+  size_t models = 0;                  // models in the chain (character, shadow...)
+  size_t dropped_influences = 0;      // vertices that named more than 4 bones (the 4 heaviest kept)
+  // Largest distance, in model units, between the model-space positions a shared vertex's
+  // bones give (each per-bone position divided by its weight, through that bone's bind
+  // matrix) and their weighted sum: how exactly the file's pre-weighted positions agree.
+  double max_bone_disagreement = 0;
+};
+// model: a parsed model entry (its bytes); skeleton: the model's (SkeletonFromModel).
+// An error (with its offset) only when no model header can be read.
+ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint64_t base = 0,
+                              const Limits& limits = {});
+
+// The images of a texture entry: a TIM2 file (magic "TIM2": every picture, 4- and 8-bit
+// indexed with CSM1 palettes, 16-, 24- and 32-bit direct colour), or KH2's raw GS texture
+// (magic 0: its PSMCT32 uploads replayed into GS memory, read back as PSMT8/PSMT4 texels).
+// A damaged TIM2 picture, or a raw texture in a GS format not read, is a missing image and
+// a warning; an error when a header, a table or a raw upload lies outside the entry.
+struct TextureSet {
+  std::vector<Image> images;
+  std::vector<std::string> warnings;
+  std::string container;  // "TIM2", "KH2 raw texture"; "unreadable" when the entry could not be read
+};
+TextureSet DecodeTextures(ByteView entry, uint64_t base = 0, const Limits& limits = {});
+TextureSet DecodeTim2(ByteView data, uint64_t base = 0, const Limits& limits = {});
+
+// Scene materials for the meshes: material i shows texture i of textures (a texture
+// index past them gets a material and an Image saying why it is missing, with a warning).
+void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scene, std::vector<std::string>& warnings);
+
+// Sample and test writers (limited scope; writing a modder's edited mesh back into an
+// MDLX is the next step, not done): a model entry of one model whose groups are the given
+// skinned meshes (positions at the bind pose of bones' rest pose), one VIF packet per
+// group; and a TIM2 of indexed pictures (at most 16 colours: 4-bit, else at most 256: 8-bit).
+Bytes EncodeModelEntry(const std::vector<BoneRecord>& bones, const std::vector<Mesh>& meshes);
+Bytes EncodeTim2(const std::vector<Image>& images);
+
+}  // namespace animkit::kh2

@@ -1,0 +1,267 @@
+// KH2 model textures (BAR type 7): TIM2 pictures decoded to RGBA8, KH2's raw GS
+// texture named only; Scene materials for the meshes; a TIM2 writer for samples and
+// tests (docs/formats/kh2.md, "Textures"; facts from OpenKH's docs/common/tm2.md,
+// docs/kh2/file/raw-texture.md and Tm2.cs).
+#include "kh2_internal.hpp"
+#include "kh2_raw_texture.hpp"
+
+#include <animkit/core/limits.hpp>
+
+#include <cmath>
+#include <map>
+#include <utility>
+
+namespace animkit::kh2 {
+
+namespace {
+
+using Pixel = std::array<uint8_t, 4>;
+constexpr size_t kTim2HeaderSize = 0x10;
+constexpr size_t kPictureHeaderSize = 0x30;
+constexpr uint32_t kMaxSide = 4096;  // the GS addresses textures up to 1024; TIM2 stores at most this
+
+std::string N(uint64_t v) { return std::to_string(v); }
+
+// PS2 alpha: 0x80 is opaque; 0..0x80 scaled to 0..255.
+uint8_t Alpha(uint8_t a) { return a >= 0x80 ? 255 : uint8_t((a * 255 + 64) / 128); }
+
+// A colour of a TIM2 colour type (1: 16-bit A1B5G5R5, 2: 24-bit RGB, 3: 32-bit RGBA) at p.
+Pixel Colour(int type, const uint8_t* p) {
+  if (type == 1) {
+    const uint16_t c = uint16_t(p[0] | p[1] << 8);
+    auto five = [](int v) { return uint8_t((v << 3) | (v >> 2)); };
+    return {five(c & 31), five((c >> 5) & 31), five((c >> 10) & 31), uint8_t(c >> 15 ? 255 : 0)};
+  }
+  if (type == 2) return {p[0], p[1], p[2], 255};
+  return {p[0], p[1], p[2], Alpha(p[3])};
+}
+size_t ColourBytes(int type) { return type == 1 ? 2 : type == 2 ? 3 : 4; }
+
+// CSM1 order: within each 32 entries, entries 8-15 and 16-23 trade places (index bits 3 and 4 swap).
+size_t Csm1(size_t i) { return (i & ~size_t(0x18)) | ((i & 0x8) << 1) | ((i & 0x10) >> 1); }
+
+struct PictureHeader {
+  uint32_t total = 0, clut_size = 0, image_size = 0;
+  uint16_t header_size = 0, clut_colours = 0;
+  uint8_t format = 0, mipmaps = 0, clut_type = 0, image_type = 0;
+  uint16_t width = 0, height = 0;
+};
+
+std::string TypeName(int image_type) {
+  switch (image_type) {
+    case 1: return "TIM2 16-bit direct";
+    case 2: return "TIM2 24-bit direct";
+    case 3: return "TIM2 32-bit direct";
+    case 4: return "TIM2 4-bit indexed";
+    case 5: return "TIM2 8-bit indexed";
+    default: return "TIM2 image type " + N(uint64_t(image_type));
+  }
+}
+
+// One picture's pixels; throws on what the bytes cannot hold.
+Image DecodePicture(ByteReader& r, const PictureHeader& h, const Limits& limits) {
+  Image img;
+  img.source_format = TypeName(h.image_type);
+  if (h.image_type < 1 || h.image_type > 5) r.Fail("unknown TIM2 image type " + N(h.image_type));
+  if (h.width == 0 || h.height == 0 || h.width > kMaxSide || h.height > kMaxSide)
+    r.Fail("TIM2 picture size " + N(h.width) + "x" + N(h.height) + " (1..4096 expected)");
+  CheckLimit(uint64_t(h.width) * h.height, &Limits::max_values, limits, "the pixels of a TIM2 picture", Place::At(r.absolute(r.tell())));
+  const uint64_t bits = h.image_type == 4 ? 4 : h.image_type == 5 ? 8 : 8 * ColourBytes(h.image_type);
+  const uint64_t need = (uint64_t(h.width) * h.height * bits + 7) / 8;
+  if (h.image_size < need) r.Fail("TIM2 image data of " + Hex(h.image_size) + " bytes; " + N(h.width) + "x" + N(h.height) + " needs " + Hex(need));
+  const ByteView pixels = r.Take(h.image_size, "the TIM2 image data");
+  std::vector<Pixel> palette;
+  if (h.image_type >= 4) {
+    const int clut_type = h.clut_type & 0x3F;
+    if (clut_type < 1 || clut_type > 3) r.Fail("unknown TIM2 CLUT type " + Hex(h.clut_type));
+    const size_t colours = h.clut_colours;
+    if (colours == 0 || colours * ColourBytes(clut_type) > h.clut_size)
+      r.Fail("TIM2 CLUT of " + N(colours) + " colours in " + Hex(h.clut_size) + " bytes");
+    const ByteView clut = r.Take(h.clut_size, "the TIM2 CLUT");
+    palette.resize(colours);
+    const bool csm1 = (h.clut_type & 0x80) == 0 && colours >= 32;  // 16-colour CLUTs need no reorder
+    for (size_t i = 0; i < colours; ++i) {
+      const size_t stored = csm1 ? Csm1(i) : i;
+      palette[i] = stored < colours ? Colour(clut_type, clut.data() + stored * ColourBytes(clut_type)) : Pixel{0, 0, 0, 0};
+    }
+  }
+  img.width = h.width, img.height = h.height;
+  img.rgba.resize(size_t(h.width) * h.height * 4);
+  for (size_t i = 0; i < size_t(h.width) * h.height; ++i) {
+    Pixel px;
+    if (h.image_type == 4 || h.image_type == 5) {
+      const size_t index = h.image_type == 5 ? pixels[i] : (pixels[i / 2] >> (4 * (i & 1))) & 15;  // low nibble first
+      px = index < palette.size() ? palette[index] : Pixel{0, 0, 0, 0};
+    } else {
+      px = Colour(h.image_type, pixels.data() + i * ColourBytes(h.image_type));
+    }
+    std::copy(px.begin(), px.end(), img.rgba.begin() + std::ptrdiff_t(i * 4));
+  }
+  return img;
+}
+
+PictureHeader ReadPictureHeader(ByteReader& r) {
+  PictureHeader h;
+  h.total = r.U32("TIM2 picture total size"), h.clut_size = r.U32("TIM2 CLUT size"), h.image_size = r.U32("TIM2 image size");
+  h.header_size = r.U16("TIM2 picture header size"), h.clut_colours = r.U16("TIM2 CLUT colour count");
+  h.format = r.U8(), h.mipmaps = r.U8(), h.clut_type = r.U8(), h.image_type = r.U8();
+  h.width = r.U16("TIM2 width"), h.height = r.U16("TIM2 height");
+  return h;
+}
+
+}  // namespace
+
+TextureSet DecodeTim2(ByteView data, uint64_t base, const Limits& limits) {
+  ByteReader r(data, Endian::Little, base);
+  TextureSet set;
+  set.container = "TIM2";
+  r.Require(kTim2HeaderSize, "a TIM2 header");
+  r.Magic("TIM2");
+  r.U8("TIM2 version");
+  const uint8_t align = r.U8("TIM2 format");
+  const uint16_t count = r.U16("TIM2 picture count");
+  size_t at = align != 0 ? 0x80 : kTim2HeaderSize;  // format 1: pictures start 128-aligned
+  r.Count(count, kPictureHeaderSize, "the TIM2 pictures");
+  for (size_t i = 0; i < count; ++i) {
+    Image img;
+    img.name = "texture " + N(i);
+    try {
+      ByteReader p = r.Table(int64_t(at), 1, kPictureHeaderSize, 0, "a TIM2 picture");
+      const PictureHeader h = ReadPictureHeader(p);
+      if (h.header_size < kPictureHeaderSize || h.total < h.header_size || h.total > data.size() - at)
+        p.FailAt(0, "TIM2 picture total size " + Hex(h.total) + " / header size " + Hex(h.header_size) + " do not fit the file");
+      if (h.mipmaps > 1) p.FailAt(0x11, "TIM2 mipmaps are not decoded (" + N(h.mipmaps) + " levels)");
+      ByteReader body = r.Sub(at + h.header_size, h.total - h.header_size, "a TIM2 picture's data");
+      Image decoded = DecodePicture(body, h, limits);
+      decoded.name = img.name;
+      img = std::move(decoded);
+      at += h.total;
+    } catch (const Error& e) {
+      if (img.source_format.empty()) img.source_format = "TIM2";
+      img.missing = std::string("damaged TIM2 picture: ") + e.what();
+      set.warnings.push_back(img.name + ": " + img.missing);
+      set.images.push_back(std::move(img));
+      for (size_t j = i + 1; j < count; ++j) {  // the pictures after it cannot be found
+        Image rest;
+        rest.name = "texture " + N(j), rest.source_format = "TIM2";
+        rest.missing = "follows a damaged TIM2 picture";
+        set.images.push_back(std::move(rest));
+      }
+      break;
+    }
+    set.images.push_back(std::move(img));
+  }
+  return set;
+}
+
+TextureSet DecodeTextures(ByteView entry, uint64_t base, const Limits& limits) {
+  if (entry.size() >= 4 && entry[0] == 'T' && entry[1] == 'I' && entry[2] == 'M' && entry[3] == '2')
+    return DecodeTim2(entry, base, limits);
+  ByteReader r(entry, Endian::Little, base);
+  TextureSet set;
+  set.container = "KH2 raw texture";
+  r.Require(0x24, "a KH2 texture header");
+  if (r.U32("texture magic") != 0) r.FailAt(0, "expected the TIM2 magic or a KH2 raw texture (magic 0)");
+  detail::RawTextureHeader h;
+  h.colour_count = r.U32("colour count"), h.texture_count = r.U32("texture transfer count");
+  h.gs_count = r.U32("GS info count"), h.offset_data_offset = r.U32("offset data offset");
+  h.transfer_offset = r.U32("transfer offset"), h.gs_info_offset = r.U32("GS info offset");
+  h.picture_offset = r.U32("picture offset"), h.palette_offset = r.U32("palette offset");
+  r.Table(h.gs_info_offset, h.gs_count, 0xA0, 0x18, "the GS info table");  // checked before anything is made
+  (void)limits;
+  set.images = detail::DecodeRawTextures(entry, h, base, set.warnings);
+  return set;
+}
+
+void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scene, std::vector<std::string>& warnings) {
+  const size_t first_material = scene.materials.size();
+  const size_t held = textures.images.size();
+  warnings.insert(warnings.end(), textures.warnings.begin(), textures.warnings.end());
+  for (Image& img : textures.images) {
+    Material m;
+    m.name = img.name;
+    m.texture = int(scene.textures.size());
+    scene.materials.push_back(std::move(m));
+    scene.textures.push_back(std::move(img));
+  }
+  std::map<int, int> extra;  // texture index past the entry's -> its material
+  for (Mesh& mesh : meshes) {
+    const int index = mesh.material;
+    if (index >= 0 && size_t(index) < held) {
+      mesh.material = int(first_material) + index;
+    } else if (auto it = extra.find(index); it != extra.end()) {
+      mesh.material = it->second;
+    } else {
+      Image img;
+      img.name = "texture " + std::to_string(index);
+      img.missing = held == 0 && textures.container == "unreadable" ? "the texture entry could not be read"
+                    : held == 0 ? "the MDLX has no texture entry (PC releases may keep textures elsewhere)"
+                              : "texture index " + std::to_string(index) + " is past the " + N(held) + " textures of the entry";
+      warnings.push_back(mesh.name + ": " + img.missing);
+      Material m;
+      m.name = img.name;
+      m.texture = int(scene.textures.size());
+      scene.textures.push_back(std::move(img));
+      mesh.material = int(scene.materials.size());
+      extra.emplace(index, mesh.material);
+      scene.materials.push_back(std::move(m));
+    }
+    const Value& flags = std::as_const(mesh.metadata)["render_flags"];
+    if (flags.is_number_integer() && (flags.get<int64_t>() & 1) != 0)
+      scene.materials[size_t(mesh.material)].alpha = AlphaMode::Blend;  // the group's transparency flag
+  }
+}
+
+namespace {
+void Put16(Bytes& b, uint16_t v) { b.push_back(uint8_t(v)), b.push_back(uint8_t(v >> 8)); }
+void Put32(Bytes& b, uint32_t v) { Put16(b, uint16_t(v)), Put16(b, uint16_t(v >> 16)); }
+uint8_t Ps2Alpha(uint8_t a) { return uint8_t((a * 128 + 127) / 255); }
+}  // namespace
+
+Bytes EncodeTim2(const std::vector<Image>& images) {
+  Bytes out = {'T', 'I', 'M', '2', 4, 0};
+  Put16(out, uint16_t(images.size()));
+  out.resize(kTim2HeaderSize, 0);
+  for (const Image& img : images) {
+    if (img.Missing() || img.rgba.size() != size_t(img.width) * img.height * 4)
+      throw Error::General("EncodeTim2: image '" + img.name + "' has no pixels");
+    std::vector<Pixel> palette;
+    std::vector<uint8_t> index(size_t(img.width) * img.height);
+    for (size_t i = 0; i < index.size(); ++i) {
+      const Pixel px{img.rgba[i * 4], img.rgba[i * 4 + 1], img.rgba[i * 4 + 2], img.rgba[i * 4 + 3]};
+      auto it = std::find(palette.begin(), palette.end(), px);
+      if (it == palette.end()) {
+        if (palette.size() == 256) throw Error::General("EncodeTim2: image '" + img.name + "' has more than 256 colours");
+        it = palette.insert(palette.end(), px);
+      }
+      index[i] = uint8_t(it - palette.begin());
+    }
+    const bool four = palette.size() <= 16;
+    const size_t colours = four ? 16 : 256;
+    Bytes pixels;
+    if (four) {
+      pixels.assign((index.size() + 1) / 2, 0);
+      for (size_t i = 0; i < index.size(); ++i) pixels[i / 2] |= uint8_t(index[i] << (4 * (i & 1)));
+    } else {
+      pixels.assign(index.begin(), index.end());
+    }
+    while (pixels.size() % 16) pixels.push_back(0);
+    Bytes clut(colours * 4, 0);
+    for (size_t i = 0; i < palette.size(); ++i) {  // 8-bit: stored in CSM1 order (type bit 7 clear)
+      const size_t at = four ? i : Csm1(i);
+      clut[at * 4] = palette[i][0], clut[at * 4 + 1] = palette[i][1], clut[at * 4 + 2] = palette[i][2];
+      clut[at * 4 + 3] = Ps2Alpha(palette[i][3]);
+    }
+    Put32(out, uint32_t(kPictureHeaderSize + pixels.size() + clut.size()));
+    Put32(out, uint32_t(clut.size())), Put32(out, uint32_t(pixels.size()));
+    Put16(out, uint16_t(kPictureHeaderSize)), Put16(out, uint16_t(colours));
+    out.push_back(0), out.push_back(1), out.push_back(3), out.push_back(four ? 4 : 5);
+    Put16(out, uint16_t(img.width)), Put16(out, uint16_t(img.height));
+    out.resize(out.size() + 0x18, 0);  // GS registers: left zero (the decoder does not read them)
+    out.insert(out.end(), pixels.begin(), pixels.end());
+    out.insert(out.end(), clut.begin(), clut.end());
+  }
+  return out;
+}
+
+}  // namespace animkit::kh2

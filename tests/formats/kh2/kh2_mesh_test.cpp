@@ -1,0 +1,420 @@
+// KH2 model meshes (VIF packets) and textures (TIM2): expected values written from the
+// layout (docs/formats/kh2.md, "Meshes" and "Textures"), not from the decoder.
+#include <animkit/formats/kh2.hpp>
+#include <animkit/formats/kh2/model.hpp>
+#include <animkit/offline/skinning.hpp>
+
+#include "support/test_support.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+namespace animkit {
+namespace {
+
+using namespace kh2;
+
+void Put16(Bytes& b, uint16_t v) { b.push_back(uint8_t(v)), b.push_back(uint8_t(v >> 8)); }
+void Put32(Bytes& b, uint32_t v) { Put16(b, uint16_t(v)), Put16(b, uint16_t(v >> 16)); }
+void PutF(Bytes& b, float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  Put32(b, u);
+}
+void Pad16(Bytes& b) {
+  while (b.size() % 16) b.push_back(0);
+}
+
+// A bone record (0x40 bytes): index, sibling, parent, child, reserved, flags, scale, rotation, translation.
+void PutBone(Bytes& b, int16_t index, int16_t parent, float ty) {
+  Put16(b, uint16_t(index)), Put16(b, 0xFFFF), Put16(b, uint16_t(parent)), Put16(b, 0xFFFF);
+  Put32(b, 0), Put32(b, 0);
+  for (float f : {1.f, 1.f, 1.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, ty, 0.f, 0.f}) PutF(b, f);
+}
+
+// A VIF packet as the game writes one (V2-16 UVs, masked S-8 indices and flags, V4-8
+// colours, V4-32 positions and tables). Four vertices: three on one bone, one shared.
+Bytes HandPacket() {
+  Bytes p;
+  Put32(p, 0x01000101);  // STCYCL 1, 1
+  Put32(p, 0x6C040000);  // UNPACK V4-32, 4 qwords at 0: the header
+  for (uint32_t w : {1u, 0u, 0u, 0u, 4u, 4u, 17u, 21u, 4u, 8u, 2u, 18u, 5u, 12u, 0u, 2u}) Put32(p, w);
+  Put32(p, 0x65044004);  // UNPACK V2-16 unsigned, 4 at qword 4: u, v
+  for (uint16_t s : {0, 0, 4096, 0, 0, 4096, 2048, 2048}) Put16(p, s);
+  Put32(p, 0x20000000), Put32(p, 0xCFCFCFCF);  // STMASK: write z only
+  Put32(p, 0x72044004);                        // UNPACK S-8 masked: vertex indices
+  for (uint8_t i : {0, 1, 2, 3}) p.push_back(i);
+  Put32(p, 0x20000000), Put32(p, 0x3F3F3F3F);  // STMASK: write w only
+  Put32(p, 0x72044004);                        // strip flags
+  for (uint8_t f : {0x10, 0x10, 0x20, 0x30}) p.push_back(f);
+  Put32(p, 0x6E044008);  // UNPACK V4-8 unsigned, 4 colours at qword 8
+  for (uint8_t c : {0x80, 0x80, 0x80, 0x80, 0x40, 0x00, 0x00, 0x80, 0x00, 0x40, 0x00, 0x40, 0xFF, 0x00, 0x20, 0x00})
+    p.push_back(c);
+  Put32(p, 0x6C05000C);  // UNPACK V4-32, 5 positions at qword 12 (slot 0: three, slot 1: two)
+  for (float f : {1.f, 0.f, 0.f, 0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 2.5f, 0.f, 0.5f, 1.f, 0.f, 0.f, 0.f, 0.f, -2.5f, 0.f, 0.5f})
+    PutF(p, f);
+  Put32(p, 0x6C040011);  // UNPACK V4-32, 4 qwords at 17: per-slot counts, weight groups, their lists
+  for (uint32_t w : {3u, 2u, 0u, 0u, 3u, 1u, 0u, 0u, 0u, 1u, 3u, 0u, 2u, 4u, 0u, 0u}) Put32(p, w);
+  Put32(p, 0x17000000);  // MSCNT
+  Pad16(p);
+  return p;
+}
+
+// A model entry of two bones (#1 at (0, 10, 0) under #0) and one group holding packet.
+Bytes HandModel(const Bytes& packet, int32_t texture_index = 0) {
+  Bytes m(0x90, 0);
+  Bytes b;  // from 0x90
+  Put32(b, 3), Put32(b, 0), Put32(b, 0), Put32(b, 0);  // type, two fields, next model
+  Put16(b, 2), Put16(b, 0), Put32(b, 0x40), Put32(b, 0), Put32(b, 1);  // bones at 0x40, 1 group
+  const size_t group = b.size();
+  b.resize(b.size() + 0x20, 0);
+  PutBone(b, 0, -1, 0), PutBone(b, 1, 0, 10);
+  const size_t vif = b.size();
+  b.insert(b.end(), packet.begin(), packet.end());
+  const size_t dma = b.size();
+  Put32(b, uint32_t(packet.size() / 16) | 0x30000000), Put32(b, uint32_t(vif)), Put32(b, 0), Put32(b, 0);
+  for (uint32_t bone : {0u, 1u}) Put32(b, 0x30000004), Put32(b, bone), Put32(b, 0x01000101), Put32(b, 0);
+  Put32(b, 0x10000000), Put32(b, 0), Put32(b, 0x17000000), Put32(b, 0);
+  const size_t slots = b.size();
+  Put32(b, 2), Put32(b, 0), Put32(b, 1);  // the entry ends here: every byte is needed
+  auto at = [&](size_t pos, uint32_t v) { std::memcpy(b.data() + pos, &v, 4); };
+  at(group + 4, uint32_t(texture_index)), at(group + 0x10, uint32_t(dma)), at(group + 0x14, uint32_t(slots));
+  m.insert(m.end(), b.begin(), b.end());
+  return m;
+}
+
+void ExpectNear3(Vec3 a, float x, float y, float z) {
+  EXPECT_NEAR(a.x, x, 1e-5f);
+  EXPECT_NEAR(a.y, y, 1e-5f);
+  EXPECT_NEAR(a.z, z, 1e-5f);
+}
+
+TEST(Kh2Mesh, AHandBuiltPacketDecodesAsItsLayoutSays) {
+  const Model model = ParseModel(HandModel(HandPacket()));
+  const ModelMeshes out = DecodeModelMeshes(model, SkeletonFromModel(model));
+  ASSERT_EQ(out.meshes.size(), 1u) << (out.warnings.empty() ? "" : out.warnings[0]);
+  EXPECT_EQ(out.models, 1u);
+  const Mesh& mesh = out.meshes[0];
+  ASSERT_EQ(mesh.positions.size(), 4u);
+  ExpectNear3(mesh.positions[0], 1, 0, 0);
+  ExpectNear3(mesh.positions[1], 0, 0, 1);
+  ExpectNear3(mesh.positions[2], 1, 10, 0);  // bone 1's (1, 0, 0)
+  ExpectNear3(mesh.positions[3], 0, 5, 0);   // half of bone 0's (0, 5, 0), half of bone 1's (0, -5, 0)
+  EXPECT_EQ(mesh.joints[2][0], 1);
+  EXPECT_FLOAT_EQ(mesh.weights[2][0], 1);
+  EXPECT_EQ(mesh.joints[3][0], 0);
+  EXPECT_EQ(mesh.joints[3][1], 1);
+  EXPECT_FLOAT_EQ(mesh.weights[3][0], 0.5f);
+  EXPECT_FLOAT_EQ(mesh.weights[3][1], 0.5f);
+  EXPECT_NEAR(out.max_bone_disagreement, 0, 1e-5);
+  // Flag 0x20 at node 2: (newest, oldest, middle); 0x30 at node 3: (newest, middle, oldest).
+  EXPECT_EQ(mesh.triangles, (std::vector<uint32_t>{2, 0, 1, 3, 2, 1}));
+  ASSERT_EQ(mesh.uvs.size(), 4u);
+  EXPECT_FLOAT_EQ(mesh.uvs[1][0], 1);
+  EXPECT_FLOAT_EQ(mesh.uvs[1][1], 0);
+  EXPECT_FLOAT_EQ(mesh.uvs[2][0], 0);
+  EXPECT_FLOAT_EQ(mesh.uvs[2][1], 1);
+  EXPECT_FLOAT_EQ(mesh.uvs[3][0], 0.5f);
+  ASSERT_EQ(mesh.colors.size(), 4u);
+  EXPECT_FLOAT_EQ(mesh.colors[1][0], 0.5f);   // 0x40 / 0x80
+  EXPECT_FLOAT_EQ(mesh.colors[2][3], 0.5f);
+  EXPECT_FLOAT_EQ(mesh.colors[3][0], 1.0f);   // 0xFF clamps to 1
+  EXPECT_EQ(mesh.material, 0);
+}
+
+TEST(Kh2Mesh, EncodedMeshesDecodeBack) {
+  const Model hand = ParseModel(HandModel(HandPacket()));
+  const Mesh original = DecodeModelMeshes(hand, SkeletonFromModel(hand)).meshes.at(0);
+  Mesh mesh = original;
+  mesh.material = 2;
+  const Model model = ParseModel(EncodeModelEntry(hand.bones, {mesh, mesh}));
+  const ModelMeshes out = DecodeModelMeshes(model, SkeletonFromModel(model));
+  ASSERT_EQ(out.meshes.size(), 2u);
+  const Mesh& back = out.meshes[1];
+  ASSERT_EQ(back.positions.size(), 4u);
+  for (size_t v = 0; v < 4; ++v) {
+    ExpectNear3(back.positions[v], original.positions[v].x, original.positions[v].y, original.positions[v].z);
+    EXPECT_EQ(back.uvs[v], original.uvs[v]);
+  }
+  EXPECT_EQ(back.triangles, original.triangles);
+  EXPECT_EQ(back.material, 2);
+  EXPECT_FLOAT_EQ(back.weights[3][1], 0.5f);
+}
+
+// A second model chained after the first (its own header, no bone table) decodes against
+// the first model's bones.
+TEST(Kh2Mesh, TheNextModelChainIsFollowed) {
+  Bytes entry = HandModel(HandPacket());
+  Pad16(entry);
+  Bytes second(entry.begin() + 0x90, entry.end());
+  const uint32_t next = uint32_t(second.size());
+  ASSERT_GT(second.size(), 0x20u);
+  for (size_t k : {0x10, 0x11}) second.at(k) = 0;              // no bones
+  for (size_t k : {0x14, 0x15, 0x16, 0x17}) second.at(k) = 0;  // no bone table
+  for (size_t k = 0; k < 4; ++k) entry.at(0x90 + 0x0C + k) = uint8_t(next >> (8 * k));
+  entry.insert(entry.end(), second.begin(), second.end());
+  const Model model = ParseModel(entry);
+  const ModelMeshes out = DecodeModelMeshes(model, SkeletonFromModel(model));
+  EXPECT_EQ(out.models, 2u);
+  ASSERT_EQ(out.meshes.size(), 2u);
+  EXPECT_EQ(out.meshes[1].name, "model1_group0");
+  ExpectNear3(out.meshes[1].positions[3], 0, 5, 0);
+}
+
+// Every prefix of an entry decodes to an error or to what survives, with a warning.
+TEST(Kh2Mesh, EveryTruncationIsAnErrorOrAWarning) {
+  const Bytes full = HandModel(HandPacket());
+  size_t errors = 0, warned = 0;
+  for (size_t n = 0; n < full.size(); ++n) {
+    const Bytes cut(full.begin(), full.begin() + std::ptrdiff_t(n));
+    try {
+      const Model model = ParseModel(cut);
+      const ModelMeshes out = DecodeModelMeshes(model, SkeletonFromModel(model));
+      EXPECT_TRUE(out.meshes.empty()) << n;
+      EXPECT_FALSE(out.warnings.empty()) << n;
+      ++warned;
+    } catch (const Error&) {
+      ++errors;
+    }
+  }
+  EXPECT_EQ(errors + warned, full.size());
+  EXPECT_GT(warned, 0u);
+}
+
+// A 4-bit TIM2 of 2x2 pixels with a 16-colour 32-bit CLUT (PS2 alpha).
+Bytes Tim2Four() {
+  Bytes t = {'T', 'I', 'M', '2', 4, 0, 1, 0};
+  t.resize(16, 0);
+  Put32(t, 0x30 + 16 + 64), Put32(t, 64), Put32(t, 16);
+  Put16(t, 0x30), Put16(t, 16);
+  t.insert(t.end(), {0, 1, 3, 4});  // format, mipmaps, CLUT type 32-bit, 4-bit indexed
+  Put16(t, 2), Put16(t, 2);
+  t.resize(t.size() + 0x18, 0);
+  Bytes pixels = {0x10, 0x32};  // low nibble first: 0, 1, 2, 3
+  pixels.resize(16, 0);
+  t.insert(t.end(), pixels.begin(), pixels.end());
+  Bytes clut(64, 0);
+  const uint8_t colours[4][4] = {{255, 0, 0, 0x80}, {0, 255, 0, 0x40}, {0, 0, 255, 0}, {10, 20, 30, 0x80}};
+  for (size_t i = 0; i < 4; ++i) std::memcpy(clut.data() + 4 * i, colours[i], 4);
+  t.insert(t.end(), clut.begin(), clut.end());
+  return t;
+}
+
+// An 8-bit TIM2 of 2x1 pixels (indices 8 and 16) with a 256-colour CLUT in CSM1 order.
+Bytes Tim2Eight() {
+  Bytes t = {'T', 'I', 'M', '2', 4, 0, 1, 0};
+  t.resize(16, 0);
+  Put32(t, 0x30 + 16 + 1024), Put32(t, 1024), Put32(t, 16);
+  Put16(t, 0x30), Put16(t, 256);
+  t.insert(t.end(), {0, 1, 3, 5});
+  Put16(t, 2), Put16(t, 1);
+  t.resize(t.size() + 0x18, 0);
+  Bytes pixels = {8, 16};
+  pixels.resize(16, 0);
+  t.insert(t.end(), pixels.begin(), pixels.end());
+  Bytes clut(1024, 0);
+  const uint8_t a[4] = {1, 2, 3, 0x80}, b[4] = {4, 5, 6, 0x20};
+  std::memcpy(clut.data() + 16 * 4, a, 4);  // index 8 is stored at 16 (bits 3 and 4 swapped)
+  std::memcpy(clut.data() + 8 * 4, b, 4);   // index 16 at 8
+  t.insert(t.end(), clut.begin(), clut.end());
+  return t;
+}
+
+TEST(Kh2Texture, FourBitTim2GivesThePaletteColours) {
+  const TextureSet set = DecodeTextures(Tim2Four());
+  ASSERT_EQ(set.images.size(), 1u);
+  const Image& img = set.images[0];
+  ASSERT_FALSE(img.Missing()) << img.missing;
+  EXPECT_EQ(img.width, 2u);
+  EXPECT_EQ(img.source_format, "TIM2 4-bit indexed");
+  const std::vector<uint8_t> expected = {255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 0, 10, 20, 30, 255};
+  EXPECT_EQ(img.rgba, expected);
+}
+
+TEST(Kh2Texture, EightBitTim2ReadsItsClutInCsm1Order) {
+  const TextureSet set = DecodeTextures(Tim2Eight());
+  ASSERT_EQ(set.images.size(), 1u);
+  const std::vector<uint8_t> expected = {1, 2, 3, 255, 4, 5, 6, 64};  // 0x20 -> 64
+  EXPECT_EQ(set.images[0].rgba, expected);
+}
+
+TEST(Kh2Texture, EncodedTim2DecodesBack) {
+  Image img;
+  img.name = "t";
+  img.width = 3, img.height = 1;
+  img.rgba = {9, 8, 7, 255, 1, 2, 3, 0, 9, 8, 7, 255};
+  const TextureSet four = DecodeTextures(EncodeTim2({img}));
+  ASSERT_EQ(four.images.size(), 1u);
+  EXPECT_EQ(four.images[0].rgba, img.rgba);
+  Image many = img;  // 40 colours: 8-bit, CSM1 order
+  many.width = 40;
+  many.rgba.clear();
+  for (int i = 0; i < 40; ++i) many.rgba.insert(many.rgba.end(), {uint8_t(i), uint8_t(i * 2), 0, 255});
+  const TextureSet eight = DecodeTextures(EncodeTim2({many}));
+  EXPECT_EQ(eight.images.at(0).source_format, "TIM2 8-bit indexed");
+  EXPECT_EQ(eight.images.at(0).rgba, many.rgba);
+}
+
+// A KH2 raw texture: a 16x16 8-bit picture uploaded as 8x8 PSMCT32 texels at block 0 (byte k
+// of the upload = k), its 256-colour CLUT as 16x16 PSMCT32 texels at block 100 (colour at file
+// position p = (p, 255 - p, 7, 0x80)). Texels read through the GS's PSMT8 layout.
+Bytes RawTexture() {
+  Bytes t;
+  for (uint32_t w : {0u, 256u, 1u, 1u, 0x24u, 0x30u, 0x150u, 0x1F0u, 0x2F0u}) Put32(t, w);
+  t.resize(0x30, 0);  // offset data: GS info 0 uses transfer 0
+  auto transfer = [&](uint32_t dbp, uint32_t rrw, uint32_t rrh, uint32_t data) {
+    const size_t at = t.size();
+    t.resize(at + 0x90, 0);
+    const uint64_t bitblt = uint64_t(dbp) << 32 | uint64_t(1) << 48, reg = uint64_t(rrw) | uint64_t(rrh) << 32;
+    std::memcpy(t.data() + at + 0x20, &bitblt, 8);
+    std::memcpy(t.data() + at + 0x40, &reg, 8);
+    std::memcpy(t.data() + at + 0x74, &data, 4);
+  };
+  transfer(100, 16, 16, 0x2F0);  // the CLUT
+  transfer(0, 8, 8, 0x1F0);      // the picture
+  t.resize(0x150 + 0xA0, 0);
+  const uint64_t tex0 = uint64_t(2) << 14 | uint64_t(19) << 20 | uint64_t(4) << 26 | uint64_t(4) << 30 | uint64_t(100) << 37;
+  std::memcpy(t.data() + 0x150 + 112, &tex0, 8);
+  for (int k = 0; k < 256; ++k) t.push_back(uint8_t(k));
+  for (int p = 0; p < 256; ++p) t.insert(t.end(), {uint8_t(p), uint8_t(255 - p), 7, 0x80});
+  return t;
+}
+
+TEST(Kh2Texture, RawTextureTexelsFollowTheGsLayout) {
+  const TextureSet set = DecodeTextures(RawTexture());
+  ASSERT_EQ(set.images.size(), 1u);
+  const Image& img = set.images[0];
+  ASSERT_FALSE(img.Missing()) << img.missing;
+  ASSERT_EQ(img.width, 16u);
+  auto texel = [&](size_t x, size_t y) {
+    return std::vector<uint8_t>(img.rgba.begin() + std::ptrdiff_t((y * 16 + x) * 4), img.rgba.begin() + std::ptrdiff_t((y * 16 + x) * 4 + 4));
+  };
+  // (0, 0): word 0 byte 0 = index 0. (8, 0): word 0 byte 2 = index 2. (0, 2): an even column's
+  // third row takes word 8 (the upload's texel (4, 0)) byte 1 = index 17, whose CSM1 place is (9, 0).
+  EXPECT_EQ(texel(0, 0), (std::vector<uint8_t>{0, 255, 7, 255}));
+  EXPECT_EQ(texel(8, 0), (std::vector<uint8_t>{2, 253, 7, 255}));
+  EXPECT_EQ(texel(0, 2), (std::vector<uint8_t>{9, 246, 7, 255}));
+}
+
+// The raw texture's last bytes are its CLUT's: every shorter prefix cuts an upload or a table.
+TEST(Kh2Texture, EveryTruncatedRawTextureIsAnError) {
+  const Bytes full = RawTexture();
+  for (size_t n = 0; n < full.size(); ++n) EXPECT_THROW(DecodeTextures(ByteView(full.data(), n)), Error) << n;
+}
+
+TEST(Kh2Texture, EveryTruncationIsAnErrorOrAMissingImage) {
+  const Bytes full = Tim2Eight();
+  size_t errors = 0, missing = 0;
+  for (size_t n = 0; n < full.size(); ++n) {
+    try {
+      const TextureSet set = DecodeTextures(ByteView(full.data(), n));
+      ASSERT_EQ(set.images.size(), 1u) << n;
+      EXPECT_TRUE(set.images[0].Missing()) << n;
+      EXPECT_FALSE(set.warnings.empty()) << n;
+      ++missing;
+    } catch (const Error&) {
+      ++errors;
+    }
+  }
+  EXPECT_EQ(errors + missing, full.size());
+  EXPECT_GT(missing, 0u);
+}
+
+TEST(Kh2Texture, AMissingTextureKeepsItsNameAndSaysWhy) {
+  const Model model = ParseModel(HandModel(HandPacket(), 5));
+  ModelMeshes out = DecodeModelMeshes(model, SkeletonFromModel(model));
+  Scene scene;
+  std::vector<std::string> warnings;
+  AttachMaterials(out.meshes, DecodeTextures(Tim2Four()), scene, warnings);
+  ASSERT_EQ(scene.materials.size(), 2u);  // the entry's one texture, and index 5's
+  EXPECT_EQ(out.meshes[0].material, 1);
+  EXPECT_EQ(scene.materials[1].name, "texture 5");
+  EXPECT_TRUE(scene.textures[1].Missing());
+  EXPECT_NE(scene.textures[1].missing.find("past the 1 textures"), std::string::npos);
+  EXPECT_EQ(warnings.size(), 1u);
+}
+
+// The sample (tools/make_samples/kh2_samples.cpp): a ribbon of 7 rows of 2 vertices along
+// 4 bones (a row at each joint, one halfway along each bone), 12 triangles, a 4x4 checker.
+TEST(Kh2Mesh, TheSampleModelHasItsRibbonAndChecker) {
+  const Bytes data = ReadFileBytes(test::SourcePath("samples/kh2_bar/ex00.mdlx"));
+  const Scene scene = DecodeBar(ParseBar(data), nullptr, {});
+  ASSERT_EQ(scene.meshes.size(), 1u);
+  const Mesh& m = scene.meshes[0];
+  EXPECT_EQ(m.positions.size(), 14u);
+  EXPECT_EQ(m.triangles.size(), 36u);
+  size_t shared = 0;
+  for (const auto& w : m.weights) shared += w[1] > 0 ? 1 : 0;
+  EXPECT_EQ(shared, 6u);
+  const std::vector<Mat4> bind = BindMatrices(scene.skeleton, ScaleInheritance::PerAxis);
+  const Vec3 joint2 = TransformPoint(bind[2], {0, 0, 0});
+  bool found = false;  // the row at joint 2: its position +- 5 along x
+  for (const Vec3& p : m.positions) found |= std::fabs(p.x - (joint2.x + 5)) < 1e-3f && std::fabs(p.y - joint2.y) < 1e-3f;
+  EXPECT_TRUE(found);
+  ASSERT_EQ(scene.textures.size(), 1u);
+  const Image& img = scene.textures[0];
+  EXPECT_EQ(img.source_format, "TIM2 4-bit indexed");
+  ASSERT_EQ(img.rgba.size(), 64u);
+  EXPECT_EQ(std::vector<uint8_t>(img.rgba.begin(), img.rgba.begin() + 8), (std::vector<uint8_t>{40, 60, 140, 255, 230, 200, 90, 128}));
+  ASSERT_EQ(scene.materials.size(), 1u);
+  EXPECT_EQ(m.material, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Sora's model
+
+TEST(Kh2Mesh, SorasModelDecodesWithinItsSkeleton) {
+  const std::string path = test::FixturePath("kh2/P_EX100.mdlx");
+  if (path.empty()) GTEST_SKIP() << "fixture kh2/P_EX100.mdlx not found beside the checkout";
+  const Bytes data = ReadFileBytes(path);
+  const auto start = std::chrono::steady_clock::now();
+  const Bar bar = ParseBar(data);
+  const Scene scene = DecodeBar(bar, nullptr, {});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const Model* model = nullptr;
+  for (const BarEntry& e : bar.entries)
+    if (e.model) model = e.model.get();
+  ASSERT_NE(model, nullptr);
+  const ModelMeshes meshes = DecodeModelMeshes(*model, SkeletonFromModel(*model));
+  size_t vertices = 0, triangles = 0;
+  for (const Mesh& m : scene.meshes) vertices += m.positions.size(), triangles += m.triangles.size() / 3;
+  std::printf("P_EX100.mdlx: %zu models, %zu meshes, %zu vertices, %zu triangles, %zu textures, %zu materials; "
+              "max per-bone disagreement %.6g; %zu vertices over 4 bones; parse+decode %.3f s\n",
+              meshes.models, scene.meshes.size(), vertices, triangles, scene.textures.size(), scene.materials.size(),
+              meshes.max_bone_disagreement, meshes.dropped_influences, seconds);
+  for (const std::string& w : meshes.warnings) std::printf("  warning: %s\n", w.c_str());
+  EXPECT_EQ(scene.meshes.size(), 3u);  // one model (next offset 0) of 3 groups
+  ASSERT_EQ(scene.textures.size(), 3u);  // 3 GS infos; TEX0 sizes 256x256, 256x256, 128x64
+  EXPECT_EQ(scene.textures[2].width, 128u);
+  EXPECT_EQ(scene.textures[2].height, 64u);
+  for (const Image& img : scene.textures) EXPECT_FALSE(img.Missing()) << img.name << ": " << img.missing;
+  EXPECT_GT(triangles, 1000u);
+  EXPECT_TRUE(meshes.warnings.empty() || meshes.dropped_influences > 0) << meshes.warnings[0];
+  // Every vertex lies within the joints' box, grown by half its size.
+  const std::vector<Mat4> bind = BindMatrices(scene.skeleton, ScaleInheritance::PerAxis);
+  Vec3 lo{1e9f, 1e9f, 1e9f}, hi{-1e9f, -1e9f, -1e9f};
+  for (const Mat4& m : bind) {
+    const Vec3 p = TransformPoint(m, {0, 0, 0});
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+  }
+  const Vec3 grow = (hi - lo) * 0.5f;
+  lo = lo - grow, hi = hi + grow;
+  Vec3 vlo{1e9f, 1e9f, 1e9f}, vhi{-1e9f, -1e9f, -1e9f};
+  for (const Mesh& m : scene.meshes)
+    for (const Vec3& p : m.positions) {
+      vlo = {std::min(vlo.x, p.x), std::min(vlo.y, p.y), std::min(vlo.z, p.z)};
+      vhi = {std::max(vhi.x, p.x), std::max(vhi.y, p.y), std::max(vhi.z, p.z)};
+    }
+  std::printf("  vertices span (%.1f, %.1f, %.1f) to (%.1f, %.1f, %.1f)\n", vlo.x, vlo.y, vlo.z, vhi.x, vhi.y, vhi.z);
+  for (const Mesh& m : scene.meshes)
+    for (const Vec3& p : m.positions) {
+      ASSERT_TRUE(p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z)
+          << m.name << " (" << p.x << ", " << p.y << ", " << p.z << ")";
+    }
+  EXPECT_LT(meshes.max_bone_disagreement, 0.5);
+}
+
+}  // namespace
+}  // namespace animkit
