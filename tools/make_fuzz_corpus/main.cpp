@@ -344,8 +344,6 @@ int main(int argc, char** argv) {
     AddKh2Leniency(corpus);
     AddKh2Evaluation(corpus);
     AddMdbMeshAndDds(corpus);
-}
-
     AddKh2Meshes(corpus);
     AddTmdLayouts(corpus);
     AddAnimLayouts(corpus);
