@@ -254,6 +254,28 @@ TEST(GltfSkin, ASkinnedMeshNeedsASkeleton) {
   EXPECT_THROW(ExportGltf(scene, {.binary = true}), Error);
 }
 
+// Damaged skinned glbs: every truncation and every byte of the BIN chunk set to 0xFF (joint
+// indices, weights, PNG bytes, index lists) gives a scene or an animkit::Error, nothing else.
+TEST(GltfSkin, DamagedMeshesAndImagesAreErrorsOrSkipped) {
+  const Bytes glb = ExportGltf(SkinnedArmScene(), {.binary = true});
+  auto import = [](const Bytes& bytes, const std::string& what) {
+    try {
+      (void)ImportGltf(bytes, "damaged.glb");
+    } catch (const Error&) {
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << what << ": " << e.what();
+    }
+  };
+  for (size_t n = 0; n < glb.size(); n += 7) import(Bytes(glb.begin(), glb.begin() + std::ptrdiff_t(n)), "cut at " + std::to_string(n));
+  uint32_t json_length = 0;
+  std::memcpy(&json_length, glb.data() + 12, 4);
+  for (size_t at = 28 + json_length; at < glb.size(); ++at) {
+    Bytes damaged = glb;
+    damaged[at] = 0xFF;
+    import(damaged, "byte " + std::to_string(at));
+  }
+}
+
 TEST(GltfSkin, ValidatorReportsNothing) {
   if (const std::string reason = test::GltfValidatorSkipReason(); !reason.empty()) GTEST_SKIP() << reason;
   const std::filesystem::path dir = test::TempDir("gltf-skin-validator");
