@@ -104,6 +104,8 @@ std::vector<int> ImportTextures(const tinygltf::Model& model, const json& asset_
       image.name = m.value("name", "");
       image.source_format = m.value("source_format", "");
       image.missing = m.value("missing", "missing");
+      image.width = m.value("width", 0u);
+      image.height = m.value("height", 0u);
       missing.emplace(index->get<size_t>(), std::move(image));
     }
   const size_t total = decoded.size() + missing.size();
@@ -209,6 +211,8 @@ void ReadAttributes(const MeshSource& s, const tinygltf::Primitive& p, const std
   };
   const std::vector<float> positions = s.reader.Read(attribute("POSITION"), TINYGLTF_TYPE_VEC3, true, what + " POSITION");
   const size_t n = positions.size() / 3;
+  for (size_t k = 0; k < positions.size(); ++k)
+    if (!std::isfinite(positions[k])) Fail(what + " POSITION " + std::to_string(k / 3) + " is not a finite number");
   for (size_t v = 0; v < n; ++v) mesh.positions.push_back({positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]});
   auto read = [&](const char* key, int type, size_t width, bool float_only) {
     std::vector<float> values = s.reader.Read(attribute(key), type, float_only, what + " " + key);
@@ -268,6 +272,8 @@ void ReadSkin(const MeshSource& s, const tinygltf::Primitive& p, const tinygltf:
     for (size_t c = 0; c < 4; ++c) {
       const uint32_t k = joints[v * 4 + c];
       w[c] = weights[v * 4 + c];
+      if (!std::isfinite(w[c]) || w[c] < 0)
+        Fail(what + " WEIGHTS_0 " + std::to_string(v) + " is negative or not a finite number");
       if (k >= skin.joints.size()) {
         if (w[c] != 0) Fail(what + " vertex " + std::to_string(v) + " names skin joint " + std::to_string(k));
         continue;
