@@ -25,8 +25,8 @@ bl_info = {
 def _reload():
     import importlib
     import sys
-    for name in ("cli", "formats", "import_data", "gltf_write", "option_props", "rig", "slots", "export_plan",
-                 "action_api", "build", "export", "operators"):
+    for name in ("cli", "formats", "import_data", "gltf_mesh", "gltf_write", "option_props", "rig", "slots", "export_plan",
+                 "action_api", "mesh_build", "build", "export", "operators"):
         module = sys.modules.get(__name__ + "." + name)
         if module is not None:
             importlib.reload(module)

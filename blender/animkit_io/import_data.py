@@ -5,7 +5,9 @@
 #   header["scene"]: the nodes, meshes and cameras of the glTF animkit writes for the
 #   file, arrays as {offset, count} into the data;
 #   header["clips"][k] {..., frame_count, offset}: frame_count x joints x 10 float32
-#   (t xyz, r xyzw, s xyz) per frame, NaN for a hidden joint.
+#   (t xyz, r xyzw, s xyz) per frame, NaN for a hidden joint;
+#   header["glb"] {offset, count}: the glTF itself (its meshes' skins, materials and
+#   images are read by gltf_mesh.py); absent in files of older animkit versions.
 
 import array
 import json
@@ -145,6 +147,8 @@ class ImportData:
             ints.byteswap()
         self.scene = Scene(header["scene"], floats, ints)
         self.clips = [Clip(c, floats) for c in header["clips"]]
+        glb = header.get("glb")
+        self.glb = bytes(data[glb["offset"]:glb["offset"] + glb["count"]]) if glb else b""
 
 
 def read(path):

@@ -1,0 +1,256 @@
+# The Blender side of meshes: the bpy calls that turn the glTF's meshes (import_data.py
+# for rigid ones, gltf_mesh.py for skinned ones) into mesh objects, and their materials.
+#
+# A skinned mesh (a glTF node with a mesh and a skin) becomes one mesh object parented to
+# the armature object, with a vertex group per skin joint (named by the joint's bone,
+# holding its WEIGHTS_0) and an Armature modifier. Blender moves a vertex by
+# pose_i * rest_i^-1 where glTF moves it by joint_i * inverseBind_i: the vertices are put
+# in Blender's bind as rest_k * inverseBind_k * p (k the vertex's heaviest joint), which is
+# p itself when the glTF's bind pose is the skeleton's rest pose, as animkit writes it.
+# A rigid mesh (a mesh node without a skin) rides its node's bone, coloured by its
+# vertex colours, as before.
+
+import os
+import tempfile
+
+import bpy
+from mathutils import Matrix, Vector
+
+from . import gltf_mesh, import_data
+
+_VERTEX_COLOR = "Color"
+
+
+def vertex_color_material():
+    mat = bpy.data.materials.new("animkit_vertex_color")
+    mat.use_nodes = True
+    nt = mat.node_tree
+    bsdf = next((nd for nd in nt.nodes if nd.type == "BSDF_PRINCIPLED"), None)
+    attr = nt.nodes.new("ShaderNodeVertexColor")
+    attr.layer_name = _VERTEX_COLOR
+    attr.location = (-300, 300)
+    if bsdf is not None:
+        nt.links.new(attr.outputs["Color"], bsdf.inputs["Base Color"])
+    mat.use_backface_culling = False
+    return mat
+
+
+def build_rigid_mesh(mesh, material):
+    verts, edges, faces, colors = [], [], [], []
+    for prim in mesh.primitives:
+        base = len(verts)
+        verts.extend(tuple(p) for p in prim.positions)
+        colors.extend(prim.colors or [(1.0, 1.0, 1.0, 1.0)] * len(prim.positions))
+        idx = prim.indices
+        faces.extend(tuple(base + i for i in t) for t in gltf_mesh.triangles(prim.mode, idx))
+        if prim.mode == import_data.MODE_LINES:
+            edges.extend((base + idx[j], base + idx[j + 1]) for j in range(0, len(idx) - 1, 2))
+        elif prim.mode in (import_data.MODE_LINE_STRIP, import_data.MODE_LINE_LOOP):
+            edges.extend((base + idx[j], base + idx[j + 1]) for j in range(len(idx) - 1))
+            if prim.mode == import_data.MODE_LINE_LOOP and len(idx) > 2:
+                edges.append((base + idx[-1], base + idx[0]))
+    edges = [e for e in edges if e[0] != e[1]]
+    me = bpy.data.meshes.new(mesh.name)
+    me.from_pydata(verts, edges, faces)
+    me.validate(clean_customdata=False)
+    if verts and len(me.vertices) == len(colors):
+        _set_colors(me, colors)
+    me.materials.append(material)
+    me.update()
+    return bpy.data.objects.new(mesh.name, me)
+
+
+def _set_colors(me, colors):
+    attr = me.color_attributes.new(_VERTEX_COLOR, "FLOAT_COLOR", "POINT")
+    attr.data.foreach_set("color", [c for col in colors for c in col])
+
+
+def _column_major(m):
+    return Matrix([[m[c * 4 + r] for c in range(4)] for r in range(4)])
+
+
+class MaterialCache:
+    """Blender materials per (glTF material, whether the mesh has vertex colours), and
+    Blender images per glTF image, made once per import."""
+
+    def __init__(self, gm, name):
+        self.gm = gm
+        self.name = name
+        self.materials = {}
+        self.images = {}
+
+    def image(self, index):
+        if index in self.images:
+            return self.images[index]
+        img = None
+        src = self.gm.images[index] if 0 <= index < len(self.gm.images) else None
+        if src is not None and src.data:
+            ext = ".png" if "png" in src.mime else ".jpg"
+            with tempfile.TemporaryDirectory(prefix="animkit_image_") as tmp:
+                path = os.path.join(tmp, "image" + ext)
+                with open(path, "wb") as f:
+                    f.write(src.data)
+                img = bpy.data.images.load(path)
+                img.pack()
+            img.name = src.name
+        self.images[index] = img
+        return img
+
+    def material(self, index, colored):
+        key = (index, colored)
+        if key not in self.materials:
+            if index is None or not 0 <= index < len(self.gm.materials):
+                self.materials[key] = vertex_color_material() if colored else None
+            else:
+                self.materials[key] = _build_material(self.gm.materials[index], self.image(self.gm.materials[index].image)
+                                                      if self.gm.materials[index].image is not None else None, colored)
+        return self.materials[key]
+
+
+def _multiply(nt, a, b, location):
+    node = nt.nodes.new("ShaderNodeVectorMath")
+    node.operation = "MULTIPLY"
+    node.location = location
+    nt.links.new(a, node.inputs[0])
+    nt.links.new(b, node.inputs[1])
+    return node.outputs[0]
+
+
+def _build_material(src, image, colored):
+    """Principled BSDF: base colour = factor x texture x vertex colour (glTF's rule), the
+    texture's alpha x the factor's for MASK (alpha clip) and BLEND."""
+    mat = bpy.data.materials.new(src.name)
+    mat.use_nodes = True
+    nt = mat.node_tree
+    bsdf = next((nd for nd in nt.nodes if nd.type == "BSDF_PRINCIPLED"), None)
+    mat["animkit_material"] = src.index
+    mat.use_backface_culling = not src.double_sided
+    if bsdf is None:
+        return mat
+    color, alpha = None, None
+    if image is not None:
+        tex = nt.nodes.new("ShaderNodeTexImage")
+        tex.image = image
+        tex.location = (-700, 300)
+        color, alpha = tex.outputs["Color"], tex.outputs["Alpha"]
+    if colored:
+        attr = nt.nodes.new("ShaderNodeVertexColor")
+        attr.layer_name = _VERTEX_COLOR
+        attr.location = (-700, 0)
+        color = attr.outputs["Color"] if color is None else _multiply(nt, color, attr.outputs["Color"], (-450, 200))
+    factor = src.base_color
+    if color is None:
+        bsdf.inputs["Base Color"].default_value = factor
+    else:
+        if tuple(factor[:3]) != (1.0, 1.0, 1.0):
+            rgb = nt.nodes.new("ShaderNodeRGB")
+            rgb.outputs[0].default_value = factor
+            rgb.location = (-450, -100)
+            color = _multiply(nt, color, rgb.outputs[0], (-250, 200))
+        nt.links.new(color, bsdf.inputs["Base Color"])
+    if src.alpha_mode != "OPAQUE":
+        if alpha is not None and factor[3] == 1.0:
+            nt.links.new(alpha, bsdf.inputs["Alpha"])
+        elif alpha is not None:
+            scale = nt.nodes.new("ShaderNodeMath")
+            scale.operation = "MULTIPLY"
+            scale.inputs[1].default_value = factor[3]
+            nt.links.new(alpha, scale.inputs[0])
+            nt.links.new(scale.outputs[0], bsdf.inputs["Alpha"])
+        else:
+            bsdf.inputs["Alpha"].default_value = factor[3]
+        _alpha_mode(mat, src)
+    return mat
+
+
+def _alpha_mode(mat, src):
+    """MASK: alpha clip at the cutoff; BLEND: alpha blend (Blender 3 and 4 name these differently)."""
+    if hasattr(mat, "blend_method"):
+        try:
+            mat.blend_method = "CLIP" if src.alpha_mode == "MASK" else "BLEND"
+        except TypeError:  # a Blender without CLIP (4.2+): dithered is the nearest
+            mat.blend_method = "HASHED" if src.alpha_mode == "MASK" else "BLEND"
+    if hasattr(mat, "alpha_threshold"):
+        mat.alpha_threshold = src.alpha_cutoff
+    if hasattr(mat, "surface_render_method"):
+        mat.surface_render_method = "DITHERED" if src.alpha_mode == "MASK" else "BLENDED"
+
+
+def build_skinned_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
+    """One mesh object for a skinned glTF mesh: vertices, triangles (material slots per
+    primitive), UVs, vertex colours, custom normals, vertex groups and the Armature
+    modifier, parented to `arm_obj`."""
+    bones = arm_obj.data.bones
+    slot_bone = [bone_of_node.get(n, "") for n in skin.joints]
+    to_blender = []  # per skin joint: rest * inverseBind (None when identity)
+    for k, bone in enumerate(slot_bone):
+        m = bones[bone].matrix_local @ _column_major(skin.inverse_bind[k]) if bone in bones else Matrix.Identity(4)
+        close = all(abs(m[r][c] - (1.0 if r == c else 0.0)) < 1e-5 * max(1.0, abs(m[r][3])) for r in range(4)
+                    for c in range(4))
+        to_blender.append(None if close else m)
+    verts, normals, uvs, colors, faces, face_material, groups = [], [], [], [], [], [], []
+    slots, seen = [], set()
+    any_uv = any(p.uvs for p in prims)
+    any_color = any(p.colors for p in prims)
+    any_normal = all(p.normals for p in prims)
+    for prim in prims:
+        key = prim.material
+        if key not in slots:
+            slots.append(key)
+        base = len(verts)
+        for v, p in enumerate(prim.positions):
+            inf = gltf_mesh.influences(prim, v)
+            heaviest = max(inf, key=lambda jw: jw[1])[0] if inf else -1
+            m = to_blender[heaviest] if 0 <= heaviest < len(to_blender) else None
+            verts.append(tuple(m @ Vector(p)) if m is not None else tuple(p))
+            if any_normal:
+                n = Vector(prim.normals[v])
+                normals.append(tuple((m.to_3x3() @ n).normalized()) if m is not None else tuple(n.normalized()))
+            uvs.append(prim.uvs[v] if prim.uvs else (0.0, 0.0))
+            colors.append(prim.colors[v] if prim.colors else (1.0, 1.0, 1.0, 1.0))
+            groups.append(inf)
+        for t in gltf_mesh.triangles(prim.mode, prim.indices):
+            tri = tuple(base + i for i in t)
+            if frozenset(tri) in seen:
+                continue
+            seen.add(frozenset(tri))
+            faces.append(tri)
+            face_material.append(slots.index(key))
+    me = bpy.data.meshes.new(name)
+    me.from_pydata(verts, [], faces)
+    if faces:
+        me.polygons.foreach_set("material_index", face_material)
+    me.validate(clean_customdata=False)
+    if any_uv and me.loops:
+        layer = me.uv_layers.new(name="UVMap")
+        loop_vertex = [0] * len(me.loops)
+        me.loops.foreach_get("vertex_index", loop_vertex)
+        layer.data.foreach_set("uv", [c for v in loop_vertex for c in uvs[v]])
+    if any_color:
+        _set_colors(me, colors)
+    for key in slots:
+        me.materials.append(cache.material(key, any_color))
+    if any_normal and verts:
+        if hasattr(me, "use_auto_smooth"):  # Blender < 4.1 uses custom normals only with it
+            me.use_auto_smooth = True
+        me.normals_split_custom_set_from_vertices(normals)
+    me.update()
+    obj = bpy.data.objects.new(name, me)
+    vgroups = {}
+    for v, inf in enumerate(groups):
+        for k, w in inf:
+            bone = slot_bone[k] if k < len(slot_bone) else ""
+            if not bone:
+                continue
+            if bone not in vgroups:
+                vgroups[bone] = obj.vertex_groups.new(name=bone)
+            vgroups[bone].add([v], w, "ADD")
+    obj.parent = arm_obj
+    obj.matrix_parent_inverse = Matrix.Identity(4)
+    obj.matrix_basis = Matrix.Identity(4)
+    mod = obj.modifiers.new("Armature", "ARMATURE")
+    mod.object = arm_obj
+    mod.use_vertex_groups = True
+    mod.use_bone_envelopes = False
+    obj["animkit_skinned"] = True
+    return obj
