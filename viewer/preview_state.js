@@ -84,6 +84,13 @@
         return { node: s.node, mesh: s.mesh, primitive: s.primitive, positions: out };
       });
     },
+    // Per skinned mesh: its base colour texture's [width, height], or null.
+    skinnedTextures: function () {
+      return state.skinned.map(function (s) {
+        var map = s.object.material && s.object.material.map;
+        return map && map.image ? [map.image.width, map.image.height] : null;
+      });
+    },
     // Shows (true) or hides the skeleton over the meshes, as the checkbox does.
     setSkeleton: function (visible) {
       el('show-skeleton').checked = overlay.visible = !!visible;
