@@ -107,7 +107,7 @@ context.on('request', (r) => { if (!/^(file|data|blob):/.test(r.url())) requests
 async function openPage(file, name) {
   const page = path.join(out, `${name}.html`);
   run('preview', file, '-o', page);
-  const glb = path.join(out, `${name}.glb`);
+  const glb = path.join(out, `${name}.page.glb`);  // what the page embeds
   run('convert', file, glb);
   const pageBytes = fs.statSync(page).size, glbBytes = fs.statSync(glb).size;
   check(pageBytes <= 1.5e6 + 1.4 * glbBytes, `${name}: the page has ${pageBytes} bytes, over 1.5 MB + 1.4 x ${glbBytes}`);

@@ -122,7 +122,7 @@ def write(path):
                   {"name": "body", "mesh": 0, "skin": 0}],
         "skins": [{"joints": [0, 1, 2], "inverseBindMatrices": ibm}],
         "meshes": [{"name": "body", "primitives": [{"attributes": attrs, "indices": indices, "material": 0}]}],
-        "materials": [{"name": "skin_tex", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}},
+        "materials": [{"name": "skin_tex", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "metallicFactor": 0.0},
                        "alphaMode": "MASK", "alphaCutoff": 0.4, "doubleSided": True}],
         "textures": [{"source": 0, "sampler": 0}],
         "samplers": [{"magFilter": 9728, "minFilter": 9728}],
