@@ -95,7 +95,7 @@ def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO",
         path = os.path.join(tmp, "import.akd")
         warnings = cli.import_data(exe, filepath, path, skeleton or "auto", options)
         data = import_data.read(path)
-    gm = gltf_mesh.read(data.glb, os.path.dirname(filepath)) if data.glb and meshes else None
+    gm = gltf_mesh.read(data.glb, os.path.dirname(filepath)) if data.glb else None
     if skeleton:
         note = "skeleton %s (given)" % os.path.basename(skeleton)
     else:
@@ -113,7 +113,8 @@ def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO",
 
 
 def _build(context, result, filepath, fmt, skeleton, options, info, scene, clips, up_axis, want_meshes, gm):
-    rig = rigmod.rig_from_scene(scene)
+    skinned = _skinned_nodes(scene, gm)
+    rig = rigmod.rig_from_scene(scene, skinned)
     nodes = rig["nodes"]
     rest_local, rest_model = _rest_matrices(nodes)
     order = rigmod.bone_order(rig)
@@ -141,7 +142,7 @@ def _build(context, result, filepath, fmt, skeleton, options, info, scene, clips
             result.messages.append(("INFO", "one action for linked slots: " + slots.shared_note(action.name, linked)))
     scene_ctx = context.scene
     scene_ctx.frame_set(scene_ctx.frame_start if result.actions else scene_ctx.frame_current)
-    _attach_objects(context, result, obj, nodes, scene, want_meshes, gm)
+    _attach_objects(context, result, obj, nodes, scene, want_meshes, gm, skinned)
     context.view_layer.update()
 
 
@@ -288,16 +289,15 @@ def _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, 
     return actions
 
 
-def _attach_objects(context, result, obj, nodes, scene, want_meshes, gm):
+def _attach_objects(context, result, obj, nodes, scene, want_meshes, gm, skinned):
     """Meshes and cameras: a skinned mesh on the armature (mesh_build.py), a rigid one
     and a camera on its node's bone."""
     if want_meshes:
         material = None
-        skinned = _skinned_nodes(nodes, gm)
         cache = mesh_build.MaterialCache(gm, obj.name) if skinned else None
         bone_of_node = {i: n["bone"] for i, n in enumerate(nodes) if n["bone"]}
         for i, n in enumerate(nodes):
-            if i in skinned:
+            if i in skinned and want_meshes:
                 mobj = mesh_build.build_skinned_mesh(scene.meshes[n["mesh"]].name, gm.meshes[n["mesh"]],
                                                      gm.skins[skinned[i]], bone_of_node, obj, cache)
                 context.collection.objects.link(mobj)
@@ -333,13 +333,13 @@ def _parent_to_bone(child, arm_obj, bone_name):
     child.matrix_basis = Matrix.Identity(4)
 
 
-def _skinned_nodes(nodes, gm):
+def _skinned_nodes(scene, gm):
     """{node: skin} of the mesh nodes the glTF skins."""
     if gm is None:
         return {}
-    return {i: gm.node_skin[i] for i, n in enumerate(nodes)
-            if n["mesh"] is not None and i < len(gm.node_skin) and gm.node_skin[i] is not None
-            and gm.node_skin[i] < len(gm.skins) and n["mesh"] < len(gm.meshes)}
+    return {n.index: gm.node_skin[n.index] for n in scene.nodes
+            if n.mesh is not None and n.index < len(gm.node_skin) and gm.node_skin[n.index] is not None
+            and gm.node_skin[n.index] < len(gm.skins) and n.mesh < len(gm.meshes)}
 
 
 def _build_camera(cam, name):

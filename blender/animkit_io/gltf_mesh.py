@@ -95,6 +95,7 @@ class Primitive:
         attrs = raw.get("attributes", {})
         get = lambda name: reader.accessor(attrs[name]) if name in attrs else None  # noqa: E731
         self.mode = raw.get("mode", 4)
+        self.vertex_key = tuple(sorted(attrs.items()))  # primitives with the same attributes share vertices
         self.positions = get("POSITION") or []
         n = len(self.positions)
         self.indices = [r[0] for r in reader.accessor(raw["indices"])] if "indices" in raw else list(range(n))
@@ -177,6 +178,18 @@ def triangles(mode, indices):
     elif mode == 6:
         out = [(indices[0], indices[j], indices[j + 1]) for j in range(1, len(indices) - 1)]
     return [t for t in out if len(set(t)) == 3]
+
+
+def lines(mode, indices):
+    """The edges (index pairs) of a line primitive, degenerate ones dropped."""
+    out = []
+    if mode == 1:
+        out = [(indices[j], indices[j + 1]) for j in range(0, len(indices) - 1, 2)]
+    elif mode in (2, 3):
+        out = [(indices[j], indices[j + 1]) for j in range(len(indices) - 1)]
+        if mode == 2 and len(indices) > 2:
+            out.append((indices[-1], indices[0]))
+    return [e for e in out if e[0] != e[1]]
 
 
 def influences(prim, vertex):

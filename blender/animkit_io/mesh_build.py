@@ -7,8 +7,9 @@
 # pose_i * rest_i^-1 where glTF moves it by joint_i * inverseBind_i: the vertices are put
 # in Blender's bind as rest_k * inverseBind_k * p (k the vertex's heaviest joint), which is
 # p itself when the glTF's bind pose is the skeleton's rest pose, as animkit writes it.
-# A rigid mesh (a mesh node without a skin) rides its node's bone, coloured by its
-# vertex colours, as before.
+# Primitives over the same vertex attributes (a mesh's triangles and lines) share their
+# vertices, so the object has the glTF mesh's vertices in their order. A rigid mesh (a
+# mesh node without a skin) rides its node's bone, coloured by its vertex colours.
 
 import os
 import tempfile
@@ -176,6 +177,16 @@ def _alpha_mode(mat, src):
         mat.surface_render_method = "DITHERED" if src.alpha_mode == "MASK" else "BLENDED"
 
 
+def _faces(prim, base, slot, faces, face_material, seen):
+    """Appends a primitive's triangles (a face over the same vertices only once)."""
+    for t in gltf_mesh.triangles(prim.mode, prim.indices):
+        tri = tuple(base + i for i in t)
+        if frozenset(tri) not in seen:
+            seen.add(frozenset(tri))
+            faces.append(tri)
+            face_material.append(slot)
+
+
 def build_skinned_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
     """One mesh object for a skinned glTF mesh: vertices, triangles (material slots per
     primitive), UVs, vertex colours, custom normals, vertex groups and the Armature
@@ -188,8 +199,8 @@ def build_skinned_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
         close = all(abs(m[r][c] - (1.0 if r == c else 0.0)) < 1e-5 * max(1.0, abs(m[r][3])) for r in range(4)
                     for c in range(4))
         to_blender.append(None if close else m)
-    verts, normals, uvs, colors, faces, face_material, groups = [], [], [], [], [], [], []
-    slots, seen = [], set()
+    verts, normals, uvs, colors, faces, face_material, groups, edges = [], [], [], [], [], [], [], []
+    slots, seen, bases = [], set(), {}
     any_uv = any(p.uvs for p in prims)
     any_color = any(p.colors for p in prims)
     any_normal = all(p.normals for p in prims)
@@ -197,7 +208,13 @@ def build_skinned_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
         key = prim.material
         if key not in slots:
             slots.append(key)
-        base = len(verts)
+        if prim.vertex_key in bases:  # a second primitive over the same vertices (lines)
+            base = bases[prim.vertex_key]
+            edges.extend((base + a, base + b) for a, b in gltf_mesh.lines(prim.mode, prim.indices))
+            _faces(prim, base, slots.index(key), faces, face_material, seen)
+            continue
+        base = bases[prim.vertex_key] = len(verts)
+        edges.extend((base + a, base + b) for a, b in gltf_mesh.lines(prim.mode, prim.indices))
         for v, p in enumerate(prim.positions):
             inf = gltf_mesh.influences(prim, v)
             heaviest = max(inf, key=lambda jw: jw[1])[0] if inf else -1
@@ -209,15 +226,9 @@ def build_skinned_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
             uvs.append(prim.uvs[v] if prim.uvs else (0.0, 0.0))
             colors.append(prim.colors[v] if prim.colors else (1.0, 1.0, 1.0, 1.0))
             groups.append(inf)
-        for t in gltf_mesh.triangles(prim.mode, prim.indices):
-            tri = tuple(base + i for i in t)
-            if frozenset(tri) in seen:
-                continue
-            seen.add(frozenset(tri))
-            faces.append(tri)
-            face_material.append(slots.index(key))
+        _faces(prim, base, slots.index(key), faces, face_material, seen)
     me = bpy.data.meshes.new(name)
-    me.from_pydata(verts, [], faces)
+    me.from_pydata(verts, edges, faces)
     if faces:
         me.polygons.foreach_set("material_index", face_material)
     me.validate(clean_customdata=False)
@@ -252,5 +263,5 @@ def build_skinned_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
     mod.object = arm_obj
     mod.use_vertex_groups = True
     mod.use_bone_envelopes = False
-    obj["animkit_skinned"] = True
+    obj["animkit_mesh_name"] = name  # the glTF mesh's (Blender renames a name taken)
     return obj
