@@ -19,7 +19,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io import export_plan, formats, gltf_write, import_data, rig, slots  # noqa: E402
+from animkit_io import export_plan, formats, gltf_mesh, gltf_write, import_data, rig, slots  # noqa: E402
+
+sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "tools")))
+import skinned_glb  # noqa: E402
 
 SAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "samples"))
 CLI = os.environ.get("ANIMKIT_CLI", "")
@@ -370,6 +373,43 @@ class ImportFile(unittest.TestCase):
                 f.write(b"glTF" + bytes(20))
             with self.assertRaises(import_data.ImportDataError):
                 import_data.read(bad)
+
+
+class GltfMeshes(unittest.TestCase):
+    """gltf_mesh.py on the skinned glb of tests/tools/skinned_glb.py (values from its layout)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "skinned.glb")
+        skinned_glb.write(self.path)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_attributes_skin_material_image(self):
+        with open(self.path, "rb") as f:
+            gm = gltf_mesh.read(f.read())
+        (prim,) = gm.meshes[0]
+        layout = skinned_glb.vertices()
+        self.assertEqual(len(prim.positions), 20)
+        self.assertEqual(len(gltf_mesh.triangles(prim.mode, prim.indices)), 32)
+        self.assertEqual(prim.joints[13], (1, 2, 0, 0))  # level 3: spine 0.25, head 0.75
+        self.assertEqual(gltf_mesh.influences(prim, 13), [(1, 0.25), (2, 0.75)])
+        self.assertAlmostEqual(prim.uvs[6][1], 1.0 - layout[6][2][1])  # V flipped
+        self.assertEqual(gm.node_skin, [None, None, None, 0])
+        self.assertEqual(gm.skins[0].joints, [0, 1, 2])
+        self.assertEqual(gm.skins[0].inverse_bind[2][13], -3.0)  # column-major: translation y
+        mat = gm.materials[0]
+        self.assertEqual((mat.name, mat.image, mat.alpha_mode, mat.alpha_cutoff, mat.double_sided),
+                         ("skin_tex", 0, "MASK", 0.4, True))
+        self.assertEqual(gm.images[0].data, skinned_glb.png_2x2())
+
+    def test_import_file_carries_the_glb(self):
+        if not (CLI and os.path.isfile(CLI)):
+            self.skipTest("no animkit executable (--cli or $ANIMKIT_CLI)")
+        data = _import_file(self.path)
+        with open(self.path, "rb") as f:
+            self.assertEqual(data.glb, f.read())  # a glTF asking for no change: as read
 
 
 def run(samples=None, cli=None):
