@@ -76,4 +76,23 @@ bool SkinJob::Run() const {
   return true;
 }
 
+ClipMeshPose::ClipMeshPose(const Clip& clip, const Skeleton& skeleton, std::span<const Mesh> meshes)
+    : meshes_(meshes), model_(clip, skeleton), bind_(BindMatrices(skeleton, clip.scale_inheritance)),
+      skin_(bind_.size()), positions_(meshes.size()) {
+  const std::vector<Mat4> identity(bind_.size());
+  for (size_t m = 0; m < meshes.size(); ++m) {
+    positions_[m].resize(meshes[m].positions.size());
+    if (!SkinJob{&meshes[m], identity, identity, positions_[m], {}}.Validate())
+      throw Error::General("mesh '" + meshes[m].name + "' names a joint the skeleton (" +
+                           std::to_string(skeleton.joints.size()) + " joints) lacks, or its joints or weights " +
+                           "are not one per vertex");
+  }
+}
+
+void ClipMeshPose::Compose(std::span<const TransformTRS> pose) {
+  model_.Compose(pose);
+  SkinMatrices(bind_, model_.matrices(), skin_);
+  for (size_t m = 0; m < meshes_.size(); ++m) SkinJob{&meshes_[m], skin_, model_.matrices(), positions_[m], {}}.Run();
+}
+
 }  // namespace animkit

@@ -2,6 +2,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>
+#include <animkit/offline/skinning.hpp>
 #include <animkit/pipeline/sample_json.hpp>
 #include <animkit/pipeline/skeleton.hpp>
 
@@ -55,6 +56,49 @@ class JsonOut {
   std::string out_;
 };
 
+const char* SkinningKind(const Mesh& mesh) { return mesh.Skinned() ? "skinned" : mesh.joint >= 0 ? "rigid" : "static"; }
+
+// `sample --skin`: the clip's "meshes" and, per frame, each mesh's deformed positions as
+// one flat [x, y, z, ...] array (a second pass over the frames, so that the JSON streams).
+void WriteMeshFrames(JsonOut& j, const Clip& clip, const SampleRequest& request) {
+  const std::vector<Mesh>& meshes = *request.skin_meshes;
+  const Skeleton none;
+  ClipMeshPose poser(clip, request.rest ? *request.rest : none, meshes);
+  j.Raw(",\n      \"meshes\": [");
+  for (size_t m = 0; m < meshes.size(); ++m) {
+    j.Raw(m ? ", {\"name\": " : "{\"name\": ");
+    j.String(meshes[m].name);
+    j.Raw(", \"skinning\": \"");
+    j.Raw(SkinningKind(meshes[m]));
+    j.Raw("\", \"vertices\": ");
+    j.Raw(std::to_string(meshes[m].positions.size()));
+    j.Raw("}");
+  }
+  j.Raw("],\n      \"mesh_frames\": [");
+  bool any = false;
+  ForEachSampleFrame(clip, request, [&](size_t f, std::span<const TransformTRS> pose, std::span<const bool>) {
+    any = true;
+    poser.Compose(pose);
+    j.Raw(f ? ",\n        [" : "\n        [");
+    for (size_t m = 0; m < meshes.size(); ++m) {
+      j.Raw(m ? ", [" : "[");
+      const std::span<const Vec3> positions = poser.positions(m);
+      for (size_t v = 0; v < positions.size(); ++v) {
+        if (v) j.Raw(", ");
+        j.Number(positions[v].x);
+        j.Raw(", ");
+        j.Number(positions[v].y);
+        j.Raw(", ");
+        j.Number(positions[v].z);
+      }
+      j.Raw("]");
+    }
+    j.Raw("]");
+    j.Flush();
+  });
+  j.Raw(any ? "\n      ]" : "]");
+}
+
 }  // namespace
 
 void ForEachSampleFrame(const Clip& clip, const SampleRequest& request, const SampleFrameFn& fn) {
@@ -91,7 +135,11 @@ void WriteSampleJson(const Scene& scene, std::string_view format_id, const Sampl
                      const std::function<void(std::string_view)>& sink) {
   // Every count checked before the first byte goes out.
   for (const Clip& clip : scene.clips)
-    if (request.clip.empty() || clip.name == request.clip) (void)SampleFrameCount(clip, request.rate, request.limits);
+    if (request.clip.empty() || clip.name == request.clip) {
+      (void)SampleFrameCount(clip, request.rate, request.limits);
+      const Skeleton none;
+      if (request.skin_meshes) ClipMeshPose(clip, request.rest ? *request.rest : none, *request.skin_meshes);
+    }
   JsonOut j(&sink);
   j.Raw("{\n  \"format\": ");
   j.String(format_id);
@@ -149,7 +197,14 @@ void WriteSampleJson(const Scene& scene, std::string_view format_id, const Sampl
       j.Raw("]");
       j.Flush();
     });
-    j.Raw(frames ? "\n      ],\n      \"events\": [" : "],\n      \"events\": [");
+    j.Raw(frames ? "\n      ]" : "]");
+    if (request.skin_meshes) {
+      // The skin pass composes local poses: a local-space request whatever --space says.
+      SampleRequest local = request;
+      local.space = Space::Local;
+      WriteMeshFrames(j, clip, local);
+    }
+    j.Raw(",\n      \"events\": [");
     for (size_t e = 0; e < clip.events.size(); ++e) {
       const Event& ev = clip.events[e];
       j.Raw(e ? ", {\"time\": " : "{\"time\": ");

@@ -127,14 +127,16 @@ int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
   return 0;
 }
 
-int RunSample(const std::string& file, double rate, Space space, const CommonArgs& args) {
+int RunSample(const std::string& file, double rate, Space space, bool skin, const CommonArgs& args) {
   const Options options = ToOptions(args);
   const LoadedFile loaded = LoadFile(file, args.format, options);
   const DecodedScene decoded = DecodeWithSkeleton(loaded, args.skeleton, options);
   ReportCompanion(file, *loaded.format, decoded.skeleton, decoded.use, decoded.warning);
   const Scene& scene = decoded.scene;
   if (!args.clip.empty()) (void)RequireClip(scene, args.clip, file);
-  const SampleRequest request{rate, args.clip, &decoded.rest(), args.limits, space};
+  SampleRequest request{rate, args.clip, &decoded.rest(), args.limits, space};
+  // The meshes of the rig: the file's own, or its companion model's.
+  if (skin) request.skin_meshes = &RigOf(scene, decoded.reference_used()).meshes;
   if (args.output.empty()) {
     try {
       WriteSampleJson(scene, loaded.format->id, request,
@@ -210,7 +212,8 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
   return 0;
 }
 
-CLI::App* AddSampleCommand(CLI::App& app, std::string& input, double& rate, std::string& space, CommonArgs& args) {
+CLI::App* AddSampleCommand(CLI::App& app, std::string& input, double& rate, std::string& space, bool& skin,
+                           CommonArgs& args) {
   CLI::App* sample = app.add_subcommand("sample", "Print every clip's pose at every frame as JSON");
   sample->add_option("FILE", input, "Input file")->required();
   sample->add_option("--rate", rate, "Resample at this many frames per second instead of the file's own frames")
@@ -219,6 +222,9 @@ CLI::App* AddSampleCommand(CLI::App& app, std::string& input, double& rate, std:
                      "local: each joint relative to its parent (default); model: each joint in model space, "
                      "composed under the clip's scale rule")
       ->check(CLI::IsMember({"local", "model"}));
+  sample->add_flag("--skin", skin,
+                   "Add each mesh's deformed vertex positions at every frame (linear blend skinning over the "
+                   "model-space pose)");
   AddCommon(sample, args, true);
   return sample;
 }
@@ -246,7 +252,8 @@ int main(int argc, char** argv) {
   AddCommon(info, args, true);
 
   std::string space = "local";
-  CLI::App* sample = AddSampleCommand(app, input, rate, space, args);
+  bool skin = false;
+  CLI::App* sample = AddSampleCommand(app, input, rate, space, skin, args);
 
   CLI::App* convert = app.add_subcommand(
       "convert", "Convert IN to OUT (format from OUT's extension or --to); a folder IN converts every file it recognises");
@@ -303,7 +310,7 @@ int main(int argc, char** argv) {
 
   try {
     if (info->parsed()) return RunInfo(input, json, args);
-    if (sample->parsed()) return RunSample(input, rate, space == "model" ? Space::Model : Space::Local, args);
+    if (sample->parsed()) return RunSample(input, rate, space == "model" ? Space::Model : Space::Local, skin, args);
     if (convert->parsed()) {
       if (!template_path.empty() && cli::IsBatchInput(input)) {
         std::fprintf(stderr, "animkit: --template applies to one input file\n");

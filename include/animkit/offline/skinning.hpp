@@ -4,6 +4,7 @@
 #pragma once
 
 #include <animkit/core/model.hpp>
+#include <animkit/offline/model_pose.hpp>
 
 #include <span>
 #include <vector>
@@ -32,6 +33,27 @@ struct SkinJob {
   // False when a span is too short or a vertex names a joint outside the spans.
   bool Validate() const;
   bool Run() const;
+};
+
+// A clip's meshes deformed frame after frame: ClipModelPose over the skeleton, bind matrices
+// under the clip's scale rule (so that the rest pose leaves every vertex where it is), then
+// SkinJob per mesh. The one rule of `animkit sample --skin` and the bindings.
+class ClipMeshPose {
+ public:
+  // Error (naming the mesh) when a mesh's joints lie outside the skeleton, or when the
+  // skeleton lists a joint before its parent.
+  ClipMeshPose(const Clip& clip, const Skeleton& skeleton, std::span<const Mesh> meshes);
+  // pose: one transform per clip track (SampleClipJob's output).
+  void Compose(std::span<const TransformTRS> pose);
+  // Mesh m's deformed positions after Compose, one per mesh position.
+  std::span<const Vec3> positions(size_t mesh) const { return positions_[mesh]; }
+  size_t mesh_count() const { return meshes_.size(); }
+
+ private:
+  std::span<const Mesh> meshes_;
+  ClipModelPose model_;
+  std::vector<Mat4> bind_, skin_;
+  std::vector<std::vector<Vec3>> positions_;
 };
 
 }  // namespace animkit

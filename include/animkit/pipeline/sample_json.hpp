@@ -20,6 +20,9 @@ struct SampleRequest {
   // Model: each track's joint in model space over rest under the clip's scale rule
   // (ClipModelPose; a joint rest lacks is a root). The JSON's "space" says which.
   Space space = Space::Local;
+  // `sample --skin`: these meshes (indexing rest's joints) deformed at every frame
+  // (ClipMeshPose), written as each clip's "meshes" and "mesh_frames"; null: no such keys.
+  const std::vector<Mesh>* skin_meshes = nullptr;
 };
 // The frames `animkit sample` writes for one clip, one call per frame, in order: the
 // count is SampleFrameCount's (its Error is thrown before the first call); frame f is

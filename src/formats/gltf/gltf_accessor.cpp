@@ -41,6 +41,7 @@ int ComponentCount(int type) {
 const char* TypeName(int type) {
   switch (type) {
     case TINYGLTF_TYPE_SCALAR: return "SCALAR";
+    case TINYGLTF_TYPE_VEC2: return "VEC2";
     case TINYGLTF_TYPE_VEC3: return "VEC3";
     case TINYGLTF_TYPE_VEC4: return "VEC4";
     default: return "another type";
@@ -115,6 +116,31 @@ std::vector<float> AccessorReader::Read(int index, int expected_type, bool float
         out[i * components + c] = DecodeComponent(base + i * stride + c * component_size, a.componentType, a.normalized);
   }
   if (a.sparse.isSparse) ApplySparse(a, components, element_size, component_size, out, name);
+  return out;
+}
+
+std::vector<uint32_t> AccessorReader::ReadUnsigned(int index, int expected_type, const std::string& what) const {
+  if (index < 0 || static_cast<size_t>(index) >= model_.accessors.size())
+    Fail(what + " names accessor " + std::to_string(index) + ", which does not exist");
+  const tinygltf::Accessor& a = model_.accessors[index];
+  const std::string name = ElementName("accessor", index) + " (" + what + ")";
+  if (a.type != expected_type) Fail(name + " must be " + TypeName(expected_type));
+  const int size = ComponentSize(a.componentType);
+  if (a.normalized || (a.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+                       a.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+                       a.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT))
+    Fail(name + " must hold unsigned integers (5121, 5123 or 5125), not normalized");
+  if (a.bufferView < 0 || a.sparse.isSparse) Fail(name + " must lie in a buffer view, without a sparse part");
+  if (a.count == 0) return {};
+  const size_t components = static_cast<size_t>(ComponentCount(a.type));
+  size_t stride = 0;
+  const uint8_t* base = View(a.bufferView, a.byteOffset, a.count, components * size_t(size), &stride, name);
+  std::vector<uint32_t> out(a.count * components);
+  for (size_t i = 0; i < a.count; ++i)
+    for (size_t c = 0; c < components; ++c) {
+      const uint8_t* p = base + i * stride + c * size_t(size);
+      out[i * components + c] = size == 1 ? p[0] : size == 2 ? uint32_t(p[0] | p[1] << 8) : LoadU32(p);
+    }
   return out;
 }
 

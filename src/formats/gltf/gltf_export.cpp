@@ -189,8 +189,8 @@ class Exporter {
       AddAnimation(scene_.clips[c], per_axis_[c]);
     }
     builder_.Finish();
-    gltf::AddMeshesAndCameras(model_, scene_, RootNode());
-    AddSceneExtras();
+    const json missing_images = gltf::AddMeshesAndCameras(model_, scene_, RootNode());
+    AddSceneExtras(missing_images);
     return std::move(model_);
   }
 
@@ -410,8 +410,10 @@ class Exporter {
     else extras["metadata_json"] = DumpJson(value);
   }
 
-  void AddSceneExtras() {
+  void AddSceneExtras(const json& missing_images) {
     json extras = {{"version", 1}};
+    // Images without pixels have no glTF image: their names and reasons, at their indices.
+    if (!missing_images.is_null()) extras["missing_images"] = missing_images;
     // Joints made from track names are not a skeleton the scene had.
     if (scene_.skeleton.empty()) extras["skeleton"] = false;
     // The skeleton the scene was decoded against (the pipeline's): said, never read back.

@@ -67,7 +67,9 @@ std::vector<double> Doubles(const std::vector<double>& v, size_t expected, const
   return v;
 }
 
-TransformTRS NodeTransform(const tinygltf::Node& node, int index) {
+}  // namespace
+
+TransformTRS gltf::NodeTransform(const tinygltf::Node& node, int index) {
   const std::string name = ElementName("node", index);
   TransformTRS trs;
   if (!node.matrix.empty()) {
@@ -84,6 +86,8 @@ TransformTRS NodeTransform(const tinygltf::Node& node, int index) {
   if (auto s = Doubles(node.scale, 3, name + " scale"); !s.empty()) trs.scale = {float(s[0]), float(s[1]), float(s[2])};
   return trs;
 }
+
+namespace {
 
 std::string NodeName(const tinygltf::Model& model, int index) {
   const std::string& name = model.nodes[index].name;
@@ -110,7 +114,9 @@ std::vector<int> NodeParents(const tinygltf::Model& model) {
   return parent;
 }
 
-Skeleton ImportSkeleton(const tinygltf::Model& model, const std::vector<int>& parents, bool ours) {
+// node_joint: per node, its joint in the skeleton returned (-1: none).
+Skeleton ImportSkeleton(const tinygltf::Model& model, const std::vector<int>& parents, bool ours,
+                        std::vector<int>& node_joint) {
   const int n = static_cast<int>(model.nodes.size());
   std::vector<int> nodes;
   std::vector<int> position(n, -1);
@@ -126,6 +132,7 @@ Skeleton ImportSkeleton(const tinygltf::Model& model, const std::vector<int>& pa
       // animkit's own root node is not a joint, nor is a camera (Clip::cameras).
       if (ours && parents[i] < 0 && model.nodes[i].name == gltf::kRootNodeName) continue;
       if (ours && model.nodes[i].camera >= 0) continue;
+      if (ours && model.nodes[i].mesh >= 0 && model.nodes[i].skin >= 0) continue;  // a skinned mesh's node
       position[i] = static_cast<int>(nodes.size());
       nodes.push_back(i);
     }
@@ -149,11 +156,13 @@ Skeleton ImportSkeleton(const tinygltf::Model& model, const std::vector<int>& pa
   }
   std::vector<int> new_index(nodes.size());
   for (size_t k = 0; k < order.size(); ++k) new_index[order[k]] = static_cast<int>(k);
+  node_joint.assign(model.nodes.size(), -1);
+  for (size_t j = 0; j < nodes.size(); ++j) node_joint[size_t(nodes[j])] = new_index[j];
   Skeleton skeleton;
   for (size_t j : order) {
     int node = nodes[j];
     skeleton.joints.push_back(
-        {NodeName(model, node), joint_parent[j] >= 0 ? new_index[joint_parent[j]] : -1, NodeTransform(model.nodes[node], node)});
+        {NodeName(model, node), joint_parent[j] >= 0 ? new_index[joint_parent[j]] : -1, gltf::NodeTransform(model.nodes[node], node)});
   }
   return skeleton;
 }
@@ -218,7 +227,9 @@ class Importer {
     bool ours = !asset_extras.empty();
     parents_ = NodeParents(model_);
     bool has_skeleton = !ours || GetBool(asset_extras, "skeleton", true);
-    if (has_skeleton) scene.skeleton = ImportSkeleton(model_, parents_, ours);
+    std::vector<int> node_joint(model_.nodes.size(), -1);
+    if (has_skeleton) scene.skeleton = ImportSkeleton(model_, parents_, ours, node_joint);
+    gltf::ImportMeshes(model_, reader_, parents_, node_joint, asset_extras, limits_, scene);
     scene.metadata = FromNlohmann(GetMetadata(asset_extras));
     for (size_t i = 0; i < model_.animations.size(); ++i) scene.clips.push_back(ImportClip(static_cast<int>(i)));
     // A clip written under the per-axis rule holds its closest matrix-rule locals: back to per-axis ones.
@@ -299,7 +310,7 @@ class Importer {
       if (camera_index < 0 || size_t(camera_index) >= model_.cameras.size()) continue;
       const JointTrack& track = clip.tracks[track_index];
       const json extras = ParseExtras(model_.cameras[size_t(camera_index)].extras_json_string);
-      const TransformTRS rest = NodeTransform(model_.nodes[size_t(node)], node);
+      const TransformTRS rest = gltf::NodeTransform(model_.nodes[size_t(node)], node);
       const std::vector<Seconds>& times = !track.translation.empty() ? track.translation.times : track.rotation.times;
       auto numbers = [&](const char* key) {
         std::vector<float> out;

@@ -55,16 +55,41 @@ tinygltf::Model LoadModel(ByteView data, const std::string& path, const Limits& 
 // True when data starts with the GLB magic.
 bool IsGlb(ByteView data);
 
-// Appends the scene's meshes (each on its joint's node, vertex colours, one
-// material) and its clips' cameras (a camera node under root_node, animated in
-// the clip's animation: model.animations[i] must be clip i's) to an exported
-// model (gltf_mesh_export.cpp).
 // A FLOAT accessor of `components`-wide elements over data (bufferView and
 // byteOffset are the caller's), with per-component min/max when min_max (the
 // glTF rules ask for them on positions and animation inputs).
 tinygltf::Accessor FloatAccessor(const std::vector<float>& data, int type, int components, bool min_max);
 
-void AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, int root_node);
+// Appends the scene's materials and textures, its meshes (rigid ones on their joint's node,
+// static ones under root_node, skinned ones on scene roots with skin 0) and its clips'
+// cameras (a camera node under root_node, animated in the clip's animation:
+// model.animations[i] must be clip i's) to an exported model (gltf_mesh_export.cpp).
+// Returns the images without pixels (null when none), for the asset's extras.
+nlohmann::json AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, int root_node);
+
+// Appends bytes (4-aligned) to buffer 0 as a new buffer view (target 0: none); its index.
+int AppendBufferView(tinygltf::Model& model, const void* data, size_t bytes, int target);
+
+// The scene's images (as PNG), textures and materials (gltf_material_export.cpp).
+struct MaterialExport {
+  std::vector<int> material_of;       // per Scene material: its glTF material
+  std::vector<bool> textured;         // per Scene material: it has a base colour texture
+  std::vector<int> texture_of_image;  // per Scene image: its glTF texture, -1 when it has no pixels
+  nlohmann::json missing_images;      // null, or the images without pixels (asset extras)
+};
+MaterialExport AddMaterialsAndTextures(tinygltf::Model& model, const Scene& scene);
+
+// A node's local transform (a matrix decomposed, shear dropped); Error when not finite
+// (gltf_import.cpp).
+TransformTRS NodeTransform(const tinygltf::Node& node, int index);
+
+class AccessorReader;
+// The meshes, materials and textures of a glTF into scene (gltf_mesh_import.cpp): parents
+// per node (-1: a root), node_joint per node its joint in scene.skeleton (-1: none),
+// asset_extras the asset's extras.animkit ({} when another program wrote the file).
+void ImportMeshes(const tinygltf::Model& model, const AccessorReader& reader, const std::vector<int>& parents,
+                  const std::vector<int>& node_joint, const nlohmann::json& asset_extras, const Limits& limits,
+                  Scene& scene);
 
 // Cameras (gltf_camera.cpp). A glTF camera looks down its -Z with +Y up; up is the
 // source's -Y (the PS1's Y points down), +Z when looking along Y; roll turns the camera
@@ -94,6 +119,9 @@ class AccessorReader {
   // count * components floats. float_only rejects integer component types;
   // otherwise integers must be normalized (rotation outputs).
   std::vector<float> Read(int index, int expected_type, bool float_only, const std::string& what) const;
+  // count * components unsigned integers (unsigned byte, short or int, not normalized, in a
+  // buffer view, no sparse part): indices, JOINTS_0.
+  std::vector<uint32_t> ReadUnsigned(int index, int expected_type, const std::string& what) const;
 
  private:
   const uint8_t* View(int view_index, size_t offset, size_t count, size_t element_size, size_t* stride,

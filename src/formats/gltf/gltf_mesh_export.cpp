@@ -7,6 +7,7 @@
 #include "formats/gltf/gltf_internal.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -18,21 +19,7 @@ class Appender {
  public:
   explicit Appender(tinygltf::Model& model) : model_(model) {}
 
-  // A buffer view over bytes appended (4-aligned) to buffer 0.
-  int AddView(const void* data, size_t bytes, int target) {
-    if (model_.buffers.empty()) model_.buffers.emplace_back();
-    auto& buffer = model_.buffers[0].data;
-    buffer.resize((buffer.size() + 3) / 4 * 4, 0);
-    tinygltf::BufferView view;
-    view.buffer = 0;
-    view.byteOffset = buffer.size();
-    view.byteLength = bytes;
-    view.target = target;
-    buffer.resize(buffer.size() + bytes);
-    std::memcpy(buffer.data() + view.byteOffset, data, bytes);
-    model_.bufferViews.push_back(std::move(view));
-    return static_cast<int>(model_.bufferViews.size() - 1);
-  }
+  int AddView(const void* data, size_t bytes, int target) { return AppendBufferView(model_, data, bytes, target); }
 
   int AddFloats(const std::vector<float>& data, int type, int components, bool min_max, int target = 0) {
     tinygltf::Accessor a = FloatAccessor(data, type, components, min_max);
@@ -57,6 +44,23 @@ class Appender {
     return static_cast<int>(model_.accessors.size() - 1);
   }
 
+  // JOINTS_0: unsigned bytes when every index fits, else unsigned shorts.
+  int AddJoints(const std::vector<uint16_t>& joints, bool bytes) {
+    tinygltf::Accessor a;
+    a.type = TINYGLTF_TYPE_VEC4;
+    a.count = joints.size() / 4;
+    if (bytes) {
+      std::vector<uint8_t> small(joints.begin(), joints.end());
+      a.bufferView = AddView(small.data(), small.size(), TINYGLTF_TARGET_ARRAY_BUFFER);
+      a.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE;
+    } else {
+      a.bufferView = AddView(joints.data(), joints.size() * 2, TINYGLTF_TARGET_ARRAY_BUFFER);
+      a.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT;
+    }
+    model_.accessors.push_back(std::move(a));
+    return static_cast<int>(model_.accessors.size() - 1);
+  }
+
  private:
   tinygltf::Model& model_;
 };
@@ -73,19 +77,117 @@ int VertexColorMaterial(tinygltf::Model& model) {
   return static_cast<int>(model.materials.size() - 1);
 }
 
-void AddMeshes(tinygltf::Model& model, Appender& out, const Scene& scene, int root_node) {
-  int material = -1;
+// A skinned mesh's influences as glTF wants them: weights >= 0 summing to 1, each joint
+// once per vertex (repeats merged), zero weights on joint 0. A vertex without any weight
+// (not a valid Mesh) goes wholly to its first joint.
+void SkinInfluences(const Mesh& mesh, size_t skeleton_joints, const std::string& where, std::vector<uint16_t>& joints,
+                    std::vector<float>& weights) {
+  const size_t n = mesh.positions.size();
+  if (mesh.joints.size() != n || mesh.weights.size() != n)
+    throw Error::General(where + " has " + std::to_string(mesh.joints.size()) + " joint and " +
+                         std::to_string(mesh.weights.size()) + " weight sets for " + std::to_string(n) + " vertices");
+  joints.resize(n * 4);
+  weights.resize(n * 4);
+  for (size_t v = 0; v < n; ++v) {
+    std::array<uint16_t, 4> j = mesh.joints[v];
+    std::array<double, 4> w{};
+    double sum = 0;
+    for (int k = 0; k < 4; ++k) {
+      const float x = mesh.weights[v][k];
+      w[k] = std::isfinite(x) && x > 0 ? x : 0;
+      if (w[k] > 0 && j[k] >= skeleton_joints)
+        throw Error::General(where + " vertex " + std::to_string(v) + " names joint " + std::to_string(j[k]) +
+                             "; the skeleton has " + std::to_string(skeleton_joints));
+      for (int l = 0; l < k && w[k] > 0; ++l)
+        if (w[l] > 0 && j[l] == j[k]) w[l] += w[k], w[k] = 0;
+    }
+    for (double x : w) sum += x;
+    if (sum <= 0) {
+      if (j[0] >= skeleton_joints) throw Error::General(where + " vertex " + std::to_string(v) + " has no weight");
+      w = {1, 0, 0, 0}, sum = 1;
+    }
+    for (int k = 0; k < 4; ++k) {
+      weights[v * 4 + k] = float(w[k] / sum);
+      joints[v * 4 + k] = w[k] > 0 ? j[k] : 0;
+    }
+  }
+}
+
+struct MeshContext {
+  tinygltf::Model& model;
+  Appender& out;
+  const Scene& scene;
+  const MaterialExport& materials;
+  int vertex_color_material = -1;
+};
+
+// The primitive attributes every mode of a mesh shares.
+tinygltf::Primitive BaseAttributes(MeshContext& c, const Mesh& mesh, const std::string& where) {
+  const size_t n = mesh.positions.size();
+  std::vector<float> positions;
+  positions.reserve(n * 3);
+  for (const Vec3& p : mesh.positions) {
+    if (!Finite(p)) throw Error::General(where + " has a position that is not a finite number");
+    positions.insert(positions.end(), {p.x, p.y, p.z});
+  }
+  tinygltf::Primitive base;
+  constexpr int kArray = TINYGLTF_TARGET_ARRAY_BUFFER;
+  base.attributes["POSITION"] = c.out.AddFloats(positions, TINYGLTF_TYPE_VEC3, 3, true, kArray);
+  if (mesh.normals.size() == n) {
+    std::vector<float> normals;
+    normals.reserve(n * 3);
+    for (const Vec3& v : mesh.normals) {
+      const float length = std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+      // glTF normals are unit vectors: a zero or broken one becomes +Z.
+      const Vec3 u = Finite(v) && length > 0 ? v * (1.0f / length) : Vec3{0, 0, 1};
+      normals.insert(normals.end(), {u.x, u.y, u.z});
+    }
+    base.attributes["NORMAL"] = c.out.AddFloats(normals, TINYGLTF_TYPE_VEC3, 3, false, kArray);
+  }
+  if (mesh.uvs.size() == n) {
+    std::vector<float> uvs;
+    uvs.reserve(n * 2);
+    for (const auto& uv : mesh.uvs)
+      for (float x : uv) uvs.push_back(std::isfinite(x) ? x : 0.0f);
+    base.attributes["TEXCOORD_0"] = c.out.AddFloats(uvs, TINYGLTF_TYPE_VEC2, 2, false, kArray);
+  }
+  if (mesh.colors.size() == n) {
+    std::vector<float> colors;
+    colors.reserve(n * 4);
+    for (const auto& color : mesh.colors)
+      for (float v : color) colors.push_back(std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f);
+    base.attributes["COLOR_0"] = c.out.AddFloats(colors, TINYGLTF_TYPE_VEC4, 4, false, kArray);
+  }
+  if (mesh.Skinned()) {
+    std::vector<uint16_t> joints;
+    std::vector<float> weights;
+    SkinInfluences(mesh, c.scene.skeleton.joints.size(), where, joints, weights);
+    base.attributes["JOINTS_0"] = c.out.AddJoints(joints, c.scene.skeleton.joints.size() <= 256);
+    base.attributes["WEIGHTS_0"] = c.out.AddFloats(weights, TINYGLTF_TYPE_VEC4, 4, false, kArray);
+  }
+  return base;
+}
+
+// The mesh's own material; the vertex colour one when it has none, or when its material is
+// textured and the mesh has no UVs (glTF needs TEXCOORD_0 then): extras keep which it was.
+int MaterialOf(MeshContext& c, const Mesh& mesh, nlohmann::json& extras) {
+  const bool known = mesh.material >= 0 && size_t(mesh.material) < c.materials.material_of.size();
+  if (known && (!c.materials.textured[size_t(mesh.material)] || mesh.uvs.size() == mesh.positions.size()))
+    return c.materials.material_of[size_t(mesh.material)];
+  if (known) extras["material"] = mesh.material;
+  if (c.vertex_color_material < 0) c.vertex_color_material = VertexColorMaterial(c.model);
+  return c.vertex_color_material;
+}
+
+void AddMeshes(MeshContext& c, int root_node) {
+  tinygltf::Model& model = c.model;
+  const Scene& scene = c.scene;
   const int joints = static_cast<int>(scene.skeleton.joints.size());
   for (size_t m = 0; m < scene.meshes.size(); ++m) {
     const Mesh& mesh = scene.meshes[m];
     const std::string where = "mesh '" + mesh.name + "'";
     if (mesh.positions.empty() || (mesh.triangles.size() < 3 && mesh.lines.size() < 2)) continue;
-    std::vector<float> positions;
-    positions.reserve(mesh.positions.size() * 3);
-    for (const Vec3& p : mesh.positions) {
-      if (!Finite(p)) throw Error::General(where + " has a position that is not a finite number");
-      positions.insert(positions.end(), {p.x, p.y, p.z});
-    }
+    if (mesh.Skinned() && model.skins.empty()) throw Error::General(where + " is skinned, but the scene has no skeleton");
     auto check = [&](const std::vector<uint32_t>& indices, size_t group) {
       std::vector<uint32_t> used(indices.begin(), indices.begin() + std::ptrdiff_t(indices.size() / group * group));
       for (uint32_t i : used)
@@ -94,42 +196,44 @@ void AddMeshes(tinygltf::Model& model, Appender& out, const Scene& scene, int ro
                                std::to_string(mesh.positions.size()));
       return used;
     };
-    if (material < 0) material = VertexColorMaterial(model);
-    tinygltf::Primitive base;
-    base.material = material;
-    base.attributes["POSITION"] = out.AddFloats(positions, TINYGLTF_TYPE_VEC3, 3, true, TINYGLTF_TARGET_ARRAY_BUFFER);
-    if (mesh.colors.size() == mesh.positions.size()) {
-      std::vector<float> colors;
-      colors.reserve(mesh.colors.size() * 4);
-      for (const auto& c : mesh.colors)
-        for (float v : c) colors.push_back(std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f);
-      base.attributes["COLOR_0"] = out.AddFloats(colors, TINYGLTF_TYPE_VEC4, 4, false, TINYGLTF_TARGET_ARRAY_BUFFER);
-    }
+    nlohmann::json extras = nlohmann::json::object();
+    tinygltf::Primitive base = BaseAttributes(c, mesh, where);
+    base.material = MaterialOf(c, mesh, extras);
     tinygltf::Mesh gm;
     gm.name = mesh.name;
     const std::vector<uint32_t> triangles = check(mesh.triangles, 3), lines = check(mesh.lines, 2);
     if (!triangles.empty()) {
       tinygltf::Primitive p = base;
       p.mode = TINYGLTF_MODE_TRIANGLES;
-      p.indices = out.AddIndices(triangles, mesh.positions.size());
+      p.indices = c.out.AddIndices(triangles, mesh.positions.size());
       gm.primitives.push_back(std::move(p));
     }
     if (!lines.empty()) {
       tinygltf::Primitive p = base;
       p.mode = TINYGLTF_MODE_LINE;
-      p.indices = out.AddIndices(lines, mesh.positions.size());
+      p.indices = c.out.AddIndices(lines, mesh.positions.size());
       gm.primitives.push_back(std::move(p));
     }
+    const nlohmann::json metadata = ToNlohmann(mesh.metadata);
+    if (metadata.is_object() && !metadata.empty() && IsValueRepresentable(metadata)) extras["metadata"] = metadata;
+    if (!extras.empty()) gm.extras = ToValue(nlohmann::json{{kExtrasKey, extras}});
     model.meshes.push_back(std::move(gm));
     const int mesh_index = static_cast<int>(model.meshes.size() - 1);
+    tinygltf::Node node;
+    node.name = mesh.name.empty() ? "mesh " + std::to_string(m) : mesh.name + " mesh";
+    node.mesh = mesh_index;
+    if (mesh.Skinned()) {
+      // A skinned mesh's node is a scene root without a transform: glTF ignores both.
+      node.skin = 0;
+      model.nodes.push_back(std::move(node));
+      model.scenes[0].nodes.push_back(static_cast<int>(model.nodes.size() - 1));
+      continue;
+    }
     // On the joint's node; a second mesh for the same joint (or a static one) on a child node.
     const int owner = (mesh.joint >= 0 && mesh.joint < joints) ? mesh.joint : root_node;
     if (owner != root_node && model.nodes[owner].mesh < 0) {
       model.nodes[owner].mesh = mesh_index;
     } else {
-      tinygltf::Node node;
-      node.name = mesh.name.empty() ? "mesh " + std::to_string(m) : mesh.name + " mesh";
-      node.mesh = mesh_index;
       model.nodes.push_back(std::move(node));
       model.nodes[owner].children.push_back(static_cast<int>(model.nodes.size() - 1));
     }
@@ -199,10 +303,25 @@ void AddCameras(tinygltf::Model& model, Appender& out, const Scene& scene, int r
 
 }  // namespace
 
-void AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, int root_node) {
+int AppendBufferView(tinygltf::Model& model, const void* data, size_t bytes, int target) {
+  if (model.buffers.empty()) model.buffers.emplace_back();
+  auto& buffer = model.buffers[0].data;
+  buffer.resize((buffer.size() + 3) / 4 * 4, 0);
+  tinygltf::BufferView view;
+  view.buffer = 0;
+  view.byteOffset = buffer.size();
+  view.byteLength = bytes;
+  view.target = target;
+  buffer.resize(buffer.size() + bytes);
+  if (bytes) std::memcpy(buffer.data() + view.byteOffset, data, bytes);
+  model.bufferViews.push_back(std::move(view));
+  return static_cast<int>(model.bufferViews.size() - 1);
+}
+
+nlohmann::json AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, int root_node) {
   bool cameras = false;
   for (const Clip& clip : scene.clips) cameras = cameras || !clip.cameras.empty();
-  if (scene.meshes.empty() && !cameras) return;
+  if (scene.meshes.empty() && !cameras && scene.materials.empty() && scene.textures.empty()) return nullptr;
   if (root_node >= static_cast<int>(model.nodes.size())) {
     // The exporter left out an empty root (no joints, no clips): meshes need one.
     tinygltf::Node root;
@@ -215,8 +334,11 @@ void AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, int root_no
     model.defaultScene = 0;
   }
   Appender out(model);
-  AddMeshes(model, out, scene, root_node);
+  const MaterialExport materials = AddMaterialsAndTextures(model, scene);
+  MeshContext context{model, out, scene, materials};
+  AddMeshes(context, root_node);
   AddCameras(model, out, scene, root_node);
+  return materials.missing_images;
 }
 
 }  // namespace animkit::gltf

@@ -50,12 +50,19 @@ class Appender {
     data_.insert(data_.end(), p, p + values.size() * sizeof(float));
     return {{"offset", offset}, {"count", width ? values.size() / width : 0}};
   }
-  Value Indices(const std::vector<uint32_t>& values) {
+  Value Indices(const std::vector<uint32_t>& values, size_t width = 1) {
     Align();
     const size_t offset = data_.size();
     const auto* p = reinterpret_cast<const uint8_t*>(values.data());
     data_.insert(data_.end(), p, p + values.size() * sizeof(uint32_t));
-    return {{"offset", offset}, {"count", values.size()}};
+    return {{"offset", offset}, {"count", values.size() / width}};
+  }
+  // Raw bytes (an image file); count in bytes.
+  Value Raw(const uint8_t* bytes, size_t size) {
+    Align();
+    const size_t offset = data_.size();
+    data_.insert(data_.end(), bytes, bytes + size);
+    return {{"offset", offset}, {"count", size}};
   }
 
  private:
@@ -93,9 +100,89 @@ std::vector<uint32_t> ReadIndices(const tinygltf::Model& model, int index) {
   return out;
 }
 
+// Per mesh, the skin of the first node that shows it with one (-1: none).
+std::vector<int> SkinOfMeshes(const tinygltf::Model& model) {
+  std::vector<int> skin(model.meshes.size(), -1);
+  for (const tinygltf::Node& node : model.nodes)
+    if (node.mesh >= 0 && size_t(node.mesh) < skin.size() && node.skin >= 0 && size_t(node.skin) < model.skins.size() &&
+        skin[size_t(node.mesh)] < 0)
+      skin[size_t(node.mesh)] = node.skin;
+  return skin;
+}
+
+// A primitive's normals, UVs, material and, under a skin, joints (as node indices) and weights.
+void AddSurface(const tinygltf::Model& model, const tinygltf::Primitive& p, int skin, size_t vertices,
+                const gltf::AccessorReader& reader, const std::string& what, Appender& out, Value& prim) {
+  auto attribute = [&](const char* key) {
+    const auto it = p.attributes.find(key);
+    return it == p.attributes.end() ? -1 : it->second;
+  };
+  auto floats = [&](const char* key, int type, size_t width, bool float_only) {
+    std::vector<float> v = reader.Read(attribute(key), type, float_only, what + " " + key);
+    if (v.size() != vertices * width) Fail(what + " " + key + " and POSITION differ in count");
+    return out.Floats(v, width);
+  };
+  if (attribute("NORMAL") >= 0) prim["normals"] = floats("NORMAL", TINYGLTF_TYPE_VEC3, 3, true);
+  if (attribute("TEXCOORD_0") >= 0) prim["uvs"] = floats("TEXCOORD_0", TINYGLTF_TYPE_VEC2, 2, false);
+  prim["material"] = p.material >= 0 ? Value(p.material) : Value();
+  if (skin < 0 || attribute("JOINTS_0") < 0 || attribute("WEIGHTS_0") < 0) return;
+  const std::vector<int>& skin_joints = model.skins[size_t(skin)].joints;
+  std::vector<uint32_t> joints = reader.ReadUnsigned(attribute("JOINTS_0"), TINYGLTF_TYPE_VEC4, what + " JOINTS_0");
+  if (joints.size() != vertices * 4) Fail(what + " JOINTS_0 and POSITION differ in count");
+  for (uint32_t& j : joints) {
+    if (j >= skin_joints.size()) Fail(what + " JOINTS_0 names skin joint " + std::to_string(j) + " of " +
+                                      std::to_string(skin_joints.size()));
+    j = uint32_t(skin_joints[j]);
+  }
+  prim["joints"] = out.Indices(joints, 4);
+  prim["weights"] = floats("WEIGHTS_0", TINYGLTF_TYPE_VEC4, 4, false);
+}
+
+// Materials as the importer needs them: texture = the index of its image in "images".
+Value MaterialsOf(const tinygltf::Model& model, const json& doc) {
+  Value materials = Value::array();
+  const json raw = Member(doc, "materials");
+  for (size_t m = 0; m < model.materials.size(); ++m) {
+    const tinygltf::Material& material = model.materials[m];
+    const int texture = material.pbrMetallicRoughness.baseColorTexture.index;
+    const int image = texture >= 0 && size_t(texture) < model.textures.size() ? model.textures[size_t(texture)].source : -1;
+    Value color = Value::array();
+    for (double c : material.pbrMetallicRoughness.baseColorFactor) color.push_back(c);
+    materials.push_back({{"name", material.name},
+                         {"base_color", color},
+                         {"image", image >= 0 ? Value(image) : Value()},
+                         {"alpha_mode", material.alphaMode},
+                         {"alpha_cutoff", material.alphaCutoff},
+                         {"double_sided", material.doubleSided},
+                         {"extras", AnimkitExtras(raw.is_array() && m < raw.size() ? raw[m] : json::object())}});
+  }
+  return materials;
+}
+
+// Images in a buffer view, as their file bytes (PNG or JPEG); others with no data.
+Value ImagesOf(const tinygltf::Model& model, Appender& out) {
+  Value images = Value::array();
+  for (size_t i = 0; i < model.images.size(); ++i) {
+    const tinygltf::Image& image = model.images[i];
+    Value v = {{"name", image.name}, {"mime_type", image.mimeType}, {"data", Value()}};
+    if (image.bufferView >= 0 && size_t(image.bufferView) < model.bufferViews.size()) {
+      const tinygltf::BufferView& view = model.bufferViews[size_t(image.bufferView)];
+      const size_t size = view.buffer >= 0 && size_t(view.buffer) < model.buffers.size()
+                              ? model.buffers[size_t(view.buffer)].data.size()
+                              : 0;
+      if (view.byteOffset > size || view.byteLength > size - view.byteOffset)
+        Fail(gltf::ElementName("image", int(i)) + ": its buffer view runs past the end of its buffer");
+      v["data"] = out.Raw(model.buffers[size_t(view.buffer)].data.data() + view.byteOffset, view.byteLength);
+    }
+    images.push_back(std::move(v));
+  }
+  return images;
+}
+
 Value MeshesOf(const tinygltf::Model& model, const json& doc, const gltf::AccessorReader& reader, Appender& out) {
   Value meshes = Value::array();
   const json raw = Member(doc, "meshes");
+  const std::vector<int> skin_of = SkinOfMeshes(model);
   for (size_t m = 0; m < model.meshes.size(); ++m) {
     Value primitives = Value::array();
     for (const tinygltf::Primitive& p : model.meshes[m].primitives) {
@@ -115,6 +202,7 @@ Value MeshesOf(const tinygltf::Model& model, const json& doc, const gltf::Access
         }
         prim["colors"] = out.Floats(rgba, 4);
       }
+      AddSurface(model, p, skin_of[m], positions.size() / 3, reader, what, out, prim);
       std::vector<uint32_t> indices;
       if (p.indices >= 0) {
         indices = ReadIndices(model, p.indices);
@@ -230,7 +318,8 @@ Value GltfSceneView(ByteView gltf_bytes, const std::string& path, const std::vec
     Value v = {{"name", node.name.empty() && !raw.contains("name") ? "node_" + std::to_string(i) : node.name},
                {"parent", parent[i]},
                {"camera", node.camera >= 0 ? Value(node.camera) : Value()},
-               {"mesh", node.mesh >= 0 ? Value(node.mesh) : Value()}};
+               {"mesh", node.mesh >= 0 ? Value(node.mesh) : Value()},
+               {"skin", node.skin >= 0 ? Value(node.skin) : Value()}};
     if (!node.matrix.empty()) {  // as T * R * S
       if (node.matrix.size() != 16) Fail(gltf::ElementName("node", int(i)) + " matrix must have 16 numbers");
       Mat4 m;
@@ -272,6 +361,8 @@ Value GltfSceneView(ByteView gltf_bytes, const std::string& path, const std::vec
           {"asset_extras", asset_extras},
           {"cameras", cameras.is_array() ? FromNlohmann(cameras) : Value::array()},
           {"meshes", MeshesOf(model, doc, reader, out)},
+          {"materials", MaterialsOf(model, doc)},
+          {"images", ImagesOf(model, out)},
           {"animations", AnimationsOf(model, doc, skip, frames, reader, out)}};
 }
 

@@ -36,4 +36,16 @@ Clip SpinningClip();
 // scene set-up of tests, samples, the fuzz corpus and benchmarks.
 Scene SyntheticScene(const SyntheticSpec& spec, bool skeleton_only = false);
 
+// A two-joint arm whose every number can be checked by hand (tests/offline/skinning_test.cpp):
+// "upper" at the origin, "lower" 2 up (+Y), rest rotations identity. Meshes: "arm", skinned,
+// a 1-wide ribbon in the XY plane at y = 0 (all "upper"), 2 (half each) and 4 (all
+// "lower"), normals +Z, UVs (x + 0.5, y / 4), material 0; "badge", rigid on "lower", the
+// triangle (0,0,0) (1,0,0) (0,1,0) in its space, material 1; "floor", static, one
+// triangle at y = -1, no material. Textures: 0 "skin" (2x2: red, green / blue, white at
+// alpha 128), 1 "lost.dds" missing. Materials: 0 "skin" (texture 0, Mask at 0.25,
+// single-sided), 1 "badge" (texture 1, base colour (1, 0.5, 0.25, 1), Blend). Clip "bend"
+// (3 frames at 30 fps): "upper" moves from the origin to (2, 0, 0) and "lower" turns from
+// identity to 90 degrees about +Z, both linearly over frames 0..2.
+Scene SkinnedArmScene();
+
 }  // namespace animkit

@@ -1,0 +1,247 @@
+// glTF export and import of skinned meshes, materials and textures (docs/gltf.md), on
+// SkinnedArmScene (tools/synthetic): the numbers expected come from its layout.
+#include "support/test_support.hpp"
+
+#include <animkit/animkit.hpp>
+
+#include <synthetic/synthetic.hpp>
+
+#include <nlohmann/json.hpp>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+
+namespace animkit {
+namespace {
+
+using nlohmann::json;
+
+// A GLB's JSON and BIN chunks.
+struct Glb {
+  json doc;
+  Bytes bin;
+};
+
+Glb SplitGlb(const Bytes& glb) {
+  uint32_t json_length = 0, bin_length = 0;
+  std::memcpy(&json_length, glb.data() + 12, 4);
+  Glb out;
+  out.doc = json::parse(glb.begin() + 20, glb.begin() + 20 + json_length);
+  const size_t bin = 20 + json_length;
+  if (bin + 8 <= glb.size()) {
+    std::memcpy(&bin_length, glb.data() + bin, 4);
+    out.bin.assign(glb.begin() + std::ptrdiff_t(bin + 8), glb.begin() + std::ptrdiff_t(bin + 8 + bin_length));
+  }
+  return out;
+}
+
+// Accessor `index` as numbers (float, unsigned byte or short; tightly packed, as animkit writes).
+std::vector<double> Numbers(const Glb& glb, int index) {
+  const json& a = glb.doc["accessors"][size_t(index)];
+  const json& view = glb.doc["bufferViews"][a["bufferView"].get<size_t>()];
+  const size_t width = std::map<std::string, size_t>{{"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}, {"MAT4", 16}}
+                           .at(a["type"].get<std::string>());
+  const int type = a["componentType"];
+  const size_t size = type == 5126 ? 4 : type == 5123 ? 2 : 1;
+  const size_t start = view.value("byteOffset", size_t{0}) + a.value("byteOffset", size_t{0});
+  std::vector<double> out;
+  for (size_t k = 0; k < a["count"].get<size_t>() * width; ++k) {
+    const uint8_t* p = glb.bin.data() + start + k * size;
+    if (type == 5126) {
+      float f;
+      std::memcpy(&f, p, 4);
+      out.push_back(f);
+    } else {
+      out.push_back(size == 2 ? double(p[0] | p[1] << 8) : double(p[0]));
+    }
+  }
+  return out;
+}
+
+const json& MeshNamed(const json& doc, const std::string& name) {
+  for (const json& m : doc["meshes"])
+    if (m["name"] == name) return m;
+  throw std::runtime_error("no mesh " + name);
+}
+
+TEST(GltfSkin, TheArmIsWrittenAsItsLayoutSays) {
+  const Glb glb = SplitGlb(ExportGltf(SkinnedArmScene(), {.binary = true}));
+  const json& doc = glb.doc;
+  const json& arm = MeshNamed(doc, "arm")["primitives"][0];
+  for (const char* key : {"POSITION", "NORMAL", "TEXCOORD_0", "JOINTS_0", "WEIGHTS_0"})
+    EXPECT_TRUE(arm["attributes"].contains(key)) << key;
+  EXPECT_FALSE(arm["attributes"].contains("COLOR_0"));
+  EXPECT_EQ(doc["accessors"][arm["attributes"]["JOINTS_0"].get<size_t>()]["componentType"], 5121)
+      << "two joints: unsigned bytes";
+  const std::vector<double> joints = Numbers(glb, arm["attributes"]["JOINTS_0"]);
+  const std::vector<double> weights = Numbers(glb, arm["attributes"]["WEIGHTS_0"]);
+  EXPECT_EQ(joints, (std::vector<double>{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(weights, (std::vector<double>{1, 0, 0, 0, 1, 0, 0, 0, .5, .5, 0, 0, .5, .5, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(Numbers(glb, arm["attributes"]["TEXCOORD_0"]), (std::vector<double>{0, 0, 1, 0, 0, .5, 1, .5, 0, 1, 1, 1}));
+
+  // The arm's node: a scene root with skin 0 and no transform.
+  const json& nodes = doc["nodes"];
+  size_t arm_node = nodes.size();
+  for (size_t n = 0; n < nodes.size(); ++n)
+    if (nodes[n].contains("mesh") && doc["meshes"][nodes[n]["mesh"].get<size_t>()]["name"] == "arm") arm_node = n;
+  ASSERT_LT(arm_node, nodes.size());
+  EXPECT_EQ(nodes[arm_node]["skin"], 0);
+  EXPECT_FALSE(nodes[arm_node].contains("translation") || nodes[arm_node].contains("rotation"));
+  const json& roots = doc["scenes"][0]["nodes"];
+  EXPECT_NE(std::find(roots.begin(), roots.end(), json(arm_node)), roots.end());
+  // The badge rides on "lower" (node 1); inverse bind of "lower" moves 2 down.
+  EXPECT_EQ(doc["meshes"][nodes[1]["mesh"].get<size_t>()]["name"], "badge");
+  const std::vector<double> ibm = Numbers(glb, doc["skins"][0]["inverseBindMatrices"]);
+  ASSERT_EQ(ibm.size(), 32u);
+  EXPECT_EQ(std::vector<double>(ibm.begin() + 28, ibm.end()), (std::vector<double>{0, -2, 0, 1}));
+
+  // Materials: the textured skin, and the badge whose texture is missing.
+  const json& skin = doc["materials"][0];
+  EXPECT_EQ(skin["name"], "skin");
+  EXPECT_EQ(skin["pbrMetallicRoughness"]["baseColorTexture"]["index"], 0);
+  EXPECT_EQ(skin["alphaMode"], "MASK");
+  EXPECT_NEAR(skin["alphaCutoff"].get<double>(), 0.25, 1e-7);
+  EXPECT_FALSE(skin.value("doubleSided", false));
+  const json& badge = doc["materials"][1];
+  EXPECT_EQ(badge["alphaMode"], "BLEND");
+  EXPECT_FALSE(badge["pbrMetallicRoughness"].contains("baseColorTexture"));
+  EXPECT_EQ(badge["pbrMetallicRoughness"]["baseColorFactor"], (json{1.0, 0.5, 0.25, 1.0}));
+  EXPECT_EQ(badge["extras"]["animkit"]["texture_missing"]["name"], "lost.dds");
+  EXPECT_EQ(badge["extras"]["animkit"]["texture_missing"]["reason"], "no file lost.dds beside the model");
+
+  // One image (the missing one has none), a PNG in the buffer.
+  ASSERT_EQ(doc["images"].size(), 1u);
+  EXPECT_EQ(doc["images"][0]["mimeType"], "image/png");
+  const json& view = doc["bufferViews"][doc["images"][0]["bufferView"].get<size_t>()];
+  const uint8_t png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  EXPECT_EQ(std::memcmp(glb.bin.data() + view.value("byteOffset", 0), png, 8), 0);
+  EXPECT_EQ(doc["asset"]["extras"]["animkit"]["missing_images"][0]["index"], 1);
+}
+
+void ExpectSameMeshes(const Scene& out, const Scene& in) {
+  ASSERT_EQ(out.meshes.size(), in.meshes.size());
+  for (size_t m = 0; m < in.meshes.size(); ++m) {
+    const Mesh &a = in.meshes[m], &b = out.meshes[m];
+    SCOPED_TRACE(a.name);
+    EXPECT_EQ(b.name, a.name);
+    EXPECT_EQ(b.joint, a.joint);
+    EXPECT_EQ(b.positions, a.positions);
+    EXPECT_EQ(b.normals, a.normals);
+    EXPECT_EQ(b.uvs, a.uvs);
+    EXPECT_EQ(b.colors, a.colors);
+    EXPECT_EQ(b.joints, a.joints);
+    EXPECT_EQ(b.weights, a.weights);
+    EXPECT_EQ(b.triangles, a.triangles);
+    EXPECT_EQ(b.lines, a.lines);
+    EXPECT_EQ(b.material, a.material);
+    EXPECT_EQ(b.metadata, a.metadata);
+  }
+}
+
+void ExpectSameLooks(const Scene& out, const Scene& in) {
+  ASSERT_EQ(out.materials.size(), in.materials.size());
+  for (size_t m = 0; m < in.materials.size(); ++m) {
+    const Material &a = in.materials[m], &b = out.materials[m];
+    EXPECT_EQ(b.name, a.name);
+    EXPECT_EQ(b.texture, a.texture) << a.name;
+    EXPECT_EQ(b.base_color, a.base_color) << a.name;
+    EXPECT_EQ(b.alpha, a.alpha) << a.name;
+    if (a.alpha == AlphaMode::Mask) EXPECT_EQ(b.alpha_cutoff, a.alpha_cutoff) << a.name;
+    EXPECT_EQ(b.double_sided, a.double_sided) << a.name;
+  }
+  ASSERT_EQ(out.textures.size(), in.textures.size());
+  for (size_t t = 0; t < in.textures.size(); ++t) {
+    const Image &a = in.textures[t], &b = out.textures[t];
+    EXPECT_EQ(b.name, a.name);
+    EXPECT_EQ(b.width, a.width) << a.name;
+    EXPECT_EQ(b.height, a.height) << a.name;
+    EXPECT_EQ(b.rgba, a.rgba) << a.name << ": PNG pixels come back exactly";
+    EXPECT_EQ(b.source_format, a.source_format) << a.name;
+    EXPECT_EQ(b.missing, a.missing) << a.name;
+  }
+}
+
+TEST(GltfSkin, RoundTripKeepsMeshesMaterialsAndTextures) {
+  const Scene in = SkinnedArmScene();
+  for (bool binary : {true, false}) {
+    SCOPED_TRACE(binary ? "glb" : "gltf");
+    const Scene out = ImportGltf(ExportGltf(in, {.binary = binary}), binary ? "arm.glb" : "arm.gltf");
+    ASSERT_EQ(out.skeleton.joints.size(), 2u);
+    EXPECT_EQ(out.skeleton.joints[1].name, "lower");
+    ExpectSameMeshes(out, in);
+    ExpectSameLooks(out, in);
+    ASSERT_EQ(out.clips.size(), 1u);
+    // And again: what was read back writes the same file.
+    EXPECT_EQ(ExportGltf(out, {.binary = binary}), ExportGltf(ImportGltf(ExportGltf(out, {.binary = binary}), "x"), {.binary = binary}));
+  }
+}
+
+TEST(GltfSkin, WeightsAreNormalisedAndEachJointUsedOnce) {
+  Scene scene = SkinnedArmScene();
+  Mesh& arm = scene.meshes[0];
+  arm.joints[0] = {1, 1, 0, 0};
+  arm.weights[0] = {0.25f, 0.25f, 0, 0};  // one joint twice, summing to 0.5
+  arm.joints[1] = {0, 1, 1, 0};
+  arm.weights[1] = {0.5f, 0, -1, 0};  // a zero weight on joint 1, a negative one
+  const Glb glb = SplitGlb(ExportGltf(scene, {.binary = true}));
+  const json& attributes = MeshNamed(glb.doc, "arm")["primitives"][0]["attributes"];
+  const std::vector<double> joints = Numbers(glb, attributes["JOINTS_0"]);
+  const std::vector<double> weights = Numbers(glb, attributes["WEIGHTS_0"]);
+  EXPECT_EQ(std::vector<double>(joints.begin(), joints.begin() + 8), (std::vector<double>{1, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(std::vector<double>(weights.begin(), weights.begin() + 8), (std::vector<double>{1, 0, 0, 0, 1, 0, 0, 0}));
+}
+
+TEST(GltfSkin, MissingTexturesKeepTheirNamesAndReasons) {
+  Scene scene = SkinnedArmScene();
+  scene.textures[0].rgba.clear();
+  scene.textures[0].missing = "TIM2 entry 3 has a palette past its end";
+  const Bytes glb = ExportGltf(scene, {.binary = true});
+  const json doc = SplitGlb(glb).doc;
+  EXPECT_FALSE(doc.contains("images"));
+  EXPECT_FALSE(doc["materials"][0]["pbrMetallicRoughness"].contains("baseColorTexture"));
+  EXPECT_EQ(doc["materials"][0]["extras"]["animkit"]["texture_missing"]["reason"], "TIM2 entry 3 has a palette past its end");
+  const Scene out = ImportGltf(glb, "arm.glb");
+  ExpectSameLooks(out, scene);
+  EXPECT_TRUE(out.textures[0].Missing());
+}
+
+TEST(GltfSkin, ASkinnedMeshNeedsASkeleton) {
+  Scene scene = SkinnedArmScene();
+  scene.skeleton.joints.clear();
+  scene.clips.clear();
+  EXPECT_THROW(ExportGltf(scene, {.binary = true}), Error);
+  scene = SkinnedArmScene();
+  scene.meshes[0].joints[4][0] = 9;  // a joint the skeleton lacks
+  EXPECT_THROW(ExportGltf(scene, {.binary = true}), Error);
+}
+
+TEST(GltfSkin, ValidatorReportsNothing) {
+  if (const std::string reason = test::GltfValidatorSkipReason(); !reason.empty()) GTEST_SKIP() << reason;
+  const std::filesystem::path dir = test::TempDir("gltf-skin-validator");
+  Scene untidy = SkinnedArmScene();
+  untidy.meshes[0].weights[2] = {0.3f, 0.3f, 0, 0};
+  untidy.meshes[0].joints[3] = {1, 1, 0, 1};
+  untidy.meshes[0].normals[4] = {0, 0, 2};  // not unit length
+  untidy.clips[0].scale_inheritance = ScaleInheritance::PerAxis;
+  Scene missing = SkinnedArmScene();
+  missing.textures[0].rgba.clear();
+  std::vector<std::filesystem::path> files;
+  for (const auto& [name, scene] : {std::pair{"arm", SkinnedArmScene()}, {"untidy", untidy}, {"missing", missing}})
+    for (bool binary : {true, false}) {
+      const std::filesystem::path file = dir / (std::string(name) + (binary ? ".glb" : ".gltf"));
+      const Bytes bytes = ExportGltf(scene, {.binary = binary});
+      std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+      files.push_back(file);
+    }
+  std::string output;
+  EXPECT_EQ(test::RunGltfValidator(files, &output), 0) << output;
+  size_t clean = 0;
+  for (size_t at = output.find("\"errors\":0,\"warnings\":0"); at != std::string::npos;
+       at = output.find("\"errors\":0,\"warnings\":0", at + 1))
+    ++clean;
+  EXPECT_EQ(clean, files.size()) << output;
+}
+
+}  // namespace
+}  // namespace animkit
