@@ -173,12 +173,12 @@ try {
         `skinned.glb: the texture did not load as a 2x2 image: ${JSON.stringify(texture)}`);
   let worst = 0;
   const ref = animkitSkin(glb);
+  check(ref, 'skinned.glb: animkit sample --skin gave no mesh frames');
   for (const f of [0, 3, 5, 8]) {
     const got = await tab.evaluate((frame) => window.animkitPreview.skinnedVertices(0, frame), f);
     worst = Math.max(worst, compare(`skinned.glb frame ${f} (layout)`, got, [expected.positions[String(f)]], size));
     if (ref) worst = Math.max(worst, compare(`skinned.glb frame ${f} (animkit sample --skin)`, got, [ref[0].frames[f][0]], size));
   }
-  if (!ref) console.log('skinned.glb: this animkit has no sample --skin');
   // The skeleton: hidden over a skinned mesh at first; the checkbox and K toggle it.
   const toggles = await tab.evaluate(() => {
     const box = document.getElementById('show-skeleton');
