@@ -28,9 +28,8 @@ SHOTS = [
     # view direction (from the target)
     ("blender-ps1-figure.png", "psx_tmd/figure.anm", None, [14], (0.9, -1.6, 0.5)),
     ("blender-edf-soldier-walk.png", "edf_canm/soldier5.canm", "walk", [0, 5, 10, 15], (0.25, -1.4, 0.55)),
-    # real models (--fixtures): Sora's MDLX under a motion, the EDF5 missile alone
-    ("blender-kh2-sora.png", "fixtures:kh2/interpolated.motion", None, [60], (0.35, -1.4, 0.35),
-     "fixtures:kh2/P_EX100.mdlx"),
+    # real models (--fixtures), alone: Sora's MDLX, the EDF5 missile
+    ("blender-kh2-sora.png", "fixtures:kh2/P_EX100.mdlx", None, [0], (0.35, -1.4, 0.35)),
     ("blender-edf-airtortoise-missile.png", "fixtures:edf/airtortoise_missile.mdb", None, [0], (0.8, -1.4, 0.6)),
 ]
 
