@@ -57,7 +57,9 @@ MaterialExport AddMaterialsAndTextures(tinygltf::Model& model, const Scene& scen
     const Image& image = scene.textures[i];
     const std::string reason = UnwritableReason(image);
     if (!reason.empty()) {
-      missing.push_back({{"index", i}, {"name", image.name}, {"source_format", image.source_format}, {"missing", reason}});
+      json entry = {{"index", i}, {"name", image.name}, {"source_format", image.source_format}, {"missing", reason}};
+      if (image.width || image.height) entry["width"] = image.width, entry["height"] = image.height;  // as the model said
+      missing.push_back(std::move(entry));
       continue;
     }
     if (model.samplers.empty()) {

@@ -104,6 +104,8 @@ std::vector<int> ImportTextures(const tinygltf::Model& model, const json& asset_
       image.name = m.value("name", "");
       image.source_format = m.value("source_format", "");
       image.missing = m.value("missing", "missing");
+      image.width = m.value("width", 0u);
+      image.height = m.value("height", 0u);
       missing.emplace(index->get<size_t>(), std::move(image));
     }
   const size_t total = decoded.size() + missing.size();
