@@ -291,23 +291,30 @@ def _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, 
 
 def _attach_objects(context, result, obj, nodes, scene, want_meshes, gm, skinned):
     """Meshes and cameras: a skinned mesh on the armature (mesh_build.py), a rigid one
-    and a camera on its node's bone."""
+    (with its materials, from the glb; from the scene view for an older animkit) and a
+    camera on its node's bone."""
     if want_meshes:
         material = None
         cache = mesh_build.MaterialCache(gm, obj.name) if skinned else None
         bone_of_node = {i: n["bone"] for i, n in enumerate(nodes) if n["bone"]}
         for i, n in enumerate(nodes):
             if i in skinned and want_meshes:
-                mobj = mesh_build.build_skinned_mesh(scene.meshes[n["mesh"]].name, gm.meshes[n["mesh"]],
-                                                     gm.skins[skinned[i]], bone_of_node, obj, cache)
+                mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, gm.meshes[n["mesh"]],
+                                                  gm.skins[skinned[i]], bone_of_node, obj, cache)
                 context.collection.objects.link(mobj)
                 result.objects.append(mobj)
                 continue
             if n["mesh"] is None or n["kind"] == rigmod.KIND_ROOT or not n["bone"]:
                 continue
-            if material is None:
-                material = mesh_build.vertex_color_material()
-            mobj = mesh_build.build_rigid_mesh(scene.meshes[n["mesh"]], material)
+            if gm is not None and n["mesh"] < len(gm.meshes) and gm.meshes[n["mesh"]]:
+                # materials, UVs and normals as a skinned mesh has them; on its bone
+                cache = cache or mesh_build.MaterialCache(gm, obj.name)
+                mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, gm.meshes[n["mesh"]], None,
+                                                  bone_of_node, obj, cache)
+            else:
+                if material is None:
+                    material = mesh_build.vertex_color_material()
+                mobj = mesh_build.build_rigid_mesh(scene.meshes[n["mesh"]], material)
             context.collection.objects.link(mobj)
             _parent_to_bone(mobj, obj, n["bone"])
             result.objects.append(mobj)

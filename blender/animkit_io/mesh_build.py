@@ -1,5 +1,6 @@
-# The Blender side of meshes: the bpy calls that turn the glTF's meshes (import_data.py
-# for rigid ones, gltf_mesh.py for skinned ones) into mesh objects, and their materials.
+# The Blender side of meshes: the bpy calls that turn the glTF's meshes (gltf_mesh.py;
+# import_data.py's scene view for an import file without the glb) into mesh objects, and
+# their materials.
 #
 # A skinned mesh (a glTF node with a mesh and a skin) becomes one mesh object parented to
 # the armature object, with a vertex group per skin joint (named by the joint's bone,
@@ -7,9 +8,9 @@
 # pose_i * rest_i^-1 where glTF moves it by joint_i * inverseBind_i: the vertices are put
 # in Blender's bind as rest_k * inverseBind_k * p (k the vertex's heaviest joint), which is
 # p itself when the glTF's bind pose is the skeleton's rest pose, as animkit writes it.
-# Primitives over the same vertex attributes (a mesh's triangles and lines) share their
-# vertices, so the object has the glTF mesh's vertices in their order. A rigid mesh (a
-# mesh node without a skin) rides its node's bone, coloured by its vertex colours.
+# A rigid mesh (a mesh node without a skin) is built the same way without the skin and
+# rides its node's bone. Primitives over the same vertex attributes (a mesh's triangles
+# and lines) share their vertices, so the object has the glTF mesh's vertices in order.
 
 import os
 import tempfile
@@ -187,12 +188,13 @@ def _faces(prim, base, slot, faces, face_material, seen):
             face_material.append(slot)
 
 
-def build_skinned_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
-    """One mesh object for a skinned glTF mesh: vertices, triangles (material slots per
-    primitive), UVs, vertex colours, custom normals, vertex groups and the Armature
-    modifier, parented to `arm_obj`."""
+def build_gltf_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
+    """One mesh object for a glTF mesh: vertices, triangles (material slots per
+    primitive), UVs, vertex colours, custom normals, materials; with a skin also vertex
+    groups and the Armature modifier, parented to `arm_obj` (without, the caller puts it
+    on its bone)."""
     bones = arm_obj.data.bones
-    slot_bone = [bone_of_node.get(n, "") for n in skin.joints]
+    slot_bone = [bone_of_node.get(n, "") for n in skin.joints] if skin is not None else []
     to_blender = []  # per skin joint: rest * inverseBind (None when identity)
     for k, bone in enumerate(slot_bone):
         m = bones[bone].matrix_local @ _column_major(skin.inverse_bind[k]) if bone in bones else Matrix.Identity(4)
@@ -247,6 +249,9 @@ def build_skinned_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
         me.normals_split_custom_set_from_vertices(normals)
     me.update()
     obj = bpy.data.objects.new(name, me)
+    obj["animkit_mesh_name"] = name  # the glTF mesh's (Blender renames a name taken)
+    if skin is None:
+        return obj
     vgroups = {}
     for v, inf in enumerate(groups):
         for k, w in inf:
@@ -263,5 +268,4 @@ def build_skinned_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
     mod.object = arm_obj
     mod.use_vertex_groups = True
     mod.use_bone_envelopes = False
-    obj["animkit_mesh_name"] = name  # the glTF mesh's (Blender renames a name taken)
     return obj
