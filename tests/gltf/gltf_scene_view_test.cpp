@@ -3,6 +3,8 @@
 
 #include <animkit/animkit.hpp>
 
+#include <synthetic/synthetic.hpp>
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -57,6 +59,42 @@ TEST(GltfSceneView, NodesMeshesAndTheCameraMotionAtTheClipsFrames) {
       }
     }
   }
+}
+
+template <class T>
+std::vector<T> Read(const Bytes& data, const Value& where, size_t width) {
+  std::vector<T> out(where["count"].get<size_t>() * width);
+  std::memcpy(out.data(), data.data() + where["offset"].get<size_t>(), out.size() * sizeof(T));
+  return out;
+}
+
+// SkinnedArmScene's arm (tools/synthetic): joints as the nodes of "upper" (0) and "lower" (1),
+// its weights, UVs and normals as written; its material's image as the PNG file's bytes.
+TEST(GltfSceneView, SkinnedMeshesMaterialsAndImages) {
+  Bytes data;
+  const Value view = GltfSceneView(ExportGltf(SkinnedArmScene(), {}), "", {{3, 30}}, data, Limits{});
+  const Value& arm = view["meshes"][0];
+  EXPECT_EQ(arm["name"].as_string(), "arm");
+  const Value& p = arm["primitives"][0];
+  EXPECT_EQ(Read<uint32_t>(data, p["joints"], 4),
+            (std::vector<uint32_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(Read<float>(data, p["weights"], 4)[8], 0.5f);
+  EXPECT_EQ(Read<float>(data, p["uvs"], 2), (std::vector<float>{0, 0, 1, 0, 0, .5f, 1, .5f, 0, 1, 1, 1}));
+  EXPECT_EQ(Read<float>(data, p["normals"], 3)[2], 1.0f);
+  EXPECT_EQ(p["material"], Value(0));
+  bool skinned_node = false;
+  for (const Value& node : view["nodes"].as_array())
+    if (node["mesh"] == Value(0)) skinned_node = node["skin"] == Value(0);
+  EXPECT_TRUE(skinned_node);
+  const Value& material = view["materials"][0];
+  EXPECT_EQ(material["name"].as_string(), "skin");
+  EXPECT_EQ(material["image"], Value(0));
+  EXPECT_EQ(material["alpha_mode"].as_string(), "MASK");
+  EXPECT_EQ(view["materials"][1]["extras"]["texture_missing"]["name"].as_string(), "lost.dds");
+  ASSERT_EQ(view["images"].size(), 1u);
+  const std::vector<uint8_t> png = Read<uint8_t>(data, view["images"][0]["data"], 1);
+  ASSERT_GE(png.size(), 8u);
+  EXPECT_EQ(std::memcmp(png.data(), "\x89PNG\r\n\x1a\n", 8), 0);
 }
 
 }  // namespace

@@ -147,7 +147,9 @@ void ExpectSameLooks(const Scene& out, const Scene& in) {
     EXPECT_EQ(b.texture, a.texture) << a.name;
     EXPECT_EQ(b.base_color, a.base_color) << a.name;
     EXPECT_EQ(b.alpha, a.alpha) << a.name;
-    if (a.alpha == AlphaMode::Mask) EXPECT_EQ(b.alpha_cutoff, a.alpha_cutoff) << a.name;
+    if (a.alpha == AlphaMode::Mask) {
+      EXPECT_EQ(b.alpha_cutoff, a.alpha_cutoff) << a.name;
+    }
     EXPECT_EQ(b.double_sided, a.double_sided) << a.name;
   }
   ASSERT_EQ(out.textures.size(), in.textures.size());
@@ -175,6 +177,42 @@ TEST(GltfSkin, RoundTripKeepsMeshesMaterialsAndTextures) {
     // And again: what was read back writes the same file.
     EXPECT_EQ(ExportGltf(out, {.binary = binary}), ExportGltf(ImportGltf(ExportGltf(out, {.binary = binary}), "x"), {.binary = binary}));
   }
+}
+
+Bytes JoinGlb(const Glb& glb) {
+  std::string text = glb.doc.dump();
+  while (text.size() % 4) text += ' ';
+  Bytes out(12);
+  auto u32 = [&](uint32_t v) {
+    for (int k = 0; k < 4; ++k) out.push_back(uint8_t(v >> (8 * k)));
+  };
+  u32(uint32_t(text.size()));
+  u32(0x4E4F534Au);
+  out.insert(out.end(), text.begin(), text.end());
+  u32(uint32_t(glb.bin.size()));
+  u32(0x004E4942u);
+  out.insert(out.end(), glb.bin.begin(), glb.bin.end());
+  const uint32_t header[3] = {0x46546C67u, 2, uint32_t(out.size())};
+  std::memcpy(out.data(), header, 12);
+  return out;
+}
+
+// Another program's file bound in another pose: "lower" rests at y = 3 while its inverse
+// bind matrix still says 2. Import moves each vertex to the rest pose by
+// sum_k w_k * rest[j] * inverse_bind[j]: lower's part moves 1 up.
+TEST(GltfSkin, ImportMovesVerticesBoundInAnotherPoseToTheRestPose) {
+  Glb glb = SplitGlb(ExportGltf(SkinnedArmScene(), {.binary = true}));
+  glb.doc["nodes"][1]["translation"] = {0.0, 3.0, 0.0};
+  glb.doc["asset"].erase("extras");  // not animkit's own file
+  const Scene scene = ImportGltf(JoinGlb(glb), "moved.glb");
+  ASSERT_EQ(scene.meshes.size(), 3u);
+  const Mesh& arm = scene.meshes[0];
+  ASSERT_TRUE(arm.Skinned());
+  EXPECT_EQ(arm.positions[0], (Vec3{-0.5f, 0, 0})) << "all upper: stays";
+  EXPECT_EQ(arm.positions[2], (Vec3{-0.5f, 2.5f, 0})) << "half lower: half of 1 up";
+  EXPECT_EQ(arm.positions[5], (Vec3{0.5f, 5, 0})) << "all lower: 1 up";
+  EXPECT_EQ(arm.joints[2], (std::array<uint16_t, 4>{0, 1, 0, 0}));
+  EXPECT_EQ(scene.meshes[1].joint, 1) << "the badge rides on lower";
 }
 
 TEST(GltfSkin, WeightsAreNormalisedAndEachJointUsedOnce) {
@@ -214,6 +252,28 @@ TEST(GltfSkin, ASkinnedMeshNeedsASkeleton) {
   scene = SkinnedArmScene();
   scene.meshes[0].joints[4][0] = 9;  // a joint the skeleton lacks
   EXPECT_THROW(ExportGltf(scene, {.binary = true}), Error);
+}
+
+// Damaged skinned glbs: every truncation and every byte of the BIN chunk set to 0xFF (joint
+// indices, weights, PNG bytes, index lists) gives a scene or an animkit::Error, nothing else.
+TEST(GltfSkin, DamagedMeshesAndImagesAreErrorsOrSkipped) {
+  const Bytes glb = ExportGltf(SkinnedArmScene(), {.binary = true});
+  auto import = [](const Bytes& bytes, const std::string& what) {
+    try {
+      (void)ImportGltf(bytes, "damaged.glb");
+    } catch (const Error&) {
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << what << ": " << e.what();
+    }
+  };
+  for (size_t n = 0; n < glb.size(); n += 7) import(Bytes(glb.begin(), glb.begin() + std::ptrdiff_t(n)), "cut at " + std::to_string(n));
+  uint32_t json_length = 0;
+  std::memcpy(&json_length, glb.data() + 12, 4);
+  for (size_t at = 28 + json_length; at < glb.size(); ++at) {
+    Bytes damaged = glb;
+    damaged[at] = 0xFF;
+    import(damaged, "byte " + std::to_string(at));
+  }
 }
 
 TEST(GltfSkin, ValidatorReportsNothing) {

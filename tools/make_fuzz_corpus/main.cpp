@@ -137,6 +137,8 @@ void AddEncoded(Corpus& corpus, const fs::path& scratch) {
   context.output_path = (scratch / "out.gltf").string();
   if (const FormatDescriptor* gltf = FindFormat("gltf")) {
     corpus.Add("gltf", "j3f8.gltf", gltf->encode(scenes[2].second, context)->Write());
+    // Skinned, rigid and static meshes, a material with a PNG texture and one whose texture is missing.
+    corpus.Add("gltf", "arm-skinned.glb", ExportGltf(SkinnedArmScene(), {.binary = true}));
   }
 }
 

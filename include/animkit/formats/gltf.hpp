@@ -20,7 +20,8 @@ struct GltfExportOptions {
 // metadata in extras.
 Bytes ExportGltf(const Scene& scene, const GltfExportOptions& options);
 
-// Nodes, skins and animations (LINEAR, STEP, CUBICSPLINE) into a Scene.
+// Nodes, skins and animations (LINEAR, STEP, CUBICSPLINE), meshes (rigid, static and
+// skinned), materials and PNG/JPEG textures into a Scene (docs/gltf.md).
 // path is the file's own path: external buffers are read from its folder only
 // (docs/gltf.md), within limits.max_buffer_bytes; frames within limits.max_frames.
 Scene ImportGltf(ByteView data, const std::string& path, const Limits& limits = {});
@@ -32,11 +33,15 @@ struct GltfClipFrames {
 };
 // A glTF's own nodes for an importer that rebuilds them (`animkit import-data`, the
 // Blender add-on): "nodes" (name, parent, t, r, s as written or decomposed from a matrix,
-// camera, mesh), "root" (the animkit_root node or null), "joints" (the skin's, else every
+// camera, mesh, skin), "root" (the animkit_root node or null), "joints" (the skin's, else every
 // node but the root and cameras unless the asset's extras say skeleton false),
-// "asset_extras", "cameras" (as written), "meshes" (per primitive its mode and
-// {offset, count} of float32 positions, RGBA colours and uint32 indices appended to
-// data), and "animations" (name, extras.animkit, and per node that is neither a joint nor
+// "asset_extras", "cameras" (as written), "meshes" (per primitive its mode, material and
+// {offset, count} of float32 positions, normals, UVs, RGBA colours, weights (4 per vertex)
+// and uint32 joints (4 per vertex, as node indices, when the mesh's node has a skin) and
+// indices appended to data), "materials" (name, base_color, image, alpha_mode,
+// alpha_cutoff, double_sided, extras.animkit), "images" (name, mime_type, and the file's
+// bytes as {offset, count} in data, null when not in a buffer view), and "animations"
+// (name, extras.animkit, and per node that is neither a joint nor
 // the root its channels sampled at frames[k]: {offset, count} of float32 in data).
 Value GltfSceneView(ByteView gltf, const std::string& path, const std::vector<GltfClipFrames>& frames, Bytes& data,
                     const Limits& limits = {});
