@@ -2,7 +2,7 @@
 # command line. The operators are thin; the work is in build.py (import), mesh_build.py
 # (mesh objects, skins and materials), export.py (export), cli.py (running animkit),
 # formats.py (the library's format and option table), import_data.py (the file one
-# import run writes), gltf_mesh.py (the skinned meshes, materials and images of its glb),
+# import run writes), gltf_mesh.py (primitives' triangles, edges and influences),
 # gltf_write.py (the clips handed back to animkit), rig.py (the stored skeleton and clip
 # records), slots.py (slots sharing data), export_plan.py (the format and template an
 # export uses) and action_api.py (actions' F-curves in every Blender).

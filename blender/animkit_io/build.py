@@ -22,7 +22,7 @@ import tempfile
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from . import action_api, cli, formats, gltf_mesh, import_data, mesh_build, rig as rigmod, slots
+from . import action_api, cli, formats, import_data, mesh_build, rig as rigmod, slots
 
 UP_AXES = {
     # id: (label, description)
@@ -95,7 +95,6 @@ def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO",
         path = os.path.join(tmp, "import.akd")
         warnings = cli.import_data(exe, filepath, path, skeleton or "auto", options)
         data = import_data.read(path)
-    gm = gltf_mesh.read(data.glb, os.path.dirname(filepath)) if data.glb else None
     if skeleton:
         note = "skeleton %s (given)" % os.path.basename(skeleton)
     else:
@@ -106,14 +105,14 @@ def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO",
     for w in warnings + ["warning: " + w for w in data.header.get("warnings", [])]:
         result.messages.append(("WARNING", w))
     _build(context, result, filepath, data.format, skeleton, options, data.info, data.scene, data.clips, up_axis,
-           meshes, gm)
+           meshes)
     result.messages.append(("INFO", "%s: %d bones, %d clips (%d actions)" % (
         os.path.basename(filepath), len(result.armature.data.bones), len(data.clips), len(result.actions))))
     return result
 
 
-def _build(context, result, filepath, fmt, skeleton, options, info, scene, clips, up_axis, want_meshes, gm):
-    skinned = _skinned_nodes(scene, gm)
+def _build(context, result, filepath, fmt, skeleton, options, info, scene, clips, up_axis, want_meshes):
+    skinned = {n.index for n in scene.nodes if n.mesh is not None and n.skin is not None}
     rig = rigmod.rig_from_scene(scene, skinned)
     nodes = rig["nodes"]
     rest_local, rest_model = _rest_matrices(nodes)
@@ -142,7 +141,7 @@ def _build(context, result, filepath, fmt, skeleton, options, info, scene, clips
             result.messages.append(("INFO", "one action for linked slots: " + slots.shared_note(action.name, linked)))
     scene_ctx = context.scene
     scene_ctx.frame_set(scene_ctx.frame_start if result.actions else scene_ctx.frame_current)
-    _attach_objects(context, result, obj, nodes, scene, want_meshes, gm, skinned)
+    _attach_objects(context, result, obj, nodes, scene, want_meshes, skinned)
     context.view_layer.update()
 
 
@@ -289,32 +288,24 @@ def _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, 
     return actions
 
 
-def _attach_objects(context, result, obj, nodes, scene, want_meshes, gm, skinned):
+def _attach_objects(context, result, obj, nodes, scene, want_meshes, skinned):
     """Meshes and cameras: a skinned mesh on the armature (mesh_build.py), a rigid one
-    (with its materials, from the glb; from the scene view for an older animkit) and a
-    camera on its node's bone."""
+    (with its materials) and a camera on its node's bone."""
     if want_meshes:
-        material = None
-        cache = mesh_build.MaterialCache(gm, obj.name) if skinned else None
+        cache = mesh_build.MaterialCache(scene)
         bone_of_node = {i: n["bone"] for i, n in enumerate(nodes) if n["bone"]}
         for i, n in enumerate(nodes):
             if i in skinned and want_meshes:
-                mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, gm.meshes[n["mesh"]],
-                                                  gm.skins[skinned[i]], bone_of_node, obj, cache)
+                mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, scene.meshes[n["mesh"]].primitives,
+                                                  True, bone_of_node, obj, cache)
                 context.collection.objects.link(mobj)
                 result.objects.append(mobj)
                 continue
             if n["mesh"] is None or n["kind"] == rigmod.KIND_ROOT or not n["bone"]:
                 continue
-            if gm is not None and n["mesh"] < len(gm.meshes) and gm.meshes[n["mesh"]]:
-                # materials, UVs and normals as a skinned mesh has them; on its bone
-                cache = cache or mesh_build.MaterialCache(gm, obj.name)
-                mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, gm.meshes[n["mesh"]], None,
-                                                  bone_of_node, obj, cache)
-            else:
-                if material is None:
-                    material = mesh_build.vertex_color_material()
-                mobj = mesh_build.build_rigid_mesh(scene.meshes[n["mesh"]], material)
+            # materials, UVs and normals as a skinned mesh has them; on its bone
+            mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, scene.meshes[n["mesh"]].primitives,
+                                              False, bone_of_node, obj, cache)
             context.collection.objects.link(mobj)
             _parent_to_bone(mobj, obj, n["bone"])
             result.objects.append(mobj)
@@ -338,15 +329,6 @@ def _parent_to_bone(child, arm_obj, bone_name):
     length = arm_obj.data.bones[bone_name].length
     child.matrix_parent_inverse = Matrix.Translation((0.0, -length, 0.0))
     child.matrix_basis = Matrix.Identity(4)
-
-
-def _skinned_nodes(scene, gm):
-    """{node: skin} of the mesh nodes the glTF skins."""
-    if gm is None:
-        return {}
-    return {n.index: gm.node_skin[n.index] for n in scene.nodes
-            if n.mesh is not None and n.index < len(gm.node_skin) and gm.node_skin[n.index] is not None
-            and gm.node_skin[n.index] < len(gm.skins) and n.mesh < len(gm.meshes)}
 
 
 def _build_camera(cam, name):

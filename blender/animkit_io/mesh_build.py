@@ -1,13 +1,12 @@
-# The Blender side of meshes: the bpy calls that turn the glTF's meshes (gltf_mesh.py;
-# import_data.py's scene view for an import file without the glb) into mesh objects, and
-# their materials.
+# The Blender side of meshes: the bpy calls that turn the scene's meshes (import_data.py:
+# the library's view of the glTF) into mesh objects, and their materials.
 #
 # A skinned mesh (a glTF node with a mesh and a skin) becomes one mesh object parented to
 # the armature object, with a vertex group per skin joint (named by the joint's bone,
 # holding its WEIGHTS_0) and an Armature modifier. Blender moves a vertex by
-# pose_i * rest_i^-1 where glTF moves it by joint_i * inverseBind_i: the vertices are put
-# in Blender's bind as rest_k * inverseBind_k * p (k the vertex's heaviest joint), which is
-# p itself when the glTF's bind pose is the skeleton's rest pose, as animkit writes it.
+# pose_i * rest_i^-1 and glTF by joint_i * inverseBind_i: the same, as animkit's glTF
+# binds every skinned mesh at the skeleton's rest pose (its import moves a glTF bound in
+# another pose to its rest), so the vertices are taken as they are.
 # A rigid mesh (a mesh node without a skin) is built the same way without the skin and
 # rides its node's bone. Primitives over the same vertex attributes (a mesh's triangles
 # and lines) share their vertices, so the object has the glTF mesh's vertices in order.
@@ -18,7 +17,7 @@ import tempfile
 import bpy
 from mathutils import Matrix, Vector
 
-from . import gltf_mesh, import_data
+from . import gltf_mesh
 
 _VERTEX_COLOR = "Color"
 
@@ -37,47 +36,17 @@ def vertex_color_material():
     return mat
 
 
-def build_rigid_mesh(mesh, material):
-    verts, edges, faces, colors = [], [], [], []
-    for prim in mesh.primitives:
-        base = len(verts)
-        verts.extend(tuple(p) for p in prim.positions)
-        colors.extend(prim.colors or [(1.0, 1.0, 1.0, 1.0)] * len(prim.positions))
-        idx = prim.indices
-        faces.extend(tuple(base + i for i in t) for t in gltf_mesh.triangles(prim.mode, idx))
-        if prim.mode == import_data.MODE_LINES:
-            edges.extend((base + idx[j], base + idx[j + 1]) for j in range(0, len(idx) - 1, 2))
-        elif prim.mode in (import_data.MODE_LINE_STRIP, import_data.MODE_LINE_LOOP):
-            edges.extend((base + idx[j], base + idx[j + 1]) for j in range(len(idx) - 1))
-            if prim.mode == import_data.MODE_LINE_LOOP and len(idx) > 2:
-                edges.append((base + idx[-1], base + idx[0]))
-    edges = [e for e in edges if e[0] != e[1]]
-    me = bpy.data.meshes.new(mesh.name)
-    me.from_pydata(verts, edges, faces)
-    me.validate(clean_customdata=False)
-    if verts and len(me.vertices) == len(colors):
-        _set_colors(me, colors)
-    me.materials.append(material)
-    me.update()
-    return bpy.data.objects.new(mesh.name, me)
-
-
 def _set_colors(me, colors):
     attr = me.color_attributes.new(_VERTEX_COLOR, "FLOAT_COLOR", "POINT")
     attr.data.foreach_set("color", [c for col in colors for c in col])
-
-
-def _column_major(m):
-    return Matrix([[m[c * 4 + r] for c in range(4)] for r in range(4)])
 
 
 class MaterialCache:
     """Blender materials per (glTF material, whether the mesh has vertex colours), and
     Blender images per glTF image, made once per import."""
 
-    def __init__(self, gm, name):
-        self.gm = gm
-        self.name = name
+    def __init__(self, scene):
+        self.gm = scene  # import_data.Scene: materials, images
         self.materials = {}
         self.images = {}
 
@@ -188,19 +157,10 @@ def _faces(prim, base, slot, faces, face_material, seen):
             face_material.append(slot)
 
 
-def build_gltf_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
+def build_gltf_mesh(name, prims, skinned, bone_of_node, arm_obj, cache):
     """One mesh object for a glTF mesh: vertices, triangles (material slots per
-    primitive), UVs, vertex colours, custom normals, materials; with a skin also vertex
-    groups and the Armature modifier, parented to `arm_obj` (without, the caller puts it
-    on its bone)."""
-    bones = arm_obj.data.bones
-    slot_bone = [bone_of_node.get(n, "") for n in skin.joints] if skin is not None else []
-    to_blender = []  # per skin joint: rest * inverseBind (None when identity)
-    for k, bone in enumerate(slot_bone):
-        m = bones[bone].matrix_local @ _column_major(skin.inverse_bind[k]) if bone in bones else Matrix.Identity(4)
-        close = all(abs(m[r][c] - (1.0 if r == c else 0.0)) < 1e-5 * max(1.0, abs(m[r][3])) for r in range(4)
-                    for c in range(4))
-        to_blender.append(None if close else m)
+    primitive), UVs, vertex colours, custom normals, materials; skinned also vertex groups
+    and the Armature modifier, parented to `arm_obj` (else the caller puts it on its bone)."""
     verts, normals, uvs, colors, faces, face_material, groups, edges = [], [], [], [], [], [], [], []
     slots, seen, bases = [], set(), {}
     any_uv = any(p.uvs for p in prims)
@@ -218,16 +178,12 @@ def build_gltf_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
         base = bases[prim.vertex_key] = len(verts)
         edges.extend((base + a, base + b) for a, b in gltf_mesh.lines(prim.mode, prim.indices))
         for v, p in enumerate(prim.positions):
-            inf = gltf_mesh.influences(prim, v)
-            heaviest = max(inf, key=lambda jw: jw[1])[0] if inf else -1
-            m = to_blender[heaviest] if 0 <= heaviest < len(to_blender) else None
-            verts.append(tuple(m @ Vector(p)) if m is not None else tuple(p))
+            verts.append(tuple(p))
             if any_normal:
-                n = Vector(prim.normals[v])
-                normals.append(tuple((m.to_3x3() @ n).normalized()) if m is not None else tuple(n.normalized()))
+                normals.append(tuple(Vector(prim.normals[v]).normalized()))
             uvs.append(prim.uvs[v] if prim.uvs else (0.0, 0.0))
             colors.append(prim.colors[v] if prim.colors else (1.0, 1.0, 1.0, 1.0))
-            groups.append(inf)
+            groups.append(gltf_mesh.influences(prim, v) if skinned else [])
         _faces(prim, base, slots.index(key), faces, face_material, seen)
     me = bpy.data.meshes.new(name)
     me.from_pydata(verts, edges, faces)
@@ -250,12 +206,12 @@ def build_gltf_mesh(name, prims, skin, bone_of_node, arm_obj, cache):
     me.update()
     obj = bpy.data.objects.new(name, me)
     obj["animkit_mesh_name"] = name  # the glTF mesh's (Blender renames a name taken)
-    if skin is None:
+    if not skinned:
         return obj
     vgroups = {}
     for v, inf in enumerate(groups):
         for k, w in inf:
-            bone = slot_bone[k] if k < len(slot_bone) else ""
+            bone = bone_of_node.get(k, "")
             if not bone:
                 continue
             if bone not in vgroups:

@@ -375,10 +375,13 @@ class ImportFile(unittest.TestCase):
                 import_data.read(bad)
 
 
-class GltfMeshes(unittest.TestCase):
-    """gltf_mesh.py on the skinned glb of tests/tools/skinned_glb.py (values from its layout)."""
+class SkinnedMeshes(unittest.TestCase):
+    """The import file's meshes, materials and images for the skinned glb of
+    tests/tools/skinned_glb.py (values from its layout), and gltf_mesh.py's topology."""
 
     def setUp(self):
+        if not (CLI and os.path.isfile(CLI)):
+            self.skipTest("no animkit executable (--cli or $ANIMKIT_CLI)")
         self.tmp = tempfile.TemporaryDirectory()
         self.path = os.path.join(self.tmp.name, "skinned.glb")
         skinned_glb.write(self.path)
@@ -387,29 +390,18 @@ class GltfMeshes(unittest.TestCase):
         self.tmp.cleanup()
 
     def test_attributes_skin_material_image(self):
-        with open(self.path, "rb") as f:
-            gm = gltf_mesh.read(f.read())
-        (prim,) = gm.meshes[0]
+        scene = _import_file(self.path).scene
+        (prim,) = scene.meshes[0].primitives
         layout = skinned_glb.vertices()
         self.assertEqual(len(prim.positions), 20)
         self.assertEqual(len(gltf_mesh.triangles(prim.mode, prim.indices)), 32)
-        self.assertEqual(prim.joints[13], (1, 2, 0, 0))  # level 3: spine 0.25, head 0.75
-        self.assertEqual(gltf_mesh.influences(prim, 13), [(1, 0.25), (2, 0.75)])
-        self.assertAlmostEqual(prim.uvs[6][1], 1.0 - layout[6][2][1])  # V flipped
-        self.assertEqual(gm.node_skin, [None, None, None, 0])
-        self.assertEqual(gm.skins[0].joints, [0, 1, 2])
-        self.assertEqual(gm.skins[0].inverse_bind[2][13], -3.0)  # column-major: translation y
-        mat = gm.materials[0]
-        self.assertEqual((mat.name, mat.image, mat.alpha_mode, mat.alpha_cutoff, mat.double_sided),
-                         ("skin_tex", 0, "MASK", 0.4, True))
-        self.assertEqual(gm.images[0].data, skinned_glb.png_2x2())
-
-    def test_import_file_carries_the_glb(self):
-        if not (CLI and os.path.isfile(CLI)):
-            self.skipTest("no animkit executable (--cli or $ANIMKIT_CLI)")
-        data = _import_file(self.path)
-        with open(self.path, "rb") as f:
-            self.assertEqual(data.glb, f.read())  # a glTF asking for no change: as read
+        self.assertEqual(gltf_mesh.influences(prim, 13), [(1, 0.25), (2, 0.75)])  # spine, head (nodes)
+        self.assertAlmostEqual(prim.uvs[6][1], 1.0 - layout[6][2][1], places=6)  # V flipped
+        self.assertEqual([n.skin for n in scene.nodes], [None, None, None, 0])
+        mat = scene.materials[prim.material]
+        self.assertEqual((mat.name, mat.alpha_mode, mat.double_sided), ("skin_tex", "MASK", True))
+        self.assertAlmostEqual(mat.alpha_cutoff, 0.4, places=6)
+        self.assertEqual(scene.images[mat.image].data, skinned_glb.png_2x2())
 
 
 def run(samples=None, cli=None):

@@ -10,8 +10,6 @@
 //                        (t xyz, r xyzw, s xyz) as `sample` gives them (a per-axis
 //                        clip's as the glTF holds them: ConvertScaleInheritance to the
 //                        matrix rule); a hidden joint's 10 values are NaN
-//     header.glb       {offset, count}: that glTF's bytes (meshes' skins, materials and
-//                       images, which the add-on reads from it: gltf_mesh.py)
 //   header.info is `info --json`, header.skeleton_file / skeleton_note / skeleton_use
 //   what was used, header.warnings what `convert` would print (a companion not used first).
 // All little-endian. Clips carry samples now; a later version can add their keys.
@@ -124,9 +122,6 @@ Bytes ImportData(const std::string& file, const std::string& format, const std::
     clips.push_back(ClipHeader(clip, frames, offset));
   }
   header["clips"] = std::move(clips);
-  while (data.size() % 4) data.push_back(0);
-  header["glb"] = {{"offset", data.size()}, {"count", glb.size()}};
-  data.insert(data.end(), glb.begin(), glb.end());
 
   std::string text = DumpJson(header);
   while (text.size() % 4) text.push_back(' ');
