@@ -137,6 +137,7 @@
     el('step-forward').addEventListener('click', function () { step(1); });
     el('speed').addEventListener('change', function () { state.speed = Number(el('speed').value); });
     el('show-grid').addEventListener('change', function () { grid.visible = axes.visible = el('show-grid').checked; });
+    el('show-skeleton').addEventListener('change', function () { overlay.visible = el('show-skeleton').checked; });
     el('scrubber').addEventListener('input', function () { showFrame(Number(el('scrubber').value)); });
   }
 
@@ -181,6 +182,7 @@
     if (e.code === 'Space') { el('play').click(); e.preventDefault(); }
     if (e.code === 'ArrowLeft') { step(-1); e.preventDefault(); }
     if (e.code === 'ArrowRight') { step(1); e.preventDefault(); }
+    if (e.code === 'KeyK') { el('show-skeleton').click(); e.preventDefault(); }
   }
 
   // The joint nearest the pointer on screen (within 12 px) names itself.

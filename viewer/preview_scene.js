@@ -102,8 +102,21 @@
                          events: extras.events || [], placeholder: !!extras.placeholder, animated: animated });
     });
 
+    // Skinned meshes (a node with a mesh and a skin: one SkinnedMesh per primitive), each
+    // with the glTF mesh and primitive it draws; never culled (their box is the bind pose's).
+    (json.nodes || []).forEach(function (n, i) {
+      if (n.mesh === undefined || n.skin === undefined) return;
+      var parts = nodes[i].isSkinnedMesh ? [nodes[i]] : nodes[i].children.filter(function (o) { return o.isSkinnedMesh; });
+      parts.forEach(function (m, k) {
+        m.frustumCulled = false;
+        state.skinned.push({ node: i, mesh: n.mesh, primitive: k, object: m });
+      });
+    });
+
     buildOverlay(json);
     measure();
+    // The skeleton is drawn over a skinned character only when asked (the checkbox, K).
+    el('show-skeleton').checked = overlay.visible = state.skinned.length === 0;
     frameCamera();
     buildControls();
     buildPanel();

@@ -19,7 +19,8 @@
     speed: 1,
     size: 1,            // bounding-box diagonal of the model
     box: new THREE.Box3(),
-    cameraPaths: []
+    cameraPaths: [],
+    skinned: []         // {node, mesh, primitive, object (SkinnedMesh)}
   };
 
   var resolveReady, rejectReady;
@@ -54,6 +55,45 @@
         j.object.getWorldPosition(v);
         return { name: j.name, position: [v.x, v.y, v.z] };
       });
+    },
+    // Shows the frame as worldPositions does and returns every skinned mesh's vertices in
+    // world space, skinned on the CPU as three.js's shader does it (bindMatrixInverse x
+    // sum of weight x boneMatrix x bindMatrix x position, then the mesh's world matrix).
+    skinnedVertices: function (clip, frame) {
+      this.worldPositions(clip, frame);
+      return state.skinned.map(function (s) {
+        var m = s.object, g = m.geometry;
+        m.skeleton.update();
+        var pos = g.attributes.position, index = g.attributes.skinIndex, weight = g.attributes.skinWeight;
+        var toWorld = new THREE.Matrix4().multiplyMatrices(m.matrixWorld, m.bindMatrixInverse);
+        var bone = new THREE.Matrix4(), v = new THREE.Vector3(), sum = new THREE.Vector3(), t = new THREE.Vector3();
+        var out = new Array(pos.count * 3);
+        for (var i = 0; i < pos.count; i++) {
+          v.fromBufferAttribute(pos, i).applyMatrix4(m.bindMatrix);
+          sum.set(0, 0, 0);
+          var js = [index.getX(i), index.getY(i), index.getZ(i), index.getW(i)];
+          var ws = [weight.getX(i), weight.getY(i), weight.getZ(i), weight.getW(i)];
+          for (var k = 0; k < 4; k++) {
+            if (!ws[k]) continue;
+            bone.fromArray(m.skeleton.boneMatrices, js[k] * 16);
+            sum.add(t.copy(v).applyMatrix4(bone).multiplyScalar(ws[k]));
+          }
+          sum.applyMatrix4(toWorld);
+          out[i * 3] = sum.x; out[i * 3 + 1] = sum.y; out[i * 3 + 2] = sum.z;
+        }
+        return { node: s.node, mesh: s.mesh, primitive: s.primitive, positions: out };
+      });
+    },
+    // Per skinned mesh: its base colour texture's [width, height], or null.
+    skinnedTextures: function () {
+      return state.skinned.map(function (s) {
+        var map = s.object.material && s.object.material.map;
+        return map && map.image ? [map.image.width, map.image.height] : null;
+      });
+    },
+    // Shows (true) or hides the skeleton over the meshes, as the checkbox does.
+    setSkeleton: function (visible) {
+      el('show-skeleton').checked = overlay.visible = !!visible;
     },
     cameraPositions: function () {
       return state.cameraPaths.map(function (p) { return p.points.map(function (v) { return [v.x, v.y, v.z]; }); });

@@ -22,7 +22,7 @@ import tempfile
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from . import action_api, cli, formats, import_data, rig as rigmod, slots
+from . import action_api, cli, formats, import_data, mesh_build, rig as rigmod, slots
 
 UP_AXES = {
     # id: (label, description)
@@ -112,7 +112,8 @@ def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO",
 
 
 def _build(context, result, filepath, fmt, skeleton, options, info, scene, clips, up_axis, want_meshes):
-    rig = rigmod.rig_from_scene(scene)
+    skinned = {n.index for n in scene.nodes if n.mesh is not None and n.skin is not None}
+    rig = rigmod.rig_from_scene(scene, skinned)
     nodes = rig["nodes"]
     rest_local, rest_model = _rest_matrices(nodes)
     order = rigmod.bone_order(rig)
@@ -140,7 +141,7 @@ def _build(context, result, filepath, fmt, skeleton, options, info, scene, clips
             result.messages.append(("INFO", "one action for linked slots: " + slots.shared_note(action.name, linked)))
     scene_ctx = context.scene
     scene_ctx.frame_set(scene_ctx.frame_start if result.actions else scene_ctx.frame_current)
-    _attach_objects(context, result, obj, nodes, scene, want_meshes)
+    _attach_objects(context, result, obj, nodes, scene, want_meshes, skinned)
     context.view_layer.update()
 
 
@@ -287,16 +288,24 @@ def _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, 
     return actions
 
 
-def _attach_objects(context, result, obj, nodes, scene, want_meshes):
-    """Meshes and cameras, each on its node's bone."""
+def _attach_objects(context, result, obj, nodes, scene, want_meshes, skinned):
+    """Meshes and cameras: a skinned mesh on the armature (mesh_build.py), a rigid one
+    (with its materials) and a camera on its node's bone."""
     if want_meshes:
-        material = None
-        for n in nodes:
+        cache = mesh_build.MaterialCache(scene)
+        bone_of_node = {i: n["bone"] for i, n in enumerate(nodes) if n["bone"]}
+        for i, n in enumerate(nodes):
+            if i in skinned and want_meshes:
+                mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, scene.meshes[n["mesh"]].primitives,
+                                                  True, bone_of_node, obj, cache)
+                context.collection.objects.link(mobj)
+                result.objects.append(mobj)
+                continue
             if n["mesh"] is None or n["kind"] == rigmod.KIND_ROOT or not n["bone"]:
                 continue
-            if material is None:
-                material = _vertex_color_material()
-            mobj = _build_mesh(scene.meshes[n["mesh"]], material)
+            # materials, UVs and normals as a skinned mesh has them; on its bone
+            mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, scene.meshes[n["mesh"]].primitives,
+                                              False, bone_of_node, obj, cache)
             context.collection.objects.link(mobj)
             _parent_to_bone(mobj, obj, n["bone"])
             result.objects.append(mobj)
@@ -320,55 +329,6 @@ def _parent_to_bone(child, arm_obj, bone_name):
     length = arm_obj.data.bones[bone_name].length
     child.matrix_parent_inverse = Matrix.Translation((0.0, -length, 0.0))
     child.matrix_basis = Matrix.Identity(4)
-
-
-def _vertex_color_material():
-    mat = bpy.data.materials.new("animkit_vertex_color")
-    mat.use_nodes = True
-    nt = mat.node_tree
-    bsdf = next((nd for nd in nt.nodes if nd.type == "BSDF_PRINCIPLED"), None)
-    attr = nt.nodes.new("ShaderNodeVertexColor")
-    attr.layer_name = "Color"
-    attr.location = (-300, 300)
-    if bsdf is not None:
-        nt.links.new(attr.outputs["Color"], bsdf.inputs["Base Color"])
-    mat.use_backface_culling = False
-    return mat
-
-
-def _build_mesh(mesh, material):
-    verts, edges, faces, colors = [], [], [], []
-    for prim in mesh.primitives:
-        base = len(verts)
-        verts.extend(tuple(p) for p in prim.positions)
-        colors.extend(prim.colors or [(1.0, 1.0, 1.0, 1.0)] * len(prim.positions))
-        idx = prim.indices
-        if prim.mode == import_data.MODE_TRIANGLES:
-            faces.extend((base + idx[j], base + idx[j + 1], base + idx[j + 2]) for j in range(0, len(idx) - 2, 3))
-        elif prim.mode == import_data.MODE_TRIANGLE_STRIP:
-            for j in range(len(idx) - 2):
-                a, b, c = idx[j], idx[j + 1], idx[j + 2]
-                faces.append((base + a, base + b, base + c) if j % 2 == 0 else (base + b, base + a, base + c))
-        elif prim.mode == import_data.MODE_TRIANGLE_FAN:
-            faces.extend((base + idx[0], base + idx[j], base + idx[j + 1]) for j in range(1, len(idx) - 1))
-        elif prim.mode == import_data.MODE_LINES:
-            edges.extend((base + idx[j], base + idx[j + 1]) for j in range(0, len(idx) - 1, 2))
-        elif prim.mode in (import_data.MODE_LINE_STRIP, import_data.MODE_LINE_LOOP):
-            edges.extend((base + idx[j], base + idx[j + 1]) for j in range(len(idx) - 1))
-            if prim.mode == import_data.MODE_LINE_LOOP and len(idx) > 2:
-                edges.append((base + idx[-1], base + idx[0]))
-    faces = [f for f in faces if len(set(f)) == 3]
-    edges = [e for e in edges if e[0] != e[1]]
-    me = bpy.data.meshes.new(mesh.name)
-    me.from_pydata(verts, edges, faces)
-    me.validate(clean_customdata=False)
-    if verts and len(me.vertices) == len(colors):
-        attr = me.color_attributes.new("Color", "FLOAT_COLOR", "POINT")
-        flat = [c for col in colors for c in col]
-        attr.data.foreach_set("color", flat)
-    me.materials.append(material)
-    me.update()
-    return bpy.data.objects.new(mesh.name, me)
 
 
 def _build_camera(cam, name):

@@ -6,6 +6,9 @@
 #   file, arrays as {offset, count} into the data;
 #   header["clips"][k] {..., frame_count, offset}: frame_count x joints x 10 float32
 #   (t xyz, r xyzw, s xyz) per frame, NaN for a hidden joint.
+# The scene's meshes carry what a skinned, textured mesh needs (normals, UVs, joints as
+# node indices, weights, material), its materials and images (PNG bytes): the library's
+# GltfSceneView reads the glTF, the add-on none.
 
 import array
 import json
@@ -86,14 +89,43 @@ class Node:
         self.scale = tuple(raw["s"])
         self.camera = raw["camera"]
         self.mesh = raw["mesh"]
+        self.skin = raw.get("skin")
 
 
 class Primitive:
     def __init__(self, raw, floats, ints):
+        opt = lambda key, numbers, width: _rows(numbers, raw[key], width) if raw.get(key) else None  # noqa: E731
         self.mode = raw["mode"]
         self.positions = _rows(floats, raw["positions"], 3)  # [(x, y, z)]
+        self.vertex_key = raw["positions"]["offset"]  # primitives over the same vertices share them
         self.indices = [i[0] for i in _rows(ints, raw["indices"], 1)]
-        self.colors = _rows(floats, raw["colors"], 4) if raw.get("colors") else None  # [(r, g, b, a)]
+        self.colors = opt("colors", floats, 4)  # [(r, g, b, a)]
+        self.normals = opt("normals", floats, 3)
+        uvs = opt("uvs", floats, 2)
+        self.uvs = [(u, 1.0 - v) for u, v in uvs] if uvs else None  # Blender's rows run bottom-up
+        self.joints = opt("joints", ints, 4)  # node indices
+        self.weights = opt("weights", floats, 4)
+        self.material = raw.get("material")
+
+
+class Material:
+    def __init__(self, index, raw):
+        self.index = index
+        self.name = raw.get("name") or "material_%d" % index
+        self.base_color = tuple(raw.get("base_color", (1.0, 1.0, 1.0, 1.0)))
+        self.image = raw.get("image")
+        self.alpha_mode = raw.get("alpha_mode", "OPAQUE")
+        self.alpha_cutoff = raw.get("alpha_cutoff", 0.5)
+        self.double_sided = bool(raw.get("double_sided", False))
+
+
+class Image:
+    def __init__(self, index, raw, blob):
+        self.index = index
+        self.name = raw.get("name") or "image_%d" % index
+        self.mime = raw.get("mime_type") or "image/png"
+        ref = raw.get("data")
+        self.data = bytes(blob[ref["offset"]:ref["offset"] + ref["count"]]) if ref else b""
 
 
 class Mesh:
@@ -118,7 +150,7 @@ class Animation:
 class Scene:
     """The glTF's nodes, skin joints, root, extras, cameras, meshes and animations."""
 
-    def __init__(self, raw, floats, ints):
+    def __init__(self, raw, floats, ints, blob):
         self.nodes = [Node(i, n) for i, n in enumerate(raw["nodes"])]
         self.root = raw["root"]
         self.joints = list(raw["joints"])
@@ -126,6 +158,8 @@ class Scene:
         self.cameras = list(raw["cameras"])
         self.meshes = [Mesh(i, m, floats, ints) for i, m in enumerate(raw["meshes"])]
         self.animations = [Animation(a, floats) for a in raw["animations"]]
+        self.materials = [Material(k, m) for k, m in enumerate(raw.get("materials", []))]
+        self.images = [Image(k, i, blob) for k, i in enumerate(raw.get("images", []))]
 
 
 class ImportData:
@@ -143,7 +177,7 @@ class ImportData:
         if sys.byteorder != "little":
             floats.byteswap()
             ints.byteswap()
-        self.scene = Scene(header["scene"], floats, ints)
+        self.scene = Scene(header["scene"], floats, ints, data)
         self.clips = [Clip(c, floats) for c in header["clips"]]
 
 

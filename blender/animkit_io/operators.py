@@ -103,7 +103,8 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         items=[(k, v[0], v[1]) for k, v in build.UP_AXES.items()],
         description="How the source's axes map to Blender's (only the armature object is rotated)")
     import_meshes: BoolProperty(name="Meshes", default=True,
-                                description="Import the model's meshes (PS1 TMD objects), each on its bone")
+                                description="Import the model's meshes: rigid ones (PS1 TMD objects) on their bones, "
+                                            "skinned ones (KH2 MDLX, EDF MDB, glTF) on the armature with their materials")
     show_limits: _SHOW_LIMITS
 
     def draw(self, context):

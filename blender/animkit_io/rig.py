@@ -15,10 +15,12 @@ KIND_JOINT = "joint"
 KIND_CAMERA = "camera"
 KIND_ROOT = "root"
 KIND_OTHER = "other"
+KIND_SKINNED_MESH = "skinned_mesh"  # a mesh node with a skin: its mesh object stands for it
 
 
-def rig_from_scene(scene):
-    """The rig of an import_data.Scene (a JSON-ready dict)."""
+def rig_from_scene(scene, skinned=()):
+    """The rig of an import_data.Scene (a JSON-ready dict); `skinned`: the nodes that
+    carry a skinned mesh (gltf_mesh.py), which become no bone."""
     joints = set(scene.joints)
     nodes = []
     for n in scene.nodes:
@@ -26,6 +28,8 @@ def rig_from_scene(scene):
             kind = KIND_ROOT
         elif n.index in joints:
             kind = KIND_JOINT
+        elif n.index in skinned:
+            kind = KIND_SKINNED_MESH
         elif n.camera is not None:
             kind = KIND_CAMERA
         else:
@@ -52,8 +56,8 @@ def rig_from_scene(scene):
 
 
 def is_bone(node):
-    """Nodes that become Blender bones: everything but animkit_root."""
-    return node["kind"] != KIND_ROOT
+    """Nodes that become Blender bones: everything but animkit_root and skinned mesh nodes."""
+    return node["kind"] not in (KIND_ROOT, KIND_SKINNED_MESH)
 
 
 def bone_parent(rig, index):

@@ -72,6 +72,14 @@ def check_import(rel, path, up_axis):
     check(len(mesh_objs) == len(doc.get("meshes", [])), "%s: %d mesh objects for %d glTF meshes" % (
         rel, len(mesh_objs), len(doc.get("meshes", []))))
     check(len(cam_objs) == len(doc.get("cameras", [])), "%s: camera objects" % rel)
+    # A skinned mesh (its node has a skin) sits on the armature object with an Armature
+    # modifier (--part skin checks its deformation); the others on their bones.
+    skinned_names = {doc["meshes"][n["mesh"]].get("name", "") for n in doc["nodes"] if "mesh" in n and "skin" in n}
+    skinned = [o for o in mesh_objs if o.get("animkit_mesh_name") in skinned_names and o.parent_type == "OBJECT"
+               and any(m.type == "ARMATURE" and m.object == arm for m in o.modifiers)]
+    check(len(skinned) == sum(1 for n in doc["nodes"] if "mesh" in n and "skin" in n),
+          "%s: %d skinned mesh objects on the armature" % (rel, len(skinned)))
+    mesh_objs = [o for o in mesh_objs if o not in skinned]
     for o in mesh_objs + cam_objs:
         check(o.parent_type == "BONE" and o.parent_bone in arm.pose.bones, "%s: %s not on a bone" % (rel, o.name))
 

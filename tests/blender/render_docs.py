@@ -2,8 +2,11 @@
 # has no GPU context for EEVEE or Workbench):
 #
 #   blender -b --factory-startup --python tests/blender/render_docs.py -- \
-#       --cli build/release/tools/animkit/animkit --samples samples --out docs/images
+#       --cli build/release/tools/animkit/animkit --samples samples --out docs/images \
+#       [--fixtures ../shared/fixtures] [--only NAME]
 #
+# The characters (textured, skinned) are the real models of ../shared/fixtures: their
+# pictures are made only when the folder is given (the files never enter the project).
 # Each picture imports a sample with the add-on's operator, then adds what a render needs
 # and the armature does not show: tubes for the PS1 model's line meshes, and for a
 # skeleton without meshes a stick figure (a ball per joint, a rod to its parent) built
@@ -25,12 +28,15 @@ SHOTS = [
     # view direction (from the target)
     ("blender-ps1-figure.png", "psx_tmd/figure.anm", None, [14], (0.9, -1.6, 0.5)),
     ("blender-edf-soldier-walk.png", "edf_canm/soldier5.canm", "walk", [0, 5, 10, 15], (0.25, -1.4, 0.55)),
+    # real models (--fixtures), alone: Sora's MDLX, the EDF5 missile
+    ("blender-kh2-sora.png", "fixtures:kh2/P_EX100.mdlx", None, [0], (0.35, -1.4, 0.35)),
+    ("blender-edf-airtortoise-missile.png", "fixtures:edf/airtortoise_missile.mdb", None, [0], (0.8, -1.4, 0.6)),
 ]
 
 
 def parse_args():
     argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    args = {"cli": "", "samples": "", "out": "", "samples-per-pixel": "16", "only": ""}
+    args = {"cli": "", "samples": "", "out": "", "samples-per-pixel": "16", "only": "", "fixtures": ""}
     for k in range(0, len(argv) - 1, 2):
         args[argv[k].lstrip("-")] = argv[k + 1]
     return args
@@ -199,23 +205,33 @@ def render(path, spp):
     bpy.ops.render.render(write_still=True)
 
 
+def where(args, rel):
+    """A shot's file: under --samples, or "fixtures:..." under --fixtures (None without it)."""
+    if rel.startswith("fixtures:"):
+        path = os.path.join(args["fixtures"], rel[len("fixtures:"):]) if args["fixtures"] else ""
+        return path if path and os.path.isfile(path) else None
+    return os.path.join(args["samples"], rel)
+
+
 def main():
     args = parse_args()
     sys.path.insert(0, ADDON_DIR)
     addon_utils.enable("animkit_io", default_set=True, handle_error=None)
     bpy.context.preferences.addons["animkit_io"].preferences.animkit_path = args["cli"]
     os.makedirs(args["out"], exist_ok=True)
-    for name, rel, action_name, frames, direction in SHOTS:
-        if args["only"] not in name:
+    for name, rel, action_name, frames, direction, *model in SHOTS:
+        path, skeleton = where(args, rel), where(args, model[0]) if model else ""
+        if args["only"] not in name or path is None or skeleton is None:
             continue
         reset()
-        result = bpy.ops.import_scene.animkit(filepath=os.path.join(args["samples"], rel))
+        result = bpy.ops.import_scene.animkit(filepath=path, skeleton_path=skeleton)
         assert result == {"FINISHED"}, result
         arm = next(o for o in bpy.data.objects if o.type == "ARMATURE")
         if action_name:
             arm.animation_data.action = bpy.data.actions[action_name]
         bpy.context.scene.frame_set(frames[-1])
         meshes = [o for o in bpy.data.objects if o.type == "MESH" and o.parent == arm]
+        bpy.context.view_layer.update()
         lo, hi = bounds(meshes) if meshes else (None, None)
         size = (hi - lo).length if meshes else max(
             ((arm.matrix_world @ a.head) - (arm.matrix_world @ b.head)).length

@@ -12,6 +12,9 @@
 # --part moveset  a 24-clip KH2 moveset with a link slot: one bone edited in one action,
 #                 exported with the source as template: only that slot (and its link)
 #                 changes, triggers keep their order; the format choice; the limits.
+# --part skin     skinned, textured meshes (addon_skin.py): a glb written by the test and
+#                 the real models, the evaluated mesh at several frames against the
+#                 skinning of the layout and `animkit sample --skin`.
 # --only TEXT     only the sample paths that contain TEXT.
 #
 # The expected poses are composed here from animkit's own output (sample JSON, glTF node
@@ -32,6 +35,7 @@ from addon_common import ARGS, CLI, SKIP, Failure, enable_addon  # noqa: E402
 from addon_export import part_export  # noqa: E402
 from addon_import import part_import  # noqa: E402
 from addon_moveset import part_moveset  # noqa: E402
+from addon_skin import part_skin  # noqa: E402
 # ---------------------------------------------------------------------------------------
 
 
@@ -51,6 +55,8 @@ def main():
             count += part_export()
         if ARGS["part"] in ("moveset", "all"):
             count += part_moveset()
+        if ARGS["part"] in ("skin", "all"):
+            count += part_skin()
     except Failure as e:
         print("FAILED: %s" % e)
         sys.stdout.flush()

@@ -19,7 +19,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io import export_plan, formats, gltf_write, import_data, rig, slots  # noqa: E402
+from animkit_io import export_plan, formats, gltf_mesh, gltf_write, import_data, rig, slots  # noqa: E402
+
+sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "tools")))
+import skinned_glb  # noqa: E402
 
 SAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "samples"))
 CLI = os.environ.get("ANIMKIT_CLI", "")
@@ -370,6 +373,35 @@ class ImportFile(unittest.TestCase):
                 f.write(b"glTF" + bytes(20))
             with self.assertRaises(import_data.ImportDataError):
                 import_data.read(bad)
+
+
+class SkinnedMeshes(unittest.TestCase):
+    """The import file's meshes, materials and images for the skinned glb of
+    tests/tools/skinned_glb.py (values from its layout), and gltf_mesh.py's topology."""
+
+    def setUp(self):
+        if not (CLI and os.path.isfile(CLI)):
+            self.skipTest("no animkit executable (--cli or $ANIMKIT_CLI)")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "skinned.glb")
+        skinned_glb.write(self.path)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_attributes_skin_material_image(self):
+        scene = _import_file(self.path).scene
+        (prim,) = scene.meshes[0].primitives
+        layout = skinned_glb.vertices()
+        self.assertEqual(len(prim.positions), 20)
+        self.assertEqual(len(gltf_mesh.triangles(prim.mode, prim.indices)), 32)
+        self.assertEqual(gltf_mesh.influences(prim, 13), [(1, 0.25), (2, 0.75)])  # spine, head (nodes)
+        self.assertAlmostEqual(prim.uvs[6][1], 1.0 - layout[6][2][1], places=6)  # V flipped
+        self.assertEqual([n.skin for n in scene.nodes], [None, None, None, 0])
+        mat = scene.materials[prim.material]
+        self.assertEqual((mat.name, mat.alpha_mode, mat.double_sided), ("skin_tex", "MASK", True))
+        self.assertAlmostEqual(mat.alpha_cutoff, 0.4, places=6)
+        self.assertEqual(scene.images[mat.image].data, skinned_glb.png_2x2())
 
 
 def run(samples=None, cli=None):

@@ -1,0 +1,244 @@
+// Skinned, textured characters in the preview page, in headless Chromium (as
+// preview_pages_test.mjs). A glb written by tests/tools/skinned_glb.py (three joints, 20
+// vertices bound to one or two of them, a 2x2 PNG texture) and the real models
+// (../shared/fixtures, skipped when absent or when animkit reads no mesh from them) get a
+// page (`animkit preview FILE -o PAGE`). The vertices three.js draws
+// (window.animkitPreview.skinnedVertices: the shader's skinning done on the CPU from the
+// SkinnedMesh's bones) must equal, within 1e-4 x the model's size: at several frames the
+// skinning of the layout (the synthetic glb) and `animkit sample FILE --skin` (the
+// synthetic glb, Sora's model under a motion); for a model alone, its bind pose (the
+// positions of the glb the page embeds). The texture must
+// have loaded, the skeleton checkbox and the K key must show and hide the skeleton, the
+// page must make no request but file:, data: and blob: (its own textures), and stay within
+// the size rule (1.5 MB + 1.4 x the glb). Screenshots go to OUT (skeleton off and on).
+//
+// node preview_skin_test.mjs --cli ANIMKIT --out DIR [--chromium PATH] [--python PYTHON]
+// Exit 77: skipped.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const SKIP = 77;
+const TOLERANCE = 1e-4;
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+if (!args.cli || !args.out) {
+  console.error('usage: node preview_skin_test.mjs --cli ANIMKIT --out DIR [--chromium PATH] [--python PYTHON]');
+  process.exit(2);
+}
+const skip = (why) => { console.log(`skipped: ${why}`); process.exit(SKIP); };
+const chromiumPath = args.chromium || '/usr/bin/chromium';
+if (!fs.existsSync(chromiumPath)) skip(`no Chromium at ${chromiumPath}`);
+const modules = process.env.ANIMKIT_NODE_MODULES;
+if (!modules) skip('ANIMKIT_NODE_MODULES is not set (make test points it at build/node/node_modules)');
+let chromium;
+try {
+  ({ chromium } = createRequire(path.join(path.resolve(modules), 'index.js'))('playwright-core'));
+} catch (e) {
+  skip(`no playwright-core in ANIMKIT_NODE_MODULES=${modules}: ${e.message}`);
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixtures = path.resolve(here, '..', '..', '..', 'shared', 'fixtures');
+const cli = path.resolve(args.cli);
+const out = path.resolve(args.out);
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(out, { recursive: true });
+
+const failures = [];
+let checks = 0;
+function check(ok, message) {
+  checks++;
+  if (!ok) { failures.push(message); console.log(`FAIL: ${message}`); }
+  return ok;
+}
+const run = (...argv) => execFileSync(cli, argv, { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
+
+// `animkit sample FILE --skin`: per clip {meshes: [{name, skinning, vertices}], frames:
+// [f][m] -> [x, y, z] rows}, or null when this animkit cannot skin.
+function animkitSkin(file, skeletonArgs = []) {
+  let doc;
+  try {
+    doc = JSON.parse(run('sample', file, '--skin', ...skeletonArgs));
+  } catch (e) {
+    return null;
+  }
+  if (!doc.clips.every((c) => c.mesh_frames)) return null;
+  return doc.clips.map((c) => ({
+    name: c.name, meshes: c.meshes,
+    frames: c.mesh_frames.map((frame) => frame.map((m) => Array.from({ length: m.length / 3 }, (_, k) => m.slice(3 * k, 3 * k + 3)))),
+  }));
+}
+
+// The glb's JSON and a float accessor's rows (the test's own reader).
+function readGlb(file) {
+  const b = fs.readFileSync(file);
+  const length = b.readUInt32LE(12);
+  const json = JSON.parse(b.subarray(20, 20 + length).toString('utf8'));
+  const bin = b.subarray(20 + length + 8);
+  const rows = (index) => {
+    const a = json.accessors[index], v = json.bufferViews[a.bufferView];
+    const width = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4 }[a.type], stride = v.byteStride || 4 * width;
+    const start = (v.byteOffset || 0) + (a.byteOffset || 0);
+    return Array.from({ length: a.count }, (_, k) => Array.from({ length: width }, (_, c) => bin.readFloatLE(start + k * stride + 4 * c)));
+  };
+  return { json, rows };
+}
+
+// The page's skinned meshes (first primitive of each glTF mesh: the others share its
+// vertices) paired by name, in order, with sample --skin's skinned meshes.
+function pairMeshes(got, glbJson, meshes) {
+  const out = [];
+  let k = 0;
+  for (const g of got.filter((x) => x.primitive === 0)) {
+    const name = glbJson.meshes[g.mesh].name;
+    while (k < meshes.length && !(meshes[k].name === name && meshes[k].skinning === 'skinned')) k++;
+    if (!check(k < meshes.length, `mesh ${name}: no skinned mesh of that name in animkit sample --skin`)) break;
+    out.push([g, k++]);
+  }
+  return out;
+}
+
+function sizeOf(points) {
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const p of points) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k]); hi[k] = Math.max(hi[k], p[k]); }
+  return Math.max(1e-9, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));
+}
+
+// The page's vertices (flat arrays per SkinnedMesh, in glTF mesh order) against rows per mesh.
+function compare(label, got, want, size) {
+  if (!check(got.length === want.length, `${label}: the page skins ${got.length} meshes, expected ${want.length}`)) return 0;
+  let worst = 0;
+  got.forEach((g, m) => {
+    const w = want[m];
+    if (!check(g.positions.length === w.length * 3, `${label} mesh ${m}: ${g.positions.length / 3} vertices, expected ${w.length}`)) return;
+    w.forEach((p, v) => {
+      worst = Math.max(worst, Math.hypot(g.positions[3 * v] - p[0], g.positions[3 * v + 1] - p[1], g.positions[3 * v + 2] - p[2]));
+    });
+  });
+  check(worst <= TOLERANCE * size, `${label}: a vertex is off by ${worst} (tolerance ${TOLERANCE} x ${size})`);
+  return worst / size;
+}
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+         '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+});
+const context = await browser.newContext({ viewport: { width: 900, height: 600 } });
+const requests = [];
+context.on('request', (r) => { if (!/^(file|data|blob):/.test(r.url())) requests.push(r.url()); });
+
+async function openPage(file, name, skeletonArgs = []) {
+  const page = path.join(out, `${name}.html`);
+  run('preview', file, '-o', page, ...skeletonArgs);
+  const glb = path.join(out, `${name}.page.glb`);  // what the page embeds
+  run('convert', file, glb, ...skeletonArgs);
+  const pageBytes = fs.statSync(page).size, glbBytes = fs.statSync(glb).size;
+  check(pageBytes <= 1.5e6 + 1.4 * glbBytes, `${name}: the page has ${pageBytes} bytes, over 1.5 MB + 1.4 x ${glbBytes}`);
+  const tab = await context.newPage();
+  const errors = [];
+  tab.on('pageerror', (e) => errors.push(e.message));
+  tab.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await tab.goto(pathToFileURL(page).href);
+  const ready = await tab.evaluate(() => window.animkitPreview.ready.then(() => null, (e) => String(e)));
+  check(ready === null, `${name}: the page did not load: ${ready}`);
+  return { tab, errors, pageBytes, glbBytes, glbPath: glb };
+}
+
+async function screenshots(tab, name, frame) {
+  for (const skeleton of [false, true]) {
+    await tab.evaluate(({ f, s }) => {
+      const p = window.animkitPreview;
+      p.skinnedVertices(p.clips().length ? 0 : 'rest', f);
+      p.setSkeleton(s);
+    }, { f: frame, s: skeleton });
+    await tab.screenshot({ path: path.join(out, `${name}${skeleton ? '-skeleton' : ''}.png`) });
+  }
+}
+
+const report = [];
+try {
+  // ---- the synthetic glb
+  const python = args.python || 'python3';
+  const glb = path.join(out, 'skinned.glb'), expectedPath = path.join(out, 'skinned.expected.json');
+  execFileSync(python, [path.join(here, '..', 'tools', 'skinned_glb.py'), glb, expectedPath]);
+  const expected = JSON.parse(fs.readFileSync(expectedPath, 'utf8'));
+  const { tab, errors, pageBytes } = await openPage(glb, 'skinned');
+  const size = sizeOf(expected.positions.rest);
+  const texture = await tab.evaluate(() => window.animkitPreview.skinnedTextures());
+  check(texture.length === 1 && texture[0] && texture[0][0] === 2 && texture[0][1] === 2,
+        `skinned.glb: the texture did not load as a 2x2 image: ${JSON.stringify(texture)}`);
+  let worst = 0;
+  const ref = animkitSkin(glb);
+  check(ref, 'skinned.glb: animkit sample --skin gave no mesh frames');
+  for (const f of [0, 3, 5, 8]) {
+    const got = await tab.evaluate((frame) => window.animkitPreview.skinnedVertices(0, frame), f);
+    worst = Math.max(worst, compare(`skinned.glb frame ${f} (layout)`, got, [expected.positions[String(f)]], size));
+    if (ref) worst = Math.max(worst, compare(`skinned.glb frame ${f} (animkit sample --skin)`, got, [ref[0].frames[f][0]], size));
+  }
+  // The skeleton: hidden over a skinned mesh at first; the checkbox and K toggle it.
+  const toggles = await tab.evaluate(() => {
+    const box = document.getElementById('show-skeleton');
+    const states = [box.checked];
+    window.dispatchEvent(new KeyboardEvent('keydown', { code: 'KeyK' }));
+    states.push(box.checked);
+    box.click();
+    states.push(box.checked);
+    return states;
+  });
+  check(JSON.stringify(toggles) === '[false,true,false]', `skinned.glb: skeleton checkbox states ${JSON.stringify(toggles)}`);
+  await screenshots(tab, 'skinned', 8);
+  check(errors.length === 0, `skinned.glb: errors in the page: ${errors.join('; ')}`);
+  report.push({ file: 'skinned.glb', page_bytes: pageBytes, max_error_per_size: worst });
+  console.log(`skinned.glb: 4 frames x 20 vertices, worst ${worst.toExponential(2)} x size`);
+  await tab.close();
+
+  // ---- the real models: alone (bind pose against the page's glb), Sora under a motion
+  const real = [['kh2/P_EX100.mdlx', null, []], ['edf/airtortoise_missile.mdb', null, []],
+                ['kh2/interpolated.motion', 'kh2/P_EX100.mdlx', [0, 40, 90, 150]]];
+  for (const [rel, model, frames] of real) {
+    const file = path.join(fixtures, rel);
+    if (!fs.existsSync(file) || (model && !fs.existsSync(path.join(fixtures, model)))) {
+      console.log(`${rel}: absent (${fixtures}), skipped`);
+      continue;
+    }
+    const skeletonArgs = model ? ['--skeleton', path.join(fixtures, model)] : [];
+    const name = rel.replace(/[/.]/g, '_');
+    const page = await openPage(file, name, skeletonArgs);
+    const rest = await page.tab.evaluate(() => window.animkitPreview.skinnedVertices('rest', 0));
+    if (!rest.length) { console.log(`${rel}: animkit gives no skinned mesh yet, skipped`); await page.tab.close(); continue; }
+    const glb = readGlb(page.glbPath);
+    let w = 0, vertices = 0;
+    if (!frames.length) {
+      const want = rest.map((g) => glb.rows(glb.json.meshes[g.mesh].primitives[g.primitive].attributes.POSITION));
+      w = compare(`${rel} bind pose`, rest, want, sizeOf(want.flat()));
+      vertices = want.reduce((n, m) => n + m.length, 0);
+    } else {
+      const ref = animkitSkin(file, skeletonArgs);
+      if (!check(ref, `${rel}: animkit sample --skin failed`)) { await page.tab.close(); continue; }
+      const sizeReal = sizeOf(ref[0].frames[0].flat());
+      for (const f0 of frames) {
+        const f = Math.min(f0, ref[0].frames.length - 1);
+        const got = await page.tab.evaluate((frame) => window.animkitPreview.skinnedVertices(0, frame), f);
+        const pairs = pairMeshes(got, glb.json, ref[0].meshes);
+        w = Math.max(w, compare(`${rel} frame ${f}`, pairs.map((p) => p[0]), pairs.map((p) => ref[0].frames[f][p[1]]), sizeReal));
+        vertices = pairs.reduce((n, p) => n + p[0].positions.length / 3, 0);
+      }
+    }
+    console.log(`${rel}: ${rest.length} skinned meshes, ${vertices} vertices, frames ${frames.length ? frames : 'bind'}, ` +
+                `worst ${w.toExponential(2)} x size; page ${page.pageBytes} bytes (glb ${page.glbBytes})`);
+    report.push({ file: rel, model, page_bytes: page.pageBytes, glb_bytes: page.glbBytes, vertices, max_error_per_size: w });
+    await screenshots(page.tab, name, frames.length ? frames[1] : 0);
+    check(page.errors.length === 0, `${rel}: errors in the page: ${page.errors.join('; ')}`);
+    await page.tab.close();
+  }
+} finally {
+  await browser.close();
+}
+check(requests.length === 0, `requests that are not file:, data: or blob:: ${requests.join(', ')}`);
+fs.writeFileSync(path.join(out, 'preview-skin-report.json'), JSON.stringify(report, null, 1) + '\n');
+console.log(`${checks - failures.length} passed, ${failures.length} failed`);
+process.exit(failures.length ? 1 : 0);
