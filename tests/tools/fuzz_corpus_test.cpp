@@ -1,5 +1,6 @@
 // The committed fuzz seed corpus (fuzz/corpus/<target>/, written by `make fuzz-corpus`):
 // one folder per fuzz target, small files, valid files of the target's format among them.
+#include <animkit/formats/edf_mdb.hpp>
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
 #include <animkit/formats/registry.hpp>
@@ -16,6 +17,7 @@ namespace fs = std::filesystem;
 bool Reads(const std::string& target, ByteView bytes) {
   try {
     if (target == "kh2_triggers") return kh2::SerializeTriggers(kh2::ParseTriggers(bytes)) == Bytes(bytes.begin(), bytes.end());
+    if (target == "edf_dds") return !edf_mdb::DecodeDds(bytes, "seed").Missing();  // a DDS that decodes
     if (target == "kh2_mesh") {  // a model entry whose meshes decode, or a texture entry whose images do
       if (bytes.size() >= 4 && bytes[0] == 'T') return !kh2::DecodeTextures(bytes).images.at(0).Missing();
       const kh2::Model model = kh2::ParseModel(bytes);

@@ -303,6 +303,8 @@ void AddMdbMeshAndDds(Corpus& corpus) {
   for (size_t i = 0; i < 15; ++i) image.rgba[i * 4] = uint8_t(i * 17), image.rgba[i * 4 + 1] = uint8_t(255 - i * 17);
   corpus.Add("edf_dds", "gradient-bc1.dds", edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bc1));
   corpus.Add("edf_dds", "gradient-bgra.dds", edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bgra8));
+  const Image pixel{"seed", 1, 1, {10, 20, 30, 40}, "", ""};
+  corpus.Add("edf_dds", "one-pixel-bc1.dds", edf_mdb::EncodeDds(pixel, edf_mdb::DdsEncoding::Bc1));
 }
 
 // Model entries with meshes (one bone, two bones sharing a vertex) and TIM2 textures.
