@@ -75,9 +75,9 @@ Value ModelSummaries(const Scene& scene) {
   std::vector<Value> models;
   std::vector<std::set<int>> materials;
   for (const Mesh& mesh : scene.meshes) {
-    const std::string name = mesh.metadata.contains(kMeshModelKey) && mesh.metadata[kMeshModelKey].is_string()
-                                 ? mesh.metadata[kMeshModelKey].get<std::string>()
-                                 : "model";
+    // The key holds a name, or the model's number in the file.
+    const Value* key = mesh.metadata.contains(kMeshModelKey) ? &mesh.metadata[kMeshModelKey] : nullptr;
+    const std::string name = !key ? "model" : key->is_string() ? key->get<std::string>() : "model " + DumpJson(*key);
     size_t m = std::find(names.begin(), names.end(), name) - names.begin();
     if (m == names.size()) {
       names.push_back(name);

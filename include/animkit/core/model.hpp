@@ -184,8 +184,9 @@ inline constexpr char kSourceFormatKey[] = "source_format";
 // The clip metadata key of a clip whose stored data is another clip's (a KH2 MSET link
 // entry): that clip's name. An edit of one is an edit of both; `info` lists it per clip.
 inline constexpr char kSharesDataWithKey[] = "shares_data_with";
-// The mesh metadata key naming the model a mesh belongs to, for a file that holds several
-// (KH2's character and shadow models); meshes without it belong to the file's one model.
+// The mesh metadata key naming the model a mesh belongs to (a name, or its number in the
+// file), for a file that holds several (KH2's character and shadow models); meshes without
+// it belong to the file's one model.
 inline constexpr char kMeshModelKey[] = "model";
 
 // What a file decodes to: an optional skeleton, meshes (with their materials and textures)
