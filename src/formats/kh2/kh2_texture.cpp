@@ -23,7 +23,7 @@ constexpr uint32_t kMaxSide = 4096;  // the GS addresses textures up to 1024; TI
 std::string N(uint64_t v) { return std::to_string(v); }
 
 // PS2 alpha: 0x80 is opaque; 0..0x80 scaled to 0..255.
-uint8_t Alpha(uint8_t a) { return a >= 0x80 ? 255 : uint8_t((a * 255 + 64) / 128); }
+uint8_t Alpha(uint8_t a) { return a >= 0x80 ? uint8_t{255} : uint8_t((a * 255 + 64) / 128); }
 
 // A colour of a TIM2 colour type (1: 16-bit A1B5G5R5, 2: 24-bit RGB, 3: 32-bit RGBA) at p.
 Pixel Colour(int type, const uint8_t* p) {
