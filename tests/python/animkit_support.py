@@ -111,3 +111,15 @@ def quaternion_angle(a, b):
     b = b.astype(np.float64) / np.linalg.norm(b.astype(np.float64), axis=-1, keepdims=True)
     b = np.where(np.sum(a * b, axis=-1, keepdims=True) < 0, -b, b)
     return 4 * np.arcsin(np.clip(np.linalg.norm(a - b, axis=-1) / 2, 0, 1))
+
+
+def matrix(trs):
+    """T * R * S of one t xyz, r xyzw, s xyz row, in float64."""
+    t, (x, y, z, w), s = trs[0:3], trs[3:7], trs[7:10]
+    r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                  [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                  [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+    m = np.eye(4)
+    m[:3, :3] = r * s
+    m[:3, 3] = t
+    return m

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from animkit_support import SAMPLES, animkit, cli, cli_json, np
+from animkit_support import SAMPLES, animkit, cli, cli_json, matrix, np
 
 
 def test_formats_are_the_registrys():
@@ -53,18 +53,6 @@ def test_skeleton_arrays():
     assert skeleton.find(skeleton.names[1]) == 1 and skeleton.find("no such joint") == -1
     info = animkit.load(SAMPLES / "edf_canm/soldier.mdb").info()
     assert skeleton.names == info["joints"]
-
-
-def matrix(trs):
-    """T * R * S of one t xyz, r xyzw, s xyz row, in float64."""
-    t, (x, y, z, w), s = trs[0:3], trs[3:7], trs[7:10]
-    r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                  [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                  [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
-    m = np.eye(4)
-    m[:3, :3] = r * s
-    m[:3, 3] = t
-    return m
 
 
 def test_world_composes_local_transforms_down_the_hierarchy():

@@ -4,27 +4,16 @@ composed here in NumPy, not from the skinning itself."""
 
 import pytest
 
-from animkit_support import SOURCE_DIR, SAMPLES, animkit, np
+from animkit_support import SOURCE_DIR, SAMPLES, animkit, matrix, np
 
 FIXTURES = SOURCE_DIR.parent / "shared" / "fixtures"
-
-
-def trs_matrix(trs):
-    t, (x, y, z, w), s = trs[:3], trs[3:7], trs[7:10]
-    r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                  [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                  [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
-    m = np.eye(4)
-    m[:3, :3] = r * s
-    m[:3, 3] = t
-    return m
 
 
 def rest_model(skeleton):
     """Each joint's rest pose in model space (parents first, matrix rule)."""
     out = []
     for rest, parent in zip(skeleton.rest.astype(np.float64), skeleton.parents):
-        local = trs_matrix(rest)
+        local = matrix(rest)
         out.append(local if parent < 0 else out[parent] @ local)
     return out
 
