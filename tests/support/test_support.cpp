@@ -94,6 +94,13 @@ std::string GltfValidatorSkipReason() {
   return {};
 }
 
+size_t CleanValidatorReports(const std::string& output) {
+  const std::string clean = "\"errors\":0,\"warnings\":0";
+  size_t count = 0;
+  for (size_t at = output.find(clean); at != std::string::npos; at = output.find(clean, at + 1)) ++count;
+  return count;
+}
+
 int RunGltfValidator(const std::vector<std::filesystem::path>& files, std::string* output) {
   std::string command = "node '" + SourcePath("tools/gltf-validate/validate.mjs") + "'";
   for (const auto& f : files) command += " '" + f.string() + "'";

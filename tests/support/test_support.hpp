@@ -63,6 +63,8 @@ int RunCommand(const std::string& command, std::string* output);
 std::string GltfValidatorSkipReason();
 // Runs tools/gltf-validate/validate.mjs on the files: 0 when every file has 0 errors and 0 warnings.
 int RunGltfValidator(const std::vector<std::filesystem::path>& files, std::string* output);
+// How many of the validator's reports in output say 0 errors and 0 warnings.
+size_t CleanValidatorReports(const std::string& output);
 
 // Reading then writing gives the same bytes.
 void ExpectByteExactRoundTrip(const FormatDescriptor& format, ByteView data);
