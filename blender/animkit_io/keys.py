@@ -72,11 +72,34 @@ class Curves:
         self.right = [[] for _ in range(width)] if interpolation == BEZIER else None
 
 
+def _slerp_frames(channel, rate):
+    """A LINEAR rotation's keys plus one at each whole frame inside a segment that turns
+    more than 1e-4 rad: glTF slerps, Blender's quaternion F-curves interpolate linearly."""
+    times, values = [], []
+    src_t, src_v = list(channel.times), channel.key_values()[0]
+    for k in range(len(src_t)):
+        if k > 0:
+            a, b = src_v[k - 1], src_v[k]
+            d = min(1.0, abs(sum(x * y for x, y in zip(a, b))))
+            if d < 1.0 - 5e-9:
+                f = int(src_t[k - 1] * rate) + 1
+                while f / rate < src_t[k] - 1e-6:
+                    u = (f / rate - src_t[k - 1]) / (src_t[k] - src_t[k - 1])
+                    times.append(f / rate)
+                    values.append(_slerp(a, b, u))
+                    f += 1
+        times.append(src_t[k])
+        values.append(src_v[k])
+    return times, values
+
+
 def channel_curves(channel, rate, basis):
     """Curves of an import_data.Channel in the pose basis `basis` (a BasisMap)."""
     path = channel.path
     times = list(channel.times)
     values, ins, outs = channel.key_values()
+    if path == "rotation" and channel.interpolation == "LINEAR" and len(times) > 1:
+        times, values = _slerp_frames(channel, rate)
     n = len(times)
     interpolation = INTERPOLATION.get(channel.interpolation, LINEAR) if n > 1 else CONSTANT
     basis_values = [basis.value(path, v) for v in values]
