@@ -97,8 +97,6 @@ TEST(GltfSceneView, SkinnedMeshesMaterialsAndImages) {
   EXPECT_EQ(std::memcmp(png.data(), "\x89PNG\r\n\x1a\n", 8), 0);
 }
 
-}  // namespace
-}  // namespace animkit
 
 // Channels come as stored: a Hermite translation as CUBICSPLINE with (in, value, out) per
 // key, a step scale as STEP, a joint without a track has no channel.
@@ -140,3 +138,6 @@ TEST(GltfSceneView, ChannelsAsStoredWithTheirInterpolationAndTangents) {
   EXPECT_EQ((*scale)["interpolation"].as_string(), "STEP");
   EXPECT_EQ(Read<float>(data, (*scale)["values"], 3), (std::vector<float>{1, 1, 1, 2, 2, 2}));
 }
+
+}  // namespace
+}  // namespace animkit
