@@ -1,0 +1,80 @@
+# How long the add-on's export takes: each file is imported with the add-on (not timed),
+# then exported unchanged with the dialog's defaults (the source as template) to OUT_DIR.
+# Prints the operator's whole call, the part spent in animkit runs (the encoder), the
+# glTF handed to animkit, and whether the written file equals the source byte for byte.
+# Runs inside Blender (docs/blender.md, "Measured"):
+#
+#   blender -b --factory-startup --python bench/blender_export.py -- \
+#       --cli build/release/tools/animkit/animkit [--addon blender] [--out OUT_DIR] FILE[:SKELETON] ...
+#
+# --addon: the folder holding animkit_io (another checkout's add-on, to compare).
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import addon_utils
+import bpy
+
+RUNS = []
+_real_run = subprocess.run
+
+
+def _timed_run(argv, *args, **kwargs):
+    """subprocess.run, timing animkit runs."""
+    t0 = time.perf_counter()
+    proc = _real_run(argv, *args, **kwargs)
+    if isinstance(argv, (list, tuple)) and argv and os.path.basename(str(argv[0])) == "animkit":
+        RUNS.append((str(argv[1]), time.perf_counter() - t0))
+    return proc
+
+
+def _same_bytes(a, b):
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+
+def main():
+    argv = sys.argv[sys.argv.index("--") + 1:]
+    cli = argv[argv.index("--cli") + 1]
+    addon = argv[argv.index("--addon") + 1] if "--addon" in argv else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "blender")
+    out_dir = argv[argv.index("--out") + 1] if "--out" in argv else tempfile.mkdtemp(prefix="animkit_bench_")
+    valued = ("--cli", "--addon", "--out")
+    files = [a for k, a in enumerate(argv) if not a.startswith("--") and argv[k - 1] not in valued]
+    sys.path.insert(0, os.path.abspath(addon))
+    addon_utils.enable("animkit_io", default_set=True, handle_error=None)
+    bpy.context.preferences.addons["animkit_io"].preferences.animkit_path = os.path.abspath(cli)
+    os.makedirs(out_dir, exist_ok=True)
+    keep = os.path.join(out_dir, "clips.glb")
+    os.environ["ANIMKIT_BLENDER_KEEP_GLTF"] = keep
+    subprocess.run = _timed_run
+    for spec in files:
+        path, _, skeleton = spec.partition(":")
+        t0 = time.perf_counter()
+        bpy.ops.import_scene.animkit(filepath=os.path.abspath(path),
+                                     skeleton_path=os.path.abspath(skeleton) if skeleton else "")
+        imported = time.perf_counter() - t0
+        arm = bpy.context.view_layer.objects.active
+        keys = sum(len(fc.keyframe_points) for a in bpy.data.actions for fc in a.fcurves)
+        out = os.path.join(out_dir, os.path.basename(path))
+        RUNS.clear()
+        t0 = time.perf_counter()
+        result = bpy.ops.export_scene.animkit(filepath=out)
+        seconds = time.perf_counter() - t0
+        encoder = sum(r[1] for r in RUNS)
+        print("%-28s %s export %6.2f s (animkit %s %.2f s, the add-on %.2f s)  glb %d B  %s  "
+              "[import %.1f s, %d actions, %d keyframes]" % (
+                  os.path.basename(path), sorted(result)[0], seconds, "+".join(r[0] for r in RUNS), encoder,
+                  seconds - encoder, os.path.getsize(keep) if os.path.isfile(keep) else 0,
+                  "same bytes" if os.path.isfile(out) and _same_bytes(out, path) else "bytes differ",
+                  imported, len(arm.animation_data.nla_tracks) if arm.animation_data else 0, keys))
+        sys.stdout.flush()
+        for coll in (bpy.data.objects, bpy.data.armatures, bpy.data.actions, bpy.data.meshes, bpy.data.cameras):
+            for item in list(coll):
+                coll.remove(item)
+
+
+main()
