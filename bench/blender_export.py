@@ -5,9 +5,13 @@
 # Runs inside Blender (docs/blender.md, "Measured"):
 #
 #   blender -b --factory-startup --python bench/blender_export.py -- \
-#       --cli build/release/tools/animkit/animkit [--addon blender] [--out OUT_DIR] FILE[:SKELETON] ...
+#       --cli build/release/tools/animkit/animkit [--addon blender] [--out OUT_DIR] [--thin N] FILE[:SKELETON] ...
 #
 # --addon: the folder holding animkit_io (another checkout's add-on, to compare).
+# --thin N: before exporting, every F-curve is remade with a Bezier key every N frames
+#   (and the last; Blender's automatic handles, at the thirds), as sparse as stored keys:
+#   the export's keys path at its real density. The poses change, so every clip is
+#   encoded anew (no byte-identical result expected).
 
 import os
 import subprocess
@@ -36,13 +40,47 @@ def _same_bytes(a, b):
         return fa.read() == fb.read()
 
 
+def thin_curves(step):
+    """Remakes every action's F-curves with a Bezier key every `step` frames."""
+    kept = 0
+    for action in bpy.data.actions:
+        for fc in list(action.fcurves):
+            n = len(fc.keyframe_points)
+            co = [0.0] * (2 * n)
+            fc.keyframe_points.foreach_get("co", co)
+            path, index, group = fc.data_path, fc.array_index, fc.group.name if fc.group else ""
+            picks = sorted(set(list(range(0, n, step)) + [n - 1]))
+            action.fcurves.remove(fc)
+            new = action.fcurves.new(path, index=index, action_group=group)
+            new.keyframe_points.add(len(picks))
+            new.keyframe_points.foreach_set("co", [x for k in picks for x in (co[2 * k], co[2 * k + 1])])
+            new.update()
+            kept += len(picks)
+    return kept
+
+
+def _interpolations(glb):
+    """{glTF interpolation: samplers} of the glb export handed to animkit."""
+    import json
+    import struct
+    with open(glb, "rb") as f:
+        data = f.read()
+    doc = json.loads(data[20:20 + struct.unpack_from("<I", data, 12)[0]])
+    out = {}
+    for anim in doc.get("animations", []):
+        for sampler in anim["samplers"]:
+            out[sampler["interpolation"]] = out.get(sampler["interpolation"], 0) + 1
+    return out
+
+
 def main():
     argv = sys.argv[sys.argv.index("--") + 1:]
     cli = argv[argv.index("--cli") + 1]
     addon = argv[argv.index("--addon") + 1] if "--addon" in argv else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "blender")
     out_dir = argv[argv.index("--out") + 1] if "--out" in argv else tempfile.mkdtemp(prefix="animkit_bench_")
-    valued = ("--cli", "--addon", "--out")
+    thin = int(argv[argv.index("--thin") + 1]) if "--thin" in argv else 0
+    valued = ("--cli", "--addon", "--out", "--thin")
     files = [a for k, a in enumerate(argv) if not a.startswith("--") and argv[k - 1] not in valued]
     sys.path.insert(0, os.path.abspath(addon))
     addon_utils.enable("animkit_io", default_set=True, handle_error=None)
@@ -58,6 +96,8 @@ def main():
                                      skeleton_path=os.path.abspath(skeleton) if skeleton else "")
         imported = time.perf_counter() - t0
         arm = bpy.context.view_layer.objects.active
+        if thin:
+            thin_curves(thin)
         keys = sum(len(fc.keyframe_points) for a in bpy.data.actions for fc in a.fcurves)
         out = os.path.join(out_dir, os.path.basename(path))
         RUNS.clear()
@@ -65,12 +105,13 @@ def main():
         result = bpy.ops.export_scene.animkit(filepath=out)
         seconds = time.perf_counter() - t0
         encoder = sum(r[1] for r in RUNS)
-        print("%-28s %s export %6.2f s (animkit %s %.2f s, the add-on %.2f s)  glb %d B  %s  "
-              "[import %.1f s, %d actions, %d keyframes]" % (
+        print("%-28s %s export %6.2f s (animkit %s %.2f s, the add-on %.2f s)  glb %d B %s  %s  "
+              "[import %.1f s, %d actions, %d keyframes%s]" % (
                   os.path.basename(path), sorted(result)[0], seconds, "+".join(r[0] for r in RUNS), encoder,
-                  seconds - encoder, os.path.getsize(keep) if os.path.isfile(keep) else 0,
+                  seconds - encoder, os.path.getsize(keep) if os.path.isfile(keep) else 0, _interpolations(keep),
                   "same bytes" if os.path.isfile(out) and _same_bytes(out, path) else "bytes differ",
-                  imported, len(arm.animation_data.nla_tracks) if arm.animation_data else 0, keys))
+                  imported, len(arm.animation_data.nla_tracks) if arm.animation_data else 0, keys,
+                  ", thinned to a key every %d frames" % thin if thin else ""))
         sys.stdout.flush()
         for coll in (bpy.data.objects, bpy.data.armatures, bpy.data.actions, bpy.data.meshes, bpy.data.cameras):
             for item in list(coll):

@@ -298,5 +298,7 @@ def part_export():
         made_in_blender_test(out_dir)
         n += 1
     if ARGS["only"] in "kh2_bar/walk.anb keys":
+        import test_export_keys
+        check(test_export_keys.run(), "export_keys' checks failed (test_export_keys.py)")
         n += check_keys_as_curves(ARGS["samples"], out_dir)
     return n
