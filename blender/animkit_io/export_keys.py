@@ -39,11 +39,19 @@ class Curve:
         self.hl_x, self.hl_y, self.hr_x, self.hr_y = handles if handles is not None else (None, None, None, None)
 
 
-def _at_thirds(c, k):
-    """Whether Bezier segment k (key k to k+1) has its handles at the thirds in x."""
-    d = (c.frames[k + 1] - c.frames[k]) / 3.0
-    tol = THIRDS_TOLERANCE * max(1.0, d)
-    return abs(c.hr_x[k] - (c.frames[k] + d)) <= tol and abs(c.hl_x[k + 1] - (c.frames[k + 1] - d)) <= tol
+def _gaps(c):
+    """The key intervals (frames)."""
+    f = c.frames
+    return [y - x for x, y in zip(f, f[1:])]
+
+
+def _at_thirds(c, gaps):
+    """Whether every Bezier segment has its handles at the thirds of its interval in x."""
+    f, it = c.frames, c.interp
+    tol = THIRDS_TOLERANCE * max(1.0, max(gaps) / 3.0)
+    right = all(abs(h - x - d / 3.0) <= tol for i, h, x, d in zip(it, c.hr_x, f, gaps) if i == BEZIER)
+    return right and all(abs(y - h - d / 3.0) <= tol for i, h, y, d in zip(it, c.hl_x[1:], f[1:], gaps)
+                         if i == BEZIER)
 
 
 def curve_kind(c):
@@ -54,13 +62,13 @@ def curve_kind(c):
     kinds = set(c.interp[:n - 1])
     if kinds == {CONSTANT}:
         return "STEP"
+    gaps = _gaps(c)
+    if min(gaps) <= 0.0:
+        return None
     if kinds == {LINEAR}:
         return "LINEAR"
-    if not kinds <= {LINEAR, BEZIER} or c.hr_x is None:
+    if not kinds <= {LINEAR, BEZIER} or c.hr_x is None or not _at_thirds(c, gaps):
         return None
-    for k in range(n - 1):
-        if c.interp[k] == BEZIER and not _at_thirds(c, k):
-            return None
     return "CUBIC"
 
 
@@ -128,10 +136,15 @@ def _own_keys(c, cubic):
     values = c.values
     if not cubic:
         return values, None, None
-    n = len(values)
-    outs = [_segment_slope(c, k, 0.0) for k in range(n - 1)] + [0.0]
-    ins = [0.0] + [_segment_slope(c, k, 1.0) for k in range(n - 1)]
-    return values, ins, outs
+    gaps = _gaps(c)
+    if c.hr_y is None:  # linear segments only
+        slopes = [(y - x) / d for x, y, d in zip(values, values[1:], gaps)]
+        return values, [0.0] + slopes, slopes + [0.0]
+    outs = [3.0 * (h - x) / d if i == BEZIER else (y - x) / d
+            for i, h, x, y, d in zip(c.interp, c.hr_y, values, values[1:], gaps)]
+    ins = [3.0 * (y - h) / d if i == BEZIER else (y - x) / d
+           for i, h, x, y, d in zip(c.interp, c.hl_y[1:], values, values[1:], gaps)]
+    return values, [0.0] + ins, outs + [0.0]
 
 
 def evaluate(c, frames, cubic, own=False):
