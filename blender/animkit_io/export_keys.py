@@ -14,6 +14,7 @@
 # key is exact: the value and derivative at the split point.
 
 import array
+import operator
 
 # Keyframe interpolation as foreach_get('interpolation') gives it (RNA enum values).
 CONSTANT, LINEAR, BEZIER = 0, 1, 2
@@ -42,7 +43,7 @@ class Curve:
 def _gaps(c):
     """The key intervals (frames)."""
     f = c.frames
-    return [y - x for x, y in zip(f, f[1:])]
+    return list(map(operator.sub, f[1:], f))
 
 
 def _at_thirds(c, gaps):
