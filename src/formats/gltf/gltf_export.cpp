@@ -204,10 +204,11 @@ class ModelBuilder {
 class Exporter {
  public:
   // per_axis: per clip, whether the clip it came from followed the per-axis scale rule;
-  // resampled: whether converting it to glTF's rule rewrote its keys frame by frame (then its
-  // keys are written as they are: the reader's conversion back expects every one).
-  Exporter(const Scene& scene, std::vector<bool> per_axis, std::vector<bool> resampled, const Limits& limits)
-      : scene_(scene), per_axis_(std::move(per_axis)), resampled_(std::move(resampled)), limits_(limits), builder_(model_) {}
+  // before: the scene as given, when scene is its conversion to glTF's rule (a property the
+  // conversion rewrote frame by frame is written as it is: the reader's conversion back
+  // expects every key).
+  Exporter(const Scene& scene, std::vector<bool> per_axis, const Scene* before, const Limits& limits)
+      : scene_(scene), per_axis_(std::move(per_axis)), before_(before), limits_(limits), builder_(model_) {}
 
   tinygltf::Model Run() {
     model_.asset.version = "2.0";
@@ -218,7 +219,7 @@ class Exporter {
     AddSkin();
     for (size_t c = 0; c < scene_.clips.size(); ++c) {
       (void)SampleFrameCount(scene_.clips[c], 0, limits_);  // the frames sampling would write, within the limits
-      AddAnimation(scene_.clips[c], per_axis_[c], resampled_[c]);
+      AddAnimation(scene_.clips[c], per_axis_[c], before_ ? &before_->clips[c] : nullptr);
     }
     builder_.Finish();
     const json missing_images = gltf::AddMeshesAndCameras(model_, scene_, RootNode());
@@ -372,7 +373,14 @@ class Exporter {
     return std::find(track.visible.begin(), track.visible.end(), false) != track.visible.end();
   }
 
-  void AddAnimation(const Clip& clip, bool per_axis, bool resampled) {
+  template <class T>
+  static bool Rewritten(const Track<T>& converted, const JointTrack* original, Track<T> JointTrack::*property) {
+    if (!original) return !converted.empty();
+    const Track<T>& was = original->*property;
+    return converted.times != was.times || converted.values != was.values;
+  }
+
+  void AddAnimation(const Clip& clip, bool per_axis, const Clip* before) {
     tinygltf::Animation animation;
     animation.name = clip.name;
     json visibility = json::array();
@@ -389,8 +397,16 @@ class Exporter {
       std::string where = "clip '" + clip.name + "' joint '" + track.joint + "'";
       const TransformTRS& rest = joints_[node].rest;
       std::string left_out;
+      const JointTrack* original = before ? before->FindTrack(track.joint) : nullptr;
       auto add = [&](const char* path, const auto& property, const auto& rest_value, char letter) {
         const auto keys = PrepareKeys(property, where + " " + path);
+        bool resampled = false;
+        if (before) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(property)>, Track<QuatXYZW>>)
+            resampled = Rewritten(property, original, &JointTrack::rotation);
+          else
+            resampled = Rewritten(property, original, letter == 't' ? &JointTrack::translation : &JointTrack::scale);
+        }
         const auto kept = resampled ? keys : WithoutStillKeys(keys, rest_value);
         if (!keys.times.empty() && kept.times.empty()) left_out += letter;
         AddChannel(animation, node, path, kept);
@@ -478,7 +494,8 @@ class Exporter {
   }
 
   const Scene& scene_;
-  std::vector<bool> per_axis_, resampled_;
+  std::vector<bool> per_axis_;
+  const Scene* before_;
   Limits limits_;
   tinygltf::Model model_;
   ModelBuilder builder_;
@@ -490,18 +507,15 @@ class Exporter {
 
 Bytes ExportGltf(const Scene& scene, const GltfExportOptions& options) {
   // glTF composes matrices: a per-axis clip is written as its closest matrix-rule locals.
-  std::vector<bool> per_axis, resampled;
-  for (const Clip& clip : scene.clips) {
-    per_axis.push_back(clip.scale_inheritance == ScaleInheritance::PerAxis);
-    resampled.push_back(per_axis.back() && clip.space == Space::Local && !ScaleRulesAgree(scene.skeleton, clip));
-  }
+  std::vector<bool> per_axis;
+  for (const Clip& clip : scene.clips) per_axis.push_back(clip.scale_inheritance == ScaleInheritance::PerAxis);
   std::optional<Scene> matrix_rule;
   if (std::find(per_axis.begin(), per_axis.end(), true) != per_axis.end()) {
     matrix_rule = scene;
     ConvertScaleInheritance(*matrix_rule, ScaleInheritance::Matrix, options.limits);
   }
   tinygltf::Model model =
-      Exporter(matrix_rule ? *matrix_rule : scene, std::move(per_axis), std::move(resampled), options.limits).Run();
+      Exporter(matrix_rule ? *matrix_rule : scene, std::move(per_axis), matrix_rule ? &scene : nullptr, options.limits).Run();
   gltf::MakeNamesValidUtf8(model);
   tinygltf::TinyGLTF writer;
   std::ostringstream out;

@@ -192,6 +192,7 @@ std::optional<std::vector<SplineKey>> RotationSpline(const ChannelFunction* ch, 
                                                      double frame_step, double tolerance, size_t max_keys) {
   std::vector<SplineKey> keys;
   for (const double b : UnionOfKeys(ch, tau0, tau1)) keys.push_back(KeyAt(ch, b));
+  if (keys.size() > max_keys) return std::nullopt;
   for (size_t k = 0; k + 1 < keys.size();) {
     const SplineKey &a = keys[k], &b = keys[k + 1];
     double worst = 0, worst_tau = 0;
@@ -280,7 +281,7 @@ void UseStoredKeys(const InterpolatedMotion& m, const EvaluationPlan& plan, cons
   const double tau0 = played.KeyTime(0, fps), tau1 = played.KeyTime(played.count - 1, fps);
   const double frame_step = kEngineRate / fps;
   const Timeline timeline{tau0};
-  const size_t max_keys = 2 * played.count + 8;
+  const size_t max_keys = 2 * played.count + 8;  // refinement stops well before this
   for (size_t j = 0; j < sources.curve.size() && j < clip.tracks.size(); ++j) {
     JointTrack& track = clip.tracks[j];
     auto channels = [&](int first, ChannelFunction* out) {
@@ -302,7 +303,10 @@ void UseStoredKeys(const InterpolatedMotion& m, const EvaluationPlan& plan, cons
       if (SameAtFrames(track.scale, s)) track.scale = std::move(s);
     }
     if (channels(int(Channel::RotateX), ch)) {
-      if (const auto spline = RotationSpline(ch, tau0, tau1, frame_step, rotation_tolerance, max_keys)) {
+      // A spline of more than a third as many keys as frames is larger than a key per frame
+      // (three quaternions a key against one), which is also exact at every frame: kept then.
+      const size_t max_spline_keys = std::min(max_keys, played.count / 3);
+      if (const auto spline = RotationSpline(ch, tau0, tau1, frame_step, rotation_tolerance, max_spline_keys)) {
         Track<QuatXYZW> r = QuatTrack(*spline, timeline);
         if (SameAtFrames(track.rotation, r, rotation_tolerance)) track.rotation = std::move(r);
       }
