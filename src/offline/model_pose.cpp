@@ -276,7 +276,9 @@ void ConvertScaleInheritance(const Skeleton& skeleton, Clip& clip, ScaleInherita
       const TransformTRS& a = converted[j];
       const TransformTRS& b = pose.locals()[j];
       Changed& c = changed[j];
-      c.translation = c.translation || Distance(a.translation, b.translation) > 1e-6 * (1 + Distance(b.translation, {}));
+      // Float noise of the composition grows with how far the joint is from the origin.
+      const double reach = Distance(b.translation, {}) + Distance(pose.transforms()[j].translation, {});
+      c.translation = c.translation || Distance(a.translation, b.translation) > 1e-6 * (1 + reach);
       c.rotation = c.rotation || AngleBetween(a.rotation, b.rotation) > 1e-6;
       c.scale = c.scale || ScaleDistance(a.scale, b.scale) > 1e-6 * (1 + ScaleDistance(b.scale, {}));
     }
