@@ -240,6 +240,8 @@ def key_channels(node_index, node, fcs, rotation_mode, offset, f0, f1, rate, tim
             if c is not None and prop == "scale" and min(map(abs, c.values)) < 1e-9:
                 return None
             curves.append(c)
+        if not any(curves):
+            continue  # no curve: the basis' default, the node's rest (glTF keeps it without a channel)
         ch = export_keys.combine(curves, defaults or node["s"])
         if ch is None:
             return None
