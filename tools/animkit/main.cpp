@@ -319,6 +319,7 @@ int main(int argc, char** argv) {
         return 2;
       }
       if (cli::IsBatchInput(input)) {
+        batch_args.every_skipped = verbose;  // -v on a folder: every skipped file, with its reason
         return cli::RunBatchConvert(input, output, to, batch_args, {args.format, args.skeleton, args.clip, ToOptions(args)});
       }
       if (std::string usage = cli::BatchOnlyOptionsUsed(batch_args); !usage.empty()) {
