@@ -47,7 +47,7 @@
         var row = node('tr', { class: 'clip' + (i === state.clip ? ' current' : '') }, [
           node('td', {}, [c.name]), node('td', { class: 'n' }, [text(c.frames)]), node('td', { class: 'n' }, [text(c.rate)]),
           node('td', { class: 'n' }, [text(c.duration)]), node('td', {}, [c.loop ? 'yes' : 'no']),
-          node('td', { class: 'n' }, [text((c.joints || []).length)]), node('td', { class: 'n' }, [text(c.events)])]);
+          node('td', { class: 'n' }, [text(c.joint_count != null ? c.joint_count : (c.joints || []).length)]), node('td', { class: 'n' }, [text(c.events)])]);
         row.addEventListener('click', function () { if (state.clips.length === clips.length) chooseClip(i); });
         return row;
       }), [['clip'], ['frames', 1], ['fps', 1], ['s', 1], ['loop'], ['joints', 1], ['events', 1]]));

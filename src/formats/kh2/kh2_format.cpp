@@ -85,6 +85,7 @@ class BarDocument final : public FileDocument<Bar, kKh2BarFormat, SerializeBar> 
  public:
   BarDocument(Bar bar, std::string source = {}) : FileDocument(std::move(bar)), source_(std::move(source)) {}
   Value Info() const override { return detail::BarInfo(file_); }
+  Value InfoSummary() const override { return detail::BarSummary(file_); }
   std::vector<std::string> Warnings() const override {
     std::vector<std::string> out = file_.warnings;
     detail::EvaluationWarnings(file_, out);
@@ -107,6 +108,7 @@ class MotionDocument final : public FileDocument<Motion, kKh2MotionFormat, Seria
  public:
   MotionDocument(Motion motion, std::string source = {}) : FileDocument(std::move(motion)), source_(std::move(source)) {}
   Value Info() const override { return detail::MotionInfo(file_); }
+  Value InfoSummary() const override { return detail::MotionSummary(file_); }
   std::vector<std::string> Warnings() const override {
     std::vector<std::string> out = file_.warnings;
     detail::EvaluationWarnings(file_, "", out);

@@ -94,6 +94,9 @@ inline void WriteVec4(ByteWriter& w, const Vec4f& v) {
 // `animkit info` of an archive and of a motion entry (kh2_info.cpp).
 Value BarInfo(const Bar& bar);
 Value MotionInfo(const Motion& motion);
+// The same without the records: per table its count, offset and size (kh2_info_summary.cpp).
+Value BarSummary(const Bar& bar);
+Value MotionSummary(const Motion& motion);
 
 // The frames the game plays of an interpolated motion: from the header's frame start
 // (0x80, kept as "frame_loop") to its frame end, both included; played frame k is at key
