@@ -141,9 +141,19 @@
     el('scrubber').addEventListener('input', function () { showFrame(Number(el('scrubber').value)); });
   }
 
+  // Shows a clip from the interface: parsed first when it has not been (loadClip).
   function chooseClip(index) {
+    if (index >= 0 && !state.clips[index].clip) {
+      el('frame-label').textContent = 'loading ' + state.clips[index].name + '\u2026';
+      loadClip(index).then(function () { chooseClip(index); }, function (e) { fail(e.message); });
+      return;
+    }
     var playing = state.playing;
     selectClip(index);
+    if (index >= 0 && tracePaths(index).length) {
+      selectClip(index);
+      drawPaths();
+    }
     el('clip-select').value = String(index);
     if (index >= 0) el('loop').checked = state.clips[index].loop;
     showTimeline();
@@ -190,14 +200,16 @@
     var rect = renderer.domElement.getBoundingClientRect();
     var x = e.clientX - rect.left, y = e.clientY - rect.top;
     var best = -1, bestDistance = 144, v = new THREE.Vector3();
+    var at = dots.geometry.attributes.position, hovered = dots.geometry.attributes.hovered;
     state.joints.forEach(function (j, i) {
-      v.copy(jointDots[i].position).project(camera);
+      v.fromBufferAttribute(at, i).project(camera);
       if (v.z > 1) return;
       var dx = (v.x + 1) / 2 * rect.width - x, dy = (1 - v.y) / 2 * rect.height - y;
       if (dx * dx + dy * dy < bestDistance) { bestDistance = dx * dx + dy * dy; best = i; }
     });
     var tip = el('tooltip');
-    jointDots.forEach(function (d, i) { d.material = i === best ? hoverMaterial : dotMaterial; });
+    for (var i = 0; i < state.joints.length; i++) hovered.setX(i, i === best ? 1 : 0);
+    hovered.needsUpdate = true;
     if (best < 0) { tip.hidden = true; return; }
     var j = state.joints[best];
     tip.textContent = j.name + (j.parent >= 0 ? '  \u2190 ' + state.joints[j.parent].name : '  (root)');

@@ -8,6 +8,7 @@
 #include "preview/preview_html.hpp"
 
 #include <algorithm>
+#include <set>
 #include <filesystem>
 
 namespace animkit {
@@ -42,6 +43,28 @@ std::string GalleryRow(const PreviewSiteEntry& e) {
   return row + "<td class=\"n\">" + SizeText(e.page_bytes) + "</td></tr>\n";
 }
 
+// The joints of a file as the gallery counts them: its skeleton's, or, without one, every
+// joint a clip animates (each name once).
+size_t AnimatedJoints(const Value& info) {
+  if (!info["joints"].empty()) return info["joints"].size();
+  std::set<std::string> names;
+  for (const Value& clip : info["clips"]) {
+    for (const Value& joint : clip["joints"]) names.insert(joint.get<std::string>());
+  }
+  return names.size();
+}
+
+// Writes the files the site's pages share into OUTPUT/animkit-preview/, each atomically.
+void WriteSharedAssets(const PreviewSiteRequest& request) {
+  const fs::path folder = fs::path(request.output_dir) / kPreviewAssetsFolder;
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(folder.string());
+  for (const PreviewAsset& asset : PreviewSharedAssets()) {
+    WriteFileAtomic((folder / asset.name).string(), View(asset.content), {});
+  }
+}
+
 // Builds the page of each file the folder job hands over (BuildPreviewPage) and writes it;
 // keeps what the gallery shows of it.
 class PageAction final : public FolderAction {
@@ -58,7 +81,7 @@ class PageAction final : public FolderAction {
   void Process(const FolderFile& file, BatchFileResult& result) override {
     PreviewSiteEntry& entry = entries_[file.index];
     const LoadedFile loaded = LoadBytes(file.bytes, file.input, file.format->id, request_.options);
-    const PreviewRequest page_request{file.Skeleton(), "", request_.options};
+    PreviewRequest page_request{file.Skeleton(), "", request_.options, AssetsUrl(file.output_path)};
     if (!file.skeleton_path.empty()) {
       entry.skeleton = fs::path(file.skeleton_path).lexically_relative(request_.input_dir).generic_string();
     }
@@ -68,7 +91,7 @@ class PageAction final : public FolderAction {
     if (!page.skeleton_warning.empty()) result.warnings.push_back(page.skeleton_warning);
     entry.clips = page.info["clips"].size();
     for (const Value& clip : page.info["clips"]) entry.frames += clip["frames"].get<size_t>();
-    entry.joints = page.info["joints"].size();
+    entry.joints = AnimatedJoints(page.info);
     entry.events = page.info["events"].size();
     entry.glb_bytes = page.glb_bytes;
     entry.page_bytes = page.html.size();
@@ -81,6 +104,17 @@ class PageAction final : public FolderAction {
   }
 
   const std::vector<std::string>& files() const { return files_; }
+
+  // The site's shared assets as a page at `page_path` refers to them: "../" per folder
+  // between it and the site's root, then the assets' folder.
+  std::string AssetsUrl(const std::string& page_path) const {
+    const fs::path folder = fs::path(page_path).parent_path().lexically_relative(request_.output_dir);
+    std::string url;
+    for (const fs::path& part : folder) {
+      if (!part.empty() && part != ".") url += "../";
+    }
+    return url + std::string(kPreviewAssetsFolder) + "/";
+  }
 
   // The gallery's entry of a file the job went through (converted or failed).
   PreviewSiteEntry EntryOf(const BatchFileResult& result) const {
@@ -155,6 +189,7 @@ PreviewSite WritePreviewSite(const PreviewSiteRequest& request) {
   }
   site.not_started = report.not_started;
   site.cancelled = report.cancelled;
+  WriteSharedAssets(request);
   site.index = WriteGallery(request, site, action.files());
   return site;
 }
