@@ -48,7 +48,7 @@ try {
     let started = Date.now();
     run(args.cli, 'preview', mset, '-o', html, ...m.extra);
     const writeSeconds = (Date.now() - started) / 1000;
-    const ready = [], other = [];
+    const ready = [], other = [], steps = [];
     for (let r = 0; r < Number(args.runs); r++) {
       const page = await context.newPage();
       started = Date.now();
@@ -56,6 +56,7 @@ try {
       const error = await page.evaluate(() => window.animkitPreview.ready.then(() => null, (e) => String(e)));
       ready.push((Date.now() - started) / 1000);
       if (error) throw new Error(`${html}: ${error}`);
+      steps.push(await page.evaluate(() => window.animkitPreview.timings()));
       // Three other clips, each parsed when first asked for (as choosing it in the page does).
       other.push(await page.evaluate(async () => {
         const p = window.animkitPreview, n = p.clips().length, times = [];
@@ -72,7 +73,7 @@ try {
     const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     results.push({ moveset: m.name, glb_bytes: fs.statSync(glb).size, page_bytes: fs.statSync(html).size,
                    write_seconds: writeSeconds, ready_seconds: median(ready), ready_runs: ready,
-                   other_clip_seconds: median(other) });
+                   other_clip_seconds: median(other), steps_ms: steps[steps.length - 1] });
   }
 } finally {
   await browser.close();
@@ -81,5 +82,6 @@ for (const r of results) {
   console.log(`${r.moveset}: glb ${r.glb_bytes} bytes, page ${r.page_bytes} bytes (written in ${r.write_seconds.toFixed(1)} s), ` +
               `ready in ${r.ready_seconds.toFixed(2)} s (median of ${r.ready_runs.map((s) => s.toFixed(2)).join(', ')}), ` +
               `another clip in ${r.other_clip_seconds.toFixed(2)} s`);
+  console.log(`  steps (ms since navigation): ${JSON.stringify(r.steps_ms)}`);
 }
 fs.writeFileSync(path.join(out, 'preview-bench.json'), JSON.stringify(results, null, 1) + '\n');

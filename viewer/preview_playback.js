@@ -174,17 +174,39 @@
     var c = state.clips[state.clip];
     scrubber.disabled = false;
     scrubber.max = String(c.frames - 1);
-    c.events.forEach(function (e) {
+    // Labels never overlap: each goes to the first of three lanes where it clears the one
+    // before; one that fits no lane keeps its mark, its name in the tooltip.
+    var width = markers.clientWidth, lanes = [-Infinity, -Infinity, -Infinity], used = 1, placed = [];
+    var span = c.duration > 0 ? c.duration : 1;
+    c.events.slice().sort(function (a, b) { return a.time - b.time; }).forEach(function (e) {
       var m = document.createElement('div');
       m.className = 'marker';
-      var span = c.duration > 0 ? c.duration : 1;
-      m.style.left = (Math.min(1, Math.max(0, e.time / span)) * 100) + '%';
-      m.textContent = e.name;
+      var at = Math.min(1, Math.max(0, e.time / span));
+      m.style.left = (at * 100) + '%';
       m.title = e.name + ' at ' + e.time.toFixed(3) + ' s (frame ' + Math.round(e.time * c.rate) + ')' +
         (e.params && e.params.length ? ', params ' + JSON.stringify(e.params) : '');
       m.addEventListener('click', function () { pause(); showFrame(Math.round(e.time * c.rate)); });
       markers.appendChild(m);
+      var label = document.createElement('span');
+      label.textContent = e.name;
+      m.appendChild(label);
+      var x = at * width;
+      var lane = lanes.findIndex(function (end) { return x > end + 3; });
+      if (lane < 0) {
+        m.removeChild(label);
+        lane = 0;
+      } else {
+        lanes[lane] = x + m.offsetWidth;
+        used = Math.max(used, lane + 1);
+      }
+      placed.push([m, lane]);
     });
+    placed.forEach(function (p) {
+      p[0].style.top = (p[1] * 14) + 'px';
+      p[0].style.height = ((used - p[1]) * 14 + 2) + 'px';
+    });
+    markers.style.height = (used * 14 + 2) + 'px';
+    el('timeline').style.paddingTop = (used * 14 + 2) + 'px';
   }
 
   function key(e) {

@@ -35,9 +35,13 @@
       buildPanel();
     }).catch(failed);
     // The glb is parsed without its animations; each clip is parsed when first shown (loadClip).
+    mark('start');
     unpack('animkit-glb').then(function (buffer) {
+      mark('glb unpacked');
       var split = setAnimationsAside(buffer);
+      mark('animations set aside');
       new THREE.GLTFLoader().parse(split.glb, '', function (gltf) {
+        mark('glb parsed');
         gltf.parser.json.animations = split.animations;
         loaded(gltf);
       }, failed);
@@ -51,6 +55,7 @@
     camera.aspect = w / h;
     camera.updateProjectionMatrix();
     if (dots) sizeDots();
+    if (state.clip >= 0) showTimeline();  // the event labels' lanes depend on the width
   }
 
   function loaded(gltf) {
@@ -64,7 +69,11 @@
       }
       var first = state.clips.length ? 0 : -1;
       if (data.clip) first = clipIndex(data.clip);
-      return (first >= 0 ? loadClip(first) : Promise.resolve()).then(function () { show(first); });
+      return (first >= 0 ? loadClip(first) : Promise.resolve()).then(function () {
+        mark('first clip parsed');
+        show(first);
+        mark('ready');
+      });
     }).catch(function (e) { fail(e.message); });
   }
 
@@ -244,12 +253,13 @@
   }
 
   // The joint markers' size: a third of the median bone of the rest pose (joints at one
-  // place left out); without bones, 1/30 of the rest pose's extent; over meshes, smaller.
+  // place left out); without bones, a tenth of the view's box; over meshes, smaller. On
+  // screen at most 24 px (few joints), 12 (many) or 8 (over meshes), at least 3.
   function sizeDots() {
     var u = dots.material.uniforms;
-    var diameter = state.boneLength > 0 ? state.boneLength / 3 : state.size / 30;
+    var diameter = state.boneLength > 0 ? state.boneLength / 3 : state.size / 10;
     u.diameter.value = diameter * (state.hasMeshes ? 0.6 : 1);
-    u.most.value = (state.hasMeshes ? 8 : 12) * renderer.getPixelRatio();
+    u.most.value = (state.hasMeshes ? 8 : state.joints.length <= 16 ? 24 : 12) * renderer.getPixelRatio();
     u.least.value = 3 * renderer.getPixelRatio();
     // A unit at distance 1 spans this many pixels (the drawing buffer's, as gl_PointSize).
     u.pixelsPerUnit.value = renderer.getDrawingBufferSize(new THREE.Vector2()).y / 2 /

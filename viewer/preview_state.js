@@ -22,8 +22,10 @@
     boneLength: 0,      // the median length of the rest pose's bones: what joint markers are sized by
     box: new THREE.Box3(),
     cameraPaths: [],
-    skinned: []         // {node, mesh, primitive, object (SkinnedMesh)}
+    skinned: [],        // {node, mesh, primitive, object (SkinnedMesh)}
+    timings: {}         // milliseconds since navigation at each step of the start (the benchmark reads them)
   };
+  function mark(step) { state.timings[step] = Math.round(performance.now()); }
 
   var resolveReady, rejectReady;
   var ready = new Promise(function (resolve, reject) { resolveReady = resolve; rejectReady = reject; });
@@ -110,7 +112,8 @@
       el('hud').style.visibility = visible ? '' : 'hidden';
     },
     render: function () { renderer.render(scene, camera); return renderer.domElement; },
-    modelSize: function () { return state.size; }
+    modelSize: function () { return state.size; },
+    timings: function () { return Object.assign({}, state.timings); }
   };
 
   function clipIndex(clip) {

@@ -34,11 +34,13 @@ std::string GalleryRow(const PreviewSiteEntry& e) {
                     Escape(e.page) + "\" data-skeleton=\"" + Escape(e.skeleton) + "\" data-clips=\"" + Count(e.clips) +
                     "\" data-frames=\"" + Count(e.frames) + "\" data-joints=\"" + Count(e.joints) + "\" data-events=\"" +
                     Count(e.events) + "\"" + (e.error.empty() ? "" : " class=\"failed\"") + ">";
-  row += e.page.empty() ? "<td class=\"name\">" + Escape(e.path) + "</td>"
-                        : "<td class=\"name\"><a href=\"" + Escape(e.page) + "\">" + Escape(e.path) + "</a></td>";
+  const std::string path = Escape(e.path);
+  row += e.page.empty() ? "<td class=\"name\" title=\"" + path + "\">" + path + "</td>"
+                        : "<td class=\"name\" title=\"" + path + "\"><a href=\"" + Escape(e.page) + "\">" + path + "</a></td>";
   row += "<td>" + Escape(e.format) + "</td>";
   if (!e.error.empty()) return row + "<td colspan=\"6\" class=\"error\">" + Escape(e.error) + "</td></tr>\n";
-  row += "<td>" + (e.skeleton.empty() ? std::string("&ndash;") : Escape(e.skeleton)) + "</td>";
+  row += e.skeleton.empty() ? std::string("<td class=\"skeleton\">&ndash;</td>")
+                            : "<td class=\"skeleton\" title=\"" + Escape(e.skeleton) + "\">" + Escape(e.skeleton) + "</td>";
   for (const size_t n : {e.clips, e.frames, e.joints, e.events}) row += "<td class=\"n\">" + Count(n) + "</td>";
   return row + "<td class=\"n\">" + SizeText(e.page_bytes) + "</td></tr>\n";
 }

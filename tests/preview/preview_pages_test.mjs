@@ -164,6 +164,7 @@ context.on('request', (r) => {
   if (!/^(file|data|blob):/.test(url)) requests.push(url);  // blob: the glb's own textures
 });
 const report = [];
+let glbTotal = 0;
 
 try {
   const gallery = await context.newPage();
@@ -201,8 +202,10 @@ try {
 
     // The gallery's counts are `animkit info --json`'s, with the same skeleton file.
     const info = JSON.parse(run('info', '--json', file, ...skeletonArgs));
+    // Joints: the skeleton's, or without one the joints the clips animate.
+    const animated = new Set(info.clips.flatMap((c) => c.joints || []));
     const counts = { clips: info.clips.length, frames: info.clips.reduce((s, c) => s + c.frames, 0),
-                     joints: info.joints.length, events: info.events.length };
+                     joints: info.joints.length || animated.size, events: info.events.length };
     for (const k of Object.keys(counts)) {
       check(row[k] === counts[k], `${row.path}: the gallery says ${k} ${row[k]}, animkit info ${counts[k]}`);
     }
@@ -213,6 +216,7 @@ try {
     const sample = JSON.parse(run('sample', file, ...skeletonArgs));
     const pageBytes = fs.statSync(pagePath).size;
     const glbBytes = fs.statSync(glbPath).size;
+    glbTotal += glbBytes;
     const limit = 1.5e6 + 1.4 * glbBytes;
     check(pageBytes <= limit, `${row.path}: the page has ${pageBytes} bytes, over 1.5 MB + 1.4 x ${glbBytes}`);
 
@@ -224,9 +228,10 @@ try {
     const ready = await page.evaluate(() => window.animkitPreview.ready.then(() => null, (e) => String(e)));
     if (!check(ready === null, `${row.path}: the page did not load: ${ready}`)) { await page.close(); continue; }
 
-    const shown = await page.evaluate(() => {
+    const shown = await page.evaluate(async () => {
       const p = window.animkitPreview;
       const clips = p.clips();
+      for (let i = 0; i < clips.length; i++) await p.loadClip(i);  // each clip is parsed when first shown
       const frames = clips.map((c, i) => Array.from({ length: c.frames }, (_, f) => p.worldPositions(i, f).map((j) => j.position)));
       return { joints: p.joints(), clips, frames, rest: p.worldPositions('rest', 0).map((j) => j.position),
                cameras: p.cameraPositions() };
@@ -311,6 +316,12 @@ try {
 }
 
 check(requests.length === 0, `requests that are not file:, data: or blob:: ${requests.join(', ')}`);
+// The gallery's size rule: the whole site (pages, index.html, the shared three.js and viewer)
+// is at most 1.2 x the glbs it shows + 5 MB.
+const siteBytes = fs.readdirSync(site, { recursive: true }).map((f) => path.join(site, f))
+  .filter((f) => fs.statSync(f).isFile()).reduce((sum, f) => sum + fs.statSync(f).size, 0);
+check(siteBytes <= 1.2 * glbTotal + 5e6, `the site has ${siteBytes} bytes, over 1.2 x ${glbTotal} (its glbs) + 5 MB`);
+console.log(`the site: ${siteBytes} bytes for ${glbTotal} bytes of glb`);
 fs.writeFileSync(path.join(out, 'preview-report.json'), JSON.stringify(report, null, 1) + '\n');
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 console.log(`${report.length} pages in ${seconds} s; screenshots in ${shots}`);

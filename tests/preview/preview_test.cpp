@@ -8,6 +8,7 @@
 #include "preview/preview_html.hpp"
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include <fstream>
 #include <regex>
@@ -48,13 +49,47 @@ Bytes FromBase64(const std::string& text) {
   return out;
 }
 
+// A gzip member's content (zlib, as the browser's DecompressionStream('gzip') reads it).
+Bytes Gunzip(const Bytes& gz) {
+  z_stream stream{};
+  EXPECT_EQ(inflateInit2(&stream, 15 + 16), Z_OK);
+  stream.next_in = const_cast<Bytef*>(gz.data());
+  stream.avail_in = static_cast<uInt>(gz.size());
+  Bytes out;
+  int status = Z_OK;
+  while (status == Z_OK) {
+    uint8_t chunk[1 << 16];
+    stream.next_out = chunk;
+    stream.avail_out = sizeof chunk;
+    status = inflate(&stream, Z_NO_FLUSH);
+    out.insert(out.end(), chunk, chunk + (sizeof chunk - stream.avail_out));
+  }
+  inflateEnd(&stream);
+  EXPECT_EQ(status, Z_STREAM_END) << "not a whole gzip member";
+  return out;
+}
+
+// The text of the page's <script> element of that id.
+std::string Block(const std::string& html, const std::string& open) {
+  const size_t start = html.find(open);
+  EXPECT_NE(start, std::string::npos) << open;
+  if (start == std::string::npos) return "";
+  const size_t end = html.find("</script>", start);
+  return html.substr(start + open.size(), end - start - open.size());
+}
+
 // The JSON block the page carries (its '<' escaped as \u003c).
 nlohmann::json PageData(const std::string& html) {
-  const std::string open = "<script type=\"application/json\" id=\"animkit-data\">";
-  const size_t start = html.find(open);
-  EXPECT_NE(start, std::string::npos);
-  const size_t end = html.find("</script>", start);
-  return nlohmann::json::parse(html.substr(start + open.size(), end - start - open.size()));
+  return nlohmann::json::parse(Block(html, "<script type=\"application/json\" id=\"animkit-data\">"));
+}
+
+// The glb and the info the page carries, gzipped, as base64.
+Bytes PageGlb(const std::string& html) {
+  return Gunzip(FromBase64(Block(html, "<script type=\"text/plain\" id=\"animkit-glb\">")));
+}
+nlohmann::json PageInfo(const std::string& html) {
+  const Bytes text = Gunzip(FromBase64(Block(html, "<script type=\"text/plain\" id=\"animkit-info\">")));
+  return nlohmann::json::parse(std::string(text.begin(), text.end()));
 }
 
 PreviewPage PageOf(const std::string& sample, const PreviewRequest& request = {}) {
@@ -81,12 +116,14 @@ TEST(Preview, PageCarriesEverythingInlineAndTheExportersGlb) {
   const DecodedScene decoded = DecodeWithSkeleton(loaded, std::string(kSkeletonAuto), {});
   const Bytes glb = ExportGltf(decoded.scene, {});
   const nlohmann::json data = PageData(page.html);
-  EXPECT_EQ(FromBase64(data["glb"].get<std::string>()), glb);
+  EXPECT_EQ(PageGlb(page.html), glb);
   EXPECT_EQ(page.glb_bytes, glb.size());
+  EXPECT_EQ(data["glb_bytes"], glb.size());
   EXPECT_EQ(data["format"], "psx-anm");
   EXPECT_EQ(data["up"], "-Y");
-  EXPECT_EQ(data["info"]["clips"].size(), 1u);
-  EXPECT_EQ(data["info"]["skeleton_file"], page.skeleton.path);
+  const nlohmann::json info = PageInfo(page.html);
+  EXPECT_EQ(info["clips"].size(), 1u);
+  EXPECT_EQ(info["skeleton_file"], page.skeleton.path);
 }
 
 TEST(Preview, UpAxisFollowsTheFormat) {
@@ -101,7 +138,7 @@ TEST(Preview, ClipOptionKeepsOneClipAndNamesTheFileWhenAbsent) {
   PreviewRequest request;
   request.clip = "idle";
   const PreviewPage page = PageOf("samples/edf_canm/soldier5.canm", request);
-  const Scene scene = ImportGltf(FromBase64(PageData(page.html)["glb"].get<std::string>()), "page.glb");
+  const Scene scene = ImportGltf(PageGlb(page.html), "page.glb");
   ASSERT_EQ(scene.clips.size(), 1u);
   EXPECT_EQ(scene.clips[0].name, "idle");
   request.clip = "nope";
@@ -169,6 +206,17 @@ TEST(Preview, SiteListsEveryFileWithInfosCountsAndWritesNoInput) {
     EXPECT_EQ(e.joints, info["joints"].size());
     EXPECT_EQ(e.events, info["events"].size());
   }
+  // three.js and the viewer once, beside index.html; each page refers to them, from its folder.
+  for (const PreviewAsset& asset : PreviewSharedAssets()) {
+    EXPECT_EQ(ReadText(output / kPreviewAssetsFolder / asset.name), asset.content) << asset.name;
+  }
+  const std::string run_page = ReadText(output / "metroid" / "run.anim.html");
+  EXPECT_NE(run_page.find("<script src=\"../animkit-preview/three.min.js\"></script>"), std::string::npos);
+  EXPECT_NE(run_page.find("<script src=\"../animkit-preview/viewer.js\"></script>"), std::string::npos);
+  EXPECT_NE(run_page.find("<link rel=\"stylesheet\" href=\"../animkit-preview/preview.css\">"), std::string::npos);
+  EXPECT_EQ(run_page.find("REVISION=\"111\""), std::string::npos) << "three.js is inline in a site's page";
+  EXPECT_NE(run_page.find("default-src 'none'; script-src 'unsafe-inline' 'self';"), std::string::npos);
+  EXPECT_LT(run_page.size(), size_t{64} << 10);
   // Each animation was paired with its companion.
   for (const PreviewSiteEntry& e : site.files) {
     if (e.path == "metroid/run.anim") {
