@@ -174,39 +174,44 @@
     var c = state.clips[state.clip];
     scrubber.disabled = false;
     scrubber.max = String(c.frames - 1);
-    // Labels never overlap: each goes to the first of three lanes where it clears the one
-    // before; one that fits no lane keeps its mark, its name in the tooltip.
-    var width = markers.clientWidth, lanes = [-Infinity, -Infinity, -Infinity], used = 1, placed = [];
+    // Every event is a tick on a strip over the scrubber; its label goes to the first of
+    // three lanes above where it clears the label before, marked by a line in that lane
+    // only (no line crosses another label); a label that fits no lane is left out (the
+    // tick's tooltip names the event).
+    var width = markers.clientWidth, lanes = [-Infinity, -Infinity, -Infinity], used = 0, placed = [];
     var span = c.duration > 0 ? c.duration : 1;
     c.events.slice().sort(function (a, b) { return a.time - b.time; }).forEach(function (e) {
+      var at = Math.min(1, Math.max(0, e.time / span));
+      var title = e.name + ' at ' + e.time.toFixed(3) + ' s (frame ' + Math.round(e.time * c.rate) + ')' +
+        (e.params && e.params.length ? ', params ' + JSON.stringify(e.params) : '');
+      var go = function () { pause(); showFrame(Math.round(e.time * c.rate)); };
+      var tick = document.createElement('div');
+      tick.className = 'tick';
+      tick.style.left = (at * 100) + '%';
+      tick.title = title;
+      tick.addEventListener('click', go);
+      markers.appendChild(tick);
       var m = document.createElement('div');
       m.className = 'marker';
-      var at = Math.min(1, Math.max(0, e.time / span));
       m.style.left = (at * 100) + '%';
-      m.title = e.name + ' at ' + e.time.toFixed(3) + ' s (frame ' + Math.round(e.time * c.rate) + ')' +
-        (e.params && e.params.length ? ', params ' + JSON.stringify(e.params) : '');
-      m.addEventListener('click', function () { pause(); showFrame(Math.round(e.time * c.rate)); });
+      m.title = title;
+      m.textContent = e.name;
+      m.addEventListener('click', go);
       markers.appendChild(m);
-      var label = document.createElement('span');
-      label.textContent = e.name;
-      m.appendChild(label);
       var x = at * width;
       var lane = lanes.findIndex(function (end) { return x > end + 3; });
       if (lane < 0) {
-        m.removeChild(label);
-        lane = 0;
-      } else {
-        lanes[lane] = x + m.offsetWidth;
-        used = Math.max(used, lane + 1);
+        markers.removeChild(m);
+        return;
       }
+      lanes[lane] = x + m.offsetWidth;
+      used = Math.max(used, lane + 1);
       placed.push([m, lane]);
     });
-    placed.forEach(function (p) {
-      p[0].style.top = (p[1] * 14) + 'px';
-      p[0].style.height = ((used - p[1]) * 14 + 2) + 'px';
-    });
-    markers.style.height = (used * 14 + 2) + 'px';
-    el('timeline').style.paddingTop = (used * 14 + 2) + 'px';
+    placed.forEach(function (p) { p[0].style.top = (p[1] * 14) + 'px'; });
+    markers.querySelectorAll('.tick').forEach(function (t) { t.style.top = (used * 14) + 'px'; });
+    markers.style.height = (used * 14 + 6) + 'px';
+    el('timeline').style.paddingTop = (c.events.length ? used * 14 + 6 : 0) + 'px';
   }
 
   function key(e) {

@@ -112,6 +112,16 @@
       el('hud').style.visibility = visible ? '' : 'hidden';
     },
     render: function () { renderer.render(scene, camera); return renderer.domElement; },
+    // Turns the camera around the joints' centre as they are, at `factor` times its distance (< 1: closer).
+    zoom: function (factor) {
+      var centre = new THREE.Vector3(), v = new THREE.Vector3();
+      state.joints.forEach(function (j) { centre.add(j.object.getWorldPosition(v)); });
+      if (state.joints.length) centre.divideScalar(state.joints.length);
+      camera.position.sub(controls.target).multiplyScalar(factor).add(centre);
+      controls.target.copy(centre);
+      controls.update();
+      renderer.render(scene, camera);
+    },
     modelSize: function () { return state.size; },
     timings: function () { return Object.assign({}, state.timings); }
   };
