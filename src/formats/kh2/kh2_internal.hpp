@@ -112,6 +112,12 @@ PlayedFrames FramesPlayed(const InterpolatedMotion& motion, const Limits& limits
 EvaluationPlan PlanFor(const InterpolatedMotion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
                        const EvaluationSettings& settings);
 
+// Replaces the per-frame keys of clip (one track per joint, as DecodeInterpolated makes them)
+// with the joint's curves wherever they give the same pose at every played frame
+// (kh2_stored_keys.cpp); properties a constraint, IK or an expression moves keep their frames.
+void UseStoredKeys(const InterpolatedMotion& motion, const EvaluationPlan& plan, const PlayedFrames& played, double fps,
+                   double rotation_tolerance, Clip& clip);
+
 // What the evaluation of a motion does (info): constraint counts by type, expressions, IK
 // joints, and what it leaves as forward kinematics (the plan's warnings).
 Value EvaluationInfo(const InterpolatedMotion& motion);
