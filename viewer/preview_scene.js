@@ -30,13 +30,13 @@
     if (window.ResizeObserver) new ResizeObserver(resize).observe(view);
     resize();
     var failed = function (e) { fail(e && e.message ? e.message : e); };
-    unpackText('animkit-info').then(function (text) {
+    unpackText('animkit-info', data.info_gzip_bytes).then(function (text) {
       data.info = JSON.parse(text);
       buildPanel();
     }).catch(failed);
     // The glb is parsed without its animations; each clip is parsed when first shown (loadClip).
     mark('start');
-    unpack('animkit-glb').then(function (buffer) {
+    unpack('animkit-glb', data.glb_gzip_bytes).then(function (buffer) {
       mark('glb unpacked');
       var split = setAnimationsAside(buffer);
       mark('animations set aside');

@@ -143,17 +143,37 @@
     rejectReady(new Error(String(message)));
   }
 
-  // The bytes of a data block of the page (gzip, as base64): a promise of an ArrayBuffer.
-  function unpack(id) {
-    var binary = atob(el(id).textContent.trim());
-    var bytes = new Uint8Array(binary.length);
-    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  // The bytes of a data block of the page: `length` bytes of gzip written 7 bits per
+  // character (src/preview/preview_encode.hpp, Text7), decompressed; a promise of an ArrayBuffer.
+  var ESCAPED = [0, 13, 60];  // NUL, CR, '<'
+  function unpack(id, length) {
+    var text = el(id).textContent;
+    var bytes = new Uint8Array(length);
+    var acc = 0, bits = 0, at = 0;
+    var put = function (group) {
+      acc = (acc << 7 | group) & 0x3fff;
+      bits += 7;
+      if (bits >= 8) {
+        bits -= 8;
+        if (at < length) bytes[at++] = (acc >> bits) & 0xff;
+      }
+    };
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i);
+      if (c < 0x80) {
+        put(c);
+      } else if (c >= 0x100 && c < 0x280) {
+        put(ESCAPED[(c - 0x100) >> 7]);
+        put((c - 0x100) & 0x7f);
+      }  // anything else is not data (white space is ASCII: it cannot be in the block)
+    }
+    if (at !== length) return Promise.reject(new Error(id + ': ' + at + ' bytes of data, ' + length + ' expected'));
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
     return new Response(stream).arrayBuffer();
   }
 
-  function unpackText(id) {
-    return unpack(id).then(function (buffer) { return new TextDecoder().decode(buffer); });
+  function unpackText(id, length) {
+    return unpack(id, length).then(function (buffer) { return new TextDecoder().decode(buffer); });
   }
 
   // The glb without its animations (the loader would parse every clip before calling

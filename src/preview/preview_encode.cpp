@@ -7,6 +7,7 @@
 namespace animkit::preview_encode {
 
 Bytes Gzip(ByteView bytes) {
+  if (bytes.size() > 0xFFFFFFFFu) throw Error::General("the page's data is over 4 GiB");
   z_stream stream{};
   // windowBits 15 + 16: a gzip header and trailer around the deflate stream.
   if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
@@ -25,27 +26,65 @@ Bytes Gzip(ByteView bytes) {
   return out;
 }
 
-std::string Base64(ByteView bytes) {
-  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    const uint32_t v = uint32_t{bytes[i]} << 16 | uint32_t{bytes[i + 1]} << 8 | bytes[i + 2];
-    for (int shift = 18; shift >= 0; shift -= 6) out += kDigits[(v >> shift) & 63];
+namespace {
+
+// Appends code point cp (< 0x800) as UTF-8.
+void AppendUtf8(std::string& out, unsigned cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
   }
-  if (const size_t rest = bytes.size() - i; rest > 0) {
-    const uint32_t v = uint32_t{bytes[i]} << 16 | (rest == 2 ? uint32_t{bytes[i + 1]} << 8 : 0u);
-    out += kDigits[(v >> 18) & 63];
-    out += kDigits[(v >> 12) & 63];
-    out += rest == 2 ? kDigits[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
 }
 
-std::string GzipBase64(std::string_view text) {
-  return Base64(Gzip(ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size())));
+int EscapedIndex(unsigned group) {
+  for (int i = 0; i < 3; ++i) {
+    if (group == static_cast<unsigned char>(kText7Escaped[i])) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+// The bytes' bits, most significant first, as groups of 7 (zero-padded at the end).
+class Groups7 {
+ public:
+  explicit Groups7(ByteView bytes) : bytes_(bytes), left_((bytes.size() * 8 + 6) / 7) {}
+  bool done() const { return left_ == 0; }
+  unsigned next() {
+    if (left_ == 0) return 0;
+    --left_;
+    while (bits_ < 7) {
+      acc_ = acc_ << 8 | (at_ < bytes_.size() ? bytes_[at_] : 0u);
+      ++at_;
+      bits_ += 8;
+    }
+    bits_ -= 7;
+    return (acc_ >> bits_) & 0x7Fu;
+  }
+
+ private:
+  ByteView bytes_;
+  size_t left_, at_ = 0;
+  uint32_t acc_ = 0;
+  int bits_ = 0;
+};
+
+std::string Text7(ByteView bytes) {
+  Groups7 groups(bytes);
+  std::string out;
+  out.reserve(bytes.size() * 8 / 7 + bytes.size() / 64 + 2);
+  while (!groups.done()) {
+    const unsigned value = groups.next();
+    const int escaped = EscapedIndex(value);
+    if (escaped < 0) {
+      out += static_cast<char>(value);
+    } else {
+      AppendUtf8(out, 0x100u + static_cast<unsigned>(escaped) * 128u + groups.next());
+    }
+  }
+  return out;
 }
 
 }  // namespace animkit::preview_encode

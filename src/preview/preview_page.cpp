@@ -134,15 +134,19 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
   page.glb_bytes = glb.size();
 
   const std::string name = std::filesystem::path(loaded.path).filename().string();
-  const Value data = {{"file", name},
+  Value data = {{"file", name},
                       {"format", loaded.format->id},
                       {"description", loaded.format->description},
                       {"up", PreviewUpAxis(loaded.format->id)},
                       {"clip", request.clip},
                       {"glb_bytes", glb.size()}};
+  // The info and the glb, gzipped, as Text7; the page reads as many bytes as data says.
   const std::string info_json = DumpJson(PageInfo(page.info));
-  const std::string glb_text = preview_encode::Base64(preview_encode::Gzip(glb));
-  page.html = PageHtml(name, data, preview_encode::GzipBase64(info_json), glb_text, request.assets);
+  const Bytes info_gz = preview_encode::Gzip(ByteView(reinterpret_cast<const uint8_t*>(info_json.data()), info_json.size()));
+  const Bytes glb_gz = preview_encode::Gzip(glb);
+  data["info_gzip_bytes"] = info_gz.size();
+  data["glb_gzip_bytes"] = glb_gz.size();
+  page.html = PageHtml(name, data, preview_encode::Text7(info_gz), preview_encode::Text7(glb_gz), request.assets);
   return page;
 }
 

@@ -36,7 +36,7 @@ inline constexpr std::string_view kPreviewAssetsFolder = "animkit-preview";
 
 struct PreviewPage {
   std::string html;
-  size_t glb_bytes = 0;  // the embedded glb (ExportGltf), before gzip and base64
+  size_t glb_bytes = 0;  // the embedded glb (ExportGltf), before gzip
   Companion skeleton;    // the skeleton file used ("" for none)
   SkeletonUse skeleton_use = SkeletonUse::None;
   std::string skeleton_warning;  // a companion not used, and why
@@ -48,8 +48,8 @@ struct PreviewPage {
 PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request);
 
 // The most a self-contained page may weigh: 1.5 MB for three.js and the viewer, plus 1.4 x
-// the glb (base64 of the gzipped glb is at most 4/3 of it, and a little over for bytes that
-// do not compress). A test holds every sample's page to it.
+// the glb (the gzipped glb, at most a little over the glb, written 7 bits per character:
+// 8/7 of it). A test holds every sample's page to it.
 size_t PreviewPageSizeLimit(size_t glb_bytes);
 
 // The up axis a format's files use (FormatDescriptor::up_axis), as the page and the
