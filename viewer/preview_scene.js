@@ -87,15 +87,35 @@
       c.loading = state.gltf.parser.getDependency('animation', index).then(function (clip) {
         var channels = state.gltf.parser.json.animations[index].channels;
         if (clip.tracks.length !== channels.length) throw new Error('animation ' + index + ': tracks do not match channels');
+        var samplers = state.gltf.parser.json.animations[index].samplers;
         channels.forEach(function (ch, k) {
           var property = clip.tracks[k].name.slice(clip.tracks[k].name.lastIndexOf('.') + 1);
           clip.tracks[k].name = 'animkit_node_' + ch.target.node + '.' + property;
+          if (property === 'quaternion' && samplers[ch.sampler].interpolation === 'CUBICSPLINE') normalizeSpline(clip.tracks[k]);
         });
         c.clip = clip;
         return clip;
       });
     }
     return c.loading;
+  }
+
+  // A cubic-spline rotation gives a unit quaternion only once normalized (glTF says so);
+  // r111's interpolant leaves it as the spline has it, which would scale the joint.
+  function normalizeSpline(track) {
+    var make = track.createInterpolant;
+    track.createInterpolant = function (result) {
+      var interpolant = make.call(this, result);
+      var spline = interpolant.interpolate_;
+      interpolant.interpolate_ = function (i1, t0, t, t1) {
+        var q = spline.call(this, i1, t0, t, t1);
+        var length = Math.hypot(q[0], q[1], q[2], q[3]) || 1;
+        for (var i = 0; i < 4; i++) q[i] /= length;
+        return q;
+      };
+      return interpolant;
+    };
+    track.createInterpolant.isInterpolantFactoryMethodGLTFCubicSpline = true;  // as the loader marks it
   }
 
   // The view once the first clip is loaded: framed on the rest pose, the meshes and that clip.
@@ -254,12 +274,13 @@
 
   // The joint markers' size: a third of the median bone of the rest pose (joints at one
   // place left out); without bones, a tenth of the view's box; over meshes, smaller. On
-  // screen at most 24 px (few joints), 12 (many) or 8 (over meshes), at least 3.
+  // screen at most 36 px (up to 8 joints), 24 (16), 12 (more) or 8 (over meshes), at least 3.
   function sizeDots() {
     var u = dots.material.uniforms;
     var diameter = state.boneLength > 0 ? state.boneLength / 3 : state.size / 10;
     u.diameter.value = diameter * (state.hasMeshes ? 0.6 : 1);
-    u.most.value = (state.hasMeshes ? 8 : state.joints.length <= 16 ? 24 : 12) * renderer.getPixelRatio();
+    var few = state.joints.length <= 8 ? 36 : state.joints.length <= 16 ? 24 : 12;
+    u.most.value = (state.hasMeshes ? 8 : few) * renderer.getPixelRatio();
     u.least.value = 3 * renderer.getPixelRatio();
     // A unit at distance 1 spans this many pixels (the drawing buffer's, as gl_PointSize).
     u.pixelsPerUnit.value = renderer.getDrawingBufferSize(new THREE.Vector2()).y / 2 /
