@@ -127,7 +127,7 @@ try {
     if (!check(fs.existsSync(pagePath), `${row.path}: the link ${row.href} does not resolve`)) continue;
 
     // The gallery's counts are `animkit info --json`'s, with the same skeleton file.
-    const info = JSON.parse(run('info', '--json', file, ...skeletonArgs));
+    const info = JSON.parse(run('info', '--json', '--full', file, ...skeletonArgs));  // --full: each clip's joint names
     // Joints: the skeleton's, or without one the joints the clips animate.
     const animated = new Set(info.clips.flatMap((c) => c.joints || []));
     const counts = { clips: info.clips.length, frames: info.clips.reduce((s, c) => s + c.frames, 0),
