@@ -75,13 +75,14 @@ SkeletonSource SourceOf(const FileData& f, std::shared_ptr<const Scene>& keep) {
 }
 
 // InfoValue of the file as loaded (from a path or from bytes: "file" is its path or
-// name, skeleton="auto" looks beside it), converted as the CLI prints it.
-py::object Info(const FileData& f) {
+// name, skeleton="auto" looks beside it), converted as the CLI prints it; full=True as
+// `info --json --full` prints it.
+py::object Info(const FileData& f, bool full) {
   Value info;
   {
     NoGil released;
     std::shared_ptr<const Scene> skeleton;
-    info = InfoValue(f.loaded, InfoRequest{f.format_given, SourceOf(f, skeleton), f.options});
+    info = InfoValue(f.loaded, InfoRequest{f.format_given, SourceOf(f, skeleton), f.options, full ? InfoDetail::Full : InfoDetail::Summary});
   }
   return ToPython(info, NonFinite::AsNone);
 }
@@ -162,7 +163,9 @@ void BindFile(py::module_& m) {
                              "The format id (the CLI contract's: 'edf-canm', 'kh2-bar', ...).")
       .def_property_readonly("description", [](const FileData& f) { return std::string(f.loaded.format->description); })
       .def_property_readonly("size", [](const FileData& f) { return f.loaded.input_bytes; }, "Bytes read.")
-      .def("info", &Info, "What `animkit info --json` prints for the file, as a dict.")
+      .def("info", &Info, py::arg("full") = false,
+           "What `animkit info --json` prints for the file, as a dict: per clip and per table a summary; "
+           "full=True: every record too (`info --json --full`).")
       .def("write", &Write, "The file's bytes, written back from every field read (identical to the input).")
       .def("save", &Save, py::arg("path"), "Writes write()'s bytes to path atomically (temporary file, then rename).")
       .def("decode", &Decode,

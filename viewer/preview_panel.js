@@ -30,27 +30,39 @@
     panel.appendChild(node('div', {}, [data.format + ': ' + data.description]));
     var skeletonName = info.skeleton_file ? String(info.skeleton_file).split(/[\\/]/).pop() : 'none';
     var facts = [['version', info.version], ['skeleton file', skeletonName],
-                 ['joints', (info.joints || []).length], ['clips', (info.clips || []).length],
+                 ['joints', (info.joints || []).length || state.joints.length], ['clips', (info.clips || []).length],
                  ['events', (info.events || []).length], ['up axis', data.up]];
     if (info.skeleton_note) facts.splice(2, 0, ['', info.skeleton_note]);
     panel.appendChild(table(facts.map(function (f) {
       return node('tr', {}, [node('td', {}, [f[0]]), node('td', {}, [text(f[1])])]);
     })));
     if (info.decode_error) panel.appendChild(node('p', { class: 'warning' }, [info.decode_error]));
-    (info.warnings || []).forEach(function (w) { panel.appendChild(node('p', { class: 'warning' }, ['warning: ' + text(w)])); });
+    // Warnings: the first few, then the rest folded (a moveset can have hundreds).
+    var warnings = (info.warnings || []).map(function (w) { return node('p', { class: 'warning' }, ['warning: ' + text(w)]); });
+    warnings.slice(0, 3).forEach(function (w) { panel.appendChild(w); });
+    if (warnings.length > 3) {
+      panel.appendChild(node('details', { class: 'warnings' },
+                             [node('summary', {}, [(warnings.length - 3) + ' more warnings'])].concat(warnings.slice(3))));
+    }
 
     panel.appendChild(node('h2', {}, ['Clips']));
     var clips = info.clips || [];
     if (!clips.length) panel.appendChild(node('p', { class: 'dim' }, ['none: the rest pose is shown']));
     else {
-      panel.appendChild(table(clips.map(function (c, i) {
-        var row = node('tr', { class: 'clip' + (i === state.clip ? ' current' : '') }, [
-          node('td', {}, [c.name]), node('td', { class: 'n' }, [text(c.frames)]), node('td', { class: 'n' }, [text(c.rate)]),
-          node('td', { class: 'n' }, [text(c.duration)]), node('td', {}, [c.loop ? 'yes' : 'no']),
-          node('td', { class: 'n' }, [text((c.joints || []).length)]), node('td', { class: 'n' }, [text(c.events)])]);
+      // Fits the panel: the name cut with an ellipsis (whole in its tooltip), the duration
+      // and loop in the tooltip too.
+      var clipTable = table(clips.map(function (c, i) {
+        var joints = c.joint_count !== undefined ? c.joint_count : (c.joints || []).length;
+        var row = node('tr', { class: 'clip' + (i === state.clip ? ' current' : ''),
+                               title: c.name + ': ' + text(c.frames) + ' frames at ' + text(c.rate) + ' fps, ' + text(c.duration) +
+                                      ' s' + (c.loop ? ', loops' : '') + ', ' + joints + ' joints, ' + text(c.events) + ' events' }, [
+          node('td', { class: 'name' }, [c.name]), node('td', { class: 'n' }, [text(c.frames)]), node('td', { class: 'n' }, [text(c.rate)]),
+          node('td', { class: 'n' }, [String(joints)]), node('td', { class: 'n' }, [text(c.events)])]);
         row.addEventListener('click', function () { if (state.clips.length === clips.length) chooseClip(i); });
         return row;
-      }), [['clip'], ['frames', 1], ['fps', 1], ['s', 1], ['loop'], ['joints', 1], ['events', 1]]));
+      }), [['clip'], ['frames', 1], ['fps', 1], ['joints', 1], ['events', 1]]);
+      clipTable.className = 'clips';
+      panel.appendChild(clipTable);
     }
 
     var events = (info.events || []).filter(function (e) { return state.clip < 0 || !clips[state.clip] || e.clip === clips[state.clip].name; });

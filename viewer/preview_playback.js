@@ -141,9 +141,19 @@
     el('scrubber').addEventListener('input', function () { showFrame(Number(el('scrubber').value)); });
   }
 
+  // Shows a clip from the interface: parsed first when it has not been (loadClip).
   function chooseClip(index) {
+    if (index >= 0 && !state.clips[index].clip) {
+      el('frame-label').textContent = 'loading ' + state.clips[index].name + '\u2026';
+      loadClip(index).then(function () { chooseClip(index); }, function (e) { fail(e.message); });
+      return;
+    }
     var playing = state.playing;
     selectClip(index);
+    if (index >= 0 && tracePaths(index).length) {
+      selectClip(index);
+      drawPaths();
+    }
     el('clip-select').value = String(index);
     if (index >= 0) el('loop').checked = state.clips[index].loop;
     showTimeline();
@@ -164,17 +174,44 @@
     var c = state.clips[state.clip];
     scrubber.disabled = false;
     scrubber.max = String(c.frames - 1);
-    c.events.forEach(function (e) {
+    // Every event is a tick on a strip over the scrubber; its label goes to the first of
+    // three lanes above where it clears the label before, marked by a line in that lane
+    // only (no line crosses another label); a label that fits no lane is left out (the
+    // tick's tooltip names the event).
+    var width = markers.clientWidth, lanes = [-Infinity, -Infinity, -Infinity], used = 0, placed = [];
+    var span = c.duration > 0 ? c.duration : 1;
+    c.events.slice().sort(function (a, b) { return a.time - b.time; }).forEach(function (e) {
+      var at = Math.min(1, Math.max(0, e.time / span));
+      var title = e.name + ' at ' + e.time.toFixed(3) + ' s (frame ' + Math.round(e.time * c.rate) + ')' +
+        (e.params && e.params.length ? ', params ' + JSON.stringify(e.params) : '');
+      var go = function () { pause(); showFrame(Math.round(e.time * c.rate)); };
+      var tick = document.createElement('div');
+      tick.className = 'tick';
+      tick.style.left = (at * 100) + '%';
+      tick.title = title;
+      tick.addEventListener('click', go);
+      markers.appendChild(tick);
       var m = document.createElement('div');
       m.className = 'marker';
-      var span = c.duration > 0 ? c.duration : 1;
-      m.style.left = (Math.min(1, Math.max(0, e.time / span)) * 100) + '%';
+      m.style.left = (at * 100) + '%';
+      m.title = title;
       m.textContent = e.name;
-      m.title = e.name + ' at ' + e.time.toFixed(3) + ' s (frame ' + Math.round(e.time * c.rate) + ')' +
-        (e.params && e.params.length ? ', params ' + JSON.stringify(e.params) : '');
-      m.addEventListener('click', function () { pause(); showFrame(Math.round(e.time * c.rate)); });
+      m.addEventListener('click', go);
       markers.appendChild(m);
+      var x = at * width;
+      var lane = lanes.findIndex(function (end) { return x > end + 3; });
+      if (lane < 0) {
+        markers.removeChild(m);
+        return;
+      }
+      lanes[lane] = x + m.offsetWidth;
+      used = Math.max(used, lane + 1);
+      placed.push([m, lane]);
     });
+    placed.forEach(function (p) { p[0].style.top = (p[1] * 14) + 'px'; });
+    markers.querySelectorAll('.tick').forEach(function (t) { t.style.top = (used * 14) + 'px'; });
+    markers.style.height = (used * 14 + 6) + 'px';
+    el('timeline').style.paddingTop = (c.events.length ? used * 14 + 6 : 0) + 'px';
   }
 
   function key(e) {
@@ -190,14 +227,16 @@
     var rect = renderer.domElement.getBoundingClientRect();
     var x = e.clientX - rect.left, y = e.clientY - rect.top;
     var best = -1, bestDistance = 144, v = new THREE.Vector3();
+    var at = dots.geometry.attributes.position, hovered = dots.geometry.attributes.hovered;
     state.joints.forEach(function (j, i) {
-      v.copy(jointDots[i].position).project(camera);
+      v.fromBufferAttribute(at, i).project(camera);
       if (v.z > 1) return;
       var dx = (v.x + 1) / 2 * rect.width - x, dy = (1 - v.y) / 2 * rect.height - y;
       if (dx * dx + dy * dy < bestDistance) { bestDistance = dx * dx + dy * dy; best = i; }
     });
     var tip = el('tooltip');
-    jointDots.forEach(function (d, i) { d.material = i === best ? hoverMaterial : dotMaterial; });
+    for (var i = 0; i < state.joints.length; i++) hovered.setX(i, i === best ? 1 : 0);
+    hovered.needsUpdate = true;
     if (best < 0) { tip.hidden = true; return; }
     var j = state.joints[best];
     tip.textContent = j.name + (j.parent >= 0 ? '  \u2190 ' + state.joints[j.parent].name : '  (root)');

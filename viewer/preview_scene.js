@@ -29,9 +29,23 @@
     window.addEventListener('resize', resize);
     if (window.ResizeObserver) new ResizeObserver(resize).observe(view);
     resize();
-    buildPanel();
-    var loader = new THREE.GLTFLoader();
-    loader.parse(base64ToArrayBuffer(data.glb), '', loaded, function (e) { fail(e && e.message ? e.message : e); });
+    var failed = function (e) { fail(e && e.message ? e.message : e); };
+    unpackText('animkit-info', data.info_gzip_bytes).then(function (text) {
+      data.info = JSON.parse(text);
+      buildPanel();
+    }).catch(failed);
+    // The glb is parsed without its animations; each clip is parsed when first shown (loadClip).
+    mark('start');
+    unpack('animkit-glb', data.glb_gzip_bytes).then(function (buffer) {
+      mark('glb unpacked');
+      var split = setAnimationsAside(buffer);
+      mark('animations set aside');
+      new THREE.GLTFLoader().parse(split.glb, '', function (gltf) {
+        mark('glb parsed');
+        gltf.parser.json.animations = split.animations;
+        loaded(gltf);
+      }, failed);
+    }).catch(failed);
   }
 
   function resize() {
@@ -40,6 +54,8 @@
     renderer.setSize(w, h);
     camera.aspect = w / h;
     camera.updateProjectionMatrix();
+    if (dots) sizeDots();
+    if (state.clip >= 0) showTimeline();  // the event labels' lanes depend on the width
   }
 
   function loaded(gltf) {
@@ -47,11 +63,77 @@
     gltf.parser.getDependencies('node').then(function (nodes) {
       try {
         setUp(gltf, nodes);
-        resolveReady(window.animkitPreview);
       } catch (e) {
         fail(e.message);
+        return;
       }
-    }, function (e) { fail(e.message); });
+      var first = state.clips.length ? 0 : -1;
+      if (data.clip) first = clipIndex(data.clip);
+      return (first >= 0 ? loadClip(first) : Promise.resolve()).then(function () {
+        mark('first clip parsed');
+        show(first);
+        mark('ready');
+      });
+    }).catch(function (e) { fail(e.message); });
+  }
+
+  // A promise of the clip's AnimationClip, parsed from the glb on the first call. Its tracks
+  // are bound by node: three.js binds by name, and a game's names need not be unique (nor
+  // survive its name sanitizing), so every node has a unique name and every track the node
+  // its glTF channel names. The loader makes one track per channel, in order.
+  function loadClip(index) {
+    var c = state.clips[index];
+    if (!c.loading) {
+      c.loading = state.gltf.parser.getDependency('animation', index).then(function (clip) {
+        var channels = state.gltf.parser.json.animations[index].channels;
+        if (clip.tracks.length !== channels.length) throw new Error('animation ' + index + ': tracks do not match channels');
+        var samplers = state.gltf.parser.json.animations[index].samplers;
+        channels.forEach(function (ch, k) {
+          var property = clip.tracks[k].name.slice(clip.tracks[k].name.lastIndexOf('.') + 1);
+          clip.tracks[k].name = 'animkit_node_' + ch.target.node + '.' + property;
+          if (property === 'quaternion' && samplers[ch.sampler].interpolation === 'CUBICSPLINE') normalizeSpline(clip.tracks[k]);
+        });
+        c.clip = clip;
+        return clip;
+      });
+    }
+    return c.loading;
+  }
+
+  // A cubic-spline rotation gives a unit quaternion only once normalized (glTF says so);
+  // r111's interpolant leaves it as the spline has it, which would scale the joint.
+  function normalizeSpline(track) {
+    var make = track.createInterpolant;
+    track.createInterpolant = function (result) {
+      var interpolant = make.call(this, result);
+      var spline = interpolant.interpolate_;
+      interpolant.interpolate_ = function (i1, t0, t, t1) {
+        var q = spline.call(this, i1, t0, t, t1);
+        var length = Math.hypot(q[0], q[1], q[2], q[3]) || 1;
+        for (var i = 0; i < 4; i++) q[i] /= length;
+        return q;
+      };
+      return interpolant;
+    };
+    track.createInterpolant.isInterpolantFactoryMethodGLTFCubicSpline = true;  // as the loader marks it
+  }
+
+  // The view once the first clip is loaded: framed on the rest pose, the meshes and that clip.
+  function show(first) {
+    measure(first);
+    // The skeleton is drawn over a skinned character only when asked (the checkbox, K).
+    el('show-skeleton').checked = overlay.visible = state.skinned.length === 0;
+    frameCamera();
+    buildControls();
+    buildPanel();
+    selectClip(first);
+    showFrame(0);
+    el('loop').checked = first >= 0 && state.clips[first].loop;
+    renderer.domElement.addEventListener('pointermove', hover);
+    renderer.domElement.addEventListener('pointerleave', function () { el('tooltip').hidden = true; });
+    window.addEventListener('keydown', key);
+    requestAnimationFrame(tick);
+    resolveReady(window.animkitPreview);
   }
 
   function setUp(gltf, nodes) {
@@ -59,18 +141,7 @@
     state.nodes = nodes;
     scene.add(gltf.scene);
     state.root = nodes[json.scenes[json.scene || 0].nodes[0]];
-    // three.js binds animation tracks by node name, and a game's names need not be unique
-    // (nor survive its name sanitizing): every node gets a unique name and every track the
-    // node its glTF channel names. The loader makes one track per channel, in order.
-    nodes.forEach(function (n, i) { n.name = 'animkit_node_' + i; });
-    (json.animations || []).forEach(function (a, k) {
-      var tracks = gltf.animations[k].tracks;
-      if (tracks.length !== a.channels.length) throw new Error('animation ' + k + ': tracks do not match channels');
-      a.channels.forEach(function (ch, c) {
-        var property = tracks[c].name.slice(tracks[c].name.lastIndexOf('.') + 1);
-        tracks[c].name = 'animkit_node_' + ch.target.node + '.' + property;
-      });
-    });
+    nodes.forEach(function (n, i) { n.name = 'animkit_node_' + i; });  // the names tracks bind by (loadClip)
 
     // Joints: the skin's (animkit writes one over every joint), in the file's order.
     var jointNodes = json.skins && json.skins.length ? json.skins[0].joints : [];
@@ -91,13 +162,12 @@
     mixer = new THREE.AnimationMixer(gltf.scene);
     (json.animations || []).forEach(function (a, k) {
       var extras = (a.extras && a.extras.animkit) || {};
-      var clip = gltf.animations[k];
       var rate = extras.frame_rate > 0 ? extras.frame_rate : 30;
-      var duration = extras.duration !== undefined ? extras.duration : clip.duration;
+      var duration = extras.duration !== undefined ? extras.duration : inputEnd(json, a);
       var frames = extras.frame_count > 0 ? extras.frame_count : Math.round(duration * rate) + 1;
       var animated = {};
       a.channels.forEach(function (ch) { animated[ch.target.node] = true; });
-      state.clips.push({ name: a.name !== undefined ? a.name : 'animation_' + k, index: k, clip: clip, rate: rate,
+      state.clips.push({ name: a.name !== undefined ? a.name : 'animation_' + k, index: k, clip: null, rate: rate,
                          frames: frames, duration: duration, loop: !!extras.loop, space: extras.space || 'local',
                          events: extras.events || [], placeholder: !!extras.placeholder, animated: animated });
     });
@@ -114,25 +184,23 @@
     });
 
     buildOverlay(json);
-    measure();
-    // The skeleton is drawn over a skinned character only when asked (the checkbox, K).
-    el('show-skeleton').checked = overlay.visible = state.skinned.length === 0;
-    frameCamera();
-    buildControls();
-    buildPanel();
-    var first = state.clips.length ? 0 : -1;
-    if (data.clip) first = clipIndex(data.clip);
-    selectClip(first);
-    showFrame(0);
-    el('loop').checked = first >= 0 && state.clips[first].loop;
-    renderer.domElement.addEventListener('pointermove', hover);
-    renderer.domElement.addEventListener('pointerleave', function () { el('tooltip').hidden = true; });
-    window.addEventListener('keydown', key);
-    requestAnimationFrame(tick);
   }
 
-  // Bones as lines from each joint to its parent, over translucent sticks that give them
-  // some body; joints as dots (bigger when there are few). Drawn over meshes. Cameras as a
+  // A clip's last key time, from its accessors' max (what the loader would compute), for a
+  // clip whose extras do not give its duration.
+  function inputEnd(json, animation) {
+    var end = 0;
+    animation.samplers.forEach(function (s) {
+      var accessor = json.accessors[s.input];
+      if (accessor && accessor.max) end = Math.max(end, accessor.max[0]);
+    });
+    return end;
+  }
+
+  // Bones as lines from each joint to its parent, over thin sticks whose width follows
+  // their own length (a short bone never hides its neighbours); joints as round points
+  // sized from the skeleton (bone lengths), drawn in screen space within a few pixels
+  // (dotMaterial), so zooming in does not grow them. Drawn over meshes. Cameras as a
   // small pyramid, and the path their clip moves them along as a tube.
   function buildOverlay(json) {
     var pairs = state.joints.filter(function (j) { return j.parent >= 0; }).length;
@@ -142,14 +210,18 @@
     bones.frustumCulled = false;
     bones.renderOrder = 12;
     overlay.add(bones);
+    var points = new THREE.BufferGeometry();
+    points.setAttribute('position', new THREE.BufferAttribute(new Float32Array(Math.max(1, state.joints.length) * 3), 3));
+    var tint = new Float32Array(Math.max(1, state.joints.length));
+    points.setAttribute('hovered', new THREE.BufferAttribute(tint, 1));
+    points.setDrawRange(0, state.joints.length);
+    dots = new THREE.Points(points, dotMaterial());
+    dots.frustumCulled = false;
+    dots.renderOrder = 13;
+    overlay.add(dots);
     var stickGeometry = new THREE.CylinderBufferGeometry(0.35, 1, 1, 8, 1).translate(0, 0.5, 0);
     var stickMaterial = new THREE.MeshBasicMaterial({ color: 0xc9822a, depthTest: false, transparent: true, opacity: 0.55 });
-    var dotGeometry = new THREE.SphereBufferGeometry(1, 12, 8);
     state.joints.forEach(function (j) {
-      var dot = new THREE.Mesh(dotGeometry, dotMaterial);
-      dot.renderOrder = 13;
-      overlay.add(dot);
-      jointDots.push(dot);
       if (j.parent < 0) return;
       var stick = new THREE.Mesh(stickGeometry, stickMaterial);
       stick.renderOrder = 11;
@@ -170,29 +242,67 @@
     });
   }
 
-  // The dots' radius: 0.8 % of the model's size with many joints, up to 3 % with few
-  // (1.2 % over meshes).
-  function dotRadius() {
-    if (state.hasMeshes) return state.size * 0.012;  // leave the meshes visible
-    return state.size * Math.min(0.03, Math.max(0.008, 0.07 / Math.sqrt(Math.max(1, state.joints.length))));
+  // Joint markers: discs of a world diameter (`diameter`: from the skeleton) in perspective,
+  // kept between `least` and `most` pixels; the hovered one red. A dark rim sets them off
+  // from the bones and meshes.
+  function dotMaterial() {
+    return new THREE.ShaderMaterial({
+      uniforms: { diameter: { value: 1 }, pixelsPerUnit: { value: 1 }, least: { value: 4 }, most: { value: 12 } },
+      vertexShader: [
+        'uniform float diameter, pixelsPerUnit, least, most;',
+        'attribute float hovered;',
+        'varying float vHovered;',
+        'void main() {',
+        '  vHovered = hovered;',
+        '  vec4 mv = modelViewMatrix * vec4(position, 1.0);',
+        '  gl_Position = projectionMatrix * mv;',
+        '  gl_PointSize = clamp(diameter * pixelsPerUnit / max(-mv.z, 1e-6), least, most);',
+        '}'].join('\n'),
+      fragmentShader: [
+        'varying float vHovered;',
+        'void main() {',
+        '  vec2 d = gl_PointCoord - 0.5;',
+        '  float r = dot(d, d);',
+        '  if (r > 0.25) discard;',
+        '  vec3 fill = vHovered > 0.5 ? vec3(1.0, 0.353, 0.212) : vec3(1.0, 0.945, 0.788);',
+        '  gl_FragColor = vec4(r > 0.12 ? vec3(0.11, 0.12, 0.15) : fill, 1.0);',
+        '}'].join('\n'),
+      depthTest: false,
+      transparent: true
+    });
+  }
+
+  // The joint markers' size: a third of the median bone of the rest pose (joints at one
+  // place left out); without bones, a tenth of the view's box; over meshes, smaller. On
+  // screen at most 36 px (up to 8 joints), 24 (16), 12 (more) or 8 (over meshes), at least 3.
+  function sizeDots() {
+    var u = dots.material.uniforms;
+    var diameter = state.boneLength > 0 ? state.boneLength / 3 : state.size / 10;
+    u.diameter.value = diameter * (state.hasMeshes ? 0.6 : 1);
+    var few = state.joints.length <= 8 ? 36 : state.joints.length <= 16 ? 24 : 12;
+    u.most.value = (state.hasMeshes ? 8 : few) * renderer.getPixelRatio();
+    u.least.value = 3 * renderer.getPixelRatio();
+    // A unit at distance 1 spans this many pixels (the drawing buffer's, as gl_PointSize).
+    u.pixelsPerUnit.value = renderer.getDrawingBufferSize(new THREE.Vector2()).y / 2 /
+      Math.tan(camera.fov / 2 * Math.PI / 180);
   }
 
   function updateOverlay() {
     scene.updateMatrixWorld(true);
-    var positions = bones.geometry.attributes.position;
+    var positions = bones.geometry.attributes.position, at = dots.geometry.attributes.position;
     var a = new THREE.Vector3(), b = new THREE.Vector3(), k = 0;
-    var radius = dotRadius();
     state.joints.forEach(function (j, i) {
       j.object.getWorldPosition(a);
-      jointDots[i].position.copy(a);
-      jointDots[i].scale.setScalar(radius);
+      at.setXYZ(i, a.x, a.y, a.z);
       if (j.parent < 0) return;
       state.joints[j.parent].object.getWorldPosition(b);
       positions.setXYZ(k++, b.x, b.y, b.z);
       positions.setXYZ(k++, a.x, a.y, a.z);
     });
     positions.needsUpdate = true;
+    at.needsUpdate = true;
     var from = new THREE.Vector3(), to = new THREE.Vector3(), dir = new THREE.Vector3(), axis = new THREE.Vector3(0, 1, 0);
+    var widest = (state.boneLength > 0 ? state.boneLength : state.size / 10) * (state.hasMeshes ? 0.04 : 0.08);
     boneSticks.forEach(function (s) {
       state.joints[s.joint.parent].object.getWorldPosition(from);
       s.joint.object.getWorldPosition(to);
@@ -201,14 +311,17 @@
       if (!s.mesh.visible) return;
       s.mesh.position.copy(from);
       s.mesh.quaternion.setFromUnitVectors(axis, dir.divideScalar(length));
-      s.mesh.scale.set(radius * 0.45, length, radius * 0.45);
+      var width = Math.min(widest, length * 0.08);
+      s.mesh.scale.set(width, length, width);
     });
     overlay.updateMatrixWorld(true);
   }
 
-  // The box over every joint, mesh and camera at (up to 120 of) every clip's frames: the
-  // view is framed on it, the grid laid under it, the dots sized by it.
-  function measure() {
+  // The box the view is framed on and the grid laid under: every joint and mesh in the rest
+  // pose and over (up to 120 of) the first clip's frames, with its cameras' paths. Other
+  // clips are not sampled for it (a moveset has a hundred). The bones' median length in
+  // the rest pose sizes the joint markers.
+  function measure(first) {
     var box = new THREE.Box3(), v = new THREE.Vector3();
     var visit = function () {
       scene.updateMatrixWorld(true);
@@ -223,23 +336,16 @@
     };
     selectClip(-1);
     visit();
-    state.clips.forEach(function (c, i) {
-      selectClip(i);
+    state.boneLength = medianBoneLength();
+    if (first >= 0) {
+      var c = state.clips[first];
+      selectClip(first);
       var step = Math.max(1, Math.ceil(c.frames / 120));
       for (var f = 0; f < c.frames; f += step) { showPose(f); visit(); }
       showPose(c.frames - 1);
       visit();
-      state.cameraPaths.forEach(function (p) {
-        if (!c.animated[p.node]) return;
-        p.points = [];
-        for (var g = 0; g < c.frames; g++) {
-          showPose(g);
-          scene.updateMatrixWorld(true);
-          p.points.push(p.object.getWorldPosition(new THREE.Vector3()));
-          box.expandByPoint(p.points[p.points.length - 1]);
-        }
-      });
-    });
+      tracePaths(first).forEach(function (p) { box.expandByPoint(p); });
+    }
     selectClip(-1);
     state.cameraPaths.forEach(function (p) { if (!p.points.length) box.expandByPoint(p.object.getWorldPosition(v)); });
     if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
@@ -251,10 +357,46 @@
     state.box = box;
     state.size = size;
     state.cameraPaths.forEach(function (p) {
-      if (p.points.length > 1) {
-        p.path.geometry = new THREE.TubeBufferGeometry(new THREE.CatmullRomCurve3(p.points), p.points.length * 4, size * 0.004, 6);
-      }
       p.pyramid.scale.setScalar(size * 0.06 / Math.max(1e-9, p.object.getWorldScale(new THREE.Vector3()).x));
+    });
+    drawPaths();
+  }
+
+  function medianBoneLength() {
+    scene.updateMatrixWorld(true);
+    var a = new THREE.Vector3(), b = new THREE.Vector3();
+    var lengths = [];
+    state.joints.forEach(function (j) {
+      if (j.parent < 0) return;
+      var length = j.object.getWorldPosition(a).distanceTo(state.joints[j.parent].object.getWorldPosition(b));
+      if (length > 0) lengths.push(length);
+    });
+    lengths.sort(function (x, y) { return x - y; });
+    return lengths.length ? lengths[Math.floor(lengths.length / 2)] : 0;
+  }
+
+  // The positions, at every frame of the clip (selected), of the cameras it moves; returns them all.
+  function tracePaths(index) {
+    var c = state.clips[index], all = [];
+    state.cameraPaths.forEach(function (p) {
+      if (!c.animated[p.node]) return;
+      p.points = [];
+      for (var g = 0; g < c.frames; g++) {
+        showPose(g);
+        scene.updateMatrixWorld(true);
+        p.points.push(p.object.getWorldPosition(new THREE.Vector3()));
+      }
+      all = all.concat(p.points);
+    });
+    return all;
+  }
+
+  function drawPaths() {
+    state.cameraPaths.forEach(function (p) {
+      if (p.points.length > 1) {
+        p.path.geometry.dispose();
+        p.path.geometry = new THREE.TubeBufferGeometry(new THREE.CatmullRomCurve3(p.points), p.points.length * 4, state.size * 0.004, 6);
+      }
     });
   }
 
@@ -282,6 +424,7 @@
     var floor = UP.y < 0 ? state.box.max.y : state.box.min.y;
     grid.position.set(center.x, floor, center.z);
     scene.add(grid);
+    sizeDots();
     axes = new THREE.AxesHelper(size * 0.15);
     scene.add(axes);
     el('up-label').textContent = 'up: ' + data.up + (data.up === '-Y' ? ' (the PS1\u2019s Y points down)' : '') +

@@ -3,6 +3,7 @@
 // A part of the viewer: src/preview/preview_page.cpp (ViewerScript) says how the page joins them.
 
   var data = JSON.parse(document.getElementById('animkit-data').textContent);
+  data.info = {};     // the file's `info --json`, unpacked at start (unpackText)
   var el = function (id) { return document.getElementById(id); };
   var UP = data.up === '-Y' ? new THREE.Vector3(0, -1, 0) : new THREE.Vector3(0, 1, 0);
 
@@ -11,23 +12,24 @@
     nodes: [],          // glTF node index -> Object3D
     root: null,         // the glTF scene's root node (animkit_root)
     joints: [],         // {name, node, object, parent (index into joints or -1), rest: {p, q, s}, parentObject}
-    clips: [],          // {name, index, clip (AnimationClip), rate, frames, duration, loop, space, events, animated}
+    clips: [],          // {name, index, clip (AnimationClip; null until loadClip), loading, rate, frames, duration, loop, space, events, animated}
     clip: -1,           // the clip shown; -1: the rest pose
     action: null,
     time: 0,
     playing: false,
     speed: 1,
-    size: 1,            // bounding-box diagonal of the model
+    size: 1,            // bounding-box diagonal of the model (rest pose, meshes, the first clip)
+    boneLength: 0,      // the median length of the rest pose's bones: what joint markers are sized by
     box: new THREE.Box3(),
     cameraPaths: [],
-    skinned: []         // {node, mesh, primitive, object (SkinnedMesh)}
+    skinned: [],        // {node, mesh, primitive, object (SkinnedMesh)}
+    timings: {}         // milliseconds since navigation at each step of the start (the benchmark reads them)
   };
+  function mark(step) { state.timings[step] = Math.round(performance.now()); }
 
   var resolveReady, rejectReady;
   var ready = new Promise(function (resolve, reject) { resolveReady = resolve; rejectReady = reject; });
-  var renderer, scene, camera, controls, mixer, overlay, grid, axes, bones, jointDots = [], boneSticks = [];
-  var dotMaterial = new THREE.MeshBasicMaterial({ color: 0xfff1c9, depthTest: false, transparent: true });
-  var hoverMaterial = new THREE.MeshBasicMaterial({ color: 0xff5a36, depthTest: false, transparent: true });
+  var renderer, scene, camera, controls, mixer, overlay, grid, axes, bones, dots, boneSticks = [];
 
   // ---- the test hook -------------------------------------------------------------------------
   window.animkitPreview = {
@@ -42,10 +44,16 @@
     joints: function () {
       return state.joints.map(function (j) { return { name: j.name, parent: j.parent }; });
     },
-    // Shows frame `frame` of a clip (index or name; null or 'rest': the rest pose) and
-    // returns every joint's world position, read from three.js's scene graph.
+    // A promise of the clip (index or name) loaded: the page parses a clip's animation when
+    // it is first shown (the first clip before `ready`).
+    loadClip: function (clip) {
+      return loadClip(clipIndex(clip)).then(function () { return null; });
+    },
+    // Shows frame `frame` of a clip (index or name, loaded: loadClip; null or 'rest': the
+    // rest pose) and returns every joint's world position, read from three.js's scene graph.
     worldPositions: function (clip, frame) {
       var index = clip === null || clip === 'rest' ? -1 : clipIndex(clip);
+      if (index >= 0 && !state.clips[index].clip) throw new Error('clip ' + clip + ' is not loaded yet (loadClip)');
       if (index !== state.clip) selectClip(index);
       pause();
       showFrame(frame || 0);
@@ -104,7 +112,18 @@
       el('hud').style.visibility = visible ? '' : 'hidden';
     },
     render: function () { renderer.render(scene, camera); return renderer.domElement; },
-    modelSize: function () { return state.size; }
+    // Turns the camera around the joints' centre as they are, at `factor` times its distance (< 1: closer).
+    zoom: function (factor) {
+      var centre = new THREE.Vector3(), v = new THREE.Vector3();
+      state.joints.forEach(function (j) { centre.add(j.object.getWorldPosition(v)); });
+      if (state.joints.length) centre.divideScalar(state.joints.length);
+      camera.position.sub(controls.target).multiplyScalar(factor).add(centre);
+      controls.target.copy(centre);
+      controls.update();
+      renderer.render(scene, camera);
+    },
+    modelSize: function () { return state.size; },
+    timings: function () { return Object.assign({}, state.timings); }
   };
 
   function clipIndex(clip) {
@@ -124,10 +143,61 @@
     rejectReady(new Error(String(message)));
   }
 
-  function base64ToArrayBuffer(text) {
-    var binary = atob(text);
-    var bytes = new Uint8Array(binary.length);
-    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes.buffer;
+  // The bytes of a data block of the page: `length` bytes of gzip written 7 bits per
+  // character (src/preview/preview_encode.hpp, Text7), decompressed; a promise of an ArrayBuffer.
+  var ESCAPED = [0, 13, 60];  // NUL, CR, '<'
+  function unpack(id, length) {
+    var text = el(id).textContent;
+    var bytes = new Uint8Array(length);
+    var acc = 0, bits = 0, at = 0;
+    var put = function (group) {
+      acc = (acc << 7 | group) & 0x3fff;
+      bits += 7;
+      if (bits >= 8) {
+        bits -= 8;
+        if (at < length) bytes[at++] = (acc >> bits) & 0xff;
+      }
+    };
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i);
+      if (c < 0x80) {
+        put(c);
+      } else if (c >= 0x100 && c < 0x280) {
+        put(ESCAPED[(c - 0x100) >> 7]);
+        put((c - 0x100) & 0x7f);
+      }  // anything else is not data (white space is ASCII: it cannot be in the block)
+    }
+    if (at !== length) return Promise.reject(new Error(id + ': ' + at + ' bytes of data, ' + length + ' expected'));
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(stream).arrayBuffer();
+  }
+
+  function unpackText(id, length) {
+    return unpack(id, length).then(function (buffer) { return new TextDecoder().decode(buffer); });
+  }
+
+  // The glb without its animations (the loader would parse every clip before calling
+  // back): its JSON chunk rewritten, its binary chunk as it is. Returns {glb, animations}.
+  function setAnimationsAside(buffer) {
+    var view = new DataView(buffer);
+    if (buffer.byteLength < 20 || view.getUint32(0, true) !== 0x46546c67) return { glb: buffer, animations: [] };
+    var jsonLength = view.getUint32(12, true);
+    var json = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 20, jsonLength)));
+    var animations = json.animations || [];
+    delete json.animations;
+    var text = new TextEncoder().encode(JSON.stringify(json));
+    var padded = (text.length + 3) & ~3;
+    var rest = new Uint8Array(buffer, 20 + jsonLength);
+    var out = new Uint8Array(20 + padded + rest.length);
+    var outView = new DataView(out.buffer);
+    outView.setUint32(0, 0x46546c67, true);
+    outView.setUint32(4, 2, true);
+    outView.setUint32(8, out.length, true);
+    outView.setUint32(12, padded, true);
+    outView.setUint32(16, 0x4e4f534a, true);  // JSON
+    out.set(text, 20);
+    out.fill(0x20, 20 + text.length, 20 + padded);
+    out.set(rest, 20 + padded);
+    return { glb: out.buffer, animations: animations };
   }
 

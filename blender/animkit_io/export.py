@@ -7,6 +7,7 @@
 # L_i is rigid, so A_i's scale is b_i's and translation / rotation are transformed.
 # Clips imported in model space (KH2 raw motion) are written in model space again.
 
+import array
 import math
 import os
 import shutil
@@ -15,7 +16,7 @@ import tempfile
 import bpy
 from mathutils import Euler, Matrix, Quaternion, Vector
 
-from . import action_api, cli, export_plan, formats, gltf_write, rig as rigmod, slots
+from . import action_api, cli, export_keys, export_plan, formats, gltf_write, rig as rigmod, slots
 
 # Where export keeps a copy of the glTF it hands to animkit (for debugging), when set.
 KEEP_ENV = "ANIMKIT_BLENDER_KEEP_GLTF"
@@ -140,15 +141,12 @@ def _frame_range(action):
 
 
 class _BoneCurves:
-    """Evaluates a pose bone's basis (location, quaternion, scale) from an action."""
+    """Evaluates a pose bone's basis (location, quaternion, scale) from its F-curves
+    ({(property, index): fcurve}), frame by frame (the sampled path)."""
 
-    def __init__(self, action, pose_bone, rest_scale):
-        base = 'pose.bones["%s"].' % bpy.utils.escape_identifier(pose_bone.name)
+    def __init__(self, curves, pose_bone, rest_scale):
         self.mode = pose_bone.rotation_mode
-        self.curves = {}
-        for fc in action_api.fcurves(action):
-            if fc.data_path.startswith(base) and not fc.mute:
-                self.curves[(fc.data_path[len(base):], fc.array_index)] = fc
+        self.curves = curves
         self.rest_scale = rest_scale
         self.keyed = bool(self.curves)
 
@@ -170,6 +168,92 @@ class _BoneCurves:
         q.normalize()
         s = Vector([self._get("scale", k, frame, self.rest_scale[k]) for k in range(3)])
         return loc, q, s
+
+
+_BONES_PREFIX = 'pose.bones["'
+
+
+def curves_by_bone(arm_obj, action):
+    """{bone name: {(property, index): fcurve}} of the action's unmuted F-curves, read in
+    one pass."""
+    names = {bpy.utils.escape_identifier(b.name): b.name for b in arm_obj.data.bones}
+    out = {}
+    for fc in action_api.fcurves(action):
+        path = fc.data_path
+        end = path.rfind('"].')
+        if fc.mute or end < 0 or not path.startswith(_BONES_PREFIX):
+            continue
+        name = names.get(path[len(_BONES_PREFIX):end])
+        if name is not None:
+            out.setdefault(name, {})[(path[end + 3:], fc.array_index)] = fc
+    return out
+
+
+def read_curve(fc):
+    """The F-curve's keys (export_keys.Curve), read with bulk calls; None when what it
+    evaluates to is more than its keys (modifiers, extrapolation, no key)."""
+    if len(fc.modifiers) or fc.extrapolation != "CONSTANT":
+        return None
+    points = fc.keyframe_points
+    n = len(points)
+    if n == 0:
+        return None
+    co = array.array("f", bytes(8 * n))
+    points.foreach_get("co", co)
+    interp = array.array("i", bytes(4 * n))
+    points.foreach_get("interpolation", interp)
+    handles = None
+    if export_keys.BEZIER in interp[:n - 1]:
+        left = array.array("f", bytes(8 * n))
+        right = array.array("f", bytes(8 * n))
+        points.foreach_get("handle_left", left)
+        points.foreach_get("handle_right", right)
+        handles = (left[0::2], left[1::2], right[0::2], right[1::2])
+    return export_keys.Curve(co[0::2], co[1::2], interp, handles)
+
+
+# (Blender property, glTF path, components, the basis where the property has no curve)
+_PROPERTIES = (("location", "translation", 3, (0.0, 0.0, 0.0)),
+               ("rotation_quaternion", "rotation", 4, (1.0, 0.0, 0.0, 0.0)),
+               ("scale", "scale", 3, None))
+
+
+def key_channels(node_index, node, fcs, rotation_mode, offset, f0, f1, rate, times_cache):
+    """The bone's glTF channels from its F-curves' keys, or None when they cannot carry it
+    exactly (then it is sampled at every frame): Euler or axis-angle rotation, curves that
+    are not Bezier-at-thirds / linear / constant throughout, keys outside the frame range,
+    a hidden joint (scale 0)."""
+    if rotation_mode != "QUATERNION":
+        return None
+    lt, lq = offset
+    lm = [tuple(row) for row in lq.to_matrix()]
+    lqt = (lq.w, lq.x, lq.y, lq.z)
+    out = []
+    for prop, path, width, defaults in _PROPERTIES:
+        curves = []
+        for k in range(width):
+            fc = fcs.get((prop, k))
+            c = read_curve(fc) if fc is not None else None
+            if fc is not None and (c is None or c.frames[0] < f0 - export_keys.TIME_TOLERANCE or
+                                   c.frames[-1] > f1 + export_keys.TIME_TOLERANCE):
+                return None
+            if c is not None and prop == "scale" and min(map(abs, c.values)) < 1e-9:
+                return None
+            curves.append(c)
+        if not any(curves):
+            continue  # no curve: the basis' default, the node's rest (glTF keeps it without a channel)
+        ch = export_keys.combine(curves, defaults or node["s"])
+        if ch is None:
+            return None
+        out.append(export_keys.gltf_channel(node_index, path, ch, tuple(lt), lm, lqt, f0, rate, times_cache))
+    return out
+
+
+def _keys_at_rest(channels, node):
+    """Whether a bone's key channels all hold its rest (a joint the clip did not list)."""
+    eps_t = 1e-5 * max(1.0, Vector(node["t"]).length)
+    rest = {"translation": (node["t"], eps_t), "rotation": (node["r"], 1e-5), "scale": (node["s"], 1e-5)}
+    return all(export_keys.at_rest(c, *rest[c["path"]]) for c in channels)
 
 
 def _close(a, b, eps):
@@ -198,8 +282,60 @@ def _at_rest(vals, node):
     return True
 
 
+def _sample(arm_obj, mapping, order, parents, offsets, fcs_of, nodes, sampled, f0, n, model_space):
+    """{node: [(t, q, s, hidden) per frame]} for the bones in `sampled`, evaluated frame by
+    frame (model space: composed down the hierarchy, so every bone of `order`)."""
+    curves = {i: _BoneCurves(fcs_of.get(mapping[i], {}), arm_obj.pose.bones[mapping[i]], nodes[i]["s"])
+              for i in order if i in sampled}
+    values = {i: [] for i in curves}
+    for k in range(n):
+        frame = f0 + k
+        world = {}
+        for i in curves:
+            lt, lq = offsets[i]
+            bt, bq, bs = curves[i].basis(frame)
+            t = lt + lq @ bt
+            q = lq @ bq
+            s = bs
+            hidden = all(abs(c) < 1e-9 for c in s)
+            if model_space:
+                p = parents[i]
+                local = Matrix.LocRotScale(t, q, Vector((1, 1, 1)) if hidden else s)
+                w = local if p < 0 or p not in world else world[p] @ local
+                world[i] = w
+                t, q, s2 = w.decompose()
+                s = Vector((0, 0, 0)) if hidden else s2
+            values[i].append((t, q, s, hidden))
+    return values
+
+
+def _sampled_channels(i, node, vals, stored_vis, visibility):
+    """A sampled bone's channels: one linear key per frame (scale STEP when hidden)."""
+    qs = []
+    prev = None
+    for _t, q, _s, _h in vals:
+        q = q.copy()
+        if prev is not None and prev.dot(q) < 0.0:
+            q.negate()
+        qs.append(q)
+        prev = q
+    channels = [{"node": i, "path": "translation", "interpolation": "LINEAR", "values": [tuple(v[0]) for v in vals]},
+                {"node": i, "path": "rotation", "interpolation": "LINEAR", "values": [_xyzw(q) for q in qs]}]
+    hidden = [v[3] for v in vals]
+    if any(hidden):
+        visibility.append({"joint": node["name"], "frames": len(vals), "hidden": rigmod.hidden_ranges(hidden),
+                           "scale": stored_vis.get(node["name"], {}).get("scale", "sampled")})
+        channels.append({"node": i, "path": "scale", "interpolation": "STEP",
+                         "values": [(0.0, 0.0, 0.0) if v[3] else tuple(v[2]) for v in vals]})
+    else:
+        channels.append({"node": i, "path": "scale", "interpolation": "LINEAR", "values": [tuple(v[2]) for v in vals]})
+    return channels
+
+
 def read_clip(arm_obj, action, rig, mapping, scene_rate):
-    """One clip dict for gltf_write (plus what the report needs)."""
+    """One clip dict for gltf_write (plus what the report needs). Each keyed bone's curves
+    are written as their keys where glTF carries them exactly (key_channels), else sampled
+    at every frame; model-space clips are sampled throughout."""
     nodes = rig["nodes"]
     record = rigmod.loads(action.get("animkit_clip", ""), {}) or {}
     stored_events = rigmod.loads(action.get("animkit_events", ""), []) or []
@@ -220,61 +356,31 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
         lm = b if p < 0 or p not in mapping else bones[mapping[p]].matrix_local.inverted() @ b
         offsets[i] = _rigid(lm)
 
-    curves = {i: _BoneCurves(action, arm_obj.pose.bones[mapping[i]], nodes[i]["s"]) for i in order}
-    # Transforms per node per frame: (t, q, s, hidden)
-    values = {i: [] for i in order}
-    for k in range(n):
-        frame = f0 + k
-        world = {}
-        for i in order:
-            lt, lq = offsets[i]
-            bt, bq, bs = curves[i].basis(frame)
-            t = lt + lq @ bt
-            q = lq @ bq
-            s = bs
-            hidden = all(abs(c) < 1e-9 for c in s)
-            if model_space:
-                p = parents[i]
-                local = Matrix.LocRotScale(t, q, Vector((1, 1, 1)) if hidden else s)
-                w = local if p < 0 or p not in world else world[p] @ local
-                world[i] = w
-                t, q, s2 = w.decompose()
-                s = Vector((0, 0, 0)) if hidden else s2
-            values[i].append((t, q, s, hidden))
+    fcs_of = curves_by_bone(arm_obj, action)
+    keyed = [i for i in order if fcs_of.get(mapping[i])]
+    from_keys = {}
+    times_cache = {}
+    if not model_space:
+        for i in keyed:
+            chans = key_channels(i, nodes[i], fcs_of[mapping[i]], arm_obj.pose.bones[mapping[i]].rotation_mode,
+                                 offsets[i], f0, f1, rate, times_cache)
+            if chans is not None:
+                from_keys[i] = chans
+    sampled = set(order) if model_space else set(keyed) - set(from_keys)
+    values = _sample(arm_obj, mapping, order, parents, offsets, fcs_of, nodes, sampled, f0, n, model_space)
 
     channels = []
     visibility = []
     stored_vis = {v.get("joint"): v for v in record.get("visibility", []) if isinstance(v, dict)}
-    for i in order:
+    for i in keyed:
         node = nodes[i]
-        vals = values[i]
-        if not curves[i].keyed:
-            continue
-        if node["kind"] == rigmod.KIND_JOINT and listed is not None and node["name"] not in listed:
+        unlisted = node["kind"] == rigmod.KIND_JOINT and listed is not None and node["name"] not in listed
+        if i in from_keys:
+            if not (unlisted and _keys_at_rest(from_keys[i], node)):
+                channels += from_keys[i]
+        elif not (unlisted and _at_rest(values[i], node)):
             # A joint the clip did not animate: written only when edited away from its rest.
-            if _at_rest(vals, node):
-                continue
-        qs = []
-        prev = None
-        for _t, q, _s, _h in vals:
-            q = q.copy()
-            if prev is not None and prev.dot(q) < 0.0:
-                q.negate()
-            qs.append(q)
-            prev = q
-        channels.append({"node": i, "path": "translation", "interpolation": "LINEAR",
-                         "values": [tuple(v[0]) for v in vals]})
-        channels.append({"node": i, "path": "rotation", "interpolation": "LINEAR",
-                         "values": [_xyzw(q) for q in qs]})
-        hidden = [v[3] for v in vals]
-        if any(hidden):
-            visibility.append({"joint": node["name"], "frames": n, "hidden": rigmod.hidden_ranges(hidden),
-                               "scale": stored_vis.get(node["name"], {}).get("scale", "sampled")})
-            channels.append({"node": i, "path": "scale", "interpolation": "STEP",
-                             "values": [(0.0, 0.0, 0.0) if v[3] else tuple(v[2]) for v in vals]})
-        else:
-            channels.append({"node": i, "path": "scale", "interpolation": "LINEAR",
-                             "values": [tuple(v[2]) for v in vals]})
+            channels += _sampled_channels(i, node, values[i], stored_vis, visibility)
 
     name = rigmod.export_clip_name(action.name, record.get("name", ""))
     extras = {k: v for k, v in record.items() if k not in ("name", "joints", "visibility", "placeholder", "events")}
@@ -364,6 +470,20 @@ def linked_copies(actions, clip_data):
     return out
 
 
+def _read_clips(context, arm_obj, actions, rig, mapping, scene_rate):
+    """read_clip of every action, with Blender's progress indicator."""
+    wm = context.window_manager
+    wm.progress_begin(0, len(actions))
+    try:
+        out = []
+        for k, action in enumerate(actions):
+            out.append(read_clip(arm_obj, action, rig, mapping, scene_rate))
+            wm.progress_update(k + 1)
+        return out
+    finally:
+        wm.progress_end()
+
+
 def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="", use_template=True, options=()):
     result = ExportResult()
     if arm_obj is None:
@@ -391,7 +511,7 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
         result.messages.append(("WARNING", "bones added in Blender are not exported: " + ", ".join(extra)))
     render = context.scene.render
     scene_rate = render.fps / render.fps_base
-    clip_data = [read_clip(arm_obj, a, rig, mapping, scene_rate) for a in actions]
+    clip_data = _read_clips(context, arm_obj, actions, rig, mapping, scene_rate)
     result.clips = [c["name"] for c in clip_data]
 
     skeleton = arm_obj.get("animkit_skeleton", "")

@@ -1,9 +1,12 @@
 # A small glTF 2.0 (.glb) writer for what export hands to animkit: the stored skeleton
-# (rig.py) as nodes, and one animation per clip with one key per frame. Pure Python
-# (struct, json): no bpy, no numpy.
+# (rig.py) as nodes, and one animation per clip: each channel with its own key times (the
+# F-curves' keys) or the clip's frames (sampled). Pure Python (array, struct, json): no bpy,
+# no numpy.
 
+import array
 import json
 import struct
+import sys
 
 from . import rig as rigmod
 
@@ -22,18 +25,33 @@ class _Buffer:
     def add(self, rows, width, minmax=False):
         """Appends float rows (tuples of `width`, or floats when width is 1); returns the
         accessor index."""
+        flat = list(rows) if width == 1 else [v for row in rows for v in row]
+        return self._add(flat, len(rows), width, minmax)
+
+    def add_columns(self, columns):
+        """Appends rows given as one sequence of floats per component; returns the accessor
+        index."""
+        count = len(columns[0])
+        width = len(columns)
+        flat = array.array("f", bytes(4 * count * width))
+        for k, col in enumerate(columns):
+            flat[k::width] = col if isinstance(col, array.array) and col.typecode == "f" else array.array("f", col)
+        return self._add(flat, count, width, False)
+
+    def _add(self, flat, count, width, minmax):
         while len(self.data) % 4:
             self.data.append(0)
         start = len(self.data)
-        flat = list(rows) if width == 1 else [v for row in rows for v in row]
-        self.data += struct.pack("<%df" % len(flat), *flat)
-        self.views.append({"buffer": 0, "byteOffset": start, "byteLength": len(self.data) - start})
-        acc = {"bufferView": len(self.views) - 1, "componentType": _FLOAT, "count": len(rows), "type": _TYPES[width]}
-        if minmax and rows:
+        stored = flat if isinstance(flat, array.array) else array.array("f", flat)
+        acc = {"bufferView": len(self.views), "componentType": _FLOAT, "count": count, "type": _TYPES[width]}
+        if minmax and count:
             # min/max as the float32 values stored
-            stored = struct.unpack("<%df" % len(flat), struct.pack("<%df" % len(flat), *flat))
             acc["min"] = [min(stored)]
             acc["max"] = [max(stored)]
+        if sys.byteorder == "big":
+            stored.byteswap()
+        self.data += stored.tobytes()
+        self.views.append({"buffer": 0, "byteOffset": start, "byteLength": len(self.data) - start})
         self.accessors.append(acc)
         return len(self.accessors) - 1
 
@@ -42,7 +60,10 @@ def document(rig, clips):
     """Builds the glTF JSON and binary buffer.
 
     rig: rig.py's dict. clips: [{"name", "extras" (the animkit extras), "times": [s],
-    "channels": [{"node", "path", "interpolation", "values": [tuple per time]}]}]."""
+    "channels": [{"node", "path", "interpolation", "values": [tuple per time] or "columns":
+    [list per component], and "times": [s] when not the clip's}]}]. A CUBICSPLINE
+    channel holds in tangent, value, out tangent per time. Equal key times share one
+    accessor."""
     nodes_in = rig["nodes"]
     buf = _Buffer()
     nodes = []
@@ -83,13 +104,19 @@ def document(rig, clips):
         channels = clip["channels"]
         if not channels or not times:
             continue
-        t_acc = buf.add(times, 1, minmax=True)
+        inputs = {}
         samplers = []
         chans = []
         for ch in channels:
-            width = 4 if ch["path"] == "rotation" else 3
-            out = buf.add(ch["values"], width)
-            samplers.append({"input": t_acc, "output": out, "interpolation": ch.get("interpolation", "LINEAR")})
+            key_times = ch.get("times", times)
+            key = array.array("f", key_times).tobytes()
+            if key not in inputs:
+                inputs[key] = buf.add(key_times, 1, minmax=True)
+            if "columns" in ch:
+                out = buf.add_columns(ch["columns"])
+            else:
+                out = buf.add(ch["values"], 4 if ch["path"] == "rotation" else 3)
+            samplers.append({"input": inputs[key], "output": out, "interpolation": ch.get("interpolation", "LINEAR")})
             chans.append({"sampler": len(samplers) - 1, "target": {"node": ch["node"], "path": ch["path"]}})
         anim = {"name": clip["name"], "channels": chans, "samplers": samplers}
         if clip.get("extras") is not None:

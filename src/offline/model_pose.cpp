@@ -158,9 +158,7 @@ bool UniformTrack(const Track<Vec3>& t) {
   return all(t.values) && all(t.in_tangents) && all(t.out_tangents);
 }
 
-// True when no joint with children ever scales non-uniformly: then every model scale a
-// child inherits is uniform, which commutes with rotation, and the two rules agree.
-bool RulesAgree(const Skeleton& skeleton, const Clip& clip) {
+bool RulesAgreeImpl(const Skeleton& skeleton, const Clip& clip) {
   std::vector<bool> has_child(skeleton.joints.size());
   for (const Joint& j : skeleton.joints)
     if (j.parent >= 0) has_child[static_cast<size_t>(j.parent)] = true;
@@ -249,9 +247,11 @@ Track<T> LinearKeys(const std::vector<T>& values, double rate) {
 
 }  // namespace
 
+bool ScaleRulesAgree(const Skeleton& skeleton, const Clip& clip) { return RulesAgreeImpl(skeleton, clip); }
+
 void ConvertScaleInheritance(const Skeleton& skeleton, Clip& clip, ScaleInheritance to, const Limits& limits) {
   if (clip.scale_inheritance == to) return;
-  if (clip.space == Space::Model || RulesAgree(skeleton, clip)) {
+  if (clip.space == Space::Model || ScaleRulesAgree(skeleton, clip)) {
     clip.scale_inheritance = to;
     return;
   }
@@ -276,7 +276,9 @@ void ConvertScaleInheritance(const Skeleton& skeleton, Clip& clip, ScaleInherita
       const TransformTRS& a = converted[j];
       const TransformTRS& b = pose.locals()[j];
       Changed& c = changed[j];
-      c.translation = c.translation || Distance(a.translation, b.translation) > 1e-6 * (1 + Distance(b.translation, {}));
+      // Float noise of the composition grows with how far the joint is from the origin.
+      const double reach = Distance(b.translation, {}) + Distance(pose.transforms()[j].translation, {});
+      c.translation = c.translation || Distance(a.translation, b.translation) > 1e-6 * (1 + reach);
       c.rotation = c.rotation || AngleBetween(a.rotation, b.rotation) > 1e-6;
       c.scale = c.scale || ScaleDistance(a.scale, b.scale) > 1e-6 * (1 + ScaleDistance(b.scale, {}));
     }

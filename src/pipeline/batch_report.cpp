@@ -2,10 +2,68 @@
 #include <animkit/pipeline/batch.hpp>
 
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace animkit {
+
+namespace {
+
+// Files no format reads alone that a format's reader takes from beside its own files.
+struct SideFiles {
+  std::string_view extension;  // lower case, with the dot
+  std::string_view format;     // the format whose files read them
+  std::string_view what;
+};
+constexpr SideFiles kSideFiles[] = {
+    {".dds", "edf-mdb", "textures of the EDF models (.mdb) beside them"},
+    {".bin", "gltf", "buffers of the glTF files beside them"},
+    {".png", "gltf", "images of the glTF files beside them"},
+    {".jpg", "gltf", "images of the glTF files beside them"},
+    {".jpeg", "gltf", "images of the glTF files beside them"},
+};
+
+std::string FolderOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
+// ".dds" of "tex/body.DDS"; "" when the name has none.
+std::string ExtensionOf(const std::string& path) {
+  const std::string name = path.substr(path.rfind('/') + 1);  // npos + 1 == 0
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos || dot == 0) return "";
+  std::string ext = name.substr(dot);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+// One line per kind of skipped file: its extension and what it is (a side file of a
+// format whose files are in the same folder), or why it was skipped.
+std::string SkippedKinds(const std::vector<BatchFileResult>& files) {
+  std::set<std::pair<std::string, std::string>> formats_in;  // (folder, format) of the files read
+  for (const BatchFileResult& f : files)
+    if (!f.format.empty()) formats_in.emplace(FolderOf(f.path), f.format);
+  std::map<std::pair<std::string, std::string>, size_t> kinds;  // (extension, what or reason): files
+  for (const BatchFileResult& f : files) {
+    if (f.status != BatchStatus::Skipped) continue;
+    const std::string ext = ExtensionOf(f.path);
+    std::string what = f.reason;
+    for (const SideFiles& side : kSideFiles)
+      if (f.format.empty() && ext == side.extension && formats_in.count({FolderOf(f.path), std::string(side.format)}))
+        what = std::string(side.what) + " (no format reads them alone)";
+    ++kinds[{ext, what}];
+  }
+  std::string out;
+  for (const auto& [kind, n] : kinds)
+    out += "  skipped: " + std::to_string(n) + " " + kind.first + (kind.first.empty() ? "" : " ") +
+           (n == 1 ? "file" : "files") + (kind.first.empty() ? " without an extension" : "") + ": " + kind.second + "\n";
+  return out;
+}
+
+}  // namespace
 
 std::string_view ToString(BatchStatus status) {
   switch (status) {
@@ -55,7 +113,7 @@ Value BatchReport::ToJson() const {
           {"files", entries}};
 }
 
-std::string BatchReport::Summary() const {
+std::string BatchReport::Summary(bool every_skipped) const {
   std::string out;
   char buf[256];
   const size_t total = converted + skipped + failed;
@@ -88,6 +146,12 @@ std::string BatchReport::Summary() const {
     std::snprintf(buf, sizeof buf, "  skeleton: %zu companion, %zu given, %zu none\n", by_skeleton["companion"],
                   by_skeleton["given"], by_skeleton["none"]);
     out += buf;
+  }
+  if (every_skipped) {
+    for (const BatchFileResult& f : files)
+      if (f.status == BatchStatus::Skipped) out += "  skipped: " + f.path + ": " + f.reason + "\n";
+  } else {
+    out += SkippedKinds(files);
   }
   for (const BatchFileResult& f : files)
     for (const std::string& w : f.warnings) out += "  " + f.path + ": warning: " + w + "\n";

@@ -19,8 +19,12 @@ std::string Fixed(double v, int digits) {
   return buf;
 }
 
+// Arrays of numbers up to this long are vectors (a bounding box, a quaternion), kept in
+// a summary; longer ones are tables, cut to their count.
+constexpr size_t kMaxVectorSize = 16;
+
 struct FileSummary {
-  Value fields;  // the format's own Info()
+  Value fields;  // the format's own Info(), or its summary
   const Scene* scene = nullptr;  // nullptr when it does not decode
   std::string decode_error;
   Companion skeleton;  // the skeleton file decoded against, and why
@@ -28,10 +32,17 @@ struct FileSummary {
   std::string skeleton_warning;  // a companion found but not used
 };
 
+// The format's fields at the detail asked for.
+Value Fields(const Document& document, InfoDetail detail) {
+  if (detail == InfoDetail::Full) return document.Info();
+  Value summary = document.InfoSummary();
+  return summary.is_null() ? CutTables(document.Info()) : summary;
+}
+
 // The summary of a file decoded here (into decoded; a decode error is described, not thrown).
 FileSummary Summarize(const LoadedFile& loaded, const InfoRequest& request, std::optional<DecodedScene>& decoded) {
   FileSummary s;
-  s.fields = loaded.document->Info();
+  s.fields = Fields(*loaded.document, request.detail);
   const ResolvedSkeleton skeleton = ResolveSkeleton(loaded, request.skeleton);
   s.skeleton = skeleton.file;
   if (!skeleton.file.path.empty() || skeleton.decoded) s.use = skeleton.automatic ? SkeletonUse::Companion : SkeletonUse::Given;
@@ -47,8 +58,8 @@ FileSummary Summarize(const LoadedFile& loaded, const InfoRequest& request, std:
   return s;
 }
 
-FileSummary Summarize(const LoadedFile& loaded, const DecodedScene& decoded) {
-  return {loaded.document->Info(), &decoded.scene, {}, decoded.skeleton, decoded.use, decoded.warning};
+FileSummary Summarize(const LoadedFile& loaded, const DecodedScene& decoded, InfoDetail detail) {
+  return {Fields(*loaded.document, detail), &decoded.scene, {}, decoded.skeleton, decoded.use, decoded.warning};
 }
 
 // Where a reader accepted what the format's rules forbid (formats list these in "warnings"),
@@ -123,6 +134,12 @@ std::string ModelLine(const Value& model) {
   return text + (list.empty() ? "" : " (" + list + ")") + "\n";
 }
 
+// ", shares the data of A000" for a clip of a linked slot, else "".
+std::string SharesData(const Clip& c) {
+  const Value* target = c.metadata.contains(kSharesDataWithKey) ? &c.metadata[kSharesDataWithKey] : nullptr;
+  return target && target->is_string() ? ", shares the data of " + target->get<std::string>() : "";
+}
+
 // "P_EX100.mdlx (companion)", "given: rig.glb", "none".
 std::string Label(const FileSummary& s) {
   return SkeletonLabel({{}, {}, {}, std::string(ToString(s.use)), s.skeleton.path});
@@ -131,7 +148,46 @@ std::string Label(const FileSummary& s) {
 // The format's "version" field, or null when it has none (never added to fields).
 Value Version(const Value& fields) { return fields.contains("version") ? fields["version"] : Value(); }
 
-Value InfoDocument(const LoadedFile& loaded, const FileSummary& s) {
+// The keys a clip stores: of every property of every joint.
+size_t KeyCount(const Clip& c) {
+  size_t keys = 0;
+  for (const JointTrack& t : c.tracks) keys += t.translation.size() + t.rotation.size() + t.scale.size();
+  return keys;
+}
+
+// The clip's own header values (constraint and expression counts, its archive entry...):
+// its plain metadata, and the length of each list of names (IK helpers); tables and
+// vectors are left to --full.
+Value ClipFormatFields(const Clip& c) {
+  Value out = Value::object();
+  for (auto it = c.metadata.begin(); it != c.metadata.end(); ++it) {
+    const Value& v = it.value();
+    if (v.is_primitive()) out[it.key()] = v;
+    else if (v.is_array() && !v.empty() && std::all_of(v.begin(), v.end(), [](const Value& e) { return e.is_string(); }))
+      out[it.key() + "_count"] = v.size();
+  }
+  return out;
+}
+
+// A clip as info lists it. Full: the joints it animates by name; summary: their count,
+// its stored keys and its format's header values.
+Value ClipInfo(const Clip& c, InfoDetail detail) {
+  Value clip = {{"name", c.name}, {"frames", c.frame_count}, {"rate", c.frame_rate},
+                {"duration", c.duration}, {"loop", c.loop}, {"events", c.events.size()}};
+  if (detail == InfoDetail::Full) {
+    Value names = Value::array();
+    for (const JointTrack& t : c.tracks) names.push_back(t.joint);
+    clip["joints"] = names;
+  } else {
+    clip["joint_count"] = c.tracks.size();
+    clip["key_count"] = KeyCount(c);
+    clip["format_fields"] = ClipFormatFields(c);
+  }
+  if (c.metadata.contains(kSharesDataWithKey)) clip[kSharesDataWithKey] = c.metadata[kSharesDataWithKey];
+  return clip;
+}
+
+Value InfoDocument(const LoadedFile& loaded, const FileSummary& s, InfoDetail detail) {
   Value out = {{"file", loaded.path},
                {"format", loaded.format->id},
                {"description", loaded.format->description},
@@ -146,16 +202,7 @@ Value InfoDocument(const LoadedFile& loaded, const FileSummary& s) {
   if (s.scene) {
     for (const Joint& j : s.scene->skeleton.joints) joints.push_back(j.name);
     for (const Clip& c : s.scene->clips) {
-      Value names = Value::array();
-      for (const JointTrack& t : c.tracks) names.push_back(t.joint);
-      clips.push_back({{"name", c.name},
-                       {"frames", c.frame_count},
-                       {"rate", c.frame_rate},
-                       {"duration", c.duration},
-                       {"loop", c.loop},
-                       {"joints", names},
-                       {"events", c.events.size()}});
-      if (c.metadata.contains(kSharesDataWithKey)) clips.back()[kSharesDataWithKey] = c.metadata[kSharesDataWithKey];
+      clips.push_back(ClipInfo(c, detail));
       for (const Event& e : c.events) {
         Value ev = {{"clip", c.name}, {"time", e.time}, {"name", e.name}, {"params", e.params}};
         if (e.end_time) ev["end_time"] = *e.end_time;
@@ -176,18 +223,33 @@ Value InfoDocument(const LoadedFile& loaded, const FileSummary& s) {
   out["warnings"] = Warnings(s);
   out["damaged"] = loaded.document->Damaged();
   out["fields"] = s.fields;
+  // Full is the document as it always was; a summary says what it is and where the rest is.
+  if (detail == InfoDetail::Summary) out["detail"] = "summary: `animkit info --full` lists every record";
   return out;
 }
 
 }  // namespace
 
-Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
-  std::optional<DecodedScene> decoded;
-  return InfoDocument(loaded, Summarize(loaded, request, decoded));
+Value CutTables(const Value& fields) {
+  if (fields.is_object()) {
+    Value out = Value::object();
+    for (auto it = fields.begin(); it != fields.end(); ++it) out[it.key()] = CutTables(it.value());
+    return out;
+  }
+  if (!fields.is_array()) return fields;
+  auto all = [&fields](auto test) { return std::all_of(fields.begin(), fields.end(), test); };
+  if (all([](const Value& e) { return e.is_string(); })) return fields;
+  if (fields.size() <= kMaxVectorSize && all([](const Value& e) { return e.is_number(); })) return fields;
+  return {{"count", fields.size()}};
 }
 
-Value InfoValue(const LoadedFile& loaded, const DecodedScene& decoded) {
-  return InfoDocument(loaded, Summarize(loaded, decoded));
+Value InfoValue(const LoadedFile& loaded, const InfoRequest& request) {
+  std::optional<DecodedScene> decoded;
+  return InfoDocument(loaded, Summarize(loaded, request, decoded), request.detail);
+}
+
+Value InfoValue(const LoadedFile& loaded, const DecodedScene& decoded, InfoDetail detail) {
+  return InfoDocument(loaded, Summarize(loaded, decoded, detail), detail);
 }
 
 std::string InfoJson(const std::string& path, const InfoRequest& request) {
@@ -218,7 +280,8 @@ std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
     for (const Clip& c : s.scene->clips) {
       text += "  clip \"" + c.name + "\": " + std::to_string(c.frame_count) + " frames at " + Fixed(c.frame_rate, 3) +
               " fps, " + Fixed(c.duration, 3) + " s, " + (c.loop ? "loops" : "no loop") + ", " +
-              std::to_string(c.tracks.size()) + " joints, " + std::to_string(c.events.size()) + " events\n";
+              std::to_string(c.tracks.size()) + " joints, " + std::to_string(KeyCount(c)) + " keys, " +
+              std::to_string(c.events.size()) + " events" + SharesData(c) + "\n";
     }
   } else {
     text += "  (not decoded: " + s.decode_error + ")\n";
@@ -230,6 +293,7 @@ std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
   for (auto it = s.fields.begin(); it != s.fields.end(); ++it) {
     if (it.value().is_primitive()) text += "  " + it.key() + ": " + DumpJson(it.value()) + "\n";
   }
+  if (request.detail == InfoDetail::Full) text += "  fields (every record): " + DumpJson(s.fields, 2) + "\n";
   return text;
 }
 

@@ -5,6 +5,7 @@
 #include <animkit/preview/preview.hpp>
 
 #include "preview/preview_assets.hpp"
+#include "preview/preview_encode.hpp"
 #include "preview/preview_html.hpp"
 
 #include <algorithm>
@@ -19,38 +20,23 @@ namespace {
 // (a big file's tables would otherwise outweigh its animation): `animkit info --json` has them all.
 constexpr size_t kMaxFieldsJsonBytes = size_t{256} << 10;
 
-std::string Base64(const Bytes& bytes) {
-  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    const uint32_t v = uint32_t{bytes[i]} << 16 | uint32_t{bytes[i + 1]} << 8 | bytes[i + 2];
-    for (int shift = 18; shift >= 0; shift -= 6) out += kDigits[(v >> shift) & 63];
-  }
-  if (const size_t rest = bytes.size() - i; rest > 0) {
-    const uint32_t v = uint32_t{bytes[i]} << 16 | (rest == 2 ? uint32_t{bytes[i + 1]} << 8 : 0u);
-    out += kDigits[(v >> 18) & 63];
-    out += kDigits[(v >> 12) & 63];
-    out += rest == 2 ? kDigits[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
 // The viewer's script: its parts (viewer/preview_*.js) in order, each without its heading
-// comment (the column-0 comment lines up to the first blank line). page.html wraps them in
-// one function, so they share its scope as one file would.
+// comment (the column-0 comment lines up to the first blank line), in one function, so
+// that they share its scope as one file would.
 std::string ViewerScript() {
   namespace assets = preview_assets;
-  std::string script;
+  std::string script =
+      "// The preview page's viewer: loads the page's glb with three.js's GLTFLoader, plays its\n"
+      "// clips, draws the skeleton, and exposes window.animkitPreview for the tests\n"
+      "// (docs/preview.md). Classic script: three.js is the global THREE.\n"
+      "(function () {\n  'use strict';\n\n";
   for (std::string_view part :
        {assets::kPreviewStateJs, assets::kPreviewSceneJs, assets::kPreviewPlaybackJs, assets::kPreviewPanelJs}) {
     while (part.rfind("//", 0) == 0) part.remove_prefix(std::min(part.find('\n'), part.size() - 1) + 1);
     if (part.rfind("\n", 0) == 0) part.remove_prefix(1);
     script += part;
   }
-  return preview_html::InlineScript(script);
+  return script + "})();\n";
 }
 
 // info with its "fields" cut to their plain values when they are too big to carry.
@@ -67,7 +53,55 @@ Value PageInfo(Value info) {
   return info;
 }
 
+
+// The page's <style> and <script> elements: inline, or referring to the shared assets at
+// `assets` (a site's folder, relative to the page).
+std::string PageAssets(std::string_view assets, std::string& style) {
+  namespace assets_src = preview_assets;
+  if (assets.empty()) {
+    style = "<style>\n" + std::string(assets_src::kPreviewCss) + "</style>";
+    std::string scripts;
+    for (const std::string_view source : {assets_src::kThreeJs, assets_src::kGltfLoaderJs, assets_src::kOrbitControlsJs}) {
+      scripts += "<script>\n" + preview_html::InlineScript(source) + "\n</script>\n";
+    }
+    return scripts + "<script>\n" + preview_html::InlineScript(ViewerScript()) + "</script>";
+  }
+  const std::string prefix = preview_html::Escape(assets);
+  style = "<link rel=\"stylesheet\" href=\"" + prefix + "preview.css\">";
+  std::string scripts;
+  for (const PreviewAsset& asset : PreviewSharedAssets()) {
+    if (asset.name.ends_with(".js")) scripts += "<script src=\"" + prefix + asset.name + "\"></script>\n";
+  }
+  return scripts;
+}
+
+std::string PageHtml(const std::string& name, const Value& data, const std::string& info, const std::string& glb,
+                     std::string_view assets) {
+  std::string style;
+  const std::string scripts = PageAssets(assets, style);
+  // A page of a site may load the site's assets (file: URLs beside it), nothing else.
+  const std::string sources = assets.empty() ? "" : " 'self'";
+  const std::string title = preview_html::Escape(name + " - animkit preview");
+  const std::string json = preview_html::JsonBlock(data);
+  return preview_html::Fill(preview_assets::kPageHtml, {{"TITLE", title},
+                                                        {"SOURCES", sources},
+                                                        {"STYLE", style},
+                                                        {"DATA", json},
+                                                        {"INFO", info},
+                                                        {"GLB", glb},
+                                                        {"SCRIPTS", scripts}});
+}
+
 }  // namespace
+
+std::vector<PreviewAsset> PreviewSharedAssets() {
+  namespace assets = preview_assets;
+  return {{"three.min.js", std::string(assets::kThreeJs)},
+          {"GLTFLoader.js", std::string(assets::kGltfLoaderJs)},
+          {"OrbitControls.js", std::string(assets::kOrbitControlsJs)},
+          {"viewer.js", ViewerScript()},
+          {"preview.css", std::string(assets::kPreviewCss)}};
+}
 
 size_t PreviewPageSizeLimit(size_t glb_bytes) {
   return size_t{1500} * 1000 + glb_bytes / 5 * 7 + 7;  // 1.5 MB + 1.4 x glb, rounded up
@@ -100,27 +134,19 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
   page.glb_bytes = glb.size();
 
   const std::string name = std::filesystem::path(loaded.path).filename().string();
-  const Value data = {{"file", name},
+  Value data = {{"file", name},
                       {"format", loaded.format->id},
                       {"description", loaded.format->description},
                       {"up", PreviewUpAxis(loaded.format->id)},
                       {"clip", request.clip},
-                      {"info", PageInfo(page.info)},
-                      {"glb", Base64(glb)}};
-  namespace assets = preview_assets;
-  const std::string title = preview_html::Escape(name + " - animkit preview");
-  const std::string json = preview_html::JsonBlock(data);
-  const std::string three = preview_html::InlineScript(assets::kThreeJs);
-  const std::string loader = preview_html::InlineScript(assets::kGltfLoaderJs);
-  const std::string controls = preview_html::InlineScript(assets::kOrbitControlsJs);
-  const std::string viewer = ViewerScript();
-  page.html = preview_html::Fill(assets::kPageHtml, {{"TITLE", title},
-                                                     {"STYLE", assets::kPreviewCss},
-                                                     {"DATA", json},
-                                                     {"THREE", three},
-                                                     {"GLTF_LOADER", loader},
-                                                     {"ORBIT_CONTROLS", controls},
-                                                     {"VIEWER", viewer}});
+                      {"glb_bytes", glb.size()}};
+  // The info and the glb, gzipped, as Text7; the page reads as many bytes as data says.
+  const std::string info_json = DumpJson(PageInfo(page.info));
+  const Bytes info_gz = preview_encode::Gzip(ByteView(reinterpret_cast<const uint8_t*>(info_json.data()), info_json.size()));
+  const Bytes glb_gz = preview_encode::Gzip(glb);
+  data["info_gzip_bytes"] = info_gz.size();
+  data["glb_gzip_bytes"] = glb_gz.size();
+  page.html = PageHtml(name, data, preview_encode::Text7(info_gz), preview_encode::Text7(glb_gz), request.assets);
   return page;
 }
 

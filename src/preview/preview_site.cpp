@@ -8,6 +8,7 @@
 #include "preview/preview_html.hpp"
 
 #include <algorithm>
+#include <set>
 #include <filesystem>
 
 namespace animkit {
@@ -33,13 +34,42 @@ std::string GalleryRow(const PreviewSiteEntry& e) {
                     Escape(e.page) + "\" data-skeleton=\"" + Escape(e.skeleton) + "\" data-clips=\"" + Count(e.clips) +
                     "\" data-frames=\"" + Count(e.frames) + "\" data-joints=\"" + Count(e.joints) + "\" data-events=\"" +
                     Count(e.events) + "\"" + (e.error.empty() ? "" : " class=\"failed\"") + ">";
-  row += e.page.empty() ? "<td class=\"name\">" + Escape(e.path) + "</td>"
-                        : "<td class=\"name\"><a href=\"" + Escape(e.page) + "\">" + Escape(e.path) + "</a></td>";
+  const std::string path = Escape(e.path);
+  row += e.page.empty() ? "<td class=\"name\" title=\"" + path + "\">" + path + "</td>"
+                        : "<td class=\"name\" title=\"" + path + "\"><a href=\"" + Escape(e.page) + "\">" + path + "</a></td>";
   row += "<td>" + Escape(e.format) + "</td>";
   if (!e.error.empty()) return row + "<td colspan=\"6\" class=\"error\">" + Escape(e.error) + "</td></tr>\n";
-  row += "<td>" + (e.skeleton.empty() ? std::string("&ndash;") : Escape(e.skeleton)) + "</td>";
+  row += e.skeleton.empty() ? std::string("<td class=\"skeleton\">&ndash;</td>")
+                            : "<td class=\"skeleton\" title=\"" + Escape(e.skeleton) + "\">" + Escape(e.skeleton) + "</td>";
   for (const size_t n : {e.clips, e.frames, e.joints, e.events}) row += "<td class=\"n\">" + Count(n) + "</td>";
   return row + "<td class=\"n\">" + SizeText(e.page_bytes) + "</td></tr>\n";
+}
+
+// The joints of a file as the gallery counts them: its skeleton's, or, without one, every
+// joint a clip animates (each name once).
+size_t AnimatedJoints(const Value& info) {
+  if (!info["joints"].empty()) return info["joints"].size();
+  // A summary gives each clip's joint count (the most any clip animates), --full the names.
+  std::set<std::string> names;
+  size_t most = 0;
+  for (const Value& clip : info["clips"]) {
+    if (clip.contains("joint_count") && clip["joint_count"].is_number())
+      most = std::max(most, clip["joint_count"].get<size_t>());
+    if (clip.contains("joints") && clip["joints"].is_array())
+      for (const Value& joint : clip["joints"]) names.insert(joint.get<std::string>());
+  }
+  return std::max(most, names.size());
+}
+
+// Writes the files the site's pages share into OUTPUT/animkit-preview/, each atomically.
+void WriteSharedAssets(const PreviewSiteRequest& request) {
+  const fs::path folder = fs::path(request.output_dir) / kPreviewAssetsFolder;
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(folder.string());
+  for (const PreviewAsset& asset : PreviewSharedAssets()) {
+    WriteFileAtomic((folder / asset.name).string(), View(asset.content), {});
+  }
 }
 
 // Builds the page of each file the folder job hands over (BuildPreviewPage) and writes it;
@@ -58,7 +88,7 @@ class PageAction final : public FolderAction {
   void Process(const FolderFile& file, BatchFileResult& result) override {
     PreviewSiteEntry& entry = entries_[file.index];
     const LoadedFile loaded = LoadBytes(file.bytes, file.input, file.format->id, request_.options);
-    const PreviewRequest page_request{file.Skeleton(), "", request_.options};
+    PreviewRequest page_request{file.Skeleton(), "", request_.options, AssetsUrl(file.output_path)};
     if (!file.skeleton_path.empty()) {
       entry.skeleton = fs::path(file.skeleton_path).lexically_relative(request_.input_dir).generic_string();
     }
@@ -68,7 +98,7 @@ class PageAction final : public FolderAction {
     if (!page.skeleton_warning.empty()) result.warnings.push_back(page.skeleton_warning);
     entry.clips = page.info["clips"].size();
     for (const Value& clip : page.info["clips"]) entry.frames += clip["frames"].get<size_t>();
-    entry.joints = page.info["joints"].size();
+    entry.joints = AnimatedJoints(page.info);
     entry.events = page.info["events"].size();
     entry.glb_bytes = page.glb_bytes;
     entry.page_bytes = page.html.size();
@@ -81,6 +111,17 @@ class PageAction final : public FolderAction {
   }
 
   const std::vector<std::string>& files() const { return files_; }
+
+  // The site's shared assets as a page at `page_path` refers to them: "../" per folder
+  // between it and the site's root, then the assets' folder.
+  std::string AssetsUrl(const std::string& page_path) const {
+    const fs::path folder = fs::path(page_path).parent_path().lexically_relative(request_.output_dir);
+    std::string url;
+    for (const fs::path& part : folder) {
+      if (!part.empty() && part != ".") url += "../";
+    }
+    return url + std::string(kPreviewAssetsFolder) + "/";
+  }
 
   // The gallery's entry of a file the job went through (converted or failed).
   PreviewSiteEntry EntryOf(const BatchFileResult& result) const {
@@ -155,6 +196,7 @@ PreviewSite WritePreviewSite(const PreviewSiteRequest& request) {
   }
   site.not_started = report.not_started;
   site.cancelled = report.cancelled;
+  WriteSharedAssets(request);
   site.index = WriteGallery(request, site, action.files());
   return site;
 }

@@ -12,6 +12,7 @@ import time
 import bpy
 from mathutils import Quaternion, Vector
 
+from addon_export_keys import check_keys_as_curves
 from addon_common import (ARGS, Failure, animkit, camera_track, check, compare, expected_poses, import_file,
                           quat_angle, read_gltf, reset, rotation_angle, sample_json)
 
@@ -296,4 +297,8 @@ def part_export():
     if ARGS["only"] in "made":
         made_in_blender_test(out_dir)
         n += 1
+    if ARGS["only"] in "kh2_bar/walk.anb keys":
+        import test_export_keys
+        check(test_export_keys.run(), "export_keys' checks failed (test_export_keys.py)")
+        n += check_keys_as_curves(ARGS["samples"], out_dir)
     return n

@@ -15,6 +15,7 @@ import bpy
 from mathutils import Quaternion, Vector
 
 from addon_common import ARGS, CLI, Failure, actions_in_order, animkit, check, import_file, quat_angle, reset
+from addon_export_keys import check_moveset_unedited
 from moveset_source import CLIPS, EDITED, LINK, make_moveset, read_slots
 
 BONE = "#2"
@@ -139,6 +140,7 @@ def part_moveset():
     out_dir = ARGS["out"]
     os.makedirs(out_dir, exist_ok=True)
     path, skeleton = make_moveset(CLI, ARGS["samples"], out_dir)
+    keys_checks = check_moveset_unedited(path, skeleton, out_dir)
     reset()
     t0 = time.time()
     arm = import_file(path, skeleton_path=skeleton)
@@ -165,4 +167,4 @@ def part_moveset():
     check_format_choice(arm, out_dir)
     check_limits(path, skeleton, out_dir)
     print("moveset: another family's format only when chosen; limits reach animkit from both dialogs")
-    return 4
+    return 4 + keys_checks

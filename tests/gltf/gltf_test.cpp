@@ -260,6 +260,7 @@ TEST_P(GltfRoundTrip, UntidyDataIsRepaired) {
   EXPECT_EQ(t.times, (std::vector<Seconds>{0, 0.5f, 1}));
   EXPECT_EQ(t.values[0].x, 2);  // time 0 three times (one clamped): the last wins
   EXPECT_EQ(t.values[1].x, 3);  // 0.25 after 0.5 is out of order: dropped
+  // One key at the joint's rest: no channel, and import gives it back as one STEP key (at_rest).
   EXPECT_EQ(clip.tracks[0].rotation.interpolation, Interpolation::Step);
   EXPECT_EQ(clip.tracks[0].rotation.values[0], (QuatXYZW{0, 0, 0, 1}));
   EXPECT_EQ(clip.tracks[0].scale.interpolation, Interpolation::Linear);

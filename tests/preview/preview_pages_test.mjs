@@ -17,6 +17,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { composeWorld, diagonal, nodeTree, readGlbJson } from './preview_reference.mjs';
+
 const SKIP = 77;
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -69,82 +71,6 @@ function run(...argv) {
   return execFileSync(cli, argv, { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-// ---- reference: animkit sample + the glb's node tree ----------------------------------------
-function readGlbJson(file) {
-  const b = fs.readFileSync(file);
-  if (b.readUInt32LE(0) !== 0x46546c67) throw new Error(`${file}: not a glb`);
-  const length = b.readUInt32LE(12);
-  return JSON.parse(b.subarray(20, 20 + length).toString('utf8'));
-}
-
-const mat = {
-  identity: () => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
-  // column-major 4x4 from translation, rotation (x, y, z, w) and scale
-  fromTrs(t = [0, 0, 0], r = [0, 0, 0, 1], s = [1, 1, 1]) {
-    const [x, y, z, w] = r;
-    const m = [
-      1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w), 0,
-      2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w), 0,
-      2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y), 0,
-      t[0], t[1], t[2], 1];
-    for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) m[c * 4 + k] *= s[c];
-    return m;
-  },
-  multiply(a, b) {
-    const m = new Array(16).fill(0);
-    for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) m[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];
-    return m;
-  },
-};
-
-// The glb's nodes: parent of each, rest TRS, the joints (the skin's, in order).
-function nodeTree(gltf) {
-  const parent = gltf.nodes.map(() => -1);
-  gltf.nodes.forEach((n, i) => (n.children || []).forEach((c) => { parent[c] = i; }));
-  const joints = gltf.skins && gltf.skins.length ? gltf.skins[0].joints : [];
-  return { nodes: gltf.nodes, parent, joints };
-}
-
-// Every joint's world position (null where hidden) with local TRS from `pose` (node -> TRS, or
-// null when the frame hides it) and the rest TRS elsewhere; model-space clips give their
-// joints' poses relative to the root, as the page hangs them.
-function composeWorld(tree, pose, modelSpace) {
-  const world = new Map();
-  const hidden = new Set();
-  const visit = (i) => {
-    if (world.has(i)) return world.get(i);
-    const n = tree.nodes[i];
-    let local;
-    if (pose.has(i)) {
-      const p = pose.get(i);
-      if (p === null) hidden.add(i);
-      local = p ? mat.fromTrs(p.t, p.r, p.s) : mat.fromTrs(n.translation, n.rotation, [0, 0, 0]);
-    } else {
-      local = mat.fromTrs(n.translation, n.rotation, n.scale);
-    }
-    let parent = tree.parent[i];
-    if (modelSpace && pose.has(i)) while (parent >= 0 && tree.parent[parent] >= 0) parent = tree.parent[parent];
-    const m = parent >= 0 ? mat.multiply(visit(parent), local) : local;
-    if (parent >= 0 && hidden.has(parent) && !(modelSpace && pose.has(i))) hidden.add(i);
-    world.set(i, m);
-    return m;
-  };
-  return tree.joints.map((j) => {
-    const m = visit(j);
-    return hidden.has(j) ? null : [m[12], m[13], m[14]];
-  });
-}
-
-function diagonal(points) {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (const p of points) {
-    if (!p) continue;
-    for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k]); hi[k] = Math.max(hi[k], p[k]); }
-  }
-  if (!(hi[0] >= lo[0])) return 0;
-  return Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-}
-
 // ---- the site ----------------------------------------------------------------------------------
 const siteOutput = run('preview', samples, '-o', site);
 check(/index\.html/.test(siteOutput), `preview DIR printed no index.html path: ${siteOutput}`);
@@ -164,6 +90,7 @@ context.on('request', (r) => {
   if (!/^(file|data|blob):/.test(url)) requests.push(url);  // blob: the glb's own textures
 });
 const report = [];
+let glbTotal = 0;
 
 try {
   const gallery = await context.newPage();
@@ -200,9 +127,11 @@ try {
     if (!check(fs.existsSync(pagePath), `${row.path}: the link ${row.href} does not resolve`)) continue;
 
     // The gallery's counts are `animkit info --json`'s, with the same skeleton file.
-    const info = JSON.parse(run('info', '--json', file, ...skeletonArgs));
+    const info = JSON.parse(run('info', '--json', '--full', file, ...skeletonArgs));  // --full: each clip's joint names
+    // Joints: the skeleton's, or without one the joints the clips animate.
+    const animated = new Set(info.clips.flatMap((c) => c.joints || []));
     const counts = { clips: info.clips.length, frames: info.clips.reduce((s, c) => s + c.frames, 0),
-                     joints: info.joints.length, events: info.events.length };
+                     joints: info.joints.length || animated.size, events: info.events.length };
     for (const k of Object.keys(counts)) {
       check(row[k] === counts[k], `${row.path}: the gallery says ${k} ${row[k]}, animkit info ${counts[k]}`);
     }
@@ -213,6 +142,7 @@ try {
     const sample = JSON.parse(run('sample', file, ...skeletonArgs));
     const pageBytes = fs.statSync(pagePath).size;
     const glbBytes = fs.statSync(glbPath).size;
+    glbTotal += glbBytes;
     const limit = 1.5e6 + 1.4 * glbBytes;
     check(pageBytes <= limit, `${row.path}: the page has ${pageBytes} bytes, over 1.5 MB + 1.4 x ${glbBytes}`);
 
@@ -224,9 +154,10 @@ try {
     const ready = await page.evaluate(() => window.animkitPreview.ready.then(() => null, (e) => String(e)));
     if (!check(ready === null, `${row.path}: the page did not load: ${ready}`)) { await page.close(); continue; }
 
-    const shown = await page.evaluate(() => {
+    const shown = await page.evaluate(async () => {
       const p = window.animkitPreview;
       const clips = p.clips();
+      for (let i = 0; i < clips.length; i++) await p.loadClip(i);  // each clip is parsed when first shown
       const frames = clips.map((c, i) => Array.from({ length: c.frames }, (_, f) => p.worldPositions(i, f).map((j) => j.position)));
       return { joints: p.joints(), clips, frames, rest: p.worldPositions('rest', 0).map((j) => j.position),
                cameras: p.cameraPositions() };
@@ -311,6 +242,12 @@ try {
 }
 
 check(requests.length === 0, `requests that are not file:, data: or blob:: ${requests.join(', ')}`);
+// The gallery's size rule: the whole site (pages, index.html, the shared three.js and viewer)
+// is at most 1.2 x the glbs it shows + 5 MB.
+const siteBytes = fs.readdirSync(site, { recursive: true }).map((f) => path.join(site, f))
+  .filter((f) => fs.statSync(f).isFile()).reduce((sum, f) => sum + fs.statSync(f).size, 0);
+check(siteBytes <= 1.2 * glbTotal + 5e6, `the site has ${siteBytes} bytes, over 1.2 x ${glbTotal} (its glbs) + 5 MB`);
+console.log(`the site: ${siteBytes} bytes for ${glbTotal} bytes of glb`);
 fs.writeFileSync(path.join(out, 'preview-report.json'), JSON.stringify(report, null, 1) + '\n');
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 console.log(`${report.length} pages in ${seconds} s; screenshots in ${shots}`);

@@ -82,7 +82,7 @@ TEST(PreviewSite, FilesOverTheSizeLimitAreSkippedUnread) {
   EXPECT_EQ(site.too_large, 7u);
   EXPECT_EQ(site.unrecognised, 0u);
   const auto tree = test::ReadTree(root / "out");
-  EXPECT_EQ(tree.size(), 1u) << "the gallery alone";
+  EXPECT_EQ(tree.size(), 1 + PreviewSharedAssets().size()) << "the gallery and the pages' shared assets alone";
   EXPECT_NE(Text(tree.at("index.html")).find("7 over the size limit (not listed)"), std::string::npos);
   // A limit between the sizes: the larger files only.
   request.output_dir = (root / "out2").string();

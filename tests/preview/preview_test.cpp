@@ -5,9 +5,11 @@
 
 #include <animkit/preview/preview.hpp>
 
+#include "preview/preview_encode.hpp"
 #include "preview/preview_html.hpp"
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include <fstream>
 #include <regex>
@@ -25,36 +27,79 @@ std::string ReadText(const fs::path& path) {
   return s.str();
 }
 
-Bytes FromBase64(const std::string& text) {
-  auto digit = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    return c == '+' ? 62 : c == '/' ? 63 : -1;
-  };
+// length bytes from a page's data block, 7 bits per character (preview_encode.hpp, Text7):
+// an ASCII character is a group of 7 bits; U+0100 + i x 128 + n (two bytes of UTF-8) the
+// escaped group i (NUL, CR, '<') and then n.
+Bytes FromText7(const std::string& text, size_t length) {
   Bytes out;
   uint32_t acc = 0;
   int bits = 0;
-  for (const char c : text) {
-    const int d = digit(c);
-    if (d < 0) break;
-    acc = (acc << 6) | static_cast<uint32_t>(d);
-    bits += 6;
+  auto put = [&](uint32_t group) {
+    acc = (acc << 7 | group) & 0x3FFF;
+    bits += 7;
     if (bits >= 8) {
       bits -= 8;
-      out.push_back(static_cast<uint8_t>((acc >> bits) & 0xFF));
+      if (out.size() < length) out.push_back(static_cast<uint8_t>(acc >> bits));
     }
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<uint8_t>(text[i]);
+    if (c < 0x80) {
+      put(c);
+      continue;
+    }
+    const uint32_t cp = (c & 0x1Fu) << 6 | (static_cast<uint8_t>(text[++i]) & 0x3Fu);
+    const uint32_t escaped[3] = {0, '\r', '<'};
+    put(escaped[(cp - 0x100) >> 7]);
+    put((cp - 0x100) & 0x7F);
   }
+  EXPECT_EQ(out.size(), length);
   return out;
+}
+
+// A gzip member's content (zlib, as the browser's DecompressionStream('gzip') reads it).
+Bytes Gunzip(const Bytes& gz) {
+  z_stream stream{};
+  EXPECT_EQ(inflateInit2(&stream, 15 + 16), Z_OK);
+  stream.next_in = const_cast<Bytef*>(gz.data());
+  stream.avail_in = static_cast<uInt>(gz.size());
+  Bytes out;
+  int status = Z_OK;
+  while (status == Z_OK) {
+    uint8_t chunk[1 << 16];
+    stream.next_out = chunk;
+    stream.avail_out = sizeof chunk;
+    status = inflate(&stream, Z_NO_FLUSH);
+    out.insert(out.end(), chunk, chunk + (sizeof chunk - stream.avail_out));
+  }
+  inflateEnd(&stream);
+  EXPECT_EQ(status, Z_STREAM_END) << "not a whole gzip member";
+  return out;
+}
+
+// The text of the page's <script> element of that id.
+std::string Block(const std::string& html, const std::string& open) {
+  const size_t start = html.find(open);
+  EXPECT_NE(start, std::string::npos) << open;
+  if (start == std::string::npos) return "";
+  const size_t end = html.find("</script>", start);
+  return html.substr(start + open.size(), end - start - open.size());
 }
 
 // The JSON block the page carries (its '<' escaped as \u003c).
 nlohmann::json PageData(const std::string& html) {
-  const std::string open = "<script type=\"application/json\" id=\"animkit-data\">";
-  const size_t start = html.find(open);
-  EXPECT_NE(start, std::string::npos);
-  const size_t end = html.find("</script>", start);
-  return nlohmann::json::parse(html.substr(start + open.size(), end - start - open.size()));
+  return nlohmann::json::parse(Block(html, "<script type=\"application/json\" id=\"animkit-data\">"));
+}
+
+// The glb and the info the page carries, gzipped, 7 bits per character.
+Bytes PageGlb(const std::string& html) {
+  const size_t length = PageData(html)["glb_gzip_bytes"].get<size_t>();
+  return Gunzip(FromText7(Block(html, "<script type=\"text/plain\" id=\"animkit-glb\">"), length));
+}
+nlohmann::json PageInfo(const std::string& html) {
+  const size_t length = PageData(html)["info_gzip_bytes"].get<size_t>();
+  const Bytes text = Gunzip(FromText7(Block(html, "<script type=\"text/plain\" id=\"animkit-info\">"), length));
+  return nlohmann::json::parse(std::string(text.begin(), text.end()));
 }
 
 PreviewPage PageOf(const std::string& sample, const PreviewRequest& request = {}) {
@@ -81,12 +126,34 @@ TEST(Preview, PageCarriesEverythingInlineAndTheExportersGlb) {
   const DecodedScene decoded = DecodeWithSkeleton(loaded, std::string(kSkeletonAuto), {});
   const Bytes glb = ExportGltf(decoded.scene, {});
   const nlohmann::json data = PageData(page.html);
-  EXPECT_EQ(FromBase64(data["glb"].get<std::string>()), glb);
+  EXPECT_EQ(PageGlb(page.html), glb);
   EXPECT_EQ(page.glb_bytes, glb.size());
+  EXPECT_EQ(data["glb_bytes"], glb.size());
   EXPECT_EQ(data["format"], "psx-anm");
   EXPECT_EQ(data["up"], "-Y");
-  EXPECT_EQ(data["info"]["clips"].size(), 1u);
-  EXPECT_EQ(data["info"]["skeleton_file"], page.skeleton.path);
+  const nlohmann::json info = PageInfo(page.html);
+  EXPECT_EQ(info["clips"].size(), 1u);
+  EXPECT_EQ(info["skeleton_file"], page.skeleton.path);
+}
+
+TEST(Preview, DataBlocksHoldSevenBitsPerCharacterAndNothingAParserChanges) {
+  using preview_encode::Text7;
+  auto view = [](const Bytes& b) { return ByteView(b.data(), b.size()); };
+  EXPECT_EQ(Text7(view({0xFF})), "\x7F@");          // 1111111, then 1 and six zero bits of padding
+  EXPECT_EQ(Text7(view({0x00})), "\xC4\x80");       // NUL (escaped 0), then the padding: U+0100
+  // 01111000 00011110: '<' (0111100, escaped 2) and 0000111 make U+0207, then 10 + padding.
+  EXPECT_EQ(Text7(view({0x78, 0x1E})), "\xC8\x87@");
+  // Every byte value, and runs that make NUL, CR and '<' groups, come back; the text has
+  // none of the three.
+  Bytes all;
+  for (int k = 0; k < 4; ++k) {
+    for (int b = 0; b < 256; ++b) all.push_back(static_cast<uint8_t>(b * (k + 1)));
+    all.insert(all.end(), 9, 0);
+  }
+  const std::string text = Text7(view(all));
+  EXPECT_EQ(text.find_first_of(std::string("\0\r<", 3)), std::string::npos);
+  EXPECT_EQ(FromText7(text, all.size()), all);
+  EXPECT_LE(text.size(), all.size() * 8 / 7 + all.size() / 7 + 2);
 }
 
 TEST(Preview, UpAxisFollowsTheFormat) {
@@ -101,7 +168,7 @@ TEST(Preview, ClipOptionKeepsOneClipAndNamesTheFileWhenAbsent) {
   PreviewRequest request;
   request.clip = "idle";
   const PreviewPage page = PageOf("samples/edf_canm/soldier5.canm", request);
-  const Scene scene = ImportGltf(FromBase64(PageData(page.html)["glb"].get<std::string>()), "page.glb");
+  const Scene scene = ImportGltf(PageGlb(page.html), "page.glb");
   ASSERT_EQ(scene.clips.size(), 1u);
   EXPECT_EQ(scene.clips[0].name, "idle");
   request.clip = "nope";
@@ -169,6 +236,17 @@ TEST(Preview, SiteListsEveryFileWithInfosCountsAndWritesNoInput) {
     EXPECT_EQ(e.joints, info["joints"].size());
     EXPECT_EQ(e.events, info["events"].size());
   }
+  // three.js and the viewer once, beside index.html; each page refers to them, from its folder.
+  for (const PreviewAsset& asset : PreviewSharedAssets()) {
+    EXPECT_EQ(ReadText(output / kPreviewAssetsFolder / asset.name), asset.content) << asset.name;
+  }
+  const std::string run_page = ReadText(output / "metroid" / "run.anim.html");
+  EXPECT_NE(run_page.find("<script src=\"../animkit-preview/three.min.js\"></script>"), std::string::npos);
+  EXPECT_NE(run_page.find("<script src=\"../animkit-preview/viewer.js\"></script>"), std::string::npos);
+  EXPECT_NE(run_page.find("<link rel=\"stylesheet\" href=\"../animkit-preview/preview.css\">"), std::string::npos);
+  EXPECT_EQ(run_page.find("REVISION=\"111\""), std::string::npos) << "three.js is inline in a site's page";
+  EXPECT_NE(run_page.find("default-src 'none'; script-src 'unsafe-inline' 'self';"), std::string::npos);
+  EXPECT_LT(run_page.size(), size_t{64} << 10);
   // Each animation was paired with its companion.
   for (const PreviewSiteEntry& e : site.files) {
     if (e.path == "metroid/run.anim") {

@@ -42,6 +42,9 @@ def test_info_equals_cli(path):
     assert animkit.load(str(path), skeleton="auto").info() == expected
     # The same from the bytes, named by the path.
     assert animkit.load(path.read_bytes(), name=str(path), skeleton="auto").info() == expected
+    # full=True: `info --json --full`, every record.
+    assert animkit.load(str(path), skeleton="auto").info(full=True) == cli_json(
+        "info", path, "--json", "--full", "--skeleton", "auto")
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=sample_id)

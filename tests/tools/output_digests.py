@@ -69,6 +69,7 @@ def file_outputs(cli, key, path, scratch, out):
     record("info", ["info", name, "--json"])
     record("info-none", ["info", name, "--json", "--skeleton", "none"])
     record("info-text", ["info", name])
+    record("info-full", ["info", name, "--json", "--full"])  # the document info --json gave before summaries
     record("sample", ["sample", name])
     record("sample-30", ["sample", name, "--rate", "30"])
     record("validate", ["validate", name])

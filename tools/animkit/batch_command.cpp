@@ -67,7 +67,7 @@ int RunBatchConvert(const std::string& input_dir, const std::string& output_dir,
   });
   if (!ran) return 2;
 
-  const std::string summary = report.Summary();
+  const std::string summary = report.Summary(args.every_skipped);
   std::fwrite(summary.data(), 1, summary.size(), stdout);
   std::fflush(stdout);
   int status = report.failed ? 1 : 0;

@@ -15,6 +15,7 @@ struct BatchArgs {
   std::string report;         // --report FILE
   bool quiet = false;         // --quiet: no progress
   bool by_extension = false;  // --by-extension: also convert files only the extension ties to a format
+  bool every_skipped = false;  // -v: each skipped file on a line of its own, not one line per kind
 };
 
 // Adds the batch options to the convert subcommand.

@@ -118,8 +118,8 @@ void Emit(const std::string& text, const std::string& output, const std::vector<
   }
 }
 
-int RunInfo(const std::string& file, bool json, const CommonArgs& args) {
-  const InfoRequest request{args.format, args.skeleton, ToOptions(args)};
+int RunInfo(const std::string& file, bool json, bool full, const CommonArgs& args) {
+  const InfoRequest request{args.format, args.skeleton, ToOptions(args), full ? InfoDetail::Full : InfoDetail::Summary};
   const LoadedFile loaded = LoadFile(file, args.format, request.options);
   const std::string skeleton = ResolveSkeleton(loaded, args.skeleton).file.path;
   Emit(json ? InfoJson(loaded, request) : InfoText(loaded, request), args.output,
@@ -238,6 +238,7 @@ int main(int argc, char** argv) {
 
   CommonArgs args;
   bool json = false;
+  bool info_full = false;
   double rate = 0;
   bool verbose = false;
   bool summary = false;
@@ -249,6 +250,7 @@ int main(int argc, char** argv) {
   CLI::App* info = app.add_subcommand("info", "Summarize a file: format, version, clips, joints, events");
   info->add_option("FILE", input, "Input file")->required();
   info->add_flag("--json", json, "JSON instead of a human summary");
+  info->add_flag("--full", info_full, "Every record of every table too (the default gives per table its count and offset)");
   AddCommon(info, args, true);
 
   std::string space = "local";
@@ -313,7 +315,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (info->parsed()) return RunInfo(input, json, args);
+    if (info->parsed()) return RunInfo(input, json, info_full, args);
     if (sample->parsed()) return RunSample(input, rate, space == "model" ? Space::Model : Space::Local, skin, args);
     if (convert->parsed()) {
       if (!template_path.empty() && cli::IsBatchInput(input)) {
@@ -321,6 +323,7 @@ int main(int argc, char** argv) {
         return 2;
       }
       if (cli::IsBatchInput(input)) {
+        batch_args.every_skipped = verbose;  // -v on a folder: every skipped file, with its reason
         return cli::RunBatchConvert(input, output, to, batch_args, {args.format, args.skeleton, args.clip, ToOptions(args)});
       }
       if (std::string usage = cli::BatchOnlyOptionsUsed(batch_args); !usage.empty()) {

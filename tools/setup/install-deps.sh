@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(cmake make g++ git pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libsquish-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev
           python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-dev
-          libjs-three)
+          libjs-three zlib1g-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -103,6 +103,9 @@ class Document {
   virtual Bytes Write() const = 0;
   // Every header field and table worth showing (`animkit info --json`).
   virtual Value Info() const = 0;
+  // What `animkit info` shows by default: header fields and, per table, its count and
+  // offset instead of its records. Null (the default): info cuts Info()'s tables itself.
+  virtual Value InfoSummary() const { return Value(); }
   // The common model: skeleton and/or clips.
   virtual Scene Decode(const DecodeContext& context) const = 0;
   // The file's own version in decimal (SourceInfo::version), "" when the format has none.

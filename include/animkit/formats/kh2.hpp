@@ -462,6 +462,12 @@ struct DecodeSettings {
   RawSpace raw_space = RawSpace::Auto;
   TriggerRate trigger_rate = TriggerRate::Motion;
   EvaluationSettings evaluation;  // interpolated motions: the game's pose, or the curves alone
+  // Interpolated motions: each joint's curves as its keys wherever they give the pose the
+  // game evaluates at every played frame (translation and scale Hermite keys as stored,
+  // rotation a quaternion spline within rotation_tolerance radians of the Euler curves);
+  // false: one key per played frame for every joint.
+  bool stored_keys = true;
+  double rotation_tolerance = 2e-5;
   Limits limits;  // samples per motion and in all (max-values)
 };
 

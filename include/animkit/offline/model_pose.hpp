@@ -57,6 +57,9 @@ class ClipModelPose {
 // scale non-uniformly is left as it is (the two rules agree), as is a Space::Model clip.
 // Error when the skeleton lists a joint before its parent.
 void ConvertScaleInheritance(const Skeleton& skeleton, Clip& clip, ScaleInheritance to, const Limits& limits = {});
+// True when no joint with children ever scales non-uniformly in clip: then every model scale
+// a child inherits is uniform, which commutes with rotation, and the two rules agree.
+bool ScaleRulesAgree(const Skeleton& skeleton, const Clip& clip);
 // Every clip of the scene, over its own skeleton.
 void ConvertScaleInheritance(Scene& scene, ScaleInheritance to, const Limits& limits = {});
 

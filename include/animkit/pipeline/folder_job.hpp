@@ -104,8 +104,10 @@ struct BatchReport {
 
   // The --report document: totals, counts by format, one entry per file.
   Value ToJson() const;
-  // A human summary: totals, counts by format, then every failed file with its error.
-  std::string Summary() const;
+  // A human summary: totals, counts by format, the skipped files one line per kind (".dds
+  // files: textures of the EDF models beside them"; every_skipped: one line per file
+  // instead), then every failed file with its error.
+  std::string Summary(bool every_skipped = false) const;
 };
 
 class FolderRunState;  // one run's shared state (folder_job.cpp)

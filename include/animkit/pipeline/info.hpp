@@ -9,10 +9,15 @@
 
 namespace animkit {
 
+// Summary (the default): per clip its counts, per table of the file its count, offset and
+// size; Full: every record as well (`info --full`), the format's whole Document::Info().
+enum class InfoDetail { Summary, Full };
+
 struct InfoRequest {
   std::string format;        // "" = detect
   SkeletonSource skeleton;   // what the file decodes against
   Options options;
+  InfoDetail detail = InfoDetail::Summary;
 };
 // The `info --json` document of a file already loaded (read from a path or from bytes;
 // "file" is loaded.path, and "auto" looks beside it), decoded against request.skeleton; a
@@ -20,7 +25,11 @@ struct InfoRequest {
 // is not consulted.
 Value InfoValue(const LoadedFile& loaded, const InfoRequest& request);
 // The same of a file already decoded (nothing is decoded again).
-Value InfoValue(const LoadedFile& loaded, const DecodedScene& decoded);
+Value InfoValue(const LoadedFile& loaded, const DecodedScene& decoded, InfoDetail detail = InfoDetail::Summary);
+// Info() with its tables cut to counts: what `info` shows of a format that writes no
+// InfoSummary(). Objects are kept, arrays of strings (warnings, names) and short arrays
+// of numbers (vectors) too; any other array becomes {"count": N}.
+Value CutTables(const Value& fields);
 // InfoJson is the contract's `info --json` document as text, InfoText the human summary.
 std::string InfoJson(const std::string& path, const InfoRequest& request);
 std::string InfoJson(const LoadedFile& loaded, const InfoRequest& request);

@@ -19,11 +19,24 @@ struct PreviewRequest {
   SkeletonSource skeleton;
   std::string clip;  // only this clip ("" = every clip); Error naming the file when none is
   Options options;
+  // "" (the default): a self-contained page, three.js and the viewer inline. Else the URL
+  // (relative to the page, ending in '/') of a folder holding PreviewSharedAssets, which
+  // the page refers to instead (a site's pages share them).
+  std::string assets;
 };
+
+// A file every page of a site shares (three.js, the loader, the controls, the viewer, its
+// style), written once into the site's kPreviewAssetsFolder.
+struct PreviewAsset {
+  std::string name;
+  std::string content;
+};
+std::vector<PreviewAsset> PreviewSharedAssets();
+inline constexpr std::string_view kPreviewAssetsFolder = "animkit-preview";
 
 struct PreviewPage {
   std::string html;
-  size_t glb_bytes = 0;  // the embedded glb (ExportGltf), before base64
+  size_t glb_bytes = 0;  // the embedded glb (ExportGltf), before gzip
   Companion skeleton;    // the skeleton file used ("" for none)
   SkeletonUse skeleton_use = SkeletonUse::None;
   std::string skeleton_warning;  // a companion not used, and why
@@ -34,8 +47,9 @@ struct PreviewPage {
 // the viewer (viewer/) and three.js, all inline. Errors name the file.
 PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request);
 
-// The most a page may weigh: 1.5 MB for three.js and the viewer, plus 1.4 x the glb
-// (base64 is 4/3 of it). A test holds every sample's page to it.
+// The most a self-contained page may weigh: 1.5 MB for three.js and the viewer, plus 1.4 x
+// the glb (the gzipped glb, at most a little over the glb, written 7 bits per character:
+// 8/7 of it). A test holds every sample's page to it.
 size_t PreviewPageSizeLimit(size_t glb_bytes);
 
 // The up axis a format's files use (FormatDescriptor::up_axis), as the page and the

@@ -114,6 +114,36 @@ Keys<T> PrepareKeys(const Track<T>& track, const std::string& where) {
   return keys;
 }
 
+// Float noise: two values this close are one value (a component's last bits).
+bool Near(Vec3 a, Vec3 b) {
+  const float scale = 1 + std::max({std::abs(a.x), std::abs(a.y), std::abs(a.z)});
+  return std::abs(a.x - b.x) <= 1e-7f * scale && std::abs(a.y - b.y) <= 1e-7f * scale && std::abs(a.z - b.z) <= 1e-7f * scale;
+}
+bool Near(QuatXYZW a, QuatXYZW b) {
+  if (Dot(a, b) < 0) b = {-b.x, -b.y, -b.z, -b.w};
+  return std::abs(a.x - b.x) <= 2e-7f && std::abs(a.y - b.y) <= 2e-7f && std::abs(a.z - b.z) <= 2e-7f &&
+         std::abs(a.w - b.w) <= 2e-7f;
+}
+bool Near(Vec3 a) { return Near(a, Vec3{}); }
+bool Near(QuatXYZW a) { return Near(Vec3{a.x, a.y, a.z}) && std::abs(a.w) <= 1e-7f; }
+
+// A property that never moves is one key, or none when it is the joint's rest (glTF keeps
+// the node's own transform): what glTF and Blender get are the keys that move.
+template <class T>
+Keys<T> WithoutStillKeys(Keys<T> keys, const T& rest) {
+  if (keys.times.empty()) return keys;
+  for (size_t i = 0; i < keys.values.size(); ++i) {
+    if (!Near(keys.values[i], keys.values[0])) return keys;
+    if (keys.interpolation == Interpolation::Hermite && !(Near(keys.in[i]) && Near(keys.out[i]))) return keys;
+  }
+  if (Near(keys.values[0], rest)) return {};
+  keys.times.erase(keys.times.begin() + 1, keys.times.end());
+  keys.values.erase(keys.values.begin() + 1, keys.values.end());
+  keys.in.clear(), keys.out.clear();
+  keys.interpolation = Interpolation::Step;
+  return keys;
+}
+
 const char* InterpolationName(Interpolation i) {
   switch (i) {
     case Interpolation::Step: return "STEP";
@@ -173,9 +203,12 @@ class ModelBuilder {
 
 class Exporter {
  public:
-  // per_axis: per clip, whether the clip it came from followed the per-axis scale rule.
-  Exporter(const Scene& scene, std::vector<bool> per_axis, const Limits& limits)
-      : scene_(scene), per_axis_(std::move(per_axis)), limits_(limits), builder_(model_) {}
+  // per_axis: per clip, whether the clip it came from followed the per-axis scale rule;
+  // before: the scene as given, when scene is its conversion to glTF's rule (a property the
+  // conversion rewrote frame by frame is written as it is: the reader's conversion back
+  // expects every key).
+  Exporter(const Scene& scene, std::vector<bool> per_axis, const Scene* before, const Limits& limits)
+      : scene_(scene), per_axis_(std::move(per_axis)), before_(before), limits_(limits), builder_(model_) {}
 
   tinygltf::Model Run() {
     model_.asset.version = "2.0";
@@ -186,7 +219,7 @@ class Exporter {
     AddSkin();
     for (size_t c = 0; c < scene_.clips.size(); ++c) {
       (void)SampleFrameCount(scene_.clips[c], 0, limits_);  // the frames sampling would write, within the limits
-      AddAnimation(scene_.clips[c], per_axis_[c]);
+      AddAnimation(scene_.clips[c], per_axis_[c], before_ ? &before_->clips[c] : nullptr);
     }
     builder_.Finish();
     const json missing_images = gltf::AddMeshesAndCameras(model_, scene_, RootNode());
@@ -340,22 +373,52 @@ class Exporter {
     return std::find(track.visible.begin(), track.visible.end(), false) != track.visible.end();
   }
 
-  void AddAnimation(const Clip& clip, bool per_axis) {
+  template <class T>
+  static bool Rewritten(const Track<T>& converted, const JointTrack* original, Track<T> JointTrack::*property) {
+    if (!original) return !converted.empty();
+    const Track<T>& was = original->*property;
+    return converted.times != was.times || converted.values != was.values;
+  }
+
+  void AddAnimation(const Clip& clip, bool per_axis, const Clip* before) {
     tinygltf::Animation animation;
     animation.name = clip.name;
     json visibility = json::array();
     std::vector<bool> seen(joints_.size(), false);
+    json track_order = json::array();
+    json at_rest = json::object();  // per joint, the properties left out as their rest ("t", "r", "s")
+    bool still_track = false;
     for (const JointTrack& track : clip.tracks) {
       int node = joint_index_.at(track.joint);
       if (seen[node]) continue;  // a second track for the same joint has nowhere to go
       seen[node] = true;
+      track_order.push_back(track.joint);
+      const size_t channels_before = animation.channels.size();
       std::string where = "clip '" + clip.name + "' joint '" + track.joint + "'";
-      AddChannel(animation, node, "translation", PrepareKeys(track.translation, where + " translation"));
-      AddChannel(animation, node, "rotation", PrepareKeys(track.rotation, where + " rotation"));
+      const TransformTRS& rest = joints_[node].rest;
+      std::string left_out;
+      const JointTrack* original = before ? before->FindTrack(track.joint) : nullptr;
+      auto add = [&](const char* path, const auto& property, const auto& rest_value, char letter) {
+        const auto keys = PrepareKeys(property, where + " " + path);
+        bool resampled = false;
+        if (before) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(property)>, Track<QuatXYZW>>)
+            resampled = Rewritten(property, original, &JointTrack::rotation);
+          else
+            resampled = Rewritten(property, original, letter == 't' ? &JointTrack::translation : &JointTrack::scale);
+        }
+        const auto kept = resampled ? keys : WithoutStillKeys(keys, rest_value);
+        if (!keys.times.empty() && kept.times.empty()) left_out += letter;
+        AddChannel(animation, node, path, kept);
+      };
+      add("translation", track.translation, rest.translation, 't');
+      add("rotation", track.rotation, UnitRotation(rest.rotation), 'r');
       if (HasHiddenFrame(track))
         visibility.push_back(AddVisibility(animation, clip, track, node, where));
       else
-        AddChannel(animation, node, "scale", PrepareKeys(track.scale, where + " scale"));
+        add("scale", track.scale, rest.scale, 's');
+      if (!left_out.empty()) at_rest[track.joint] = left_out;
+      still_track = still_track || animation.channels.size() == channels_before;
     }
     // glTF needs at least one channel; a clip without keys keeps its events and
     // timing through a constant channel on the root node, marked as a placeholder.
@@ -371,6 +434,10 @@ class Exporter {
     if (per_axis) extras["scale_inheritance"] = "per_axis";  // the reader converts back
     if (!visibility.empty()) extras["visibility"] = std::move(visibility);
     if (placeholder) extras["placeholder"] = true;
+    // A track left at its rest has no channel; the clip's tracks in order, so that a reader
+    // gives encoders the same joints (a CANM's bone list, KH2's joints) in the same order.
+    if (still_track) extras["tracks"] = std::move(track_order);
+    if (!at_rest.empty()) extras["at_rest"] = std::move(at_rest);
     animation.extras = gltf::ToValue(json{{gltf::kExtrasKey, extras}});
     model_.animations.push_back(std::move(animation));
   }
@@ -428,6 +495,7 @@ class Exporter {
 
   const Scene& scene_;
   std::vector<bool> per_axis_;
+  const Scene* before_;
   Limits limits_;
   tinygltf::Model model_;
   ModelBuilder builder_;
@@ -446,7 +514,8 @@ Bytes ExportGltf(const Scene& scene, const GltfExportOptions& options) {
     matrix_rule = scene;
     ConvertScaleInheritance(*matrix_rule, ScaleInheritance::Matrix, options.limits);
   }
-  tinygltf::Model model = Exporter(matrix_rule ? *matrix_rule : scene, std::move(per_axis), options.limits).Run();
+  tinygltf::Model model =
+      Exporter(matrix_rule ? *matrix_rule : scene, std::move(per_axis), matrix_rule ? &scene : nullptr, options.limits).Run();
   gltf::MakeNamesValidUtf8(model);
   tinygltf::TinyGLTF writer;
   std::ostringstream out;

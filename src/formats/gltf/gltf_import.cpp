@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <set>
 
 namespace animkit {
 namespace {
@@ -293,6 +294,8 @@ class Importer {
       if (rotation && track.rotation.empty()) FillTrack(track.rotation, interpolation, std::move(times), output);
     }
     TakeCameras(clip, track_of_node);
+    ApplyTrackOrder(clip, extras);
+    ApplyAtRest(clip, extras);
     ApplyTiming(clip, extras, all_times, last_time, where);
     ApplyEvents(clip, extras);
     ApplyVisibility(clip, extras);
@@ -377,6 +380,59 @@ class Importer {
           if (p.is_number()) event.params.push_back(p.get<double>());
       if (GetNumber(e, "end_time", &end)) event.end_time = static_cast<Seconds>(end);
       clip.events.push_back(std::move(event));
+    }
+  }
+
+  // The clip's tracks as the exporter listed them ("tracks": joint names in order): tracks
+  // without a channel (at their rest throughout) come back empty, in their place.
+  void ApplyTrackOrder(Clip& clip, const json& extras) const {
+    auto list = extras.find("tracks");
+    if (list == extras.end() || !list->is_array() || list->size() > limits_.max_joints) return;
+    std::vector<JointTrack> ordered;
+    std::vector<bool> taken(clip.tracks.size(), false);
+    std::set<std::string> listed;
+    for (const json& name : *list) {
+      if (!name.is_string() || !listed.insert(name.get<std::string>()).second) continue;
+      auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(),
+                             [&](const JointTrack& t) { return t.joint == name.get<std::string>(); });
+      if (it == clip.tracks.end()) {
+        ordered.emplace_back().joint = name.get<std::string>();
+        continue;
+      }
+      taken[size_t(it - clip.tracks.begin())] = true;
+      ordered.push_back(std::move(*it));
+    }
+    for (size_t i = 0; i < clip.tracks.size(); ++i)
+      if (!taken[i]) ordered.push_back(std::move(clip.tracks[i]));
+    clip.tracks = std::move(ordered);
+  }
+
+  // Properties the exporter left out as the node's rest ("at_rest": joint -> "t", "r", "s")
+  // come back as one key of that rest, as the source clip had them.
+  void ApplyAtRest(Clip& clip, const json& extras) const {
+    auto list = extras.find("at_rest");
+    if (list == extras.end() || !list->is_object()) return;
+    std::map<std::string, int> node_of;
+    for (size_t n = 0; n < model_.nodes.size(); ++n) node_of.try_emplace(NodeName(model_, int(n)), int(n));
+    for (JointTrack& track : clip.tracks) {
+      auto letters = list->find(track.joint);
+      auto node = node_of.find(track.joint);
+      if (letters == list->end() || !letters->is_string() || node == node_of.end()) continue;
+      const tinygltf::Node& n = model_.nodes[size_t(node->second)];
+      auto vec = [](const std::vector<double>& v, Vec3 fallback) {
+        return v.size() == 3 ? Vec3{float(v[0]), float(v[1]), float(v[2])} : fallback;
+      };
+      const std::string& which = letters->get_ref<const std::string&>();
+      auto one_key = [](auto& property, const auto& value) {
+        property.interpolation = Interpolation::Step;
+        property.Add(0, value);
+      };
+      if (which.find('t') != std::string::npos && track.translation.empty()) one_key(track.translation, vec(n.translation, {0, 0, 0}));
+      if (which.find('s') != std::string::npos && track.scale.empty()) one_key(track.scale, vec(n.scale, {1, 1, 1}));
+      if (which.find('r') != std::string::npos && track.rotation.empty())
+        one_key(track.rotation, n.rotation.size() == 4 ? QuatXYZW{float(n.rotation[0]), float(n.rotation[1]),
+                                                                  float(n.rotation[2]), float(n.rotation[3])}
+                                                       : QuatXYZW{0, 0, 0, 1});
     }
   }
 

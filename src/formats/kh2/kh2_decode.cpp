@@ -363,6 +363,7 @@ void DecodeInterpolated(const InterpolatedMotion& im, const Skeleton& skeleton, 
       PushKey(clip.tracks[j], t, local);
     }
   }
+  if (settings.stored_keys && frames > 0) detail::UseStoredKeys(im, plan, played, rate, settings.rotation_tolerance, clip);
 }
 
 }  // namespace

@@ -101,9 +101,10 @@ Curve CopyCurve(const InterpolatedMotion& from, const Curve& c, InterpolatedMoti
   return out;
 }
 
-bool Within(const TransformTRS& a, const TransformTRS& b, const EncodeSettings& s) {
+// size: the least magnitude the relative tolerance applies to (1, or the model's size).
+bool Within(const TransformTRS& a, const TransformTRS& b, const EncodeSettings& s, float size = 1) {
   auto close = [&](float x, float y) {
-    return std::abs(x - y) <= s.relative_tolerance * std::max({1.0f, std::abs(x), std::abs(y)});
+    return std::abs(x - y) <= s.relative_tolerance * std::max({size, std::abs(x), std::abs(y)});
   };
   return close(a.translation.x, b.translation.x) && close(a.translation.y, b.translation.y) &&
          close(a.translation.z, b.translation.z) && close(a.scale.x, b.scale.x) && close(a.scale.y, b.scale.y) &&
@@ -256,6 +257,10 @@ bool KeepTemplateMatrices(RawMotion& raw, const Motion& templ, const BoneSamples
   const size_t bones = size_t(std::max(raw.bone_count, 0)), t_bones = size_t(std::max(t.bone_count, 0));
   EncodeSettings floats;
   floats.tolerance = floats.relative_tolerance = 1e-5f;
+  // Translations within 1e-5 of the model's size (the template's box), as docs/fidelity.md
+  // bounds raw motion: float noise of a parent's scale, times a child's offset, stays below it.
+  float size = 1;
+  for (int k = 0; k < 3; ++k) size = std::max({size, std::abs(t.bbox_min[size_t(k)]), std::abs(t.bbox_max[size_t(k)])});
   bool all = bones == t_bones && raw.matrices.size() == t.matrices.size();
   for (size_t i = 0; i < raw.matrices.size(); ++i) {
     const size_t f = i / bones, b = i % bones;
@@ -265,7 +270,8 @@ bool KeepTemplateMatrices(RawMotion& raw, const Motion& templ, const BoneSamples
     if (close) {
       const int k = in.track_of_bone[b];
       const TransformTRS& x = k >= 0 ? in.s.pose[f][size_t(k)] : in.RestOf(int(b));
-      close = Within(x, old, floats) || (detail::KeyAt(round_trip, b, f, old_round_trip) && Within(x, old_round_trip, floats));
+      close = Within(x, old, floats, size) ||
+              (detail::KeyAt(round_trip, b, f, old_round_trip) && Within(x, old_round_trip, floats, size));
     }
     if (close) raw.matrices[i] = t.matrices[j];
     all = all && close;

@@ -15,11 +15,11 @@ Clip GltfRoundTrip(Clip clip, const Skeleton& rig, const Limits& limits) {
 }
 
 bool KeyAt(const Clip& clip, size_t b, size_t f, TransformTRS& out) {
-  if (b >= clip.tracks.size()) return false;
+  if (b >= clip.tracks.size() || f >= clip.frame_count) return false;
   const JointTrack& track = clip.tracks[b];
-  if (f >= track.rotation.values.size() || f >= track.translation.values.size() || f >= track.scale.values.size())
-    return false;
-  out = {track.translation.values[f], track.rotation.values[f], track.scale.values[f]};
+  if (track.rotation.empty() || track.translation.empty() || track.scale.empty()) return false;
+  const Seconds t = FrameTime(f, clip.frame_rate);  // keys per frame, or the curves as stored
+  out = {SampleTrack(track.translation, t), SampleTrack(track.rotation, t), SampleTrack(track.scale, t)};
   return true;
 }
 
@@ -43,7 +43,7 @@ std::vector<std::vector<TransformTRS>> RoundTrippedLocals(const InterpolatedMoti
     }
   }
   clip = GltfRoundTrip(std::move(clip), rig, ds.limits);
-  // The decoded clip's tracks are its joints in order (DecodeMotion), one key per frame.
+  // The decoded clip's tracks are its joints in order (DecodeMotion).
   const size_t joints = std::min(clip.tracks.size(), size_t(std::max<int>(t.total_bone_count, 0)));
   std::vector<std::vector<TransformTRS>> out(std::min(frames, clip.frame_count));
   for (size_t f = 0; f < out.size(); ++f) {

@@ -32,6 +32,12 @@ const ChoiceOption<bool> kConstraintsOption{
              "curves alone",
      .default_value = "on"},
     {{"on", true}, {"off", false}}};
+const ChoiceOption<bool> kKeysOption{
+    {.name = "kh2-keys",
+     .help = "KH2 interpolated motion: stored gives each joint's curves as its keys (Hermite; rotations a quaternion "
+             "spline within 2e-5 rad) wherever they are the game's pose, frames one key per played frame",
+     .default_value = "stored"},
+    {{"stored", true}, {"frames", false}}};
 const ChoiceOption<bool> kUnverifiedOption{
     {.name = "kh2-unverified-constraints",
      .help = "KH2: off leaves joints of constraint types whose rule is not verified against the game (all but "
@@ -50,6 +56,7 @@ DecodeSettings SettingsFrom(const Options& o) {
   s.trigger_rate = kTriggerRateOption.Get(o);
   s.evaluation.constraints = kConstraintsOption.Get(o);
   s.evaluation.unverified_constraints = kUnverifiedOption.Get(o);
+  s.stored_keys = kKeysOption.Get(o);
   s.limits = o.limits();
   return s;
 }
@@ -78,6 +85,7 @@ class BarDocument final : public FileDocument<Bar, kKh2BarFormat, SerializeBar> 
  public:
   BarDocument(Bar bar, std::string source = {}) : FileDocument(std::move(bar)), source_(std::move(source)) {}
   Value Info() const override { return detail::BarInfo(file_); }
+  Value InfoSummary() const override { return detail::BarSummary(file_); }
   std::vector<std::string> Warnings() const override {
     std::vector<std::string> out = file_.warnings;
     detail::EvaluationWarnings(file_, out);
@@ -100,6 +108,7 @@ class MotionDocument final : public FileDocument<Motion, kKh2MotionFormat, Seria
  public:
   MotionDocument(Motion motion, std::string source = {}) : FileDocument(std::move(motion)), source_(std::move(source)) {}
   Value Info() const override { return detail::MotionInfo(file_); }
+  Value InfoSummary() const override { return detail::MotionSummary(file_); }
   std::vector<std::string> Warnings() const override {
     std::vector<std::string> out = file_.warnings;
     detail::EvaluationWarnings(file_, "", out);
@@ -341,7 +350,7 @@ std::unique_ptr<Document> EncodeBareMotion(const Scene& scene, EncodeContext& co
   return std::make_unique<MotionDocument>(std::move(m));
 }
 
-const std::vector<OptionSpec> kOptions = {kRawSpaceOption.spec(), kTriggerRateOption.spec(), kConstraintsOption.spec(), kUnverifiedOption.spec(),
+const std::vector<OptionSpec> kOptions = {kRawSpaceOption.spec(), kTriggerRateOption.spec(), kConstraintsOption.spec(), kUnverifiedOption.spec(), kKeysOption.spec(),
                                           kRawOption.spec(), kToleranceOption.spec()};
 
 }  // namespace

@@ -94,6 +94,9 @@ inline void WriteVec4(ByteWriter& w, const Vec4f& v) {
 // `animkit info` of an archive and of a motion entry (kh2_info.cpp).
 Value BarInfo(const Bar& bar);
 Value MotionInfo(const Motion& motion);
+// The same without the records: per table its count, offset and size (kh2_info_summary.cpp).
+Value BarSummary(const Bar& bar);
+Value MotionSummary(const Motion& motion);
 
 // The frames the game plays of an interpolated motion: from the header's frame start
 // (0x80, kept as "frame_loop") to its frame end, both included; played frame k is at key
@@ -111,6 +114,12 @@ PlayedFrames FramesPlayed(const InterpolatedMotion& motion, const Limits& limits
 // bones when it covers them (else roots), the helper records' for the helpers.
 EvaluationPlan PlanFor(const InterpolatedMotion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
                        const EvaluationSettings& settings);
+
+// Replaces the per-frame keys of clip (one track per joint, as DecodeInterpolated makes them)
+// with the joint's curves wherever they give the same pose at every played frame
+// (kh2_stored_keys.cpp); properties a constraint, IK or an expression moves keep their frames.
+void UseStoredKeys(const InterpolatedMotion& motion, const EvaluationPlan& plan, const PlayedFrames& played, double fps,
+                   double rotation_tolerance, Clip& clip);
 
 // What the evaluation of a motion does (info): constraint counts by type, expressions, IK
 // joints, and what it leaves as forward kinematics (the plan's warnings).

@@ -42,9 +42,11 @@ Motion TwoBones(float frame_start, float frame_end) {
   return m;
 }
 
+// One key per played frame (these tests read the evaluated frames; StoredKeys tests the curves as keys).
 Clip Decode(const Motion& m, bool constraints = true) {
   DecodeSettings s;
   s.evaluation.constraints = constraints;
+  s.stored_keys = false;
   return DecodeMotion(ParseMotion(SerializeMotion(m)), {}, {}, s);
 }
 
@@ -131,7 +133,7 @@ TEST(Kh2Evaluated, ConstraintSetsTheLocalAndTheOptionTurnsItOff) {
   DecodeContext context;
   context.options.Set("kh2-constraints", "off");
   const Scene scene = kKh2MotionFormat.read(SerializeMotion(m), {})->Decode(context);
-  EXPECT_EQ(scene.clips.at(0).tracks[1].translation.values[5], (Vec3{1, 2, 3}));
+  EXPECT_EQ(SampleTrack(scene.clips.at(0).tracks[1].translation, FrameTime(5, 30)), (Vec3{1, 2, 3}));
 }
 
 // A child of a non-uniformly scaled parent: the local is the per-axis relative transform,
@@ -219,8 +221,9 @@ TEST(Kh2Evaluated, DecodedSetMatchesItsBakedTwinFrameForFrame) {
     ASSERT_EQ(a.frame_count, b.frame_count) << a.name << " / " << b.name;
     for (size_t j = 0; j < a.tracks.size(); ++j)  // the raw twin holds the bones
       for (size_t f = 0; f < a.frame_count; ++f) {
-        rotation = std::max(rotation, RotationDifference(a.tracks[j].rotation.values[f], b.tracks[j].rotation.values[f]));
-        const Vec3 d = a.tracks[j].translation.values[f] - b.tracks[j].translation.values[f];
+        const Seconds t = FrameTime(f, b.frame_rate);  // the interpolated set's keys are its curves
+        rotation = std::max(rotation, RotationDifference(a.tracks[j].rotation.values[f], SampleTrack(b.tracks[j].rotation, t)));
+        const Vec3 d = a.tracks[j].translation.values[f] - SampleTrack(b.tracks[j].translation, t);
         translation = std::max(translation, double(std::max({std::abs(d.x), std::abs(d.y), std::abs(d.z)})));
       }
   }

@@ -543,8 +543,11 @@ TEST(PsxTmd, CliConvertsWithSkeletonAndPrintsInfo) {
   EXPECT_NE(out.find("0x21 flat triangle (unlit): 3"), std::string::npos) << out;
   EXPECT_NE(out.find("0x29 flat quad (unlit): 1"), std::string::npos) << out;
   ASSERT_EQ(test::RunCli("info --json " + tmd, &out, &err), 0) << err;
+  const auto summary = nlohmann::json::parse(out);
+  EXPECT_EQ(summary["fields"]["vertex_count"], 4 + 4 + 4 * 3 + 8 + 3);
+  EXPECT_EQ(summary["fields"]["objects"], nlohmann::json({{"count", 8}}));  // the object table: a count
+  ASSERT_EQ(test::RunCli("info --json --full " + tmd, &out, &err), 0) << err;
   const auto j = nlohmann::json::parse(out);
-  EXPECT_EQ(j["fields"]["vertex_count"], 4 + 4 + 4 * 3 + 8 + 3);
   EXPECT_EQ(j["fields"]["objects"][6]["primitives"]["0x40 line"], 7);
   EXPECT_EQ(j["joints"].size(), 8u);
 }

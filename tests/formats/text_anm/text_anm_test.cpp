@@ -386,16 +386,20 @@ void ExpectSameClip(const Clip& original, const Clip& decoded) {
   for (const JointTrack& o : original.tracks) {
     const JointTrack* d = decoded.FindTrack(o.joint);
     ASSERT_NE(d, nullptr) << o.joint;
-    ASSERT_EQ(d->translation.size(), o.translation.size()) << o.joint;
+    // A property at its rest throughout is one key of the rest in the glb's clip and no key
+    // in the timeline's cut (the rest either way).
+    auto same_count = [&](size_t decoded, size_t original) { return decoded == original || (decoded == 0 && original == 1); };
+    ASSERT_TRUE(same_count(d->translation.size(), o.translation.size())) << o.joint;
     ASSERT_EQ(d->rotation.size(), o.rotation.size()) << o.joint;
-    ASSERT_EQ(d->scale.size(), o.scale.size()) << o.joint;
+    ASSERT_TRUE(same_count(d->scale.size(), o.scale.size())) << o.joint;
     for (size_t i = 0; i < o.rotation.size(); ++i) {
       EXPECT_NEAR(d->rotation.times[i], o.rotation.times[i], 1e-4);
       EXPECT_NEAR(d->rotation.values[i].x, o.rotation.values[i].x, 1e-6);
       EXPECT_NEAR(d->rotation.values[i].w, o.rotation.values[i].w, 1e-6);
-      EXPECT_NEAR(d->translation.values[i].y, o.translation.values[i].y, 1e-5);
-      EXPECT_NEAR(d->scale.values[i].z, o.scale.values[i].z, 1e-6);
     }
+    for (size_t i = 0; i < d->translation.size(); ++i)
+      EXPECT_NEAR(d->translation.values[i].y, o.translation.values[i].y, 1e-5);
+    for (size_t i = 0; i < d->scale.size(); ++i) EXPECT_NEAR(d->scale.values[i].z, o.scale.values[i].z, 1e-6);
   }
   // Joints of the set that this clip does not animate come back without keys.
   for (const JointTrack& d : decoded.tracks) {
@@ -533,7 +537,7 @@ TEST(TextAnm, CliSampleConvertAndInfo) {
   ASSERT_EQ(test::RunCli("info --json " + anm + " --skeleton none", &out, &err), 0) << err;
   j = nlohmann::json::parse(out);
   EXPECT_EQ(j["format"], "text-anm");
-  EXPECT_EQ(j["fields"]["declared_clips"].size(), 6u);
+  EXPECT_EQ(j["fields"]["declared_clips"], nlohmann::json({{"count", 6}}));  // --full lists them
   EXPECT_NE(j["decode_error"].get<std::string>().find("--skeleton"), std::string::npos);
   EXPECT_EQ(test::RunCli("sample " + anm + " --skeleton none", &out, &err), 1);
   EXPECT_NE(err.find("sets.anm"), std::string::npos);

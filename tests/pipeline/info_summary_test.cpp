@@ -1,0 +1,181 @@
+// `info` summaries: per table its count, offset and size (expected values read from the
+// files' layout), the clip counts, --full as the document always was, and the size bound
+// on a real-size moveset.
+#include <animkit/formats/kh2.hpp>
+#include <nlohmann/json.hpp>
+#include <synthetic/synthetic_moveset.hpp>
+
+#include <cstring>
+
+#include "support/test_support.hpp"
+
+namespace animkit {
+namespace {
+
+using kh2::kEntryAnb;
+using kh2::kEntryTriggers;
+
+int32_t I32At(const Bytes& b, size_t at) {
+  int32_t v;
+  std::memcpy(&v, b.data() + at, 4);
+  return v;
+}
+
+nlohmann::json InfoOf(const LoadedFile& loaded, InfoDetail detail) {
+  InfoRequest request;
+  request.skeleton = SkeletonSource::None();
+  request.detail = detail;
+  return nlohmann::json::parse(InfoJson(loaded, request));
+}
+
+// Triggers: 1 range (5..20, id 4, one param) and 1 frame trigger (frame 10, id 2, one
+// param), the frame list at byte 12.
+const Bytes kTriggers = {1, 1, 12, 0, 5, 0, 20, 0, 4, 1, 7, 0, 10, 0, 2, 1, 3, 0};
+
+// An MSET: [0] an ANB at 0x40 holding the triggers entry at 0x20, [1] an empty slot,
+// [2] a second slot at [0]'s offset (a link); 6 bytes after the data no entry covers.
+Bytes HandMset() {
+  ByteWriter anb(Endian::Little);
+  anb.Append(ByteView(reinterpret_cast<const uint8_t*>("BAR\x01"), 4));
+  anb.U32(1), anb.U32(0), anb.I32(0);
+  anb.U16(kEntryTriggers), anb.U16(0);
+  anb.Append(ByteView(reinterpret_cast<const uint8_t*>("A000"), 4));
+  anb.U32(0x20), anb.U32(uint32_t(kTriggers.size()));
+  anb.Append(kTriggers);
+  const Bytes inner = anb.Take();
+  ByteWriter w(Endian::Little);
+  w.Append(ByteView(reinterpret_cast<const uint8_t*>("BAR\x01"), 4));
+  w.U32(3), w.U32(0), w.I32(2);
+  auto entry = [&](const char* name, uint32_t off, uint32_t size) {
+    w.U16(kEntryAnb), w.U16(0);
+    w.Append(ByteView(reinterpret_cast<const uint8_t*>(name), 4));
+    w.U32(off), w.U32(size);
+  };
+  entry("A000", 0x40, uint32_t(inner.size()));
+  entry("A001", 0x40 + uint32_t(inner.size()), 0);
+  entry("A002", 0x40, uint32_t(inner.size()));
+  w.Append(inner);
+  w.Fill(6, 0xEE);
+  return w.Take();
+}
+
+TEST(InfoSummary, ArchiveEntriesKeepTheirPlaceAndTriggersAreCounted) {
+  const Bytes data = HandMset();
+  const nlohmann::json f = InfoOf(LoadBytes(data, "hand.mset", "", Options{}), InfoDetail::Summary)["fields"];
+  EXPECT_EQ(f["entry_count"], 3);
+  EXPECT_EQ(f["mset_type"], 2);
+  EXPECT_EQ(f["empty_slots"], 1);
+  EXPECT_EQ(f["link_entries"], 1);
+  EXPECT_EQ(f["gaps"], nlohmann::json({{"count", 1}, {"bytes", 6}}));
+  const nlohmann::json& e = f["entries"];
+  ASSERT_EQ(e.size(), 3u);
+  const size_t inner = 0x20 + kTriggers.size();
+  EXPECT_EQ(e[0]["offset"], 0x40);
+  EXPECT_EQ(e[0]["size"], inner);
+  EXPECT_EQ(e[1]["empty"], true);
+  EXPECT_EQ(e[2]["link_to"], 0);
+  EXPECT_EQ(e[2]["bar"], nlohmann::json({{"same_as_entry", 0}}));
+  const nlohmann::json& t = e[0]["bar"]["entries"][0];
+  EXPECT_EQ(t["offset"], 0x20);
+  EXPECT_EQ(t["triggers"]["ranges"], 1);
+  EXPECT_EQ(t["triggers"]["frames"], 1);
+  EXPECT_EQ(t["triggers"]["frame_list_offset"], 12);
+}
+
+// The tables of a motion: offsets and counts from the header at 0xA0 (offsets from 0x90),
+// the key count from the room between the key table and the key time table.
+void ExpectTablesFromTheHeader(const std::string& path) {
+  const Bytes b = ReadFileBytes(path);
+  const nlohmann::json tables = InfoOf(LoadBytes(b, path, "", Options{}), InfoDetail::Summary)["fields"]["tables"];
+  auto expect = [&](const char* name, size_t offset_at, int64_t count, size_t record) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(tables[name]["offset"], I32At(b, 0xA0 + offset_at));
+    EXPECT_EQ(tables[name]["count"], count);
+    EXPECT_EQ(tables[name]["size"], count * int64_t(record));
+  };
+  expect("initial_pose", 0x14, I32At(b, 0xA0 + 0x18), 8);
+  expect("forward_curves", 0x20, I32At(b, 0xA0 + 0x24), 6);
+  expect("inverse_curves", 0x28, I32At(b, 0xA0 + 0x2C), 6);
+  expect("keys", 0x30, (I32At(b, 0xA0 + 0x34) - I32At(b, 0xA0 + 0x30)) / 8, 8);
+  expect("key_times", 0x34, I32At(b, 0xA0 + 0x10), 4);
+  expect("constraints", 0x40, I32At(b, 0xA0 + 0x44), 12);
+  expect("expressions", 0x50, I32At(b, 0xA0 + 0x54), 8);
+  expect("expression_nodes", 0x58, I32At(b, 0xA0 + 0x5C), 12);
+  EXPECT_EQ(tables["root_position"]["offset"], I32At(b, 0xA0 + 0x1C));
+}
+
+TEST(InfoSummary, MotionTablesAreTheHeadersCountsAndOffsets) {
+  ExpectTablesFromTheHeader(test::SourcePath("samples/kh2_motion/wave.motion"));
+  const std::string fixture = test::FixturePath("kh2/interpolated.motion");
+  if (fixture.empty()) GTEST_SKIP() << "../shared/fixtures/kh2/interpolated.motion is absent";
+  ExpectTablesFromTheHeader(fixture);
+}
+
+TEST(InfoSummary, ClipsGiveTheirCountsAndFullTheirJointNames) {
+  // A PS1 ANM sample of 8 objects: each object keyed at each of its 90 frames, 3 properties.
+  const LoadedFile loaded = LoadFile(test::SourcePath("samples/psx_anm/dance.anm"), "", Options{});
+  const nlohmann::json summary = InfoOf(loaded, InfoDetail::Summary);
+  const nlohmann::json full = InfoOf(loaded, InfoDetail::Full);
+  const nlohmann::json& clip = summary["clips"][0];
+  EXPECT_EQ(clip["joint_count"], full["clips"][0]["joints"].size());
+  EXPECT_FALSE(clip.contains("joints"));
+  EXPECT_GT(clip["key_count"].get<size_t>(), 0u);
+  EXPECT_EQ(clip["format_fields"]["source_format"], "psx-anm");
+  EXPECT_TRUE(summary.contains("detail"));
+  EXPECT_FALSE(full.contains("detail"));
+  // The same top-level keys but detail; joints and events whole in both.
+  for (auto it = full.begin(); it != full.end(); ++it) EXPECT_TRUE(summary.contains(it.key())) << it.key();
+  EXPECT_EQ(summary["joints"], full["joints"]);
+  EXPECT_EQ(summary["events"], full["events"]);
+}
+
+// The linked slot's facts the Blender add-on reads stay in the summary.
+TEST(InfoSummary, LinkedSlotsShareDataInTheSummary) {
+  const LoadedFile loaded = LoadBytes(HandMset(), "hand.mset", "", Options{});
+  EXPECT_EQ(InfoOf(loaded, InfoDetail::Summary)["fields"]["entries"][2]["link_to"],
+            InfoOf(loaded, InfoDetail::Full)["fields"]["entries"][2]["link_to"]);
+}
+
+TEST(InfoSummary, FullFieldsAreTheFormatsWholeInfo) {
+  for (const char* sample : {"kh2_bar/p_ex00.mset", "edf_canm/soldier.mdb", "psx_tmd/figure.tmd", "text_anm/authored.anm", "metroid_anim/run.anim"}) {
+    SCOPED_TRACE(sample);
+    const std::string path = test::SourcePath(std::string("samples/") + sample);
+    const LoadedFile loaded = LoadFile(path, "", Options{});
+    EXPECT_EQ(nlohmann::json::parse(DumpJson(InfoValue(loaded, InfoRequest{{}, SkeletonSource::None(), {}, InfoDetail::Full})["fields"])),
+              nlohmann::json::parse(DumpJson(loaded.document->Info())));
+  }
+}
+
+TEST(InfoSummary, CutTablesKeepsNamesAndVectorsAndCountsRecords) {
+  const Value fields = {{"version", 3},
+                        {"warnings", Value::array({"a", "b"})},
+                        {"bbox", Value::array({1.0, 2.0, 3.0})},
+                        {"values", Value(std::vector<int>(17, 0))},
+                        {"records", Value::array({{{"x", 1}}, {{"x", 2}}})},
+                        {"header", {{"table", Value::array({{{"y", 1}}})}, {"offset", 64}}}};
+  const Value cut = CutTables(fields);
+  EXPECT_EQ(cut["version"], 3);
+  EXPECT_EQ(cut["warnings"], fields["warnings"]);
+  EXPECT_EQ(cut["bbox"], fields["bbox"]);
+  EXPECT_EQ(cut["values"], Value({{"count", 17}}));
+  EXPECT_EQ(cut["records"], Value({{"count", 2}}));
+  EXPECT_EQ(cut["header"], Value({{"table", {{"count", 1}}}, {"offset", 64}}));
+}
+
+// The bound: `info --json` of a 101-clip x 229-joint moveset within 1 MB (the time
+// is bench/info_bench.cpp's).
+TEST(InfoSummary, RealSizeMovesetStaysWithinOneMegabyte) {
+  const MovesetSpec spec;
+  const Bytes mset = Kh2MovesetBytes(MovesetSkeleton(spec), spec);
+  const LoadedFile loaded = LoadBytes(mset, "moveset.mset", "", Options{});
+  InfoRequest request;
+  request.skeleton = SkeletonSource::None();
+  const std::string json = InfoJson(loaded, request);
+  EXPECT_LE(json.size(), size_t{1000000});
+  const nlohmann::json info = nlohmann::json::parse(json);
+  EXPECT_EQ(info["clips"].size(), size_t(spec.clips));
+  EXPECT_EQ(info["clips"][0]["joint_count"], spec.joints);
+}
+
+}  // namespace
+}  // namespace animkit
