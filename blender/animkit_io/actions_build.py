@@ -95,11 +95,28 @@ def _write_curves(action, data_path, group, curves):
         points.foreach_set("co", curves.co[c])
         points.foreach_set("interpolation", interpolation)
         if free is not None:
-            points.foreach_set("handle_left_type", free)
-            points.foreach_set("handle_right_type", free)
+            _set_free_handles(points, free)
             points.foreach_set("handle_left", curves.left[c])
             points.foreach_set("handle_right", curves.right[c])
         fc.update()
+
+
+_BULK_HANDLE_TYPES = None  # whether foreach_set reaches handle types (Blender 4; 3.4 ignores it)
+
+
+def _set_free_handles(points, free):
+    """FREE handle types on every key, so fc.update() keeps the handles as computed."""
+    global _BULK_HANDLE_TYPES
+    if _BULK_HANDLE_TYPES is not False:
+        points.foreach_set("handle_left_type", free)
+        points.foreach_set("handle_right_type", free)
+        if _BULK_HANDLE_TYPES is None:
+            _BULK_HANDLE_TYPES = points[0].handle_left_type == "FREE" and points[-1].handle_right_type == "FREE"
+        if _BULK_HANDLE_TYPES:
+            return
+    for p in points:
+        p.handle_left_type = "FREE"
+        p.handle_right_type = "FREE"
 
 
 # ---------------------------------------------------------------------------------------

@@ -231,6 +231,18 @@ CLI::App* AddSampleCommand(CLI::App& app, std::string& input, double& rate, std:
 
 }  // namespace
 
+CLI::App* AddImportDataCommand(CLI::App& app, std::string& input, std::vector<std::string>& clips, CommonArgs& args) {
+  CLI::App* import_data = app.add_subcommand(
+      "import-data", "Write everything an importer needs (the glTF scene and its channels as stored) from one decode");
+  import_data->add_option("FILE", input, "Input file")->required();
+  AddCommon(import_data, args, true);
+  import_data->get_option("-o")->required();
+  // import-data's --clip repeats and takes globs
+  import_data->remove_option(import_data->get_option("--clip"));
+  import_data->add_option("--clip", clips, "Only the clips this names or matches (* any run, ? one character); repeatable");
+  return import_data;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"animkit: read, write, sample and convert game animation formats and glTF 2.0"};
   app.set_version_flag("--version", std::string("animkit ") + kVersion);
@@ -283,15 +295,8 @@ int main(int argc, char** argv) {
   formats->add_flag("--json", json,
                     "Formats (extensions, up axis, multi-clip, options with type, default and help) and limits as JSON");
 
-  CLI::App* import_data = app.add_subcommand(
-      "import-data", "Write everything an importer needs (the glTF scene and its channels as stored) from one decode");
-  import_data->add_option("FILE", input, "Input file")->required();
-  AddCommon(import_data, args, true);
-  import_data->get_option("-o")->required();
-  std::vector<std::string> import_clips;  // import-data's --clip repeats and takes globs
-  import_data->remove_option(import_data->get_option("--clip"));
-  import_data->add_option("--clip", import_clips,
-                          "Only the clips this names or matches (* any run, ? one character); repeatable");
+  std::vector<std::string> import_clips;
+  CLI::App* import_data = AddImportDataCommand(app, input, import_clips, args);
 
   cli::BenchOptions bench_options;
   CLI::App* bench = app.add_subcommand("bench", "Time the playback runtime on a clip; prints JSON");
