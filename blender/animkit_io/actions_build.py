@@ -3,9 +3,10 @@
 # interpolation, handle types and handles).
 #
 # A clip in local space (nearly all) keys each bone property its channels key, as they
-# key it; a property no channel keys holds the rest pose: one constant key of the rest,
-# when another imported clip keys it (Blender keeps an unkeyed property where the last
-# action left it), else no F-curve. A model-space clip's keys are composed frame by frame
+# key it, and no other. The rest pose of what a clip does not key comes from the rest-pose
+# action (build_rest_action) on the bottom NLA track, under the active action: one
+# constant key per property any imported clip keys (Blender keeps an unkeyed property
+# where the last action left it). A model-space clip's keys are composed frame by frame
 # into parent-relative ones (one linear key per frame).
 
 import bpy
@@ -32,30 +33,49 @@ def _basis(offsets, i):
     return keymod.BasisMap(tuple(lt), (lqi.w, lqi.x, lqi.y, lqi.z))
 
 
-def build_action(rig, order, parents, offsets, clip, keyed):
+REST_POSE = "animkit_rest_pose"  # the custom property marking the rest-pose action
+_REST_VALUE = {"translation": "t", "rotation": "r", "scale": "s"}
+
+
+def is_rest_pose(action):
+    return action is not None and bool(action.get(REST_POSE, False))
+
+
+def build_rest_action(rig, order, offsets, keyed, name):
+    """The rest-pose action: one constant key of the rest per (node, path) in `keyed`."""
     nodes = rig["nodes"]
-    rate = clip.frame_rate or 30.0
-    action = bpy.data.actions.new(clip.name or "clip")
-    rest = {"translation": "t", "rotation": "r", "scale": "s"}
-    if clip.space == "model":
-        curves = _model_space_curves(nodes, order, parents, offsets, clip)
-    else:
-        channels = {(c.node, c.path): c for c in clip.channels}
-        curves = {}
-        for i in order:
-            basis = _basis(offsets, i)
-            for path, _prop in PATHS:
-                ch = channels.get((i, path))
-                if ch is not None and ch.key_count():
-                    curves[(i, path)] = keymod.channel_curves(ch, rate, basis)
-                elif (i, path) in keyed:
-                    curves[(i, path)] = keymod.rest_curves(path, nodes[i][rest[path]], basis)
+    action = bpy.data.actions.new(name)
+    action[REST_POSE] = True
+    curves = {(i, path): keymod.rest_curves(path, nodes[i][_REST_VALUE[path]], _basis(offsets, i))
+              for i in order for path, _prop in PATHS if (i, path) in keyed}
+    _write_action(action, nodes, order, curves)
+    return action
+
+
+def _write_action(action, nodes, order, curves):
     for i in order:
         bone = nodes[i]["bone"]
         base = 'pose.bones["%s"].' % bpy.utils.escape_identifier(bone)
         for path, prop in PATHS:
             if (i, path) in curves:
                 _write_curves(action, base + prop, bone, curves[(i, path)])
+
+
+def build_action(rig, order, parents, offsets, clip):
+    nodes = rig["nodes"]
+    rate = clip.frame_rate or 30.0
+    action = bpy.data.actions.new(clip.name or "clip")
+    if clip.space == "model":
+        curves = _model_space_curves(nodes, order, parents, offsets, clip)
+    else:
+        channels = {(c.node, c.path): c for c in clip.channels}
+        curves = {}
+        for i in order:
+            for path, _prop in PATHS:
+                ch = channels.get((i, path))
+                if ch is not None and ch.key_count():
+                    curves[(i, path)] = keymod.channel_curves(ch, rate, _basis(offsets, i))
+    _write_action(action, nodes, order, curves)
     n_frames = clip.frame_count
     if n_frames > 0:
         action.use_frame_range = True

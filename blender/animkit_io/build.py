@@ -13,9 +13,10 @@
 # keeps A_i's scale and only translation and rotation are transformed.
 #
 # Frames: clip frame k (time k / frame_rate) is Blender frame k; every clip starts at 0.
-# Keys: the glTF's keys as stored (keys.py); a path a clip does not key that another
-# imported clip keys gets one constant key of the rest pose, so that switching actions
-# never leaves a bone where the previous action put it.
+# Keys: the glTF's keys as stored (keys.py). The bottom NLA track plays the rest-pose
+# action (one constant key of the rest per property some imported clip keys) under the
+# active action, so that switching actions never leaves a bone where the previous action
+# put it; each clip's action is on a muted track of its own above.
 
 import math
 import os
@@ -284,7 +285,6 @@ def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, prog
     rate and range from the first. A link slot's clip (`shared`) is its target's action,
     the linked slots' names recorded on it. Without clips: the rest pose."""
     nodes = rig["nodes"]
-    keyed = actions_build.keyed_paths(clips, set(order))
     actions = []
     by_clip = {}
     for k, clip in enumerate(clips):
@@ -294,7 +294,7 @@ def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, prog
             target["animkit_linked_slots"] = rigmod.dumps(rigmod.loads(target.get("animkit_linked_slots", ""), []) +
                                                           [clip.name])
             continue
-        by_clip[k] = actions_build.build_action(rig, order, parents, offsets, clip, keyed)
+        by_clip[k] = actions_build.build_action(rig, order, parents, offsets, clip)
         actions.append(by_clip[k])
     for i in order:  # the rest pose for what no action keys (and without clips)
         pb = obj.pose.bones[nodes[i]["bone"]]
@@ -306,6 +306,15 @@ def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, prog
     if not actions:
         return actions
     ad = obj.animation_data_create()
+    keyed = actions_build.keyed_paths(clips, set(order))
+    if keyed:
+        rest = actions_build.build_rest_action(rig, order, offsets, keyed, obj.name + " rest pose")
+        track = ad.nla_tracks.new()
+        track.name = rest.name
+        strip = track.strips.new(rest.name, 0, rest)
+        strip.name = rest.name
+        strip.extrapolation = "HOLD"
+        action_api.strip_slot(strip, rest)
     for action in actions:
         track = ad.nla_tracks.new()
         track.name = action.name

@@ -14,6 +14,8 @@
 # (translation lt, rotation lq): translation lq^-1 (t - lt), rotation lq^-1 q, scale as is.
 # Both maps are linear but for the offset, so tangents take the map without the offset.
 
+import math
+
 CONSTANT, LINEAR, BEZIER = 0, 1, 2  # F-curve keyframe interpolation (RNA enum values)
 FREE = 0  # keyframe handle type (RNA enum value)
 
@@ -82,8 +84,9 @@ def _slerp_frames(channel, rate):
             a, b = src_v[k - 1], src_v[k]
             d = min(1.0, abs(sum(x * y for x, y in zip(a, b))))
             if d < 1.0 - 5e-9:
-                f = int(src_t[k - 1] * rate) + 1
-                while f / rate < src_t[k] - 1e-6:
+                # whole frames strictly inside, keys within 1e-3 frame of one being on it
+                f = math.floor(src_t[k - 1] * rate + 1e-3) + 1
+                while f < src_t[k] * rate - 1e-3:
                     u = (f / rate - src_t[k - 1]) / (src_t[k] - src_t[k - 1])
                     times.append(f / rate)
                     values.append(_slerp(a, b, u))
@@ -149,7 +152,6 @@ def _slerp(a, b, u):
     if d > 0.9995:
         r = tuple(x + (y - x) * u for x, y in zip(a, b))
     else:
-        import math
         th = math.acos(min(1.0, d))
         s = math.sin(th)
         wa, wb = math.sin((1.0 - u) * th) / s, math.sin(u * th) / s

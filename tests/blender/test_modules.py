@@ -268,6 +268,65 @@ class Slots(unittest.TestCase):
         self.assertIn("003_A003", slots.shared_note("000_A000", ["003_A003"]))
 
 
+class _Channel:
+    """An import_data.Channel's interface over plain lists (glTF rotation x, y, z, w)."""
+
+    def __init__(self, path, interpolation, times, rows):
+        self.path, self.interpolation, self.times, self.rows = path, interpolation, times, rows
+        self.width = len(rows[0])
+
+    def key_values(self):
+        if self.interpolation != "CUBICSPLINE":
+            return self.rows, None, None
+        return self.rows[1::3], self.rows[0::3], self.rows[2::3]
+
+
+def _bezier_at(p0, h0, h1, p1, s):
+    """A cubic Bezier's point at parameter s (x and y alike)."""
+    a = 1.0 - s
+    return tuple(a ** 3 * p + 3 * a * a * s * q + 3 * a * s * s * r + s ** 3 * w for p, q, r, w in zip(p0, h0, h1, p1))
+
+
+class ImportKeys(unittest.TestCase):
+    """keys.py: a glTF channel's keys as Blender keyframes, no sampling."""
+
+    IDENTITY = keys.BasisMap((0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0))
+
+    def test_per_frame_rotation_keeps_its_keys(self):
+        # float32 key times land a hair either side of whole frames: no key is added
+        rate = 30.0
+        times = [_f32(k / rate) for k in range(48)]
+        rows = [(0.0, 0.0, math.sin(0.05 * k), math.cos(0.05 * k)) for k in range(48)]
+        out = keys.channel_curves(_Channel("rotation", "LINEAR", times, rows), rate, self.IDENTITY)
+        self.assertEqual(out.count, 48)
+        self.assertEqual(out.interpolation, keys.LINEAR)
+        self.assertEqual([round(f, 3) for f in out.co[0][0::2]], [float(k) for k in range(48)])
+
+    def test_sparse_linear_rotation_gets_whole_frames_between(self):
+        # glTF slerps between keys, Blender interpolates each component: keys at frames 1..3
+        rows = [(0.0, 0.0, 0.0, 1.0), (0.0, 0.0, math.sin(0.4), math.cos(0.4))]
+        out = keys.channel_curves(_Channel("rotation", "LINEAR", [0.0, 4 / 30], rows), 30.0, self.IDENTITY)
+        self.assertEqual([round(f, 6) for f in out.co[0][0::2]], [0.0, 1.0, 2.0, 3.0, 4.0])
+        self.assertAlmostEqual(out.co[3][3], math.sin(0.1), places=6)  # z at frame 1: a quarter of the turn
+
+    def test_cubic_spline_handles_at_thirds_are_the_hermite(self):
+        rate, times = 30.0, [0.0, 0.1, 0.3]
+        rows = [(0.0, 0.0, 0.0), (0.0, 2.0, 0.0), (0.0, 258.3, 3.0),  # in, value, out per key
+                (0.0, -136.4, 0.0), (0.0, -3.46, 1.0), (0.0, -121.9, 0.0),
+                (0.0, 13.0, 0.0), (0.0, -2.57, 0.5), (0.0, 0.0, 0.0)]
+        ch = _Channel("translation", "CUBICSPLINE", times, rows)
+        out = keys.channel_curves(ch, rate, self.IDENTITY)
+        self.assertEqual((out.count, out.interpolation), (3, keys.BEZIER))
+        co, left, right = out.co[1], out.left[1], out.right[1]
+        for k in range(2):
+            p0, p1 = (co[2 * k], co[2 * k + 1]), (co[2 * k + 2], co[2 * k + 3])
+            h0, h1 = (right[2 * k], right[2 * k + 1]), (left[2 * k + 2], left[2 * k + 3])
+            for s in (0.25, 1 / 3, 0.5, 0.9):
+                x, y = _bezier_at(p0, h0, h1, p1, s)  # handles at thirds: x is linear in s
+                self.assertAlmostEqual(x, p0[0] + s * (p1[0] - p0[0]), places=9)
+                self.assertAlmostEqual(y, keys.sample(ch, x / rate)[1], places=4)
+
+
 class Limits(unittest.TestCase):
     def test_limit_args(self):
         table = {l["name"]: l for l in formats.limits()}
