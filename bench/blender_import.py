@@ -69,7 +69,8 @@ def main():
         path, _, skeleton = spec.partition(":")
         RUNS.clear()
         t0 = time.perf_counter()
-        result = bpy.ops.import_scene.animkit(filepath=os.path.abspath(path), clip_filter=clips,
+        chosen = {"clip_filter": clips} if clips else {}  # an add-on without the filter still runs
+        result = bpy.ops.import_scene.animkit(filepath=os.path.abspath(path), **chosen,
                                               skeleton_path=os.path.abspath(skeleton) if skeleton else "")
         seconds = time.perf_counter() - t0
         arm = bpy.context.view_layer.objects.active
