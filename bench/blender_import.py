@@ -1,11 +1,15 @@
-# How long the add-on's import takes and what it exchanges with animkit: seconds, animkit
-# runs, bytes animkit wrote for the add-on to read (stdout and output files). Runs inside
+# How long the add-on's import takes and what it makes: seconds, animkit runs, bytes
+# animkit wrote for the add-on to read (stdout and output files), actions, F-curves,
+# keyframes, the largest custom property and the size of the saved .blend. Runs inside
 # Blender (docs/blender.md, "Measured"):
 #
 #   blender -b --factory-startup --python bench/blender_import.py -- \
-#       --cli build/release/tools/animkit/animkit [--addon blender] FILE[:SKELETON] ...
+#       --cli build/release/tools/animkit/animkit [--addon blender] [--clips PATTERNS] \
+#       [--save DIR] FILE[:SKELETON] ...
 #
 # --addon: the folder holding animkit_io (another checkout's add-on, to compare).
+# --clips: the import dialog's clip filter ("*A0*", "000_A000, 001_A001").
+# --save: each import saved as DIR/NAME.blend (uncompressed, as Blender saves by default).
 
 import os
 import subprocess
@@ -37,12 +41,26 @@ def _counting_run(argv, *args, **kwargs):
     return proc
 
 
+def _largest_property(ids):
+    """(bytes, owner and key) of the largest string custom property on the given IDs."""
+    best = (0, "")
+    for owner in ids:
+        for key in owner.keys():
+            value = owner[key]
+            if isinstance(value, str) and len(value.encode()) > best[0]:
+                best = (len(value.encode()), "%s[%r]" % (owner.name, key))
+    return best
+
+
 def main():
     argv = sys.argv[sys.argv.index("--") + 1:]
     cli = argv[argv.index("--cli") + 1]
     addon = argv[argv.index("--addon") + 1] if "--addon" in argv else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "blender")
-    files = [a for k, a in enumerate(argv) if not a.startswith("--") and argv[k - 1] not in ("--cli", "--addon")]
+    clips = argv[argv.index("--clips") + 1] if "--clips" in argv else ""
+    save = argv[argv.index("--save") + 1] if "--save" in argv else ""
+    valued = ("--cli", "--addon", "--clips", "--save")
+    files = [a for k, a in enumerate(argv) if not a.startswith("--") and argv[k - 1] not in valued]
     sys.path.insert(0, os.path.abspath(addon))
     addon_utils.enable("animkit_io", default_set=True, handle_error=None)
     bpy.context.preferences.addons["animkit_io"].preferences.animkit_path = os.path.abspath(cli)
@@ -51,13 +69,24 @@ def main():
         path, _, skeleton = spec.partition(":")
         RUNS.clear()
         t0 = time.perf_counter()
-        result = bpy.ops.import_scene.animkit(filepath=os.path.abspath(path),
+        chosen = {"clip_filter": clips} if clips else {}  # an add-on without the filter still runs
+        result = bpy.ops.import_scene.animkit(filepath=os.path.abspath(path), **chosen,
                                               skeleton_path=os.path.abspath(skeleton) if skeleton else "")
         seconds = time.perf_counter() - t0
         arm = bpy.context.view_layer.objects.active
-        print("%-40s %s %6.2f s  %d animkit runs (%s)  %d bytes  %d actions" % (
-            os.path.basename(path), sorted(result)[0], seconds, len(RUNS), ", ".join(r[0] for r in RUNS),
-            sum(r[1] for r in RUNS), len(arm.animation_data.nla_tracks) if arm.animation_data else 0))
+        curves = sum(len(a.fcurves) for a in bpy.data.actions)
+        keys = sum(len(fc.keyframe_points) for a in bpy.data.actions for fc in a.fcurves)
+        prop = _largest_property([arm] + list(bpy.data.actions))
+        saved = ""
+        if save:
+            os.makedirs(save, exist_ok=True)
+            blend = os.path.join(os.path.abspath(save), os.path.splitext(os.path.basename(path))[0] + ".blend")
+            bpy.ops.wm.save_as_mainfile(filepath=blend, compress=False, copy=True)
+            saved = "  .blend %.1f MB" % (os.path.getsize(blend) / 1e6)
+        print("%-24s %s %6.2f s  %d animkit runs (%s)  %d bytes  %d actions  %d F-curves  %d keyframes  "
+              "largest property %d B %s%s" % (
+                  os.path.basename(path), sorted(result)[0], seconds, len(RUNS), ", ".join(r[0] for r in RUNS),
+                  sum(r[1] for r in RUNS), len(bpy.data.actions), curves, keys, prop[0], prop[1], saved))
         sys.stdout.flush()
         for coll in (bpy.data.objects, bpy.data.armatures, bpy.data.actions, bpy.data.meshes, bpy.data.cameras):
             for item in list(coll):

@@ -1,9 +1,8 @@
 # Import: runs animkit once on a file and builds the Blender data (armature, actions, NLA
 # tracks, markers, meshes, camera) from the import file it writes (import_data.py):
-#   animkit import-data FILE -o F [--skeleton S|auto]   one decode: `info --json`, the
-#       companion skeleton, the nodes of the glTF animkit writes for it (hierarchy, rest
-#       pose, meshes, cameras, clip extras, cameras' motion) and every joint's pose at
-#       every frame
+#   animkit import-data FILE -o F [--skeleton S|auto] [--clip PATTERN]...   one decode:
+#       the companion skeleton, the nodes of the glTF animkit writes for it (hierarchy,
+#       rest pose, meshes, cameras, clip extras) and each chosen clip's channels as stored
 #
 # Bones. Bone i stands for glTF node i (animkit_root is left out). Its rest matrix B_i is
 # rigid: the joint's model-space rest translation and rotation (Blender bones cannot hold
@@ -14,6 +13,10 @@
 # keeps A_i's scale and only translation and rotation are transformed.
 #
 # Frames: clip frame k (time k / frame_rate) is Blender frame k; every clip starts at 0.
+# Keys: the glTF's keys as stored (keys.py). The bottom NLA track plays the rest-pose
+# action (one constant key of the rest per property some imported clip keys) under the
+# active action, so that switching actions never leaves a bone where the previous action
+# put it; each clip's action is on a muted track of its own above.
 
 import math
 import os
@@ -22,7 +25,7 @@ import tempfile
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from . import action_api, cli, formats, import_data, mesh_build, rig as rigmod, slots
+from . import action_api, actions_build, cli, formats, import_data, mesh_build, rig as rigmod, slots
 
 UP_AXES = {
     # id: (label, description)
@@ -85,16 +88,52 @@ def _model_size(rig, rest_model, scene):
 # ---------------------------------------------------------------------------------------
 
 
-def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO", meshes=True):
-    """Imports `filepath`; returns an ImportResult. Raises cli.AnimkitError."""
+def clip_patterns(text):
+    """The dialog's clip filter ("*ATTACK*", "A000, A001") as import-data's --clip patterns."""
+    return [p.strip() for p in (text or "").split(",") if p.strip()]
+
+
+class _Progress:
+    """window_manager.progress_* over the import's steps (a no-op without a window manager)."""
+
+    def __init__(self, context, total):
+        self.wm = getattr(context, "window_manager", None)
+        self.total = max(1, total)
+        if self.wm is not None:
+            self.wm.progress_begin(0, self.total)
+
+    def update(self, done):
+        if self.wm is not None:
+            self.wm.progress_update(min(done, self.total))
+
+    def end(self):
+        if self.wm is not None:
+            self.wm.progress_end()
+
+
+def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO", meshes=True, clips=""):
+    """Imports `filepath` (only the clips `clips` selects: names or globs, comma-separated;
+    empty: every clip); returns an ImportResult. Raises cli.AnimkitError."""
     result = ImportResult()
     filepath = os.path.abspath(filepath)
     options = list(options)
     skeleton = os.path.abspath(skeleton) if skeleton else ""
-    with tempfile.TemporaryDirectory(prefix="animkit_import_") as tmp:
-        path = os.path.join(tmp, "import.akd")
-        warnings = cli.import_data(exe, filepath, path, skeleton or "auto", options)
-        data = import_data.read(path)
+    clip_args = [a for p in clip_patterns(clips) for a in ("--clip", p)]
+    progress = _Progress(context, 100)
+    try:
+        with tempfile.TemporaryDirectory(prefix="animkit_import_") as tmp:
+            path = os.path.join(tmp, "import.akd")
+            warnings = cli.import_data(exe, filepath, path, skeleton or "auto", options + clip_args)
+            progress.update(10)
+            data = import_data.read(path)
+        progress.update(15)
+        _import_data(context, result, filepath, skeleton, options, up_axis, meshes, data, warnings, progress)
+    finally:
+        progress.end()
+    return result
+
+
+def _import_data(context, result, filepath, skeleton, options, up_axis, meshes, data, warnings, progress):
     if skeleton:
         note = "skeleton %s (given)" % os.path.basename(skeleton)
     else:
@@ -104,18 +143,18 @@ def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO",
     result.messages.append(("INFO", note))
     for w in warnings + ["warning: " + w for w in data.header.get("warnings", [])]:
         result.messages.append(("WARNING", w))
-    _build(context, result, filepath, data.format, skeleton, options, data.info, data.scene, data.clips, up_axis,
-           meshes)
-    result.messages.append(("INFO", "%s: %d bones, %d clips (%d actions)" % (
-        os.path.basename(filepath), len(result.armature.data.bones), len(data.clips), len(result.actions))))
-    return result
+    _build(context, result, filepath, data, skeleton, options, up_axis, meshes, progress)
+    chosen = "" if len(data.clips) == len(data.file_clips) else " of %d" % len(data.file_clips)
+    result.messages.append(("INFO", "%s: %d bones, %d clips%s (%d actions)" % (
+        os.path.basename(filepath), len(result.armature.data.bones), len(data.clips), chosen, len(result.actions))))
 
 
-def _build(context, result, filepath, fmt, skeleton, options, info, scene, clips, up_axis, want_meshes):
+def _build(context, result, filepath, data, skeleton, options, up_axis, want_meshes, progress):
+    fmt, scene, clips = data.format, data.scene, data.clips
     skinned = {n.index for n in scene.nodes if n.mesh is not None and n.skin is not None}
     rig = rigmod.rig_from_scene(scene, skinned)
     nodes = rig["nodes"]
-    rest_local, rest_model = _rest_matrices(nodes)
+    _rest_local, rest_model = _rest_matrices(nodes)
     order = rigmod.bone_order(rig)
     parents = {i: rigmod.bone_parent(rig, i) for i in order}
     obj, axis_id = _build_armature(context, os.path.basename(filepath), fmt, up_axis, nodes, order, parents,
@@ -126,15 +165,16 @@ def _build(context, result, filepath, fmt, skeleton, options, info, scene, clips
     obj["animkit_source"] = filepath
     obj["animkit_format"] = fmt
     obj["animkit_skeleton"] = skeleton
-    obj["animkit_info"] = rigmod.dumps(info)
+    # The file's clip names (export asks how many clips the source holds); not `info`.
+    obj["animkit_info"] = rigmod.dumps({"clips": [{"name": n} for n in data.file_clips]})
     obj["animkit_options"] = rigmod.dumps(options)
     obj["animkit_up_axis"] = axis_id
     obj["animkit_rig"] = rigmod.dumps(rig)
     result.armature = obj
     result.objects.append(obj)
 
-    shared = _shared_clips(info, clips)
-    result.actions = _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, clips, shared)
+    shared = _shared_clips(clips)
+    result.actions = _build_clips(context, obj, rig, order, parents, offsets, clips, shared, progress)
     for action in result.actions:
         linked = rigmod.loads(action.get("animkit_linked_slots", ""), [])
         if linked:
@@ -227,48 +267,54 @@ def _rest_offsets(obj, nodes, order, parents):
     return offsets
 
 
-def _shared_clips(info, clips):
+def _shared_clips(clips):
     """{index of a link slot's clip: index of the clip holding its data} for the link
-    entries the library lists whose poses and events are those of their target."""
+    entries the library lists whose channels and events are those of their target."""
     index = {c.name: k for k, c in enumerate(clips)}
     out = {}
-    for linked, target in slots.linked_clips(info, [c.name for c in clips]).items():
+    listed = {"clips": [{"name": c.name, "shares_data_with": c.shares_data_with} for c in clips]}
+    for linked, target in slots.linked_clips(listed, [c.name for c in clips]).items():
         a, b = clips[index[linked]], clips[index[target]]
         if a.same_data(b) and a.events == b.events:
             out[index[linked]] = index[target]
     return out
 
 
-def _build_clips(context, obj, rig, order, parents, offsets, rest_local, scene, clips, shared):
+def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, progress):
     """One action per clip on its own muted NLA track, the first active; the scene's
     rate and range from the first. A link slot's clip (`shared`) is its target's action,
     the linked slots' names recorded on it. Without clips: the rest pose."""
     nodes = rig["nodes"]
-    node_of = {}
-    for i, n in enumerate(nodes):
-        if rigmod.is_bone(n):
-            node_of.setdefault(n["name"], i)
     actions = []
     by_clip = {}
     for k, clip in enumerate(clips):
+        progress.update(15 + 80 * k // max(1, len(clips)))
         if k in shared:
             target = by_clip[shared[k]]
             target["animkit_linked_slots"] = rigmod.dumps(rigmod.loads(target.get("animkit_linked_slots", ""), []) +
                                                           [clip.name])
             continue
-        anim = scene.animations[k] if k < len(scene.animations) else None
-        by_clip[k] = _build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, anim)
+        by_clip[k] = actions_build.build_action(rig, order, parents, offsets, clip)
         actions.append(by_clip[k])
+    for i in order:  # the rest pose for what no action keys (and without clips)
+        pb = obj.pose.bones[nodes[i]["bone"]]
+        lt, lqi = offsets[i]
+        t, q, s = Vector(nodes[i]["t"]), _quat(nodes[i]["r"]), Vector(nodes[i]["s"])
+        pb.location = lqi @ (t - lt)
+        pb.rotation_quaternion = lqi @ q
+        pb.scale = s
     if not actions:
-        for i in order:
-            pb = obj.pose.bones[nodes[i]["bone"]]
-            lt, lqi = offsets[i]
-            t, q, s = Vector(nodes[i]["t"]), _quat(nodes[i]["r"]), Vector(nodes[i]["s"])
-            pb.location = lqi @ (t - lt)
-            pb.rotation_quaternion = lqi @ q
-            pb.scale = s
         return actions
     ad = obj.animation_data_create()
+    keyed = actions_build.keyed_paths(clips, set(order))
+    if keyed:
+        rest = actions_build.build_rest_action(rig, order, offsets, keyed, obj.name + " rest pose")
+        track = ad.nla_tracks.new()
+        track.name = rest.name
+        strip = track.strips.new(rest.name, 0, rest)
+        strip.name = rest.name
+        strip.extrapolation = "HOLD"
+        action_api.strip_slot(strip, rest)
     for action in actions:
         track = ad.nla_tracks.new()
         track.name = action.name
@@ -346,141 +392,3 @@ def _build_camera(cam, name):
         data.clip_start = p.get("znear", 0.1)
         data.clip_end = p.get("zfar", 1000.0) if p.get("zfar") else 1e6
     return bpy.data.objects.new(name, data)
-
-
-# ---------------------------------------------------------------------------------------
-# Actions
-
-
-def _build_action(obj, rig, order, parents, offsets, rest_local, node_of, clip, anim):
-    nodes = rig["nodes"]
-    n_frames = clip.frame_count
-    rate = clip.frame_rate or 30.0
-    model_space = clip.space == "model"
-    joint_names = clip.joints
-    column = {}  # node index -> column in the frames
-    for c, jn in enumerate(joint_names):
-        i = node_of.get(jn)
-        if i is not None and i not in column:
-            column[i] = c
-    # Nodes animkit's sample does not list (cameras, other nodes): their glTF channels,
-    # sampled by animkit at the clip's frames.
-    channels = {}
-    if anim is not None:
-        for node, paths in anim.sampled.items():
-            if node < len(nodes) and node not in column and nodes[node]["kind"] in (
-                    rigmod.KIND_CAMERA, rigmod.KIND_OTHER):
-                channels[node] = paths
-
-    keys = _clip_keys(nodes, order, parents, offsets, column, channels, clip)
-
-    action = bpy.data.actions.new(clip.name or "clip")
-    for i in order:
-        bone = nodes[i]["bone"]
-        kl, kq, ks, kh = keys[i]
-        base = 'pose.bones["%s"].' % bpy.utils.escape_identifier(bone)
-        _add_curves(action, base + "location", bone, [tuple(v) for v in kl], n_frames, False)
-        _add_curves(action, base + "rotation_quaternion", bone, [tuple(q) for q in kq], n_frames, False)
-        _add_curves(action, base + "scale", bone, [tuple(v) for v in ks], n_frames, any(kh))
-    if n_frames > 0:
-        action.use_frame_range = True
-        action.frame_start = 0
-        action.frame_end = max(n_frames - 1, 0)
-
-    extras = dict(anim.extras) if anim is not None else {}
-    record = dict(extras)
-    record["name"] = clip.name
-    record["frame_rate"] = rate
-    record["space"] = clip.space
-    record["loop"] = clip.loop
-    record["duration"] = clip.duration
-    record["frame_count"] = n_frames
-    record["joints"] = list(joint_names)
-    record.pop("events", None)
-    action["animkit_clip"] = rigmod.dumps(record)
-    events = clip.events
-    action["animkit_events"] = rigmod.dumps(events)
-    for e in events:
-        m = action.pose_markers.new(str(e.get("name", "")))
-        m.frame = int(round(float(e.get("time", 0.0)) * rate))
-    return action
-
-
-def _clip_keys(nodes, order, parents, offsets, column, channels, clip):
-    """Per bone: lists of pose basis (loc, quat, scale) and hidden flags, one per frame."""
-    n_frames = clip.frame_count
-    model_space = clip.space == "model"
-    keys = {i: ([], [], [], []) for i in order}
-    last = {}  # node -> last visible (t, q) for hidden frames
-    for f in range(n_frames):
-        row = clip.frame(f)
-        world = {}  # model-space matrices (model-space clips)
-        for i in order:
-            n = nodes[i]
-            value = None
-            hidden = False
-            if i in column:
-                c = column[i]
-                value = row[c] if c < len(row) else None
-                hidden = value is None
-            if hidden:
-                t, q = last.get(i, (Vector(n["t"]), _quat(n["r"])))
-                s = Vector((0.0, 0.0, 0.0))
-                if model_space:  # children of a hidden joint: composed as if it had scale 1
-                    p = parents[i]
-                    one = _trs_matrix(t, q, (1, 1, 1))
-                    world[i] = one if p < 0 else world[p] @ one
-            elif value is not None and model_space:
-                w = _trs_matrix(value[0], _quat(value[1]), value[2])
-                world[i] = w
-                p = parents[i]
-                a = w if p < 0 else world[p].inverted_safe() @ w
-                t, q, s = a.decompose()
-            elif value is not None:
-                t, q, s = Vector(value[0]), _quat(value[1]), Vector(value[2])
-            elif i in channels:
-                chs = channels[i]
-                t = Vector(chs["translation"][f]) if "translation" in chs else Vector(n["t"])
-                q = _quat(chs["rotation"][f]) if "rotation" in chs else _quat(n["r"])
-                s = Vector(chs["scale"][f]) if "scale" in chs else Vector(n["s"])
-            else:
-                t, q, s = Vector(n["t"]), _quat(n["r"]), Vector(n["s"])
-            if model_space and i not in world:
-                p = parents[i]
-                local = _trs_matrix(t, q, s)
-                world[i] = local if p < 0 else world[p] @ local
-            if not hidden:
-                last[i] = (t, q)
-            lt, lqi = offsets[i]
-            bt = lqi @ (Vector(t) - lt)
-            bq = lqi @ q
-            bq.normalize()
-            kl, kq, ks, kh = keys[i]
-            if kq and kq[-1].dot(bq) < 0.0:
-                bq.negate()
-            kl.append(bt)
-            kq.append(bq)
-            ks.append(Vector(s))
-            kh.append(hidden)
-    return keys
-
-
-# Keyframe interpolation values as foreach_set wants them (RNA enum values).
-_CONSTANT = 0
-_LINEAR = 1
-
-
-def _add_curves(action, data_path, group, values, n_frames, constant):
-    if n_frames == 0 or not values:
-        return
-    width = len(values[0])
-    for k in range(width):
-        fc = action_api.new_fcurve(action, data_path, k, group)
-        fc.keyframe_points.add(n_frames)
-        co = []
-        for f in range(n_frames):
-            co.append(float(f))
-            co.append(values[f][k])
-        fc.keyframe_points.foreach_set("co", co)
-        fc.keyframe_points.foreach_set("interpolation", [_CONSTANT if constant else _LINEAR] * n_frames)
-        fc.update()

@@ -16,7 +16,7 @@ import tempfile
 import bpy
 from mathutils import Euler, Matrix, Quaternion, Vector
 
-from . import action_api, cli, export_keys, export_plan, formats, gltf_write, rig as rigmod, slots
+from . import action_api, actions_build, cli, export_keys, export_plan, formats, gltf_write, rig as rigmod, slots
 
 # Where export keeps a copy of the glTF it hands to animkit (for debugging), when set.
 KEEP_ENV = "ANIMKIT_BLENDER_KEEP_GLTF"
@@ -113,13 +113,15 @@ def _rig_from_bones(arm_obj):
 def choose_actions(arm_obj, mode):
     ad = arm_obj.animation_data
     active = ad.action if ad else None
+    if actions_build.is_rest_pose(active):
+        active = None
     if mode == "ACTIVE":
         return [active] if active else []
     out = []
     if ad:
         for track in ad.nla_tracks:
             for strip in track.strips:
-                if strip.action is not None and strip.action not in out:
+                if strip.action is not None and strip.action not in out and not actions_build.is_rest_pose(strip.action):
                     out.append(strip.action)
     if active is not None and active not in out:
         out.append(active)

@@ -2,23 +2,22 @@
 # decode (docs/blender.md, "The import file"). Pure Python (no bpy).
 #
 #   "AKIMPORT" u32 version u32 header length, the JSON header, then the data:
-#   header["scene"]: the nodes, meshes and cameras of the glTF animkit writes for the
-#   file, arrays as {offset, count} into the data;
-#   header["clips"][k] {..., frame_count, offset}: frame_count x joints x 10 float32
-#   (t xyz, r xyzw, s xyz) per frame, NaN for a hidden joint.
+#   header["scene"]: the nodes, meshes, cameras and animations of the glTF animkit writes
+#   for the file, arrays as {offset, count} into the data; each animation's channels as
+#   stored (node, path, interpolation, key times, values);
+#   header["clips"][k] {name, frame_rate, ..., animation}: the clips chosen (--clip),
+#   header["file_clips"]: every clip name of the file.
 # The scene's meshes carry what a skinned, textured mesh needs (normals, UVs, joints as
 # node indices, weights, material), its materials and images (PNG bytes): the library's
 # GltfSceneView reads the glTF, the add-on none.
 
 import array
 import json
-import math
 import struct
 import sys
 
 MAGIC = b"AKIMPORT"
-VERSION = 1
-_STRIDE = 10
+VERSION = 2
 
 # glTF primitive modes
 MODE_POINTS = 0
@@ -34,11 +33,41 @@ class ImportDataError(Exception):
     pass
 
 
-class Clip:
-    """One clip's header fields and its poses: frames[f][j] is None (hidden) or a
-    (t, r, s) triple of tuples, in the order of `joints`."""
+class Channel:
+    """One glTF channel as stored: node, path ("translation", "rotation", "scale"),
+    interpolation ("LINEAR", "STEP", "CUBICSPLINE"), times (seconds) and values, flat
+    float32 (width 3, or 4 for rotation; CUBICSPLINE: in-tangent, value, out-tangent per key)."""
 
-    def __init__(self, header, floats):
+    def __init__(self, raw, floats):
+        self.node = int(raw["node"])
+        self.path = raw["path"]
+        self.interpolation = raw["interpolation"]
+        self.width = 4 if self.path == "rotation" else 3
+        t, v = raw["times"], raw["values"]
+        self.times = floats[t["offset"] // 4:t["offset"] // 4 + t["count"]]
+        self.values = floats[v["offset"] // 4:v["offset"] // 4 + v["count"] * self.width]
+
+    def key_count(self):
+        return len(self.times)
+
+    def key_values(self):
+        """(values, in-tangents, out-tangents) as lists of tuples (tangents None unless
+        CUBICSPLINE)."""
+        w = self.width
+        rows = [tuple(self.values[k:k + w]) for k in range(0, len(self.values), w)]
+        if self.interpolation != "CUBICSPLINE":
+            return rows, None, None
+        return rows[1::3], rows[0::3], rows[2::3]
+
+    def same(self, other):
+        return (self.node, self.path, self.interpolation) == (other.node, other.path, other.interpolation) and \
+            self.times.tobytes() == other.times.tobytes() and self.values.tobytes() == other.values.tobytes()
+
+
+class Clip:
+    """One chosen clip's header fields and its glTF animation (extras, channels)."""
+
+    def __init__(self, header, animation):
         self.header = header
         self.name = header["name"]
         self.frame_rate = float(header["frame_rate"])
@@ -48,28 +77,18 @@ class Clip:
         self.joints = list(header["joints"])
         self.events = list(header["events"])
         self.frame_count = int(header["frame_count"])
-        self._floats = floats
-        self._start = int(header["offset"]) // 4
+        self.shares_data_with = header.get("shares_data_with")
+        self.extras = animation.extras if animation is not None else {}
+        self.channels = animation.channels if animation is not None else []
 
-    def _span(self):
-        return self._floats[self._start:self._start + self.frame_count * len(self.joints) * _STRIDE]
+    def key_count(self):
+        return sum(c.key_count() for c in self.channels)
 
     def same_data(self, other):
-        """Whether two clips hold the same poses, bit for bit (hidden joints' NaN too)."""
-        return (self.joints == other.joints and self.frame_count == other.frame_count and
-                self.frame_rate == other.frame_rate and self._span().tobytes() == other._span().tobytes())
-
-    def frame(self, f):
-        width = len(self.joints) * _STRIDE
-        start = self._start + f * width
-        row = self._floats[start:start + width]
-        out = []
-        for j in range(0, width, _STRIDE):
-            if math.isnan(row[j]):
-                out.append(None)
-            else:
-                out.append((tuple(row[j:j + 3]), tuple(row[j + 3:j + 7]), tuple(row[j + 7:j + 10])))
-        return out
+        """Whether two clips hold the same channels, bit for bit."""
+        return (self.frame_count == other.frame_count and self.frame_rate == other.frame_rate and
+                len(self.channels) == len(other.channels) and
+                all(a.same(b) for a, b in zip(self.channels, other.channels)))
 
 
 def _rows(numbers, ref, width):
@@ -136,15 +155,12 @@ class Mesh:
 
 
 class Animation:
-    """extras.animkit, and the nodes that are neither joints nor the root, sampled at the
-    clip's frames: sampled[node][path] = [value per frame]."""
+    """extras.animkit and the channels as stored."""
 
     def __init__(self, raw, floats):
         self.name = raw["name"]
         self.extras = raw["extras"]
-        self.sampled = {int(node): {path: _rows(floats, ref, 4 if path == "rotation" else 3)
-                                    for path, ref in paths.items()}
-                        for node, paths in raw["nodes"].items()}
+        self.channels = [Channel(c, floats) for c in raw["channels"]]
 
 
 class Scene:
@@ -166,7 +182,7 @@ class ImportData:
     def __init__(self, header, data):
         self.header = header
         self.format = header["format"]
-        self.info = header["info"]
+        self.file_clips = list(header.get("file_clips", []))
         self.skeleton_file = header.get("skeleton_file") or ""
         self.skeleton_note = header.get("skeleton_note") or ""
         whole = bytes(data[:len(data) - len(data) % 4])
@@ -178,7 +194,9 @@ class ImportData:
             floats.byteswap()
             ints.byteswap()
         self.scene = Scene(header["scene"], floats, ints, data)
-        self.clips = [Clip(c, floats) for c in header["clips"]]
+        anims = self.scene.animations
+        self.clips = [Clip(c, anims[c["animation"]] if 0 <= c["animation"] < len(anims) else None)
+                      for c in header["clips"]]
 
 
 def read(path):

@@ -105,16 +105,20 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
     import_meshes: BoolProperty(name="Meshes", default=True,
                                 description="Import the model's meshes: rigid ones (PS1 TMD objects) on their bones, "
                                             "skinned ones (KH2 MDLX, EDF MDB, glTF) on the armature with their materials")
+    clip_filter: StringProperty(
+        name="Clips", default="",
+        description="Only these clips: names or patterns (* any run of characters, ? one), comma-separated, "
+                    "e.g. *ATTACK* or A000,A001 (empty: every clip)")
     show_limits: _SHOW_LIMITS
 
     def draw(self, context):
-        _draw_groups(self, [(None, ("skeleton_path", "up_axis", "import_meshes"))] + self.option_groups)
+        _draw_groups(self, [(None, ("skeleton_path", "clip_filter", "up_axis", "import_meshes"))] + self.option_groups)
 
     def execute(self, context):
         return _hand_off(self, lambda: build.import_file(
             context, self.filepath, executable(context),
             skeleton=bpy.path.abspath(self.skeleton_path) if self.skeleton_path else "",
-            options=option_args(self), up_axis=self.up_axis, meshes=self.import_meshes))
+            options=option_args(self), up_axis=self.up_axis, meshes=self.import_meshes, clips=self.clip_filter))
 
 
 # ---------------------------------------------------------------------------------------

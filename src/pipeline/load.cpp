@@ -106,4 +106,41 @@ const Clip& RequireClip(const Scene& scene, const std::string& name, const std::
   throw Error::General("no clip named '" + name + "'").InFile(file);
 }
 
+bool ClipNameMatches(std::string_view name, std::string_view pattern) {
+  // Greedy glob match: on a mismatch, let the last `*` take one more character.
+  size_t n = 0, p = 0, star = std::string_view::npos, resume = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || (pattern[p] != '*' && pattern[p] == name[n]))) {
+      ++n, ++p;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::vector<size_t> SelectClips(const Scene& scene, const std::vector<std::string>& patterns, const std::string& file) {
+  std::vector<bool> chosen(scene.clips.size(), patterns.empty());
+  for (const std::string& pattern : patterns) {
+    bool any = false;
+    for (size_t k = 0; k < scene.clips.size(); ++k)
+      if (ClipNameMatches(scene.clips[k].name, pattern)) chosen[k] = any = true;
+    if (!any)
+      throw Error::General(pattern.find_first_of("*?") == std::string::npos ? "no clip named '" + pattern + "'"
+                                                                              : "no clip matches '" + pattern + "'")
+          .InFile(file);
+  }
+  std::vector<size_t> out;
+  for (size_t k = 0; k < chosen.size(); ++k)
+    if (chosen[k]) out.push_back(k);
+  return out;
+}
+
 }  // namespace animkit

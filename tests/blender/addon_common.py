@@ -183,7 +183,7 @@ def actions_in_order(arm):
     if ad:
         for track in ad.nla_tracks:
             for strip in track.strips:
-                if strip.action not in out:
+                if strip.action not in out and not strip.action.get("animkit_rest_pose", False):
                     out.append(strip.action)
     return out
 

@@ -2,6 +2,7 @@
 # bone at every frame of every action against the pose composed from `animkit sample`.
 
 import json
+import math
 import os
 import shutil
 import sys
@@ -9,7 +10,7 @@ import tempfile
 
 import bpy
 
-from addon_common import (ADDON_DIR, ARGS, CLI, HERE, actions_in_order, animkit, camera_track, check, compare,
+from addon_common import (ADDON_DIR, ARGS, CLI, HERE, Failure, actions_in_order, animkit, camera_track, check, compare,
                           expected_poses, import_file, model_size, read_gltf, reset, sample_json, scale_of, up_matrix)
 
 
@@ -145,10 +146,60 @@ def check_import(rel, path, up_axis):
         for (mf, mn), (ef, en) in zip(markers, events):
             check(mn == en and abs(mf - ef) <= 0.5, "%s clip %s: marker %s@%d for event %s@%.2f" % (
                 rel, clip["name"], mn, mf, en, ef))
-    print("import %-32s skeleton %-26s up %-6s %2d joints %2d clips %4d frames %d hidden  worst t %.2e r %.2e s %.2e"
-          % (rel, os.path.basename(skeleton) or "-", up_axis, len(doc.get("skins", [{}])[0].get("joints", []))
-             if doc.get("skins") else 0, len(clips), frames_checked, hidden_checked, worst[0], worst[1], worst[2]))
+    keyed = check_keyframes_and_properties(rel, arm, doc, actions, clips)
+    print("import %-32s skeleton %-26s up %-6s %2d joints %2d clips (%d keyed as stored) %4d frames %d hidden  "
+          "worst t %.2e r %.2e s %.2e" % (rel, os.path.basename(skeleton) or "-", up_axis,
+                                          len(doc.get("skins", [{}])[0].get("joints", [])) if doc.get("skins") else 0,
+                                          len(clips), keyed, frames_checked, hidden_checked, worst[0], worst[1],
+                                          worst[2]))
     sys.stdout.flush()
+
+
+PROPERTY_LIMIT = 64 * 1024  # bytes of one custom property (the add-on keeps no info dump)
+
+
+def stored_keyframes(doc, anim, rate, bones):
+    """Keyframes the import's contract makes of a glTF animation: per channel on a bone, its
+    keys times the components; a LINEAR rotation also a key per whole frame strictly inside
+    each segment that turns (glTF slerps, Blender interpolates components linearly)."""
+    accessor = doc["_accessor"]
+    total = 0
+    for ch in anim["channels"]:
+        if doc["nodes"][ch["target"]["node"]].get("name") not in bones:
+            continue
+        sampler = anim["samplers"][ch["sampler"]]
+        times = [t[0] for t in accessor(sampler["input"])]
+        path = ch["target"]["path"]
+        width = 4 if path == "rotation" else 3
+        total += len(times) * width
+        if path == "rotation" and sampler["interpolation"] == "LINEAR":
+            values = accessor(sampler["output"])
+            for k in range(1, len(times)):
+                if abs(sum(a * b for a, b in zip(values[k - 1], values[k]))) < 1.0 - 5e-9:
+                    inside = math.ceil(times[k] * rate - 1e-3) - math.floor(times[k - 1] * rate + 1e-3) - 1
+                    total += max(0, inside) * width
+    return total
+
+
+def check_keyframes_and_properties(rel, arm, doc, actions, clips):
+    """Each local-space action holds exactly the stored keys; no custom property is large."""
+    bones = set(arm.pose.bones.keys())
+    anims = {a.get("name"): a for a in doc.get("animations", [])}
+    checked = 0
+    for action, clip in zip(actions, clips):
+        anim = anims.get(clip["name"])
+        if clip["space"] != "local" or anim is None:
+            continue
+        have = sum(len(fc.keyframe_points) for fc in action.fcurves)
+        want = stored_keyframes(doc, anim, clip["frame_rate"], bones)
+        check(have == want, "%s clip %s: %d keyframes, the glTF stores %d" % (rel, clip["name"], have, want))
+        checked += 1
+    for owner in [arm] + list(actions):
+        for key in owner.keys():
+            value = owner[key]
+            size = len(value.encode()) if isinstance(value, str) else 0
+            check(size <= PROPERTY_LIMIT, "%s: %s[%r] holds %d bytes" % (rel, owner.name, key, size))
+    return checked
 
 
 def sample_files():
@@ -190,6 +241,36 @@ def check_option_properties():
     check(count >= 20, "only %d option properties" % count)
 
 
+def check_clip_filter():
+    """The dialog's clip filter imports those clips alone; exported unedited with the
+    source as template, the file comes back byte for byte (the clips not imported kept)."""
+    path = os.path.join(ARGS["samples"], "kh2_bar", "p_ex00.mset")
+    every = [c["name"] for c in json.loads(animkit("info", path, "--json"))["clips"]]
+    check(len(every) >= 3, "p_ex00.mset has %d clips" % len(every))
+    for text, want in ((every[1], [every[1]]), ("*3_A*", [every[2]]), ("0??_A*", every),
+                       (" %s , %s " % (every[2], every[0]), [every[0], every[2]])):
+        reset()
+        arm = import_file(path, clip_filter=text)
+        got = [a.name for a in actions_in_order(arm)]
+        check(got == want, "clip filter %r: actions %s, expected %s" % (text, got, want))
+        check([c["name"] for c in json.loads(arm["animkit_info"])["clips"]] == every,
+              "the armature does not list the file's clips")
+    out_dir = tempfile.mkdtemp(prefix="animkit_test_")
+    try:
+        out = os.path.join(out_dir, "p_ex00.mset")
+        check(bpy.ops.export_scene.animkit(filepath=out) == {"FINISHED"}, "export of a clip subset failed")
+        with open(path, "rb") as fa, open(out, "rb") as fb:
+            check(fa.read() == fb.read(), "two of %d clips imported, exported unedited: the file changed" % len(every))
+    finally:
+        shutil.rmtree(out_dir)
+    try:
+        bpy.ops.import_scene.animkit(filepath=path, clip_filter="nothing*")
+        raise Failure("a clip filter matching nothing imported")
+    except RuntimeError as e:
+        check("nothing*" in str(e), "a filter matching nothing: %s" % e)
+    print("import clip filter: a name, a glob and a list pick their clips; exported unedited, the file is the same")
+
+
 def part_import():
     sys.path.insert(0, HERE)
     import test_modules
@@ -200,4 +281,5 @@ def part_import():
     check(files, "no sample files under %s" % ARGS["samples"])
     for k, (rel, path) in enumerate(files):
         check_import(rel, path, axes[k % len(axes)])
-    return len(files)
+    check_clip_filter()
+    return len(files) + 1

@@ -12,18 +12,16 @@
 namespace animkit {
 namespace {
 
-// The nodes an importer rebuilds: a PS1 ANC camera node and its motion sampled at the clip's
-// frames (the eye at frame 0 is the camera's first position), a TMD's meshes on their joints.
+// The nodes an importer rebuilds: a PS1 ANC camera node and its motion as stored (the eye at
+// the first key is the camera's first position), a TMD's meshes on their joints.
 TEST(GltfSceneView, NodesMeshesAndTheCameraMotionAtTheClipsFrames) {
   const Options options;
   const LoadedFile anc = LoadFile(test::SourcePath("samples/psx_anc/orbit.anc"), "", options);
   const Scene scene = DecodeDocument(anc, {nullptr, options});
   ASSERT_EQ(scene.clips.size(), 1u);
   ASSERT_FALSE(scene.clips[0].cameras.empty());
-  const size_t frames = ClipFrameCount(scene.clips[0], scene.clips[0].frame_rate);
   Bytes data;
-  const Value view =
-      GltfSceneView(ExportGltf(scene, {}), "", {{frames, scene.clips[0].frame_rate}}, data, options.limits());
+  const Value view = GltfSceneView(ExportGltf(scene, {}), "", data, options.limits());
   ASSERT_EQ(view["animations"].size(), 1u);
   const Value& root = view["root"];
   ASSERT_FALSE(root.is_null());
@@ -33,11 +31,13 @@ TEST(GltfSceneView, NodesMeshesAndTheCameraMotionAtTheClipsFrames) {
   size_t camera_node = 0;
   for (size_t i = 0; i < view["nodes"].size(); ++i)
     if (!view["nodes"][i]["camera"].is_null()) camera_node = i;
-  const Value& motion = view["animations"][0]["nodes"][std::to_string(camera_node)];
-  ASSERT_TRUE(motion.contains("translation"));
-  EXPECT_EQ(motion["translation"]["count"].get<size_t>(), frames);
+  const Value* motion = nullptr;
+  for (const Value& ch : view["animations"][0]["channels"])
+    if (ch["node"].get<size_t>() == camera_node && ch["path"].as_string() == "translation") motion = &ch;
+  ASSERT_NE(motion, nullptr);
+  EXPECT_EQ((*motion)["values"]["count"].get<size_t>(), (*motion)["times"]["count"].get<size_t>());
   float eye[3];
-  std::memcpy(eye, data.data() + motion["translation"]["offset"].get<size_t>(), sizeof eye);
+  std::memcpy(eye, data.data() + (*motion)["values"]["offset"].get<size_t>(), sizeof eye);
   const Vec3 first = scene.clips[0].cameras[0].positions[0];
   EXPECT_NEAR(eye[0], first.x, 1e-4);
   EXPECT_NEAR(eye[1], first.y, 1e-4);
@@ -46,7 +46,7 @@ TEST(GltfSceneView, NodesMeshesAndTheCameraMotionAtTheClipsFrames) {
   const LoadedFile tmd = LoadFile(test::SourcePath("samples/psx_tmd/figure.tmd"), "", options);
   const Scene model = DecodeDocument(tmd, {nullptr, options});
   Bytes mesh_data;
-  const Value meshes = GltfSceneView(ExportGltf(model, {}), "", {}, mesh_data, options.limits())["meshes"];
+  const Value meshes = GltfSceneView(ExportGltf(model, {}), "", mesh_data, options.limits())["meshes"];
   ASSERT_FALSE(meshes.empty());
   for (const Value& mesh : meshes) {
     for (const Value& p : mesh["primitives"]) {
@@ -72,7 +72,7 @@ std::vector<T> Read(const Bytes& data, const Value& where, size_t width) {
 // its weights, UVs and normals as written; its material's image as the PNG file's bytes.
 TEST(GltfSceneView, SkinnedMeshesMaterialsAndImages) {
   Bytes data;
-  const Value view = GltfSceneView(ExportGltf(SkinnedArmScene(), {}), "", {{3, 30}}, data, Limits{});
+  const Value view = GltfSceneView(ExportGltf(SkinnedArmScene(), {}), "", data, Limits{});
   const Value& arm = view["meshes"][0];
   EXPECT_EQ(arm["name"].as_string(), "arm");
   const Value& p = arm["primitives"][0];
@@ -95,6 +95,48 @@ TEST(GltfSceneView, SkinnedMeshesMaterialsAndImages) {
   const std::vector<uint8_t> png = Read<uint8_t>(data, view["images"][0]["data"], 1);
   ASSERT_GE(png.size(), 8u);
   EXPECT_EQ(std::memcmp(png.data(), "\x89PNG\r\n\x1a\n", 8), 0);
+}
+
+
+// Channels come as stored: a Hermite translation as CUBICSPLINE with (in, value, out) per
+// key, a step scale as STEP, a joint without a track has no channel.
+TEST(GltfSceneView, ChannelsAsStoredWithTheirInterpolationAndTangents) {
+  Scene scene;
+  scene.skeleton.joints = {{"root", -1, {}}, {"still", 0, {}}};
+  Clip& clip = scene.clips.emplace_back();
+  clip.name = "curve";
+  clip.SetFrames(31, 30);
+  JointTrack& root = clip.tracks.emplace_back();
+  root.joint = "root";
+  root.translation.interpolation = Interpolation::Hermite;
+  root.translation.times = {0.0f, 0.5f, 1.0f};
+  root.translation.values = {{0, 0, 0}, {1, 2, 3}, {0, 1, 0}};
+  root.translation.in_tangents = {{0, 0, 0}, {4, 0, 0}, {0, 0, 5}};
+  root.translation.out_tangents = {{1, 0, 0}, {0, 6, 0}, {0, 0, 0}};
+  root.scale.interpolation = Interpolation::Step;
+  root.scale.times = {0.0f, 0.5f};
+  root.scale.values = {{1, 1, 1}, {2, 2, 2}};
+  Bytes data;
+  const Value view = GltfSceneView(ExportGltf(scene, {}), "", data, Limits{});
+  const Value& channels = view["animations"][0]["channels"];
+  size_t root_node = 0;
+  for (size_t i = 0; i < view["nodes"].size(); ++i)
+    if (view["nodes"][i]["name"].as_string() == "root") root_node = i;
+  const Value* translation = nullptr;
+  const Value* scale = nullptr;
+  for (const Value& ch : channels) {
+    EXPECT_EQ(ch["node"].get<size_t>(), root_node) << "only the root has tracks";
+    if (ch["path"].as_string() == "translation") translation = &ch;
+    if (ch["path"].as_string() == "scale") scale = &ch;
+  }
+  ASSERT_NE(translation, nullptr);
+  ASSERT_NE(scale, nullptr);
+  EXPECT_EQ((*translation)["interpolation"].as_string(), "CUBICSPLINE");
+  EXPECT_EQ(Read<float>(data, (*translation)["times"], 1), (std::vector<float>{0.0f, 0.5f, 1.0f}));
+  EXPECT_EQ(Read<float>(data, (*translation)["values"], 3),
+            (std::vector<float>{0, 0, 0, 0, 0, 0, 1, 0, 0, 4, 0, 0, 1, 2, 3, 0, 6, 0, 0, 0, 5, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ((*scale)["interpolation"].as_string(), "STEP");
+  EXPECT_EQ(Read<float>(data, (*scale)["values"], 3), (std::vector<float>{1, 1, 1, 2, 2, 2}));
 }
 
 }  // namespace

@@ -157,6 +157,31 @@ TEST(PipelineClip, RequireClipNamesTheFile) {
   }
 }
 
+TEST(PipelineClip, ClipNamesMatchGlobs) {
+  EXPECT_TRUE(ClipNameMatches("A012 attack 3", "*ATTACK*") == false) << "case counts";
+  EXPECT_TRUE(ClipNameMatches("A012 attack 3", "*attack*"));
+  EXPECT_TRUE(ClipNameMatches("A012 attack 3", "A0?2*3"));
+  EXPECT_TRUE(ClipNameMatches("run", "run"));
+  EXPECT_FALSE(ClipNameMatches("run", "ru"));
+  EXPECT_FALSE(ClipNameMatches("run", "run?"));
+  EXPECT_TRUE(ClipNameMatches("", "*"));
+  EXPECT_TRUE(ClipNameMatches("aXbXc", "a*b*c"));
+  EXPECT_FALSE(ClipNameMatches("aXbXd", "a*b*c"));
+}
+
+TEST(PipelineClip, SelectClipsKeepsTheScenesOrderAndNamesAMiss) {
+  const Scene scene = TwoClips();
+  EXPECT_EQ(SelectClips(scene, {}, "f.bin"), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(SelectClips(scene, {"run", "*"}, "f.bin"), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(SelectClips(scene, {"r?n"}, "f.bin"), (std::vector<size_t>{1}));
+  try {
+    (void)SelectClips(scene, {"run", "j*"}, "f.bin");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "f.bin: no clip matches 'j*'");
+  }
+}
+
 TEST(PipelineInfo, VersionIsPrintedOnlyWhenTheFormatHasOne) {
   // A KH2 motion has no version field: the summary prints none (it printed "version: null").
   const std::string kh2 = test::SourcePath("samples/kh2_motion/wave.motion");

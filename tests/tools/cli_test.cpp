@@ -137,14 +137,57 @@ TEST(Cli, ImportDataHoldsTheGltfPoseOfAPerAxisClip) {
   uint32_t header_length = 0;
   std::memcpy(&header_length, bytes.data() + 12, 4);
   const auto header = nlohmann::json::parse(bytes.substr(16, header_length));
-  const auto& clip = header["clips"].at(0);
-  const auto joints = clip["joints"].get<std::vector<std::string>>();
-  const size_t child = size_t(std::find(joints.begin(), joints.end(), "child") - joints.begin());
-  ASSERT_LT(child, joints.size());
-  float v[10];
-  std::memcpy(v, bytes.data() + 16 + header_length + clip["offset"].get<size_t>() + child * 40, 40);
+  uint32_t version = 0;
+  std::memcpy(&version, bytes.data() + 8, 4);
+  EXPECT_EQ(version, 2u);
+  size_t child = 0;
+  const auto& nodes = header["scene"]["nodes"];
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i]["name"] == "child") child = i;
+  // The child's first key of each channel (a CUBICSPLINE key's value follows its in-tangent).
+  std::vector<float> first(10, 0.0f);
+  for (const auto& ch : header["scene"]["animations"].at(0)["channels"]) {
+    if (ch["node"] != child) continue;
+    const std::string path = ch["path"];
+    const size_t width = path == "rotation" ? 4 : 3, at = path == "translation" ? 0 : path == "rotation" ? 3 : 7;
+    const size_t skip = ch["interpolation"] == "CUBICSPLINE" ? width : 0;
+    std::memcpy(&first[at], bytes.data() + 16 + header_length + ch["values"]["offset"].get<size_t>() + 4 * skip, 4 * width);
+  }
   const float want[10] = {1, 0, 0, 0, 0, std::sqrt(0.5f), std::sqrt(0.5f), 2, 0.5f, 1};
-  for (int k = 0; k < 10; ++k) EXPECT_NEAR(std::abs(v[k]), want[k], 1e-5) << k;
+  for (int k = 0; k < 10; ++k) EXPECT_NEAR(std::abs(first[size_t(k)]), want[k], 1e-5) << k;
+  EXPECT_EQ(header["clips"].at(0)["animation"], 0);
+}
+
+// import-data --clip: names and globs, repeatable; the file's other clips are only named.
+TEST(Cli, ImportDataTakesTheClipsNamedOrMatched) {
+  const auto dir = test::TempDir("cli-import-data-clips");
+  const std::string out = (dir / "some.akimport").string();
+  std::string err;
+  ASSERT_EQ(RunCli("import-data " + Sample("kh2_bar/p_ex00.mset") + " -o " + out, nullptr, &err), 0) << err;
+  std::ifstream all_in(out, std::ios::binary);
+  const std::string all((std::istreambuf_iterator<char>(all_in)), {});
+  uint32_t length = 0;
+  std::memcpy(&length, all.data() + 12, 4);
+  const auto every = nlohmann::json::parse(all.substr(16, length))["file_clips"].get<std::vector<std::string>>();
+  ASSERT_GE(every.size(), 2u);
+  ASSERT_EQ(RunCli("import-data " + Sample("kh2_bar/p_ex00.mset") + " -o " + out + " --clip '" + every[1] + "' --clip '" +
+                       every[0].substr(0, 1) + "*'",
+                   nullptr, &err),
+            0)
+      << err;
+  std::ifstream in(out, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  std::memcpy(&length, bytes.data() + 12, 4);
+  const auto header = nlohmann::json::parse(bytes.substr(16, length));
+  std::vector<std::string> want;
+  for (const std::string& name : every)
+    if (name == every[1] || ClipNameMatches(name, every[0].substr(0, 1) + "*")) want.push_back(name);
+  std::vector<std::string> got;
+  for (const auto& c : header["clips"]) got.push_back(c["name"]);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(header["scene"]["animations"].size(), want.size());
+  EXPECT_EQ(RunCli("import-data " + Sample("kh2_bar/p_ex00.mset") + " -o " + out + " --clip 'nothing*'", nullptr, &err), 1);
+  EXPECT_NE(err.find("no clip matches 'nothing*'"), std::string::npos) << err;
 }
 
 TEST(Cli, ConvertWritesGlbAndNeverTheInput) {

@@ -5,11 +5,13 @@
 #include <animkit/animkit.hpp>
 
 #include <string>
+#include <vector>
 
 namespace animkit::cli {
 
-// The import file of `file` decoded against `skeleton` (a path, "auto" or "").
+// The import file of `file` decoded against `skeleton` (a path, "auto" or ""), with the
+// clips clip_patterns select (SelectClips: names or globs; none: every clip).
 Bytes ImportData(const std::string& file, const std::string& format, const std::string& skeleton,
-                 const Options& options);
+                 const std::vector<std::string>& clip_patterns, const Options& options);
 
 }  // namespace animkit::cli

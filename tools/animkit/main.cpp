@@ -156,8 +156,8 @@ int RunSample(const std::string& file, double rate, Space space, bool skin, cons
   return 0;
 }
 
-int RunImportData(const std::string& file, const CommonArgs& args) {
-  const Bytes bytes = cli::ImportData(file, args.format, args.skeleton, ToOptions(args));
+int RunImportData(const std::string& file, const std::vector<std::string>& clips, const CommonArgs& args) {
+  const Bytes bytes = cli::ImportData(file, args.format, args.skeleton, clips, ToOptions(args));
   WriteFileAtomic(args.output, bytes, InputsOf(file, args.skeleton));
   return 0;
 }
@@ -231,6 +231,18 @@ CLI::App* AddSampleCommand(CLI::App& app, std::string& input, double& rate, std:
 
 }  // namespace
 
+CLI::App* AddImportDataCommand(CLI::App& app, std::string& input, std::vector<std::string>& clips, CommonArgs& args) {
+  CLI::App* import_data = app.add_subcommand(
+      "import-data", "Write everything an importer needs (the glTF scene and its channels as stored) from one decode");
+  import_data->add_option("FILE", input, "Input file")->required();
+  AddCommon(import_data, args, true);
+  import_data->get_option("-o")->required();
+  // import-data's --clip repeats and takes globs
+  import_data->remove_option(import_data->get_option("--clip"));
+  import_data->add_option("--clip", clips, "Only the clips this names or matches (* any run, ? one character); repeatable");
+  return import_data;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"animkit: read, write, sample and convert game animation formats and glTF 2.0"};
   app.set_version_flag("--version", std::string("animkit ") + kVersion);
@@ -283,11 +295,8 @@ int main(int argc, char** argv) {
   formats->add_flag("--json", json,
                     "Formats (extensions, up axis, multi-clip, options with type, default and help) and limits as JSON");
 
-  CLI::App* import_data = app.add_subcommand(
-      "import-data", "Write everything an importer needs (info, glTF scene, every pose) from one decode");
-  import_data->add_option("FILE", input, "Input file")->required();
-  AddCommon(import_data, args, true);
-  import_data->get_option("-o")->required();
+  std::vector<std::string> import_clips;
+  CLI::App* import_data = AddImportDataCommand(app, input, import_clips, args);
 
   cli::BenchOptions bench_options;
   CLI::App* bench = app.add_subcommand("bench", "Time the playback runtime on a clip; prints JSON");
@@ -329,7 +338,7 @@ int main(int argc, char** argv) {
       return RunConvert(input, output, to, verbose, summary, args, template_path);
     }
     if (validate->parsed()) return RunValidate(files, args);
-    if (import_data->parsed()) return RunImportData(input, args);
+    if (import_data->parsed()) return RunImportData(input, import_clips, args);
     if (formats->parsed()) return RunFormats(list_options, markdown, json);
     if (preview->parsed()) {
       return cli::RunPreview(input, preview_args, {args.format, args.skeleton, args.clip, ToOptions(args)});

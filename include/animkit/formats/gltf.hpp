@@ -26,11 +26,6 @@ Bytes ExportGltf(const Scene& scene, const GltfExportOptions& options);
 // (docs/gltf.md), within limits.max_buffer_bytes; frames within limits.max_frames.
 Scene ImportGltf(ByteView data, const std::string& path, const Limits& limits = {});
 
-// The frames at which GltfSceneView samples an animation: frame f at FrameTime(f, rate).
-struct GltfClipFrames {
-  size_t frames = 0;
-  double rate = 30;
-};
 // A glTF's own nodes for an importer that rebuilds them (`animkit import-data`, the
 // Blender add-on): "nodes" (name, parent, t, r, s as written or decomposed from a matrix,
 // camera, mesh, skin), "root" (the animkit_root node or null), "joints" (the skin's, else every
@@ -41,9 +36,10 @@ struct GltfClipFrames {
 // indices appended to data), "materials" (name, base_color, image, alpha_mode,
 // alpha_cutoff, double_sided, extras.animkit), "images" (name, mime_type, and the file's
 // bytes as {offset, count} in data, null when not in a buffer view), and "animations"
-// (name, extras.animkit, and per node that is neither a joint nor
-// the root its channels sampled at frames[k]: {offset, count} of float32 in data).
-Value GltfSceneView(ByteView gltf, const std::string& path, const std::vector<GltfClipFrames>& frames, Bytes& data,
-                    const Limits& limits = {});
+// (name, extras.animkit, and "channels": each translation, rotation and scale channel as
+// stored: node, path, interpolation (LINEAR, STEP, CUBICSPLINE), key times and values as
+// {offset, count} of float32 in data; CUBICSPLINE values are in-tangent, value,
+// out-tangent per key; no sampling).
+Value GltfSceneView(ByteView gltf, const std::string& path, Bytes& data, const Limits& limits = {});
 
 }  // namespace animkit

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace animkit {
 
@@ -39,5 +40,13 @@ void CheckScene(const Scene& scene, const Limits& limits);
 
 // The clip named name (Error "no clip named ..." naming file when none is).
 const Clip& RequireClip(const Scene& scene, const std::string& name, const std::string& file);
+
+// Whether a clip name matches a pattern: `*` stands for any run of characters, `?` for
+// any one, every other character for itself (a pattern without them is the name itself).
+bool ClipNameMatches(std::string_view name, std::string_view pattern);
+
+// The indices of the clips the patterns select, in the scene's order (every clip when
+// there is no pattern); a pattern no clip matches is an Error naming file.
+std::vector<size_t> SelectClips(const Scene& scene, const std::vector<std::string>& patterns, const std::string& file);
 
 }  // namespace animkit

@@ -3,11 +3,12 @@
 #include <animkit/core/error.hpp>
 #include <animkit/formats/gltf.hpp>
 #include <animkit/core/math.hpp>
-#include <animkit/offline/sampling.hpp>
 
 #include "formats/gltf/gltf_internal.hpp"
 
 #include <cstring>
+#include <set>
+#include <utility>
 
 namespace animkit {
 namespace {
@@ -221,68 +222,51 @@ Value MeshesOf(const tinygltf::Model& model, const json& doc, const gltf::Access
   return meshes;
 }
 
-template <class T>
-Value Sampled(const tinygltf::AnimationSampler& sampler, const gltf::AccessorReader& reader, size_t frames,
-              double rate, Appender& out, const std::string& what) {
-  constexpr size_t kWidth = std::is_same_v<T, Vec3> ? 3 : 4;
-  Track<T> track;
-  track.interpolation = sampler.interpolation == "STEP"          ? Interpolation::Step
-                        : sampler.interpolation == "CUBICSPLINE" ? Interpolation::Hermite
-                                                                 : Interpolation::Linear;
-  track.times = reader.Read(sampler.input, TINYGLTF_TYPE_SCALAR, true, what + " input");
-  const std::vector<float> v =
-      reader.Read(sampler.output, kWidth == 3 ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, kWidth == 3, what + " output");
-  const size_t per_key = track.interpolation == Interpolation::Hermite ? 3 : 1;
-  if (track.times.empty() || v.size() != track.times.size() * per_key * kWidth) Fail(what + ": keys and values differ");
-  for (size_t k = 0; k < track.times.size(); ++k) {
-    const float* p = &v[(k * per_key + (per_key == 3 ? 1 : 0)) * kWidth];
-    auto make = [](const float* q) {
-      if constexpr (kWidth == 3) return Vec3{q[0], q[1], q[2]};
-      else return QuatXYZW{q[0], q[1], q[2], q[3]};
-    };
-    track.values.push_back(make(p));
-    if (per_key == 3) {
-      track.in_tangents.push_back(make(p - kWidth));
-      track.out_tangents.push_back(make(p + kWidth));
-    }
-  }
-  std::vector<float> samples;
-  size_t cursor = 0;
-  for (size_t f = 0; f < frames; ++f) {
-    const T s = SampleTrack(track, FrameTime(f, rate), &cursor);
-    if constexpr (kWidth == 3) samples.insert(samples.end(), {s.x, s.y, s.z});
-    else samples.insert(samples.end(), {s.x, s.y, s.z, s.w});
-  }
-  return out.Floats(samples, kWidth);
+// One channel as stored: its key times and values ({offset, count} of float32 in data;
+// a CUBICSPLINE channel's values are in-tangent, value, out-tangent per key, as glTF orders them).
+Value ChannelOf(const tinygltf::AnimationChannel& ch, const tinygltf::AnimationSampler& sampler,
+                const gltf::AccessorReader& reader, Appender& out, const std::string& what) {
+  const bool rotation = ch.target_path == "rotation";
+  const size_t width = rotation ? 4 : 3;
+  const std::string& interpolation = sampler.interpolation.empty() ? std::string("LINEAR") : sampler.interpolation;
+  if (interpolation != "LINEAR" && interpolation != "STEP" && interpolation != "CUBICSPLINE")
+    Fail(what + ": interpolation must be LINEAR, STEP or CUBICSPLINE, not '" + interpolation + "'");
+  const std::vector<float> times = reader.Read(sampler.input, TINYGLTF_TYPE_SCALAR, true, what + " input");
+  const std::vector<float> values =
+      reader.Read(sampler.output, rotation ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3, !rotation, what + " output");
+  const size_t per_key = interpolation == "CUBICSPLINE" ? 3 : 1;
+  if (times.empty() || values.size() != times.size() * per_key * width) Fail(what + ": keys and values differ");
+  return {{"node", ch.target_node},
+          {"path", ch.target_path},
+          {"interpolation", interpolation},
+          {"times", out.Floats(times, 1)},
+          {"values", out.Floats(values, width)}};
 }
 
-// Per animation: its name, extras.animkit and, for each node that is neither a joint nor
-// the root, its channels sampled at the clip's frames.
-Value AnimationsOf(const tinygltf::Model& model, const json& doc, const std::vector<bool>& skip,
-                   const std::vector<GltfClipFrames>& frames, const gltf::AccessorReader& reader, Appender& out) {
+// Per animation: its name, extras.animkit and its translation, rotation and scale channels
+// as stored, in channel order (a second channel for the same node and path is left out,
+// as on import).
+Value AnimationsOf(const tinygltf::Model& model, const json& doc, const gltf::AccessorReader& reader, Appender& out) {
   Value animations = Value::array();
   const json raw = Member(doc, "animations");
   for (size_t a = 0; a < model.animations.size(); ++a) {
     const tinygltf::Animation& anim = model.animations[a];
-    Value nodes = Value::object();
-    const GltfClipFrames clip = a < frames.size() ? frames[a] : GltfClipFrames{};
+    Value channels = Value::array();
+    std::set<std::pair<int, std::string>> seen;
     for (const tinygltf::AnimationChannel& ch : anim.channels) {
       const std::string& path = ch.target_path;
-      if (ch.target_node < 0 || size_t(ch.target_node) >= skip.size() || skip[size_t(ch.target_node)]) continue;
+      if (ch.target_node < 0 || size_t(ch.target_node) >= model.nodes.size()) continue;
       if ((path != "translation" && path != "rotation" && path != "scale") || ch.sampler < 0 ||
           size_t(ch.sampler) >= anim.samplers.size())
         continue;
-      Value& node = nodes[std::to_string(ch.target_node)];
-      if (node.contains(path)) continue;  // the first channel wins, as on import
+      if (!seen.insert({ch.target_node, path}).second) continue;
       const std::string what = gltf::ElementName("animation", int(a)) + " " + path;
-      const tinygltf::AnimationSampler& s = anim.samplers[size_t(ch.sampler)];
-      node[path] = path == "rotation" ? Sampled<QuatXYZW>(s, reader, clip.frames, clip.rate, out, what)
-                                      : Sampled<Vec3>(s, reader, clip.frames, clip.rate, out, what);
+      channels.push_back(ChannelOf(ch, anim.samplers[size_t(ch.sampler)], reader, out, what));
     }
     const json r = raw.is_array() && a < raw.size() ? raw[a] : json::object();
     animations.push_back({{"name", anim.name.empty() ? "animation_" + std::to_string(a) : anim.name},
                           {"extras", AnimkitExtras(r)},
-                          {"nodes", nodes}});
+                          {"channels", channels}});
   }
   return animations;
 }
@@ -297,8 +281,7 @@ Value NumbersOr(const json& node, const char* key, std::initializer_list<double>
 
 }  // namespace
 
-Value GltfSceneView(ByteView gltf_bytes, const std::string& path, const std::vector<GltfClipFrames>& frames,
-                    Bytes& data, const Limits& limits) {
+Value GltfSceneView(ByteView gltf_bytes, const std::string& path, Bytes& data, const Limits& limits) {
   const tinygltf::Model model = gltf::LoadModel(gltf_bytes, path, limits);
   const json doc = DocumentJson(gltf_bytes);
   if (!doc.is_object()) Fail("the glTF's JSON does not parse");
@@ -338,22 +321,13 @@ Value GltfSceneView(ByteView gltf_bytes, const std::string& path, const std::vec
     nodes.push_back(std::move(v));
   }
   const Value asset_extras = AnimkitExtras(Member(doc, "asset"));
-  std::vector<bool> joint(n, false);
   Value joints = Value::array();
   if (!model.skins.empty()) {
-    for (int j : model.skins[0].joints) {
-      joints.push_back(j);
-      if (j >= 0 && size_t(j) < n) joint[size_t(j)] = true;
-    }
+    for (int j : model.skins[0].joints) joints.push_back(j);
   } else if (!(asset_extras.contains("skeleton") && asset_extras["skeleton"] == Value(false))) {
     for (size_t i = 0; i < n; ++i)
-      if (!(root == Value(i)) && model.nodes[i].camera < 0) {
-        joints.push_back(i);
-        joint[i] = true;
-      }
+      if (!(root == Value(i)) && model.nodes[i].camera < 0) joints.push_back(i);
   }
-  std::vector<bool> skip = joint;  // joints come from the samples; the root is never animated
-  if (!root.is_null()) skip[root.get<size_t>()] = true;
   const json cameras = Member(doc, "cameras");
   return {{"nodes", nodes},
           {"root", root},
@@ -363,7 +337,7 @@ Value GltfSceneView(ByteView gltf_bytes, const std::string& path, const std::vec
           {"meshes", MeshesOf(model, doc, reader, out)},
           {"materials", MaterialsOf(model, doc)},
           {"images", ImagesOf(model, out)},
-          {"animations", AnimationsOf(model, doc, skip, frames, reader, out)}};
+          {"animations", AnimationsOf(model, doc, reader, out)}};
 }
 
 }  // namespace animkit

@@ -303,9 +303,10 @@ void UseStoredKeys(const InterpolatedMotion& m, const EvaluationPlan& plan, cons
       if (SameAtFrames(track.scale, s)) track.scale = std::move(s);
     }
     if (channels(int(Channel::RotateX), ch)) {
-      // A spline of more than a third as many keys as frames is larger than a key per frame
-      // (three quaternions a key against one), which is also exact at every frame: kept then.
-      const size_t max_spline_keys = std::min(max_keys, played.count / 3);
+      // A spline of half as many keys as frames or more: a key per frame instead, also exact
+      // at every frame. Below that the spline is fewer keys (Blender keys each alike) and at
+      // most 1.5x the glTF bytes (a CUBICSPLINE key holds three quaternions).
+      const size_t max_spline_keys = std::min(max_keys, played.count / 2);
       if (const auto spline = RotationSpline(ch, tau0, tau1, frame_step, rotation_tolerance, max_spline_keys)) {
         Track<QuatXYZW> r = QuatTrack(*spline, timeline);
         if (SameAtFrames(track.rotation, r, rotation_tolerance)) track.rotation = std::move(r);

@@ -1,5 +1,6 @@
 // Text ANM: cutting clips out of a model's timeline, and the inverse layout.
 #include <animkit/formats/text_anm.hpp>
+#include <animkit/offline/sampling.hpp>
 
 #include <algorithm>
 #include <array>
@@ -218,6 +219,21 @@ void Append(Track<T>& dst, bool& started, const Track<T>& src, double offset, co
   }
 }
 
+// A track as one linear key per timeline frame from 0 to `frames`: how a property is
+// written when clips key it with different interpolations (a timeline track has one).
+template <class T>
+Track<T> PerFrame(const Track<T>& src, uint64_t frames) {
+  Track<T> out;
+  if (src.times.empty()) return out;
+  out.interpolation = Interpolation::Linear;
+  size_t cursor = 0;
+  for (uint64_t f = 0; f <= frames; ++f) {
+    const auto t = static_cast<Seconds>(static_cast<double>(f) / kFramesPerSecond);
+    out.Add(t, SampleTrack(src, t, &cursor));
+  }
+  return out;
+}
+
 template <class T>
 void Last(const Track<T>& t, double& last) {
   for (Seconds s : t.times)
@@ -337,6 +353,17 @@ Layout LayOut(const std::vector<Clip>& clips, const Skeleton& skeleton_in, const
   std::vector<std::array<bool, 3>> started(n, {false, false, false});
   for (size_t j = 0; j < n; ++j) tracks[j].joint = skeleton.joints[j].name;
 
+  // Joint properties (joint, 0 translation / 1 rotation / 2 scale) the clips key with
+  // different interpolations: written one linear key per frame.
+  std::map<std::string, std::array<std::set<Interpolation>, 3>> kinds;
+  for (const Clip& c : clips)
+    for (const JointTrack& t : c.tracks) {
+      auto& k = kinds[t.joint];
+      if (!t.translation.times.empty()) k[0].insert(t.translation.interpolation);
+      if (!t.rotation.times.empty()) k[1].insert(t.rotation.interpolation);
+      if (!t.scale.times.empty()) k[2].insert(t.scale.interpolation);
+    }
+
   std::string text;
   if (!header_comment.empty()) {
     std::string comment;
@@ -367,9 +394,13 @@ Layout LayOut(const std::vector<Clip>& clips, const Skeleton& skeleton_in, const
         }
         const auto ju = static_cast<size_t>(j);
         in[ju] = true;
-        Append(tracks[ju].translation, started[ju][0], t.translation, offset, c.name, t.joint, "translation");
-        Append(tracks[ju].rotation, started[ju][1], t.rotation, offset, c.name, t.joint, "rotation");
-        Append(tracks[ju].scale, started[ju][2], t.scale, offset, c.name, t.joint, "scale");
+        const auto& k = kinds[t.joint];
+        Append(tracks[ju].translation, started[ju][0], k[0].size() > 1 ? PerFrame(t.translation, frames) : t.translation,
+               offset, c.name, t.joint, "translation");
+        Append(tracks[ju].rotation, started[ju][1], k[1].size() > 1 ? PerFrame(t.rotation, frames) : t.rotation,
+               offset, c.name, t.joint, "rotation");
+        Append(tracks[ju].scale, started[ju][2], k[2].size() > 1 ? PerFrame(t.scale, frames) : t.scale, offset,
+               c.name, t.joint, "scale");
       }
       for (const Event& ev : c.events) {
         const double f = std::isfinite(ev.time) ? std::max(0.0, ev.time * kFramesPerSecond) : 0.0;

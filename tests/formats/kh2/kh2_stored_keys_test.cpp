@@ -97,8 +97,8 @@ TEST(Kh2StoredKeys, TranslationIsTheCurvesKeysOverThePlayedRange) {
 }
 
 TEST(Kh2StoredKeys, RotationSplineStaysWithinItsToleranceOfTheEulerCurves) {
-  // The same bone over 61 frames (key times 0..120): a spline of fewer keys than a third of
-  // the frames (else one key per frame is smaller, and kept).
+  // The same bone over 61 frames (key times 0..120): a spline of fewer keys than half the
+  // frames (else one key per frame is kept).
   Motion m = OneBone();
   m.interpolated.frame_end = 60;
   m.interpolated.key_times[2] = 120;
