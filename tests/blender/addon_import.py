@@ -147,11 +147,10 @@ def check_import(rel, path, up_axis):
             check(mn == en and abs(mf - ef) <= 0.5, "%s clip %s: marker %s@%d for event %s@%.2f" % (
                 rel, clip["name"], mn, mf, en, ef))
     keyed = check_keyframes_and_properties(rel, arm, doc, actions, clips)
-    print("import %-32s skeleton %-26s up %-6s %2d joints %2d clips (%d keyed as stored) %4d frames %d hidden  "
-          "worst t %.2e r %.2e s %.2e" % (rel, os.path.basename(skeleton) or "-", up_axis,
-                                          len(doc.get("skins", [{}])[0].get("joints", [])) if doc.get("skins") else 0,
-                                          len(clips), keyed, frames_checked, hidden_checked, worst[0], worst[1],
-                                          worst[2]))
+    joints = len(doc["skins"][0].get("joints", [])) if doc.get("skins") else 0
+    print("import %-32s skeleton %-26s up %-6s %2d joints %2d clips (%d keyed as stored) %4d frames %d hidden  worst "
+          "t %.2e r %.2e s %.2e" % (rel, os.path.basename(skeleton) or "-", up_axis, joints, len(clips), keyed,
+                                    frames_checked, hidden_checked, worst[0], worst[1], worst[2]))
     sys.stdout.flush()
 
 
