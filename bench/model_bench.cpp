@@ -9,19 +9,15 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_fixtures.hpp"
+
 #include <filesystem>
 
 namespace {
 
 using namespace animkit;
 
-std::string Fixture(const char* relative) {
-  const std::filesystem::path file = std::filesystem::path("shared") / "fixtures" / relative;
-  for (const std::filesystem::path& p : {std::filesystem::path(__FILE__).parent_path() / ".." / ".." / file,
-                                         std::filesystem::path("..") / file})
-    if (std::filesystem::exists(p)) return p.string();
-  return "";
-}
+using bench::FixturePath;
 
 Scene Decode(const std::string& path) {
   return DecodeWithSkeleton(LoadFile(path, "", {}), SkeletonSource::None(), {}).scene;
@@ -29,7 +25,7 @@ Scene Decode(const std::string& path) {
 
 // range(0): 0 decode only, 1 decode and write the glb.
 void BM_RealModel(benchmark::State& state, const char* relative) {
-  const std::string path = Fixture(relative);
+  const std::string path = FixturePath(relative);
   if (path.empty()) {
     state.SkipWithError("fixture not found beside the checkout");
     return;

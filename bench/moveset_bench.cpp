@@ -12,19 +12,15 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_fixtures.hpp"
+
 #include <filesystem>
 
 namespace {
 
 using namespace animkit;
 
-std::string Fixture(const char* relative) {
-  const std::filesystem::path file = std::filesystem::path("shared") / "fixtures" / relative;
-  for (const std::filesystem::path& p : {std::filesystem::path(__FILE__).parent_path() / ".." / ".." / file,
-                                         std::filesystem::path("..") / file})
-    if (std::filesystem::exists(p)) return p.string();
-  return "";
-}
+using bench::FixturePath;
 
 struct Moveset {
   std::string mset, skeleton;  // files in a temporary folder
@@ -35,7 +31,7 @@ const Moveset* MovesetFor(bool sora) {
   static std::optional<Moveset> made[2];
   std::optional<Moveset>& m = made[sora ? 1 : 0];
   if (m) return &*m;
-  const std::string model = sora ? Fixture("kh2/P_EX100.mdlx") : "";
+  const std::string model = sora ? FixturePath("kh2/P_EX100.mdlx") : "";
   if (sora && model.empty()) return nullptr;
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / (sora ? "animkit-moveset-sora" : "animkit-moveset");
   std::filesystem::create_directories(dir);

@@ -6,17 +6,6 @@
 
 namespace animkit {
 
-namespace {
-// A small deterministic generator, so samples are identical on every machine.
-struct Lcg {
-  uint32_t state;
-  float Next() {  // [0, 1)
-    state = state * 1664525u + 1013904223u;
-    return static_cast<float>(state >> 8) / 16777216.0f;
-  }
-};
-}  // namespace
-
 Skeleton SyntheticSkeleton(const SyntheticSpec& spec) {
   Skeleton s;
   Lcg rng{spec.seed * 2654435761u + 17};

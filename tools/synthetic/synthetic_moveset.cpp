@@ -2,6 +2,7 @@
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
 #include <animkit/offline/sampling.hpp>
+#include <synthetic/synthetic.hpp>
 #include <synthetic/synthetic_moveset.hpp>
 
 #include <cmath>
@@ -12,15 +13,6 @@
 namespace animkit {
 
 namespace {
-
-struct Lcg {
-  uint32_t state;
-  float Next() {  // [0, 1)
-    state = state * 1664525u + 1013904223u;
-    return static_cast<float>(state >> 8) / 16777216.0f;
-  }
-  int Below(int n) { return std::min(n - 1, static_cast<int>(Next() * static_cast<float>(n))); }
-};
 
 constexpr float kTwoPi = 2 * std::numbers::pi_v<float>;
 

@@ -4,7 +4,20 @@
 
 #include <animkit/core/model.hpp>
 
+#include <algorithm>
+#include <cstdint>
+
 namespace animkit {
+
+// A small deterministic generator, so generated data is identical on every machine.
+struct Lcg {
+  uint32_t state;
+  float Next() {  // [0, 1)
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(state >> 8) / 16777216.0f;
+  }
+  int Below(int n) { return std::min(n - 1, static_cast<int>(Next() * static_cast<float>(n))); }
+};
 
 struct SyntheticSpec {
   int joints = 16;             // joints in a branching chain (spine, limbs)
