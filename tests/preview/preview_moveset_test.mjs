@@ -16,44 +16,16 @@
 // playwright-core comes from $ANIMKIT_NODE_MODULES. Exit 77: skipped.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+import { checker, loadChromium, parseArgs } from './browser_harness.mjs';
 import { composeWorld, diagonal, nodeTree, readGlbJson } from './preview_reference.mjs';
 
-const SKIP = 77;
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-if (!args.cli || !args['make-moveset'] || !args.out) {
-  console.error('usage: node preview_moveset_test.mjs --cli ANIMKIT --make-moveset MAKE_MOVESET --out DIR [--chromium PATH]');
-  process.exit(2);
-}
-function skip(why) {
-  console.log(`skipped: ${why}`);
-  process.exit(SKIP);
-}
-const chromiumPath = args.chromium || '/usr/bin/chromium';
-if (!fs.existsSync(chromiumPath)) skip(`no Chromium at ${chromiumPath}`);
-const modules = process.env.ANIMKIT_NODE_MODULES;
-if (!modules) skip('ANIMKIT_NODE_MODULES is not set (make test points it at build/node/node_modules)');
-let chromium;
-try {
-  ({ chromium } = createRequire(path.join(path.resolve(modules), 'index.js'))('playwright-core'));
-} catch (e) {
-  skip(`no playwright-core in ANIMKIT_NODE_MODULES=${modules}: ${e.message}`);
-}
+const args = parseArgs('node preview_moveset_test.mjs --cli ANIMKIT --make-moveset MAKE_MOVESET --out DIR [--chromium PATH]', ['cli', 'make-moveset', 'out']);
+const { chromium, chromiumPath } = loadChromium(args);
 
-const failures = [];
-let checks = 0;
-function check(ok, message) {
-  checks++;
-  if (!ok) {
-    failures.push(message);
-    console.log(`FAIL: ${message}`);
-  }
-  return ok;
-}
+const { check, finish } = checker();
 const cli = path.resolve(args.cli);
 const run = (exe, ...argv) => execFileSync(exe, argv, { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
 const out = path.resolve(args.out);
@@ -204,5 +176,4 @@ try {
 check(requests.length === 0, `requests that are not file:, data: or blob:: ${requests.join(', ')}`);
 fs.writeFileSync(path.join(out, 'preview-moveset-report.json'), JSON.stringify(report, null, 1) + '\n');
 console.log(JSON.stringify(report));
-console.log(`${checks - failures.length} passed, ${failures.length} failed`);
-process.exit(failures.length ? 1 : 0);
+finish();

@@ -13,37 +13,15 @@
 // playwright-core comes from $ANIMKIT_NODE_MODULES (make test installs it). Exit 77: skipped.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { checker, loadChromium, parseArgs } from './browser_harness.mjs';
 import { composeWorld, diagonal, nodeTree, readGlbJson } from './preview_reference.mjs';
 
-const SKIP = 77;
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-for (const need of ['cli', 'samples', 'out']) {
-  if (!args[need]) {
-    console.error(`usage: node preview_pages_test.mjs --cli ANIMKIT --samples DIR --out DIR [--chromium PATH]`);
-    process.exit(2);
-  }
-}
-
-function skip(why) {
-  console.log(`skipped: ${why}`);
-  process.exit(SKIP);
-}
-
-const chromiumPath = args.chromium || '/usr/bin/chromium';
-if (!fs.existsSync(chromiumPath)) skip(`no Chromium at ${chromiumPath}: install Debian's chromium (make deps does)`);
-const modules = process.env.ANIMKIT_NODE_MODULES;
-if (!modules) skip('ANIMKIT_NODE_MODULES is not set (make test points it at build/node/node_modules)');
-let chromium;
-try {
-  ({ chromium } = createRequire(path.join(path.resolve(modules), 'index.js'))('playwright-core'));
-} catch (e) {
-  skip(`no playwright-core in ANIMKIT_NODE_MODULES=${modules} (make node-deps installs it): ${e.message}`);
-}
+const args = parseArgs('node preview_pages_test.mjs --cli ANIMKIT --samples DIR --out DIR [--chromium PATH]',
+                       ['cli', 'samples', 'out']);
+const { chromium, chromiumPath } = loadChromium(args);
 
 const started = Date.now();
 const cli = path.resolve(args.cli);
@@ -56,16 +34,7 @@ fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(shots, { recursive: true });
 fs.mkdirSync(scratch, { recursive: true });
 
-const failures = [];
-let checks = 0;
-function check(ok, message) {
-  checks++;
-  if (!ok) {
-    failures.push(message);
-    console.log(`FAIL: ${message}`);
-  }
-  return ok;
-}
+const { check, finish } = checker();
 
 function run(...argv) {
   return execFileSync(cli, argv, { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -251,5 +220,4 @@ console.log(`the site: ${siteBytes} bytes for ${glbTotal} bytes of glb`);
 fs.writeFileSync(path.join(out, 'preview-report.json'), JSON.stringify(report, null, 1) + '\n');
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 console.log(`${report.length} pages in ${seconds} s; screenshots in ${shots}`);
-console.log(`${checks - failures.length} passed, ${failures.length} failed`);
-process.exit(failures.length ? 1 : 0);
+finish();

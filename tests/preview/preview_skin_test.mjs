@@ -16,29 +16,15 @@
 // Exit 77: skipped.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const SKIP = 77;
+import { checker, loadChromium, parseArgs } from './browser_harness.mjs';
+
 const TOLERANCE = 1e-4;
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-if (!args.cli || !args.out) {
-  console.error('usage: node preview_skin_test.mjs --cli ANIMKIT --out DIR [--chromium PATH] [--python PYTHON]');
-  process.exit(2);
-}
-const skip = (why) => { console.log(`skipped: ${why}`); process.exit(SKIP); };
-const chromiumPath = args.chromium || '/usr/bin/chromium';
-if (!fs.existsSync(chromiumPath)) skip(`no Chromium at ${chromiumPath}`);
-const modules = process.env.ANIMKIT_NODE_MODULES;
-if (!modules) skip('ANIMKIT_NODE_MODULES is not set (make test points it at build/node/node_modules)');
-let chromium;
-try {
-  ({ chromium } = createRequire(path.join(path.resolve(modules), 'index.js'))('playwright-core'));
-} catch (e) {
-  skip(`no playwright-core in ANIMKIT_NODE_MODULES=${modules}: ${e.message}`);
-}
+const args = parseArgs('node preview_skin_test.mjs --cli ANIMKIT --out DIR [--chromium PATH] [--python PYTHON]',
+                       ['cli', 'out']);
+const { chromium, chromiumPath } = loadChromium(args);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.resolve(here, '..', '..', '..', 'shared', 'fixtures');
@@ -47,13 +33,7 @@ const out = path.resolve(args.out);
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 
-const failures = [];
-let checks = 0;
-function check(ok, message) {
-  checks++;
-  if (!ok) { failures.push(message); console.log(`FAIL: ${message}`); }
-  return ok;
-}
+const { check, finish } = checker();
 const run = (...argv) => execFileSync(cli, argv, { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
 
 // `animkit sample FILE --skin`: per clip {meshes: [{name, skinning, vertices}], frames:
@@ -240,5 +220,4 @@ try {
 }
 check(requests.length === 0, `requests that are not file:, data: or blob:: ${requests.join(', ')}`);
 fs.writeFileSync(path.join(out, 'preview-skin-report.json'), JSON.stringify(report, null, 1) + '\n');
-console.log(`${checks - failures.length} passed, ${failures.length} failed`);
-process.exit(failures.length ? 1 : 0);
+finish();

@@ -1,0 +1,59 @@
+// What every browser test of the preview starts with: its arguments, skipping (exit 77)
+// without Chromium or playwright-core, and the checks it counts.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+export const SKIP = 77;
+
+// --name value pairs; exits 2 with `usage` when one of `required` is missing.
+export function parseArgs(usage, required) {
+  const args = {};
+  for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+  if (required.some((name) => !args[name])) {
+    console.error(`usage: ${usage}`);
+    process.exit(2);
+  }
+  return args;
+}
+
+export function skip(why) {
+  console.log(`skipped: ${why}`);
+  process.exit(SKIP);
+}
+
+// playwright-core's chromium from $ANIMKIT_NODE_MODULES and the browser's path (--chromium,
+// else Debian's); skips the test when either is missing.
+export function loadChromium(args) {
+  const chromiumPath = args.chromium || '/usr/bin/chromium';
+  if (!fs.existsSync(chromiumPath)) skip(`no Chromium at ${chromiumPath}: install Debian's chromium (make deps does)`);
+  const modules = process.env.ANIMKIT_NODE_MODULES;
+  if (!modules) skip('ANIMKIT_NODE_MODULES is not set (make test points it at build/node/node_modules)');
+  try {
+    const { chromium } = createRequire(path.join(path.resolve(modules), 'index.js'))('playwright-core');
+    return { chromium, chromiumPath };
+  } catch (e) {
+    return skip(`no playwright-core in ANIMKIT_NODE_MODULES=${modules} (make node-deps installs it): ${e.message}`);
+  }
+}
+
+// check(ok, message) counts and reports; finish() prints the tally and exits.
+export function checker() {
+  const failures = [];
+  let checks = 0;
+  return {
+    failures,
+    check(ok, message) {
+      checks++;
+      if (!ok) {
+        failures.push(message);
+        console.log(`FAIL: ${message}`);
+      }
+      return ok;
+    },
+    finish() {
+      console.log(`${checks - failures.length} passed, ${failures.length} failed`);
+      process.exit(failures.length ? 1 : 0);
+    },
+  };
+}
