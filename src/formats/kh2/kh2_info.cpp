@@ -263,7 +263,16 @@ Value TriggersInfo(const Triggers& t) {
           {"gaps", GapsInfo(t.gaps)}, {"warnings", t.warnings}};
 }
 
-Value BarInfo(const Bar& bar) {
+Value ModelInfo(const Model& model) {
+  Value bones = Value::array();
+  for (const BoneRecord& b : model.bones) bones.push_back(BoneInfo(b));
+  return {{"type", model.type},         {"subtype", model.subtype},
+          {"attributes", model.attributes}, {"next_offset", model.next_offset},
+          {"bone_count", model.bone_count}, {"texture_count", model.texture_count},
+          {"bone_offset", model.bone_offset}, {"bones", bones}};
+}
+
+Value BarDocument(const Bar& bar, const BarInfoParts& parts) {
   Value entries = Value::array();
   size_t empty = 0, placeholders = 0, links = 0, dummies = 0, damaged = 0;
   std::map<const Bar*, size_t> shown;  // a nested archive several entries share is described once
@@ -275,24 +284,17 @@ Value BarInfo(const Bar& bar) {
     if (e.IsDummy()) j["dummy"] = true, ++dummies;
     if (e.Damaged()) j["damaged"] = e.damage, ++damaged;
     if (e.motion) {
-      j["motion"] = MotionInfo(*e.motion);
+      j["motion"] = parts.motion(*e.motion);
       if (e.motion->placeholder) j["placeholder"] = true, ++placeholders;
     }
-    if (e.triggers) j["triggers"] = TriggersInfo(*e.triggers);
+    if (e.triggers) j["triggers"] = parts.triggers(*e.triggers);
     if (e.bar) {
       auto first = shown.emplace(e.bar.get(), entries.size()).first;
-      if (first->second == entries.size()) j["bar"] = BarInfo(*e.bar);
+      if (first->second == entries.size()) j["bar"] = BarDocument(*e.bar, parts);
       else j["bar"] = {{"same_as_entry", first->second}};
     }
     if (e.type == kEntrySubArchive) j["sub_archive"] = true;
-    if (e.model) {
-      Value bones = Value::array();
-      for (const BoneRecord& b : e.model->bones) bones.push_back(BoneInfo(b));
-      j["model"] = {{"type", e.model->type},         {"subtype", e.model->subtype},
-                    {"attributes", e.model->attributes}, {"next_offset", e.model->next_offset},
-                    {"bone_count", e.model->bone_count}, {"texture_count", e.model->texture_count},
-                    {"bone_offset", e.model->bone_offset}, {"bones", bones}};
-    }
+    if (e.model) j["model"] = parts.model(*e.model);
     entries.push_back(std::move(j));
   }
   return {{"entry_count", bar.entries.size()},
@@ -308,8 +310,13 @@ Value BarInfo(const Bar& bar) {
           {"damaged_entries", damaged},
           {"damaged", DamagedEntries(bar)},
           {"entries", entries},
-          {"gaps", GapsInfo(bar.gaps)},
+          {"gaps", parts.gaps(bar.gaps)},
           {"warnings", bar.warnings}};
+}
+
+Value BarInfo(const Bar& bar) {
+  static const BarInfoParts kFull{MotionInfo, TriggersInfo, ModelInfo, GapsInfo};
+  return BarDocument(bar, kFull);
 }
 
 }  // namespace animkit::kh2::detail

@@ -121,49 +121,16 @@ Value MotionSummary(const Motion& m) {
 }
 
 Value BarSummary(const Bar& bar) {
-  Value entries = Value::array();
-  size_t empty = 0, placeholders = 0, links = 0, dummies = 0, damaged = 0;
-  std::map<const Bar*, size_t> shown;  // a nested archive several entries share is described once
-  for (size_t i = 0; i < bar.entries.size(); ++i) {
-    const BarEntry& e = bar.entries[i];
-    Value j = {{"type", e.type}, {"duplicate", e.duplicate}, {"name", e.Name()}, {"offset", e.offset}, {"size", e.size}};
-    if (e.size == 0) j["empty"] = true, ++empty;
-    if (const int target = LinkTarget(bar, i); target >= 0) j["link_to"] = target, ++links;
-    if (e.IsDummy()) j["dummy"] = true, ++dummies;
-    if (e.Damaged()) j["damaged"] = e.damage, ++damaged;
-    if (e.motion) {
-      j["motion"] = MotionSummary(*e.motion);
-      if (e.motion->placeholder) j["placeholder"] = true, ++placeholders;
-    }
-    if (e.triggers) j["triggers"] = TriggersSummary(*e.triggers);
-    if (e.bar) {
-      auto first = shown.emplace(e.bar.get(), entries.size()).first;
-      if (first->second == entries.size()) j["bar"] = BarSummary(*e.bar);
-      else j["bar"] = {{"same_as_entry", first->second}};
-    }
-    if (e.type == kEntrySubArchive) j["sub_archive"] = true;
-    if (e.model)
-      j["model"] = {{"type", e.model->type},
-                    {"bone_count", e.model->bone_count},
-                    {"texture_count", e.model->texture_count},
-                    {"bones", Table(e.model->bone_offset, e.model->bones.size(), 0x40)}};
-    entries.push_back(std::move(j));
-  }
-  return {{"entry_count", bar.entries.size()},
-          {"reserved", bar.reserved},
-          {"header_flags", bar.reserved},
-          {"mset_type", bar.mset_type},
-          {"size", bar.size},
-          {"extent", Extent(bar)},
-          {"empty_slots", empty},
-          {"placeholder_slots", placeholders},
-          {"link_entries", links},
-          {"dummy_entries", dummies},
-          {"damaged_entries", damaged},
-          {"damaged", DamagedEntries(bar)},
-          {"entries", entries},
-          {"gaps", GapsSummary(bar.gaps)},
-          {"warnings", bar.warnings}};
+  static const BarInfoParts kSummary{
+      MotionSummary, TriggersSummary,
+      [](const Model& model) -> Value {
+        return {{"type", model.type},
+                {"bone_count", model.bone_count},
+                {"texture_count", model.texture_count},
+                {"bones", Table(model.bone_offset, model.bones.size(), 0x40)}};
+      },
+      GapsSummary};
+  return BarDocument(bar, kSummary);
 }
 
 }  // namespace animkit::kh2::detail

@@ -93,6 +93,14 @@ inline void WriteVec4(ByteWriter& w, const Vec4f& v) {
 
 // `animkit info` of an archive and of a motion entry (kh2_info.cpp).
 Value BarInfo(const Bar& bar);
+// An archive's document, its entries' parts described by `parts` (full or summary).
+struct BarInfoParts {
+  Value (*motion)(const Motion&);
+  Value (*triggers)(const Triggers&);
+  Value (*model)(const Model&);
+  Value (*gaps)(const std::vector<Gap>&);
+};
+Value BarDocument(const Bar& bar, const BarInfoParts& parts);
 Value MotionInfo(const Motion& motion);
 // The same without the records: per table its count, offset and size (kh2_info_summary.cpp).
 Value BarSummary(const Bar& bar);
