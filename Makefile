@@ -12,24 +12,32 @@ CMAKE_FLAGS ?=
 NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
 CLI := $(BUILD)/release/tools/animkit/animkit
 
-.PHONY: samples all deps node-deps build demo test test-release test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
+.PHONY: samples all deps deps-build node-deps build demo test test-release test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
 .PHONY: python
 .PHONY: blender-addon blender-formats test-blender-4
 
 all: build
 
+# Everything `make test` needs (Blender, Chromium, clang, Python, the Debian 13 root).
 deps:
 	@bash tools/setup/install-deps.sh
+
+# Only what the library and the CLI build with: all `make demo` installs.
+deps-build:
+	@bash tools/setup/install-deps.sh --build
 
 # The glTF validator the tests run (from the npm registry; skipped with a message without npm).
 node-deps:
 	@bash tools/setup/install-node-deps.sh "$(BUILD)/node"
 
 build: deps
-	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_TESTS=ON -DANIMKIT_BUILD_PYTHON=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/release -j $(JOBS)
 
-demo: build
+# The demo installs and builds only what it runs: the library and the CLI.
+demo: deps-build
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_TESTS=OFF -DANIMKIT_BUILD_PYTHON=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD)/release -j $(JOBS) --target animkit_cli
 	@bash tools/demo.sh "$(CLI)" samples "$(BUILD)/demo"
 
 test: test-release test-sanitize

@@ -1,22 +1,32 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages animkit builds with, when missing.
-# As root it runs apt-get; otherwise it prints the one command to run.
+# Installs the Debian 12 packages animkit needs, when missing. As root it runs apt-get;
+# otherwise it prints the one command to run.
+#   install-deps.sh          everything `make test` needs: the build, the tests' libraries,
+#                            clang for the fuzzers, Python, Blender, Chromium and (as root)
+#                            the Debian 13 root with Blender 4
+#   install-deps.sh --build  only what the library and the CLI build with (`make demo`)
 set -euo pipefail
-packages=(cmake make g++ git pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libsquish-dev libcli11-dev
-          libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev
-          python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-dev
+scope=${1:-all}
+# The library and the CLI (libjs-three: the preview pages embed three.js).
+packages=(cmake make g++ pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libsquish-dev libcli11-dev
           libjs-three zlib1g-dev)
+if [ "$scope" != --build ]; then
+  packages+=(git libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev
+             python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# node and npm run the glTF validator; a machine may already have them from elsewhere.
-command -v node >/dev/null || missing+=(nodejs)
-command -v npm >/dev/null || missing+=(npm)
-# Blender runs the add-on's tests (tests/blender); a big package, so any Blender on PATH counts.
-command -v blender >/dev/null || missing+=(blender)
-# Chromium opens the preview pages in the preview tests (tests/preview); any Chromium on PATH counts.
-command -v chromium >/dev/null || missing+=(chromium)
+if [ "$scope" != --build ]; then
+  # node and npm run the glTF validator; a machine may already have them from elsewhere.
+  command -v node >/dev/null || missing+=(nodejs)
+  command -v npm >/dev/null || missing+=(npm)
+  # Blender runs the add-on's tests (tests/blender); a big package, so any Blender on PATH counts.
+  command -v blender >/dev/null || missing+=(blender)
+  # Chromium opens the preview pages in the preview tests (tests/preview); any Chromium on PATH counts.
+  command -v chromium >/dev/null || missing+=(chromium)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
     echo "installing: ${missing[*]}"
@@ -31,4 +41,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # Debian 13's Blender 4 in a root of its own, for the add-on's Blender4 tests (1.4 GB, about
 # 4 minutes once; ANIMKIT_SKIP_BLENDER4=1 leaves it out, and those tests skip).
-[ "${ANIMKIT_SKIP_BLENDER4:-}" = 1 ] || bash "$(dirname "$0")/install-blender-4.sh"
+[ "$scope" = --build ] || [ "${ANIMKIT_SKIP_BLENDER4:-}" = 1 ] || bash "$(dirname "$0")/install-blender-4.sh"
