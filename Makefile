@@ -12,7 +12,7 @@ CMAKE_FLAGS ?=
 NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
 CLI := $(BUILD)/release/tools/animkit/animkit
 
-.PHONY: samples all deps deps-build node-deps build demo test test-release test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
+.PHONY: samples all deps deps-build node-deps build demo test test-release build-sanitize test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
 .PHONY: python
 .PHONY: blender-addon blender-formats test-blender-4
 
@@ -45,9 +45,12 @@ test: test-release test-sanitize
 test-release: build node-deps
 	cd $(BUILD)/release && ANIMKIT_NODE_MODULES="$(NODE_MODULES)" ctest --output-on-failure -j $(JOBS)
 
-test-sanitize: deps node-deps
+# The ASan+UBSan build (-O1 -g1: CMakeLists.txt) and its run of the whole suite.
+build-sanitize: deps
 	cmake -S . -B $(BUILD)/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DANIMKIT_SANITIZE=ON -DANIMKIT_INSTALL_TEST=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/sanitize -j $(JOBS)
+
+test-sanitize: build-sanitize node-deps
 	cd $(BUILD)/sanitize && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ANIMKIT_NODE_MODULES="$(NODE_MODULES)" ctest --output-on-failure -j $(JOBS)
 
@@ -60,7 +63,7 @@ test-blender-4: build
 # libFuzzer targets (clang-14, ASan + UBSan). `make fuzz` runs each for FUZZ_SECONDS
 # (default 300), seeded with fuzz/corpus/<target>/, the samples and, when present, the
 # real files under ../shared/fixtures; `make fuzz-smoke` (CI) runs each for 30 s on the
-# committed corpus alone. See docs/reliability.md, "Fuzzing".
+# committed corpus alone, JOBS targets at a time. See docs/reliability.md, "Fuzzing".
 fuzz-build: deps
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DANIMKIT_BUILD_FUZZ=ON -DANIMKIT_BUILD_TESTS=OFF -DANIMKIT_BUILD_TOOLS=OFF $(CMAKE_FLAGS)
@@ -70,7 +73,7 @@ fuzz: fuzz-build
 	@FUZZ_FIXTURES=1 FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_PARALLEL="$(FUZZ_PARALLEL)" bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" "$(FUZZ_SECONDS)"
 
 fuzz-smoke: fuzz-build
-	@FUZZ_FIXTURES=0 FUZZ_TARGETS="$(FUZZ_TARGETS)" bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" 30
+	@FUZZ_FIXTURES=0 FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_PARALLEL="$(JOBS)" bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" 30
 
 # Rewrites fuzz/corpus/ with the project's own encoders.
 fuzz-corpus: build

@@ -108,7 +108,7 @@ py::list Written(const std::vector<WrittenFile>& files) {
   return out;
 }
 
-py::list Save(const py::object& what, const py::object& path_arg, const std::optional<std::string>& format,
+py::list SaveEncoded(const py::object& what, const py::object& path_arg, const std::optional<std::string>& format,
               const py::object& skeleton, const py::kwargs& kwargs) {
   const std::string path = PathArg(path_arg);
   const Encoded e = EncodeArgs(what, format, skeleton, path, kwargs);
@@ -289,7 +289,7 @@ void BindWrite(py::module_& m) {
         "look at its extension, the text ANM names its timeline after it). Encoder warnings become "
         "UserWarnings. details=True returns a dict: data, format, extra_outputs {path: bytes} (files the "
         "encoder adds: the text ANM's timeline), report (encoder statistics), warnings.");
-  m.def("save", &Save, py::arg("what"), py::arg("path"), py::arg("format") = py::none(), py::arg("skeleton") = py::none(),
+  m.def("save", &SaveEncoded, py::arg("what"), py::arg("path"), py::arg("format") = py::none(), py::arg("skeleton") = py::none(),
         "save(what, path, format=None, skeleton=None, **options) -> [{'path', 'bytes'}]\n\n"
         "encode() for path, then writes the file and any file the encoder adds atomically, never over the "
         "file the scene or the skeleton was read from.");

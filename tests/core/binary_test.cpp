@@ -62,14 +62,7 @@ TEST(ByteReader, CStringNeedsATerminator) {
   EXPECT_THROW(r2.CString("name"), Error);
 }
 
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return {};
-}
+using test::ErrorOf;
 
 TEST(ByteReader, TableChecksOffsetAndCountBeforeAllocating) {
   // 0x10 bytes: a table of three 4-byte entries at 0x4 fits; at 0x8 it does not.

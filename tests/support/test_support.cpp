@@ -22,6 +22,20 @@ std::string FixturePath(const std::string& relative) {
   return std::filesystem::exists(p) ? p.string() : std::string();
 }
 
+Bytes FixtureBytes(const std::string& relative) {
+  const std::string path = FixturePath(relative);
+  return path.empty() ? Bytes{} : ReadFileBytes(path);
+}
+
+std::string ErrorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
 std::filesystem::path TempDir(const std::string& name) {
   std::filesystem::path p = std::filesystem::path(ANIMKIT_BINARY_DIR) / "test-tmp" / name;
   std::filesystem::remove_all(p);

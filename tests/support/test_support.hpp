@@ -8,6 +8,7 @@
 
 #include <bit>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ namespace animkit::test {
 std::string SourcePath(const std::string& relative);
 // ../shared/fixtures/<relative> beside the checkout, or "" when absent.
 std::string FixturePath(const std::string& relative);
+// The bytes of ../shared/fixtures/<relative>, or none when it is absent.
+Bytes FixtureBytes(const std::string& relative);
+// The message of the animkit::Error f throws, or "" when it throws none.
+std::string ErrorOf(const std::function<void()>& f);
 // A fresh empty directory for one test.
 std::filesystem::path TempDir(const std::string& name);
 // Runs the CLI; returns its exit status, stdout and stderr in out/err.

@@ -9,8 +9,6 @@ namespace animkit::kh2::detail {
 
 namespace {
 
-Value V4(const Vec4f& v) { return Value::array({v[0], v[1], v[2], v[3]}); }
-
 Value GapsInfo(const std::vector<Gap>& gaps) {
   Value out = Value::array();
   for (const Gap& g : gaps) {

@@ -10,8 +10,6 @@ namespace animkit::kh2::detail {
 
 namespace {
 
-Value V4(const Vec4f& v) { return Value::array({v[0], v[1], v[2], v[3]}); }
-
 // Bytes the reader could not place: how many runs and how many bytes in all.
 Value GapsSummary(const std::vector<Gap>& gaps) {
   size_t bytes = 0;

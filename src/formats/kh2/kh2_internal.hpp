@@ -93,6 +93,8 @@ inline void WriteVec4(ByteWriter& w, const Vec4f& v) {
 
 // `animkit info` of an archive and of a motion entry (kh2_info.cpp).
 Value BarInfo(const Bar& bar);
+// A stored (x, y, z, w) as the info documents write it.
+inline Value V4(const Vec4f& v) { return Value::array({v[0], v[1], v[2], v[3]}); }
 // An archive's document, its entries' parts described by `parts` (full or summary).
 struct BarInfoParts {
   Value (*motion)(const Motion&);

@@ -14,11 +14,6 @@
 namespace animkit {
 namespace {
 
-Bytes ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return Bytes(std::istreambuf_iterator<char>(in), {});
-}
-
 // Raw entry -> interpolated entry, from the README's table (pairs by content).
 const std::vector<std::pair<int, int>> kPairs = {
     {0, 0},     {4, 4},     {5, 5},     {10, 10},   {11, 11},   {13, 11},   {14, 11},   {16, 11},
@@ -78,7 +73,7 @@ void ComparePair(const kh2::Motion& raw, const kh2::Motion& interpolated, const 
 
 Worst CompareAll(const kh2::EvaluationSettings& settings) {
   const std::string dir = test::FixturePath("kh2-baked");
-  const Bytes interpolated_bytes = ReadAll(dir + "/M_EX660.mset"), raw_bytes = ReadAll(dir + "/M_EX660_RAW.mset");
+  const Bytes interpolated_bytes = ReadFileBytes(dir + "/M_EX660.mset"), raw_bytes = ReadFileBytes(dir + "/M_EX660_RAW.mset");
   const kh2::Bar interpolated = kh2::ParseBar(interpolated_bytes), raw = kh2::ParseBar(raw_bytes);
   const Scene rig = LoadReference(dir + "/M_EX660.skeleton.gltf", Options{});
   Worst worst;

@@ -299,10 +299,6 @@ TEST(Kh2Triggers, EventsNamedWithTheTableWordForWord) {
 // ---------------------------------------------------------------------------
 // Key fitting
 
-Bytes Fixture(const std::string& name) {
-  const std::string path = test::FixturePath("kh2/" + name);
-  return path.empty() ? Bytes{} : ReadFileBytes(path);
-}
 
 // The largest channel difference between two motions over frames (rotation as the angle).
 struct Deviation {
@@ -330,7 +326,7 @@ Deviation Compare(const InterpolatedMotion& a, const InterpolatedMotion& b, size
 }
 
 TEST(Kh2Fit, FixtureRoundTripNeedsFewKeysAndStaysWithinTolerance) {
-  const Bytes data = Fixture("interpolated.motion");
+  const Bytes data = test::FixtureBytes("kh2/interpolated.motion");
   if (data.empty()) GTEST_SKIP() << "fixture kh2/interpolated.motion not found beside the checkout";
   const Motion original = ParseMotion(data);
   DecodeSettings curves;  // the curves alone: what is fitted here (its constraints move joints)
@@ -411,7 +407,7 @@ TEST(Kh2Fit, ValuesNoTangentFitsEndAsAConstantWithinTheLoosenedTolerance) {
 Bar AnbOf(const Bytes& motion, const Bytes& triggers) { return ParseBar(SmallAnb(motion, triggers)); }
 
 TEST(Kh2Template, UnchangedClipIsCopiedAndAnEditKeepsEverythingElse) {
-  const Bytes data = Fixture("interpolated.motion");
+  const Bytes data = test::FixtureBytes("kh2/interpolated.motion");
   if (data.empty()) GTEST_SKIP() << "fixture kh2/interpolated.motion not found beside the checkout";
   const Motion original = ParseMotion(data);
   const InterpolatedMotion& o = original.interpolated;

@@ -13,14 +13,8 @@ namespace {
 
 using namespace kh2;
 
-Bytes Fixture(const std::string& name) {
-  const std::string path = test::FixturePath("kh2/" + name);
-  if (path.empty()) return {};
-  return ReadFileBytes(path);
-}
-
 #define KH2_FIXTURE(var, name)                                                            \
-  const Bytes var = Fixture(name);                                                        \
+  const Bytes var = test::FixtureBytes("kh2/" name);                                      \
   if (var.empty()) GTEST_SKIP() << "fixture kh2/" name " not found beside the checkout"
 
 void ExpectQuat(QuatXYZW q, double x, double y, double z, double w, double tol = 1e-5) {
