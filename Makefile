@@ -10,6 +10,11 @@ FUZZ_RUNS ?=
 FUZZ_PARALLEL ?= 1
 CMAKE_FLAGS ?=
 NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
+# The ASan+UBSan build (clang-14): the suite runs under it and the fuzz targets link it.
+SANITIZE_BUILD := $(BUILD)/asan
+# Ninja for a new build folder when it is installed (make deps installs it): it compiles a
+# target's files while the targets it links are still building. A folder keeps its generator.
+generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja),-G Ninja))
 CLI := $(BUILD)/release/tools/animkit/animkit
 
 .PHONY: samples all deps deps-build node-deps build demo test test-release build-sanitize test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
@@ -31,12 +36,12 @@ node-deps:
 	@bash tools/setup/install-node-deps.sh "$(BUILD)/node"
 
 build: deps
-	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_TESTS=ON -DANIMKIT_BUILD_PYTHON=ON $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD)/release $(call generator,$(BUILD)/release) -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_TESTS=ON -DANIMKIT_BUILD_PYTHON=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/release -j $(JOBS)
 
 # The demo installs and builds only what it runs: the library and the CLI.
 demo: deps-build
-	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_TESTS=OFF -DANIMKIT_BUILD_PYTHON=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD)/release $(call generator,$(BUILD)/release) -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_TESTS=OFF -DANIMKIT_BUILD_PYTHON=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/release -j $(JOBS) --target animkit_cli
 	@bash tools/demo.sh "$(CLI)" samples "$(BUILD)/demo"
 
@@ -45,13 +50,16 @@ test: test-release test-sanitize
 test-release: build node-deps
 	cd $(BUILD)/release && ANIMKIT_NODE_MODULES="$(NODE_MODULES)" ctest --output-on-failure -j $(JOBS)
 
-# The ASan+UBSan build (-O1 -g1: CMakeLists.txt) and its run of the whole suite.
+# The ASan+UBSan build (clang-14, -O1 -g1: CMakeLists.txt) and its run of the whole suite.
+# Its library also carries libFuzzer's coverage, so the fuzz targets link it: one
+# instrumented build for both (docs/development.md).
 build-sanitize: deps
-	cmake -S . -B $(BUILD)/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DANIMKIT_SANITIZE=ON -DANIMKIT_INSTALL_TEST=OFF $(CMAKE_FLAGS)
-	cmake --build $(BUILD)/sanitize -j $(JOBS)
+	CC=clang-14 CXX=clang++-14 cmake -S . -B $(SANITIZE_BUILD) $(call generator,$(SANITIZE_BUILD)) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DANIMKIT_SANITIZE=ON -DANIMKIT_BUILD_FUZZ=ON -DANIMKIT_INSTALL_TEST=OFF $(CMAKE_FLAGS)
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 
 test-sanitize: build-sanitize node-deps
-	cd $(BUILD)/sanitize && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ANIMKIT_NODE_MODULES="$(NODE_MODULES)" ctest --output-on-failure -j $(JOBS)
 
 # The add-on's tests under Debian 13's Blender 4 (ctest's Blender4.*), in the Debian 13 root
@@ -60,20 +68,17 @@ test-blender-4: build
 	@bash tools/setup/install-blender-4.sh
 	cd $(BUILD)/release && ctest -R '^Blender4[.]' --output-on-failure
 
-# libFuzzer targets (clang-14, ASan + UBSan). `make fuzz` runs each for FUZZ_SECONDS
+# libFuzzer targets (clang-14, ASan + UBSan), built by build-sanitize. `make fuzz` runs each for FUZZ_SECONDS
 # (default 300), seeded with fuzz/corpus/<target>/, the samples and, when present, the
 # real files under ../shared/fixtures; `make fuzz-smoke` (CI) runs each for 30 s on the
 # committed corpus alone, JOBS targets at a time. See docs/reliability.md, "Fuzzing".
-fuzz-build: deps
-	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DANIMKIT_BUILD_FUZZ=ON -DANIMKIT_BUILD_TESTS=OFF -DANIMKIT_BUILD_TOOLS=OFF $(CMAKE_FLAGS)
-	cmake --build $(BUILD)/fuzz -j $(JOBS)
+fuzz-build: build-sanitize
 
 fuzz: fuzz-build
-	@FUZZ_FIXTURES=1 FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_PARALLEL="$(FUZZ_PARALLEL)" bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" "$(FUZZ_SECONDS)"
+	@FUZZ_FIXTURES=1 FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_PARALLEL="$(FUZZ_PARALLEL)" bash tools/run-fuzzers.sh "$(SANITIZE_BUILD)/fuzz" "$(FUZZ_SECONDS)"
 
 fuzz-smoke: fuzz-build
-	@FUZZ_FIXTURES=0 FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_PARALLEL="$(JOBS)" bash tools/run-fuzzers.sh "$(BUILD)/fuzz/fuzz" 30
+	@FUZZ_FIXTURES=0 FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_PARALLEL="$(JOBS)" bash tools/run-fuzzers.sh "$(SANITIZE_BUILD)/fuzz" 30
 
 # Rewrites fuzz/corpus/ with the project's own encoders.
 fuzz-corpus: build

@@ -8,7 +8,7 @@
 set -euo pipefail
 scope=${1:-all}
 # The library and the CLI (libjs-three: the preview pages embed three.js).
-packages=(cmake make g++ pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libsquish-dev libcli11-dev
+packages=(cmake make ninja-build g++ pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libsquish-dev libcli11-dev
           libjs-three zlib1g-dev)
 if [ "$scope" != --build ]; then
   packages+=(git libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev
