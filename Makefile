@@ -86,7 +86,7 @@ fuzz-corpus: build
 	$(BUILD)/release/tools/animkit/animkit_make_fuzz_corpus fuzz/corpus
 
 bench: deps
-	cmake -S . -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_BENCH=ON -DANIMKIT_BUILD_TESTS=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD)/bench $(call generator,$(BUILD)/bench) -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_BENCH=ON -DANIMKIT_BUILD_TESTS=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/bench -j $(JOBS)
 	$(BUILD)/bench/bench/animkit_bench --benchmark_min_time=0.2
 
@@ -94,7 +94,7 @@ bench: deps
 # PYTHONPATH=$(BUILD)/release/python /usr/bin/python3 (docs/python.md). `make build` builds
 # it too, and `make install` installs it into Python's package folder.
 python: deps
-	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD)/release $(call generator,$(BUILD)/release) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/release -j $(JOBS) --target animkit_python
 
 install: build

@@ -40,5 +40,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 # Debian 13's Blender 4 in a root of its own, for the add-on's Blender4 tests (1.4 GB, about
-# 4 minutes once; ANIMKIT_SKIP_BLENDER4=1 leaves it out, and those tests skip).
+# 2 minutes once; ANIMKIT_SKIP_BLENDER4=1 leaves it out, and those tests skip).
 [ "$scope" = --build ] || [ "${ANIMKIT_SKIP_BLENDER4:-}" = 1 ] || bash "$(dirname "$0")/install-blender-4.sh"
