@@ -16,6 +16,8 @@ SANITIZE_BUILD := $(BUILD)/asan
 # target's files while the targets it links are still building. A folder keeps its generator.
 generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja),-G Ninja))
 CLI := $(BUILD)/release/tools/animkit/animkit
+# Configures build/release; the targets add what they build (tests, Python).
+CONFIGURE_RELEASE = cmake -S . -B $(BUILD)/release $(call generator,$(BUILD)/release) -DCMAKE_BUILD_TYPE=Release
 
 .PHONY: samples all deps deps-build node-deps build demo test test-release build-sanitize test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
 .PHONY: python
@@ -36,12 +38,12 @@ node-deps:
 	@bash tools/setup/install-node-deps.sh "$(BUILD)/node"
 
 build: deps
-	cmake -S . -B $(BUILD)/release $(call generator,$(BUILD)/release) -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_TESTS=ON -DANIMKIT_BUILD_PYTHON=ON $(CMAKE_FLAGS)
+	$(CONFIGURE_RELEASE) -DANIMKIT_BUILD_TESTS=ON -DANIMKIT_BUILD_PYTHON=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/release -j $(JOBS)
 
 # The demo installs and builds only what it runs: the library and the CLI.
 demo: deps-build
-	cmake -S . -B $(BUILD)/release $(call generator,$(BUILD)/release) -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_TESTS=OFF -DANIMKIT_BUILD_PYTHON=OFF $(CMAKE_FLAGS)
+	$(CONFIGURE_RELEASE) -DANIMKIT_BUILD_TESTS=OFF -DANIMKIT_BUILD_PYTHON=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/release -j $(JOBS) --target animkit_cli
 	@bash tools/demo.sh "$(CLI)" samples "$(BUILD)/demo"
 
@@ -68,8 +70,8 @@ test-blender-4: build
 	@bash tools/setup/install-blender-4.sh
 	cd $(BUILD)/release && ctest -R '^Blender4[.]' --output-on-failure
 
-# libFuzzer targets (clang-14, ASan + UBSan), built by build-sanitize. `make fuzz` runs each for FUZZ_SECONDS
-# (default 300), seeded with fuzz/corpus/<target>/, the samples and, when present, the
+# libFuzzer targets (clang-14, ASan + UBSan), built by build-sanitize. `make fuzz` runs each
+# for FUZZ_SECONDS (default 300), seeded with fuzz/corpus/<target>/, the samples and, when present, the
 # real files under ../shared/fixtures; `make fuzz-smoke` (CI) runs each for 30 s on the
 # committed corpus alone, JOBS targets at a time. See docs/reliability.md, "Fuzzing".
 fuzz-build: build-sanitize
@@ -94,7 +96,7 @@ bench: deps
 # PYTHONPATH=$(BUILD)/release/python /usr/bin/python3 (docs/python.md). `make build` builds
 # it too, and `make install` installs it into Python's package folder.
 python: deps
-	cmake -S . -B $(BUILD)/release $(call generator,$(BUILD)/release) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	$(CONFIGURE_RELEASE) $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/release -j $(JOBS) --target animkit_python
 
 install: build

@@ -1,6 +1,5 @@
 #include "support/test_support.hpp"
 
-#include <functional>
 
 namespace animkit {
 namespace {

@@ -6,11 +6,15 @@
 #                            the Debian 13 root with Blender 4
 #   install-deps.sh --build  only what the library and the CLI build with (`make demo`)
 set -euo pipefail
-scope=${1:-all}
+case "${1:-}" in
+  "") full=1 ;;
+  --build) full=0 ;;
+  *) echo "usage: install-deps.sh [--build]" >&2; exit 2 ;;
+esac
 # The library and the CLI (libjs-three: the preview pages embed three.js).
 packages=(cmake make ninja-build g++ pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libsquish-dev libcli11-dev
           libjs-three zlib1g-dev)
-if [ "$scope" != --build ]; then
+if [ "$full" = 1 ]; then
   packages+=(git libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev
              python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-dev)
 fi
@@ -18,7 +22,7 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ "$scope" != --build ]; then
+if [ "$full" = 1 ]; then
   # node and npm run the glTF validator; a machine may already have them from elsewhere.
   command -v node >/dev/null || missing+=(nodejs)
   command -v npm >/dev/null || missing+=(npm)
@@ -41,4 +45,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # Debian 13's Blender 4 in a root of its own, for the add-on's Blender4 tests (1.4 GB, about
 # 2 minutes once; ANIMKIT_SKIP_BLENDER4=1 leaves it out, and those tests skip).
-[ "$scope" = --build ] || [ "${ANIMKIT_SKIP_BLENDER4:-}" = 1 ] || bash "$(dirname "$0")/install-blender-4.sh"
+[ "$full" = 0 ] || [ "${ANIMKIT_SKIP_BLENDER4:-}" = 1 ] || bash "$(dirname "$0")/install-blender-4.sh"

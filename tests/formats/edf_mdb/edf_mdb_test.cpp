@@ -12,7 +12,7 @@ namespace animkit {
 extern const FormatDescriptor kEdfMdbFormat;
 namespace {
 
-using MdbBuilder = test::LittleEndianBuilder;
+using Builder = test::LittleEndianBuilder;
 using test::ExpectQuat;
 using test::ExpectVec;
 using test::Has;
@@ -20,7 +20,7 @@ using test::Has;
 // One root "hips" at (0, 1, 0) and a child "leg" at (0, -0.5, 0) rotated 90 degrees about X,
 // followed by 16 bytes of mesh data that the reader keeps as they are.
 Bytes GoldenMdb() {
-  MdbBuilder w;
+  Builder w;
   w.b = {'M', 'D', 'B', '0'};
   // version, names 2 at 0x30, bones 2 at 0x38, objects 1 at 0x1B8, no materials/textures.
   for (uint32_t v : {0x14u, 2u, 0x30u, 2u, 0x38u, 1u, 0x1B8u, 0u, 0x1C8u, 0u, 0x1C8u}) w.U32(v);

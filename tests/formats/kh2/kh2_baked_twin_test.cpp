@@ -8,7 +8,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iterator>
 
 namespace animkit {
@@ -73,7 +72,8 @@ void ComparePair(const kh2::Motion& raw, const kh2::Motion& interpolated, const 
 
 Worst CompareAll(const kh2::EvaluationSettings& settings) {
   const std::string dir = test::FixturePath("kh2-baked");
-  const Bytes interpolated_bytes = ReadFileBytes(dir + "/M_EX660.mset"), raw_bytes = ReadFileBytes(dir + "/M_EX660_RAW.mset");
+  const Bytes interpolated_bytes = ReadFileBytes(dir + "/M_EX660.mset");
+  const Bytes raw_bytes = ReadFileBytes(dir + "/M_EX660_RAW.mset");
   const kh2::Bar interpolated = kh2::ParseBar(interpolated_bytes), raw = kh2::ParseBar(raw_bytes);
   const Scene rig = LoadReference(dir + "/M_EX660.skeleton.gltf", Options{});
   Worst worst;

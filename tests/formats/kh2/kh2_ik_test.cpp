@@ -7,7 +7,6 @@
 #include <animkit/formats/kh2.hpp>
 
 #include <cmath>
-#include <fstream>
 #include <iterator>
 
 namespace animkit {
@@ -22,7 +21,7 @@ float Distance(Vec3 a, Vec3 b) {
   return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
 }
 
-struct IkRig {
+struct Rig {
   kh2::InterpolatedMotion motion;
   std::vector<kh2::ChannelValues> base;
   std::vector<int> parents;
@@ -61,8 +60,8 @@ kh2::Constraint Position(int16_t joint, int16_t source) {
 // Bones 0 (root), 1 (3 units along 0's x, bent 0.3 rad about z), 2 (4 units along 1's x);
 // helper 3 the target. Joint table: 3, 0 (two-bone), 1 (calculated), 2 (translation and
 // rotation from outside); joint 2 follows helper 3's position.
-IkRig TwoBone(Vec3 target, int kind = 2) {
-  IkRig r;
+Rig TwoBone(Vec3 target, int kind = 2) {
+  Rig r;
   r.motion.bone_count = 3;
   r.motion.total_bone_count = 4;
   r.motion.joints = {{3, 0}, {0, int16_t(kind)}, {1, 0x20}, {2, 0xC}, {0, 0}};
@@ -74,7 +73,7 @@ IkRig TwoBone(Vec3 target, int kind = 2) {
 
 TEST(Kh2Ik, TwoBoneReachesTheTargetKeepingLengths) {
   for (int kind : {2, 3}) {
-    IkRig r = TwoBone({0, 5, 0}, kind);
+    Rig r = TwoBone({0, 5, 0}, kind);
     r.Plan();
     EXPECT_TRUE(r.plan.warnings.empty()) << r.plan.warnings.front();
     EXPECT_TRUE(r.plan.driven[0] && r.plan.driven[1] && r.plan.driven[2]);
@@ -93,7 +92,7 @@ TEST(Kh2Ik, TwoBoneReachesTheTargetKeepingLengths) {
 }
 
 TEST(Kh2Ik, UnreachableTargetStraightensTheChainTowardIt) {
-  IkRig r = TwoBone({0, 20, 0});
+  Rig r = TwoBone({0, 20, 0});
   r.Plan();
   r.Run();
   test::ExpectVec(r.model[1].translation, 0, 3, 0, 1e-5);
@@ -107,7 +106,7 @@ TEST(Kh2Ik, TooCloseTargetFoldsTheChain) {
   // 0.5 from the root, nearer than |3 - 4|: the reach clamps to 1, the chain folds.
   // At the fold the root's angle is acos(-1 + rounding): its sine grows as the square root
   // of float rounding, hence the looser tolerance.
-  IkRig r = TwoBone({0, 0.5f, 0});
+  Rig r = TwoBone({0, 0.5f, 0});
   r.Plan();
   r.Run();
   test::ExpectVec(r.model[1].translation, 0, -3, 0, 2e-3);
@@ -118,20 +117,20 @@ TEST(Kh2Ik, TooCloseTargetFoldsTheChain) {
 
 TEST(Kh2Ik, DegenerateChainsKeepThePose) {
   // Target at the root: no direction. The pose is forward kinematics: joint 1 at (3, 0, 0).
-  IkRig r = TwoBone({0, 0, 0});
+  Rig r = TwoBone({0, 0, 0});
   r.Plan();
   r.Run();
   test::ExpectVec(r.model[1].translation, 3, 0, 0, 1e-6);
   test::ExpectQuat(r.model[1].rotation, 0, 0, std::sin(0.15), std::cos(0.15), 1e-6);
   // A zero-length upper bone: nothing to bend.
-  IkRig z = TwoBone({0, 5, 0});
+  Rig z = TwoBone({0, 5, 0});
   z.base[1] = kIdentity;
   z.Plan();
   z.Run();
   test::ExpectVec(z.model[1].translation, 0, 0, 0, 1e-6);
   test::ExpectVec(z.Composed(2), 4, 0, 0, 1e-6);
   // A straight pose bends in the root's xy plane (its z axis the normal).
-  IkRig s = TwoBone({0, 5, 0});
+  Rig s = TwoBone({0, 5, 0});
   s.base[1] = At(3, 0, 0);
   s.Plan();
   s.Run();
@@ -142,7 +141,7 @@ TEST(Kh2Ik, DegenerateChainsKeepThePose) {
 TEST(Kh2Ik, PerAxisScaleSetsTheBoneLengths) {
   // Root scale (2, 1, 1): under the per-axis rule the bones are 6 and 8 long (both lie
   // along their parents' x axes), so a target 10 away is the 6-8-10 triangle.
-  IkRig r = TwoBone({0, 10, 0});
+  Rig r = TwoBone({0, 10, 0});
   r.base[0] = {2, 1, 1, 0, 0, 0, 0, 0, 0};
   r.Plan();
   r.Run();
@@ -153,8 +152,8 @@ TEST(Kh2Ik, PerAxisScaleSetsTheBoneLengths) {
 
 // Bone 0 at (1, 1, 1) turned 0.5 rad about z, bone 1 ten units along its x; helper 2 the
 // target; bone 0 aims (kind 1) at its child's Position target.
-IkRig Aim(Vec3 target) {
-  IkRig r;
+Rig Aim(Vec3 target) {
+  Rig r;
   r.motion.bone_count = 2;
   r.motion.total_bone_count = 3;
   r.motion.joints = {{2, 0}, {0, 1}, {1, 0}, {0, 0}};
@@ -165,7 +164,7 @@ IkRig Aim(Vec3 target) {
 }
 
 TEST(Kh2Ik, AimPointsTheXAxisExactlyAtTheTarget) {
-  IkRig r = Aim({4, 5, 13});  // (3, 4, 12) from the joint: 13 long
+  Rig r = Aim({4, 5, 13});  // (3, 4, 12) from the joint: 13 long
   r.Plan();
   EXPECT_TRUE(r.plan.warnings.empty());
   EXPECT_TRUE(r.plan.driven[0]);
@@ -180,7 +179,7 @@ TEST(Kh2Ik, AimPointsTheXAxisExactlyAtTheTarget) {
 
 TEST(Kh2Ik, AimFollowsTheConstraintsActivation) {
   // Off from key time 0, on from 30: before 30 the joint keeps its own rotation.
-  IkRig r = Aim({4, 5, 13});
+  Rig r = Aim({4, 5, 13});
   r.motion.constraints[0].activation_count = 2;
   r.motion.constraints[0].activation_start = 1;
   r.motion.activations = {{0, 1}, {0, 0}, {30, 1}};
@@ -190,14 +189,14 @@ TEST(Kh2Ik, AimFollowsTheConstraintsActivation) {
   r.Run(30);
   test::ExpectVec(Rotate(r.model[0].rotation, {1, 0, 0}), 3.0 / 13, 4.0 / 13, 12.0 / 13, 1e-6);
   // A target on the joint itself: no direction, the rotation stays.
-  IkRig same = Aim({1, 1, 1});
+  Rig same = Aim({1, 1, 1});
   same.Plan();
   same.Run();
   test::ExpectQuat(same.model[0].rotation, 0, 0, std::sin(0.25), std::cos(0.25), 1e-6);
 }
 
 TEST(Kh2Ik, WhatCannotBeSolvedIsSaid) {
-  IkRig none = TwoBone({0, 5, 0});
+  Rig none = TwoBone({0, 5, 0});
   none.motion.constraints.clear();  // no target
   none.Plan();
   ASSERT_EQ(none.plan.warnings.size(), 2u);
@@ -211,13 +210,13 @@ TEST(Kh2Ik, WhatCannotBeSolvedIsSaid) {
   none.Run();
   test::ExpectVec(none.model[1].translation, 3, 0, 0, 1e-6);  // forward kinematics
 
-  IkRig childless = Aim({4, 5, 13});
+  Rig childless = Aim({4, 5, 13});
   childless.motion.joints = {{2, 0}, {1, 0}, {0, 1}, {0, 0}};  // the child comes before it
   childless.Plan();
   ASSERT_EQ(childless.plan.warnings.size(), 1u);
   EXPECT_NE(childless.plan.warnings[0].find("asks for aim IK but the joint table has no child"), std::string::npos);
 
-  IkRig late = Aim({4, 5, 13});
+  Rig late = Aim({4, 5, 13});
   late.motion.joints = {{0, 1}, {1, 0}, {2, 0}, {0, 0}};  // the target is evaluated after the joint
   late.Plan();
   // The constraint itself is skipped (its source comes later), then the IK says why it has no target.
@@ -225,7 +224,7 @@ TEST(Kh2Ik, WhatCannotBeSolvedIsSaid) {
   EXPECT_NE(late.plan.warnings[0].find("is not evaluated before the joint"), std::string::npos);
   EXPECT_NE(late.plan.warnings[1].find("is not evaluated before it"), std::string::npos);
 
-  IkRig external = TwoBone({0, 5, 0});
+  Rig external = TwoBone({0, 5, 0});
   external.motion.joints[1].flags = 0x82;
   external.Plan();
   ASSERT_EQ(external.plan.warnings.size(), 1u);
@@ -233,7 +232,7 @@ TEST(Kh2Ik, WhatCannotBeSolvedIsSaid) {
   external.Run();
   test::ExpectVec(external.Composed(2), 0, 5, 0, 1e-5);
 
-  IkRig off = TwoBone({0, 5, 0});  // the curves alone: no IK
+  Rig off = TwoBone({0, 5, 0});  // the curves alone: no IK
   off.plan = kh2::PlanEvaluation(off.motion, off.base, off.parents, kh2::EvaluationSettings{false});
   off.channels.assign(4, {});
   off.model.assign(4, {});
@@ -244,7 +243,7 @@ TEST(Kh2Ik, WhatCannotBeSolvedIsSaid) {
 TEST(Kh2Ik, ExternalEffectorGivesTheTarget) {
   // Flag 0x80: entry 0 of the external-effector table names helper 4 (at (0, 5, 0)), whose
   // own position is the target; the foot's Position constraint (helper 3, far away) is not.
-  IkRig r = TwoBone({0, 20, 0});
+  Rig r = TwoBone({0, 20, 0});
   r.motion.total_bone_count = 5;
   r.motion.joints = {{3, 0}, {4, 0}, {0, 0x82}, {1, 0x20}, {2, 0xC}, {0, 0}};
   r.motion.effectors = {4};
@@ -311,7 +310,7 @@ TEST(Kh2Ik, RealLegsReachTheirTargets) {
     if (e.model) entry = &e;
   ASSERT_NE(entry, nullptr);
   const Skeleton skeleton = kh2::SkeletonFromModel(*entry->model);
-  IkRig r;
+  Rig r;
   r.motion = im;
   r.base = kh2::RestChannels(skeleton, Value::object());
   for (const Joint& j : skeleton.joints) r.parents.push_back(j.parent);
