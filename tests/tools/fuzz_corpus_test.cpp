@@ -18,6 +18,10 @@ bool Reads(const std::string& target, ByteView bytes) {
   try {
     if (target == "kh2_triggers") return kh2::SerializeTriggers(kh2::ParseTriggers(bytes)) == Bytes(bytes.begin(), bytes.end());
     if (target == "edf_dds") return !edf_mdb::DecodeDds(bytes, "seed").Missing();  // a DDS that decodes
+    if (target == "kh2_texture") {  // a texture entry whose images all decode
+      const kh2::TextureSet set = kh2::DecodeTextures(bytes);
+      return !set.images.empty() && std::none_of(set.images.begin(), set.images.end(), [](const Image& i) { return i.Missing(); });
+    }
     if (target == "kh2_mesh") {  // a model entry whose meshes decode, or a texture entry whose images do
       if (bytes.size() >= 4 && bytes[0] == 'T') return !kh2::DecodeTextures(bytes).images.at(0).Missing();
       const kh2::Model model = kh2::ParseModel(bytes);

@@ -332,6 +332,26 @@ void AddKh2Meshes(Corpus& corpus) {
   corpus.Add("kh2_mesh", "eight-bit.tm2", kh2::EncodeTim2({img, img}));
 }
 
+// Texture entries in the raw GS form (8-bit and 4-bit; their palette uploads run past the
+// entry, as the game's do) and a list of two texture sets.
+void AddKh2Textures(Corpus& corpus) {
+  Image eight, four;
+  eight.width = 16, eight.height = 4;
+  for (int i = 0; i < 64; ++i) eight.rgba.insert(eight.rgba.end(), {uint8_t(i % 20), uint8_t(9 * (i % 20)), 3, 255});
+  four.width = 8, four.height = 2;
+  for (int i = 0; i < 16; ++i) four.rgba.insert(four.rgba.end(), {uint8_t(i % 4), 0, 0, uint8_t(i % 2 ? 255 : 0)});
+  const Bytes raw = kh2::EncodeRawTexture({eight, four});
+  corpus.Add("kh2_texture", "eight-and-four-bit.raw", raw);
+  const Bytes one = kh2::EncodeRawTexture({eight});
+  Bytes sets = {0xFF, 0xFF, 0xFF, 0xFF, 2, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0};
+  const uint32_t second = uint32_t(0x10 + one.size());
+  for (int i = 0; i < 4; ++i) sets[12 + size_t(i)] = uint8_t(second >> (8 * i));
+  sets.insert(sets.end(), one.begin(), one.end());
+  sets.insert(sets.end(), one.begin(), one.end());
+  corpus.Add("kh2_texture", "two-sets.raw", sets);
+  corpus.Add("kh2_texture", "four-bit.raw", kh2::EncodeRawTexture({four}));
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: animkit_make_fuzz_corpus OUTDIR\n");
@@ -349,6 +369,7 @@ int main(int argc, char** argv) {
     AddKh2Evaluation(corpus);
     AddMdbMeshAndDds(corpus);
     AddKh2Meshes(corpus);
+    AddKh2Textures(corpus);
     AddTmdLayouts(corpus);
     AddAnimLayouts(corpus);
     fs::remove_all(scratch);

@@ -1,37 +1,57 @@
-// KH2 raw textures: the file holds the PS2 GS memory uploads (BITBLTBUF/TRXPOS/TRXREG
-// transfers, PSMCT32) of its pictures and CLUTs; the GS reads them back as PSMT8/PSMT4
-// texels through TEX0. Replaying the uploads into GS memory and reading texels as the GS
-// does gives the images (GS User's Manual, "Local memory" page/block/column layouts; facts
-// from OpenKH's docs/kh2/file/raw-texture.md and ModelTexture.cs).
+// KH2 raw textures: the file holds the DMA programs that upload its pictures and CLUTs
+// into PS2 GS memory (BITBLTBUF/TRXPOS/TRXREG + an IMAGE GIF packet of QWC qwords read
+// from a REF address), and per texture the GS registers (TEX2's CLUT load, TEX0) the
+// game draws with. Replaying the uploads into GS memory and reading texels as the GS does
+// gives the images (GS User's Manual, "Local memory" page/block/column layouts; the
+// layout from OpenKH's docs/kh2/file/raw-texture.md and ModelTexture.cs; docs/formats/kh2.md,
+// "Textures").
 #include "kh2_raw_texture.hpp"
 
 #include <animkit/core/limits.hpp>
+
+#include <algorithm>
+#include <array>
+#include <memory>
 
 namespace animkit::kh2::detail {
 
 namespace {
 
-constexpr size_t kGsWords = 1u << 20;  // 4 MB of GS local memory
+constexpr size_t kGsBytes = size_t{4} << 20;  // 4 MB of GS local memory
+constexpr size_t kGsPageBytes = 8192;
 constexpr size_t kTransferSize = 0x90;
 constexpr size_t kGsInfoSize = 0xA0;
+enum GsFormat : size_t { kCt32 = 0, kCt24 = 1, kCt16 = 2, kT8 = 19, kT4 = 20 };
 
-// Block order inside a page (PSMCT32 and PSMT8 share it; PSMT4 has its own).
+// Block order inside a page: PSMCT32 and PSMT8 share one, PSMCT16 and PSMT4 another.
 constexpr int kBlock32[4][8] = {{0, 1, 4, 5, 16, 17, 20, 21}, {2, 3, 6, 7, 18, 19, 22, 23},
                                 {8, 9, 12, 13, 24, 25, 28, 29}, {10, 11, 14, 15, 26, 27, 30, 31}};
 constexpr int kBlock4[8][4] = {{0, 2, 8, 10},    {1, 3, 9, 11},    {4, 6, 12, 14},   {5, 7, 13, 15},
                                {16, 18, 24, 26}, {17, 19, 25, 27}, {20, 22, 28, 30}, {21, 23, 29, 31}};
 // Word of a PSMCT32 texel in its column (2 rows of 8).
 constexpr int kColumn32[16] = {0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15};
+// Halfword of a PSMCT16 texel in its column (2 rows of 16).
+constexpr int kColumn16[2][16] = {{0, 2, 8, 10, 16, 18, 24, 26, 1, 3, 9, 11, 17, 19, 25, 27},
+                                  {4, 6, 12, 14, 20, 22, 28, 30, 5, 7, 13, 15, 21, 23, 29, 31}};
 
-// Word address of a PSMCT32 texel; bp in blocks (64 words), bw in 64-texel units.
+// Byte address of a PSMCT32 texel; bp in blocks (256 bytes), bw in 64-texel units.
 size_t Address32(size_t bp, size_t bw, size_t x, size_t y) {
-  const size_t page = (y / 32) * bw + x / 64;
+  const size_t page = (y / 32) * std::max<size_t>(bw, 1) + x / 64;
   const size_t block = size_t(kBlock32[(y % 32) / 8][(x % 64) / 8]);
-  return (bp * 64 + page * 2048 + block * 64 + ((y % 8) / 2) * 16 + size_t(kColumn32[(y % 2) * 8 + x % 8])) % kGsWords;
+  const size_t word = bp * 64 + page * 2048 + block * 64 + ((y % 8) / 2) * 16 + size_t(kColumn32[(y % 2) * 8 + x % 8]);
+  return (word * 4) % kGsBytes;
 }
 
-// Word and byte of a PSMT8 texel in its column (4 rows of 16): the word pattern swaps
-// halves on odd columns, the byte follows the row pair.
+// Byte address of a PSMCT16 texel (page 64x64, block 16x8).
+size_t Address16(size_t bp, size_t bw, size_t x, size_t y) {
+  const size_t page = (y / 64) * std::max<size_t>(bw, 1) + x / 64;
+  const size_t block = size_t(kBlock4[(y % 64) / 8][(x % 64) / 16]);
+  const size_t half = (bp * 64 + page * 2048 + block * 64) * 2 + ((y % 8) / 2) * 32 + size_t(kColumn16[y % 2][x % 16]);
+  return (half * 2) % kGsBytes;
+}
+
+// Byte address of a PSMT8 texel (page 128x64) in its column (4 rows of 16): the word
+// pattern swaps halves on odd columns, the byte follows the row pair.
 size_t Address8(size_t bp, size_t bw, size_t x, size_t y) {
   const size_t page = (y / 64) * (std::max<size_t>(bw, 2) / 2) + x / 128;
   const size_t block = size_t(kBlock32[(y % 64) / 16][(x % 128) / 16]);
@@ -39,11 +59,10 @@ size_t Address8(size_t bp, size_t bw, size_t x, size_t y) {
   const bool swap = ((column & 1) != 0) != (row >= 2);
   const size_t word = size_t(kColumn32[(row % 2) * 8 + ((cx % 8) ^ (swap ? 4 : 0))]);
   const size_t byte = (cx / 8) * 2 + (row >= 2 ? 1 : 0);
-  const size_t w = (bp * 64 + page * 2048 + block * 64 + column * 16 + word) % kGsWords;
-  return w * 4 + byte;
+  return ((bp * 64 + page * 2048 + block * 64 + column * 16 + word) * 4 + byte) % kGsBytes;
 }
 
-// Word and nibble of a PSMT4 texel in its column (4 rows of 32).
+// Nibble address of a PSMT4 texel (page 128x128) in its column (4 rows of 32).
 size_t Address4(size_t bp, size_t bw, size_t x, size_t y) {
   const size_t page = (y / 128) * (std::max<size_t>(bw, 2) / 2) + x / 128;
   const size_t block = size_t(kBlock4[(y % 128) / 16][(x % 128) / 32]);
@@ -51,103 +70,461 @@ size_t Address4(size_t bp, size_t bw, size_t x, size_t y) {
   const bool swap = ((column & 1) != 0) != (row >= 2);
   const size_t word = size_t(kColumn32[(row % 2) * 8 + ((cx % 8) ^ (swap ? 4 : 0))]);
   const size_t nibble = (cx / 8) * 2 + (row >= 2 ? 1 : 0);
-  const size_t w = (bp * 64 + page * 2048 + block * 64 + column * 16 + word) % kGsWords;
-  return w * 8 + nibble;
+  return ((bp * 64 + page * 2048 + block * 64 + column * 16 + word) * 8 + nibble) % (kGsBytes * 2);
 }
+
+// GS memory, its pages made when an upload first writes them (so a small file cannot make
+// 4 MB per texture), with which bits an upload wrote: reading a bit no upload wrote is
+// reading bytes the file does not hold. A memory may lie over another (the texture upload
+// over the CLUT upload), so the CLUT upload is replayed once.
+class GsMemory {
+ public:
+  explicit GsMemory(const GsMemory* under = nullptr) : pages_(kGsBytes / kGsPageBytes), under_(under) {}
+
+  void Write(size_t byte, uint8_t value, uint8_t mask = 0xFF) {
+    std::unique_ptr<Page>& page = pages_[byte / kGsPageBytes];
+    if (!page) page = std::make_unique<Page>();
+    uint8_t& v = page->value[byte % kGsPageBytes];
+    v = uint8_t((v & ~mask) | (value & mask));
+    page->written[byte % kGsPageBytes] |= mask;
+  }
+  // The byte's bits under mask, or false unless uploads wrote all of them.
+  bool Read(size_t byte, uint8_t& value, uint8_t mask = 0xFF) const {
+    uint8_t below = 0;
+    const bool under = under_ && under_->Read(byte, below, mask);
+    const std::unique_ptr<Page>& page = pages_[byte / kGsPageBytes];
+    const uint8_t written = page ? uint8_t(page->written[byte % kGsPageBytes] & mask) : uint8_t{0};
+    if (written != mask && !under) return false;
+    value = uint8_t(((page ? page->value[byte % kGsPageBytes] : 0) & written) | (below & mask & ~written));
+    return true;
+  }
+
+ private:
+  struct Page {
+    std::array<uint8_t, kGsPageBytes> value{}, written{};
+  };
+  std::vector<std::unique_ptr<Page>> pages_;
+  const GsMemory* under_;
+};
 
 struct Transfer {
   size_t dbp = 0, dbw = 0, dpsm = 0, dsax = 0, dsay = 0, rrw = 0, rrh = 0;
-  uint32_t data_offset = 0;
+  size_t qwc = 0;             // the qwords the DMA REF tag sends
+  uint32_t data_offset = 0;   // REF address: from the raw texture's first byte
+  uint64_t record = 0;        // the record's offset in the file, for messages
+  std::string damage;         // why the record cannot be replayed (empty: it can)
 };
+
+uint64_t U64(ByteReader& r, std::string_view what) { return uint64_t(r.U32(what)) | uint64_t(r.U32(what)) << 32; }
 
 Transfer ReadTransfer(ByteReader r) {
   Transfer t;
-  r.Skip(0x20, "a transfer's GIF tags");
-  const uint64_t bitblt = uint64_t(r.U32("BITBLTBUF")) | uint64_t(r.U32("BITBLTBUF")) << 32;
+  t.record = r.absolute(0);
+  r.Skip(0x20, "a transfer's DMA and GIF tags");
+  const uint64_t bitblt = U64(r, "BITBLTBUF");
   r.Skip(8, "a register address");
-  const uint64_t pos = uint64_t(r.U32("TRXPOS")) | uint64_t(r.U32("TRXPOS")) << 32;
+  const uint64_t pos = U64(r, "TRXPOS");
   r.Skip(8, "a register address");
-  const uint64_t reg = uint64_t(r.U32("TRXREG")) | uint64_t(r.U32("TRXREG")) << 32;
-  r.Skip(0x74 - 0x48, "TRXDIR and the image GIF tag");
+  const uint64_t reg = U64(r, "TRXREG");
+  r.Skip(0x18, "TRXDIR");
+  const uint32_t image_tag = r.U32("the IMAGE GIF tag");
+  r.Skip(0x0C, "the IMAGE GIF tag");
+  const uint32_t ref = r.U32("the DMA REF tag");
   t.data_offset = r.U32("a transfer's data offset");
   t.dbp = (bitblt >> 32) & 0x3FFF, t.dbw = (bitblt >> 48) & 63, t.dpsm = (bitblt >> 56) & 63;
   t.dsax = (pos >> 32) & 0x7FF, t.dsay = (pos >> 48) & 0x7FF;
   t.rrw = reg & 0xFFF, t.rrh = (reg >> 32) & 0xFFF;
+  t.qwc = ref & 0xFFFF;
+  if (((ref >> 28) & 7) != 3) t.damage = "its DMA tag is not a REF tag (" + Hex(ref) + ")";
+  else if ((image_tag & 0x7FFF) != t.qwc)
+    t.damage = "its IMAGE tag sends " + Hex(image_tag & 0x7FFF) + " qwords but its DMA tag " + Hex(t.qwc);
   return t;
 }
 
-// Replays a PSMCT32 upload (rrw x rrh texels from the entry) into GS memory.
-void Upload(const Transfer& t, ByteView entry, std::vector<uint32_t>& gs, uint64_t base) {
-  if (t.dpsm != 0) throw Error::AtOffset(base, "a texture upload in GS format " + std::to_string(t.dpsm) + " (only PSMCT32 is read)");
-  const uint64_t bytes = uint64_t(t.rrw) * t.rrh * 4;
-  if (t.data_offset > entry.size() || bytes > entry.size() - t.data_offset)
-    throw Error::AtOffset(base + t.data_offset, "a texture upload of " + Hex(bytes) + " bytes runs past the entry");
-  const uint8_t* p = entry.data() + t.data_offset;
-  for (size_t y = 0; y < t.rrh; ++y)
-    for (size_t x = 0; x < t.rrw; ++x, p += 4)
-      gs[Address32(t.dbp, std::max<size_t>(t.dbw, 1), t.dsax + x, t.dsay + y)] =
-          uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+size_t BitsPerTexel(size_t psm) {
+  switch (psm) {
+    case kCt32: return 32;
+    case kCt24: return 24;
+    case kCt16: return 16;
+    case kT8: return 8;
+    case kT4: return 4;
+    default: return 0;
+  }
 }
 
-// CLUT entry i (CSM1, PSMCT32): 16x16 (8-bit) or 8x2 (4-bit, at CSA) texels from block cbp.
-std::array<uint8_t, 4> ClutColour(const std::vector<uint32_t>& gs, size_t cbp, size_t csa, size_t i) {
-  const size_t entry = csa * 16 + i;
-  const size_t in32 = entry % 32;
-  const size_t x = in32 % 8 + (in32 / 16) * 8, y = (entry / 32) * 2 + (in32 / 8) % 2;
-  const size_t block = size_t(kBlock32[y / 8][x / 8]);
-  const uint32_t c = gs[(cbp * 64 + block * 64 + ((y % 8) / 2) * 16 + size_t(kColumn32[(y % 2) * 8 + x % 8])) % kGsWords];
-  const uint8_t a = uint8_t(c >> 24);
-  return {uint8_t(c), uint8_t(c >> 8), uint8_t(c >> 16), a >= 0x80 ? uint8_t(255) : uint8_t((a * 255 + 64) / 128)};
+// The bytes an upload sends that the file holds: QWC x 16 from the REF address, as far as
+// the raw texture, the entry after it and the file after the entry go.
+struct UploadData {
+  const RawTextureBytes* bytes;
+  size_t begin = 0, held = 0, sent = 0;
+  uint8_t operator[](size_t i) const {
+    const size_t at = begin + i;
+    return at < bytes->rest.size() ? bytes->rest[at] : bytes->after[at - bytes->rest.size()];
+  }
+};
+UploadData DataOf(const Transfer& t, const RawTextureBytes& bytes) {
+  UploadData d{&bytes, t.data_offset, 0, t.qwc * 16};
+  const size_t total = bytes.rest.size() + bytes.after.size();
+  d.held = t.data_offset < total ? std::min(d.sent, total - t.data_offset) : 0;
+  return d;
+}
+
+// Replays an upload: the texels it sends, in rows of RRW from (DSAX, DSAY), written in its
+// destination format (texels the file does not hold stay unwritten). Returns the bytes written.
+size_t Upload(const Transfer& t, const RawTextureBytes& bytes, GsMemory& gs) {
+  const size_t bits = BitsPerTexel(t.dpsm);
+  if (bits == 0 || t.rrw == 0 || !t.damage.empty()) return 0;
+  const UploadData d = DataOf(t, bytes);
+  const size_t texels = std::min<size_t>(t.rrw * t.rrh, d.held * 8 / bits);
+  for (size_t k = 0; k < texels; ++k) {
+    const size_t x = (t.dsax + k % t.rrw) % 2048, y = (t.dsay + k / t.rrw) % 2048;
+    switch (t.dpsm) {
+      case kCt32:
+      case kCt24: {
+        const size_t at = Address32(t.dbp, t.dbw, x, y), n = bits / 8;
+        for (size_t b = 0; b < n; ++b) gs.Write(at + b, d[k * n + b]);
+        break;
+      }
+      case kCt16: {
+        const size_t at = Address16(t.dbp, t.dbw, x, y);
+        gs.Write(at, d[k * 2]), gs.Write(at + 1, d[k * 2 + 1]);
+        break;
+      }
+      case kT8: gs.Write(Address8(t.dbp, t.dbw, x, y), d[k]); break;
+      default: {  // PSMT4: low nibble first
+        const size_t nibble = Address4(t.dbp, t.dbw, x, y);
+        const uint8_t v = uint8_t((d[k / 2] >> (4 * (k & 1))) & 15);
+        gs.Write(nibble / 2, uint8_t(v << (4 * (nibble & 1))), uint8_t(15 << (4 * (nibble & 1))));
+      }
+    }
+  }
+  return texels * bits / 8;
+}
+
+using Rgba = std::array<uint8_t, 4>;
+uint8_t AlphaOf(uint8_t a) { return a >= 0x80 ? uint8_t{255} : uint8_t((a * 255 + 64) / 128); }  // PS2: 0x80 opaque
+Rgba From16(uint16_t c) {
+  auto five = [](int v) { return uint8_t((v << 3) | (v >> 2)); };
+  return {five(c & 31), five((c >> 5) & 31), five((c >> 10) & 31), uint8_t(c >> 15 ? 255 : 0)};
+}
+
+// A colour of format psm at a byte address, or false when no upload wrote it.
+bool ColourAt(const GsMemory& gs, size_t psm, size_t at, Rgba& out) {
+  uint8_t b[4] = {0, 0, 0, 0x80};
+  const size_t n = psm == kCt32 ? 4 : psm == kCt24 ? 3 : 2;
+  for (size_t i = 0; i < n; ++i)
+    if (!gs.Read((at + i) % kGsBytes, b[i])) return false;
+  out = psm == kCt16 ? From16(uint16_t(b[0] | b[1] << 8)) : Rgba{b[0], b[1], b[2], AlphaOf(b[3])};
+  return true;
+}
+
+// The GS's CLUT buffer after a CLUT load (CSM1): an 8-bit load fills entries 0..255 from a
+// 16x16 CLUT at CBP, a 4-bit one 16 entries at CSA x 16 from its 8x2 at CBP. Within each
+// 32 entries, CSM1 stores entries 8-15 and 16-23 in each other's place.
+struct ClutLoad {
+  size_t psm = 0, cbp = 0, cpsm = 0, csm = 0, csa = 0, cld = 0;
+};
+ClutLoad ClutLoadOf(uint64_t reg) {
+  return {(reg >> 20) & 63, (reg >> 37) & 0x3FFF, (reg >> 51) & 15, (reg >> 55) & 1, (reg >> 56) & 31, (reg >> 61) & 7};
+}
+struct ClutBuffer {
+  std::array<Rgba, 512> colour{};
+  std::array<bool, 512> held{};
+};
+ClutBuffer LoadClut(const GsMemory& gs, const ClutLoad& load) {
+  ClutBuffer clut;
+  const size_t count = load.psm == kT4 ? 16 : 256, first = load.psm == kT4 ? load.csa * 16 : 0;
+  for (size_t e = 0; e < count; ++e) {
+    const size_t in32 = e % 32;
+    const size_t x = in32 % 8 + (in32 / 16) * 8, y = (e / 32) * 2 + (in32 / 8) % 2;
+    const size_t at = load.cpsm == kCt16 ? Address16(load.cbp, 1, x, y) : Address32(load.cbp, 1, x, y);
+    const size_t slot = (first + e) % clut.colour.size();
+    clut.held[slot] = ColourAt(gs, load.cpsm == kCt16 ? kCt16 : kCt32, at, clut.colour[slot]);
+  }
+  return clut;
+}
+
+std::string FormatName(size_t psm) {
+  switch (psm) {
+    case kCt32: return "32-bit direct colour";
+    case kCt24: return "24-bit direct colour";
+    case kCt16: return "16-bit direct colour";
+    case kT8: return "8-bit indexed";
+    case kT4: return "4-bit indexed";
+    default: return "GS format " + std::to_string(psm);
+  }
+}
+
+// Why an upload cannot give all it sends: its bytes past the file, its damage.
+std::string Shortfall(const Transfer& t, const RawTextureBytes& bytes, uint64_t base, std::string_view what) {
+  if (!t.damage.empty()) return std::string(what) + " at " + Hex(t.record) + " is not replayed: " + t.damage;
+  if (BitsPerTexel(t.dpsm) == 0) return std::string(what) + " at " + Hex(t.record) + " uploads GS format " + std::to_string(t.dpsm) + ", not replayed";
+  const UploadData d = DataOf(t, bytes);
+  std::string out;
+  if (d.held < d.sent)
+    out = std::string(what) + " sends " + Hex(d.sent) + " bytes from " + Hex(base + t.data_offset) + "; the file holds " + Hex(d.held) + " of them";
+  if (uint64_t(t.rrw) * t.rrh * BitsPerTexel(t.dpsm) > uint64_t(d.sent) * 8)
+    out += (out.empty() ? std::string(what) : std::string("; it")) + " sends fewer texels than its " + std::to_string(t.rrw) + "x" +
+           std::to_string(t.rrh) + " rectangle";
+  return out;
 }
 
 }  // namespace
 
-std::vector<animkit::Image> DecodeRawTextures(ByteView entry, const RawTextureHeader& h, uint64_t base, std::vector<std::string>& warnings) {
-  ByteReader r(entry, Endian::Little, base);
-  std::vector<animkit::Image> images(h.gs_count);
+std::vector<animkit::Image> DecodeRawTextures(const RawTextureBytes& bytes, const RawTextureHeader& h, uint64_t base,
+                                              std::vector<std::string>& warnings) {
+  const ByteView own = bytes.rest.first(std::min(bytes.own, bytes.rest.size()));
+  ByteReader r(own, Endian::Little, base);
   ByteReader offsets = r.Table(h.offset_data_offset, h.gs_count, 1, 0x10, "the texture offset data");
   ByteReader transfers = r.Table(h.transfer_offset, uint64_t(h.texture_count) + 1, kTransferSize, 0x14, "the texture transfers");
   ByteReader gs_info = r.Table(h.gs_info_offset, h.gs_count, kGsInfoSize, 0x18, "the GS info table");
-  std::vector<uint32_t> gs(kGsWords, 0);
-  const Transfer clut = ReadTransfer(transfers.Sub(0, kTransferSize, "the CLUT transfer"));
-  Upload(clut, entry, gs, base);
-  std::vector<Transfer> textures;
-  for (size_t i = 0; i < h.texture_count; ++i) {
-    textures.push_back(ReadTransfer(transfers.Sub((i + 1) * kTransferSize, kTransferSize, "a texture transfer")));
-    Upload(textures.back(), entry, gs, base + h.transfer_offset + (i + 1) * kTransferSize);
-  }
-  for (size_t i = 0; i < h.gs_count; ++i) {
-    animkit::Image& img = images[i];
-    img.name = "texture " + std::to_string(i);
-    const uint8_t which = offsets.U8("a texture's transfer index");
-    ByteReader g = gs_info.Sub(i * kGsInfoSize + 112, 8, "TEX0");
-    const uint64_t tex0 = uint64_t(g.U32("TEX0")) | uint64_t(g.U32("TEX0")) << 32;
-    const size_t tbp = tex0 & 0x3FFF, tbw = (tex0 >> 14) & 63, psm = (tex0 >> 20) & 63, cbp = (tex0 >> 37) & 0x3FFF;
-    const size_t csa = (tex0 >> 56) & 31, csm = (tex0 >> 55) & 1, cpsm = (tex0 >> 51) & 15;
-    img.width = 1u << ((tex0 >> 26) & 15), img.height = 1u << ((tex0 >> 30) & 15);
-    img.source_format = std::string("KH2 raw texture, ") + (psm == 20 ? "4-bit indexed" : psm == 19 ? "8-bit indexed" : "GS format " + std::to_string(psm));
-    if ((psm != 19 && psm != 20) || csm != 0 || cpsm != 0 || which >= h.texture_count || img.width > 1024 || img.height > 1024) {
-      img.missing = "a raw texture in GS format " + std::to_string(psm) + " (CLUT format " + std::to_string(cpsm) +
-                    ", storage mode " + std::to_string(csm) + ") is not decoded";
-      warnings.push_back(img.name + ": " + img.missing);
-      continue;
-    }
-    img.rgba.resize(size_t(img.width) * img.height * 4);
-    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(gs.data());
-    for (size_t y = 0; y < img.height; ++y)
-      for (size_t x = 0; x < img.width; ++x) {
-        size_t index;
-        if (psm == 19) {
-          index = bytes[Address8(tbp, tbw, x, y) % (kGsWords * 4)];
-        } else {
-          const size_t nibble = Address4(tbp, tbw, x, y) % (kGsWords * 8);
-          index = (bytes[nibble / 2] >> (4 * (nibble & 1))) & 15;
-        }
-        const auto c = ClutColour(gs, cbp, psm == 19 ? 0 : csa, index);
-        std::copy(c.begin(), c.end(), img.rgba.begin() + std::ptrdiff_t((y * img.width + x) * 4));
+  std::vector<Transfer> table;
+  for (size_t i = 0; i <= h.texture_count; ++i) table.push_back(ReadTransfer(transfers.Sub(i * kTransferSize, kTransferSize, "a transfer")));
+
+  // Work is bounded by what the input holds: the CLUT upload and each texture upload are
+  // replayed once, an image samples at most 2 texels per byte its upload wrote, and all
+  // images together at most 64 per byte the upload data holds (plus 4M).
+  GsMemory with_clut;
+  Upload(table[0], bytes, with_clut);
+  std::vector<animkit::Image> images(h.gs_count);
+  std::vector<std::vector<size_t>> users(256);  // the GS infos of each transfer index
+  for (size_t i = 0; i < h.gs_count; ++i) users[offsets.U8("a texture's transfer index")].push_back(i);
+  uint64_t budget = 64 * uint64_t(bytes.rest.size() + bytes.after.size()) + (uint64_t{1} << 22);
+  for (size_t which = 0; which < users.size(); ++which) {
+    if (users[which].empty()) continue;
+    const size_t t = which + 1;
+    GsMemory texture(&with_clut);
+    const GsMemory* gs = &texture;
+    const size_t written = t < table.size() ? Upload(table[t], bytes, texture) : 0;
+    for (const size_t i : users[which]) {
+      animkit::Image& img = images[i];
+      img.name = "texture " + std::to_string(i);
+      ByteReader g = gs_info.Sub(i * kGsInfoSize, kGsInfoSize, "a GS info");
+      g.Seek(0x50, "TEX2");
+      const uint64_t tex2 = U64(g, "TEX2");
+      g.Seek(0x70, "TEX0");
+      const uint64_t tex0 = U64(g, "TEX0");
+      const size_t tbp = tex0 & 0x3FFF, tbw = (tex0 >> 14) & 63, psm = (tex0 >> 20) & 63;
+      const size_t tw = (tex0 >> 26) & 15, th = (tex0 >> 30) & 15;
+      const ClutLoad tex0_clut = ClutLoadOf(tex0), tex2_clut = ClutLoadOf(tex2);
+      // The CLUT the draw uses: the last load (TEX0's, else TEX2's); with none, TEX0's CBP.
+      const ClutLoad load = tex0_clut.cld != 0 ? tex0_clut : tex2_clut.cld != 0 ? tex2_clut : tex0_clut;
+      const bool indexed = psm == kT8 || psm == kT4;
+      img.source_format = "KH2 raw texture, " + FormatName(psm);
+      const std::string at = " (GS info at " + Hex(g.absolute(0)) + ")";
+      std::string why;
+      if (t >= table.size()) {
+        why = "its transfer index " + std::to_string(which) + " is past the " + std::to_string(h.texture_count) + " texture transfers";
+      } else if (BitsPerTexel(psm) == 0) {
+        why = "GS format " + std::to_string(psm) + " is not decoded";
+      } else if (indexed && ((load.cpsm != kCt32 && load.cpsm != kCt16) || load.csm != 0)) {
+        why = "a CLUT in GS format " + std::to_string(load.cpsm) + ", storage mode " + std::to_string(load.csm + 1) + " is not decoded";
+      } else if (tw > 10 || th > 10) {
+        why = "TEX0 gives a " + std::to_string(size_t(1) << tw) + "x" + std::to_string(size_t(1) << th) + " texture; the GS reads at most 1024";
+      } else if ((size_t(1) << (tw + th)) > budget) {
+        why = "the images before it sample as many texels as the entry's size allows";
+      } else if ((size_t(1) << (tw + th)) > 2 * written + 64) {
+        why = "it samples " + std::to_string(size_t(1) << tw) + "x" + std::to_string(size_t(1) << th) + " texels, its upload wrote " + Hex(written) +
+              " bytes";
+        if (const std::string s = Shortfall(table[t], bytes, base, "the upload"); !s.empty()) why += " (" + s + ")";
       }
+      if (!why.empty()) {
+        img.missing = why;
+        warnings.push_back(img.name + at + ": " + why);
+        continue;
+      }
+      img.width = uint32_t(1) << tw, img.height = uint32_t(1) << th;
+      budget -= uint64_t(img.width) * img.height;
+      img.rgba.assign(size_t(img.width) * img.height * 4, 0);
+      const ClutBuffer clut = indexed ? LoadClut(*gs, load) : ClutBuffer{};
+      const size_t csa = psm == kT4 ? tex0_clut.csa * 16 : 0;
+      size_t unwritten_texels = 0, unwritten_colours = 0;
+      for (size_t y = 0; y < img.height; ++y)
+        for (size_t x = 0; x < img.width; ++x) {
+          Rgba c{0, 0, 0, 0};
+          uint8_t index = 0;
+          bool ok = true;
+          if (psm == kT8) {
+            ok = gs->Read(Address8(tbp, tbw, x, y), index);
+          } else if (psm == kT4) {
+            const size_t nibble = Address4(tbp, tbw, x, y), shift = 4 * (nibble & 1);
+            ok = gs->Read(nibble / 2, index, uint8_t(15 << shift));
+            index = uint8_t(index >> shift);
+          } else {
+            ok = ColourAt(*gs, psm, psm == kCt16 ? Address16(tbp, tbw, x, y) : Address32(tbp, tbw, x, y), c);
+          }
+          if (!ok) {
+            ++unwritten_texels;
+          } else if (indexed) {
+            const size_t slot = (csa + index) % clut.colour.size();
+            if (clut.held[slot]) c = clut.colour[slot];
+            else ++unwritten_colours;
+          }
+          std::copy(c.begin(), c.end(), img.rgba.begin() + std::ptrdiff_t((y * img.width + x) * 4));
+        }
+      if (unwritten_texels != 0) {
+        std::string w = img.name + at + ": " + std::to_string(unwritten_texels) + " of its " + std::to_string(img.width) + "x" +
+                        std::to_string(img.height) + " texels lie where its upload wrote nothing (left transparent)";
+        if (const std::string s = Shortfall(table[t], bytes, base, "the upload"); !s.empty()) w += ": " + s;
+        warnings.push_back(w);
+      }
+      if (unwritten_colours != 0) {
+        std::string w = img.name + at + ": " + std::to_string(unwritten_colours) +
+                        " texels use CLUT colours the palette upload did not write (left transparent)";
+        if (const std::string s = Shortfall(table[0], bytes, base, "the palette upload"); !s.empty()) w += ": " + s;
+        warnings.push_back(w);
+      }
+    }
   }
   return images;
 }
 
 }  // namespace animkit::kh2::detail
+
+namespace animkit::kh2 {
+
+namespace {
+
+void PutWord(Bytes& b, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
+}
+void PutWords(Bytes& b, std::initializer_list<uint32_t> words) {
+  for (uint32_t w : words) PutWord(b, w);
+}
+void PutPair(Bytes& b, uint64_t value, uint32_t reg) { PutWords(b, {uint32_t(value), uint32_t(value >> 32), reg, 0}); }
+
+// One transfer record (0x90): a PSMCT32 rectangle of w x h at block dbp, dbw pages wide,
+// from `offset` in the entry.
+void PutTransfer(Bytes& b, size_t dbp, size_t dbw, size_t w, size_t h, uint32_t offset) {
+  const uint32_t qwc = uint32_t(w * h * 4 / 16);
+  PutWords(b, {0x10000006, 0, 0x13000000, 0x50000006, 4, 0x10000000, 0xE, 0});
+  PutPair(b, uint64_t(dbp) << 32 | uint64_t(dbw) << 48, 0x50);  // BITBLTBUF, DPSM PSMCT32
+  PutPair(b, 0, 0x51);                                           // TRXPOS
+  PutPair(b, uint64_t(w) | uint64_t(h) << 32, 0x52);             // TRXREG
+  PutPair(b, 0, 0x53);                                           // TRXDIR
+  PutWords(b, {qwc | 0x8000, 0x08000000, 0, 0});                 // IMAGE GIF tag
+  PutWords(b, {0x30000000 | qwc, offset, 0, 0x50000000 | qwc});  // DMA REF, VIF DIRECT
+  PutWords(b, {0x60000000, 0, 0x13000000, 0});                   // DMA RET
+}
+
+uint32_t Log2(uint32_t v) {
+  uint32_t n = 0;
+  while ((1u << n) < v) ++n;
+  return n;
+}
+
+}  // namespace
+
+Bytes EncodeRawTexture(const std::vector<animkit::Image>& images) {
+  using detail::Address32, detail::Address4, detail::Address8, detail::GsMemory;
+  constexpr size_t kPaletteBlock = 0x3A00;
+  const size_t n = images.size();
+  if (n == 0 || n > 255) throw Error::General("EncodeRawTexture: 1 to 255 images");
+  const size_t palette_rows = 32 * ((n + 7) / 8);  // 8 CLUTs of 256 colours a PSMCT32 page
+  struct Picture {
+    Bytes bytes;
+    size_t tbp = 0, tbw = 0, w = 0, h = 0;  // w x h: the PSMCT32 rectangle
+    uint64_t tex0 = 0;
+  };
+  std::vector<Picture> pictures(n);
+  GsMemory gs;
+  size_t block = kPaletteBlock + palette_rows / 32 * 32;
+  for (size_t i = 0; i < n; ++i) {
+    const animkit::Image& img = images[i];
+    if (img.Missing() || img.rgba.size() != size_t(img.width) * img.height * 4 || img.width == 0 || img.height == 0 ||
+        img.width > 1024 || img.height > 1024 || (img.width & (img.width - 1)) != 0 || (img.height & (img.height - 1)) != 0)
+      throw Error::General("EncodeRawTexture: image '" + img.name + "' is not a power-of-two picture up to 1024");
+    std::vector<std::array<uint8_t, 4>> palette;
+    std::vector<uint8_t> index(size_t(img.width) * img.height);
+    for (size_t p = 0; p < index.size(); ++p) {
+      const std::array<uint8_t, 4> c{img.rgba[p * 4], img.rgba[p * 4 + 1], img.rgba[p * 4 + 2], uint8_t((img.rgba[p * 4 + 3] * 128 + 127) / 255)};
+      auto it = std::find(palette.begin(), palette.end(), c);
+      if (it == palette.end()) {
+        if (palette.size() == 256) throw Error::General("EncodeRawTexture: image '" + img.name + "' has more than 256 colours");
+        it = palette.insert(palette.end(), c);
+      }
+      index[p] = uint8_t(it - palette.begin());
+    }
+    const bool four = palette.size() <= 16;
+    // Its PSMCT32 view is a plain rectangle: a PSMT8 block (16x16) is a PSMCT32 block (8x8)
+    // in the same place of its page (PSMT8 128x64, PSMCT32 64x32); PSMT4 pages (128x128,
+    // blocks in another order) are whole pages only. DBW = TBW / 2.
+    const size_t pw = std::max<size_t>(img.width, four ? 128 : 16), ph = std::max<size_t>(img.height, four ? 128 : 16);
+    Picture& pic = pictures[i];
+    pic.tbp = block, pic.tbw = std::max<size_t>(pw / 64, 2), pic.w = pw / 2, pic.h = four ? ph / 4 : ph / 2;
+    const size_t pages = four ? (pw / 128) * (ph / 128) : std::max<size_t>(pw / 128, 1) * ((ph + 63) / 64);
+    if (block + pages * 32 > 0x4000) throw Error::General("EncodeRawTexture: the pictures do not fit GS memory");
+    for (size_t y = 0; y < img.height; ++y)
+      for (size_t x = 0; x < img.width; ++x) {
+        const uint8_t v = index[y * img.width + x];
+        if (four) {
+          const size_t nibble = Address4(pic.tbp, pic.tbw, x, y);
+          gs.Write(nibble / 2, uint8_t(v << (4 * (nibble & 1))), uint8_t(15 << (4 * (nibble & 1))));
+        } else {
+          gs.Write(Address8(pic.tbp, pic.tbw, x, y), v);
+        }
+      }
+    for (size_t y = 0; y < pic.h; ++y)
+      for (size_t x = 0; x < pic.w; ++x)
+        for (size_t k = 0; k < 4; ++k) {
+          uint8_t v = 0;
+          gs.Read(Address32(pic.tbp, pic.tbw / 2, x, y) + k, v);
+          pic.bytes.push_back(v);
+        }
+    block += pages * 32;
+    const size_t cbp = kPaletteBlock + 4 * i;
+    for (size_t e = 0; e < palette.size(); ++e) {  // CSM1: x, y of entry e in the 16x16 CLUT
+      const size_t in32 = e % 32;
+      const size_t x = in32 % 8 + (in32 / 16) * 8, y = (e / 32) * 2 + (in32 / 8) % 2;
+      for (size_t k = 0; k < 4; ++k) gs.Write(Address32(cbp, 1, x, y) + k, palette[e][k]);
+    }
+    const uint64_t psm = four ? 20 : 19;
+    pic.tex0 = uint64_t(pic.tbp) | uint64_t(pic.tbw) << 14 | psm << 20 | uint64_t(Log2(img.width)) << 26 |
+               uint64_t(Log2(img.height)) << 30 | uint64_t(1) << 34 /* TCC */ | uint64_t(cbp) << 37;
+  }
+  // The palette upload sends whole pages; the entry holds its texels up to the last one a
+  // CLUT uses (the colour count), as the game's files do: the DMA reads on past the entry.
+  Bytes palette;
+  size_t colours = 0;
+  for (size_t y = 0; y < palette_rows; ++y)
+    for (size_t x = 0; x < 64; ++x)
+      for (size_t k = 0; k < 4; ++k) {
+        uint8_t v = 0;
+        if (gs.Read(Address32(kPaletteBlock, 1, x, y) + k, v)) colours = y * 64 + x + 1;
+        palette.push_back(v);
+      }
+  palette.resize(colours * 4);
+  const size_t transfer_offset = (0x24 + n + 15) / 16 * 16;
+  const size_t gs_info_offset = transfer_offset + (n + 1) * 0x90;
+  const size_t picture_offset = (gs_info_offset + n * 0xA0 + 0x7F) / 0x80 * 0x80;
+  size_t palette_offset = picture_offset;
+  for (const Picture& p : pictures) palette_offset += p.bytes.size();
+  Bytes out;
+  PutWords(out, {0, uint32_t(colours), uint32_t(n), uint32_t(n), 0x24, uint32_t(transfer_offset), uint32_t(gs_info_offset),
+                 uint32_t(picture_offset), uint32_t(palette_offset)});
+  for (size_t i = 0; i < n; ++i) out.push_back(uint8_t(i));
+  out.resize(transfer_offset, 0);
+  PutTransfer(out, kPaletteBlock, 1, 64, palette_rows, uint32_t(palette_offset));
+  size_t at = picture_offset;
+  for (const Picture& p : pictures) {
+    PutTransfer(out, p.tbp, p.tbw / 2, p.w, p.h, uint32_t(at));
+    at += p.bytes.size();
+  }
+  for (const Picture& p : pictures) {
+    PutWords(out, {0x10000008, 0, 0x13000000, 0x50000008, 0x8007, 0x10000000, 0xE, 0});
+    PutPair(out, 0, 0x3F);                                                       // TEXFLUSH
+    PutPair(out, 0, 0x34), PutPair(out, 0, 0x36);                                // MIPTBP1, MIPTBP2
+    PutPair(out, (p.tex0 & (uint64_t(0x3FFF) << 37 | uint64_t(63) << 20)) | uint64_t(4) << 61, 0x16);  // TEX2: CLUT load
+    PutPair(out, 0x20, 0x14);                                                    // TEX1
+    PutPair(out, p.tex0, 0x06);                                                  // TEX0
+    PutPair(out, 0, 0x08);                                                       // CLAMP: repeat
+    PutWords(out, {0x60000000, 0, 0x13000000, 0});
+  }
+  out.resize(picture_offset, 0);
+  for (const Picture& p : pictures) out.insert(out.end(), p.bytes.begin(), p.bytes.end());
+  out.insert(out.end(), palette.begin(), palette.end());
+  out.insert(out.end(), {'_', 'K', 'N', '5'});
+  return out;
+}
+
+}  // namespace animkit::kh2

@@ -1,5 +1,5 @@
-// KH2 model textures (BAR type 7): TIM2 pictures decoded to RGBA8, KH2's raw GS
-// texture named only; Scene materials for the meshes; a TIM2 writer for samples and
+// KH2 model textures (BAR type 7): TIM2 pictures decoded to RGBA8, KH2's raw GS form
+// (kh2_raw_texture.cpp) and lists of texture sets of it; Scene materials for the meshes; a TIM2 writer for samples and
 // tests (docs/formats/kh2.md, "Textures"; facts from OpenKH's docs/common/tm2.md,
 // docs/kh2/file/raw-texture.md and Tm2.cs).
 #include "kh2_internal.hpp"
@@ -154,22 +154,71 @@ TextureSet DecodeTim2(ByteView data, uint64_t base, const Limits& limits) {
   return set;
 }
 
-TextureSet DecodeTextures(ByteView entry, uint64_t base, const Limits& limits) {
-  if (entry.size() >= 4 && entry[0] == 'T' && entry[1] == 'I' && entry[2] == 'M' && entry[3] == '2')
-    return DecodeTim2(entry, base, limits);
-  ByteReader r(entry, Endian::Little, base);
-  TextureSet set;
-  set.container = "KH2 raw texture";
-  r.Require(0x24, "a KH2 texture header");
-  if (r.U32("texture magic") != 0) r.FailAt(0, "expected the TIM2 magic or a KH2 raw texture (magic 0)");
+namespace {
+
+// A raw texture (magic 0) at `at` in the entry, `own` bytes long; its DMA reads on to the
+// entry's end and into `after`.
+std::vector<Image> DecodeRawForm(ByteView entry, size_t at, size_t own, ByteView after, uint64_t base, std::vector<std::string>& warnings) {
+  const ByteView rest = entry.subspan(at);
+  ByteReader r(rest.first(own), Endian::Little, base + at);
+  r.Require(0x24, "a KH2 raw texture header");
+  if (r.U32("texture magic") != 0) r.FailAt(0, "expected a KH2 raw texture (magic 0)");
   detail::RawTextureHeader h;
   h.colour_count = r.U32("colour count"), h.texture_count = r.U32("texture transfer count");
   h.gs_count = r.U32("GS info count"), h.offset_data_offset = r.U32("offset data offset");
   h.transfer_offset = r.U32("transfer offset"), h.gs_info_offset = r.U32("GS info offset");
   h.picture_offset = r.U32("picture offset"), h.palette_offset = r.U32("palette offset");
-  r.Table(h.gs_info_offset, h.gs_count, 0xA0, 0x18, "the GS info table");  // checked before anything is made
-  (void)limits;
-  set.images = detail::DecodeRawTextures(entry, h, base, set.warnings);
+  return detail::DecodeRawTextures({rest, own, after}, h, base + at, warnings);
+}
+
+}  // namespace
+
+TextureSet DecodeTextures(ByteView entry, uint64_t base, const Limits& limits, ByteView after) {
+  if (entry.size() >= 4 && entry[0] == 'T' && entry[1] == 'I' && entry[2] == 'M' && entry[3] == '2')
+    return DecodeTim2(entry, base, limits);
+  ByteReader r(entry, Endian::Little, base);
+  TextureSet set;
+  r.Require(4, "a KH2 texture entry");
+  const uint32_t magic = r.U32("texture magic");
+  if (magic == 0) {
+    set.container = "KH2 raw texture";
+    set.images = DecodeRawForm(entry, 0, entry.size(), after, base, set.warnings);
+    return set;
+  }
+  if (magic != 0xFFFFFFFF) r.FailAt(0, "expected the TIM2 magic, a KH2 raw texture (magic 0) or a texture-set list (magic 0xFFFFFFFF)");
+  // A list of texture sets: a count, then the offset of each set (a raw texture) in the entry.
+  set.container = "KH2 texture sets";
+  const uint32_t count = r.U32("the texture set count");
+  if (count == 0) r.FailAt(4, "a texture-set list of no sets");
+  r.Count(count, 4, "the texture set offsets");
+  std::vector<uint32_t> at(count);
+  for (uint32_t& o : at) o = r.U32("a texture set offset");
+  const size_t table_end = 8 + size_t(count) * 4;
+  for (size_t k = 0; k < count; ++k) {
+    std::vector<std::string> notes;
+    std::vector<Image> images;
+    const std::string label = "set " + N(k);
+    try {
+      if (at[k] < table_end || at[k] >= entry.size())
+        r.FailAt(8 + k * 4, "texture set offset " + Hex(at[k]) + " lies outside " + Hex(table_end) + ".." + Hex(entry.size()));
+      // A set runs to the next set that lies after it, else to the entry's end.
+      size_t end = entry.size();
+      for (uint32_t o : at)
+        if (o > at[k] && o < end) end = o;
+      images = DecodeRawForm(entry, at[k], end - at[k], after, base, notes);
+    } catch (const Error& e) {
+      notes.push_back(std::string("the set could not be read: ") + e.what());
+    }
+    for (const std::string& n : notes) set.warnings.push_back(label + ": " + n);
+    if (k == 0) {
+      set.images = std::move(images);
+    } else {
+      for (Image& img : images) {
+        img.name = label + " " + img.name;
+        set.other_sets.push_back(std::move(img));
+      }
+    }
+  }
   return set;
 }
 
@@ -178,6 +227,13 @@ void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scen
   const size_t held = textures.images.size();
   warnings.insert(warnings.end(), textures.warnings.begin(), textures.warnings.end());
   for (Image& img : textures.images) {
+    Material m;
+    m.name = img.name;
+    m.texture = int(scene.textures.size());
+    scene.materials.push_back(std::move(m));
+    scene.textures.push_back(std::move(img));
+  }
+  for (Image& img : textures.other_sets) {  // kept, with a material no mesh uses
     Material m;
     m.name = img.name;
     m.texture = int(scene.textures.size());

@@ -256,52 +256,7 @@ TEST(Kh2Texture, EncodedTim2DecodesBack) {
   EXPECT_EQ(eight.images.at(0).rgba, many.rgba);
 }
 
-// A KH2 raw texture: a 16x16 8-bit picture uploaded as 8x8 PSMCT32 texels at block 0 (byte k
-// of the upload = k), its 256-colour CLUT as 16x16 PSMCT32 texels at block 100 (colour at file
-// position p = (p, 255 - p, 7, 0x80)). Texels read through the GS's PSMT8 layout.
-Bytes RawTexture() {
-  Bytes t;
-  for (uint32_t w : {0u, 256u, 1u, 1u, 0x24u, 0x30u, 0x150u, 0x1F0u, 0x2F0u}) Put32(t, w);
-  t.resize(0x30, 0);  // offset data: GS info 0 uses transfer 0
-  auto transfer = [&](uint32_t dbp, uint32_t rrw, uint32_t rrh, uint32_t data) {
-    const size_t at = t.size();
-    t.resize(at + 0x90, 0);
-    const uint64_t bitblt = uint64_t(dbp) << 32 | uint64_t(1) << 48, reg = uint64_t(rrw) | uint64_t(rrh) << 32;
-    std::memcpy(t.data() + at + 0x20, &bitblt, 8);
-    std::memcpy(t.data() + at + 0x40, &reg, 8);
-    std::memcpy(t.data() + at + 0x74, &data, 4);
-  };
-  transfer(100, 16, 16, 0x2F0);  // the CLUT
-  transfer(0, 8, 8, 0x1F0);      // the picture
-  t.resize(0x150 + 0xA0, 0);
-  const uint64_t tex0 = uint64_t(2) << 14 | uint64_t(19) << 20 | uint64_t(4) << 26 | uint64_t(4) << 30 | uint64_t(100) << 37;
-  std::memcpy(t.data() + 0x150 + 112, &tex0, 8);
-  for (int k = 0; k < 256; ++k) t.push_back(uint8_t(k));
-  for (int p = 0; p < 256; ++p) t.insert(t.end(), {uint8_t(p), uint8_t(255 - p), 7, 0x80});
-  return t;
-}
-
-TEST(Kh2Texture, RawTextureTexelsFollowTheGsLayout) {
-  const TextureSet set = DecodeTextures(RawTexture());
-  ASSERT_EQ(set.images.size(), 1u);
-  const Image& img = set.images[0];
-  ASSERT_FALSE(img.Missing()) << img.missing;
-  ASSERT_EQ(img.width, 16u);
-  auto texel = [&](size_t x, size_t y) {
-    return std::vector<uint8_t>(img.rgba.begin() + std::ptrdiff_t((y * 16 + x) * 4), img.rgba.begin() + std::ptrdiff_t((y * 16 + x) * 4 + 4));
-  };
-  // (0, 0): word 0 byte 0 = index 0. (8, 0): word 0 byte 2 = index 2. (0, 2): an even column's
-  // third row takes word 8 (the upload's texel (4, 0)) byte 1 = index 17, whose CSM1 place is (9, 0).
-  EXPECT_EQ(texel(0, 0), (std::vector<uint8_t>{0, 255, 7, 255}));
-  EXPECT_EQ(texel(8, 0), (std::vector<uint8_t>{2, 253, 7, 255}));
-  EXPECT_EQ(texel(0, 2), (std::vector<uint8_t>{9, 246, 7, 255}));
-}
-
-// The raw texture's last bytes are its CLUT's: every shorter prefix cuts an upload or a table.
-TEST(Kh2Texture, EveryTruncatedRawTextureIsAnError) {
-  const Bytes full = RawTexture();
-  for (size_t n = 0; n < full.size(); ++n) EXPECT_THROW(DecodeTextures(ByteView(full.data(), n)), Error) << n;
-}
+// KH2 raw textures and texture sets: kh2_texture_test.cpp.
 
 TEST(Kh2Texture, EveryTruncationIsAnErrorOrAMissingImage) {
   const Bytes full = Tim2Eight();
