@@ -130,10 +130,12 @@ TextureSet DecodeTim2(ByteView data, uint64_t base, const Limits& limits) {
       const PictureHeader h = ReadPictureHeader(p);
       if (h.header_size < kPictureHeaderSize || h.total < h.header_size || h.total > data.size() - at)
         p.FailAt(0, "TIM2 picture total size " + Hex(h.total) + " / header size " + Hex(h.header_size) + " do not fit the file");
-      if (h.mipmaps > 1) p.FailAt(0x11, "TIM2 mipmaps are not decoded (" + N(h.mipmaps) + " levels)");
       ByteReader body = r.Sub(at + h.header_size, h.total - h.header_size, "a TIM2 picture's data");
       Image decoded = DecodePicture(body, h, limits);
       decoded.name = img.name;
+      // Mipmaps: level 0 comes first in the image data (the smaller levels after it, their
+      // sizes in the header's mipmap block); the full-size picture is the texture.
+      if (h.mipmaps > 1) decoded.source_format += ", mipmap level 0 of " + N(h.mipmaps);
       img = std::move(decoded);
       at += h.total;
     } catch (const Error& e) {

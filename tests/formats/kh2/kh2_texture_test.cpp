@@ -315,6 +315,31 @@ TEST(Kh2RawTexture, TheWriterRoundTrips) {
   EXPECT_EQ(set.images[1].rgba, four.rgba);
 }
 
+// A TIM2 picture with 2 mipmap levels: header size 0x50 (0x30 + the 0x20-byte mipmap
+// block), image data level 0 (4x2, 8-bit) then level 1 (2x1, padded to 16), a 256-colour CLUT.
+TEST(Kh2Texture, Tim2MipmapsGiveLevelZero) {
+  Bytes t = {'T', 'I', 'M', '2', 4, 0, 1, 0};
+  t.resize(0x10, 0);
+  const uint32_t clut = 256 * 4, image = 16 + 16;
+  Put32(t, 0x50 + image + clut), Put32(t, clut), Put32(t, image);
+  t.insert(t.end(), {0x50, 0, 0, 1});        // header size 0x50, 256 colours
+  t.insert(t.end(), {0, 2, 0x83, 5});        // format, 2 mipmaps, CLUT 32-bit linear, 8-bit indexed
+  t.insert(t.end(), {4, 0, 2, 0});           // 4 x 2
+  t.resize(0x10 + 0x50, 0);                  // GS registers, the mipmap block
+  for (int i = 0; i < 8; ++i) t.push_back(uint8_t(i + 1));
+  t.resize(t.size() + 8, 0);
+  t.insert(t.end(), {9, 9});                 // level 1
+  t.resize(t.size() + 14, 0);
+  for (int c = 0; c < 256; ++c) t.insert(t.end(), {uint8_t(c), uint8_t(2 * c), 5, 0x80});
+  const TextureSet set = DecodeTextures(t);
+  EXPECT_TRUE(set.warnings.empty()) << set.warnings.at(0);
+  const Image& img = set.images.at(0);
+  ASSERT_FALSE(img.Missing()) << img.missing;
+  EXPECT_EQ(img.width, 4u);
+  EXPECT_EQ(img.source_format, "TIM2 8-bit indexed, mipmap level 0 of 2");
+  EXPECT_EQ(At(img, 3, 1), (Texel{8, 16, 5, 255}));
+}
+
 // Every texture of every MDLX in ../shared/real/kh2 and ../shared/fixtures/kh2 decodes
 // without a warning, the DMA reading on into the file's bytes after the entry.
 TEST(Kh2RawTexture, EveryRealMdlxTextureDecodes) {
