@@ -21,6 +21,7 @@ namespace {
 constexpr size_t kModelHeaderSize = 0x20;
 constexpr size_t kGroupHeaderSize = 0x20;
 constexpr size_t kMaxModels = 64;
+constexpr int32_t kModelShadow = 4;  // model header type: 3 object, 4 shadow
 
 std::string N(uint64_t v) { return std::to_string(v); }
 
@@ -68,11 +69,15 @@ std::vector<GroupPacket> GroupPackets(ByteReader& model, const GroupHeader& g) {
   return packets;
 }
 
-// The four heaviest influences, renormalised; true when more were dropped.
-bool KeepFour(std::vector<std::pair<float, uint16_t>>& w, std::array<uint16_t, 4>& joints, std::array<float, 4>& weights) {
+// The four heaviest influences, renormalised; returns the weight of those dropped (of
+// the vertex's total), 0 when it had at most 4.
+double KeepFour(std::vector<std::pair<float, uint16_t>>& w, std::array<uint16_t, 4>& joints, std::array<float, 4>& weights) {
   std::stable_sort(w.begin(), w.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  const bool dropped = w.size() > 4;
-  if (dropped) w.resize(4);
+  double dropped = 0, total = 0;
+  for (size_t k = 0; k < w.size(); ++k) (k < 4 ? total : dropped) += double(w[k].first);
+  total += dropped;
+  dropped = w.size() > 4 && total > 0 ? dropped / total : 0;
+  if (w.size() > 4) w.resize(4);
   float sum = 0;
   for (const auto& p : w) sum += p.first;
   joints = {0, 0, 0, 0}, weights = {0, 0, 0, 0};
@@ -122,13 +127,20 @@ void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build
           std::max(build.out->max_bone_disagreement, std::sqrt(double(d.x * d.x + d.y * d.y + d.z * d.z)));
     }
     pos[v] = sum;
-    if (KeepFour(w, joints[v], weights[v])) ++build.out->dropped_influences;
+    const size_t influences = w.size();
+    const double dropped = KeepFour(w, joints[v], weights[v]);
+    if (influences > 4) {
+      ++build.out->dropped_influences;
+      build.out->max_dropped_weight = std::max(build.out->max_dropped_weight, dropped);
+    }
   }
   // One mesh vertex per distinct (vertex, u, v, colour) the strip draws.
   std::map<std::tuple<int32_t, int32_t, int32_t, std::array<int32_t, 4>>, uint32_t> made;
   std::vector<uint32_t> node_vertex(b.strip.size());
+  const bool textured = b.type != detail::kPacketShadow;  // a shadow packet's nodes carry no u, v
   for (size_t i = 0; i < b.strip.size(); ++i) {
-    const StripNode& n = b.strip[i];
+    StripNode n = b.strip[i];
+    if (!textured) n.u = n.v = 0;
     if (n.index < 0 || size_t(n.index) >= b.vertices.size())
       throw Error::AtOffset(packet.at, "strip node " + N(i) + " draws vertex " + std::to_string(n.index) +
                                            "; the packet has " + N(b.vertices.size()));
@@ -142,7 +154,7 @@ void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build
     mesh.joints.push_back(joints[v]);
     mesh.weights.push_back(weights[v]);
     // 16-bit texture coordinates, 4096 = 1.0, v from the image's top row.
-    mesh.uvs.push_back({float(int16_t(n.u & 0xFFFF)) / 4096.f, float(int16_t(n.v & 0xFFFF)) / 4096.f});
+    if (textured) mesh.uvs.push_back({float(int16_t(n.u & 0xFFFF)) / 4096.f, float(int16_t(n.v & 0xFFFF)) / 4096.f});
     if (!b.colors.empty()) {
       std::array<float, 4> rgba{};  // PS2 vertex colour: 0x80 is 1.0 (brighter values clamp)
       for (size_t k = 0; k < 4; ++k) rgba[k] = std::min(1.f, float(std::max(c[k], 0)) / 128.f);
@@ -152,19 +164,22 @@ void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build
   for (uint32_t node : detail::StripTriangles(b.strip)) mesh.triangles.push_back(node_vertex[node]);
 }
 
-// One group: its packets decoded into one mesh. A damaged packet throws (the group is left out).
-Mesh DecodeGroup(ByteReader& model, const GroupHeader& g, MeshBuild& build, const Limits& limits) {
+// One group: its packets decoded into one mesh. A damaged packet throws (the group is left
+// out); what a packet reads past goes to notes.
+Mesh DecodeGroup(ByteReader& model, const GroupHeader& g, MeshBuild& build, const Limits& limits,
+                 std::vector<std::string>& notes) {
   Mesh mesh;
-  mesh.material = g.texture_index;
   const std::vector<GroupPacket> packets = GroupPackets(model, g);
   for (const GroupPacket& p : packets) {
     const detail::VuMemory mem = detail::UnpackVif(p.vif, p.at);
     const VertexBatch b = detail::ReadVertexBatch(mem, p.at);
+    notes.insert(notes.end(), b.warnings.begin(), b.warnings.end());
     AddPacket(b, p, build, mesh);
     CheckLimit(mesh.positions.size(), &Limits::max_values, limits, "the vertices of a group", Place::At(p.at));
   }
   if (!mesh.colors.empty() && mesh.colors.size() != mesh.positions.size())
     mesh.colors.clear();  // some packets had colours, some not: none rather than a mix
+  if (mesh.uvs.size() != mesh.positions.size()) mesh.uvs.clear();  // shadow packets: no texture coordinates
   return mesh;
 }
 
@@ -177,7 +192,7 @@ ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint
   ByteView entry(model.bytes);
   size_t at = kReservedSize;
   for (size_t index = 0; index < kMaxModels; ++index) {
-    if (at + kModelHeaderSize > entry.size()) {
+    if (at + kModelHeaderSize > entry.size()) {  // the loop's next-offset check keeps at <= size
       if (index == 0) throw Error::AtOffset(base + at, "expected a model header (0x20 bytes); the entry ends at " + Hex(base + entry.size()));
       out.warnings.push_back("offset " + Hex(base + at) + ": the next model's header lies past the entry; the chain ends");
       break;
@@ -188,23 +203,37 @@ ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint
     const uint32_t next = m.U32("next model offset");
     m.Skip(12, "bone count and offsets");
     const uint32_t group_count = m.U32("group count");
-    m.Count(group_count, kGroupHeaderSize, "the model's group headers");
+    try {
+      m.Count(group_count, kGroupHeaderSize, "the model's group headers");
+    } catch (const Error& e) {
+      if (index == 0) throw;  // nothing readable
+      out.warnings.push_back("model " + N(index) + " left out: " + e.what());
+      break;
+    }
     ++out.models;
+    const bool shadow = type == kModelShadow;
+    if (shadow) ++out.shadow_models;
     for (uint32_t gi = 0; gi < group_count; ++gi) {
       GroupHeader g;
       g.render_flags = m.I32(), g.texture_index = m.I32(), g.unk08 = m.I32(), g.unk0c = m.I32();
       g.dma_offset = m.U32(), g.slot_table_offset = m.U32(), g.dma_length = m.U32(), g.unk1c = m.U32();
+      const std::string where = "model " + N(index) + (shadow ? " (shadow)" : "") + " group " + N(gi);
       try {
-        Mesh mesh = DecodeGroup(m, g, build, limits);
-        mesh.name = "model" + N(index) + "_group" + N(gi);
-        mesh.metadata["model"] = index;
+        std::vector<std::string> notes;
+        Mesh mesh = DecodeGroup(m, g, build, limits, notes);
+        for (const std::string& n : notes) out.warnings.push_back(where + ": " + n);
+        mesh.name = "model" + N(index) + (shadow ? "_shadow" : "") + "_group" + N(gi);
+        mesh.material = shadow ? -1 : g.texture_index;  // a shadow group's texture index is not used
+        mesh.metadata[kMeshModelKey] = index;
+        mesh.metadata[kMeshModelRoleKey] = shadow ? "shadow" : "object";
+        if (shadow) mesh.metadata[kMeshHiddenKey] = true;
         mesh.metadata["model_type"] = type;
         mesh.metadata["group"] = gi;
         mesh.metadata["texture_index"] = g.texture_index;
         mesh.metadata["render_flags"] = g.render_flags;
         out.meshes.push_back(std::move(mesh));
       } catch (const Error& e) {
-        out.warnings.push_back("model " + N(index) + " group " + N(gi) + " left out: " + e.what());
+        out.warnings.push_back(where + " left out: " + e.what());
       }
     }
     if (next == 0) break;
@@ -215,9 +244,6 @@ ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint
     }
     at += next;
   }
-  if (out.dropped_influences > 0)
-    out.warnings.push_back(N(out.dropped_influences) +
-                           " vertices named more than 4 bones: the 4 heaviest are kept, renormalised");
   return out;
 }
 
