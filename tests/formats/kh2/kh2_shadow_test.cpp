@@ -7,9 +7,11 @@
 
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 
 namespace animkit {
 namespace {
@@ -249,7 +251,25 @@ TEST(Kh2Shadow, TheShadowModelDecodesAsItsOwnHiddenMesh) {
   EXPECT_EQ(shadow.triangles, (std::vector<uint32_t>{2, 0, 1, 3, 2, 1, 0, 2, 3}));
 }
 
-TEST(Kh2Shadow, TheModelLineOfInfoNamesTheShadow) {
+TEST(Kh2Shadow, AShadowMeshIsWrittenAndReadBack) {
+  const Model model = ParseModel(CharacterAndShadow());
+  const ModelMeshes first = DecodeModelMeshes(model, SkeletonFromModel(model));
+  ASSERT_EQ(first.meshes.size(), 2u);
+  const Model again = ParseModel(EncodeModelEntry(model.bones, first.meshes));
+  const ModelMeshes back = DecodeModelMeshes(again, SkeletonFromModel(again));
+  EXPECT_TRUE(back.warnings.empty()) << First(back.warnings);
+  EXPECT_EQ(back.shadow_models, 1u);
+  ASSERT_EQ(back.meshes.size(), 2u);
+  const Mesh& a = first.meshes[1];
+  const Mesh& b = back.meshes[1];
+  EXPECT_EQ(b.name, "model1_shadow_group0");
+  ASSERT_EQ(b.positions.size(), a.positions.size());
+  for (size_t v = 0; v < a.positions.size(); ++v) ExpectAt(b.positions[v], a.positions[v].x, a.positions[v].y, a.positions[v].z);
+  EXPECT_EQ(b.joints, a.joints);
+  EXPECT_EQ(b.triangles.size(), a.triangles.size());
+}
+
+TEST(Kh2Shadow, AShadowMeshGetsNoMaterial) {
   const Model model = ParseModel(CharacterAndShadow());
   ModelMeshes out = DecodeModelMeshes(model, SkeletonFromModel(model));
   Scene scene;
@@ -257,6 +277,31 @@ TEST(Kh2Shadow, TheModelLineOfInfoNamesTheShadow) {
   AttachMaterials(out.meshes, {}, scene, warnings);
   EXPECT_EQ(out.meshes[1].material, -1);  // no material, no "missing texture" for the shadow
   EXPECT_EQ(warnings.size(), 1u) << First(warnings);  // the object's texture 0: no texture entry
+}
+
+// An MDLX (a BAR holding the model entry) of the character and its shadow: info names the
+// shadow's model line, and the glb marks its mesh hidden.
+TEST(Kh2Shadow, InfoAndTheGlbNameTheShadowModel) {
+  Bar bar;
+  BarEntry e;
+  e.type = 4;
+  e.name = {'s', 'h', 'd', 'w'};
+  e.model = std::make_shared<Model>(ParseModel(CharacterAndShadow()));
+  bar.entries.push_back(e);
+  const std::filesystem::path dir = test::TempDir("kh2_shadow_info");
+  const std::string file = (dir / "shadow.mdlx").string();
+  WriteFileAtomic(file, SerializeBar(bar));
+  std::string out, err;
+  ASSERT_EQ(test::RunCli("info " + file, &out, &err), 0) << err;
+  EXPECT_TRUE(test::Has(out, "model \"model 0\": 1 meshes"));
+  EXPECT_TRUE(test::Has(out, "model \"model 1\" (shadow): 1 meshes (1 skinned), 4 vertices, 3 triangles, 0 materials"));
+  const std::string glb = (dir / "shadow.glb").string();
+  ASSERT_EQ(test::RunCli("convert " + file + " " + glb, &out, &err), 0) << err;
+  const Bytes bytes = ReadFileBytes(glb);
+  const std::string text(bytes.begin(), bytes.end());
+  EXPECT_TRUE(test::Has(text, "\"name\":\"model1_shadow_group0\""));
+  EXPECT_TRUE(test::Has(text, "\"hidden\":true"));
+  EXPECT_TRUE(test::Has(text, "\"model_role\":\"shadow\""));
 }
 
 TEST(Kh2Shadow, AShadowHeaderWordNotSeenInFilesIsAWarning) {
@@ -413,6 +458,23 @@ TEST(Kh2Shadow, EveryRealModelDecodesEveryModelAndGroup) {
     EXPECT_EQ(out.meshes.size(), groups) << path;
     EXPECT_TRUE(out.warnings.empty()) << path << ": " << First(out.warnings);
     for (const Mesh& m : out.meshes) EXPECT_FALSE(m.triangles.empty()) << path << " " << m.name;
+    // The shadow is the character's outline: its vertices lie within the character's box,
+    // grown by a quarter of its size (a wrong table or bone would scatter them).
+    Vec3 lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f};
+    for (const Mesh& m : out.meshes)
+      if (m.metadata[kMeshModelRoleKey].get<std::string>() == "object")
+        for (const Vec3& p : m.positions)
+          lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)},
+          hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+    const Vec3 grow = (hi - lo) * 0.25f;
+    lo = lo - grow, hi = hi + grow;
+    for (const Mesh& m : out.meshes) {
+      if (m.metadata[kMeshModelRoleKey].get<std::string>() != "shadow") continue;
+      size_t outside = 0;
+      for (const Vec3& p : m.positions)
+        outside += !(p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z);
+      EXPECT_EQ(outside, 0u) << path << " " << m.name << ": of " << m.positions.size() << " vertices";
+    }
   }
 }
 
