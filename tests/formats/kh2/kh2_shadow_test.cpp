@@ -287,6 +287,8 @@ TEST(Kh2Shadow, InfoAndTheGlbNameTheShadowModel) {
   e.type = 4;
   e.name = {'s', 'h', 'd', 'w'};
   e.model = std::make_shared<Model>(ParseModel(CharacterAndShadow()));
+  e.offset = 0x20, e.size = uint32_t(e.model->bytes.size());  // after the header and the one entry record
+  bar.size = e.offset + e.size;
   bar.entries.push_back(e);
   const std::filesystem::path dir = test::TempDir("kh2_shadow_info");
   const std::string file = (dir / "shadow.mdlx").string();
@@ -373,8 +375,9 @@ TEST(Kh2Shadow, EveryTruncationIsAnErrorOrAWarning) {
       const ModelMeshes out = DecodeModelMeshes(model, SkeletonFromModel(model));
       EXPECT_LT(out.meshes.size(), 2u) << n;
       EXPECT_FALSE(out.warnings.empty()) << n;
-      if (n > second)  // the shadow's header is read: the warning names an offset in the entry
+      if (n > second) {  // the shadow's header is read: the warning names an offset in the entry
         EXPECT_TRUE(test::Has(First(out.warnings), "offset 0x")) << n;
+      }
       ++warned;
     } catch (const Error&) {
       ++errors;
@@ -400,7 +403,9 @@ TEST(Kh2Shadow, CorruptedShadowWordsAreErrorsOrWarnings) {
         const ModelMeshes out = DecodeModelMeshes(model, SkeletonFromModel(model));
         ASSERT_GE(out.meshes.size(), 1u) << at;
         EXPECT_EQ(out.meshes[0].name, "model0_group0");
-        if (out.meshes.size() < 2) EXPECT_FALSE(out.warnings.empty()) << at;
+        if (out.meshes.size() < 2) {
+          EXPECT_FALSE(out.warnings.empty()) << at;
+        }
       } catch (const Error&) {
       }
     }
