@@ -21,7 +21,8 @@ namespace {
 constexpr size_t kModelHeaderSize = 0x20;
 constexpr size_t kGroupHeaderSize = 0x20;
 constexpr size_t kMaxModels = 64;
-constexpr int32_t kModelShadow = 4;  // model header type: 3 object, 4 shadow
+constexpr int32_t kModelShadow = 4;
+constexpr char kInfluencesKey[] = "influences_over_4";  // model header type: 3 object, 4 shadow
 
 std::string N(uint64_t v) { return std::to_string(v); }
 
@@ -88,6 +89,18 @@ double KeepFour(std::vector<std::pair<float, uint16_t>>& w, std::array<uint16_t,
   return dropped;
 }
 
+// The influences of the vertex just added (the game blends them all; joints/weights keep 4),
+// in the mesh's metadata: influences_over_4 [{vertex, joints, weights (summing to 1)}].
+void KeepAllInfluences(Mesh& mesh, const std::vector<std::pair<float, uint16_t>>& all) {
+  float total = 0;
+  for (const auto& [weight, joint] : all) total += weight;
+  Value joints = Value::array(), weights = Value::array();
+  for (const auto& [weight, joint] : all) joints.push_back(Value(int64_t(joint))), weights.push_back(Value(double(total > 0 ? weight / total : 0)));
+  if (!mesh.metadata.contains(kInfluencesKey)) mesh.metadata[kInfluencesKey] = Value::array();
+  mesh.metadata[kInfluencesKey].push_back(
+      Value{{"vertex", int64_t(mesh.positions.size() - 1)}, {"joints", joints}, {"weights", weights}});
+}
+
 // M * (p, w): the matrix's linear part on p plus w times its translation.
 Vec3 Weighted(const Mat4& m, const std::array<float, 4>& p) {
   const Vec3 t = TransformPoint(m, {0, 0, 0});
@@ -108,6 +121,7 @@ void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build
   std::vector<Vec3> pos(b.vertices.size());
   std::vector<std::array<uint16_t, 4>> joints(b.vertices.size());
   std::vector<std::array<float, 4>> weights(b.vertices.size());
+  std::vector<std::vector<std::pair<float, uint16_t>>> over_four(b.vertices.size());  // every influence, when over 4
   for (size_t v = 0; v < b.vertices.size(); ++v) {
     const auto& refs = b.vertices[v];
     std::vector<std::pair<float, uint16_t>> w;
@@ -128,6 +142,7 @@ void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build
     }
     pos[v] = sum;
     const size_t influences = w.size();
+    if (influences > 4) over_four[v] = w;
     const double dropped = KeepFour(w, joints[v], weights[v]);
     if (influences > 4) {
       ++build.out->dropped_influences;
@@ -153,6 +168,7 @@ void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build
     mesh.positions.push_back(pos[v]);
     mesh.joints.push_back(joints[v]);
     mesh.weights.push_back(weights[v]);
+    if (!over_four[v].empty()) KeepAllInfluences(mesh, over_four[v]);
     // 16-bit texture coordinates, 4096 = 1.0, v from the image's top row.
     if (textured) mesh.uvs.push_back({float(int16_t(n.u & 0xFFFF)) / 4096.f, float(int16_t(n.v & 0xFFFF)) / 4096.f});
     if (!b.colors.empty()) {

@@ -357,6 +357,16 @@ TEST(Kh2Shadow, AVertexOfMoreThanFourBonesKeepsItsPositionAndFourHeaviest) {
   EXPECT_EQ(mesh.joints[2], (std::array<uint16_t, 4>{0, 1, 2, 3}));
   EXPECT_NEAR(mesh.weights[2][0], 0.3 / 0.9, 1e-6);
   EXPECT_NEAR(mesh.weights[2][3], 0.15 / 0.9, 1e-6);
+  // Every influence, as the game blends them, in the metadata.
+  ASSERT_TRUE(mesh.metadata.contains("influences_over_4"));
+  const Value& all = mesh.metadata["influences_over_4"];
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0]["vertex"].get<int64_t>(), 2);
+  ASSERT_EQ(all[0]["joints"].size(), 6u);
+  for (size_t k = 0; k < 6; ++k) {
+    EXPECT_EQ(all[0]["joints"][k].get<int64_t>(), int64_t(k));
+    EXPECT_NEAR(all[0]["weights"][k].get<double>(), w[k], 1e-6);
+  }
 }
 
 // Every prefix of a character-and-shadow entry: an error, or what survives with a warning.
