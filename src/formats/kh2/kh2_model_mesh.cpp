@@ -21,8 +21,8 @@ namespace {
 constexpr size_t kModelHeaderSize = 0x20;
 constexpr size_t kGroupHeaderSize = 0x20;
 constexpr size_t kMaxModels = 64;
-constexpr int32_t kModelShadow = 4;
-constexpr char kInfluencesKey[] = "influences_over_4";  // model header type: 3 object, 4 shadow
+constexpr int32_t kModelShadow = 4;                     // model header type: 3 object, 4 shadow
+constexpr char kInfluencesKey[] = "influences_over_4";  // mesh metadata: every influence of a vertex of over 4
 
 std::string N(uint64_t v) { return std::to_string(v); }
 
@@ -95,7 +95,10 @@ void KeepAllInfluences(Mesh& mesh, const std::vector<std::pair<float, uint16_t>>
   float total = 0;
   for (const auto& [weight, joint] : all) total += weight;
   Value joints = Value::array(), weights = Value::array();
-  for (const auto& [weight, joint] : all) joints.push_back(Value(int64_t(joint))), weights.push_back(Value(double(total > 0 ? weight / total : 0)));
+  for (const auto& [weight, joint] : all) {
+    joints.push_back(Value(int64_t(joint)));
+    weights.push_back(Value(double(total > 0 ? weight / total : 0)));
+  }
   if (!mesh.metadata.contains(kInfluencesKey)) mesh.metadata[kInfluencesKey] = Value::array();
   mesh.metadata[kInfluencesKey].push_back(
       Value{{"vertex", int64_t(mesh.positions.size() - 1)}, {"joints", joints}, {"weights", weights}});
@@ -208,7 +211,7 @@ ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint
   ByteView entry(model.bytes);
   size_t at = kReservedSize;
   for (size_t index = 0; index < kMaxModels; ++index) {
-    if (at + kModelHeaderSize > entry.size()) {  // the loop's next-offset check keeps at <= size
+    if (at + kModelHeaderSize > entry.size()) {
       if (index == 0) throw Error::AtOffset(base + at, "expected a model header (0x20 bytes); the entry ends at " + Hex(base + entry.size()));
       out.warnings.push_back("offset " + Hex(base + at) + ": the next model's header lies past the entry; the chain ends");
       break;
