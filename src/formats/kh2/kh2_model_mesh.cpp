@@ -198,6 +198,8 @@ Mesh DecodeGroup(ByteReader& model, const GroupHeader& g, MeshBuild& build, cons
   }
   if (!mesh.colors.empty() && mesh.colors.size() != mesh.positions.size())
     mesh.colors.clear();  // some packets had colours, some not: none rather than a mix
+  if (!mesh.uvs.empty() && mesh.uvs.size() != mesh.positions.size())
+    notes.push_back("the group mixes object and shadow packets; its texture coordinates are left out");
   if (mesh.uvs.size() != mesh.positions.size()) mesh.uvs.clear();  // shadow packets: no texture coordinates
   return mesh;
 }
