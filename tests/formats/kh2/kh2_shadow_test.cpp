@@ -315,6 +315,19 @@ TEST(Kh2Shadow, AShadowHeaderWordNotSeenInFilesIsAWarning) {
   EXPECT_TRUE(test::Has(out.warnings[0], "word 10 is 5"));
 }
 
+// A group of an object packet then a shadow packet (not seen in files): both decode, the
+// texture coordinates (the object packet's only) are left out with a warning.
+TEST(Kh2Shadow, AGroupMixingPacketTypesSaysSo) {
+  const Model model =
+      ParseModel(Entry({{3, {{{{HandObjectPacket(0), {0}}, {HandShadowPacket(), {0, 1}}}, 0}}}}, 2));
+  const ModelMeshes out = DecodeModelMeshes(model, SkeletonFromModel(model));
+  ASSERT_EQ(out.meshes.size(), 1u) << First(out.warnings);
+  EXPECT_EQ(out.meshes[0].positions.size(), 7u);  // 3 + 4
+  EXPECT_TRUE(out.meshes[0].uvs.empty());
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_TRUE(test::Has(out.warnings[0], "model 0 group 0: the group mixes object and shadow packets"));
+}
+
 // An object packet whose colour count is not its strip-node count: the colours are not
 // per node (OpenKH's reader applies them only when the counts match): left out, a warning.
 TEST(Kh2Shadow, ColoursThatAreNotPerStripNodeAreLeftOutWithAWarning) {
