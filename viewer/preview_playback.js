@@ -138,6 +138,9 @@
     el('speed').addEventListener('change', function () { state.speed = Number(el('speed').value); });
     el('show-grid').addEventListener('change', function () { grid.visible = axes.visible = el('show-grid').checked; });
     el('show-skeleton').addEventListener('change', function () { overlay.visible = el('show-skeleton').checked; });
+    el('show-hidden').addEventListener('change', function () {
+      state.hiddenMeshes.forEach(function (o) { o.visible = el('show-hidden').checked; });
+    });
     el('scrubber').addEventListener('input', function () { showFrame(Number(el('scrubber').value)); });
   }
 

@@ -183,6 +183,18 @@
       });
     });
 
+    // Meshes the file marks hidden (extras.animkit.metadata.hidden: KH2's shadow model) start
+    // hidden; the "hidden meshes" checkbox shows them.
+    state.hiddenMeshes = [];
+    (json.nodes || []).forEach(function (n, i) {
+      var mesh = n.mesh !== undefined && json.meshes ? json.meshes[n.mesh] : null;
+      var extras = mesh && mesh.extras && mesh.extras.animkit;
+      if (!extras || !extras.metadata || extras.metadata.hidden !== true) return;
+      nodes[i].visible = false;
+      state.hiddenMeshes.push(nodes[i]);
+    });
+    el('show-hidden-label').hidden = state.hiddenMeshes.length === 0;
+
     buildOverlay(json);
   }
 

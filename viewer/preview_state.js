@@ -23,6 +23,7 @@
     box: new THREE.Box3(),
     cameraPaths: [],
     skinned: [],        // {node, mesh, primitive, object (SkinnedMesh)}
+    hiddenMeshes: [],   // Object3Ds of the meshes the file marks hidden (shown by the checkbox)
     timings: {}         // milliseconds since navigation at each step of the start (the benchmark reads them)
   };
   function mark(step) { state.timings[step] = Math.round(performance.now()); }
@@ -102,6 +103,15 @@
     // Shows (true) or hides the skeleton over the meshes, as the checkbox does.
     setSkeleton: function (visible) {
       el('show-skeleton').checked = overlay.visible = !!visible;
+    },
+    // The meshes the file marks hidden: per one, its name and whether it is shown now.
+    hiddenMeshes: function () {
+      return state.hiddenMeshes.map(function (o) { return { name: o.name, visible: o.visible }; });
+    },
+    // Shows (true) or hides the meshes the file marks hidden, as the checkbox does.
+    setHiddenMeshes: function (visible) {
+      el('show-hidden').checked = !!visible;
+      state.hiddenMeshes.forEach(function (o) { o.visible = !!visible; });
     },
     cameraPositions: function () {
       return state.cameraPaths.map(function (p) { return p.points.map(function (v) { return [v.x, v.y, v.z]; }); });

@@ -345,6 +345,7 @@ def _attach_objects(context, result, obj, nodes, scene, want_meshes, skinned):
                 mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, scene.meshes[n["mesh"]].primitives,
                                                   True, bone_of_node, obj, cache)
                 context.collection.objects.link(mobj)
+                _hide_if_marked(mobj, scene.meshes[n["mesh"]])
                 result.objects.append(mobj)
                 continue
             if n["mesh"] is None or n["kind"] == rigmod.KIND_ROOT or not n["bone"]:
@@ -353,6 +354,7 @@ def _attach_objects(context, result, obj, nodes, scene, want_meshes, skinned):
             mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, scene.meshes[n["mesh"]].primitives,
                                               False, bone_of_node, obj, cache)
             context.collection.objects.link(mobj)
+            _hide_if_marked(mobj, scene.meshes[n["mesh"]])
             _parent_to_bone(mobj, obj, n["bone"])
             result.objects.append(mobj)
     for n in nodes:
@@ -364,6 +366,19 @@ def _attach_objects(context, result, obj, nodes, scene, want_meshes, skinned):
         result.objects.append(cobj)
         if context.scene.camera is None:
             context.scene.camera = cobj
+
+
+def _hide_if_marked(mobj, mesh):
+    """A mesh its file marks hidden (KH2's shadow model) starts hidden in the viewport and
+    in renders; the eye icon (or Alt+H) shows it."""
+    if not mesh.hidden:
+        return
+    mobj["animkit_hidden"] = True
+    mobj.hide_render = True
+    try:
+        mobj.hide_set(True)
+    except RuntimeError:  # not in the active view layer
+        mobj.hide_viewport = True
 
 
 def _parent_to_bone(child, arm_obj, bone_name):

@@ -152,6 +152,14 @@ class Mesh:
         self.index = index
         self.name = raw["name"]
         self.primitives = [Primitive(p, floats, ints) for p in raw["primitives"]]
+        self.extras = raw.get("extras") or {}
+
+    @property
+    def hidden(self):
+        """True for a mesh its file marks hidden by default (KH2's shadow model:
+        extras.animkit.metadata.hidden)."""
+        metadata = self.extras.get("metadata") or {}
+        return metadata.get("hidden") is True
 
 
 class Animation:

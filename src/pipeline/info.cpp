@@ -93,6 +93,8 @@ Value ModelSummaries(const Scene& scene) {
     if (m == names.size()) {
       names.push_back(name);
       models.push_back({{"name", name}, {"meshes", 0}, {"skinned_meshes", 0}, {"vertices", 0}, {"triangles", 0}});
+      if (mesh.metadata.contains(kMeshModelRoleKey) && mesh.metadata[kMeshModelRoleKey].is_string())
+        models.back()["role"] = mesh.metadata[kMeshModelRoleKey];
       materials.emplace_back();
     }
     Value& model = models[m];
@@ -121,7 +123,9 @@ Value ModelSummaries(const Scene& scene) {
 // "character: 12 meshes (12 skinned), 3456 vertices, 5678 triangles, 3 materials, 2 textures
 // (tex0 TIM2 8-bit indexed 128x128, tex1 missing: not in the file)".
 std::string ModelLine(const Value& model) {
-  std::string text = "  model \"" + model["name"].get<std::string>() + "\": " + DumpJson(model["meshes"]) + " meshes (" +
+  const std::string role = model.contains("role") && model["role"].get<std::string>() != "object"
+                               ? " (" + model["role"].get<std::string>() + ")" : "";
+  std::string text = "  model \"" + model["name"].get<std::string>() + "\"" + role + ": " + DumpJson(model["meshes"]) + " meshes (" +
                      DumpJson(model["skinned_meshes"]) + " skinned), " + DumpJson(model["vertices"]) + " vertices, " +
                      DumpJson(model["triangles"]) + " triangles, " + DumpJson(model["materials"]) + " materials, " +
                      std::to_string(model["textures"].size()) + " textures";

@@ -190,8 +190,34 @@ def check_real(rel, skeleton_rel, frames):
     return 1
 
 
+REAL_KH2 = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "real", "kh2"))
+
+
+def check_shadow():
+    """A real MDLX with a shadow model (../shared/real/kh2/W_EX010_M0.mdlx, skipped when
+    absent): its shadow mesh (extras.animkit.metadata.hidden in the glb) is imported hidden
+    in the viewport and in renders, the character's mesh shown."""
+    path = os.path.join(REAL_KH2, "W_EX010_M0.mdlx")
+    if not os.path.isfile(path):
+        print("W_EX010_M0.mdlx: absent (%s), skipped" % REAL_KH2)
+        return 0
+    reset()
+    arm = import_file(path)
+    objs = _skinned_objects(arm)
+    shadow = [o for o in objs if "shadow" in o.get("animkit_mesh_name", "")]
+    shown = [o for o in objs if o not in shadow]
+    check(len(shadow) == 1 and len(shown) == 1, "W_EX010_M0.mdlx: %d shadow and %d other mesh objects, expected 1 and 1"
+          % (len(shadow), len(shown)))
+    check(shadow[0].hide_get() and shadow[0].hide_render and shadow[0].get("animkit_hidden"),
+          "W_EX010_M0.mdlx: the shadow mesh is not hidden")
+    check(not shown[0].hide_get() and not shown[0].hide_render, "W_EX010_M0.mdlx: the character's mesh is hidden")
+    print("W_EX010_M0.mdlx: shadow mesh %s imported hidden (%d vertices)" % (shadow[0].name, len(shadow[0].data.vertices)))
+    return 1
+
+
 def part_skin():
     count = check_synthetic(ARGS["out"])
     for rel, skeleton, frames in REAL:
         count += check_real(rel, skeleton, frames)
+    count += check_shadow()
     return count

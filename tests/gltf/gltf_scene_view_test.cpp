@@ -97,6 +97,19 @@ TEST(GltfSceneView, SkinnedMeshesMaterialsAndImages) {
   EXPECT_EQ(std::memcmp(png.data(), "\x89PNG\r\n\x1a\n", 8), 0);
 }
 
+// A mesh's extras.animkit (its metadata: a KH2 shadow model's "hidden" and "model_role")
+// reach the importer, which hides such a mesh.
+TEST(GltfSceneView, MeshExtrasCarryTheHiddenFlag) {
+  Scene scene = SkinnedArmScene();
+  scene.meshes[0].metadata[kMeshHiddenKey] = true;
+  scene.meshes[0].metadata[kMeshModelRoleKey] = "shadow";
+  Bytes data;
+  const Value view = GltfSceneView(ExportGltf(scene, {}), "", data, Limits{});
+  const Value& extras = view["meshes"][0]["extras"];
+  EXPECT_EQ(extras["metadata"]["hidden"], Value(true));
+  EXPECT_EQ(extras["metadata"]["model_role"].as_string(), "shadow");
+}
+
 
 // Channels come as stored: a Hermite translation as CUBICSPLINE with (in, value, out) per
 // key, a step scale as STEP, a joint without a track has no channel.

@@ -215,6 +215,30 @@ try {
     check(page.errors.length === 0, `${rel}: errors in the page: ${page.errors.join('; ')}`);
     await page.tab.close();
   }
+
+  // ---- a real model with a shadow model (../shared/real/kh2, skipped when absent): its
+  // shadow mesh (extras.animkit.metadata.hidden) starts hidden; the checkbox shows it.
+  const shadowFile = path.resolve(here, '..', '..', '..', 'shared', 'real', 'kh2', 'W_EX010_M0.mdlx');
+  if (!fs.existsSync(shadowFile)) {
+    console.log(`W_EX010_M0.mdlx: absent (${path.dirname(shadowFile)}), skipped`);
+  } else {
+    const page = await openPage(shadowFile, 'W_EX010_M0');
+    const states = await page.tab.evaluate(() => {
+      const p = window.animkitPreview, label = document.getElementById('show-hidden-label');
+      const before = p.hiddenMeshes();
+      document.getElementById('show-hidden').click();
+      const after = p.hiddenMeshes();
+      return { label: !label.hidden, before, after };
+    });
+    check(states.label, 'W_EX010_M0.mdlx: no "hidden meshes" checkbox');
+    check(states.before.length === 1 && !states.before[0].visible,
+          `W_EX010_M0.mdlx: hidden meshes at start ${JSON.stringify(states.before)}, expected the shadow, hidden`);
+    check(states.after.length === 1 && states.after[0].visible,
+          `W_EX010_M0.mdlx: the checkbox did not show the shadow: ${JSON.stringify(states.after)}`);
+    check(page.errors.length === 0, `W_EX010_M0.mdlx: errors in the page: ${page.errors.join('; ')}`);
+    console.log(`W_EX010_M0.mdlx: the shadow mesh starts hidden, the checkbox shows it`);
+    await page.tab.close();
+  }
 } finally {
   await browser.close();
 }

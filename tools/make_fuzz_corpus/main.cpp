@@ -322,6 +322,14 @@ void AddKh2Meshes(Corpus& corpus) {
   corpus.Add("kh2_mesh", "two-bones.model", kh2::EncodeModelEntry(bones, {m}));
   m.colors.clear();
   corpus.Add("kh2_mesh", "two-groups.model", kh2::EncodeModelEntry(bones, {m, m}));
+  // A character and its shadow model (type 4, shadow packets: 3-qword header, no u, v,
+  // colours or weights), the shadow's vertices each on one bone.
+  Mesh shadow = m;
+  shadow.uvs.clear();
+  shadow.weights[3] = {1, 0, 0, 0};
+  shadow.metadata[kMeshModelRoleKey] = "shadow";
+  corpus.Add("kh2_mesh", "character-and-shadow.model", kh2::EncodeModelEntry(bones, {m, shadow}));
+  corpus.Add("kh2_mesh", "two-shadow-groups.model", kh2::EncodeModelEntry(bones, {m, shadow, shadow}));
   Image img;
   img.width = 4, img.height = 2;
   for (int i = 0; i < 8; ++i) img.rgba.insert(img.rgba.end(), {uint8_t(i * 30), 0, 0, uint8_t(i % 2 ? 255 : 128)});

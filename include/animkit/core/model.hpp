@@ -188,6 +188,13 @@ inline constexpr char kSharesDataWithKey[] = "shares_data_with";
 // file), for a file that holds several (KH2's character and shadow models); meshes without
 // it belong to the file's one model.
 inline constexpr char kMeshModelKey[] = "model";
+// The mesh metadata key saying what its model is for ("object", "shadow"): info shows it
+// after the model's name.
+inline constexpr char kMeshModelRoleKey[] = "model_role";
+// The mesh metadata key (true) of a mesh the game draws only as an effect (KH2's shadow
+// model): the Blender add-on and the preview page hide it by default. glTF carries it in
+// the mesh's extras.animkit.metadata.
+inline constexpr char kMeshHiddenKey[] = "hidden";
 
 // What a file decodes to: an optional skeleton, meshes (with their materials and textures)
 // and any number of clips.

@@ -30,7 +30,8 @@ Scene ImportGltf(ByteView data, const std::string& path, const Limits& limits = 
 // Blender add-on): "nodes" (name, parent, t, r, s as written or decomposed from a matrix,
 // camera, mesh, skin), "root" (the animkit_root node or null), "joints" (the skin's, else every
 // node but the root and cameras unless the asset's extras say skeleton false),
-// "asset_extras", "cameras" (as written), "meshes" (per primitive its mode, material and
+// "asset_extras", "cameras" (as written), "meshes" (name, extras.animkit, and per
+// primitive its mode, material and
 // {offset, count} of float32 positions, normals, UVs, RGBA colours, weights (4 per vertex)
 // and uint32 joints (4 per vertex, as node indices, when the mesh's node has a skin) and
 // indices appended to data), "materials" (name, base_color, image, alpha_mode,

@@ -217,7 +217,9 @@ Value MeshesOf(const tinygltf::Model& model, const json& doc, const gltf::Access
                                                                     ? Member(raw[m], "name").get<std::string>()
                                                                     : ""
                                                               : "";
-    meshes.push_back({{"name", name.empty() ? "mesh_" + std::to_string(m) : name}, {"primitives", primitives}});
+    meshes.push_back({{"name", name.empty() ? "mesh_" + std::to_string(m) : name},
+                      {"primitives", primitives},
+                      {"extras", AnimkitExtras(raw.is_array() && m < raw.size() ? raw[m] : json::object())}});
   }
   return meshes;
 }

@@ -51,6 +51,31 @@ struct GroupPacketOut {
   std::vector<int32_t> bones;
 };
 
+// A shadow model's mesh (metadata model_role "shadow").
+bool IsShadow(const Mesh& mesh) {
+  return mesh.metadata.contains(kMeshModelRoleKey) && mesh.metadata[kMeshModelRoleKey].is_string() &&
+         mesh.metadata[kMeshModelRoleKey].get<std::string>() == "shadow";
+}
+
+// A shadow packet (type 2): 3-qword header, strip nodes from qword 3 (no u, v), each
+// position one vertex on one bone (w 1), the per-slot counts; no colours or weights.
+Bytes ShadowPacket(const std::vector<detail::StripNode>& strip, const std::vector<std::array<float, 4>>& positions,
+                   const std::vector<int32_t>& per_slot) {
+  VuImage img;
+  img.words.resize(12, 0);
+  img.words[0] = uint32_t(detail::kPacketShadow);
+  img.words[4] = uint32_t(strip.size()), img.words[5] = 3;
+  for (const auto& n : strip) img.words.insert(img.words.end(), {0u, 0u, uint32_t(n.index), uint32_t(n.flag)});
+  img.words[8] = uint32_t(positions.size()), img.words[9] = uint32_t(img.Qword());
+  for (const auto& p : positions)
+    for (float f : p) img.words.push_back(Bits(f));
+  img.words[6] = uint32_t(img.Qword()), img.words[11] = uint32_t(per_slot.size());
+  for (int32_t n : per_slot) img.words.push_back(uint32_t(n));
+  img.Pad();
+  img.words[7] = uint32_t(img.Qword());
+  return VifPacket(img);
+}
+
 GroupPacketOut EncodeGroup(const Mesh& mesh, const std::vector<Mat4>& bind) {
   if (!mesh.Skinned() || mesh.joints.size() != mesh.positions.size())
     throw Error::General("EncodeModelEntry: mesh '" + mesh.name + "' is not skinned");
@@ -89,6 +114,12 @@ GroupPacketOut EncodeGroup(const Mesh& mesh, const std::vector<Mat4>& bind) {
   for (size_t a = 1; a <= most; ++a)
     for (size_t v = 0; v < refs.size(); ++v)
       if (refs[v].size() == a) final_index[v] = order.size(), order.push_back(v), ++group_counts[a - 1];
+  const bool shadow = IsShadow(mesh);
+  if (shadow)  // a shadow vertex is its one position
+    for (size_t v = 0; v < refs.size(); ++v) {
+      if (refs[v].size() != 1) throw Error::General("EncodeModelEntry: a shadow mesh's vertex names more than one bone");
+      final_index[v] = refs[v][0];
+    }
   // Strip nodes: per triangle (a, b, c) the nodes b, c, a flagged stock, stock, draw.
   std::vector<detail::StripNode> strip;
   for (size_t t = 0; t + 2 < mesh.triangles.size(); t += 3) {
@@ -100,9 +131,14 @@ GroupPacketOut EncodeGroup(const Mesh& mesh, const std::vector<Mat4>& bind) {
                        int32_t(final_index[v]), c == 2 ? detail::kStripDraw : detail::kStripStock});
     }
   }
+  if (shadow) {
+    if (3 + strip.size() + positions.size() + (per_slot.size() + 3) / 4 + 4 * slot_bone.size() > detail::kVuQwords)
+      throw Error::General("EncodeModelEntry: mesh '" + mesh.name + "' does not fit one VU1 packet (16 KB)");
+    return {ShadowPacket(strip, positions, per_slot), slot_bone};
+  }
   VuImage img;
   img.words.resize(16, 0);
-  img.words[0] = 1;
+  img.words[0] = uint32_t(detail::kPacketObject);
   img.words[4] = uint32_t(strip.size()), img.words[5] = 4;
   for (const auto& n : strip) img.words.insert(img.words.end(), {uint32_t(n.u), uint32_t(n.v), uint32_t(n.index), uint32_t(n.flag)});
   if (!mesh.colors.empty()) {
@@ -131,30 +167,28 @@ GroupPacketOut EncodeGroup(const Mesh& mesh, const std::vector<Mat4>& bind) {
   return {VifPacket(img), slot_bone};
 }
 
-}  // namespace
-
-Bytes EncodeModelEntry(const std::vector<BoneRecord>& bones, const std::vector<Mesh>& meshes) {
-  Model skeleton_model;
-  skeleton_model.bones = bones;
-  const std::vector<Mat4> bind = BindMatrices(SkeletonFromModel(skeleton_model), ScaleInheritance::PerAxis);
-  std::vector<GroupPacketOut> groups;
-  for (const Mesh& m : meshes) groups.push_back(EncodeGroup(m, bind));
-  // Offsets from the model header (0x90): header, group headers, bones, then per group
-  // its VIF packet, DMA tags and slot table.
-  Bytes body;  // from 0x90
+// One model's bytes (offsets from its header): header, group headers, bones (none for a
+// shadow model: it names the object model's), then per group its VIF packet, DMA tags and
+// slot table, 16-aligned.
+Bytes ModelBytes(int32_t type, const std::vector<BoneRecord>& bones, bool write_bones,
+                 const std::vector<GroupPacketOut>& groups, const std::vector<const Mesh*>& meshes) {
+  Bytes body;
   body.resize(0x20 + 0x20 * groups.size(), 0);
   const size_t bone_offset = body.size();
-  ByteWriter bw(Endian::Little);
-  for (const BoneRecord& b : bones) detail::WriteBone(bw, b);
-  body.insert(body.end(), bw.bytes().begin(), bw.bytes().end());
+  if (write_bones) {
+    ByteWriter bw(Endian::Little);
+    for (const BoneRecord& b : bones) detail::WriteBone(bw, b);
+    body.insert(body.end(), bw.bytes().begin(), bw.bytes().end());
+  }
   auto at = [&](size_t pos, uint32_t v) {
     for (int k = 0; k < 4; ++k) body[pos + size_t(k)] = uint8_t(v >> (8 * k));
   };
-  at(0, 3);  // an object model
+  at(0, uint32_t(type));
   body[0x10] = uint8_t(bones.size()), body[0x11] = uint8_t(bones.size() >> 8);
-  at(0x14, uint32_t(bone_offset));
+  if (write_bones) at(0x14, uint32_t(bone_offset));
   at(0x1C, uint32_t(groups.size()));
   for (size_t g = 0; g < groups.size(); ++g) {
+    while (body.size() % 16) body.push_back(0);
     const size_t vif_at = body.size();
     body.insert(body.end(), groups[g].vif.begin(), groups[g].vif.end());
     const size_t dma_at = body.size();
@@ -170,8 +204,32 @@ Bytes EncodeModelEntry(const std::vector<BoneRecord>& bones, const std::vector<M
     for (int32_t b : groups[g].bones) Put32(body, uint32_t(b));
     while (body.size() % 16) body.push_back(0);
     const size_t h = 0x20 + 0x20 * g;
-    at(h + 4, uint32_t(int32_t(meshes[g].material)));
+    at(h + 4, uint32_t(int32_t(meshes[g]->material)));
     at(h + 0x10, uint32_t(dma_at)), at(h + 0x14, uint32_t(slots_at)), at(h + 0x18, uint32_t(body.size() - vif_at));
+  }
+  return body;
+}
+
+}  // namespace
+
+Bytes EncodeModelEntry(const std::vector<BoneRecord>& bones, const std::vector<Mesh>& meshes) {
+  Model skeleton_model;
+  skeleton_model.bones = bones;
+  const std::vector<Mat4> bind = BindMatrices(SkeletonFromModel(skeleton_model), ScaleInheritance::PerAxis);
+  std::vector<GroupPacketOut> object_groups, shadow_groups;
+  std::vector<const Mesh*> object_meshes, shadow_meshes;
+  for (const Mesh& m : meshes) {
+    (IsShadow(m) ? shadow_groups : object_groups).push_back(EncodeGroup(m, bind));
+    (IsShadow(m) ? shadow_meshes : object_meshes).push_back(&m);
+  }
+  // The object model (type 3) at 0x90, then the shadow model (type 4) when there is one,
+  // its offset from the object model's header in the object header's next field.
+  Bytes body = ModelBytes(3, bones, true, object_groups, object_meshes);
+  if (!shadow_groups.empty()) {
+    const uint32_t next = uint32_t(body.size());
+    for (int k = 0; k < 4; ++k) body[0x0C + size_t(k)] = uint8_t(next >> (8 * k));
+    const Bytes shadow = ModelBytes(4, bones, false, shadow_groups, shadow_meshes);
+    body.insert(body.end(), shadow.begin(), shadow.end());
   }
   body.insert(body.begin(), kReservedSize, uint8_t{0});  // the reserved bytes before the header
   return body;

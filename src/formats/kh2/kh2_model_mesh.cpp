@@ -21,6 +21,8 @@ namespace {
 constexpr size_t kModelHeaderSize = 0x20;
 constexpr size_t kGroupHeaderSize = 0x20;
 constexpr size_t kMaxModels = 64;
+constexpr int32_t kModelShadow = 4;                     // model header type: 3 object, 4 shadow
+constexpr char kInfluencesKey[] = "influences_over_4";  // mesh metadata: every influence of a vertex of over 4
 
 std::string N(uint64_t v) { return std::to_string(v); }
 
@@ -68,11 +70,15 @@ std::vector<GroupPacket> GroupPackets(ByteReader& model, const GroupHeader& g) {
   return packets;
 }
 
-// The four heaviest influences, renormalised; true when more were dropped.
-bool KeepFour(std::vector<std::pair<float, uint16_t>>& w, std::array<uint16_t, 4>& joints, std::array<float, 4>& weights) {
+// The four heaviest influences, renormalised; returns the weight of those dropped (of
+// the vertex's total), 0 when it had at most 4.
+double KeepFour(std::vector<std::pair<float, uint16_t>>& w, std::array<uint16_t, 4>& joints, std::array<float, 4>& weights) {
   std::stable_sort(w.begin(), w.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  const bool dropped = w.size() > 4;
-  if (dropped) w.resize(4);
+  double dropped = 0, total = 0;
+  for (size_t k = 0; k < w.size(); ++k) (k < 4 ? total : dropped) += double(w[k].first);
+  total += dropped;
+  dropped = w.size() > 4 && total > 0 ? dropped / total : 0;
+  if (w.size() > 4) w.resize(4);
   float sum = 0;
   for (const auto& p : w) sum += p.first;
   joints = {0, 0, 0, 0}, weights = {0, 0, 0, 0};
@@ -81,6 +87,21 @@ bool KeepFour(std::vector<std::pair<float, uint16_t>>& w, std::array<uint16_t, 4
     weights[k] = sum > 0 ? w[k].first / sum : (k == 0 ? 1.f : 0.f);
   }
   return dropped;
+}
+
+// The influences of the vertex just added (the game blends them all; joints/weights keep 4),
+// in the mesh's metadata: influences_over_4 [{vertex, joints, weights (summing to 1)}].
+void KeepAllInfluences(Mesh& mesh, const std::vector<std::pair<float, uint16_t>>& all) {
+  float total = 0;
+  for (const auto& [weight, joint] : all) total += weight;
+  Value joints = Value::array(), weights = Value::array();
+  for (const auto& [weight, joint] : all) {
+    joints.push_back(Value(int64_t(joint)));
+    weights.push_back(Value(double(total > 0 ? weight / total : 0)));
+  }
+  if (!mesh.metadata.contains(kInfluencesKey)) mesh.metadata[kInfluencesKey] = Value::array();
+  mesh.metadata[kInfluencesKey].push_back(
+      Value{{"vertex", int64_t(mesh.positions.size() - 1)}, {"joints", joints}, {"weights", weights}});
 }
 
 // M * (p, w): the matrix's linear part on p plus w times its translation.
@@ -103,6 +124,7 @@ void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build
   std::vector<Vec3> pos(b.vertices.size());
   std::vector<std::array<uint16_t, 4>> joints(b.vertices.size());
   std::vector<std::array<float, 4>> weights(b.vertices.size());
+  std::vector<std::vector<std::pair<float, uint16_t>>> over_four(b.vertices.size());  // every influence, when over 4
   for (size_t v = 0; v < b.vertices.size(); ++v) {
     const auto& refs = b.vertices[v];
     std::vector<std::pair<float, uint16_t>> w;
@@ -122,13 +144,21 @@ void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build
           std::max(build.out->max_bone_disagreement, std::sqrt(double(d.x * d.x + d.y * d.y + d.z * d.z)));
     }
     pos[v] = sum;
-    if (KeepFour(w, joints[v], weights[v])) ++build.out->dropped_influences;
+    const size_t influences = w.size();
+    if (influences > 4) over_four[v] = w;
+    const double dropped = KeepFour(w, joints[v], weights[v]);
+    if (influences > 4) {
+      ++build.out->dropped_influences;
+      build.out->max_dropped_weight = std::max(build.out->max_dropped_weight, dropped);
+    }
   }
   // One mesh vertex per distinct (vertex, u, v, colour) the strip draws.
   std::map<std::tuple<int32_t, int32_t, int32_t, std::array<int32_t, 4>>, uint32_t> made;
   std::vector<uint32_t> node_vertex(b.strip.size());
+  const bool textured = b.type != detail::kPacketShadow;  // a shadow packet's nodes carry no u, v
   for (size_t i = 0; i < b.strip.size(); ++i) {
-    const StripNode& n = b.strip[i];
+    StripNode n = b.strip[i];
+    if (!textured) n.u = n.v = 0;
     if (n.index < 0 || size_t(n.index) >= b.vertices.size())
       throw Error::AtOffset(packet.at, "strip node " + N(i) + " draws vertex " + std::to_string(n.index) +
                                            "; the packet has " + N(b.vertices.size()));
@@ -141,8 +171,9 @@ void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build
     mesh.positions.push_back(pos[v]);
     mesh.joints.push_back(joints[v]);
     mesh.weights.push_back(weights[v]);
+    if (!over_four[v].empty()) KeepAllInfluences(mesh, over_four[v]);
     // 16-bit texture coordinates, 4096 = 1.0, v from the image's top row.
-    mesh.uvs.push_back({float(int16_t(n.u & 0xFFFF)) / 4096.f, float(int16_t(n.v & 0xFFFF)) / 4096.f});
+    if (textured) mesh.uvs.push_back({float(int16_t(n.u & 0xFFFF)) / 4096.f, float(int16_t(n.v & 0xFFFF)) / 4096.f});
     if (!b.colors.empty()) {
       std::array<float, 4> rgba{};  // PS2 vertex colour: 0x80 is 1.0 (brighter values clamp)
       for (size_t k = 0; k < 4; ++k) rgba[k] = std::min(1.f, float(std::max(c[k], 0)) / 128.f);
@@ -152,19 +183,24 @@ void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build
   for (uint32_t node : detail::StripTriangles(b.strip)) mesh.triangles.push_back(node_vertex[node]);
 }
 
-// One group: its packets decoded into one mesh. A damaged packet throws (the group is left out).
-Mesh DecodeGroup(ByteReader& model, const GroupHeader& g, MeshBuild& build, const Limits& limits) {
+// One group: its packets decoded into one mesh. A damaged packet throws (the group is left
+// out); what a packet reads past goes to notes.
+Mesh DecodeGroup(ByteReader& model, const GroupHeader& g, MeshBuild& build, const Limits& limits,
+                 std::vector<std::string>& notes) {
   Mesh mesh;
-  mesh.material = g.texture_index;
   const std::vector<GroupPacket> packets = GroupPackets(model, g);
   for (const GroupPacket& p : packets) {
     const detail::VuMemory mem = detail::UnpackVif(p.vif, p.at);
     const VertexBatch b = detail::ReadVertexBatch(mem, p.at);
+    notes.insert(notes.end(), b.warnings.begin(), b.warnings.end());
     AddPacket(b, p, build, mesh);
     CheckLimit(mesh.positions.size(), &Limits::max_values, limits, "the vertices of a group", Place::At(p.at));
   }
   if (!mesh.colors.empty() && mesh.colors.size() != mesh.positions.size())
     mesh.colors.clear();  // some packets had colours, some not: none rather than a mix
+  if (!mesh.uvs.empty() && mesh.uvs.size() != mesh.positions.size())
+    notes.push_back("the group mixes object and shadow packets; its texture coordinates are left out");
+  if (mesh.uvs.size() != mesh.positions.size()) mesh.uvs.clear();  // shadow packets: no texture coordinates
   return mesh;
 }
 
@@ -188,23 +224,37 @@ ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint
     const uint32_t next = m.U32("next model offset");
     m.Skip(12, "bone count and offsets");
     const uint32_t group_count = m.U32("group count");
-    m.Count(group_count, kGroupHeaderSize, "the model's group headers");
+    try {
+      m.Count(group_count, kGroupHeaderSize, "the model's group headers");
+    } catch (const Error& e) {
+      if (index == 0) throw;  // nothing readable
+      out.warnings.push_back("model " + N(index) + " left out: " + e.what());
+      break;
+    }
     ++out.models;
+    const bool shadow = type == kModelShadow;
+    if (shadow) ++out.shadow_models;
     for (uint32_t gi = 0; gi < group_count; ++gi) {
       GroupHeader g;
       g.render_flags = m.I32(), g.texture_index = m.I32(), g.unk08 = m.I32(), g.unk0c = m.I32();
       g.dma_offset = m.U32(), g.slot_table_offset = m.U32(), g.dma_length = m.U32(), g.unk1c = m.U32();
+      const std::string where = "model " + N(index) + (shadow ? " (shadow)" : "") + " group " + N(gi);
       try {
-        Mesh mesh = DecodeGroup(m, g, build, limits);
-        mesh.name = "model" + N(index) + "_group" + N(gi);
-        mesh.metadata["model"] = index;
+        std::vector<std::string> notes;
+        Mesh mesh = DecodeGroup(m, g, build, limits, notes);
+        for (const std::string& n : notes) out.warnings.push_back(where + ": " + n);
+        mesh.name = "model" + N(index) + (shadow ? "_shadow" : "") + "_group" + N(gi);
+        mesh.material = shadow ? -1 : g.texture_index;  // a shadow group's texture index is not used
+        mesh.metadata[kMeshModelKey] = index;
+        mesh.metadata[kMeshModelRoleKey] = shadow ? "shadow" : "object";
+        if (shadow) mesh.metadata[kMeshHiddenKey] = true;
         mesh.metadata["model_type"] = type;
         mesh.metadata["group"] = gi;
         mesh.metadata["texture_index"] = g.texture_index;
         mesh.metadata["render_flags"] = g.render_flags;
         out.meshes.push_back(std::move(mesh));
       } catch (const Error& e) {
-        out.warnings.push_back("model " + N(index) + " group " + N(gi) + " left out: " + e.what());
+        out.warnings.push_back(where + " left out: " + e.what());
       }
     }
     if (next == 0) break;
@@ -215,9 +265,6 @@ ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint
     }
     at += next;
   }
-  if (out.dropped_influences > 0)
-    out.warnings.push_back(N(out.dropped_influences) +
-                           " vertices named more than 4 bones: the 4 heaviest are kept, renormalised");
   return out;
 }
 

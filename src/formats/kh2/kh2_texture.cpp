@@ -245,7 +245,8 @@ void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scen
   std::map<int, int> extra;  // texture index past the entry's -> its material
   for (Mesh& mesh : meshes) {
     const int index = mesh.material;
-    if (index >= 0 && size_t(index) < held) {
+    if (index < 0) continue;  // an untextured mesh (a shadow model's) gets no material
+    if (size_t(index) < held) {
       mesh.material = int(first_material) + index;
     } else if (auto it = extra.find(index); it != extra.end()) {
       mesh.material = it->second;

@@ -122,19 +122,34 @@ VertexBatch ReadVertexBatch(const VuMemory& mem, uint64_t base) {
   const auto& w = mem.words;
   auto i32 = [&](size_t k) { return int32_t(w[k]); };
   VertexBatch b;
-  // Header (qwords 0-3): strip count/offset 4/5, matrix-count table 6, colours 8/9,
-  // weight groups 10/11, positions 12/13, matrix slots 15.
-  const int32_t strip_count = i32(4), strip_at = i32(5), count_at = i32(6), color_count = i32(8), color_at = i32(9);
-  const int32_t group_count = i32(10), group_at = i32(11), pos_count = i32(12), pos_at = i32(13), slots = i32(15);
+  b.type = i32(0);
+  // Object header (qwords 0-3): strip count/offset 4/5, matrix-count table 6, colours 8/9,
+  // weight groups 10/11, positions 12/13, matrix slots 15. Shadow header (qwords 0-2, the
+  // strip nodes may start at qword 3): strip 4/5, matrix-count table 6, positions 8/9, word
+  // 10 (0 in every known file), matrix slots 11.
+  const bool shadow = b.type == kPacketShadow;
+  if (!shadow && b.type != kPacketObject)
+    b.warnings.push_back("offset " + Hex(base) + ": packet type " + std::to_string(b.type) +
+                         " (1 object, 2 shadow); read as an object packet");
+  const int32_t strip_count = i32(4), strip_at = i32(5), count_at = i32(6);
+  const int32_t color_count = shadow ? 0 : i32(8), color_at = shadow ? 0 : i32(9);
+  const int32_t group_count = shadow ? 0 : i32(10), group_at = shadow ? 0 : i32(11);
+  const int32_t pos_count = i32(shadow ? 8 : 12), pos_at = i32(shadow ? 9 : 13), slots = i32(shadow ? 11 : 15);
+  if (shadow && i32(10) != 0)
+    b.warnings.push_back("offset " + Hex(base) + ": shadow packet header word 10 is " + std::to_string(i32(10)) +
+                         " (0 in every known file); not read");
   size_t k = TableAt(strip_at, strip_count, 1, "strip node", base);
   b.strip.resize(size_t(strip_count));
   for (StripNode& n : b.strip) n = {i32(k), i32(k + 1), i32(k + 2), i32(k + 3)}, k += 4;
-  if (color_count != 0 && color_count != strip_count)
-    Fail(base, "the packet has " + std::to_string(color_count) + " colours for " + std::to_string(strip_count) +
-                   " strip nodes");
-  k = TableAt(color_at, color_count, 1, "colour", base);
-  b.colors.resize(size_t(color_count));
-  for (auto& c : b.colors) c = {i32(k), i32(k + 1), i32(k + 2), i32(k + 3)}, k += 4;
+  // Colours are per strip node only when the counts match (as OpenKH's reader applies them).
+  if (color_count != 0 && color_count != strip_count) {
+    b.warnings.push_back("offset " + Hex(base) + ": the packet has " + std::to_string(color_count) +
+                         " colours for " + std::to_string(strip_count) + " strip nodes; its colours are left out");
+  } else {
+    k = TableAt(color_at, color_count, 1, "colour", base);
+    b.colors.resize(size_t(color_count));
+    for (auto& c : b.colors) c = {i32(k), i32(k + 1), i32(k + 2), i32(k + 3)}, k += 4;
+  }
   k = TableAt(pos_at, pos_count, 1, "position", base);
   b.positions.resize(size_t(pos_count));
   for (auto& p : b.positions) {

@@ -29,14 +29,22 @@ struct StripNode {
   int32_t u = 0, v = 0, index = 0, flag = 0;
 };
 
+// Packet types (header word 0): an object model's packet (4-qword header: strip nodes with
+// texture coordinates, colours, weight groups) and a shadow model's (3-qword header: strip
+// nodes, positions on one bone each; no texture coordinates, colours or weights).
+inline constexpr int32_t kPacketObject = 1;
+inline constexpr int32_t kPacketShadow = 2;
+
 // The vertex tables of one packet as the microprogram reads them (VpuPacket in OpenKH).
 struct VertexBatch {
+  int32_t type = kPacketObject;  // header word 0
   std::vector<StripNode> strip;
   std::vector<std::array<int32_t, 4>> colors;  // one per strip node, or none
   std::vector<std::array<float, 4>> positions;  // xyz pre-weighted, w the weight
   std::vector<int32_t> per_matrix;              // positions per matrix slot, in order
   // The vertices strip nodes index: each lists (matrix slot, position index) pairs.
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> vertices;
+  std::vector<std::string> warnings;  // what was read past (colours that are not per node...)
 };
 
 // The tables of memory (after UnpackVif); what throws names base (the packet's offset).

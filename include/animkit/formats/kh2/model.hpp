@@ -14,12 +14,18 @@ namespace animkit::kh2 {
 // What the meshes of a model entry decode to: one skinned Mesh per group (DMA chain) of
 // every model in the "next model" chain, in model space at the bind pose of the skeleton
 // (its rest pose under ScaleInheritance::PerAxis). mesh.material is the group's texture
-// index (Scene-level materials are one per texture index: AttachMaterials).
+// index (Scene-level materials are one per texture index: AttachMaterials); a shadow
+// model's (type 4) meshes have none, are named model<M>_shadow_group<G> and carry
+// metadata model_role "shadow" and hidden true (object meshes: model<M>_group<G>, "object").
 struct ModelMeshes {
   std::vector<Mesh> meshes;
-  std::vector<std::string> warnings;  // damaged groups and packets (left out), dropped influences
+  std::vector<std::string> warnings;  // damaged groups and packets (left out), tables read past
   size_t models = 0;                  // models in the chain (character, shadow...)
-  size_t dropped_influences = 0;      // vertices that named more than 4 bones (the 4 heaviest kept)
+  size_t shadow_models = 0;           // of them, shadow models (type 4)
+  // Vertices that named more than 4 bones (the game blends them all; the Mesh keeps the 4
+  // heaviest, renormalised) and the largest share of a vertex's weight that left out.
+  size_t dropped_influences = 0;
+  double max_dropped_weight = 0;
   // Largest distance, in model units, between the model-space positions a shared vertex's
   // bones give (each per-bone position divided by its weight, through that bone's bind
   // matrix) and their weighted sum: how exactly the file's pre-weighted positions agree.
@@ -57,9 +63,10 @@ TextureSet DecodeTim2(ByteView data, uint64_t base = 0, const Limits& limits = {
 void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scene, std::vector<std::string>& warnings);
 
 // Sample and test writers (limited scope; writing a modder's edited mesh back into an
-// MDLX is the next step, not done): a model entry of one model whose groups are the given
-// skinned meshes (positions at the bind pose of bones' rest pose), one VIF packet per
-// group; and a TIM2 of indexed pictures (at most 16 colours: 4-bit, else at most 256: 8-bit).
+// MDLX is the next step, not done): a model entry whose groups are the given skinned
+// meshes (positions at the bind pose of bones' rest pose), one VIF packet per group: an
+// object model, then a shadow model (type 4, shadow packets) of the meshes whose metadata
+// model_role is "shadow" (each vertex on one bone) when there are any; and a TIM2 of indexed pictures (at most 16 colours: 4-bit, else at most 256: 8-bit).
 Bytes EncodeModelEntry(const std::vector<BoneRecord>& bones, const std::vector<Mesh>& meshes);
 Bytes EncodeTim2(const std::vector<Image>& images);
 // A raw texture entry (magic 0) of power-of-two images as the game's files lay them out:
