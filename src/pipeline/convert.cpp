@@ -148,9 +148,7 @@ ConvertResult Convert(const ConvertRequest& request) {
   LoadedFile loaded = LoadBytes(input, request.input, request.input_format, request.options);
   result.input_format = loaded.format;
   // What the reader accepted or could not read is said with the output, naming the input.
-  for (const std::string& w : loaded.document->Warnings()) result.warnings.push_back(request.input + ": " + w);
-  for (const std::string& d : loaded.document->Damaged())
-    result.warnings.push_back(request.input + ": damaged, no clip from it (its bytes are kept): " + d);
+  for (const std::string& w : ReadWarnings(loaded)) result.warnings.push_back(request.input + ": " + w);
 
   const bool to_json = request.output_format.empty() && ExtensionOf(request.output) == ".json";
   const TemplateFile t = ReadTemplate(request, to_json);

@@ -198,6 +198,9 @@ void ParsePayload(BarEntry& e, ByteView payload, ByteView to_end, uint64_t at, P
     case kEntryTriggers: e.triggers = std::make_shared<Triggers>(ParseTriggersIn(to_end, e.size, at)); break;
     case kEntryAnb: e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, parsed, depth + 1)); break;
     case kEntrySubArchive:
+    case kEntryBinaryArchive:
+    case kEntryMapArchive:
+    case kEntryOtherArchive:
       if (LooksLikeBar(payload)) e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, parsed, depth + 1));
       else e.raw.assign(payload.begin(), payload.end());
       break;

@@ -44,6 +44,7 @@ void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Ske
     const BarEntry& e = bar.entries[i];
     if (e.motion && !e.motion->placeholder) {
       auto known = decoded.clips.find(e.motion.get());
+      CheckLimit(scene.clips.size() + 1, &Limits::max_clips, settings.limits, "the clips of the archive's motions");
       Clip clip = known != decoded.clips.end() ? scene.clips[known->second]
                                                : DecodeMotion(*e.motion, skeleton, rest, settings);
       for (const JointTrack& t : clip.tracks) decoded.keys += t.translation.size() + t.rotation.size() + t.scale.size();
@@ -61,8 +62,11 @@ void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Ske
         clip.events = DecodeTriggers(*triggers, rate, clip.duration);
       }
       scene.clips.push_back(std::move(clip));
-    } else if (e.bar && prefix.empty()) {
-      AddClips(*e.bar, SlotName(i, e), scene, skeleton, rest, settings, decoded);
+    } else if (e.bar) {
+      // A nested archive (an MSET's ANB slot, or a moveset of slots in a slot): its clips
+      // are named by their path of slots, "252_AB20/003_0010".
+      AddClips(*e.bar, prefix.empty() ? SlotName(i, e) : prefix + "/" + SlotName(i, e), scene, skeleton, rest,
+               settings, decoded);
     }
   }
 }

@@ -68,4 +68,19 @@ inline constexpr auto kBoneRecord = fields::List(
     Field{"bone scale", &BoneRecord::scale}, Field{"bone rotation", &BoneRecord::rotation},
     Field{"bone translation", &BoneRecord::translation});
 
+// Table 1: an initial pose value (8 bytes).
+inline constexpr auto kInitialPoseRecord =
+    fields::List(Field{"initial pose bone", &InitialPose::bone}, Field{"initial pose channel", &InitialPose::channel},
+                 Field{"initial pose value", &InitialPose::value});
+
+// Tables 2 and 2X: a forward or inverse curve (6 bytes).
+inline constexpr auto kCurveRecord =
+    fields::List(Field{"curve joint", &Curve::joint}, Field{"curve channel and cycle types", &Curve::packed},
+                 Field{"curve key count", &Curve::key_count}, Field{"curve first key", &Curve::first_key});
+
+// Table 9: a key (8 bytes), its table's and those read past it alike.
+inline constexpr auto kKeyRecord =
+    fields::List(Field{"key type and time index", &Key::packed}, Field{"key value index", &Key::value},
+                 Field{"key in-tangent index", &Key::in_tangent}, Field{"key out-tangent index", &Key::out_tangent});
+
 }  // namespace animkit::kh2::detail
