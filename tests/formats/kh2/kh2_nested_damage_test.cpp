@@ -132,7 +132,7 @@ TEST(Kh2Nested, MotionsOfNestedMovesetsAreClipsNamedByTheirPath) {
   for (const Clip& c : scene.clips) {
     EXPECT_EQ(c.frame_count, 6u) << c.name;  // frames 0..5 at 30 fps
     ASSERT_EQ(c.events.size(), 1u) << c.name << ": its ANB's triggers";
-    EXPECT_DOUBLE_EQ(c.events[0].time, 2.0 / 30) << c.name;
+    EXPECT_NEAR(c.events[0].time, 2.0 / 30, 1e-6) << c.name;  // frame 2 at the motion's 30 fps
   }
 }
 
@@ -144,7 +144,7 @@ TEST(Kh2Nested, NestingDeeperThanTheLimitIsRefused) {
   EXPECT_NE(test::ErrorOf([&] { (void)ParseBar(bytes, 0, limits); }).find("nesting depth"), std::string::npos);
   const Scene scene = DecodeBar(ParseBar(bytes), nullptr, {});
   EXPECT_EQ(ClipNames(scene), (std::vector<std::string>{"000_N003/000_N002/000_N001/000_N000"}))
-      << "the ANB's one motion is named by the path to it");
+      << "the ANB's one motion is named by the path to it";
 }
 
 TEST(Kh2Nested, AnUneditedTemplateRoundTripKeepsEveryByte) {
