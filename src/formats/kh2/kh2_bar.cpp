@@ -1,4 +1,5 @@
 // KH2 BAR archives, motion triggers and the MDLX model's bone table.
+#include "kh2_fields.hpp"
 #include "kh2_internal.hpp"
 
 #include <map>
@@ -233,12 +234,10 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& pa
   for (size_t i = 0; i < count; ++i) {
     BarEntry& e = bar.entries[i];
     const size_t pos = r.tell();
-    e.type = r.U16("entry type");
-    e.duplicate = r.U16("entry duplicate flag");
-    ByteView name = r.Take(4, "entry name");
-    std::copy(name.begin(), name.end(), reinterpret_cast<uint8_t*>(e.name.data()));
-    e.offset = r.U32("entry offset");
-    e.size = r.U32("entry size");
+    BarEntryRecord record;
+    fields::ReadAll(r, record, kBarEntryRecord);
+    e.type = record.type, e.duplicate = record.duplicate, e.offset = record.offset, e.size = record.size;
+    std::memcpy(e.name.data(), record.name.data(), 4);
     if (e.size == 0) continue;  // an empty slot: the game never reads its offset
     const uint64_t end = uint64_t(e.offset) + e.size;
     if (end > data.size()) {
@@ -380,11 +379,9 @@ Bytes SerializeBar(const Bar& bar) {
   w.U32(bar.reserved);
   w.I32(bar.mset_type);
   for (const BarEntry& e : bar.entries) {
-    w.U16(e.type);
-    w.U16(e.duplicate);
-    w.Append(ByteView(reinterpret_cast<const uint8_t*>(e.name.data()), 4));
-    w.U32(e.offset);
-    w.U32(e.size);
+    BarEntryRecord record{e.type, e.duplicate, {}, e.offset, e.size};
+    std::memcpy(record.name.data(), e.name.data(), 4);
+    fields::WriteAll(w, record, kBarEntryRecord);
   }
   Image img(Extent(bar));
   img.Put(0, w.bytes(), "the BAR header and entry table");

@@ -83,4 +83,17 @@ inline constexpr auto kKeyRecord =
     fields::List(Field{"key type and time index", &Key::packed}, Field{"key value index", &Key::value},
                  Field{"key in-tangent index", &Key::in_tangent}, Field{"key out-tangent index", &Key::out_tangent});
 
+// A BAR entry as stored (16 bytes); BarEntry keeps these fields and the parsed payload.
+struct BarEntryRecord {
+  uint16_t type = 0;
+  uint16_t duplicate = 0;
+  std::array<uint8_t, 4> name{};
+  uint32_t offset = 0;
+  uint32_t size = 0;
+};
+inline constexpr auto kBarEntryRecord =
+    fields::List(Field{"entry type", &BarEntryRecord::type}, Field{"entry duplicate flag", &BarEntryRecord::duplicate},
+                 Field{"entry name", &BarEntryRecord::name}, Field{"entry offset", &BarEntryRecord::offset},
+                 Field{"entry size", &BarEntryRecord::size});
+
 }  // namespace animkit::kh2::detail
