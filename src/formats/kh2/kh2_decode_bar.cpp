@@ -1,6 +1,7 @@
 // KH2 decoding of archives: every slot's motion and triggers, the model's skeleton.
 #include "kh2_internal.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -31,7 +32,12 @@ const Model* FindModel(const Bar& bar) {
 struct DecodedMotions {
   uint64_t keys = 0;
   std::map<const Motion*, size_t> clips;  // index of the first clip in the scene
+  std::set<const Bar*> entered;           // nested archives already walked
 };
+
+bool HoldsMotions(const Bar& bar) {
+  return std::any_of(bar.entries.begin(), bar.entries.end(), [](const BarEntry& e) { return e.motion != nullptr; });
+}
 
 void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Skeleton& skeleton,
               const std::vector<ChannelValues>& rest, const DecodeSettings& settings, DecodedMotions& decoded) {
@@ -64,7 +70,10 @@ void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Ske
       scene.clips.push_back(std::move(clip));
     } else if (e.bar) {
       // A nested archive (an MSET's ANB slot, or a moveset of slots in a slot): its clips
-      // are named by their path of slots, "252_AB20/003_0010".
+      // are named by their path of slots, "252_AB20/003_0010". An ANB shared by several
+      // slots (links) gives each its clip; an archive of archives shared by several entries
+      // is walked once (entries sharing payloads would otherwise multiply paths per level).
+      if (!decoded.entered.insert(e.bar.get()).second && !HoldsMotions(*e.bar)) continue;
       AddClips(*e.bar, prefix.empty() ? SlotName(i, e) : prefix + "/" + SlotName(i, e), scene, skeleton, rest,
                settings, decoded);
     }

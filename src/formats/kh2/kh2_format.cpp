@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include <string>
 
@@ -234,16 +235,18 @@ struct AnbSlot {
   std::string entry_name;  // the slot's own entry name
 };
 
-// Every ANB slot, nested archives searched in entry order (their depth is the parse's).
-void ListAnbSlots(const Bar& bar, const std::vector<size_t>& at, const std::string& prefix, std::vector<AnbSlot>& out) {
+// Every ANB slot, nested archives searched in entry order (their depth is the parse's;
+// an archive of archives shared by several entries is searched at its first).
+void ListAnbSlots(const Bar& bar, const std::vector<size_t>& at, const std::string& prefix, std::set<const Bar*>& seen,
+                  std::vector<AnbSlot>& out) {
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
     std::vector<size_t> path = at;
     path.push_back(i);
     if (IsAnbSlot(bar, i)) {
       out.push_back({path, prefix + SlotName(i, e), e.Name()});
-    } else if (e.bar && e.size > 0 && LinkTarget(bar, i) < 0 && e.type != kEntryAnb) {
-      ListAnbSlots(*e.bar, path, prefix + SlotName(i, e) + "/", out);
+    } else if (e.bar && e.size > 0 && LinkTarget(bar, i) < 0 && e.type != kEntryAnb && seen.insert(e.bar.get()).second) {
+      ListAnbSlots(*e.bar, path, prefix + SlotName(i, e) + "/", seen, out);
     }
   }
 }
@@ -301,7 +304,8 @@ std::unique_ptr<Document> EncodeWithTemplate(const Scene& scene, EncodeContext& 
   }
   // An MSET: each clip replaces the slot of its name; --clip replaces that slot alone.
   std::vector<AnbSlot> slots;
-  ListAnbSlots(templ, {}, "", slots);
+  std::set<const Bar*> seen;
+  ListAnbSlots(templ, {}, "", seen, slots);
   std::vector<std::pair<const AnbSlot*, const Clip*>> jobs;
   if (!context.template_clip.empty()) {
     const AnbSlot* slot = FindSlot(slots, context.template_clip);
