@@ -171,8 +171,10 @@ ConvertResult Convert(const ConvertRequest& request) {
 
   EncodeResult encoded;
   if (to_json) {
-    const std::string text =
-        SampleJson(scene, loaded.format->id, SampleRequest{0, {}, &scene.skeleton, request.options.limits()});
+    SampleRequest sample{0, {}, &scene.skeleton, request.options.limits()};
+    const std::vector<std::string> read_warnings = ReadWarnings(loaded);  // as `sample` lists them
+    sample.warnings = &read_warnings;
+    const std::string text = SampleJson(scene, loaded.format->id, sample);
     encoded.bytes.assign(text.begin(), text.end());
   } else if (out_format == loaded.format && !AsksForReencode(request, *out_format)) {
     encoded.bytes = loaded.document->Write();  // nothing asked to change: the file as it was read
