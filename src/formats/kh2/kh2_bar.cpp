@@ -65,9 +65,7 @@ Triggers ParseTriggersIn(ByteView data, size_t declared, uint64_t base) {
   cov.Add(0, 4);
   t.ranges.resize(ranges);
   ReadRecords(r, cov, t.ranges, [&r](RangeTrigger& rt, size_t i) {
-    rt.start = r.I16("range trigger start frame");
-    rt.end = r.I16("range trigger end frame");
-    rt.id = r.U8("range trigger id");
+    fields::ReadAll(r, rt, kRangeTriggerHead);
     rt.params = ReadParams(r, "range trigger", i);
   });
   if (t.frame_list_offset < 0 || size_t(t.frame_list_offset) > data.size())
@@ -79,8 +77,7 @@ Triggers ParseTriggersIn(ByteView data, size_t declared, uint64_t base) {
   if (frames > 0) r.Seek(size_t(t.frame_list_offset), "the frame triggers");
   t.frames.resize(frames);
   ReadRecords(r, cov, t.frames, [&r](FrameTrigger& ft, size_t i) {
-    ft.frame = r.I16("frame trigger frame");
-    ft.id = r.U8("frame trigger id");
+    fields::ReadAll(r, ft, kFrameTriggerHead);
     ft.params = ReadParams(r, "frame trigger", i);
   });
   const size_t used = r.tell();
@@ -103,13 +100,15 @@ Bytes SerializeTriggers(const Triggers& t) {
   head.I16(t.frame_list_offset);
   for (const RangeTrigger& rt : t.ranges) {
     if (rt.params.size() > 255) throw Error::General("a trigger holds at most 255 parameters");
-    head.I16(rt.start), head.I16(rt.end), head.U8(rt.id), head.U8(static_cast<uint8_t>(rt.params.size()));
+    fields::WriteAll(head, rt, kRangeTriggerHead);
+    head.U8(static_cast<uint8_t>(rt.params.size()));
     for (int16_t p : rt.params) head.I16(p);
   }
   ByteWriter list(Endian::Little);
   for (const FrameTrigger& ft : t.frames) {
     if (ft.params.size() > 255) throw Error::General("a trigger holds at most 255 parameters");
-    list.I16(ft.frame), list.U8(ft.id), list.U8(static_cast<uint8_t>(ft.params.size()));
+    fields::WriteAll(list, ft, kFrameTriggerHead);
+    list.U8(static_cast<uint8_t>(ft.params.size()));
     for (int16_t p : ft.params) list.I16(p);
   }
   size_t extent = std::max<size_t>(t.size, head.size());

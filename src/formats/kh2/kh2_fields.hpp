@@ -96,4 +96,11 @@ inline constexpr auto kBarEntryRecord =
                  Field{"entry name", &BarEntryRecord::name}, Field{"entry offset", &BarEntryRecord::offset},
                  Field{"entry size", &BarEntryRecord::size});
 
+// A triggers entry's records before their parameter count and parameters (u8 count, i16 each).
+inline constexpr auto kRangeTriggerHead =
+    fields::List(Field{"range trigger start frame", &RangeTrigger::start},
+                 Field{"range trigger end frame", &RangeTrigger::end}, Field{"range trigger id", &RangeTrigger::id});
+inline constexpr auto kFrameTriggerHead =
+    fields::List(Field{"frame trigger frame", &FrameTrigger::frame}, Field{"frame trigger id", &FrameTrigger::id});
+
 }  // namespace animkit::kh2::detail
