@@ -24,12 +24,15 @@ fs.mkdirSync(out, { recursive: true });
 // The moveset cut at two thirds (inside slot 2: slots 2 and 3 damaged, slot 0 reads); the
 // model with its texture entry's magic overwritten.
 const mset = fs.readFileSync(path.join(args.samples, 'kh2_bar', 'p_ex00.mset'));
-const cut = path.join(out, 'cut.mset');
+// Each in its own folder: neither is the other's companion.
+fs.mkdirSync(path.join(out, 'mset'));
+fs.mkdirSync(path.join(out, 'model'));
+const cut = path.join(out, 'mset', 'cut.mset');
 fs.writeFileSync(cut, mset.subarray(0, Math.floor(mset.length * 2 / 3)));
 const model = Buffer.from(fs.readFileSync(path.join(args.samples, 'kh2_bar', 'ex00.mdlx')));
 const textureAt = model.readUInt32LE(16 + 16 + 8);  // entry 1: the texture entry's offset
 model.write('XXXX', textureAt, 'latin1');
-const untextured = path.join(out, 'untextured.mdlx');
+const untextured = path.join(out, 'model', 'untextured.mdlx');
 fs.writeFileSync(untextured, model);
 
 const cases = [
