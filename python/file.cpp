@@ -114,6 +114,12 @@ std::shared_ptr<SceneData> Decode(const FileData& f) {
   if (!d->decoded.warning.empty() && PyErr_WarnEx(PyExc_UserWarning, d->decoded.warning.c_str(), 1) != 0) {
     throw py::error_already_set();  // warnings turned into errors
   }
+  // Each part skipped as damaged (no clip from it) is a warning; File.warnings lists them
+  // with the reader's other notes.
+  for (const std::string& damaged : f.loaded.document->Damaged()) {
+    const std::string text = f.loaded.path + ": damaged, no clip from it (its bytes are kept): " + damaged;
+    if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
+  }
   return d;
 }
 
@@ -163,6 +169,10 @@ void BindFile(py::module_& m) {
                              "The format id (the CLI contract's: 'edf-canm', 'kh2-bar', ...).")
       .def_property_readonly("description", [](const FileData& f) { return std::string(f.loaded.format->description); })
       .def_property_readonly("size", [](const FileData& f) { return f.loaded.input_bytes; }, "Bytes read.")
+      .def_property_readonly("warnings", [](const FileData& f) { return ReadWarnings(f.loaded); },
+                             "What the reader accepted that the format forbids, then every damaged part skipped "
+                             "('damaged, no clip from it ...'), each with its offset: the lines `animkit sample` "
+                             "prints on stderr.")
       .def("info", &Info, py::arg("full") = false,
            "What `animkit info --json` prints for the file, as a dict: per clip and per table a summary; "
            "full=True: every record too (`info --json --full`).")

@@ -37,8 +37,14 @@
       return node('tr', {}, [node('td', {}, [f[0]]), node('td', {}, [text(f[1])])]);
     })));
     if (info.decode_error) panel.appendChild(node('p', { class: 'warning' }, [info.decode_error]));
-    // Warnings: the first few, then the rest folded (a moveset can have hundreds).
-    var warnings = (info.warnings || []).map(function (w) { return node('p', { class: 'warning' }, ['warning: ' + text(w)]); });
+    // Damaged parts (no clip from them), then warnings (textures or meshes left out among
+    // them): the first few, then the rest folded (a moveset can have hundreds).
+    var damaged = (info.damaged || []).map(function (d) {
+      return node('p', { class: 'warning damaged' }, ['damaged, no clip from it: ' + text(d)]);
+    });
+    var warnings = damaged.concat((info.warnings || []).map(function (w) {
+      return node('p', { class: 'warning' }, ['warning: ' + text(w)]);
+    }));
     warnings.slice(0, 3).forEach(function (w) { panel.appendChild(w); });
     if (warnings.length > 3) {
       panel.appendChild(node('details', { class: 'warnings' },

@@ -141,7 +141,7 @@ def _import_data(context, result, filepath, skeleton, options, up_axis, meshes, 
         note = data.skeleton_note or ("skeleton: %s" % skeleton if skeleton else "no skeleton")
     result.skeleton = skeleton
     result.messages.append(("INFO", note))
-    for w in warnings + ["warning: " + w for w in data.header.get("warnings", [])]:
+    for w in warnings + import_data.folded_warnings(data.header.get("warnings", [])):
         result.messages.append(("WARNING", w))
     _build(context, result, filepath, data, skeleton, options, up_axis, meshes, progress)
     chosen = "" if len(data.clips) == len(data.file_clips) else " of %d" % len(data.file_clips)

@@ -148,9 +148,7 @@ ConvertResult Convert(const ConvertRequest& request) {
   LoadedFile loaded = LoadBytes(input, request.input, request.input_format, request.options);
   result.input_format = loaded.format;
   // What the reader accepted or could not read is said with the output, naming the input.
-  for (const std::string& w : loaded.document->Warnings()) result.warnings.push_back(request.input + ": " + w);
-  for (const std::string& d : loaded.document->Damaged())
-    result.warnings.push_back(request.input + ": damaged, no clip from it (its bytes are kept): " + d);
+  for (const std::string& w : ReadWarnings(loaded)) result.warnings.push_back(request.input + ": " + w);
 
   const bool to_json = request.output_format.empty() && ExtensionOf(request.output) == ".json";
   const TemplateFile t = ReadTemplate(request, to_json);
@@ -173,8 +171,10 @@ ConvertResult Convert(const ConvertRequest& request) {
 
   EncodeResult encoded;
   if (to_json) {
-    const std::string text =
-        SampleJson(scene, loaded.format->id, SampleRequest{0, {}, &scene.skeleton, request.options.limits()});
+    SampleRequest sample{0, {}, &scene.skeleton, request.options.limits()};
+    const std::vector<std::string> read_warnings = ReadWarnings(loaded);  // as `sample` lists them
+    sample.warnings = &read_warnings;
+    const std::string text = SampleJson(scene, loaded.format->id, sample);
     encoded.bytes.assign(text.begin(), text.end());
   } else if (out_format == loaded.format && !AsksForReencode(request, *out_format)) {
     encoded.bytes = loaded.document->Write();  // nothing asked to change: the file as it was read

@@ -63,10 +63,16 @@ FileSummary Summarize(const LoadedFile& loaded, const DecodedScene& decoded, Inf
 }
 
 // Where a reader accepted what the format's rules forbid (formats list these in "warnings"),
-// then a companion not used.
-Value Warnings(const FileSummary& s) {
+// what the document reports besides (textures or meshes left out, joints evaluated as
+// forward kinematics), then a companion not used.
+Value Warnings(const LoadedFile& loaded, const FileSummary& s) {
   const Value& fields = s.fields;
   Value out = fields.contains("warnings") && fields["warnings"].is_array() ? fields["warnings"] : Value::array();
+  std::set<std::string> listed;
+  for (const Value& w : out)
+    if (w.is_string()) listed.insert(w.get<std::string>());
+  for (const std::string& w : loaded.document->Warnings())
+    if (listed.insert(w).second) out.push_back(w);
   if (!s.skeleton_warning.empty()) out.push_back(s.skeleton_warning);
   return out;
 }
@@ -224,7 +230,7 @@ Value InfoDocument(const LoadedFile& loaded, const FileSummary& s, InfoDetail de
   }
   out["events"] = events;
   if (!s.decode_error.empty()) out["decode_error"] = s.decode_error;
-  out["warnings"] = Warnings(s);
+  out["warnings"] = Warnings(loaded, s);
   out["damaged"] = loaded.document->Damaged();
   out["fields"] = s.fields;
   // Full is the document as it always was; a summary says what it is and where the rest is.
@@ -290,7 +296,7 @@ std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
   } else {
     text += "  (not decoded: " + s.decode_error + ")\n";
   }
-  for (const auto& w : Warnings(s))
+  for (const auto& w : Warnings(loaded, s))
     if (w.is_string()) text += "  warning: " + w.get<std::string>() + "\n";
   for (const std::string& d : loaded.document->Damaged())
     text += "  damaged (no clip from it, its bytes kept): " + d + "\n";

@@ -84,12 +84,32 @@ Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context) {
     DecodeContext scaled = context;
     scaled.options.SetLimits(ForInputSize(context.options.limits(), loaded.input_bytes));
     Scene scene = loaded.document->Decode(scaled);
+    if (std::string nothing = NothingReadable(loaded, scene, context.reference); !nothing.empty()) throw Error::General(nothing);
     scene.source = {std::string(loaded.format->id), loaded.document->Version(), loaded.path, {}, {}};
     CheckScene(scene, scaled.options.limits());
     return scene;
   } catch (const Error& e) {
     throw e.InFile(loaded.path);
   }
+}
+
+std::vector<std::string> ReadWarnings(const LoadedFile& loaded) {
+  std::vector<std::string> out = loaded.document->Warnings();
+  for (const std::string& d : loaded.document->Damaged())
+    out.push_back("damaged, no clip from it (its bytes are kept): " + d);
+  return out;
+}
+
+std::string NothingReadable(const LoadedFile& loaded, const Scene& scene, const Scene* reference) {
+  const bool own_skeleton = !scene.skeleton.empty() && (!reference || reference->skeleton.empty());
+  if (!scene.clips.empty() || !scene.meshes.empty() || own_skeleton) return {};
+  const std::vector<std::string> damaged = loaded.document->Damaged();
+  if (damaged.empty()) return {};
+  std::string text = "nothing could be read: every part is damaged (" + std::to_string(damaged.size()) + ")";
+  constexpr size_t kShown = 4;  // the first few name where; `animkit validate` lists them all
+  for (size_t i = 0; i < damaged.size() && i < kShown; ++i) text += "; " + damaged[i];
+  if (damaged.size() > kShown) text += "; and " + std::to_string(damaged.size() - kShown) + " more";
+  return text;
 }
 
 void CheckScene(const Scene& scene, const Limits& limits) {

@@ -152,6 +152,14 @@ void WriteSampleJson(const Scene& scene, std::string_view format_id, const Sampl
     if (source.skeleton_file.empty()) j.Raw("null");
     else j.String(source.skeleton_file);
   }
+  if (request.warnings && !request.warnings->empty()) {
+    j.Raw(",\n  \"warnings\": [");
+    for (size_t i = 0; i < request.warnings->size(); ++i) {
+      j.Raw(i ? ",\n    " : "\n    ");
+      j.String((*request.warnings)[i]);
+    }
+    j.Raw("\n  ]");
+  }
   j.Raw(",\n  \"clips\": [");
   bool first_clip = true;
   for (const Clip& clip : scene.clips) {

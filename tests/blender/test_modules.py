@@ -327,6 +327,31 @@ class ImportKeys(unittest.TestCase):
                 self.assertAlmostEqual(y, keys.sample(ch, x / rate)[1], places=4)
 
 
+class ImportWarnings(unittest.TestCase):
+    def test_damaged_parts_all_shown_the_rest_folded(self):
+        notes = ["note %d" % i for i in range(import_data.SHOWN_WARNINGS + 5)]
+        damaged = ["damaged, no clip from it (its bytes are kept): entry 3 (A003): offset 0x38: cut"]
+        out = import_data.folded_warnings(notes[:2] + damaged + notes[2:])
+        self.assertEqual(out[0], "warning: " + damaged[0])
+        self.assertEqual(out[1:-1], ["warning: " + n for n in notes[:import_data.SHOWN_WARNINGS]])
+        self.assertEqual(out[-1], "warning: 5 more warnings: `animkit info` lists them")
+        self.assertEqual(import_data.folded_warnings(["a"]), ["warning: a"])
+
+    def test_import_data_lists_a_damaged_slot(self):
+        if not CLI:
+            self.skipTest("no animkit executable (--cli or $ANIMKIT_CLI)")
+        data = open(os.path.join(SAMPLES, "kh2_bar", "p_ex00.mset"), "rb").read()
+        with tempfile.TemporaryDirectory() as tmp:
+            cut = os.path.join(tmp, "cut.mset")
+            with open(cut, "wb") as f:
+                f.write(data[: len(data) * 2 // 3])
+            out = os.path.join(tmp, "cut.animkit")
+            subprocess.run([CLI, "import-data", cut, "-o", out], check=True, capture_output=True)
+            warnings = import_data.read(out).header["warnings"]
+        self.assertTrue(any(w.startswith("damaged, no clip from it") and "entry 2 (A000)" in w for w in warnings),
+                        warnings)
+
+
 class Limits(unittest.TestCase):
     def test_limit_args(self):
         table = {l["name"]: l for l in formats.limits()}

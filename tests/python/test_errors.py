@@ -1,5 +1,7 @@
 """Errors: animkit.Error (a ValueError) naming the file and the place, as the CLI does."""
 
+import warnings
+
 import pytest
 
 from animkit_support import SAMPLES, animkit, cli, offset_in, sample_id
@@ -53,10 +55,26 @@ def test_a_cut_archive_reads_with_its_damaged_parts_named(name, tmp_path):
     broken.write_bytes(data[: len(data) * 2 // 3])
     damaged = animkit.load(broken).info()["damaged"]
     assert damaged and all("runs past the end of the file" in d or "past the end" in d for d in damaged)
-    animkit.load(broken).decode()
+    loaded = animkit.load(broken)
+    assert [w for w in loaded.warnings if "damaged, no clip from it" in w] == [
+        "damaged, no clip from it (its bytes are kept): " + d for d in damaged]
+    if name == "p_ex00.mset":
+        # Slot 0 lies before the cut: it reads, and each damaged part is a UserWarning.
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert loaded.decode().clips
+        said = [str(w.message) for w in caught]
+        assert all(any(d in m for m in said) for d in damaged), said
+    else:
+        # The cut falls inside the first entry: nothing can be read, an error as in the CLI.
+        with pytest.raises(animkit.Error) as nothing:
+            loaded.decode()
+        assert "nothing could be read" in str(nothing.value) and damaged[0] in str(nothing.value)
+        result = cli("sample", broken, check=False)
+        assert result.returncode == 1 and result.stderr.strip() == str(nothing.value)
     result = cli("validate", broken, check=False)
     assert result.returncode == 1
-    assert "damaged: " + damaged[0] in result.stdout
+    assert "damaged: " + damaged[0] in result.stdout or "nothing could be read" in result.stdout
 
 
 def test_text_error_carries_line_and_column(tmp_path):

@@ -86,7 +86,8 @@ Bytes ImportData(const std::string& file, const std::string& format, const std::
     decoded.scene.clips = std::move(kept);
   }
 
-  std::vector<std::string> warnings;
+  // What the reader accepted or skipped as damaged, then a companion not used.
+  std::vector<std::string> warnings = ReadWarnings(loaded);
   if (!decoded.warning.empty()) warnings.push_back(decoded.warning);
   const Bytes glb = SceneGlb(loaded, decoded, every_clip, options, warnings);
   header["warnings"] = warnings;

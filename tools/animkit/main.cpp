@@ -124,7 +124,22 @@ int RunInfo(const std::string& file, bool json, bool full, const CommonArgs& arg
   const std::string skeleton = ResolveSkeleton(loaded, args.skeleton).file.path;
   Emit(json ? InfoJson(loaded, request) : InfoText(loaded, request), args.output,
        InputsOf(file, skeleton));
+  // The summary lists damaged parts; a file from which nothing reads is an error as in
+  // every verb (decoded again only then, to tell).
+  if (!loaded.document->Damaged().empty()) {
+    try {
+      (void)DecodeWithSkeleton(loaded, args.skeleton, request.options);
+    } catch (const Error& e) {
+      std::fprintf(stderr, "%s\n", e.InFile(file).what());
+      return 1;
+    }
+  }
   return 0;
+}
+
+// What the reader accepted or could not read, on stderr (sample's JSON lists them too).
+void ReportReadWarnings(const std::string& file, const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) std::fprintf(stderr, "%s: warning: %s\n", file.c_str(), w.c_str());
 }
 
 int RunSample(const std::string& file, double rate, Space space, bool skin, const CommonArgs& args) {
@@ -134,7 +149,10 @@ int RunSample(const std::string& file, double rate, Space space, bool skin, cons
   ReportCompanion(file, *loaded.format, decoded.skeleton, decoded.use, decoded.warning);
   const Scene& scene = decoded.scene;
   if (!args.clip.empty()) (void)RequireClip(scene, args.clip, file);
+  const std::vector<std::string> warnings = ReadWarnings(loaded);
+  ReportReadWarnings(file, warnings);
   SampleRequest request{rate, args.clip, &decoded.rest(), args.limits, space};
+  request.warnings = &warnings;
   // The file's own meshes, or its model's (the pipeline gives them to the scene).
   if (skin) request.skin_meshes = &scene.meshes;
   if (args.output.empty()) {

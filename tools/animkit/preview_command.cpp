@@ -79,6 +79,7 @@ int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewC
   const std::string output = args.output.empty() ? fs::path(input).filename().string() + ".html" : args.output;
   WriteFileAtomic(output, ByteView(reinterpret_cast<const uint8_t*>(page.html.data()), page.html.size()),
                   {input, page.skeleton.path});
+  for (const std::string& w : ReadWarnings(loaded)) std::fprintf(stderr, "%s: warning: %s\n", input.c_str(), w.c_str());
   if (!page.skeleton_warning.empty()) std::fprintf(stderr, "%s: warning: %s\n", input.c_str(), page.skeleton_warning.c_str());
   std::printf("%s: %s, %zu clips, skeleton file: %s\n%s (%zu bytes)\n", input.c_str(), std::string(loaded.format->id).c_str(),
               page.info["clips"].size(), page.skeleton.path.empty() ? "none" : page.skeleton.path.c_str(), output.c_str(),

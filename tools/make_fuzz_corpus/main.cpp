@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <numbers>
 #include <set>
@@ -178,6 +179,53 @@ void AddKh2Leniency(Corpus& corpus) {
   corpus.Add("kh2_motion", "stray-joint.motion", stray);
   const Bytes anb = FindFormat("kh2-bar")->encode(SmallScene(3, 8, 3, false), context)->Write();
   corpus.Add("kh2_bar", "cut.anb", Bytes(anb.begin(), anb.begin() + std::ptrdiff_t(anb.size() * 3 / 4)));
+}
+
+// Nested movesets: an MSET whose ANB slots sit in an entry of type 20 (as boss movesets
+// hold theirs), archives nested three deep, a motion with an initial pose value of a joint
+// past its joints and a curve on channel 9 (real movesets have both), triggers whose frame
+// list sits past a gap.
+void AddKh2Nested(Corpus& corpus) {
+  EncodeContext context;
+  const Bytes anb_bytes = FindFormat("kh2-bar")->encode(SmallScene(2, 4, 1, false), context)->Write();
+  const auto anb = std::make_shared<kh2::Bar>(kh2::ParseBar(anb_bytes));
+  auto slot = [](uint16_t type, const char* name, std::shared_ptr<kh2::Bar> bar) {
+    kh2::BarEntry e;
+    e.type = type;
+    std::memcpy(e.name.data(), name, 4);
+    e.bar = std::move(bar);
+    return e;
+  };
+  auto moveset = std::make_shared<kh2::Bar>();
+  moveset->entries = {slot(kh2::kEntryAnb, "0010", nullptr), slot(kh2::kEntryAnb, "0011", anb)};
+  kh2::Bar mset;
+  mset.entries = {slot(kh2::kEntryAnb, "DUMM", nullptr), slot(kh2::kEntrySubArchive, "B000", moveset)};
+  kh2::LayoutBar(mset);
+  corpus.Add("kh2_bar", "nested-moveset.mset", kh2::SerializeBar(mset));
+  std::shared_ptr<kh2::Bar> deep = anb;
+  for (const char* name : {"N000", "N001", "N002"}) {
+    auto outer = std::make_shared<kh2::Bar>();
+    outer->entries = {slot(kh2::kEntrySubArchive, name, deep)};
+    deep = outer;
+  }
+  kh2::LayoutBar(*deep);
+  corpus.Add("kh2_bar", "nested-three-deep.bar", kh2::SerializeBar(*deep));
+
+  kh2::Motion m = kh2::ParseMotion(FindFormat("kh2-motion")->encode(SmallScene(2, 4, 1, false), context)->Write());
+  kh2::InterpolatedMotion& im = m.interpolated;
+  im.initial_pose.push_back({im.total_bone_count, 0, 0.0f});
+  if (!im.forward.empty()) {
+    kh2::Curve c = im.forward.front();
+    c.packed = static_cast<uint8_t>((c.packed & 0xF0) | 9);
+    im.forward.push_back(c);
+  }
+  kh2::LayoutMotion(m);
+  corpus.Add("kh2_motion", "past-joint-channel9.motion", kh2::SerializeMotion(m));
+
+  // 1 range trigger (frames 0..-1, id 3, parameter 5), 4 bytes of gap, 1 frame trigger
+  // (frame 4, id 9) at 0x10.
+  const Bytes triggers = {1, 1, 0x10, 0, 0, 0, 0xFF, 0xFF, 3, 1, 5, 0, 0xAA, 0xAA, 0xAA, 0xAA, 4, 0, 9, 0};
+  corpus.Add("kh2_triggers", "frames-after-gap.bin", triggers);
 }
 
 // Every TMD primitive kind in one object, free and fixed-size sprites with and without
@@ -374,6 +422,7 @@ int main(int argc, char** argv) {
     AddEncoded(corpus, scratch);
     AddKh2Triggers(corpus);
     AddKh2Leniency(corpus);
+    AddKh2Nested(corpus);
     AddKh2Evaluation(corpus);
     AddMdbMeshAndDds(corpus);
     AddKh2Meshes(corpus);

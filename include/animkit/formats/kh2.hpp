@@ -298,7 +298,12 @@ inline constexpr uint16_t kEntryTexture = 7;  // textures of the model (formats/
 inline constexpr uint16_t kEntryMotion = 9;
 inline constexpr uint16_t kEntryTriggers = 16;
 inline constexpr uint16_t kEntryAnb = 17;
-inline constexpr uint16_t kEntrySubArchive = 0x14;  // a nested BAR of other entries (MSETs)
+inline constexpr uint16_t kEntrySubArchive = 0x14;  // a nested BAR of other entries (an MSET's moveset of ANB slots)
+// Types OpenKH's BAR documentation lists as binary archives: read as nested archives
+// when their data starts with the BAR magic, else kept as bytes.
+inline constexpr uint16_t kEntryBinaryArchive = 1;
+inline constexpr uint16_t kEntryMapArchive = 30;
+inline constexpr uint16_t kEntryOtherArchive = 46;
 
 struct Bar;
 

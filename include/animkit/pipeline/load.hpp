@@ -30,6 +30,15 @@ LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view fo
 // Errors name the file.
 Scene DecodeDocument(const LoadedFile& loaded, const DecodeContext& context);
 
+// What the reader accepted that the format's rules forbid (Document::Warnings), then every
+// part it could not read (Document::Damaged), one line each as every verb reports them.
+std::vector<std::string> ReadWarnings(const LoadedFile& loaded);
+// The Error a file from which nothing could be read is (every part the reader found is
+// damaged: no clip, mesh or skeleton of its own decoded; a skeleton decoded against a
+// reference is the reference's); empty when something was read. It names the damaged
+// parts with their offsets. DecodeDocument throws it.
+std::string NothingReadable(const LoadedFile& loaded, const Scene& scene, const Scene* reference = nullptr);
+
 // A skeleton or model file on its own (what --skeleton names), decoded.
 Scene LoadReference(const std::string& path, const Options& options);
 

@@ -23,6 +23,9 @@ struct SampleRequest {
   // `sample --skin`: these meshes (indexing rest's joints) deformed at every frame
   // (ClipMeshPose), written as each clip's "meshes" and "mesh_frames"; null: no such keys.
   const std::vector<Mesh>* skin_meshes = nullptr;
+  // What the reader accepted or could not read (ReadWarnings), written as the document's
+  // "warnings" array before "clips"; null or empty: no such key.
+  const std::vector<std::string>* warnings = nullptr;
 };
 // The frames `animkit sample` writes for one clip, one call per frame, in order: the
 // count is SampleFrameCount's (its Error is thrown before the first call); frame f is

@@ -1,4 +1,5 @@
 // KH2 BAR archives, motion triggers and the MDLX model's bone table.
+#include "kh2_fields.hpp"
 #include "kh2_internal.hpp"
 
 #include <map>
@@ -64,9 +65,7 @@ Triggers ParseTriggersIn(ByteView data, size_t declared, uint64_t base) {
   cov.Add(0, 4);
   t.ranges.resize(ranges);
   ReadRecords(r, cov, t.ranges, [&r](RangeTrigger& rt, size_t i) {
-    rt.start = r.I16("range trigger start frame");
-    rt.end = r.I16("range trigger end frame");
-    rt.id = r.U8("range trigger id");
+    fields::ReadAll(r, rt, kRangeTriggerHead);
     rt.params = ReadParams(r, "range trigger", i);
   });
   if (t.frame_list_offset < 0 || size_t(t.frame_list_offset) > data.size())
@@ -78,8 +77,7 @@ Triggers ParseTriggersIn(ByteView data, size_t declared, uint64_t base) {
   if (frames > 0) r.Seek(size_t(t.frame_list_offset), "the frame triggers");
   t.frames.resize(frames);
   ReadRecords(r, cov, t.frames, [&r](FrameTrigger& ft, size_t i) {
-    ft.frame = r.I16("frame trigger frame");
-    ft.id = r.U8("frame trigger id");
+    fields::ReadAll(r, ft, kFrameTriggerHead);
     ft.params = ReadParams(r, "frame trigger", i);
   });
   const size_t used = r.tell();
@@ -102,13 +100,15 @@ Bytes SerializeTriggers(const Triggers& t) {
   head.I16(t.frame_list_offset);
   for (const RangeTrigger& rt : t.ranges) {
     if (rt.params.size() > 255) throw Error::General("a trigger holds at most 255 parameters");
-    head.I16(rt.start), head.I16(rt.end), head.U8(rt.id), head.U8(static_cast<uint8_t>(rt.params.size()));
+    fields::WriteAll(head, rt, kRangeTriggerHead);
+    head.U8(static_cast<uint8_t>(rt.params.size()));
     for (int16_t p : rt.params) head.I16(p);
   }
   ByteWriter list(Endian::Little);
   for (const FrameTrigger& ft : t.frames) {
     if (ft.params.size() > 255) throw Error::General("a trigger holds at most 255 parameters");
-    list.I16(ft.frame), list.U8(ft.id), list.U8(static_cast<uint8_t>(ft.params.size()));
+    fields::WriteAll(list, ft, kFrameTriggerHead);
+    list.U8(static_cast<uint8_t>(ft.params.size()));
     for (int16_t p : ft.params) list.I16(p);
   }
   size_t extent = std::max<size_t>(t.size, head.size());
@@ -198,6 +198,9 @@ void ParsePayload(BarEntry& e, ByteView payload, ByteView to_end, uint64_t at, P
     case kEntryTriggers: e.triggers = std::make_shared<Triggers>(ParseTriggersIn(to_end, e.size, at)); break;
     case kEntryAnb: e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, parsed, depth + 1)); break;
     case kEntrySubArchive:
+    case kEntryBinaryArchive:
+    case kEntryMapArchive:
+    case kEntryOtherArchive:
       if (LooksLikeBar(payload)) e.bar = std::make_shared<Bar>(ParseBarIn(to_end, e.size, at, parsed, depth + 1));
       else e.raw.assign(payload.begin(), payload.end());
       break;
@@ -230,12 +233,10 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& pa
   for (size_t i = 0; i < count; ++i) {
     BarEntry& e = bar.entries[i];
     const size_t pos = r.tell();
-    e.type = r.U16("entry type");
-    e.duplicate = r.U16("entry duplicate flag");
-    ByteView name = r.Take(4, "entry name");
-    std::copy(name.begin(), name.end(), reinterpret_cast<uint8_t*>(e.name.data()));
-    e.offset = r.U32("entry offset");
-    e.size = r.U32("entry size");
+    BarEntryRecord record;
+    fields::ReadAll(r, record, kBarEntryRecord);
+    e.type = record.type, e.duplicate = record.duplicate, e.offset = record.offset, e.size = record.size;
+    std::memcpy(e.name.data(), record.name.data(), 4);
     if (e.size == 0) continue;  // an empty slot: the game never reads its offset
     const uint64_t end = uint64_t(e.offset) + e.size;
     if (end > data.size()) {
@@ -377,11 +378,9 @@ Bytes SerializeBar(const Bar& bar) {
   w.U32(bar.reserved);
   w.I32(bar.mset_type);
   for (const BarEntry& e : bar.entries) {
-    w.U16(e.type);
-    w.U16(e.duplicate);
-    w.Append(ByteView(reinterpret_cast<const uint8_t*>(e.name.data()), 4));
-    w.U32(e.offset);
-    w.U32(e.size);
+    BarEntryRecord record{e.type, e.duplicate, {}, e.offset, e.size};
+    std::memcpy(record.name.data(), e.name.data(), 4);
+    fields::WriteAll(w, record, kBarEntryRecord);
   }
   Image img(Extent(bar));
   img.Put(0, w.bytes(), "the BAR header and entry table");

@@ -1,6 +1,7 @@
 // KH2 decoding of archives: every slot's motion and triggers, the model's skeleton.
 #include "kh2_internal.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -31,7 +32,12 @@ const Model* FindModel(const Bar& bar) {
 struct DecodedMotions {
   uint64_t keys = 0;
   std::map<const Motion*, size_t> clips;  // index of the first clip in the scene
+  std::set<const Bar*> entered;           // nested archives already walked
 };
+
+bool HoldsMotions(const Bar& bar) {
+  return std::any_of(bar.entries.begin(), bar.entries.end(), [](const BarEntry& e) { return e.motion != nullptr; });
+}
 
 void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Skeleton& skeleton,
               const std::vector<ChannelValues>& rest, const DecodeSettings& settings, DecodedMotions& decoded) {
@@ -44,6 +50,7 @@ void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Ske
     const BarEntry& e = bar.entries[i];
     if (e.motion && !e.motion->placeholder) {
       auto known = decoded.clips.find(e.motion.get());
+      CheckLimit(scene.clips.size() + 1, &Limits::max_clips, settings.limits, "the clips of the archive's motions");
       Clip clip = known != decoded.clips.end() ? scene.clips[known->second]
                                                : DecodeMotion(*e.motion, skeleton, rest, settings);
       for (const JointTrack& t : clip.tracks) decoded.keys += t.translation.size() + t.rotation.size() + t.scale.size();
@@ -61,8 +68,14 @@ void AddClips(const Bar& bar, const std::string& prefix, Scene& scene, const Ske
         clip.events = DecodeTriggers(*triggers, rate, clip.duration);
       }
       scene.clips.push_back(std::move(clip));
-    } else if (e.bar && prefix.empty()) {
-      AddClips(*e.bar, SlotName(i, e), scene, skeleton, rest, settings, decoded);
+    } else if (e.bar) {
+      // A nested archive (an MSET's ANB slot, or a moveset of slots in a slot): its clips
+      // are named by their path of slots, "252_AB20/003_0010". An ANB shared by several
+      // slots (links) gives each its clip; an archive of archives shared by several entries
+      // is walked once (entries sharing payloads would otherwise multiply paths per level).
+      if (!decoded.entered.insert(e.bar.get()).second && !HoldsMotions(*e.bar)) continue;
+      AddClips(*e.bar, prefix.empty() ? SlotName(i, e) : prefix + "/" + SlotName(i, e), scene, skeleton, rest,
+               settings, decoded);
     }
   }
 }

@@ -68,4 +68,39 @@ inline constexpr auto kBoneRecord = fields::List(
     Field{"bone scale", &BoneRecord::scale}, Field{"bone rotation", &BoneRecord::rotation},
     Field{"bone translation", &BoneRecord::translation});
 
+// Table 1: an initial pose value (8 bytes).
+inline constexpr auto kInitialPoseRecord =
+    fields::List(Field{"initial pose bone", &InitialPose::bone}, Field{"initial pose channel", &InitialPose::channel},
+                 Field{"initial pose value", &InitialPose::value});
+
+// Tables 2 and 2X: a forward or inverse curve (6 bytes).
+inline constexpr auto kCurveRecord =
+    fields::List(Field{"curve joint", &Curve::joint}, Field{"curve channel and cycle types", &Curve::packed},
+                 Field{"curve key count", &Curve::key_count}, Field{"curve first key", &Curve::first_key});
+
+// Table 9: a key (8 bytes), its table's and those read past it alike.
+inline constexpr auto kKeyRecord =
+    fields::List(Field{"key type and time index", &Key::packed}, Field{"key value index", &Key::value},
+                 Field{"key in-tangent index", &Key::in_tangent}, Field{"key out-tangent index", &Key::out_tangent});
+
+// A BAR entry as stored (16 bytes); BarEntry keeps these fields and the parsed payload.
+struct BarEntryRecord {
+  uint16_t type = 0;
+  uint16_t duplicate = 0;
+  std::array<uint8_t, 4> name{};
+  uint32_t offset = 0;
+  uint32_t size = 0;
+};
+inline constexpr auto kBarEntryRecord =
+    fields::List(Field{"entry type", &BarEntryRecord::type}, Field{"entry duplicate flag", &BarEntryRecord::duplicate},
+                 Field{"entry name", &BarEntryRecord::name}, Field{"entry offset", &BarEntryRecord::offset},
+                 Field{"entry size", &BarEntryRecord::size});
+
+// A triggers entry's records before their parameter count and parameters (u8 count, i16 each).
+inline constexpr auto kRangeTriggerHead =
+    fields::List(Field{"range trigger start frame", &RangeTrigger::start},
+                 Field{"range trigger end frame", &RangeTrigger::end}, Field{"range trigger id", &RangeTrigger::id});
+inline constexpr auto kFrameTriggerHead =
+    fields::List(Field{"frame trigger frame", &FrameTrigger::frame}, Field{"frame trigger id", &FrameTrigger::id});
+
 }  // namespace animkit::kh2::detail

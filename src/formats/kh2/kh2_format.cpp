@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include <string>
 
@@ -226,19 +227,59 @@ bool IsAnbSlot(const Bar& bar, size_t i) {
                      [](const BarEntry& x) { return x.motion && !x.motion->placeholder; });
 }
 
-// The template slot a name picks: "NNN_NAME" or a unique entry name.
-int FindSlot(const Bar& bar, const std::string& name) {
-  int found = -1;
+// An ANB slot of a template, at any depth: the entry indices from the top archive down
+// and its clip's name ("012_A101", or "252_AB20/003_0010" inside a nested moveset).
+struct AnbSlot {
+  std::vector<size_t> path;
+  std::string name;
+  std::string entry_name;  // the slot's own entry name
+};
+
+// Every ANB slot, nested archives searched in entry order (their depth is the parse's;
+// an archive of archives shared by several entries is searched at its first).
+void ListAnbSlots(const Bar& bar, const std::vector<size_t>& at, const std::string& prefix, std::set<const Bar*>& seen,
+                  std::vector<AnbSlot>& out) {
   for (size_t i = 0; i < bar.entries.size(); ++i) {
-    if (!IsAnbSlot(bar, i)) continue;
-    if (SlotName(i, bar.entries[i]) == name) return static_cast<int>(i);
-    if (bar.entries[i].Name() == name) {
-      if (found >= 0)
-        throw Error::General("the template has several slots named " + name + ": give the slot as NNN_" + name);
-      found = static_cast<int>(i);
+    const BarEntry& e = bar.entries[i];
+    std::vector<size_t> path = at;
+    path.push_back(i);
+    if (IsAnbSlot(bar, i)) {
+      out.push_back({path, prefix + SlotName(i, e), e.Name()});
+    } else if (e.bar && e.size > 0 && LinkTarget(bar, i) < 0 && e.type != kEntryAnb && seen.insert(e.bar.get()).second) {
+      ListAnbSlots(*e.bar, path, prefix + SlotName(i, e) + "/", seen, out);
+    }
+  }
+}
+
+// The template slot a name picks: its path name ("NNN_NAME", "NNN_NAME/NNN_NAME") or a unique entry name.
+const AnbSlot* FindSlot(const std::vector<AnbSlot>& slots, const std::string& name) {
+  const AnbSlot* found = nullptr;
+  for (const AnbSlot& slot : slots) {
+    if (slot.name == name) return &slot;
+    if (slot.entry_name == name) {
+      if (found) throw Error::General("the template has several slots named " + name + ": give the slot as NNN_" + name);
+      found = &slot;
     }
   }
   return found;
+}
+
+// The archive the slot at path[depth..] names, from bar.
+const Bar& SlotArchive(const Bar& bar, const std::vector<size_t>& path, size_t depth = 0) {
+  const BarEntry& e = bar.entries[path[depth]];
+  return depth + 1 == path.size() ? *e.bar : SlotArchive(*e.bar, path, depth + 1);
+}
+
+// archive's bytes with the slot at path[depth..] replaced by payload: the nested archives
+// holding it are rewritten around it (ReplaceEntry at each level), every other byte kept.
+Bytes ReplaceSlot(ByteView archive, const Bar& bar, const std::vector<size_t>& path, size_t depth, const Bytes& payload) {
+  const size_t index = path[depth];
+  if (depth + 1 == path.size()) return ReplaceEntry(archive, bar, index, payload);
+  const BarEntry& e = bar.entries[index];
+  if (uint64_t(e.offset) + e.size > archive.size())
+    throw Error::General("entry " + std::to_string(index) + " (" + e.Name() + ") has no data to replace");
+  const Bytes inner = ReplaceSlot(archive.subspan(e.offset, e.size), *e.bar, path, depth + 1, payload);
+  return ReplaceEntry(archive, bar, index, inner);
 }
 
 const Clip* FindClip(const Scene& scene, const std::string& a, const std::string& b) {
@@ -262,19 +303,19 @@ std::unique_ptr<Document> EncodeWithTemplate(const Scene& scene, EncodeContext& 
     return std::make_unique<BarDocument>(unchanged ? ParseBar(context.templ->bytes) : std::move(bar));
   }
   // An MSET: each clip replaces the slot of its name; --clip replaces that slot alone.
-  std::vector<std::pair<size_t, const Clip*>> jobs;
+  std::vector<AnbSlot> slots;
+  std::set<const Bar*> seen;
+  ListAnbSlots(templ, {}, "", seen, slots);
+  std::vector<std::pair<const AnbSlot*, const Clip*>> jobs;
   if (!context.template_clip.empty()) {
-    const int slot = FindSlot(templ, context.template_clip);
-    if (slot < 0) throw Error::General("the template has no motion slot named " + context.template_clip);
-    const std::string slot_name = SlotName(size_t(slot), templ.entries[size_t(slot)]);
-    const Clip* clip = FindClip(scene, slot_name, context.template_clip);
+    const AnbSlot* slot = FindSlot(slots, context.template_clip);
+    if (!slot) throw Error::General("the template has no motion slot named " + context.template_clip);
+    const Clip* clip = FindClip(scene, slot->name, context.template_clip);
     if (!clip) clip = &OneClip(scene, "a slot");
-    jobs.push_back({size_t(slot), clip});
+    jobs.push_back({slot, clip});
   } else {
-    for (size_t i = 0; i < templ.entries.size(); ++i)
-      if (IsAnbSlot(templ, i))
-        if (const Clip* c = FindClip(scene, SlotName(i, templ.entries[i]), SlotName(i, templ.entries[i])))
-          jobs.push_back({i, c});
+    for (const AnbSlot& slot : slots)
+      if (const Clip* c = FindClip(scene, slot.name, slot.name)) jobs.push_back({&slot, c});
     if (jobs.empty())
       throw Error::General("no clip of the input is named as a slot of the template (NNN_NAME): choose one with --clip");
   }
@@ -284,13 +325,13 @@ std::unique_ptr<Document> EncodeWithTemplate(const Scene& scene, EncodeContext& 
   for (const auto& [slot, clip] : jobs) {
     bool unchanged = false;
     EncodeReport one;
-    Bar anb = EncodeAnbFromTemplate(*clip, skeleton, settings, *current.entries[slot].bar, &one, &unchanged);
+    Bar anb = EncodeAnbFromTemplate(*clip, skeleton, settings, SlotArchive(current, slot->path), &one, &unchanged);
     report.keys += one.keys, report.fitted_keys += one.fitted_keys, report.curves += one.curves;
     report.bones = std::max(report.bones, one.bones);
     report.table_tolerance = std::max(report.table_tolerance, one.table_tolerance);
     for (const std::string& w : one.warnings) report.warnings.push_back("slot " + clip->name + ": " + w);
     if (unchanged) continue;
-    bytes = ReplaceEntry(bytes, current, slot, SerializeBar(anb));
+    bytes = ReplaceSlot(bytes, current, slot->path, 0, SerializeBar(anb));
     current = ParseBar(bytes);
     ++replaced;
   }

@@ -30,10 +30,7 @@ std::string N(Integer v) {
 // A key record (table 9), 8 bytes: its table's and those read past it alike.
 Key ReadKey(ByteReader& r) {
   Key k;
-  k.packed = r.U16("key type and time index");
-  k.value = r.U16("key value index");
-  k.in_tangent = r.U16("key in-tangent index");
-  k.out_tangent = r.U16("key out-tangent index");
+  fields::ReadAll(r, k, kKeyRecord);
   return k;
 }
 
@@ -149,7 +146,9 @@ void ResolveCurves(const ByteReader& r, const ByteReader& beyond, InterpolatedMo
                          "); the game writes its values outside the pose it reads, so it moves no joint (kept)");
       continue;
     }
-    if (c.channel() >= kChannelCount) r.FailAt(pos + 2, name + ": channel " + N(c.channel()) + " is not 0..8");
+    if (c.channel() >= kChannelCount)  // read and kept as the game stores it; no known channel takes its values
+      warnings.push_back(at + ": channel " + N(c.channel()) + " is none of the 9 known channels (0..8); its keys are read "
+                         "and kept, and it moves no channel");
     const size_t first = c.first_key, end = first + c.key_count;
     std::string read_on;
     if (end > own_keys) {
@@ -188,32 +187,41 @@ void ResolveCurves(const ByteReader& r, const ByteReader& beyond, InterpolatedMo
 
 std::vector<Curve> ReadCurves(ByteReader t, size_t count) {
   std::vector<Curve> curves(count);
-  for (Curve& c : curves) {
-    c.joint = t.I16("curve joint");
-    c.packed = t.U8("curve channel and cycle types");
-    c.key_count = t.U8("curve key count");
-    c.first_key = t.U16("curve first key");
-  }
+  for (Curve& c : curves) fields::ReadAll(t, c, kCurveRecord);
   return curves;
 }
 
-// The initial pose table: a value for each channel no curve animates.
-void ReadInitialPose(ByteReader& r, Coverage& cov, InterpolatedMotion& im, int total) {
+// The initial pose table: a value for each channel no curve animates. A value for a joint
+// past the motion's joints, or for a channel past the 9 known ones, lands outside the pose
+// the game reads (as a curve's past its joints does): kept as stored, it moves nothing. Runs
+// of such values are reported once per run (real movesets hold dozens in a row).
+void ReadInitialPose(ByteReader& r, Coverage& cov, InterpolatedMotion& im, int total, std::vector<std::string>& warnings) {
   const size_t h = kHeaderEnd;
   ByteReader t = Table(r, cov, h + 0x14, im.initial_pose_offset, im.initial_pose_count, 8, "initial pose table");
   im.initial_pose.resize(size_t(im.initial_pose_count));
+  size_t run_start = 0, run_pos = 0;
+  std::string run;  // the reason shared by the current run of values that move nothing
+  auto flush = [&](size_t end) {
+    if (run.empty()) return;
+    const std::string which = end - run_start == 1 ? "initial pose " + N(int64_t(run_start))
+                                                   : "initial pose " + N(int64_t(run_start)) + ".." + N(int64_t(end - 1));
+    warnings.push_back("offset " + Hex(t.absolute(run_pos)) + ": " + which + ": " + run +
+                       "; the game writes the value outside the pose it reads, so it moves nothing (kept)");
+    run.clear();
+  };
   for (size_t i = 0; i < im.initial_pose.size(); ++i) {
     InitialPose& p = im.initial_pose[i];
     const size_t pos = t.tell();
-    p.bone = t.I16("initial pose bone");
-    p.channel = t.I16("initial pose channel");
-    p.value = t.F32("initial pose value");
+    fields::ReadAll(t, p, kInitialPoseRecord);
+    std::string why;
     if (p.bone < 0 || p.bone >= total)
-      t.FailAt(pos, "initial pose " + N(int64_t(i)) + ": bone " + N(p.bone) + " is out of range (0.." +
-                        N(total - 1) + ")");
-    if (p.channel < 0 || p.channel >= kChannelCount)
-      t.FailAt(pos + 2, "initial pose " + N(int64_t(i)) + ": channel " + N(p.channel) + " is not 0..8");
+      why = "bone " + N(p.bone) + " is past the motion's joints (0.." + N(total - 1) + ")";
+    else if (p.channel < 0 || p.channel >= kChannelCount)
+      why = "channel " + N(p.channel) + " is none of the 9 known channels (0..8)";
+    if (why != run) flush(i);
+    if (!why.empty() && run.empty()) run = why, run_start = i, run_pos = pos;
   }
+  flush(im.initial_pose.size());
 }
 
 // The curves' keys and the tables the keys index: times, values and tangents.
@@ -369,7 +377,7 @@ void ParseInterpolated(ByteReader& r, const ByteReader& beyond, Motion& m, Cover
     r.FailAt(h + 2, "total bone count " + N(im.total_bone_count) + " is less than the bone count " + N(im.bone_count));
   const int total = im.total_bone_count;
 
-  ReadInitialPose(r, cov, im, total);
+  ReadInitialPose(r, cov, im, total, m.warnings);
   im.forward = ReadCurves(Table(r, cov, h + 0x20, im.forward_offset, im.forward_count, 6, "forward curve table"),
                           size_t(im.forward_count));
   im.inverse = ReadCurves(Table(r, cov, h + 0x28, im.inverse_offset, im.inverse_count, 6, "inverse curve table"),

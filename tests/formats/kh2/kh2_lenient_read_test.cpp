@@ -204,16 +204,15 @@ std::vector<std::string> ClipNames(const Scene& scene) {
 TEST(Kh2LenientRead, ADamagedMotionDamagesItsSlotAlone) {
   std::vector<size_t> slots;
   Bytes bytes = FourSlotMset(&slots);
-  // Slot 2's motion: channel 12 in its forward curve, which no reading makes sense of.
-  const Motion built = KeyedMotion();
+  // Slot 2's motion: motion type 7, neither interpolated nor raw, which no reading makes sense of.
   const size_t motion_at = slots[2] + 0x20;  // the ANB's header and one entry
-  bytes[motion_at + ForwardCurveAt(built, 0) + 2] = 12;
+  bytes[motion_at + 0x90] = 7;
   test::ExpectByteExactRoundTrip(kKh2BarFormat, bytes);
   auto doc = kKh2BarFormat.read(bytes, {});
   const std::vector<std::string> damaged = doc->Damaged();
   ASSERT_EQ(damaged.size(), 1u) << Joined(damaged);
   EXPECT_NE(damaged[0].find("entry 2 (A002) > entry 0 (A002)"), std::string::npos) << damaged[0];
-  EXPECT_NE(damaged[0].find("offset " + Hex(motion_at + ForwardCurveAt(built, 0) + 2)), std::string::npos)
+  EXPECT_NE(damaged[0].find("offset " + Hex(motion_at + 0x90)), std::string::npos)
       << damaged[0];
   const Scene scene = doc->Decode(DecodeContext{});
   EXPECT_EQ(ClipNames(scene), (std::vector<std::string>{"000_A000", "001_A001", "003_A003"}));
