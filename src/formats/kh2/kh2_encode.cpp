@@ -180,9 +180,21 @@ struct BoneSamples {
   const Sampled& s;
   int bones = 0;
   std::vector<int> track_of_bone;
+  // The template's clip as the clip's own format gives it back (EncodeMotion's
+  // template_as_input), sampled the same way; null when not given.
+  const Sampled* exported = nullptr;
+  std::vector<int> exported_track;  // per bone: its track in *exported, -1 when none
 
   TransformTRS RestOf(int b) const {
     return size_t(b) < skeleton.joints.size() ? skeleton.joints[size_t(b)].rest : TransformTRS{};
+  }
+  // Bone b at frame f in the exported template: its track's sample, else the rest (what the
+  // clip's own sampling gives a bone without a track). False past its frames or without it.
+  bool ExportedAt(size_t f, int b, TransformTRS& out) const {
+    if (!exported || f >= exported->frames) return false;
+    const int t = b >= 0 && size_t(b) < exported_track.size() ? exported_track[size_t(b)] : -1;
+    out = t >= 0 ? exported->pose[f][size_t(t)] : RestOf(b);
+    return true;
   }
 };
 
@@ -252,7 +264,9 @@ bool KeepTemplateMatrices(RawMotion& raw, const Motion& templ, const BoneSamples
   ds.raw_space = in.clip.space == Space::Local ? RawSpace::Local : RawSpace::Model;
   ds.limits.max_values = std::numeric_limits<decltype(ds.limits.max_values)>::max();
   const Clip decoded = DecodeMotion(templ, in.skeleton, {}, ds);
-  const Clip round_trip = decoded.space == Space::Local ? detail::GltfRoundTrip(decoded, in.skeleton, ds.limits) : decoded;
+  const Clip round_trip = in.exported || decoded.space != Space::Local
+                              ? decoded
+                              : detail::GltfRoundTrip(decoded, in.skeleton, ds.limits);
   const RawMotion& t = templ.raw_motion;
   const size_t bones = size_t(std::max(raw.bone_count, 0)), t_bones = size_t(std::max(t.bone_count, 0));
   EncodeSettings floats;
@@ -270,8 +284,10 @@ bool KeepTemplateMatrices(RawMotion& raw, const Motion& templ, const BoneSamples
     if (close) {
       const int k = in.track_of_bone[b];
       const TransformTRS& x = k >= 0 ? in.s.pose[f][size_t(k)] : in.RestOf(int(b));
-      close = Within(x, old, floats, size) ||
-              (detail::KeyAt(round_trip, b, f, old_round_trip) && Within(x, old_round_trip, floats, size));
+      // What the template itself exports, when known; else its pose and that pose through glTF.
+      close = in.exported ? in.ExportedAt(f, int(b), old_round_trip) && Within(x, old_round_trip, floats, size)
+                          : Within(x, old, floats, size) || (detail::KeyAt(round_trip, b, f, old_round_trip) &&
+                                                             Within(x, old_round_trip, floats, size));
     }
     if (close) raw.matrices[i] = t.matrices[j];
     all = all && close;
@@ -298,7 +314,7 @@ TemplatePose TemplatePoses(const InterpolatedMotion& t, const BoneSamples& in, c
   const EvaluationPlan plan = detail::PlanFor(t, in.skeleton, rest, EvaluationSettings{});
   TemplatePose pose;
   pose.driven = plan.driven;
-  pose.round_trip = detail::RoundTrippedLocals(t, in.skeleton, rest, in.s.frames);
+  if (!in.exported) pose.round_trip = detail::RoundTrippedLocals(t, in.skeleton, rest, in.s.frames);
   pose.channels.resize(in.s.frames);
   pose.locals.resize(in.s.frames);
   std::vector<TransformTRS> model(plan.joint_count());
@@ -328,8 +344,12 @@ std::vector<bool> ChangedBones(const BoneSamples& in, const TemplatePose* refere
       changed[size_t(b)] = true;
       continue;
     }
+    // Unedited: what the template itself gives in the clip's format, when known; else the
+    // template's evaluated pose, or that pose as a glTF round trip gives it back.
     auto same = [&](size_t f) {
       const TransformTRS& x = s.pose[f][size_t(t)];
+      TransformTRS exported;
+      if (in.exported) return in.ExportedAt(f, b, exported) && Within(x, exported, settings);
       return Within(x, reference->locals[f][size_t(b)], settings) ||
              (f < reference->round_trip.size() && size_t(b) < reference->round_trip[f].size() &&
               Within(x, reference->round_trip[f][size_t(b)], settings));
@@ -550,8 +570,10 @@ Motion EncodeInterpolated(Motion m, const BoneSamples& in, const EncodeSettings&
 
 // The encoder proper, on a clip of per-axis locals.
 Motion EncodePerAxis(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
-                     const Motion* templ) {
+                     const Motion* templ, const Clip* template_as_input) {
   const Sampled s = SampleClip(clip, skeleton);
+  std::optional<Sampled> exported;
+  if (templ && template_as_input) exported = SampleClip(*template_as_input, skeleton);
   EncodeReport rep;
   for (int b : s.bone_of_track) rep.skipped_tracks += b < 0 ? 1 : 0;
   const bool interpolated_template = templ && !templ->raw && !templ->placeholder;
@@ -563,7 +585,9 @@ Motion EncodePerAxis(const Clip& clip, const Skeleton& skeleton, const EncodeSet
                     : templ && templ->raw ? std::max(s.bones, templ->raw_motion.bone_count)
                                           : s.bones;
   rep.bones = size_t(bones);
-  const BoneSamples in{clip, skeleton, s, bones, TrackOfBone(s, bones, rep)};
+  EncodeReport ignored;  // the template's tracks no bone takes are not the clip's
+  const BoneSamples in{clip, skeleton, s, bones, TrackOfBone(s, bones, rep), exported ? &*exported : nullptr,
+                       exported ? TrackOfBone(*exported, bones, ignored) : std::vector<int>{}};
   Bounds box;
   if (m.raw) {
     EncodeRaw(in, templ, m, box);
@@ -583,16 +607,20 @@ Motion EncodePerAxis(const Clip& clip, const Skeleton& skeleton, const EncodeSet
 }  // namespace
 
 Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
-                    const Motion* templ) {
+                    const Motion* templ, const Clip* template_as_input) {
   // The clip's local tracks are read as the game's per-axis locals (what DecodeMotion
   // writes): a clip of the matrix rule is converted here, the one place the raw and the
-  // interpolated encoder read them.
-  std::optional<Clip> converted;
-  if (clip.scale_inheritance != ScaleInheritance::PerAxis && clip.space == Space::Local) {
-    converted = clip;
+  // interpolated encoder read them (the exported template alike, to compare the two).
+  auto per_axis = [&](const Clip& c, std::optional<Clip>& converted) -> const Clip& {
+    if (c.scale_inheritance == ScaleInheritance::PerAxis || c.space != Space::Local) return c;
+    converted = c;
     ConvertScaleInheritance(skeleton, *converted, ScaleInheritance::PerAxis);
-  }
-  return EncodePerAxis(converted ? *converted : clip, skeleton, settings, report, templ);
+    return *converted;
+  };
+  std::optional<Clip> converted, exported;
+  const Clip& in = per_axis(clip, converted);
+  const Clip* templ_in = template_as_input && templ ? &per_axis(*template_as_input, exported) : nullptr;
+  return EncodePerAxis(in, skeleton, settings, report, templ, templ_in);
 }
 
 }  // namespace animkit::kh2
