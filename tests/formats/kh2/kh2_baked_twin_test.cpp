@@ -167,8 +167,8 @@ TEST(Kh2BakedTwin, SampledModelPoseIsTheBakedPoseInEveryClip) {
 }
 
 // glTF's keys (--kh2-keys stored, the refit) against the same frames: the bound
-// docs/fidelity.md states for the glb (2e-5 rad per joint; in model space 5e-5 rad and
-// 1e-2 units on this model some 180 units tall).
+// docs/fidelity.md states for the glb (2e-5 rad per joint, which adds up along a chain: in
+// model space 1e-4 rad and 2e-3 units on this model some 180 units tall).
 TEST(Kh2BakedTwin, TheGltfKeysStayWithinTheirStatedBound) {
   if (test::FixturePath("kh2-baked/M_EX660.mset").empty()) GTEST_SKIP() << "../shared/fixtures/kh2-baked absent";
   Options stored;
@@ -180,8 +180,8 @@ TEST(Kh2BakedTwin, TheGltfKeysStayWithinTheirStatedBound) {
     all.rotation = std::max(all.rotation, e.rotation), all.translation = std::max(all.translation, e.translation);
   }
   std::printf("kh2 baked twin, glTF keys: largest %.3g rad, %.3g units\n", all.rotation, all.translation);
-  EXPECT_LE(all.rotation, 5e-5);
-  EXPECT_LE(all.translation, 1e-2);
+  EXPECT_LE(all.rotation, 1e-4);
+  EXPECT_LE(all.translation, 2e-3);
 }
 
 }  // namespace

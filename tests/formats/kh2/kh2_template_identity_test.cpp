@@ -85,9 +85,10 @@ TEST(Kh2TemplateIdentity, AnEditOfOneJointRewritesThatClipsEntryAlone) {
   const Bytes original = ReadFileBytes(path);
   const kh2::Bar bar = kh2::ParseBar(original);
   const std::string slot = kh2::SlotName(201, bar.entries.at(201));
-  for (size_t i = 0; i < bar.entries.size(); ++i) {
-    if (i != 201) ASSERT_NE(kh2::LinkTarget(bar, i), 201) << "entry " << i << " links to the slot";
-  }
+  for (size_t i = 0; i < bar.entries.size(); ++i)
+    if (i != 201) {
+      ASSERT_NE(kh2::LinkTarget(bar, i), 201) << "entry " << i << " links to the slot";
+    }
   const LoadedFile loaded = LoadFile(glb, "", Options{});
   Scene scene = DecodeDocument(loaded, DecodeContext{nullptr, Options{}});
   bool edited_one = false;
@@ -108,6 +109,24 @@ TEST(Kh2TemplateIdentity, AnEditOfOneJointRewritesThatClipsEntryAlone) {
   // And the edit is there.
   const kh2::Bar written = kh2::ParseBar(out);
   EXPECT_NE(SerializeBar(*written.entries[201].bar), SerializeBar(*bar.entries[201].bar));
+}
+
+// A decode option (--kh2-constraints off) changes what is decoded, not what is written: a
+// conversion to the same format still copies the bytes.
+TEST(Kh2TemplateIdentity, ADecodeOptionStillCopiesTheBytes) {
+  const std::string path = test::SourcePath("samples/kh2_motion/wave.motion");
+  const std::filesystem::path dir = test::TempDir("kh2_decode_option_copy");
+  ConvertRequest request;
+  request.input = path;
+  request.output = (dir / "copy.motion").string();
+  request.options.Set("kh2-constraints", "off");
+  request.options.Set("kh2-keys", "stored");
+  EXPECT_FALSE(AsksForReencode(request, *FindFormat("kh2-motion")));
+  const ConvertResult r = Convert(request);
+  EXPECT_TRUE(r.copied_verbatim);
+  EXPECT_EQ(ReadFileBytes(request.output), ReadFileBytes(path));
+  request.options.Set("kh2-tolerance", "1e-3");  // an encoder option does re-encode
+  EXPECT_TRUE(AsksForReencode(request, *FindFormat("kh2-motion")));
 }
 
 }  // namespace
