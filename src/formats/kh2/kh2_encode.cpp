@@ -20,10 +20,10 @@ namespace {
 using detail::FitHermite;
 using detail::FittedKey;
 using detail::Tables;
+using detail::CopyCurve;
+using detail::kMaxKeys;
+using detail::Within;
 
-// A curve's first key is unsigned 16-bit (docs/formats/kh2.md), but readers that take it
-// as signed exist: the encoder keeps it below 32768, where both read the same.
-constexpr size_t kMaxKeys = 0x7FFF;
 
 // The bone a track animates: "#N", or the joint of that name in the skeleton.
 int BoneOf(const std::string& name, const Skeleton& skeleton) {
@@ -81,36 +81,6 @@ double ChannelTolerance(int channel, const std::vector<float>& v, const EncodeSe
   return settings.relative_tolerance * magnitude;
 }
 
-// Copies a template curve, its keys re-indexed into the new tables (the same key types,
-// times, values and tangents, so it evaluates bit for bit as before).
-Curve CopyCurve(const InterpolatedMotion& from, const Curve& c, InterpolatedMotion& to, Tables& tables) {
-  Curve out = c;
-  out.first_key = static_cast<uint16_t>(std::min(to.keys.size(), kMaxKeys));
-  for (int k = 0; k < c.key_count; ++k) {
-    const Key& key = from.keys[size_t(c.first_key) + size_t(k)];
-    Key nk;
-    const uint16_t time = tables.Time(from.key_times[size_t(key.time_index())]);
-    nk.packed = static_cast<uint16_t>((time << 2) | (key.packed & 3));
-    nk.value = tables.Value(from.values[size_t(key.value)]);
-    const bool uses_out = key.type() == KeyType::Hermite && k + 1 < c.key_count;
-    const bool uses_in = k > 0 && from.keys[size_t(c.first_key) + size_t(k) - 1].type() == KeyType::Hermite;
-    nk.out_tangent = uses_out ? tables.Tangent(from.tangents[size_t(key.out_tangent)]) : 0;
-    nk.in_tangent = uses_in ? tables.Tangent(from.tangents[size_t(key.in_tangent)]) : 0;
-    to.keys.push_back(nk);
-  }
-  return out;
-}
-
-// size: the least magnitude the relative tolerance applies to (1, or the model's size).
-bool Within(const TransformTRS& a, const TransformTRS& b, const EncodeSettings& s, float size = 1) {
-  auto close = [&](float x, float y) {
-    return std::abs(x - y) <= s.relative_tolerance * std::max({size, std::abs(x), std::abs(y)});
-  };
-  return close(a.translation.x, b.translation.x) && close(a.translation.y, b.translation.y) &&
-         close(a.translation.z, b.translation.z) && close(a.scale.x, b.scale.x) && close(a.scale.y, b.scale.y) &&
-         close(a.scale.z, b.scale.z) && RotationDifference(a.rotation, b.rotation) <= s.tolerance;
-}
-
 // The frames the template plays (0 when more than a clip can hold: then never the same length).
 size_t TemplateFrames(const InterpolatedMotion& im) {
   try {
@@ -130,15 +100,6 @@ double SourceStart(const Clip& clip) {
 }
 
 }  // namespace
-
-double RotationDifference(QuatXYZW a, QuatXYZW b) {
-  // The angle of conj(a) * b, from its vector part and scalar (exact for tiny angles).
-  const double w = double(a.w) * b.w + double(a.x) * b.x + double(a.y) * b.y + double(a.z) * b.z;
-  const double vx = double(a.w) * b.x - double(b.w) * a.x - (double(a.y) * b.z - double(a.z) * b.y);
-  const double vy = double(a.w) * b.y - double(b.w) * a.y - (double(a.z) * b.x - double(a.x) * b.z);
-  const double vz = double(a.w) * b.z - double(b.w) * a.z - (double(a.x) * b.y - double(a.y) * b.x);
-  return 2 * std::atan2(std::sqrt(vx * vx + vy * vy + vz * vz), std::abs(w));
-}
 
 namespace {
 
