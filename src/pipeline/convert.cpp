@@ -80,10 +80,9 @@ bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& form
   return false;
 }
 
-bool IsInterchange(const FormatDescriptor& format) { return &format == FindFormat("gltf"); }
-
 Options DecodeOptionsFor(const FormatDescriptor* output, Options options) {
-  options.SetKeyUse(output && IsInterchange(*output) ? KeyUse::Interchange : KeyUse::Exact);
+  const bool interchange = output && output == FindFormat("gltf");
+  options.SetKeyUse(interchange ? KeyUse::Interchange : KeyUse::Exact);
   return options;
 }
 
