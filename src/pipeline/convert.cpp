@@ -75,9 +75,15 @@ bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& form
   if (!request.clip.empty() || !request.template_path.empty()) return true;
   for (const auto& [name, value] : request.options.values()) {
     for (const OptionSpec& spec : format.options)
-      if (spec.name == name) return true;
+      if (spec.name == name && spec.use != OptionUse::Read) return true;  // a decode option changes no byte
   }
   return false;
+}
+
+Options DecodeOptionsFor(const FormatDescriptor* output, Options options) {
+  const bool interchange = output && output == FindFormat("gltf");
+  options.SetKeyUse(interchange ? KeyUse::Interchange : KeyUse::Exact);
+  return options;
 }
 
 namespace {
@@ -123,6 +129,36 @@ ResolvedSkeleton ConvertSkeleton(const ConvertRequest& request, const LoadedFile
   return skeleton;
 }
 
+// What an unedited input holds of the template: the template decoded as a conversion to the
+// input's format decodes it (DecodeOptionsFor), written in that format and read back against
+// the input's skeleton. Only the clips the input names (all when it names none of them). The
+// template scene itself when the input is of the output's format; nothing when the input's
+// format cannot be written.
+std::optional<Scene> TemplateAsInput(const TemplateFile& t, const LoadedFile& input, const DecodedScene& decoded,
+                                     const std::optional<Scene>& template_scene, const Options& options) {
+  if (!template_scene) return std::nullopt;
+  if (input.format == t.loaded.format) return template_scene;
+  if (!input.format->encode) return std::nullopt;
+  const Scene* reference = decoded.reference_used();
+  try {
+    Scene exported = DecodeDocument(t.loaded, DecodeContext{reference, DecodeOptionsFor(input.format, options)});
+    std::vector<Clip> named;
+    for (Clip& c : exported.clips)
+      if (std::any_of(decoded.scene.clips.begin(), decoded.scene.clips.end(),
+                      [&](const Clip& x) { return x.name == c.name; }))
+        named.push_back(std::move(c));
+    if (!named.empty()) exported.clips = std::move(named);
+    const std::string path = "template" + std::string(input.format->extensions.empty() ? std::string_view()
+                                                                                       : input.format->extensions.back());
+    const EncodeResult written =
+        Encode(std::move(exported), *input.format, EncodeRequest{reference, options, path, nullptr, nullptr, {}, nullptr});
+    const LoadedFile back = LoadBytes(written.bytes, path, input.format->id, options);
+    return DecodeDocument(back, DecodeContext{reference, options});
+  } catch (const Error&) {
+    return std::nullopt;  // the encoder then compares with the template's own pose
+  }
+}
+
 void CountScene(const Scene& scene, ConvertResult& result) {
   for (const Clip& c : scene.clips) {
     result.frames += c.frame_count;
@@ -155,14 +191,16 @@ ConvertResult Convert(const ConvertRequest& request) {
   const FormatDescriptor* out_format = to_json ? nullptr : OutputFormat(request, t);
   result.output_format = out_format;
 
-  DecodedScene decoded = DecodeWithSkeleton(loaded, ConvertSkeleton(request, loaded, t, inputs), request.options);
+  const Options decode_options = DecodeOptionsFor(out_format, request.options);
+  DecodedScene decoded = DecodeWithSkeleton(loaded, ConvertSkeleton(request, loaded, t, inputs), decode_options);
   Scene& scene = decoded.scene;
   result.skeleton = decoded.skeleton;
   result.skeleton_use = decoded.use;
   result.skeleton_warning = decoded.warning;
   std::optional<Scene> template_scene;
   if (t.templ.document && t.loaded.format == out_format)
-    template_scene = DecodeDocument(t.loaded, DecodeContext{decoded.reference_used(), request.options});
+    template_scene = DecodeDocument(t.loaded, DecodeContext{decoded.reference_used(), decode_options});
+  const std::optional<Scene> template_as_input = TemplateAsInput(t, loaded, decoded, template_scene, request.options);
   if (!request.clip.empty() && request.template_path.empty()) {
     (void)RequireClip(scene, request.clip, request.input);
     std::erase_if(scene.clips, [&](const Clip& c) { return c.name != request.clip; });
@@ -180,9 +218,10 @@ ConvertResult Convert(const ConvertRequest& request) {
     encoded.bytes = loaded.document->Write();  // nothing asked to change: the file as it was read
     result.copied_verbatim = true;
   } else {
-    EncodeRequest e{decoded.reference_used(), request.options, request.output, nullptr, nullptr, {}};
+    EncodeRequest e{decoded.reference_used(), request.options, request.output, nullptr, nullptr, {}, nullptr};
     if (t.templ.document) e.templ = &t.templ, e.template_clip = request.clip;
     if (template_scene) e.template_scene = &*template_scene;
+    if (template_as_input) e.template_as_input = &*template_as_input;
     encoded = Encode(std::move(scene), *out_format, e);
     result.report = std::move(encoded.report);
     result.warnings.insert(result.warnings.end(), encoded.warnings.begin(), encoded.warnings.end());

@@ -38,7 +38,7 @@ Bytes SceneGlb(const LoadedFile& loaded, const DecodedScene& decoded, bool every
   ConvertRequest request;
   request.options = options;
   if (every_clip && loaded.format == &gltf && !AsksForReencode(request, gltf)) return loaded.document->Write();
-  EncodeResult encoded = Encode(decoded.scene, gltf, {decoded.reference_used(), options, "scene.glb", nullptr, nullptr, {}});
+  EncodeResult encoded = Encode(decoded.scene, gltf, {decoded.reference_used(), options, "scene.glb", nullptr, nullptr, {}, nullptr});
   for (std::string& w : encoded.warnings) warnings.push_back(std::move(w));
   return std::move(encoded.bytes);
 }
@@ -67,7 +67,8 @@ Value ClipHeader(const Clip& clip, size_t frames, size_t animation) {
 Bytes ImportData(const std::string& file, const std::string& format, const std::string& skeleton,
                  const std::vector<std::string>& clip_patterns, const Options& options) {
   const LoadedFile loaded = LoadFile(file, format, options);
-  DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource(skeleton), options);
+  // Blender's import reads the glTF: its keys are the interchange's.
+  DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource(skeleton), DecodeOptionsFor(FindFormat("gltf"), options));
   Value header = Value::object();
   header["format"] = loaded.format->id;
   header["skeleton_file"] = decoded.skeleton.path;

@@ -17,6 +17,12 @@
 
 namespace animkit {
 
+// What decoded keys are for. Exact (the default: sample, Python, the preview): every frame is
+// the file's own pose. Interchange (the glTF export and Blender's import): a format whose
+// curves an interchange file cannot hold exactly (KH2's Euler rotations) may give fewer keys,
+// within the bound docs/fidelity.md states for it.
+enum class KeyUse { Exact, Interchange };
+
 // Format-specific settings ("--euler zyx" arrives as {"euler", "zyx"}): a plain store. Names
 // and values are checked where a front end takes them in (SetOption, formats/registry.hpp)
 // and read through each format's typed declarations (src/formats/common/options.hpp).
@@ -33,10 +39,15 @@ class Options {
   // kept apart from values(): raising a limit changes no output.
   const Limits& limits() const { return limits_; }
   void SetLimits(const Limits& limits) { limits_ = limits; }
+  // What the decoded keys are for (KeyUse); kept apart from values(): no flag sets it, the
+  // front end does.
+  KeyUse key_use() const { return key_use_; }
+  void SetKeyUse(KeyUse use) { key_use_ = use; }
 
  private:
   std::map<std::string, std::string> values_;
   Limits limits_;
+  KeyUse key_use_ = KeyUse::Exact;
 };
 
 // What a reader gets besides the bytes.
@@ -86,6 +97,10 @@ struct EncodeContext {
   std::string output_path;             // the file being written, when known
   Value report = Value::object();  // encoder statistics for --verbose
   const EncodeTemplate* templ = nullptr;  // --template, nullptr when none
+  // The template as the input's format holds it: decoded, written in the input's format and
+  // read back the way the input was (convert's TemplateAsInput). An input clip that equals
+  // its clip here is unedited. nullptr when unknown.
+  const Scene* template_as_input = nullptr;
   // --clip with a template: which of the template's clips (slots) the input replaces; the
   // input is then not filtered by name.
   std::string template_clip;

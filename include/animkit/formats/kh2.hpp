@@ -470,8 +470,9 @@ struct DecodeSettings {
   // Interpolated motions: each joint's curves as its keys wherever they give the pose the
   // game evaluates at every played frame (translation and scale Hermite keys as stored,
   // rotation a quaternion spline within rotation_tolerance radians of the Euler curves);
-  // false: one key per played frame for every joint.
-  bool stored_keys = true;
+  // false (the default: the game's pose exactly at every frame): one key per played frame for
+  // every joint. The front ends ask for stored keys for glTF alone (KeyUse::Interchange).
+  bool stored_keys = false;
   double rotation_tolerance = 2e-5;
   Limits limits;  // samples per motion and in all (max-values)
 };
@@ -528,8 +529,12 @@ double RotationDifference(QuatXYZW a, QuatXYZW b);
 // constraints, limiters, expressions, joint table and header come from it; bones the clip
 // does not animate or moves within the tolerance keep the template's curves; when no bone
 // moved and the length is the template's, the template itself is returned (report.unchanged).
+// template_as_input: the template's clip as the clip's own format gives it back
+// (EncodeContext::template_as_input); a bone whose pose equals its pose there is unedited.
+// Without it, a bone is compared with the template's evaluated pose.
 Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings,
-                    EncodeReport* report = nullptr, const Motion* templ = nullptr);
+                    EncodeReport* report = nullptr, const Motion* templ = nullptr,
+                    const Clip* template_as_input = nullptr);
 // Events as DecodeTriggers makes them (name matching the id in params[0]); others are
 // skipped and counted in *skipped.
 Triggers EncodeTriggers(const std::vector<Event>& events, double frame_rate, size_t* skipped = nullptr);
@@ -540,7 +545,7 @@ Bar EncodeAnb(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& 
 // kept unless the clip's trigger events differ from them. *unchanged: both were kept (the
 // template's bytes are then the answer).
 Bar EncodeAnbFromTemplate(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, const Bar& templ,
-                          EncodeReport* report, bool* unchanged);
+                          EncodeReport* report, bool* unchanged, const Clip* template_as_input = nullptr);
 // The archive's bytes with entry index's data replaced by payload; every later entry moves
 // by a multiple of 16, entries sharing the slot's data (links) follow it; all other bytes
 // stay as they were.

@@ -57,6 +57,11 @@ struct ConvertResult {
 // and other formats' options included) the file is written back as read.
 bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& format);
 
+// The options a file is decoded with to be written as `output` (nullptr: sample JSON): glTF,
+// the interchange format, takes KeyUse::Interchange (docs/fidelity.md), anything else the
+// exact keys every front end samples.
+Options DecodeOptionsFor(const FormatDescriptor* output, Options options);
+
 // Converts input to output (format from the output's extension or output_format).
 // A conversion to the input's own format that asks for no re-encode writes the
 // document back byte for byte. Writes the output and any file the encoder adds

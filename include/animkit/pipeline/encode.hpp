@@ -18,6 +18,7 @@ struct EncodeRequest {
   // carry (TakeTemplateMetadata); nullptr when none, or when its format is not the output's.
   const Scene* template_scene = nullptr;
   std::string template_clip;            // --clip with a template: the template's clip the scene replaces
+  const Scene* template_as_input = nullptr;  // EncodeContext::template_as_input
 };
 struct EncodeResult {
   Bytes bytes;

@@ -20,10 +20,10 @@ namespace {
 using detail::FitHermite;
 using detail::FittedKey;
 using detail::Tables;
+using detail::CopyCurve;
+using detail::kMaxKeys;
+using detail::Within;
 
-// A curve's first key is unsigned 16-bit (docs/formats/kh2.md), but readers that take it
-// as signed exist: the encoder keeps it below 32768, where both read the same.
-constexpr size_t kMaxKeys = 0x7FFF;
 
 // The bone a track animates: "#N", or the joint of that name in the skeleton.
 int BoneOf(const std::string& name, const Skeleton& skeleton) {
@@ -81,36 +81,6 @@ double ChannelTolerance(int channel, const std::vector<float>& v, const EncodeSe
   return settings.relative_tolerance * magnitude;
 }
 
-// Copies a template curve, its keys re-indexed into the new tables (the same key types,
-// times, values and tangents, so it evaluates bit for bit as before).
-Curve CopyCurve(const InterpolatedMotion& from, const Curve& c, InterpolatedMotion& to, Tables& tables) {
-  Curve out = c;
-  out.first_key = static_cast<uint16_t>(std::min(to.keys.size(), kMaxKeys));
-  for (int k = 0; k < c.key_count; ++k) {
-    const Key& key = from.keys[size_t(c.first_key) + size_t(k)];
-    Key nk;
-    const uint16_t time = tables.Time(from.key_times[size_t(key.time_index())]);
-    nk.packed = static_cast<uint16_t>((time << 2) | (key.packed & 3));
-    nk.value = tables.Value(from.values[size_t(key.value)]);
-    const bool uses_out = key.type() == KeyType::Hermite && k + 1 < c.key_count;
-    const bool uses_in = k > 0 && from.keys[size_t(c.first_key) + size_t(k) - 1].type() == KeyType::Hermite;
-    nk.out_tangent = uses_out ? tables.Tangent(from.tangents[size_t(key.out_tangent)]) : 0;
-    nk.in_tangent = uses_in ? tables.Tangent(from.tangents[size_t(key.in_tangent)]) : 0;
-    to.keys.push_back(nk);
-  }
-  return out;
-}
-
-// size: the least magnitude the relative tolerance applies to (1, or the model's size).
-bool Within(const TransformTRS& a, const TransformTRS& b, const EncodeSettings& s, float size = 1) {
-  auto close = [&](float x, float y) {
-    return std::abs(x - y) <= s.relative_tolerance * std::max({size, std::abs(x), std::abs(y)});
-  };
-  return close(a.translation.x, b.translation.x) && close(a.translation.y, b.translation.y) &&
-         close(a.translation.z, b.translation.z) && close(a.scale.x, b.scale.x) && close(a.scale.y, b.scale.y) &&
-         close(a.scale.z, b.scale.z) && RotationDifference(a.rotation, b.rotation) <= s.tolerance;
-}
-
 // The frames the template plays (0 when more than a clip can hold: then never the same length).
 size_t TemplateFrames(const InterpolatedMotion& im) {
   try {
@@ -130,15 +100,6 @@ double SourceStart(const Clip& clip) {
 }
 
 }  // namespace
-
-double RotationDifference(QuatXYZW a, QuatXYZW b) {
-  // The angle of conj(a) * b, from its vector part and scalar (exact for tiny angles).
-  const double w = double(a.w) * b.w + double(a.x) * b.x + double(a.y) * b.y + double(a.z) * b.z;
-  const double vx = double(a.w) * b.x - double(b.w) * a.x - (double(a.y) * b.z - double(a.z) * b.y);
-  const double vy = double(a.w) * b.y - double(b.w) * a.y - (double(a.z) * b.x - double(a.x) * b.z);
-  const double vz = double(a.w) * b.z - double(b.w) * a.z - (double(a.x) * b.y - double(a.y) * b.x);
-  return 2 * std::atan2(std::sqrt(vx * vx + vy * vy + vz * vz), std::abs(w));
-}
 
 namespace {
 
@@ -180,9 +141,21 @@ struct BoneSamples {
   const Sampled& s;
   int bones = 0;
   std::vector<int> track_of_bone;
+  // The template's clip as the clip's own format gives it back (EncodeMotion's
+  // template_as_input), sampled the same way; null when not given.
+  const Sampled* exported = nullptr;
+  std::vector<int> exported_track;  // per bone: its track in *exported, -1 when none
 
   TransformTRS RestOf(int b) const {
     return size_t(b) < skeleton.joints.size() ? skeleton.joints[size_t(b)].rest : TransformTRS{};
+  }
+  // Bone b at frame f in the exported template: its track's sample, else the rest (what the
+  // clip's own sampling gives a bone without a track). False past its frames or without it.
+  bool ExportedAt(size_t f, int b, TransformTRS& out) const {
+    if (!exported || f >= exported->frames) return false;
+    const int t = b >= 0 && size_t(b) < exported_track.size() ? exported_track[size_t(b)] : -1;
+    out = t >= 0 ? exported->pose[f][size_t(t)] : RestOf(b);
+    return true;
   }
 };
 
@@ -252,7 +225,9 @@ bool KeepTemplateMatrices(RawMotion& raw, const Motion& templ, const BoneSamples
   ds.raw_space = in.clip.space == Space::Local ? RawSpace::Local : RawSpace::Model;
   ds.limits.max_values = std::numeric_limits<decltype(ds.limits.max_values)>::max();
   const Clip decoded = DecodeMotion(templ, in.skeleton, {}, ds);
-  const Clip round_trip = decoded.space == Space::Local ? detail::GltfRoundTrip(decoded, in.skeleton, ds.limits) : decoded;
+  const Clip round_trip = in.exported || decoded.space != Space::Local
+                              ? decoded
+                              : detail::GltfRoundTrip(decoded, in.skeleton, ds.limits);
   const RawMotion& t = templ.raw_motion;
   const size_t bones = size_t(std::max(raw.bone_count, 0)), t_bones = size_t(std::max(t.bone_count, 0));
   EncodeSettings floats;
@@ -270,8 +245,10 @@ bool KeepTemplateMatrices(RawMotion& raw, const Motion& templ, const BoneSamples
     if (close) {
       const int k = in.track_of_bone[b];
       const TransformTRS& x = k >= 0 ? in.s.pose[f][size_t(k)] : in.RestOf(int(b));
-      close = Within(x, old, floats, size) ||
-              (detail::KeyAt(round_trip, b, f, old_round_trip) && Within(x, old_round_trip, floats, size));
+      // What the template itself exports, when known; else its pose and that pose through glTF.
+      close = in.exported ? in.ExportedAt(f, int(b), old_round_trip) && Within(x, old_round_trip, floats, size)
+                          : Within(x, old, floats, size) || (detail::KeyAt(round_trip, b, f, old_round_trip) &&
+                                                             Within(x, old_round_trip, floats, size));
     }
     if (close) raw.matrices[i] = t.matrices[j];
     all = all && close;
@@ -298,7 +275,7 @@ TemplatePose TemplatePoses(const InterpolatedMotion& t, const BoneSamples& in, c
   const EvaluationPlan plan = detail::PlanFor(t, in.skeleton, rest, EvaluationSettings{});
   TemplatePose pose;
   pose.driven = plan.driven;
-  pose.round_trip = detail::RoundTrippedLocals(t, in.skeleton, rest, in.s.frames);
+  if (!in.exported) pose.round_trip = detail::RoundTrippedLocals(t, in.skeleton, rest, in.s.frames);
   pose.channels.resize(in.s.frames);
   pose.locals.resize(in.s.frames);
   std::vector<TransformTRS> model(plan.joint_count());
@@ -328,8 +305,12 @@ std::vector<bool> ChangedBones(const BoneSamples& in, const TemplatePose* refere
       changed[size_t(b)] = true;
       continue;
     }
+    // Unedited: what the template itself gives in the clip's format, when known; else the
+    // template's evaluated pose, or that pose as a glTF round trip gives it back.
     auto same = [&](size_t f) {
       const TransformTRS& x = s.pose[f][size_t(t)];
+      TransformTRS exported;
+      if (in.exported) return in.ExportedAt(f, b, exported) && Within(x, exported, settings);
       return Within(x, reference->locals[f][size_t(b)], settings) ||
              (f < reference->round_trip.size() && size_t(b) < reference->round_trip[f].size() &&
               Within(x, reference->round_trip[f][size_t(b)], settings));
@@ -550,8 +531,10 @@ Motion EncodeInterpolated(Motion m, const BoneSamples& in, const EncodeSettings&
 
 // The encoder proper, on a clip of per-axis locals.
 Motion EncodePerAxis(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
-                     const Motion* templ) {
+                     const Motion* templ, const Clip* template_as_input) {
   const Sampled s = SampleClip(clip, skeleton);
+  std::optional<Sampled> exported;
+  if (templ && template_as_input) exported = SampleClip(*template_as_input, skeleton);
   EncodeReport rep;
   for (int b : s.bone_of_track) rep.skipped_tracks += b < 0 ? 1 : 0;
   const bool interpolated_template = templ && !templ->raw && !templ->placeholder;
@@ -563,7 +546,9 @@ Motion EncodePerAxis(const Clip& clip, const Skeleton& skeleton, const EncodeSet
                     : templ && templ->raw ? std::max(s.bones, templ->raw_motion.bone_count)
                                           : s.bones;
   rep.bones = size_t(bones);
-  const BoneSamples in{clip, skeleton, s, bones, TrackOfBone(s, bones, rep)};
+  EncodeReport ignored;  // the template's tracks no bone takes are not the clip's
+  const BoneSamples in{clip, skeleton, s, bones, TrackOfBone(s, bones, rep), exported ? &*exported : nullptr,
+                       exported ? TrackOfBone(*exported, bones, ignored) : std::vector<int>{}};
   Bounds box;
   if (m.raw) {
     EncodeRaw(in, templ, m, box);
@@ -583,16 +568,20 @@ Motion EncodePerAxis(const Clip& clip, const Skeleton& skeleton, const EncodeSet
 }  // namespace
 
 Motion EncodeMotion(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, EncodeReport* report,
-                    const Motion* templ) {
+                    const Motion* templ, const Clip* template_as_input) {
   // The clip's local tracks are read as the game's per-axis locals (what DecodeMotion
   // writes): a clip of the matrix rule is converted here, the one place the raw and the
-  // interpolated encoder read them.
-  std::optional<Clip> converted;
-  if (clip.scale_inheritance != ScaleInheritance::PerAxis && clip.space == Space::Local) {
-    converted = clip;
+  // interpolated encoder read them (the exported template alike, to compare the two).
+  auto per_axis = [&](const Clip& c, std::optional<Clip>& converted) -> const Clip& {
+    if (c.scale_inheritance == ScaleInheritance::PerAxis || c.space != Space::Local) return c;
+    converted = c;
     ConvertScaleInheritance(skeleton, *converted, ScaleInheritance::PerAxis);
-  }
-  return EncodePerAxis(converted ? *converted : clip, skeleton, settings, report, templ);
+    return *converted;
+  };
+  std::optional<Clip> converted, exported;
+  const Clip& in = per_axis(clip, converted);
+  const Clip* templ_in = template_as_input && templ ? &per_axis(*template_as_input, exported) : nullptr;
+  return EncodePerAxis(in, skeleton, settings, report, templ, templ_in);
 }
 
 }  // namespace animkit::kh2

@@ -111,7 +111,7 @@ bool SameTriggersInStoredOrder(Triggers& events, const Triggers& stored) {
 }  // namespace
 
 Bar EncodeAnbFromTemplate(const Clip& clip, const Skeleton& skeleton, const EncodeSettings& settings, const Bar& templ,
-                          EncodeReport* report, bool* unchanged) {
+                          EncodeReport* report, bool* unchanged, const Clip* template_as_input) {
   Bar bar = templ;
   BarEntry* motion = nullptr;
   BarEntry* triggers = nullptr;
@@ -121,7 +121,7 @@ Bar EncodeAnbFromTemplate(const Clip& clip, const Skeleton& skeleton, const Enco
   }
   if (!motion) throw Error::General("the template archive has no motion to replace");
   EncodeReport rep;
-  Motion encoded = EncodeMotion(clip, skeleton, settings, &rep, motion->motion.get());
+  Motion encoded = EncodeMotion(clip, skeleton, settings, &rep, motion->motion.get(), template_as_input);
   bool same = rep.unchanged;
   if (!rep.unchanged) motion->motion = std::make_shared<Motion>(std::move(encoded));
   const double rate = motion->motion->raw ? motion->motion->raw_motion.fps : motion->motion->interpolated.fps;

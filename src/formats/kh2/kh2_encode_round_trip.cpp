@@ -4,7 +4,22 @@
 #include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
+
+namespace animkit::kh2 {
+
+double RotationDifference(QuatXYZW a, QuatXYZW b) {
+  // The angle of conj(a) * b, from its vector part and scalar (exact for tiny angles).
+  const double w = double(a.w) * b.w + double(a.x) * b.x + double(a.y) * b.y + double(a.z) * b.z;
+  const double vx = double(a.w) * b.x - double(b.w) * a.x - (double(a.y) * b.z - double(a.z) * b.y);
+  const double vy = double(a.w) * b.y - double(b.w) * a.y - (double(a.z) * b.x - double(a.x) * b.z);
+  const double vz = double(a.w) * b.z - double(b.w) * a.z - (double(a.x) * b.y - double(a.y) * b.x);
+  return 2 * std::atan2(std::sqrt(vx * vx + vy * vy + vz * vz), std::abs(w));
+}
+
+}  // namespace animkit::kh2
 
 namespace animkit::kh2::detail {
 
@@ -52,6 +67,15 @@ std::vector<std::vector<TransformTRS>> RoundTrippedLocals(const InterpolatedMoti
       if (!KeyAt(clip, j, f, out[f][j])) out[f][j] = TransformTRS{};
   }
   return out;
+}
+
+bool Within(const TransformTRS& a, const TransformTRS& b, const EncodeSettings& s, float size) {
+  auto close = [&](float x, float y) {
+    return std::abs(x - y) <= s.relative_tolerance * std::max({size, std::abs(x), std::abs(y)});
+  };
+  return close(a.translation.x, b.translation.x) && close(a.translation.y, b.translation.y) &&
+         close(a.translation.z, b.translation.z) && close(a.scale.x, b.scale.x) && close(a.scale.y, b.scale.y) &&
+         close(a.scale.z, b.scale.z) && RotationDifference(a.rotation, b.rotation) <= s.tolerance;
 }
 
 }  // namespace animkit::kh2::detail

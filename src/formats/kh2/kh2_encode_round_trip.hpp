@@ -23,4 +23,8 @@ bool KeyAt(const Clip& clip, size_t b, size_t f, TransformTRS& out);
 std::vector<std::vector<TransformTRS>> RoundTrippedLocals(const InterpolatedMotion& motion, const Skeleton& skeleton,
                                                           const std::vector<ChannelValues>& rest, size_t frames);
 
+// Whether two poses agree within the encoder's tolerances: rotation in radians, translation
+// and scale relative to their magnitude, at least size (1, or the model's size).
+bool Within(const TransformTRS& a, const TransformTRS& b, const EncodeSettings& s, float size = 1);
+
 }  // namespace animkit::kh2::detail

@@ -1,6 +1,7 @@
 // KH2 key reduction: hermite segments fitted to samples, shared tables.
 #include "kh2_fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -79,6 +80,24 @@ size_t Tables::Index(std::map<uint32_t, size_t>& index, std::vector<float>& tabl
     return 0;
   }
   return it->second;
+}
+
+Curve CopyCurve(const InterpolatedMotion& from, const Curve& c, InterpolatedMotion& to, Tables& tables) {
+  Curve out = c;
+  out.first_key = static_cast<uint16_t>(std::min(to.keys.size(), kMaxKeys));
+  for (int k = 0; k < c.key_count; ++k) {
+    const Key& key = from.keys[size_t(c.first_key) + size_t(k)];
+    Key nk;
+    const uint16_t time = tables.Time(from.key_times[size_t(key.time_index())]);
+    nk.packed = static_cast<uint16_t>((time << 2) | (key.packed & 3));
+    nk.value = tables.Value(from.values[size_t(key.value)]);
+    const bool uses_out = key.type() == KeyType::Hermite && k + 1 < c.key_count;
+    const bool uses_in = k > 0 && from.keys[size_t(c.first_key) + size_t(k) - 1].type() == KeyType::Hermite;
+    nk.out_tangent = uses_out ? tables.Tangent(from.tangents[size_t(key.out_tangent)]) : 0;
+    nk.in_tangent = uses_in ? tables.Tangent(from.tangents[size_t(key.in_tangent)]) : 0;
+    to.keys.push_back(nk);
+  }
+  return out;
 }
 
 }  // namespace animkit::kh2::detail

@@ -38,4 +38,12 @@ class Tables {
   bool full_ = false;
 };
 
+// A curve's first key is unsigned 16-bit (docs/formats/kh2.md), but readers that take it
+// as signed exist: the encoder keeps it below 32768, where both read the same.
+constexpr size_t kMaxKeys = 0x7FFF;
+
+// Copies a template curve, its keys re-indexed into the new tables (the same key types,
+// times, values and tangents, so it evaluates bit for bit as before).
+Curve CopyCurve(const InterpolatedMotion& from, const Curve& c, InterpolatedMotion& to, Tables& tables);
+
 }  // namespace animkit::kh2::detail

@@ -36,8 +36,8 @@ const ChoiceOption<bool> kConstraintsOption{
 const ChoiceOption<bool> kKeysOption{
     {.name = "kh2-keys",
      .help = "KH2 interpolated motion: stored gives each joint's curves as its keys (Hermite; rotations a quaternion "
-             "spline within 2e-5 rad) wherever they are the game's pose, frames one key per played frame",
-     .default_value = "stored"},
+             "spline within 2e-5 rad) wherever they are the game's pose, frames one key per played frame (the game's "
+             "pose exactly); default: stored for glTF and Blender, frames for sample, Python and the preview"},
     {{"stored", true}, {"frames", false}}};
 const ChoiceOption<bool> kUnverifiedOption{
     {.name = "kh2-unverified-constraints",
@@ -57,7 +57,7 @@ DecodeSettings SettingsFrom(const Options& o) {
   s.trigger_rate = kTriggerRateOption.Get(o);
   s.evaluation.constraints = kConstraintsOption.Get(o);
   s.evaluation.unverified_constraints = kUnverifiedOption.Get(o);
-  s.stored_keys = kKeysOption.Get(o);
+  s.stored_keys = kKeysOption.Get(o, o.key_use() == KeyUse::Interchange);
   s.limits = o.limits();
   return s;
 }
@@ -288,6 +288,14 @@ const Clip* FindClip(const Scene& scene, const std::string& a, const std::string
   return nullptr;
 }
 
+// The template's clip (slot `name`) as the input's format gives it back, when known.
+const Clip* TemplateAsInput(const EncodeContext& context, const std::string& name) {
+  const Scene* s = context.template_as_input;
+  if (!s) return nullptr;
+  if (const Clip* c = FindClip(*s, name, name)) return c;
+  return s->clips.size() == 1 ? &s->clips.front() : nullptr;
+}
+
 std::unique_ptr<Document> EncodeWithTemplate(const Scene& scene, EncodeContext& context, const Bar& templ) {
   const EncodeSettings settings = EncodeSettingsFrom(context.options);
   const Skeleton& skeleton = SkeletonFor(scene, context);
@@ -297,7 +305,8 @@ std::unique_ptr<Document> EncodeWithTemplate(const Scene& scene, EncodeContext& 
     const Clip* clip = context.template_clip.empty() ? nullptr : FindClip(scene, context.template_clip, context.template_clip);
     if (!clip) clip = &OneClip(scene, "an ANB");
     bool unchanged = false;
-    Bar bar = EncodeAnbFromTemplate(*clip, skeleton, settings, templ, &report, &unchanged);
+    Bar bar = EncodeAnbFromTemplate(*clip, skeleton, settings, templ, &report, &unchanged,
+                                    TemplateAsInput(context, clip->name));
     Report(context, report);
     context.report["copied_from_template"] = unchanged;
     return std::make_unique<BarDocument>(unchanged ? ParseBar(context.templ->bytes) : std::move(bar));
@@ -325,7 +334,8 @@ std::unique_ptr<Document> EncodeWithTemplate(const Scene& scene, EncodeContext& 
   for (const auto& [slot, clip] : jobs) {
     bool unchanged = false;
     EncodeReport one;
-    Bar anb = EncodeAnbFromTemplate(*clip, skeleton, settings, SlotArchive(current, slot->path), &one, &unchanged);
+    Bar anb = EncodeAnbFromTemplate(*clip, skeleton, settings, SlotArchive(current, slot->path), &one, &unchanged,
+                                    TemplateAsInput(context, slot->name));
     report.keys += one.keys, report.fitted_keys += one.fitted_keys, report.curves += one.curves;
     report.bones = std::max(report.bones, one.bones);
     report.table_tolerance = std::max(report.table_tolerance, one.table_tolerance);
@@ -386,7 +396,8 @@ std::unique_ptr<Document> EncodeBareMotion(const Scene& scene, EncodeContext& co
   if (!templ) WarnWithoutTemplate(scene, context);
   const Clip* clip = templ && !context.template_clip.empty() ? FindClip(scene, context.template_clip, context.template_clip) : nullptr;
   if (!clip) clip = &OneClip(scene, "a motion entry");
-  Motion m = EncodeMotion(*clip, SkeletonFor(scene, context), EncodeSettingsFrom(context.options), &report, templ);
+  Motion m = EncodeMotion(*clip, SkeletonFor(scene, context), EncodeSettingsFrom(context.options), &report, templ,
+                          templ ? TemplateAsInput(context, clip->name) : nullptr);
   Report(context, report);
   return std::make_unique<MotionDocument>(std::move(m));
 }

@@ -1,4 +1,4 @@
-// KH2 interpolated motions decoded with their curves as keys (kh2-keys stored, the default):
+// KH2 interpolated motions decoded with their curves as keys (kh2-keys stored, the default for glTF):
 // hand-built motions whose expected keys are worked out from the layout
 // (docs/formats/kh2.md, "Keys as stored"), and the poses they give against one key per frame.
 #include <animkit/formats/gltf.hpp>
