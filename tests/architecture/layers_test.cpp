@@ -175,7 +175,7 @@ TEST(Layers, TheRulesCatchUpwardAndCrossFormatIncludes) {
   EXPECT_EQ(LayerOf("src/formats/gltf/gltf_export.cpp"), Layer::Formats);
   EXPECT_EQ(LayerOf("include/animkit/runtime/animation.hpp"), Layer::Runtime);
   EXPECT_EQ(LayerOf("tools/animkit/main.cpp"), std::nullopt);
-  EXPECT_EQ(FormatOf("src/formats/kh2/kh2_bar.cpp"), "kh2");
+  EXPECT_EQ(FormatOf("src/formats/kh2/archive/kh2_bar.cpp"), "kh2");
   EXPECT_EQ(FormatOf("include/animkit/formats/psx_anm.hpp"), "psx_anm");
   EXPECT_EQ(FormatOf("src/formats/registry.cpp"), "");
   EXPECT_EQ(FormatOf("src/formats/gltf/gltf_common.cpp"), "gltf");

@@ -3,6 +3,7 @@
 #include <animkit/formats/edf_mdb.hpp>
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
+#include <animkit/formats/kh2/texture.hpp>
 #include <animkit/formats/registry.hpp>
 
 #include "support/test_support.hpp"

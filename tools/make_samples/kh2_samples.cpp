@@ -1,5 +1,6 @@
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
+#include <animkit/formats/kh2/texture.hpp>
 #include <animkit/offline/skinning.hpp>
 
 #include "sample_writers.hpp"

@@ -1,6 +1,6 @@
 // Registry entries and documents for KH2 BAR archives (kh2-bar) and bare motion entries (kh2-motion).
 #include <animkit/formats/registry.hpp>
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include "formats/common/clips.hpp"
 #include "formats/common/document.hpp"

@@ -1,5 +1,5 @@
 // `animkit info` for KH2 BAR archives and motion entries: every header field, table and gap.
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include <map>
 #include <set>

@@ -1,7 +1,7 @@
 // `animkit info` (without --full) of KH2 archives and motions: the header fields, and per
 // table its count, offset and size instead of its records, so that a whole moveset's
 // summary stays small (kh2_info.cpp writes every record).
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include <map>
 #include <string>

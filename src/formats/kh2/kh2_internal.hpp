@@ -3,6 +3,7 @@
 
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
+#include <animkit/formats/kh2/texture.hpp>
 
 #include <algorithm>
 #include <cstring>

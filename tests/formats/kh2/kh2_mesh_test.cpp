@@ -2,6 +2,7 @@
 // layout (docs/formats/kh2.md, "Meshes" and "Textures"), not from the decoder.
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
+#include <animkit/formats/kh2/texture.hpp>
 #include <animkit/offline/skinning.hpp>
 
 #include "support/test_support.hpp"

@@ -4,6 +4,7 @@
 // every MDLX of ../shared/real/kh2 and ../shared/fixtures/kh2 decoding every model and group.
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
+#include <animkit/formats/kh2/texture.hpp>
 
 #include "support/test_support.hpp"
 

@@ -4,6 +4,7 @@
 // CLUTs in CSM1 order), not from the decoder.
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
+#include <animkit/formats/kh2/texture.hpp>
 
 #include "support/test_support.hpp"
 

@@ -2,7 +2,7 @@
 // "Expressions"). Compiled once per plan: every node index, type, operand count and joint
 // reference is checked there, so evaluation never meets a bad index, a cycle or a
 // recursion deeper than kMaxDepth.
-#include "kh2_evaluate.hpp"
+#include "formats/kh2/evaluation/kh2_evaluate.hpp"
 
 #include <algorithm>
 #include <atomic>

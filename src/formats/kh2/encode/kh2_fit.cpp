@@ -1,5 +1,5 @@
 // KH2 key reduction: hermite segments fitted to samples, shared tables.
-#include "kh2_fit.hpp"
+#include "formats/kh2/encode/kh2_fit.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // KH2 BAR archives, motion triggers and the MDLX model's bone table.
-#include "kh2_fields.hpp"
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_fields.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include <map>
 #include <set>

@@ -1,6 +1,6 @@
 // VIF1 unpacking (EE User's Manual, "VIFcode Reference") of KH2 model packets, and the
 // vertex tables the game's microprogram reads (facts from OpenKH's VifUnpacker/VpuPacket).
-#include "kh2_vif.hpp"
+#include "formats/kh2/model/kh2_vif.hpp"
 
 #include <animkit/core/limits.hpp>
 

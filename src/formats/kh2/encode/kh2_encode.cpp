@@ -1,7 +1,7 @@
 // KH2 encoding: Clip -> interpolated or raw motion, events -> triggers, ANB archives.
-#include "kh2_encode_round_trip.hpp"
-#include "kh2_fit.hpp"
-#include "kh2_internal.hpp"
+#include "formats/kh2/encode/kh2_encode_round_trip.hpp"
+#include "formats/kh2/encode/kh2_fit.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>

@@ -1,5 +1,5 @@
 // KH2 pose evaluation: the game's composition, constraints and their activations.
-#include "kh2_evaluate.hpp"
+#include "formats/kh2/evaluation/kh2_evaluate.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,8 +1,8 @@
 // A model entry written from skinned meshes, for the project's samples and tests: one
 // model, one group per mesh, one VIF packet per group (every table unpacked as V4-32).
 // Not a modding writer: a real model's groups, flags and packet splits are not kept.
-#include "kh2_internal.hpp"
-#include "kh2_vif.hpp"
+#include "formats/kh2/kh2_internal.hpp"
+#include "formats/kh2/model/kh2_vif.hpp"
 
 #include <animkit/offline/skinning.hpp>
 

@@ -1,5 +1,5 @@
 // KH2 clips after a glTF round trip (kh2_encode_round_trip.hpp).
-#include "kh2_encode_round_trip.hpp"
+#include "formats/kh2/encode/kh2_encode_round_trip.hpp"
 
 #include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>

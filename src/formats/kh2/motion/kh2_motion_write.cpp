@@ -1,6 +1,6 @@
 // KH2 motion entries: serialize, and lay out the tables of a motion built by the encoder.
-#include "kh2_fields.hpp"
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_fields.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 namespace animkit::kh2 {
 

@@ -1,5 +1,5 @@
 // KH2 decoding of archives: every slot's motion and triggers, the model's skeleton.
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include <algorithm>
 #include <set>

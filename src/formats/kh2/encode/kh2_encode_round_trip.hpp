@@ -3,7 +3,7 @@
 // that came through glTF is recognised (docs/formats/kh2.md, "Templates").
 #pragma once
 
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include <vector>
 

@@ -1,5 +1,5 @@
 // An interpolated motion's curves as the clip's keys (docs/formats/kh2.md, "Keys as stored").
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include <animkit/offline/sampling.hpp>
 

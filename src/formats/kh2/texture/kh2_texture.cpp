@@ -2,8 +2,8 @@
 // (kh2_raw_texture.cpp) and lists of texture sets of it; Scene materials for the meshes; a TIM2 writer for samples and
 // tests (docs/formats/kh2.md, "Textures"; facts from OpenKH's docs/common/tm2.md,
 // docs/kh2/file/raw-texture.md and Tm2.cs).
-#include "kh2_internal.hpp"
-#include "kh2_raw_texture.hpp"
+#include "formats/kh2/kh2_internal.hpp"
+#include "formats/kh2/texture/kh2_raw_texture.hpp"
 
 #include <animkit/core/limits.hpp>
 

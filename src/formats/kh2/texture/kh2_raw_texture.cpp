@@ -5,7 +5,7 @@
 // gives the images (GS User's Manual, "Local memory" page/block/column layouts; the
 // layout from OpenKH's docs/kh2/file/raw-texture.md and ModelTexture.cs; docs/formats/kh2.md,
 // "Textures").
-#include "kh2_raw_texture.hpp"
+#include "formats/kh2/texture/kh2_raw_texture.hpp"
 
 #include <animkit/core/limits.hpp>
 

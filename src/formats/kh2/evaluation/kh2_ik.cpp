@@ -2,7 +2,7 @@
 // Kind 1 turns a joint so its x axis points at its effector's target; kinds 2 and 3 solve
 // a two-bone chain (joint, middle, effector) with the law of cosines in the plane the
 // pose bends in. The target is the source of the effector's active Position constraint.
-#include "kh2_evaluate.hpp"
+#include "formats/kh2/evaluation/kh2_evaluate.hpp"
 
 #include <algorithm>
 #include <cmath>

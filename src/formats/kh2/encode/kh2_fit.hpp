@@ -2,7 +2,7 @@
 // value, tangent and key time tables of a motion being built.
 #pragma once
 
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include <map>
 

@@ -1,6 +1,6 @@
 // KH2 motion entries: parse, serialize and lay out raw and interpolated motion.
-#include "kh2_fields.hpp"
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_fields.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include <string>
 #include <tuple>

@@ -1,6 +1,6 @@
 // KH2 constraints: which ones a motion's pose can evaluate (planned once), their
 // activations, and the rule of each type (docs/formats/kh2.md, "Evaluation").
-#include "kh2_evaluate.hpp"
+#include "formats/kh2/evaluation/kh2_evaluate.hpp"
 
 #include <algorithm>
 #include <cmath>

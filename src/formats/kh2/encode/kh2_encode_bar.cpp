@@ -1,5 +1,5 @@
 // KH2 encoding of archives: events -> triggers, a clip -> an ANB, a template's slot replaced.
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include <string>
 

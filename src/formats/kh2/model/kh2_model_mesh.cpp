@@ -2,8 +2,8 @@
 // DMA tags of each group's packets and their matrix (bone) slots, and the skinned Mesh
 // each group decodes to (docs/formats/kh2.md, "Meshes"; facts from OpenKH's Mdlx.Model.cs
 // and Kkdf2MdlxParser.cs).
-#include "kh2_internal.hpp"
-#include "kh2_vif.hpp"
+#include "formats/kh2/kh2_internal.hpp"
+#include "formats/kh2/model/kh2_vif.hpp"
 
 #include <animkit/offline/skinning.hpp>
 

@@ -1,5 +1,5 @@
 // KH2 decoding: curve evaluation, motion -> Clip, triggers -> events, model -> Skeleton.
-#include "kh2_internal.hpp"
+#include "formats/kh2/kh2_internal.hpp"
 
 #include <map>
 #include <set>

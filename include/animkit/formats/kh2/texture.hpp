@@ -1,0 +1,47 @@
+// Kingdom Hearts II textures: an MDLX's texture entry (BAR type 7) decoded to images and
+// materials, and the writers the project's samples and tests use. See docs/formats/kh2.md,
+// "Textures".
+#pragma once
+
+#include <animkit/core/model.hpp>
+#include <animkit/formats/kh2/motion.hpp>
+
+#include <string>
+#include <vector>
+
+namespace animkit::kh2 {
+
+// The images of a texture entry (docs/formats/kh2.md, "Textures"): a TIM2 file (magic
+// "TIM2": every picture, 4- and 8-bit indexed with CSM1 palettes, 16-, 24- and 32-bit
+// direct colour); KH2's raw GS form (magic 0: per texture, its CLUT and picture uploads
+// replayed into GS memory in their destination format and read back as its TEX0 says:
+// 4- and 8-bit indexed with PSMCT32/PSMCT16 CLUTs, 16/24/32-bit direct colour); or a list
+// of texture sets (magic 0xFFFFFFFF, a count, then an offset per set, each a raw form):
+// set 0's images are `images` (the ones the model's materials use), the other sets' are
+// `other_sets`, named "set N texture I". An upload reads QWC x 16 bytes from its address,
+// on past the entry into `after` (the file's bytes that follow the entry) as the game's
+// DMA does; a texture that samples bytes the file does not hold, a damaged TIM2 picture
+// or set, or a format not read gives a warning saying how. An error when a header or a
+// table lies outside the entry.
+struct TextureSet {
+  std::vector<Image> images;
+  std::vector<Image> other_sets;  // the images of texture sets 1.. of a set list
+  std::vector<std::string> warnings;
+  std::string container;  // "TIM2", "KH2 raw texture", "KH2 texture sets"; "unreadable" when the entry could not be read
+};
+TextureSet DecodeTextures(ByteView entry, uint64_t base = 0, const Limits& limits = {}, ByteView after = {});
+TextureSet DecodeTim2(ByteView data, uint64_t base = 0, const Limits& limits = {});
+
+// Scene materials for the meshes: material i shows texture i of textures.images (a texture
+// index past them gets a material and an Image saying why it is missing, with a warning);
+// the other sets' images follow, each with a material no mesh uses, so they are kept.
+void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scene, std::vector<std::string>& warnings);
+
+// A TIM2 of indexed pictures (at most 16 colours: 4-bit, else at most 256: 8-bit).
+Bytes EncodeTim2(const std::vector<Image>& images);
+// A raw texture entry (magic 0) of power-of-two images as the game's files lay them out:
+// 4-bit indexed when an image has at most 16 colours, else 8-bit (at most 256), each
+// picture and the palette uploaded as PSMCT32 rectangles (GS memory from block 0x3A00).
+Bytes EncodeRawTexture(const std::vector<Image>& images);
+
+}  // namespace animkit::kh2
