@@ -6,6 +6,7 @@
 #include <animkit/formats/kh2.hpp>
 #include <animkit/pipeline/pipeline.hpp>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 
@@ -34,29 +35,35 @@ const char* const kFiles[] = {
     "fixtures/kh2/raw.motion",       "fixtures/kh2/test-0000.anb",
 };
 
-TEST(Kh2TemplateIdentity, AnUneditedGltfRoundTripIsTheTemplatesBytes) {
-  const std::filesystem::path dir = test::TempDir("kh2_template_identity");
-  size_t checked = 0;
-  for (const char* relative : kFiles) {
-    const std::string path = SharedPath(relative);
-    if (path.empty()) {
-      std::printf("kh2 template identity: ../shared/%s absent, skipped\n", relative);
-      continue;
-    }
-    const std::string ext = std::filesystem::path(path).extension().string();
-    const std::string glb = (dir / ("clip" + std::to_string(checked) + ".glb")).string();
-    const std::string back = (dir / ("back" + std::to_string(checked) + ext)).string();
-    ConvertFile(path, glb);
-    const ConvertResult r = ConvertFile(glb, back, path);
-    const bool same = ReadFileBytes(back) == ReadFileBytes(path);
-    std::printf("kh2 template identity: %s %s (%zu warnings)\n", relative, same ? "identical" : "DIFFERS",
-                r.warnings.size());
-    EXPECT_TRUE(same) << relative;
-    for (const std::string& w : r.warnings) EXPECT_EQ(w.find("differs from the template"), std::string::npos) << w;
-    ++checked;
-  }
-  if (checked == 0) GTEST_SKIP() << "no file of ../shared/real/kh2 or ../shared/fixtures/kh2* is present";
+// A file's path as a test name and a folder name.
+std::string Identifier(const char* relative) {
+  std::string name;
+  for (const char* c = relative; *c; ++c) name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
+  return name;
 }
+
+// One test per file, so ctest runs them side by side and a slow one shows by name.
+class Kh2TemplateIdentityFile : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Kh2TemplateIdentityFile, AnUneditedGltfRoundTripIsTheTemplatesBytes) {
+  const char* relative = GetParam();
+  const std::string path = SharedPath(relative);
+  if (path.empty()) GTEST_SKIP() << "../shared/" << relative << " absent";
+  const std::filesystem::path dir = test::TempDir("kh2_template_identity_" + Identifier(relative));
+  const std::string ext = std::filesystem::path(path).extension().string();
+  const std::string glb = (dir / "clip.glb").string();
+  const std::string back = (dir / ("back" + ext)).string();
+  ConvertFile(path, glb);
+  const ConvertResult r = ConvertFile(glb, back, path);
+  const bool same = ReadFileBytes(back) == ReadFileBytes(path);
+  std::printf("kh2 template identity: %s %s (%zu warnings)\n", relative, same ? "identical" : "DIFFERS",
+              r.warnings.size());
+  EXPECT_TRUE(same) << relative;
+  for (const std::string& w : r.warnings) EXPECT_EQ(w.find("differs from the template"), std::string::npos) << w;
+}
+
+INSTANTIATE_TEST_SUITE_P(RealAndFixtures, Kh2TemplateIdentityFile, ::testing::ValuesIn(kFiles),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return Identifier(info.param); });
 
 // The entries whose stored bytes differ between two archives of the same entry table.
 std::vector<size_t> ChangedEntries(const Bytes& a, const Bytes& b) {
