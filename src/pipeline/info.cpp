@@ -5,9 +5,13 @@
 #include <animkit/pipeline/load.hpp>
 
 #include <algorithm>
+#include <map>
+#include <regex>
 #include <cstdio>
 #include <set>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace animkit {
 
@@ -240,6 +244,26 @@ Value InfoDocument(const LoadedFile& loaded, const FileSummary& s, InfoDetail de
 
 }  // namespace
 
+std::vector<std::string> FoldWarnings(const std::vector<std::string>& warnings) {
+  static const std::regex kEntryPath(R"(^(entry \d+ \([^)]*\)( > )?)+: )");
+  static const std::regex kNumber(R"((0x[0-9a-fA-F]+|\d+(\.\d+)?(e-?\d+)?))");
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<std::string, size_t>> kinds;  // kind -> first instance, count
+  for (const std::string& w : warnings) {
+    const std::string kind = std::regex_replace(std::regex_replace(w, kEntryPath, ""), kNumber, "N");
+    auto [it, added] = kinds.try_emplace(kind, w, 0);
+    ++it->second.second;
+    if (added) order.push_back(kind);
+  }
+  std::vector<std::string> out;
+  for (const std::string& kind : order) {
+    const auto& [first, count] = kinds[kind];
+    out.push_back(count == 1 ? first : first + " (and " + std::to_string(count - 1) + " more like it: info --full lists them)");
+  }
+  return out;
+}
+
+
 Value CutTables(const Value& fields) {
   if (fields.is_object()) {
     Value out = Value::object();
@@ -296,8 +320,11 @@ std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
   } else {
     text += "  (not decoded: " + s.decode_error + ")\n";
   }
+  std::vector<std::string> warnings;
   for (const auto& w : Warnings(loaded, s))
-    if (w.is_string()) text += "  warning: " + w.get<std::string>() + "\n";
+    if (w.is_string()) warnings.push_back(w.get<std::string>());
+  if (request.detail != InfoDetail::Full) warnings = FoldWarnings(warnings);
+  for (const std::string& w : warnings) text += "  warning: " + w + "\n";
   for (const std::string& d : loaded.document->Damaged())
     text += "  damaged (no clip from it, its bytes kept): " + d + "\n";
   for (auto it = s.fields.begin(); it != s.fields.end(); ++it) {

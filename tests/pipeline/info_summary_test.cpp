@@ -59,6 +59,22 @@ Bytes HandMset() {
   return w.Take();
 }
 
+TEST(InfoSummary, WarningsOfOneKindFoldIntoTheirFirst) {
+  const std::vector<std::string> warnings = {
+      "entry 0 (A000) > entry 0 (A000): joint 11 (flags 0x2) asks for two-bone IK: left as forward kinematics",
+      "entry 0 (A000) > entry 0 (A000): constraint 2 (type 3 Direction, joint 39): not verified",
+      "entry 4 (A001) > entry 0 (A001): joint 40 (flags 0x2) asks for two-bone IK: left as forward kinematics",
+      "entry 8 (A002) > entry 0 (A002): joint 7 (flags 0x2) asks for two-bone IK: left as forward kinematics",
+      "offset 0x10: the archive's entries run past its declared size",
+  };
+  const std::vector<std::string> folded = FoldWarnings(warnings);
+  ASSERT_EQ(folded.size(), 3u);
+  EXPECT_EQ(folded[0], warnings[0] + " (and 2 more like it: info --full lists them)");
+  EXPECT_EQ(folded[1], warnings[1]);
+  EXPECT_EQ(folded[2], warnings[4]);
+  EXPECT_TRUE(FoldWarnings({}).empty());
+}
+
 TEST(InfoSummary, ArchiveEntriesKeepTheirPlaceAndTriggersAreCounted) {
   const Bytes data = HandMset();
   const nlohmann::json f = InfoOf(LoadBytes(data, "hand.mset", "", Options{}), InfoDetail::Summary)["fields"];

@@ -139,7 +139,7 @@ int RunInfo(const std::string& file, bool json, bool full, const CommonArgs& arg
 
 // What the reader accepted or could not read, on stderr (sample's JSON lists them too).
 void ReportReadWarnings(const std::string& file, const std::vector<std::string>& warnings) {
-  for (const std::string& w : warnings) std::fprintf(stderr, "%s: warning: %s\n", file.c_str(), w.c_str());
+  for (const std::string& w : FoldWarnings(warnings)) std::fprintf(stderr, "%s: warning: %s\n", file.c_str(), w.c_str());
 }
 
 int RunSample(const std::string& file, double rate, Space space, bool skin, const CommonArgs& args) {
@@ -221,7 +221,7 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
   request.template_path = template_path;
   ConvertResult r = Convert(request);
   ReportCompanion(in, *r.input_format, r.skeleton, r.skeleton_use, r.skeleton_warning);
-  for (const std::string& w : r.warnings) std::fprintf(stderr, "%s: warning: %s\n", out.c_str(), w.c_str());
+  for (const std::string& w : FoldWarnings(r.warnings)) std::fprintf(stderr, "%s: warning: %s\n", out.c_str(), w.c_str());
   if (summary) {
     std::printf("%s -> %s: %s, %zu clips, %zu frames, %zu joints, %zu events\n", in.c_str(), out.c_str(),
                 std::string(r.input_format->id).c_str(), r.clips, r.frames, r.joints, r.events);
