@@ -9,8 +9,10 @@
 #include <animkit/core/model.hpp>
 #include <animkit/core/value.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +58,9 @@ struct ReadContext {
   // The file the bytes came from ("" for bytes from memory), for formats whose files refer
   // to others beside them (a .gltf's external buffers) or name themselves (KH2's extras).
   std::string path;
+  // The files this one names (an MDB's textures), by name, when it was read from inside an
+  // archive: the archive's other members. Empty: they are looked for in path's folder.
+  std::function<std::optional<Bytes>(std::string_view name)> neighbour;
 };
 
 struct DecodeContext {
@@ -110,6 +115,15 @@ struct EncodeContext {
 
 struct FormatDescriptor;
 
+// One member of an archive (an EDF RAB): what `animkit archive list` shows.
+struct ArchiveMember {
+  std::string name;           // as stored, UTF-8
+  std::string folder;         // the folder it is filed under ("" when the format has none)
+  uint64_t stored_size = 0;   // bytes in the archive
+  uint64_t size = 0;          // bytes once unpacked
+  bool compressed = false;
+};
+
 class Document {
  public:
   virtual ~Document() = default;
@@ -131,6 +145,12 @@ class Document {
   // The parts no reading makes sense of, one line each ("entry 12 (A101): why"): kept as
   // bytes and written back, but no clip comes from them; the rest of the file reads.
   virtual std::vector<std::string> Damaged() const { return {}; }
+  // Archives: the members in stored order (empty for a file that is no archive), a member's
+  // unpacked bytes, and the file's bytes with one member replaced (packed as it was, the
+  // member order kept). MemberBytes and WithMember throw for an index Members() lacks.
+  virtual std::vector<ArchiveMember> Members() const { return {}; }
+  virtual Bytes MemberBytes(size_t index) const;
+  virtual Bytes WithMember(size_t index, ByteView bytes) const;
 };
 
 enum class OptionType {
