@@ -87,6 +87,37 @@ py::object Info(const FileData& f, bool full) {
   return ToPython(info, NonFinite::AsNone);
 }
 
+py::bytes ToBytes(const Bytes& bytes) {
+  return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+py::bytes Member(const FileData& f, const std::string& name) {
+  Bytes bytes;
+  {
+    NoGil released;
+    bytes = f.loaded.document->MemberBytes(FindMember(f.loaded, name));
+  }
+  return ToBytes(bytes);
+}
+
+py::bytes WithMember(const FileData& f, const std::string& name, const py::buffer& data) {
+  const py::buffer_info info = data.request();
+  const auto* begin = static_cast<const uint8_t*>(info.ptr);
+  const Bytes copy(begin, begin + info.size * info.itemsize);
+  Bytes bytes;
+  {
+    NoGil released;
+    bytes = ReplaceMember(f.loaded, name, copy);
+  }
+  return ToBytes(bytes);
+}
+
+std::vector<std::string> Extract(const FileData& f, const py::object& folder, const std::vector<std::string>& names) {
+  const std::string dir = PathArg(folder);
+  NoGil released;
+  return ExtractMembers(f.loaded, names, dir);
+}
+
 py::bytes Write(const FileData& f) {
   Bytes bytes;
   {
@@ -173,6 +204,16 @@ void BindFile(py::module_& m) {
                              "What the reader accepted that the format forbids, then every damaged part skipped "
                              "('damaged, no clip from it ...'), each with its offset: the lines `animkit sample` "
                              "prints on stderr.")
+      .def_property_readonly("members", [](const FileData& f) { return ToPython(MembersValue(f.loaded)); },
+                             "An archive's members in stored order (EDF RAB, MRAB), each a dict {index, name, folder, "
+                             "size, stored_size, compressed}; [] for a file that is no archive.")
+      .def("member", &Member, py::arg("name"),
+           "A member's bytes, unpacked, by name or 'folder/name' (KeyError-like animkit.Error when none).")
+      .def("with_member", &WithMember, py::arg("name"), py::arg("data"),
+           "The archive's bytes with the member's bytes replaced (packed as it was; member order and every other "
+           "byte kept). The file itself is not changed: save the result where you want it.")
+      .def("extract", &Extract, py::arg("folder"), py::arg("names") = std::vector<std::string>(),
+           "Writes the named members (default: all) unpacked under folder as <folder>/<name>; the paths written.")
       .def("info", &Info, py::arg("full") = false,
            "What `animkit info --json` prints for the file, as a dict: per clip and per table a summary; "
            "full=True: every record too (`info --json --full`).")

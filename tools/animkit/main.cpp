@@ -2,6 +2,7 @@
 #include <animkit/animkit.hpp>
 #include <animkit/formats/registry.hpp>
 
+#include "archive_command.hpp"
 #include "batch_command.hpp"
 #include "bench_command.hpp"
 #include "import_data_command.hpp"
@@ -322,6 +323,9 @@ int main(int argc, char** argv) {
   cli::AddBenchOptions(bench, bench_options);
   AddCommon(bench, args, false);
 
+  cli::ArchiveArgs archive_args;
+  CLI::App* archive = cli::AddArchiveCommand(app, archive_args);
+
   cli::PreviewArgs preview_args;
   CLI::App* preview = app.add_subcommand(
       "preview", "Write a self-contained HTML page that plays FILE (three.js, offline); a folder: a page per file and a gallery");
@@ -356,6 +360,7 @@ int main(int argc, char** argv) {
       return RunConvert(input, output, to, verbose, summary, args, template_path);
     }
     if (validate->parsed()) return RunValidate(files, args);
+    if (archive->parsed()) return cli::RunArchive(*archive, archive_args);
     if (import_data->parsed()) return RunImportData(input, import_clips, args);
     if (formats->parsed()) return RunFormats(list_options, markdown, json);
     if (preview->parsed()) {

@@ -2,6 +2,7 @@
 // decode, sample to the contract's JSON, info, encode, convert. One header a step.
 #pragma once
 
+#include <animkit/pipeline/archive.hpp>
 #include <animkit/pipeline/convert.hpp>
 #include <animkit/pipeline/encode.hpp>
 #include <animkit/pipeline/info.hpp>

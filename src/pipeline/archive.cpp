@@ -1,0 +1,108 @@
+// Archive members for every front end.
+#include <animkit/pipeline/archive.hpp>
+
+#include <animkit/core/error.hpp>
+#include <animkit/io/io.hpp>
+
+#include <filesystem>
+
+namespace animkit {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string NameList(const std::vector<ArchiveMember>& members) {
+  std::string out;
+  for (size_t i = 0; i < members.size() && i < 20; ++i) out += (i ? ", " : "") + members[i].name;
+  if (members.size() > 20) out += ", ... (" + std::to_string(members.size() - 20) + " more)";
+  return out;
+}
+
+// A member's name or folder part as a path part: never "..", ".", empty, rooted or with a drive.
+void CheckPart(const std::string& part, const ArchiveMember& member) {
+  if (part.empty() || part == "." || part == ".." || part.find(':') != std::string::npos ||
+      part.find('\0') != std::string::npos) {
+    throw Error::General("member '" + member.name + "': '" + part + "' is no plain file name; not extracted");
+  }
+}
+
+}  // namespace
+
+size_t FindMember(const LoadedFile& archive, std::string_view name) {
+  const std::vector<ArchiveMember> members = archive.document->Members();
+  if (members.empty()) {
+    throw Error::General(std::string(archive.format->id) + " files hold no members (no archive)").InFile(archive.path);
+  }
+  for (size_t i = 0; i < members.size(); ++i)
+    if (members[i].name == name) return i;
+  for (size_t i = 0; i < members.size(); ++i)
+    if (!members[i].folder.empty() && members[i].folder + "/" + members[i].name == name) return i;
+  throw Error::General("no member named '" + std::string(name) + "'; it holds " + NameList(members)).InFile(archive.path);
+}
+
+Value MembersValue(const LoadedFile& archive) {
+  Value out = Value::array();
+  const std::vector<ArchiveMember> members = archive.document->Members();
+  for (size_t i = 0; i < members.size(); ++i) {
+    const ArchiveMember& m = members[i];
+    out.push_back({{"index", i},
+                   {"name", m.name},
+                   {"folder", m.folder},
+                   {"size", m.size},
+                   {"stored_size", m.stored_size},
+                   {"compressed", m.compressed}});
+  }
+  return out;
+}
+
+std::string MemberPath(const std::string& dir, const ArchiveMember& member) {
+  fs::path out(dir);
+  std::vector<std::string> parts;
+  for (const std::string* whole : {&member.folder, &member.name}) {
+    std::string part;
+    for (char c : *whole + "/") {
+      if (c == '/' || c == '\\') {
+        if (!part.empty() || whole == &member.name) parts.push_back(part);
+        part.clear();
+      } else {
+        part += c;
+      }
+    }
+  }
+  for (const std::string& p : parts) {
+    CheckPart(p, member);
+    out /= p;
+  }
+  return out.string();
+}
+
+std::vector<std::string> ExtractMembers(const LoadedFile& archive, const std::vector<std::string>& names,
+                                        const std::string& dir) {
+  const std::vector<ArchiveMember> members = archive.document->Members();
+  std::vector<size_t> chosen;
+  if (names.empty()) {
+    if (members.empty()) FindMember(archive, "");  // the no-archive error
+    for (size_t i = 0; i < members.size(); ++i) chosen.push_back(i);
+  } else {
+    for (const std::string& n : names) chosen.push_back(FindMember(archive, n));
+  }
+  std::vector<std::string> written;
+  for (size_t i : chosen) {
+    const std::string path = MemberPath(dir, members[i]);
+    fs::create_directories(fs::path(path).parent_path());
+    WriteFileAtomic(path, archive.document->MemberBytes(i), {archive.path});
+    written.push_back(path);
+  }
+  return written;
+}
+
+Bytes ReplaceMember(const LoadedFile& archive, std::string_view name, ByteView bytes) {
+  const size_t index = FindMember(archive, name);
+  try {
+    return archive.document->WithMember(index, bytes);
+  } catch (const Error& e) {
+    throw e.InFile(archive.path);
+  }
+}
+
+}  // namespace animkit
