@@ -6,8 +6,9 @@
 // table offset (from the entry); bone entry: i16 name index, i16 position, rotation and
 // scale channel indices (-1 for none). Channel (512): i16 hasKeyframes, u16 key count,
 // f32 base xyz, f32 speed xyz, i32 key offset (from the channel entry); keys u16 xyz.
-// Channel (768): f32 base xyzw, f32 speed xyzw, i32 key offset, i32 type (1 u16 xyz keys,
-// 2 static quaternion in base, 3 float quaternion keys), i32 key count, u32 pad.
+// Channel (768): f32 base xyzw, f32 speed xyzw, i32 key offset, i32 type (0 static vector
+// in base, 1 u16 xyz keys, 2 static quaternion in base, 3 float quaternion keys), i32 key
+// count, u32 pad. The game's files: docs/formats/edf_canm.md (LayOutStock below).
 // Name entry: u32 offset (from the entry) of a zero-terminated UTF-16LE string.
 // value = base + key * speed; rotations are Euler radians, local = T * Rz * Ry * Rx * S.
 //
