@@ -7,6 +7,7 @@
 #include <animkit/formats/registry.hpp>
 #include <synthetic/synthetic.hpp>
 #include <animkit/formats/edf_canm/cas.hpp>
+#include <animkit/formats/edf_canm.hpp>
 #include <animkit/formats/edf_mdb.hpp>
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
@@ -448,6 +449,24 @@ void AddCasTables(Corpus& corpus) {
   }
 }
 
+// EDF 6 CANMs as the game lays them out: a 512 file converted (kinds 0 to 3: static and keyed
+// vectors and rotations) and a stock file holding only kinds 0 and 2.
+void AddEdfCanm768(Corpus& corpus) {
+  edf_canm::EncodeSettings v5;
+  const Clip clip = SmallScene(3, 8, 3, false).clips.front();
+  const edf_canm::File v512 = edf_canm::EncodeClips({clip}, v5);
+  corpus.Add("edf_canm", "converted-768.canm", edf_canm::ConvertTo768(v512).image);
+  edf_canm::File still;
+  still.channels.resize(2);
+  still.channels[0].type = edf_canm::kTypeStaticVector, still.channels[0].base = {1, 2, 3, 1};
+  still.channels[1].type = edf_canm::kTypeStaticQuat, still.channels[1].base = {0, 0, 0, 1};
+  still.names = {{0, "Scene_Root"}};
+  edf_canm::Animation a;
+  a.name = "pose", a.keyframes = 1, a.bones = {{0, 0, 1, 0}};
+  still.animations = {a};
+  corpus.Add("edf_canm", "kind0-kind2-768.canm", edf_canm::LayOutStock(still).image);
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: animkit_make_fuzz_corpus OUTDIR\n");
@@ -470,6 +489,7 @@ int main(int argc, char** argv) {
     AddTmdLayouts(corpus);
     AddAnimLayouts(corpus);
     AddCasTables(corpus);
+    AddEdfCanm768(corpus);
     fs::remove_all(scratch);
     std::printf("%zu seed files in %s\n", corpus.written(), out.string().c_str());
   } catch (const Error& e) {

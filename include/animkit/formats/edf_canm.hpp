@@ -6,8 +6,9 @@
 // table offset (from the entry); bone entry: i16 name index, i16 position, rotation and
 // scale channel indices (-1 for none). Channel (512): i16 hasKeyframes, u16 key count,
 // f32 base xyz, f32 speed xyz, i32 key offset (from the channel entry); keys u16 xyz.
-// Channel (768): f32 base xyzw, f32 speed xyzw, i32 key offset, i32 type (1 u16 xyz keys,
-// 2 static quaternion in base, 3 float quaternion keys), i32 key count, u32 pad.
+// Channel (768): f32 base xyzw, f32 speed xyzw, i32 key offset, i32 type (0 static vector
+// in base, 1 u16 xyz keys, 2 static quaternion in base, 3 float quaternion keys), i32 key
+// count, u32 pad. The game's files: docs/formats/edf_canm.md (LayOutStock below).
 // Name entry: u32 offset (from the entry) of a zero-terminated UTF-16LE string.
 // value = base + key * speed; rotations are Euler radians, local = T * Rz * Ry * Rx * S.
 //
@@ -39,6 +40,10 @@ inline constexpr double kEngineFramesPerSecond = 60;
 
 // EDF 6 channel key types.
 inline constexpr int32_t kTypeU16Xyz = 1, kTypeStaticQuat = 2, kTypeFloatQuat = 3;
+// EDF 6 kind 0: a static vector (translation or scale) in base xyz; count 1, offset 0.
+inline constexpr int32_t kTypeStaticVector = 0;
+// EDF 6 reads kind-2 bases and kind-3 keys with aligned 16-byte loads (MOVAPS).
+inline constexpr size_t kQuatAlignment = 16;
 
 struct BoneEntry {
   int16_t name_index = 0;
@@ -88,6 +93,9 @@ struct File {
   std::vector<Channel> channels;
   std::vector<NameEntry> names;
   Bytes image;  // the file's bytes: strings, padding and gaps live here
+  // What the reader accepted that EDF 6 faults on or never writes, each "offset 0x..: why"
+  // (version 768 only; Document::Warnings lists them).
+  std::vector<std::string> warnings;
   size_t channel_size() const { return version == kVersion6 ? kChannelSize6 : kChannelSize5; }
 };
 
@@ -114,6 +122,39 @@ std::vector<Clip> DecodeClips(const File& file, const DecodeSettings& settings);
 // Quantizes clips into a new file. order (optional) lists bone names to place first.
 File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
                  const Skeleton* skeleton = nullptr, Value* report = nullptr);
+
+// ---------------------------------------------------------------- EDF 6 stock layout
+// Where LayOutStock writes blocks and strings (both optional).
+struct StockOrder {
+  // Channel indices in the order their key blocks are written (kind-1 blocks first, then
+  // kind-3 ones, each group in this order); channels it leaves out follow in table order.
+  std::vector<size_t> blocks;
+  // The string pool in order; empty = StockStrings of the content. Every clip and bone
+  // name must be in it; a name refers to its first occurrence.
+  std::vector<std::string> strings;
+};
+// The pool rule for new files (a documented choice, the exact stock rule is unverified):
+// every distinct clip and bone name once, "Scene_Root" first, the rest by code point.
+std::vector<std::string> StockStrings(const File& content);
+// Lays a version-768 file out in the game's stock order: header; channel table at 0x20;
+// kind-1 key blocks (6-byte keys, contiguous); zero fill to 16 (when kind-3 blocks
+// follow); kind-3 blocks (16-byte keys, each 16-aligned); zero pad to 4; clip table;
+// the track tables of all clips, clip after clip; bone-name table; the string pool.
+// content: channels (type, base, speed, keys or quats), animations (loop, duration,
+// interval, keyframes, name, bones) and names (name). Every count, offset, reserved word
+// and the image are assigned; base and speed are written as given (see docs for the
+// stock words). Kind 0/2 get count 1 and offset 0; a kind-1/3 channel without keys is an
+// error (the game never has a count of 0). The result is Parse(image).
+File LayOutStock(File content, const StockOrder& order = {});
+
+// EDF 6's Euler -> quaternion (EDF.dll 0x649A0) in float32 at every step: (x, y, z, w).
+std::array<float, 4> EulerToQuat768(float x, float y, float z);
+// An EDF 4.1/5 CANM (512) as EDF 6 has it (768): one channel per (role, old channel),
+// numbered by first use over clips -> tracks -> translation, rotation, scale; vectors
+// kind 0/1 (EDF 5's base/step kept), rotations kind 2/3 through EulerToQuat768; vector
+// blocks in the old blocks' address order, then quaternion blocks; strings in the old
+// pool's address order. Throws for a file that is not version 512.
+File ConvertTo768(const File& v512);
 
 // The metadata keys a decoded CANM holds (glTF extras keep them).
 namespace metadata_keys {

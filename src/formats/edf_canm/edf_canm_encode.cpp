@@ -74,10 +74,14 @@ Channel QuantizeXyz(const Curve& curve, uint32_t version, const Value& grid = Va
   if (constant) {
     c.base = {f0[0], f0[1], f0[2], 0};
     c.has_keyframes = 0;
-    c.key_count = version == kVersion5 ? 1 : 0;  // 512: count 1 with hasKeyframes = 0; 768: no keys
+    c.key_count = 1;  // 512: hasKeyframes = 0; 768: kind 0, base w 1 (as the game's files)
+    if (version == kVersion6) c.type = kTypeStaticVector, c.base[3] = 1.0f;
     return c;
   }
-  if (QuantizeOnGrid(curve, grid, c)) return c;
+  if (QuantizeOnGrid(curve, grid, c)) {
+    if (version == kVersion6) c.base[3] = c.speed[3] = 1.0f;  // the game's kind-1 w words
+    return c;
+  }
   std::array<float, 3> lo{}, hi{};
   for (size_t k = 0; k < 3; ++k) {
     lo[k] = hi[k] = f0[k];
@@ -100,6 +104,7 @@ Channel QuantizeXyz(const Curve& curve, uint32_t version, const Value& grid = Va
   // The last key holds: repeats at the end add nothing.
   while (c.keys.size() > 1 && c.keys.back() == c.keys[c.keys.size() - 2]) c.keys.pop_back();
   c.key_count = uint32_t(c.keys.size());
+  if (version == kVersion6) c.base[3] = c.speed[3] = 1.0f;  // the game's kind-1 w words
   return c;
 }
 
@@ -122,6 +127,7 @@ Channel QuaternionChannel(const Curve& curve) {
   if (std::all_of(curve.frames.begin(), curve.frames.end(), [&](const auto& v) { return v == f0; })) {
     c.type = kTypeStaticQuat;
     c.base = f0;
+    c.key_count = 1;
     return c;
   }
   c.type = kTypeFloatQuat;
@@ -396,8 +402,21 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
   for (const std::string& n : contents.bone_names) contents.name_index.emplace(n, int16_t(contents.name_index.size()));
   for (const Clip& clip : clips) contents.animations.push_back(EncodeAnimation(clip, settings, skeleton, contents));
 
-  const Layout layout = LayOut(contents, v6);
-  const Bytes bytes = Write(contents, layout, settings);
+  File file;
+  if (v6) {  // the game's stock order and alignment (LayOutStock)
+    File content;
+    content.version = kVersion6;
+    content.channels = contents.channels;
+    for (const std::string& n : contents.bone_names) content.names.push_back({0, n});
+    for (const NewAnimation& na : contents.animations) {
+      Animation a = na.a;
+      a.bones = na.bones;
+      content.animations.push_back(std::move(a));
+    }
+    file = LayOutStock(std::move(content), {.blocks = {}, .strings = {contents.pool.begin(), contents.pool.end()}});
+  } else {
+    file = Parse(Write(contents, LayOut(contents, v6), settings));
+  }
   if (report) {
     (*report)["animations"] = contents.animations.size();
     (*report)["curves"] = contents.curves;
@@ -405,7 +424,7 @@ File EncodeClips(const std::vector<Clip>& clips, const EncodeSettings& settings,
     (*report)["shared_curves"] = contents.curves - contents.channels.size();
     (*report)["bone_names"] = contents.bone_names.size();
   }
-  return Parse(bytes);
+  return file;
 }
 
 }  // namespace animkit::edf_canm

@@ -57,7 +57,7 @@ class CanmDocument final : public FileDocument<File, kEdfCanmFormat, Serialize> 
       if (file_.version == kVersion5) {
         j["has_keyframes"] = c.has_keyframes;
       } else {
-        j["type"] = c.type;
+        j["type"] = c.type;  // 0 static vector, 1 u16 xyz, 2 static quaternion, 3 float quaternion
         j["pad"] = c.pad;
       }
       if (!c.keys.empty()) j["keys"] = c.keys;
@@ -88,6 +88,7 @@ class CanmDocument final : public FileDocument<File, kEdfCanmFormat, Serialize> 
     return scene;
   }
   std::string Version() const override { return std::to_string(file_.version); }
+  std::vector<std::string> Warnings() const override { return file_.warnings; }
 };
 
 int Probe(ByteView data, std::string_view extension) {

@@ -246,15 +246,11 @@ DecodeSettings CanmDecodeSettings(const EncodeContext& context) {
   return settings;
 }
 
-// The set's CANM as version 768. The hook for edf_canm::ConvertTo768 (facts 1.6: bit-exact
-// Euler -> quaternion keys): until it is in, the clips are decoded and encoded again as 768.
-Bytes CanmTo768(const File& f, EncodeContext& context, const Skeleton* skeleton) {
+// The set's CANM as version 768: edf_canm::ConvertTo768 (EDF 6's Euler -> quaternion rules in
+// float32, facts 1.6; channels and blocks in the converted order).
+Bytes CanmTo768(const File& f) {
   if (f.canm->version == edf_canm::kVersion6) return f.canm_bytes;
-  EncodeSettings settings;
-  settings.version = edf_canm::kVersion6;
-  context.warnings.push_back("the CANM 512 was converted to 768 through its decoded clips (requantised), not by "
-                             "the game's own Euler -> quaternion rules");
-  return edf_canm::Serialize(EncodeClips(DecodeClips(*f.canm, CanmDecodeSettings(context)), settings, skeleton));
+  return edf_canm::Serialize(edf_canm::ConvertTo768(*f.canm));
 }
 
 // The set with the scene's clips in its CANM: a clip replaces the clip of its name (--clip:
@@ -351,7 +347,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   if (version != f.version) {
     if (version != kVersion6) throw Error::General("only conversion to EDF 6 (--edf-version 6) is known");
     ConvertTablesTo6(f);
-    f.canm_bytes = CanmTo768(f, context, skeleton);
+    f.canm_bytes = CanmTo768(f);
     f.image.clear();
     f = Parse(Emit(f));
   }
