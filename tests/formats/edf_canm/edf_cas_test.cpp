@@ -534,6 +534,23 @@ TEST(EdfCas, ConvertsAnEdf5SetWithTheEdfVersionOption) {
   EXPECT_EQ(g.anmgroups[0].at, LayoutFor(cas::kDataSize).ag);
   EXPECT_EQ(g.anmgroups[0].mcanms[0].first->group->data[0].command, 8u);
   EXPECT_EQ(g.strings, cas::Parse(old).strings);
+  // The CANM as the CANM's own converter gives it, at the 16-aligned offset after the tables.
+  EXPECT_EQ(g.canm_bytes, edf_canm::Serialize(edf_canm::ConvertTo768(*cas::Parse(old).canm)));
+  EXPECT_EQ(g.canm_offset, LayoutFor(cas::kDataSize).canm);
+  // Written again as EDF 6: nothing to convert, the same bytes.
+  WriteFileAtomic((dir / "again.cas").string(), ReadFileBytes(request.output));
+  request.input = (dir / "again.cas").string();
+  request.output = (dir / "again6.cas").string();
+  (void)Convert(request);
+  EXPECT_EQ(ReadFileBytes(request.output), ReadFileBytes((dir / "again.cas").string()));
+  // --clip with a set as input and output: the set with that clip alone, the other reported.
+  request.output = (dir / "one.cas").string();
+  request.clip = "a";
+  const ConvertResult one = Convert(request);
+  const cas::File h = cas::Parse(ReadFileBytes(request.output));
+  ASSERT_EQ(h.canm->animations.size(), 1u);
+  EXPECT_EQ(h.tcontrols[0].words, (std::vector<uint32_t>{0xFFFFFFFFu, 0}));  // walk: b_add removed, a kept
+  EXPECT_EQ(one.warnings.size(), 1u);
 }
 
 }  // namespace

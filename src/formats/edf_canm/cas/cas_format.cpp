@@ -257,7 +257,7 @@ Bytes CanmTo768(const File& f) {
 // the one named so) at the same index, a new clip goes at the end, a clip the scene lacks is
 // removed (without --clip) and the indices above it move down. Nothing edited: the set as it was.
 File WithClips(const File& f, const Scene& scene, EncodeContext& context, const Skeleton* skeleton) {
-  if (!f.canm) throw Error::General("the template's CANM is damaged: its clips cannot be replaced");
+  if (!f.canm) throw Error::General("the set's CANM is damaged: its clips cannot be replaced");
   const std::vector<Clip> old = DecodeClips(*f.canm, CanmDecodeSettings(context));
   std::vector<std::string> old_names;
   for (const Clip& c : old) old_names.push_back(c.name);
@@ -339,7 +339,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   const File* base = templ ? &templ->file() : input ? &input->file() : nullptr;
   if (!base) return std::make_unique<CasDocument>(MinimalSet(scene, context, skeleton));
   if (!base->damaged.empty()) throw Error::General("the set has damaged parts: " + base->damaged.front());
-  File f = templ ? WithClips(*base, scene, context, skeleton) : *base;
+  // The input itself (a CAS written as a CAS): its clips as the scene has them (--clip keeps one).
+  File f = WithClips(*base, scene, context, skeleton);
   const uint32_t version = kEdfVersionOption.Get(context.options, f.version);
   if (version < f.version)
     throw Error::General("a version " + Hex(f.version) + " set cannot be written as " + Hex(version) +
