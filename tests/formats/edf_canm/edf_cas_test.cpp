@@ -405,6 +405,22 @@ TEST(EdfCas, CorruptCountsAndOffsetsAreDamageWithOffsets) {
   EXPECT_TRUE(test::Has(test::ReadError(CasFormat(), bad), "unknown CAS version"));
 }
 
+// Two tcontrols whose words are the whole file: records shared beyond the file's size are
+// refused before they are allocated (a set of N tables over one array would cost N times).
+TEST(EdfCas, SharedRecordsCannotOutgrowTheFile) {
+  Bytes bad = BuildSet(cas::kVersion6);
+  const Layout l = LayoutFor(cas::kDataSize);
+  const uint32_t words = uint32_t(bad.size() / 4);
+  PutU32(bad, l.tc0 + 4, words), PutU32(bad, l.tc0 + 8, uint32_t(-int32_t(l.tc0)));
+  PutU32(bad, l.tc1 + 4, words), PutU32(bad, l.tc1 + 8, uint32_t(-int32_t(l.tc1)));
+  const cas::File f = cas::Parse(bad);
+  ASSERT_FALSE(f.damaged.empty());  // tcontrol 1, then what the exhausted file can no longer hold
+  EXPECT_TRUE(test::Has(f.damaged[0], "tcontrol 1")) << f.damaged[0];
+  EXPECT_TRUE(test::Has(f.damaged[0], "outgrow")) << f.damaged[0];
+  EXPECT_EQ(f.tcontrols[0].words.size(), words);
+  EXPECT_EQ(cas::Serialize(f), bad);
+}
+
 // ---------------------------------------------------------------- encoding
 
 Clip TestClip(const std::string& name, float x) {

@@ -42,14 +42,21 @@ class SetReader {
     return n;
   }
 
-  // A table of count records of size bytes at the file value offset (relative to base).
+  // A table of count records of size bytes at the file value offset (relative to base). In
+  // stock sets every byte is one record's: records read beyond the file's size mean tables
+  // that share records, refused before they could multiply what is allocated.
   ByteReader Table(size_t base, int64_t offset, uint32_t count, size_t size, size_t field, const std::string& what) {
-    return r_.Table(int64_t(base) + offset, count, size, field, what);
+    ByteReader t = r_.Table(int64_t(base) + offset, count, size, field, what);
+    read_ += uint64_t(count) * size;
+    if (read_ > r_.size())
+      r_.FailAt(field, what + ": the records read so far outgrow the file (" + Hex(r_.size()) +
+                           " bytes): tables that share records");
+    return t;
   }
 
   DataGroup ReadGroup(size_t at, size_t field, const std::string& what) {
     DataGroup g;
-    ByteReader t = r_.Table(int64_t(at), 1, kDataGroupSize, field, what);
+    ByteReader t = Table(at, 0, 1, kDataGroupSize, field, what);
     g.at = at;
     fields::ReadAll(t, g, kDataGroup);
     if (g.data_offset != int32_t(kDataGroupSize))
@@ -103,6 +110,7 @@ class SetReader {
   ByteReader r_;
   File& f_;
   size_t canm_end_;
+  uint64_t read_ = 0;  // bytes of records read through Table
 };
 
 // Runs read; an Error becomes a line of file.damaged.
@@ -304,7 +312,7 @@ File Parse(ByteView data) {
           const std::string mwhat = what + " " + Quoted(g.name) + " mcanm " + std::to_string(k);
           // A damaged mcanm stays in the image (Serialize leaves its bytes); the next is read on.
           Guarded(f, mwhat + " at " + Hex(at), [&] {
-            ByteReader one = s.Table(at, 0, 1, kMcanmSize, g.at + 8, mwhat);
+            ByteReader one = r.Table(int64_t(at), 1, kMcanmSize, g.at + 8, mwhat);  // counted with its array
             g.mcanms.push_back(s.ReadMcanm(one, mwhat));
           });
           m.Skip(kMcanmSize, mwhat);
