@@ -214,9 +214,26 @@ const Clip* Named(const std::vector<Clip>& clips, const std::string& name) {
   return nullptr;
 }
 
+// A name of the set that points into its CANM (no stock set has one) would point elsewhere
+// in a new CANM: an error naming the record.
+void RequireOwnStrings(const File& f) {
+  const auto check = [](size_t at, const Name& n) {
+    if (n.place == Name::Place::Canm)
+      throw Error::AtOffset(at, "the name '" + n.text + "' lies inside the CANM; a new CANM would lose it");
+  };
+  for (const TControl& t : f.tcontrols) check(t.at, t.name);
+  for (const VControl& v : f.vcontrols) check(v.at, v.name);
+  for (const Bone& b : f.bones) check(b.at, b.name);
+  for (const AnmGroup& g : f.anmgroups) {
+    check(g.at, g.name);
+    for (const Mcanm& m : g.mcanms) check(m.at, m.name);
+  }
+}
+
 // A set with its CANM replaced by canm: the bytes before the CANM kept (so its offset and
 // alignment), the set's strings after it, every name aimed past the CANM moved by the change.
 File WithCanm(const File& base, Bytes canm) {
+  RequireOwnStrings(base);
   File f = base;
   if (f.image.empty()) {
     f.canm_bytes = std::move(canm);
@@ -348,6 +365,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   if (version != f.version) {
     if (version != kVersion6) throw Error::General("only conversion to EDF 6 (--edf-version 6) is known");
     ConvertTablesTo6(f);
+    RequireOwnStrings(f);
     f.canm_bytes = CanmTo768(f);
     f.image.clear();
     f = Parse(Emit(f));
