@@ -60,7 +60,7 @@ Encoded EncodeScene(const EncodeSource& source, const std::string& format, const
                     const Options& options) {
   Encoded out;
   out.format = OutputFormatFor(path, format);
-  EncodeResult r = animkit::Encode(source.scene(), *out.format, EncodeRequest{source.reference.get(), options, path, nullptr, nullptr, {}, nullptr});
+  EncodeResult r = animkit::Encode(source.scene(), *out.format, EncodeRequest{source.reference.get(), options, path, nullptr, nullptr, {}, nullptr, nullptr});
   out.bytes = std::move(r.bytes);
   out.extras = std::move(r.extra_outputs);
   out.report = std::move(r.report);

@@ -151,7 +151,7 @@ std::optional<Scene> TemplateAsInput(const TemplateFile& t, const LoadedFile& in
     const std::string path = "template" + std::string(input.format->extensions.empty() ? std::string_view()
                                                                                        : input.format->extensions.back());
     const EncodeResult written =
-        Encode(std::move(exported), *input.format, EncodeRequest{reference, options, path, nullptr, nullptr, {}, nullptr});
+        Encode(std::move(exported), *input.format, EncodeRequest{reference, options, path, nullptr, nullptr, {}, nullptr, nullptr});
     const LoadedFile back = LoadBytes(written.bytes, path, input.format->id, options);
     return DecodeDocument(back, DecodeContext{reference, options});
   } catch (const Error&) {
@@ -218,10 +218,11 @@ ConvertResult Convert(const ConvertRequest& request) {
     encoded.bytes = loaded.document->Write();  // nothing asked to change: the file as it was read
     result.copied_verbatim = true;
   } else {
-    EncodeRequest e{decoded.reference_used(), request.options, request.output, nullptr, nullptr, {}, nullptr};
+    EncodeRequest e{decoded.reference_used(), request.options, request.output, nullptr, nullptr, {}, nullptr, nullptr};
     if (t.templ.document) e.templ = &t.templ, e.template_clip = request.clip;
     if (template_scene) e.template_scene = &*template_scene;
     if (template_as_input) e.template_as_input = &*template_as_input;
+    if (loaded.format == out_format) e.input = loaded.document.get();
     encoded = Encode(std::move(scene), *out_format, e);
     result.report = std::move(encoded.report);
     result.warnings.insert(result.warnings.end(), encoded.warnings.begin(), encoded.warnings.end());

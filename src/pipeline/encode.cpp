@@ -31,6 +31,7 @@ EncodeResult Encode(Scene scene, const FormatDescriptor& format, const EncodeReq
   context.templ = request.templ;
   if (request.templ) context.template_clip = request.template_clip;
   context.template_as_input = request.template_as_input;
+  context.input = request.input;
   EncodeResult result;
   try {
     result.bytes = format.encode(scene, context)->Write();

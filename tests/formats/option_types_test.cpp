@@ -108,7 +108,7 @@ TEST(ReadContext, CarriesThePathOfTheBytes) {
   std::ofstream(dir / "data.bin", std::ios::binary) << "abcd";
   const Bytes bytes(text.begin(), text.end());
   const FormatDescriptor& gltf = *FindFormat("gltf");
-  EXPECT_NO_THROW(gltf.read(bytes, {Options{}, (dir / "model.gltf").string()}));
+  EXPECT_NO_THROW(gltf.read(bytes, {Options{}, (dir / "model.gltf").string(), {}}));
   EXPECT_THROW(gltf.read(bytes, {}), Error);  // no path: the buffer beside it cannot be found
   EXPECT_NO_THROW(LoadBytes(bytes, (dir / "model.gltf").string(), "", Options{}));
 }

@@ -38,7 +38,7 @@ Bytes SceneGlb(const LoadedFile& loaded, const DecodedScene& decoded, bool every
   ConvertRequest request;
   request.options = options;
   if (every_clip && loaded.format == &gltf && !AsksForReencode(request, gltf)) return loaded.document->Write();
-  EncodeResult encoded = Encode(decoded.scene, gltf, {decoded.reference_used(), options, "scene.glb", nullptr, nullptr, {}, nullptr});
+  EncodeResult encoded = Encode(decoded.scene, gltf, {decoded.reference_used(), options, "scene.glb", nullptr, nullptr, {}, nullptr, nullptr});
   for (std::string& w : encoded.warnings) warnings.push_back(std::move(w));
   return std::move(encoded.bytes);
 }

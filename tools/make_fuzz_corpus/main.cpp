@@ -6,6 +6,7 @@
 #include <animkit/animkit.hpp>
 #include <animkit/formats/registry.hpp>
 #include <synthetic/synthetic.hpp>
+#include <animkit/formats/edf_canm/cas.hpp>
 #include <animkit/formats/edf_canm.hpp>
 #include <animkit/formats/edf_mdb.hpp>
 #include <animkit/formats/kh2.hpp>
@@ -103,6 +104,7 @@ std::vector<std::map<std::string, std::string>> VariantsOf(std::string_view id) 
     return {{}, {{"anim-version", "0"}}, {{"rotation-divisor", "7"}}, {{"max-error-rot", "0"}, {"max-error-pos", "0"}}};
   }
   if (id == "edf-canm") return {{}, {{"canm-version", "768"}}};
+  if (id == "edf-cas") return {{}, {{"edf-version", "5"}}, {{"edf-version", "4.1"}}};
   if (id == "psx-anm") return {{}, {{"euler", "zyx"}}, {{"psx-missing", "interpolate"}}};
   if (id == "psx-anc") return {{}, {{"psx-anc-fov", "projection"}}};
   if (id == "text-anm") return {{}, {{"anm-layout", "new"}}};
@@ -410,6 +412,43 @@ void AddKh2Textures(Corpus& corpus) {
   corpus.Add("kh2_texture", "four-bit.raw", kh2::EncodeRawTexture({four}));
 }
 
+// CAS sets with every table (a player with a state, anmdata, datagroups and commands) around a
+// small CANM, in each version's stock layout.
+void AddCasTables(Corpus& corpus) {
+  namespace cas = edf_canm::cas;
+  const Scene scene = SmallScene(2, 3, 5, false);
+  for (uint32_t version : {cas::kVersion41, cas::kVersion5, cas::kVersion6}) {
+    edf_canm::EncodeSettings settings;
+    settings.version = version == cas::kVersion6 ? edf_canm::kVersion6 : edf_canm::kVersion5;
+    cas::File f;
+    f.version = version;
+    f.canm_bytes = edf_canm::Serialize(edf_canm::EncodeClips(scene.clips, settings));
+    cas::TControl t;
+    t.name = cas::AddString(f, "run");
+    t.words = {0, 0};
+    f.tcontrols.push_back(t);
+    cas::VControl v;
+    v.name = cas::AddString(f, "speed");
+    v.value2 = 1.5f;
+    f.vcontrols.push_back(v);
+    f.bones.push_back({.name = cas::AddString(f, "j0")});
+    cas::Data command;
+    command.command = 0, command.args[3] = 0, command.args[4] = 2, command.args[5] = 9;
+    f.unnamed_group = cas::DataGroup{.data = {command}};
+    cas::Mcanm state;
+    state.name = cas::AddString(f, "state");
+    state.type = 2;
+    state.first = cas::AnmData{.time = 1, .group = cas::DataGroup{.data = {command}}};
+    state.more = {cas::AnmData{.type_b = 1, .tail = 3}};
+    state.groups[1] = cas::DataGroup{};
+    cas::AnmGroup player;
+    player.name = cas::AddString(f, "player");
+    player.mcanms = {state};
+    f.anmgroups.push_back(player);
+    corpus.Add("edf_cas", "tables-" + std::to_string(version) + ".cas", cas::Emit(f));
+  }
+}
+
 // EDF 6 CANMs as the game lays them out: a 512 file converted (kinds 0 to 3: static and keyed
 // vectors and rotations) and a stock file holding only kinds 0 and 2.
 void AddEdfCanm768(Corpus& corpus) {
@@ -449,6 +488,7 @@ int main(int argc, char** argv) {
     AddKh2Textures(corpus);
     AddTmdLayouts(corpus);
     AddAnimLayouts(corpus);
+    AddCasTables(corpus);
     AddEdfCanm768(corpus);
     fs::remove_all(scratch);
     std::printf("%zu seed files in %s\n", corpus.written(), out.string().c_str());

@@ -1,4 +1,5 @@
 #include <animkit/formats/edf_canm.hpp>
+#include <animkit/formats/edf_canm/cas.hpp>
 #include <animkit/formats/edf_mdb.hpp>
 
 #include <animkit/offline/skinning.hpp>
@@ -88,7 +89,48 @@ Image SoldierTexture() {
   return image;
 }
 
+// A set around the soldier's clips: tcontrols "walk" (clip 0) and "idle" (clip 1); a player
+// "soldier" whose states "walk" and "idle" play them (type 2: a tcontrol index) from a first
+// anmdata each; an unnamed datagroup with one command-0 record (+0x10: tcontrol 0); the
+// skeleton's bones. In the stock serialisation order (cas::Emit).
+Bytes SoldierSet(uint32_t version, const Skeleton& skeleton, const std::vector<Clip>& clips) {
+  namespace cas = edf_canm::cas;
+  edf_canm::EncodeSettings settings;
+  settings.version = version == cas::kVersion6 ? edf_canm::kVersion6 : edf_canm::kVersion5;
+  cas::File f;
+  f.version = version;
+  f.canm_bytes = edf_canm::Serialize(edf_canm::EncodeClips(clips, settings, &skeleton));
+  for (uint32_t i = 0; i < clips.size(); ++i) {
+    cas::TControl t;
+    t.name = cas::AddString(f, clips[i].name);
+    t.words = {i};
+    f.tcontrols.push_back(std::move(t));
+  }
+  for (const Joint& j : skeleton.joints) f.bones.push_back({.name = cas::AddString(f, j.name)});
+  cas::Data start;
+  start.args[3] = 0;  // +0x10: tcontrol 0
+  f.unnamed_group = cas::DataGroup{.data = {start}};
+  cas::AnmGroup player;
+  player.name = cas::AddString(f, "soldier");
+  for (uint32_t i = 0; i < clips.size(); ++i) {
+    cas::Mcanm state;
+    state.name = cas::AddString(f, clips[i].name);
+    state.type = 2, state.value = i;
+    state.first = cas::AnmData{.time = 0, .type_a = 1, .value_a = i};
+    player.mcanms.push_back(std::move(state));
+  }
+  f.anmgroups.push_back(std::move(player));
+  return cas::Emit(f);
+}
+
 }  // namespace
+
+void WriteEdfCasSamples(const std::filesystem::path& dir) {
+  const Skeleton skeleton = Soldier();
+  WriteEdfMdbSamples(dir);
+  WriteSample(dir, "soldier5.cas", SoldierSet(edf_canm::cas::kVersion5, skeleton, SoldierClips(false, 31)));
+  WriteSample(dir, "soldier6.cas", SoldierSet(edf_canm::cas::kVersion6, skeleton, SoldierClips(true, 10)));
+}
 
 void WriteEdfMdbSamples(const std::filesystem::path& dir) {
   const Skeleton skeleton = Soldier();

@@ -110,6 +110,10 @@ struct EncodeContext {
   // --clip with a template: which of the template's clips (slots) the input replaces; the
   // input is then not filtered by name.
   std::string template_clip;
+  // The document the scene was decoded from, when it is of the output's format (convert
+  // old.cas new.cas --edf-version 6): a container format re-writes it with new options
+  // instead of rebuilding it from the scene. nullptr when unknown or of another format.
+  const Document* input = nullptr;
   std::vector<std::string> warnings;  // shown on stderr by the CLI
   std::vector<ExtraOutput> extra_outputs;  // written by the caller, never by the encoder
 };

@@ -19,6 +19,7 @@ struct EncodeRequest {
   const Scene* template_scene = nullptr;
   std::string template_clip;            // --clip with a template: the template's clip the scene replaces
   const Scene* template_as_input = nullptr;  // EncodeContext::template_as_input
+  const Document* input = nullptr;           // EncodeContext::input
 };
 struct EncodeResult {
   Bytes bytes;

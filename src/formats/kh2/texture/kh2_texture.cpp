@@ -59,8 +59,8 @@ std::string TypeName(int image_type) {
 }
 
 // One picture's pixels; throws on what the bytes cannot hold.
-Image DecodePicture(ByteReader& r, const PictureHeader& h, const Limits& limits) {
-  Image img;
+animkit::Image DecodePicture(ByteReader& r, const PictureHeader& h, const Limits& limits) {
+  animkit::Image img;
   img.source_format = TypeName(h.image_type);
   if (h.image_type < 1 || h.image_type > 5) r.Fail("unknown TIM2 image type " + N(h.image_type));
   if (h.width == 0 || h.height == 0 || h.width > kMaxSide || h.height > kMaxSide)
@@ -123,7 +123,7 @@ TextureSet DecodeTim2(ByteView data, uint64_t base, const Limits& limits) {
   size_t at = align != 0 ? 0x80 : kTim2HeaderSize;  // format 1: pictures start 128-aligned
   r.Count(count, kPictureHeaderSize, "the TIM2 pictures");
   for (size_t i = 0; i < count; ++i) {
-    Image img;
+    animkit::Image img;
     img.name = "texture " + N(i);
     try {
       ByteReader p = r.Table(int64_t(at), 1, kPictureHeaderSize, 0, "a TIM2 picture");
@@ -131,7 +131,7 @@ TextureSet DecodeTim2(ByteView data, uint64_t base, const Limits& limits) {
       if (h.header_size < kPictureHeaderSize || h.total < h.header_size || h.total > data.size() - at)
         p.FailAt(0, "TIM2 picture total size " + Hex(h.total) + " / header size " + Hex(h.header_size) + " do not fit the file");
       ByteReader body = r.Sub(at + h.header_size, h.total - h.header_size, "a TIM2 picture's data");
-      Image decoded = DecodePicture(body, h, limits);
+      animkit::Image decoded = DecodePicture(body, h, limits);
       decoded.name = img.name;
       // Mipmaps: level 0 comes first in the image data (the smaller levels after it, their
       // sizes in the header's mipmap block); the full-size picture is the texture.
@@ -144,7 +144,7 @@ TextureSet DecodeTim2(ByteView data, uint64_t base, const Limits& limits) {
       set.warnings.push_back(img.name + ": " + img.missing);
       set.images.push_back(std::move(img));
       for (size_t j = i + 1; j < count; ++j) {  // the pictures after it cannot be found
-        Image rest;
+        animkit::Image rest;
         rest.name = "texture " + N(j), rest.source_format = "TIM2";
         rest.missing = "follows a damaged TIM2 picture";
         set.images.push_back(std::move(rest));
@@ -160,7 +160,7 @@ namespace {
 
 // A raw texture (magic 0) at `at` in the entry, `own` bytes long; its DMA reads on to the
 // entry's end and into `after`.
-std::vector<Image> DecodeRawForm(ByteView entry, size_t at, size_t own, ByteView after, uint64_t base, std::vector<std::string>& warnings) {
+std::vector<animkit::Image> DecodeRawForm(ByteView entry, size_t at, size_t own, ByteView after, uint64_t base, std::vector<std::string>& warnings) {
   const ByteView rest = entry.subspan(at);
   ByteReader r(rest.first(own), Endian::Little, base + at);
   r.Require(0x24, "a KH2 raw texture header");
@@ -198,7 +198,7 @@ TextureSet DecodeTextures(ByteView entry, uint64_t base, const Limits& limits, B
   const size_t table_end = 8 + size_t(count) * 4;
   for (size_t k = 0; k < count; ++k) {
     std::vector<std::string> notes;
-    std::vector<Image> images;
+    std::vector<animkit::Image> images;
     const std::string label = "set " + N(k);
     try {
       if (at[k] < table_end || at[k] >= entry.size())
@@ -215,7 +215,7 @@ TextureSet DecodeTextures(ByteView entry, uint64_t base, const Limits& limits, B
     if (k == 0) {
       set.images = std::move(images);
     } else {
-      for (Image& img : images) {
+      for (animkit::Image& img : images) {
         img.name = label + " " + img.name;
         set.other_sets.push_back(std::move(img));
       }
@@ -228,14 +228,14 @@ void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scen
   const size_t first_material = scene.materials.size();
   const size_t held = textures.images.size();
   warnings.insert(warnings.end(), textures.warnings.begin(), textures.warnings.end());
-  for (Image& img : textures.images) {
+  for (animkit::Image& img : textures.images) {
     Material m;
     m.name = img.name;
     m.texture = int(scene.textures.size());
     scene.materials.push_back(std::move(m));
     scene.textures.push_back(std::move(img));
   }
-  for (Image& img : textures.other_sets) {  // kept, with a material no mesh uses
+  for (animkit::Image& img : textures.other_sets) {  // kept, with a material no mesh uses
     Material m;
     m.name = img.name;
     m.texture = int(scene.textures.size());
@@ -251,7 +251,7 @@ void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scen
     } else if (auto it = extra.find(index); it != extra.end()) {
       mesh.material = it->second;
     } else {
-      Image img;
+      animkit::Image img;
       img.name = "texture " + std::to_string(index);
       img.missing = held == 0 && textures.container == "unreadable" ? "the texture entry could not be read"
                     : held == 0 ? "the MDLX has no texture entry (PC releases may keep textures elsewhere)"
@@ -277,11 +277,11 @@ void Put32(Bytes& b, uint32_t v) { Put16(b, uint16_t(v)), Put16(b, uint16_t(v >>
 uint8_t Ps2Alpha(uint8_t a) { return uint8_t((a * 128 + 127) / 255); }
 }  // namespace
 
-Bytes EncodeTim2(const std::vector<Image>& images) {
+Bytes EncodeTim2(const std::vector<animkit::Image>& images) {
   Bytes out = {'T', 'I', 'M', '2', 4, 0};
   Put16(out, uint16_t(images.size()));
   out.resize(kTim2HeaderSize, 0);
-  for (const Image& img : images) {
+  for (const animkit::Image& img : images) {
     if (img.Missing() || img.rgba.size() != size_t(img.width) * img.height * 4)
       throw Error::General("EncodeTim2: image '" + img.name + "' has no pixels");
     std::vector<Pixel> palette;
