@@ -62,7 +62,7 @@ LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view fo
   try {
     loaded.format = &PickFormat(data, path, format_id);
     if (!loaded.format->read) throw Error::General(std::string(loaded.format->id) + " files cannot be read");
-    loaded.document = loaded.format->read(data, ReadContext{options, path});
+    loaded.document = loaded.format->read(data, ReadContext{options, path, {}});
   } catch (const Error& e) {
     throw e.InFile(path);
   }

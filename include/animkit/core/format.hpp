@@ -5,6 +5,7 @@
 #pragma once
 
 #include <animkit/core/binary.hpp>
+#include <animkit/core/error.hpp>
 #include <animkit/core/limits.hpp>
 #include <animkit/core/model.hpp>
 #include <animkit/core/value.hpp>
@@ -149,8 +150,13 @@ class Document {
   // unpacked bytes, and the file's bytes with one member replaced (packed as it was, the
   // member order kept). MemberBytes and WithMember throw for an index Members() lacks.
   virtual std::vector<ArchiveMember> Members() const { return {}; }
-  virtual Bytes MemberBytes(size_t index) const;
-  virtual Bytes WithMember(size_t index, ByteView bytes) const;
+  virtual Bytes MemberBytes(size_t index) const { throw NoMember(index); }
+  virtual Bytes WithMember(size_t index, ByteView) const { throw NoMember(index); }
+
+ private:
+  static Error NoMember(size_t index) {
+    return Error::General("member " + std::to_string(index) + ": this file is no archive");
+  }
 };
 
 enum class OptionType {

@@ -1,5 +1,6 @@
 // Text ANM: parsing, writing back and the canonical form.
 #include <animkit/formats/text_anm.hpp>
+#include "text_anm_internal.hpp"
 
 #include <set>
 #include <string_view>
@@ -27,7 +28,6 @@ std::vector<Token> Tokenize(std::string_view line) {
   return tokens;
 }
 
-std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 const char* DirectiveName(LineKind k) {
   switch (k) {

@@ -1,6 +1,7 @@
 // Text ANM: cutting clips out of a model's timeline, and the inverse layout.
 #include <animkit/formats/text_anm.hpp>
 #include <animkit/offline/sampling.hpp>
+#include "text_anm_internal.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,7 +15,6 @@ namespace {
 // Keys closer than this (in frames) to a range end count as inside it.
 constexpr double kFrameEpsilon = 1e-3;
 
-std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 std::vector<std::vector<int>> ChildrenOf(const Skeleton& s) {
   std::vector<std::vector<int>> children(s.joints.size());

@@ -96,7 +96,7 @@ Bytes GoldenModel(float bind_y = 1, uint32_t version = 0x14, const char* texcoor
 }
 
 Scene DecodeBytes(ByteView bytes, const std::string& path = "", std::vector<std::string>* warnings = nullptr) {
-  auto doc = kEdfMdbFormat.read(bytes, ReadContext{{}, path});
+  auto doc = kEdfMdbFormat.read(bytes, ReadContext{{}, path, {}});
   EXPECT_TRUE(doc->Damaged().empty()) << (doc->Damaged().empty() ? "" : doc->Damaged()[0]);
   if (warnings) *warnings = doc->Warnings();
   return doc->Decode(DecodeContext{});
@@ -321,7 +321,7 @@ TEST(EdfMdbMesh, TheModelWriterReadsBack) {
 TEST(EdfMdbMesh, TheRealEdf5ModelDecodes) {
   const std::string path = test::FixturePath("edf/airtortoise_missile.mdb");
   if (path.empty()) GTEST_SKIP() << "../shared/fixtures/edf/airtortoise_missile.mdb is absent";
-  auto doc = kEdfMdbFormat.read(ReadFileBytes(path), ReadContext{{}, path});
+  auto doc = kEdfMdbFormat.read(ReadFileBytes(path), ReadContext{{}, path, {}});
   EXPECT_TRUE(doc->Damaged().empty());
   const Scene s = doc->Decode(DecodeContext{});
   size_t vertices = 0, triangles = 0;
