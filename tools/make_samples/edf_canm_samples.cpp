@@ -88,16 +88,26 @@ Image SoldierTexture() {
   return image;
 }
 
-}  // namespace
-
-void WriteEdfMdbSamples(const std::filesystem::path& dir) {
+Bytes SoldierModel() {
   const Skeleton skeleton = Soldier();
   Material material;
   material.name = "soldier";
   material.texture = 0;
-  WriteSample(dir, "soldier.mdb",
-              edf_mdb::Serialize(edf_mdb::EncodeModel(skeleton, {SoldierRibbon(skeleton)}, {material}, {"soldier.dds"})));
+  return edf_mdb::Serialize(edf_mdb::EncodeModel(skeleton, {SoldierRibbon(skeleton)}, {material}, {"soldier.dds"}));
+}
+
+}  // namespace
+
+void WriteEdfMdbSamples(const std::filesystem::path& dir) {
+  WriteSample(dir, "soldier.mdb", SoldierModel());
   WriteSample(dir, "soldier.dds", edf_mdb::EncodeDds(SoldierTexture(), edf_mdb::DdsEncoding::Bc1));
+}
+
+// The model and its texture in one archive, CMPL-packed, folders in the stock order.
+void WriteEdfRabSample(const std::filesystem::path& dir) {
+  WriteSample(dir, "soldier.rab",
+              edf_rab::Build({{"TEXTURE", "soldier.dds", edf_mdb::EncodeDds(SoldierTexture(), edf_mdb::DdsEncoding::Bc1), true},
+                              {"MODEL", "soldier.mdb", SoldierModel(), true}}));
 }
 
 void WriteEdfCanmSamples(const std::filesystem::path& dir) {
