@@ -1,5 +1,6 @@
 #include <animkit/formats/edf_canm.hpp>
 #include <animkit/formats/edf_mdb.hpp>
+#include <animkit/formats/edf_rab.hpp>
 
 #include <animkit/offline/skinning.hpp>
 
