@@ -278,6 +278,20 @@ TEST(EdfCmpl, RoundTripsAndTheEncodersStreamsComeBack) {
   }
 }
 
+TEST(EdfCmpl, EveryByteChangedUnpacksWithinItsSizeOrFailsWithAnError) {
+  const Bytes stream = edf_rab::Compress(Text("ABCDABCD abc abc abc abc 0123456789 0123456789 ABCDABCD"));
+  for (size_t at = 0; at < stream.size(); ++at)
+    for (int value = 0; value < 256; ++value) {
+      Bytes changed = stream;
+      changed[at] = uint8_t(value);
+      try {
+        EXPECT_EQ(edf_rab::Decompress(changed).size(), edf_rab::CmplRawSize(changed));
+      } catch (const Error& e) {
+        EXPECT_TRUE(e.byte_offset().has_value()) << e.what();
+      }
+    }
+}
+
 TEST(EdfCmpl, TheFastSearchChoosesTheMatchesOfTheReferenceEncoder) {
   std::mt19937 rng(7);
   for (int n = 0; n < 300; ++n) {
