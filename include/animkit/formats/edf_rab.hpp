@@ -114,4 +114,11 @@ Bytes BuildStored(const std::vector<BuildMember>& stored);
 // offsets and the max sizes follow, every other byte stays.
 Bytes ReplaceStored(const File& file, size_t index, ByteView stored);
 
+// The metadata keys a decoded archive holds: its model's, and which member the model is.
+namespace metadata_keys {
+inline constexpr char kMdbVersion[] = "mdb_version";         // the model member's version word
+inline constexpr char kModelMember[] = "rab_model_member";   // the member decoded ("" when none)
+inline constexpr std::array kScene{kSourceFormatKey, kMdbVersion, kModelMember};
+}  // namespace metadata_keys
+
 }  // namespace animkit::edf_rab

@@ -151,7 +151,7 @@ class RabDocument final : public FileDocument<File, kEdfRabFormat, Serialize> {
     if (model_) scene = model_->Decode(context);
     if (!scene.metadata.is_object()) scene.metadata = Value::object();
     scene.metadata[kSourceFormatKey] = "edf-rab";
-    scene.metadata["rab_model_member"] = model_name_;
+    scene.metadata[metadata_keys::kModelMember] = model_name_;
     return scene;
   }
 
