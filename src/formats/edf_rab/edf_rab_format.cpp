@@ -138,10 +138,16 @@ class RabDocument final : public FileDocument<File, kEdfRabFormat, Serialize> {
     for (const FolderRecord& e : file_.folders) folders.push_back(e.name);
     info["folders"] = TableSummary(h.folder_offset, h.folder_count, kFolderSize);
     info["folder_names"] = std::move(folders);
+    // Archives hold a few members: each in one line (what `archive list` shows).
+    Value listed = Value::array();
     size_t compressed = 0;
-    for (size_t i = 0; i < file_.members.size(); ++i)
-      if (file_.members[i].readable && IsCmpl(StoredBytes(file_, i))) ++compressed;
+    for (const ArchiveMember& m : Members()) {
+      compressed += m.compressed ? 1 : 0;
+      listed.push_back({{"name", m.name}, {"folder", m.folder}, {"stored_size", m.stored_size}, {"size", m.size},
+                        {"compressed", m.compressed}});
+    }
     info["compressed_members"] = compressed;
+    info["member_list"] = std::move(listed);
     info["model_member"] = model_name_;
     return info;
   }
