@@ -101,6 +101,9 @@ TEST(EdfRab, TheDocumentListsAndUnpacksMembers) {
   const Value info = doc->InfoSummary();
   EXPECT_EQ(info["member_count"], 2);
   EXPECT_EQ(info["members"]["offset"], 0x28);
+  EXPECT_EQ(info["member_list"][1]["name"], "a.mdb");
+  EXPECT_EQ(info["member_list"][1]["folder"], "MODEL");
+  EXPECT_EQ(info["member_list"][0]["stored_size"], 3);
   EXPECT_EQ(doc->Info()["members"][1]["data_offset"], 0xB7);
 }
 
