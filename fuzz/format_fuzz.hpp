@@ -45,7 +45,7 @@ inline void FuzzScene(const FormatDescriptor& format, const Scene& scene, const 
       const Bytes encoded = out->encode(scene, ectx)->Write();
       // glTF import has a target of its own (gltf_fuzz); reading every export back here
       // would double the cost of each input for coverage that target already has.
-      if (out == &format) (void)out->read(encoded, {options, ""})->Decode(DecodeContext{reference, options});
+      if (out == &format) (void)out->read(encoded, {options, "", {}})->Decode(DecodeContext{reference, options});
     } catch (const Error&) {
     }
   }
