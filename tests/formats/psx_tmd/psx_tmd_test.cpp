@@ -314,7 +314,7 @@ TEST(PsxTmd, FixpOffsetsFollowTheOption) {
   // Read as counting from the table, the same offsets point 12 bytes on: the primitives run off the end.
   Options o;
   o.Set("psx-fixp", "table");
-  EXPECT_THROW((void)kPsxTmdFormat.read(h.b, {o, ""}), Error);
+  EXPECT_THROW((void)kPsxTmdFormat.read(h.b, {o, "", {}}), Error);
   EXPECT_THROW(SetOption(o, "psx-fixp", "bogus"), Error);  // the library checks the value against the declaration
 }
 
