@@ -16,6 +16,7 @@ const std::vector<LimitInfo>& LimitTable() {
       {"max-values", &Limits::max_values, "keys decoded from one file; samples made for one clip"},
       {"max-depth", &Limits::max_depth, "archives nested in archives"},
       {"max-buffer-bytes", &Limits::max_buffer_bytes, "bytes of one external glTF buffer"},
+      {"max-member-bytes", &Limits::max_member_bytes, "bytes of one archive member once unpacked"},
   };
   return table;
 }

@@ -2,6 +2,7 @@
 // format's declared metadata keys (metadata_keys in its header) against what it writes.
 #include <animkit/formats/edf_canm.hpp>
 #include <animkit/formats/edf_mdb.hpp>
+#include <animkit/formats/edf_rab.hpp>
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/metroid_anim.hpp>
 #include <animkit/formats/psx_anc.hpp>
@@ -90,6 +91,9 @@ struct Written {
 };
 
 TEST(MetadataKeys, EachFormatWritesTheKeysItsHeaderDeclares) {
+  Written rab;
+  rab.Add(DecodeSample("edf_rab/soldier.rab"));
+  EXPECT_EQ(rab.scene, Declared(edf_rab::metadata_keys::kScene));
   Written canm, mdb, kh2, anim, cinf, anm, anc, tmd, text;
   for (const char* f : {"edf_canm/soldier5.canm", "edf_canm/soldier6.canm"}) canm.Add(DecodeSample(f));
   mdb.Add(DecodeSample("edf_mdb/soldier.mdb"));

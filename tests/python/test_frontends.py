@@ -108,6 +108,7 @@ def test_every_limit_is_a_keyword_of_load_and_convert(tmp_path):
         "max_values": CANM,
         "max_depth": SAMPLES / "kh2_bar/p_ex00.mset",
         "max_buffer_bytes": external_buffer_gltf(tmp_path),
+        "max_member_bytes": SAMPLES / "edf_rab/soldier.rab",
     }
     limits = animkit.limits()
     assert sorted(limit["keyword"] for limit in limits) == sorted(over)

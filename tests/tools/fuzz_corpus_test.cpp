@@ -1,6 +1,7 @@
 // The committed fuzz seed corpus (fuzz/corpus/<target>/, written by `make fuzz-corpus`):
 // one folder per fuzz target, small files, valid files of the target's format among them.
 #include <animkit/formats/edf_mdb.hpp>
+#include <animkit/formats/edf_rab.hpp>
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
 #include <animkit/formats/kh2/texture.hpp>
@@ -18,6 +19,7 @@ namespace fs = std::filesystem;
 bool Reads(const std::string& target, ByteView bytes) {
   try {
     if (target == "kh2_triggers") return kh2::SerializeTriggers(kh2::ParseTriggers(bytes)) == Bytes(bytes.begin(), bytes.end());
+    if (target == "edf_cmpl") return !edf_rab::Decompress(bytes).empty();  // a stream that unpacks
     if (target == "edf_dds") return !edf_mdb::DecodeDds(bytes, "seed").Missing();  // a DDS that decodes
     if (target == "kh2_texture") {  // a texture entry whose images all decode
       const kh2::TextureSet set = kh2::DecodeTextures(bytes);

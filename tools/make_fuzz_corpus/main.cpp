@@ -9,6 +9,7 @@
 #include <animkit/formats/edf_canm/cas.hpp>
 #include <animkit/formats/edf_canm.hpp>
 #include <animkit/formats/edf_mdb.hpp>
+#include <animkit/formats/edf_rab.hpp>
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
 #include <animkit/formats/kh2/texture.hpp>
@@ -357,6 +358,20 @@ void AddMdbMeshAndDds(Corpus& corpus) {
   corpus.Add("edf_dds", "gradient-bgra.dds", edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bgra8));
   const Image pixel{"seed", 1, 1, {10, 20, 30, 40}, "", ""};
   corpus.Add("edf_dds", "one-pixel-bc1.dds", edf_mdb::EncodeDds(pixel, edf_mdb::DdsEncoding::Bc1));
+
+  // The same model and texture in RAB archives (CMPL and raw members, stock and texture-last
+  // order, no model), and CMPL streams of literals, matches, runs and the zero ring.
+  const Bytes model = edf_mdb::Serialize(edf_mdb::EncodeModel(skeleton, {mesh}, {material}, {"skin.dds"}));
+  const Bytes texture = edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bc1);
+  corpus.Add("edf_rab", "model-and-texture.rab",
+             edf_rab::Build({{"TEXTURE", "skin.lod.dds", texture, true}, {"MODEL", "model.mdb", model, true},
+                             {"HD-TEXTURE", "skin.dds", texture, false}}));
+  corpus.Add("edf_rab", "texture-after-model.rab",
+             edf_rab::Build({{"MODEL", "model.mdb", model, false}, {"TEXTURE", "skin.dds", texture, true}}));
+  corpus.Add("edf_rab", "no-model.mrab", edf_rab::Build({{"TEXTURE", "a.dds", Bytes(40, 7), true}}));
+  const std::string text = "ABCDABCD abc abc abc abc 0123456789 0123456789";
+  for (const Bytes& raw : {Bytes(text.begin(), text.end()), Bytes(300, 0), Bytes(model.begin(), model.end()), texture})
+    corpus.Add("edf_cmpl", "stream-" + std::to_string(raw.size()) + ".cmpl", edf_rab::Compress(raw));
 }
 
 // Model entries with meshes (one bone, two bones sharing a vertex) and TIM2 textures.

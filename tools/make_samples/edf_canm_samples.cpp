@@ -1,6 +1,7 @@
 #include <animkit/formats/edf_canm.hpp>
 #include <animkit/formats/edf_canm/cas.hpp>
 #include <animkit/formats/edf_mdb.hpp>
+#include <animkit/formats/edf_rab.hpp>
 
 #include <animkit/offline/skinning.hpp>
 
@@ -123,23 +124,33 @@ Bytes SoldierSet(uint32_t version, const Skeleton& skeleton, const std::vector<C
   return cas::Emit(f);
 }
 
-}  // namespace
-
-void WriteEdfCasSamples(const std::filesystem::path& dir) {
-  const Skeleton skeleton = Soldier();
-  WriteEdfMdbSamples(dir);
-  WriteSample(dir, "soldier5.cas", SoldierSet(edf_canm::cas::kVersion5, skeleton, SoldierClips(false, 31)));
-  WriteSample(dir, "soldier6.cas", SoldierSet(edf_canm::cas::kVersion6, skeleton, SoldierClips(true, 10)));
-}
-
-void WriteEdfMdbSamples(const std::filesystem::path& dir) {
+Bytes SoldierModel() {
   const Skeleton skeleton = Soldier();
   Material material;
   material.name = "soldier";
   material.texture = 0;
-  WriteSample(dir, "soldier.mdb",
-              edf_mdb::Serialize(edf_mdb::EncodeModel(skeleton, {SoldierRibbon(skeleton)}, {material}, {"soldier.dds"})));
+  return edf_mdb::Serialize(edf_mdb::EncodeModel(skeleton, {SoldierRibbon(skeleton)}, {material}, {"soldier.dds"}));
+}
+
+}  // namespace
+
+void WriteEdfMdbSamples(const std::filesystem::path& dir) {
+  WriteSample(dir, "soldier.mdb", SoldierModel());
   WriteSample(dir, "soldier.dds", edf_mdb::EncodeDds(SoldierTexture(), edf_mdb::DdsEncoding::Bc1));
+}
+
+// The model and its texture in one archive, CMPL-packed, folders in the stock order.
+void WriteEdfRabSample(const std::filesystem::path& dir) {
+  WriteSample(dir, "soldier.rab",
+              edf_rab::Build({{"TEXTURE", "soldier.dds", edf_mdb::EncodeDds(SoldierTexture(), edf_mdb::DdsEncoding::Bc1), true},
+                              {"MODEL", "soldier.mdb", SoldierModel(), true}}));
+}
+
+void WriteEdfCasSamples(const std::filesystem::path& dir) {
+  const Skeleton skeleton = Soldier();
+  WriteEdfRabSample(dir);  // the model as the game ships it, beside the sets
+  WriteSample(dir, "soldier5.cas", SoldierSet(edf_canm::cas::kVersion5, skeleton, SoldierClips(false, 31)));
+  WriteSample(dir, "soldier6.cas", SoldierSet(edf_canm::cas::kVersion6, skeleton, SoldierClips(true, 10)));
 }
 
 void WriteEdfCanmSamples(const std::filesystem::path& dir) {

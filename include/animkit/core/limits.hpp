@@ -19,6 +19,7 @@ struct Limits {
   uint64_t max_values = uint64_t{1} << 21;        // keys decoded from one file; samples (frames x joints) of one clip
   uint64_t max_depth = 16;                        // archives nested in archives
   uint64_t max_buffer_bytes = uint64_t{1} << 28;  // one external glTF buffer (declared byteLength)
+  uint64_t max_member_bytes = uint64_t{1} << 28;  // one archive member once unpacked (declared size)
 };
 
 // Keys decoded from one file may reach max-values or this many per byte of the

@@ -14,13 +14,23 @@ namespace {
 
 class MdbDocument final : public FileDocument<File, kEdfMdbFormat, Serialize> {
  public:
-  // path: the file read ("" for bytes from memory); its textures are looked for beside it.
-  MdbDocument(File file, std::string path) : FileDocument(std::move(file)), path_(std::move(path)) {
+  // path: the file read ("" for bytes from memory); its textures are looked for beside it,
+  // or among the archive's members when neighbour is set (read from inside an EDF RAB).
+  MdbDocument(File file, std::string path, const std::function<std::optional<Bytes>(std::string_view)>& neighbour = {})
+      : FileDocument(std::move(file)), path_(std::move(path)) {
     model_ = ParseModel(file_);
     damaged_ = model_.damaged;
     decoded_.skeleton = DecodeSkeleton(file_);
     TextureReader reader;
-    if (!path_.empty()) reader = FolderTextureReader(std::filesystem::path(path_).parent_path().string());
+    if (neighbour) {
+      reader = [&neighbour](const std::string& name, std::string& why) {
+        std::optional<Bytes> bytes = neighbour(name);
+        if (!bytes) why = "the archive has no readable member '" + name + "'";
+        return bytes;
+      };
+    } else if (!path_.empty()) {
+      reader = FolderTextureReader(std::filesystem::path(path_).parent_path().string());
+    }
     DecodeModel(file_, model_, reader, decoded_, damaged_);
     for (const Image& t : decoded_.textures)
       if (t.Missing()) warnings_.push_back("texture '" + t.name + "': " + t.missing + " (its materials keep their names)");
@@ -92,7 +102,7 @@ int Probe(ByteView data, std::string_view extension) {
 }
 
 std::unique_ptr<Document> Read(ByteView data, const ReadContext& context) {
-  return std::make_unique<MdbDocument>(Parse(data), context.path);
+  return std::make_unique<MdbDocument>(Parse(data), context.path, context.neighbour);
 }
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
