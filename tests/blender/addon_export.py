@@ -24,6 +24,8 @@ ROUND_TRIPS = [
     # file, bound dict, why
     ("edf_canm/soldier5.canm", {"r": 1e-3, "t_rel": 1e-3, "s": 1e-3}, "CANM 16-bit keys"),
     ("edf_canm/soldier6.canm", {"r": 1e-3, "t_rel": 1e-3, "s": 1e-3}, "CANM 16-bit keys"),
+    ("edf_cas/soldier5.cas", {"r": 1e-3, "t_rel": 1e-3, "s": 1e-3}, "CANM 16-bit keys, in its set"),
+    ("edf_cas/soldier6.cas", {"r": 1e-3, "t_rel": 1e-3, "s": 1e-3}, "CANM 16-bit keys, in its set"),
     ("psx_tmd/figure.anm", {"r": PS1_ROT, "t": 1.0, "s": 1e-5}, "PS1: 4096 per turn, whole units"),
     ("psx_anm/dance.anm", {"r": PS1_ROT, "t": 1.0, "s": 1e-5}, "PS1: 4096 per turn, whole units"),
     ("psx_anm/wave.anm", {"r": PS1_ROT, "t": 1.0, "s": 1e-5}, "PS1: 4096 per turn, whole units"),
@@ -42,6 +44,7 @@ ROUND_TRIPS = [
 # Edits: file, bone, frame
 EDITS = [
     ("edf_canm/soldier5.canm", "joint_1", 10),
+    ("edf_cas/soldier6.cas", "joint_1", 10),
     ("metroid_anim/run.anim", "joint_2", 20),
     ("kh2_bar/walk.anb", "#1", 8),
     ("psx_anm/dance.anm", "#2", 30),

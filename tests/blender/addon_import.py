@@ -15,12 +15,14 @@ from addon_common import (ADDON_DIR, ARGS, CLI, HERE, Failure, actions_in_order,
 
 
 IMPORT_EXTENSIONS = (".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion",
-                     ".canm", ".mdb", ".glb", ".gltf")
+                     ".canm", ".mdb", ".cas", ".rab", ".mrab", ".glb", ".gltf")
 # The skeleton each sample is decoded with (animkit's companion rule: same stem, else the
 # one whose name starts with the stem, else the only file of the companion kind).
 EXPECTED_SKELETON = {
     "edf_canm/soldier5.canm": "soldier.mdb",
     "edf_canm/soldier6.canm": "soldier.mdb",
+    "edf_cas/soldier5.cas": "soldier.rab",
+    "edf_cas/soldier6.cas": "soldier.rab",
     "kh2_bar/p_ex00.mset": "ex00.mdlx",
     "kh2_bar/walk.anb": "ex00.mdlx",
     "kh2_bar/raw.anb": "ex00.mdlx",

@@ -385,7 +385,7 @@ TEST(Samples, SkeletonAutoPairsEverySampleWithTheFileItWasMadeWith) {
       {"kh2_bar/raw.anb", "ex00.mdlx"},              {"metroid_anim/hologram_v0.anim", "skeleton.cinf"},
       {"metroid_anim/run.anim", "skeleton.cinf"},    {"psx_tmd/figure.anm", "figure.tmd"},
       {"text_anm/figure.anm", "figure_model.glb"},   {"text_anm/authored.anm", "authored.anm.timeline.glb"},
-      {"edf_cas/soldier5.cas", "soldier.mdb"},       {"edf_cas/soldier6.cas", "soldier.mdb"},
+      {"edf_cas/soldier5.cas", "soldier.rab"},       {"edf_cas/soldier6.cas", "soldier.rab"},
   };
   size_t paired = 0;
   for (const auto& [sample, skeleton] : SamplesWithSkeletons()) {
