@@ -161,9 +161,9 @@ class FormatTable(unittest.TestCase):
     def test_extensions_and_formats(self):
         self.assertEqual(set(formats.import_extensions()), {
             ".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion", ".canm", ".mdb",
-            ".glb", ".gltf"})
+            ".cas", ".rab", ".mrab", ".glb", ".gltf"})
         self.assertEqual(set(formats.export_extensions()),
-                         {".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc"})
+                         {".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc", ".cas"})
         self.assertEqual(formats.output_format(".anm"), "psx-anm")
         self.assertEqual(formats.output_format(".anm", "", "text-anm"), "text-anm")
         self.assertEqual(formats.output_format(".anm", "text-anm", "psx-anm"), "text-anm")
