@@ -4,6 +4,7 @@
 // tangent, float2 texcoord 0/1; a u16 triangle list).
 #include <animkit/formats/edf_rab.hpp>
 #include <animkit/io/io.hpp>
+#include <animkit/pipeline/archive.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -89,6 +90,35 @@ void Decompress(benchmark::State& state, const Bytes& raw) {
   for (auto _ : state) benchmark::DoNotOptimize(edf_rab::Decompress(stream));
   state.SetBytesProcessed(int64_t(state.iterations() * raw.size()));  // raw bytes out per second
 }
+
+// A 100-member archive of real size (12.5 MB): 33 packed low-resolution textures, 33 packed
+// models (the synthetic model buffer's first 64 KiB each), 34 HD textures stored raw; what
+// `animkit archive list` does with it: detect, read, list.
+const Bytes& HundredMembers() {
+  static const Bytes bytes = [] {
+    std::vector<edf_rab::BuildMember> m;
+    const Bytes& model = SyntheticModel();
+    for (int i = 0; i < 33; ++i) m.push_back({"TEXTURE", "t" + std::to_string(i) + ".lod.dds", Bytes(22000, uint8_t(i)), true});
+    for (int i = 0; i < 33; ++i)
+      m.push_back({"MODEL", "m" + std::to_string(i) + ".mdb", Bytes(model.begin(), model.begin() + 65536), true});
+    for (int i = 0; i < 34; ++i) {
+      Bytes t(350000);
+      for (size_t k = 0; k < t.size(); ++k) t[k] = uint8_t((k * 2654435761u) >> 13);
+      m.push_back({"HD-TEXTURE", "t" + std::to_string(i) + ".dds", std::move(t), false});
+    }
+    return edf_rab::Build(m);
+  }();
+  return bytes;
+}
+
+void BM_RabListHundredMembers(benchmark::State& state) {
+  const Bytes& rab = HundredMembers();
+  for (auto _ : state) {
+    const LoadedFile loaded = LoadBytes(rab, "set.rab", "", Options());
+    benchmark::DoNotOptimize(MembersValue(loaded));
+  }
+}
+BENCHMARK(BM_RabListHundredMembers)->Unit(benchmark::kMillisecond);
 
 void BM_CmplCompressSyntheticModel(benchmark::State& state) { Compress(state, SyntheticModel()); }
 void BM_CmplDecompressSyntheticModel(benchmark::State& state) { Decompress(state, SyntheticModel()); }
