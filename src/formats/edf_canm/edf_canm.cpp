@@ -63,6 +63,67 @@ bool HasStoredKeys(uint32_t version, const Channel& c) {
 
 // ---------------------------------------------------------------- Parse / Serialize
 
+namespace {
+
+// The channel table and each channel's keys.
+void ReadChannels(const ByteReader& r, File& f, ByteView data) {
+  const size_t size = f.channel_size();
+  ByteReader t = r.Table(f.channel_offset, f.channel_count, size, 0x14, "channel table");
+  f.channels.resize(f.channel_count);
+  for (size_t i = 0; i < f.channel_count; ++i) {
+    Channel& c = f.channels[i];
+    const size_t entry = t.absolute(t.tell());
+    const std::string what = "channel " + std::to_string(i);
+    if (f.version == kVersion5) {
+      c.has_keyframes = t.I16("a channel's hasKeyframes flag");
+      c.key_count = t.U16("a channel's key count");
+      for (int k = 0; k < 3; ++k) c.base[size_t(k)] = t.F32("a channel base");
+      for (int k = 0; k < 3; ++k) c.speed[size_t(k)] = t.F32("a channel speed");
+      c.key_offset = t.I32("a channel key offset");
+    } else {
+      for (float& v : c.base) v = t.F32("a channel base");
+      for (float& v : c.speed) v = t.F32("a channel speed");
+      c.key_offset = t.I32("a channel key offset");
+      c.type = t.I32("a channel key type");
+      const size_t count_pos = t.tell();
+      const int32_t count = t.I32("a channel key count");
+      c.pad = t.U32("a channel's padding");
+      if (c.type != kTypeStaticVector && c.type != kTypeU16Xyz && c.type != kTypeStaticQuat &&
+          c.type != kTypeFloatQuat) {
+        t.FailAt(count_pos - 4, what + " has unknown key type " + std::to_string(c.type) +
+                                    " (known: 0 static vector, 1 u16 xyz, 2 static quaternion, 3 float quaternion)");
+      }
+      if (count < 0) t.FailAt(count_pos, what + " has a negative key count (" + std::to_string(count) + ")");
+      c.key_count = uint32_t(count);
+      WarnAboutChannel768(f, c, entry, what);
+    }
+    if (!HasStoredKeys(f.version, c)) continue;
+    const int64_t keys_at = int64_t(entry) + c.key_offset;
+    const size_t key_size = c.type == kTypeFloatQuat && f.version == kVersion6 ? 16 : 6;
+    const size_t field = entry + (f.version == kVersion5 ? 0x1C : 0x20);
+    if (keys_at < 0 || uint64_t(keys_at) > data.size()) {
+      r.FailAt(field, what + " key data offset points to " + (keys_at < 0 ? "before the start of the file" : Hex(uint64_t(keys_at))) +
+                          ", past the end of the file (" + Hex(data.size()) + ")");
+    }
+    if (uint64_t(c.key_count) * key_size > data.size() - uint64_t(keys_at)) {
+      r.FailAt(field, what + " key data runs past the end of the file (needs " +
+                          Hex(uint64_t(keys_at) + uint64_t(c.key_count) * key_size) + " bytes, file has " +
+                          Hex(data.size()) + ")");
+    }
+    ByteReader k = r.Sub(uint64_t(keys_at), uint64_t(c.key_count) * key_size, what + " keys");
+    if (key_size == 16) {
+      c.quats.resize(c.key_count);
+      for (auto& q : c.quats)
+        for (float& v : q) v = k.F32("a quaternion key");
+    } else {
+      c.keys.resize(c.key_count);
+      for (auto& key : c.keys)
+        for (uint16_t& v : key) v = k.U16("a key");
+    }
+  }
+}
+}  // namespace
+
 File Parse(ByteView data) {
   ByteReader r(data, Endian::Little);
   File f;
@@ -82,63 +143,7 @@ File Parse(ByteView data) {
                          std::to_string(kQuatAlignment) + "-aligned" + kMovapsFault);
   }
 
-  // Channels.
-  {
-    const size_t size = f.channel_size();
-    ByteReader t = r.Table(f.channel_offset, f.channel_count, size, 0x14, "channel table");
-    f.channels.resize(f.channel_count);
-    for (size_t i = 0; i < f.channel_count; ++i) {
-      Channel& c = f.channels[i];
-      const size_t entry = t.absolute(t.tell());
-      const std::string what = "channel " + std::to_string(i);
-      if (f.version == kVersion5) {
-        c.has_keyframes = t.I16("a channel's hasKeyframes flag");
-        c.key_count = t.U16("a channel's key count");
-        for (int k = 0; k < 3; ++k) c.base[size_t(k)] = t.F32("a channel base");
-        for (int k = 0; k < 3; ++k) c.speed[size_t(k)] = t.F32("a channel speed");
-        c.key_offset = t.I32("a channel key offset");
-      } else {
-        for (float& v : c.base) v = t.F32("a channel base");
-        for (float& v : c.speed) v = t.F32("a channel speed");
-        c.key_offset = t.I32("a channel key offset");
-        c.type = t.I32("a channel key type");
-        const size_t count_pos = t.tell();
-        const int32_t count = t.I32("a channel key count");
-        c.pad = t.U32("a channel's padding");
-        if (c.type != kTypeStaticVector && c.type != kTypeU16Xyz && c.type != kTypeStaticQuat &&
-            c.type != kTypeFloatQuat) {
-          t.FailAt(count_pos - 4, what + " has unknown key type " + std::to_string(c.type) +
-                                      " (known: 0 static vector, 1 u16 xyz, 2 static quaternion, 3 float quaternion)");
-        }
-        if (count < 0) t.FailAt(count_pos, what + " has a negative key count (" + std::to_string(count) + ")");
-        c.key_count = uint32_t(count);
-        WarnAboutChannel768(f, c, entry, what);
-      }
-      if (!HasStoredKeys(f.version, c)) continue;
-      const int64_t keys_at = int64_t(entry) + c.key_offset;
-      const size_t key_size = c.type == kTypeFloatQuat && f.version == kVersion6 ? 16 : 6;
-      const size_t field = entry + (f.version == kVersion5 ? 0x1C : 0x20);
-      if (keys_at < 0 || uint64_t(keys_at) > data.size()) {
-        r.FailAt(field, what + " key data offset points to " + (keys_at < 0 ? "before the start of the file" : Hex(uint64_t(keys_at))) +
-                            ", past the end of the file (" + Hex(data.size()) + ")");
-      }
-      if (uint64_t(c.key_count) * key_size > data.size() - uint64_t(keys_at)) {
-        r.FailAt(field, what + " key data runs past the end of the file (needs " +
-                            Hex(uint64_t(keys_at) + uint64_t(c.key_count) * key_size) + " bytes, file has " +
-                            Hex(data.size()) + ")");
-      }
-      ByteReader k = r.Sub(uint64_t(keys_at), uint64_t(c.key_count) * key_size, what + " keys");
-      if (key_size == 16) {
-        c.quats.resize(c.key_count);
-        for (auto& q : c.quats)
-          for (float& v : q) v = k.F32("a quaternion key");
-      } else {
-        c.keys.resize(c.key_count);
-        for (auto& key : c.keys)
-          for (uint16_t& v : key) v = k.U16("a key");
-      }
-    }
-  }
+  ReadChannels(r, f, data);
 
   // Animations and their bone tables.
   {
@@ -265,7 +270,10 @@ std::vector<std::string> StockStrings(const File& content) {
   return {pool.begin(), pool.end()};
 }
 
-File LayOutStock(File c, const StockOrder& order) {
+namespace {
+
+// Counts, offsets and reserved words of the stock kinds; refuses what the game never has.
+void CheckStockContent(File& c) {
   const size_t channels = c.channels.size();
   if (channels > 0x7FFF) throw Error::General("a CANM holds at most 32767 channels");
   if (c.names.size() > 0x7FFF) throw Error::General("a CANM names at most 32767 bones");
@@ -308,7 +316,13 @@ File LayOutStock(File c, const StockOrder& order) {
       }
     }
   }
+}
 
+}  // namespace
+
+File LayOutStock(File c, const StockOrder& order) {
+  CheckStockContent(c);
+  const size_t channels = c.channels.size();
   // Block order: the given one, then the rest in table order; kind 1 before kind 3.
   std::vector<size_t> blocks;
   std::vector<bool> placed(channels, false);
