@@ -289,6 +289,40 @@ TEST(BatchConvert, SkeletonAutoPairsEachFileWithItsCompanionInItsFolder) {
   EXPECT_EQ(out.clips[0].tracks[0].joint, "root");
 }
 
+// A game dump as EDF ships it: animation sets (.cas) beside the archives (.rab) holding their
+// models, named alike (upper case, as the game's files are) or one archive alone in a folder.
+TEST(BatchConvert, EdfSetsPairWithTheArchiveOfTheirModel) {
+  const fs::path root = TempDir("batch-edf-sets");
+  const auto copy = [&](const std::string& sample, const std::string& to) {
+    fs::create_directories((root / to).parent_path());
+    fs::copy_file(test::SourcePath("samples/" + sample), root / to);
+  };
+  copy("edf_cas/soldier6.cas", "in/OBJECT/SOLDIER.CAS");
+  copy("edf_cas/soldier.rab", "in/OBJECT/SOLDIER.RAB");
+  copy("edf_cas/soldier.rab", "in/OBJECT/OTHER.RAB");
+  copy("edf_cas/soldier5.cas", "in/OLD/soldier5.cas");
+  copy("edf_cas/soldier.rab", "in/OLD/soldier.rab");
+  BatchConvertJob job = Job(root / "in", root / "out", 2);
+  job.skeleton = std::string(kSkeletonAuto);
+  const BatchReport report = job.Run();
+  EXPECT_EQ(report.failed, 0u);
+  EXPECT_EQ(report.converted, 5u);
+  EXPECT_EQ(Find(report, "OBJECT/SOLDIER.CAS")->skeleton, "OBJECT/SOLDIER.RAB");
+  EXPECT_EQ(Find(report, "OLD/soldier5.cas")->skeleton, "OLD/soldier.rab");
+  EXPECT_EQ(Find(report, "OBJECT/OTHER.RAB")->skeleton, "");
+  // Each set's glb carries its clips over the archive's model: the skinned mesh and the
+  // texture that sits in the same archive.
+  // Same-named inputs keep their extension in the output name (docs/batch.md).
+  for (const char* glb : {"out/OBJECT/SOLDIER.CAS.glb", "out/OLD/soldier5.glb"}) {
+    const Scene out = ImportGltf(ReadFileBytes((root / glb).string()), glb);
+    EXPECT_EQ(out.clips.size(), 2u) << glb;
+    ASSERT_EQ(out.meshes.size(), 1u) << glb;
+    EXPECT_TRUE(out.meshes[0].Skinned()) << glb;
+    ASSERT_EQ(out.textures.size(), 1u) << glb;
+    EXPECT_FALSE(out.textures[0].Missing()) << glb;
+  }
+}
+
 TEST(BatchConvert, RemovesStaleTemporariesAndSkipsAnOutputFolderInside) {
   const fs::path root = TempDir("batch-stale");
   test::WriteBytes(root / "in/a.anm", test::SyntheticPsxAnm(3, 10, 1));
