@@ -102,14 +102,15 @@ python: deps
 install: build
 	cmake --install $(BUILD)/release --prefix "$(or $(PREFIX),/usr/local)"
 
-# The Blender add-on (blender/animkit_io) as the zip Blender installs, animkit_io/ at the
-# top: Edit > Preferences > Add-ons > Install... (docs/blender.md).
+# The Blender add-on (blender/animkit_io) as Blender installs it (docs/blender.md):
+# $(BUILD)/animkit_io.zip, animkit_io/ at the top, for Blender 3.4 to 4.1 (Preferences >
+# Add-ons > Install...), and $(BUILD)/animkit_io-VERSION.zip, the extension Blender's
+# `blender --command extension build` makes, for 4.2 and later (Get Extensions > Install
+# from Disk). The extension needs a Blender >= 4.2 (on PATH, or the root
+# tools/run-blender-4.sh runs; ANIMKIT_BLENDER4_ROOT picks it): without one only the
+# legacy zip is built, with a message.
 blender-addon:
-	@mkdir -p $(BUILD)
-	find blender/animkit_io -name __pycache__ -prune -exec rm -rf {} +
-	rm -f $(BUILD)/animkit_io.zip
-	python3 -m zipfile -c $(BUILD)/animkit_io.zip blender/animkit_io
-	@echo "wrote $(BUILD)/animkit_io.zip"
+	python3 tools/blender-addon.py $(BUILD)
 
 # The add-on's table of formats, options and limits, from the library (a test checks it).
 blender-formats: build
