@@ -1,8 +1,9 @@
 # The add-on as a user has it: run inside Blender by package_test.sh, with Blender's user
 # folders in the test's output folder and the source tree nowhere on sys.path.
 #
-#   --step install-legacy --zip Z   Blender 3.4: Preferences > Add-ons > Install... and
-#                                   enable (the operators the dialog runs), preferences saved
+#   --step install-legacy --zip Z   the legacy zip: Preferences > Add-ons > Install... and
+#                                   enable (3.4), Get Extensions > Install from Disk (4.2+;
+#                                   the operators the buttons run), preferences saved
 #   --step use --module M           a new Blender session: the add-on M is enabled from the
 #                                   saved preferences and loaded from the user folder; its
 #                                   operators exist; the animkit path is set in its
@@ -36,11 +37,20 @@ def inside(path, folder):
     return os.path.commonpath([path, folder]) == folder
 
 
-def install_legacy(zip_path):
-    result = bpy.ops.preferences.addon_install(filepath=zip_path)
-    check(result == {"FINISHED"}, "addon_install(%s) returned %s" % (os.path.basename(zip_path), result))
-    result = bpy.ops.preferences.addon_enable(module="animkit_io")
-    check(result == {"FINISHED"}, "addon_enable(animkit_io) returned %s" % result)
+def install_legacy(zip_path, user):
+    if bpy.app.version >= (4, 2, 0):
+        # Get Extensions > Install from Disk given the legacy zip: Blender installs it as a
+        # legacy add-on (its addon_install) and enables it, then reports CANCELLED since the
+        # zip held no extension, so the result is what is checked, not the return value.
+        bpy.ops.extensions.package_install_files(filepath=zip_path, repo="user_default", enable_on_install=True)
+        check("animkit_io" in bpy.context.preferences.addons, "Install from Disk enabled animkit_io")
+    else:
+        result = bpy.ops.preferences.addon_install(filepath=zip_path)
+        check(result == {"FINISHED"}, "addon_install(%s) returned %s" % (os.path.basename(zip_path), result))
+        result = bpy.ops.preferences.addon_enable(module="animkit_io")
+        check(result == {"FINISHED"}, "addon_enable(animkit_io) returned %s" % result)
+    check(os.path.isfile(os.path.join(user, "scripts", "addons", "animkit_io", "__init__.py")),
+          "installed into the user's scripts/addons")
     check(bpy.ops.wm.save_userpref() == {"FINISHED"}, "preferences saved")
 
 
@@ -103,7 +113,7 @@ def main():
     step = argument("--step")
     print("Blender %s, step %s" % (bpy.app.version_string, step))
     if step == "install-legacy":
-        install_legacy(argument("--zip"))
+        install_legacy(argument("--zip"), argument("--user"))
     elif step == "use":
         use(argument("--module"), argument("--user"), argument("--source"), argument("--cli"), argument("--sample"))
     else:

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The add-on's package as a user gets it (ctest's BlenderPackage.legacy, Blender4.package,
-# Blender5.package; docs/blender.md):
+# Blender5.package, Blender4.package_legacy, Blender5.package_legacy; docs/blender.md):
 #
 #   package_test.sh --kind legacy|extension [--blender EXE] --source CHECKOUT --cli ANIMKIT --out DIR
 #
 # builds the package with tools/blender-addon.py (the legacy zip, or the extension with the
 # `blender` on PATH: run it inside a root with tools/run-blender-4.sh), installs it into a
 # fresh user folder DIR/user (Blender's user folders pointed there) the way a user does
-# (3.4: Preferences > Add-ons > Install... and enable; 4.2+: `blender --command extension
-# install-file --enable`), then starts a new Blender that loads it from there and imports
+# (the legacy zip: Preferences > Add-ons > Install... and enable on 3.4, Install from Disk
+# on 4.2+; the extension: `blender --command extension install-file --enable`), then starts a new Blender that loads it from there and imports
 # a sample with the animkit path set in the add-on's preferences (package_check.py).
 # Exit 77: skipped (no Blender of the kind).
 set -euo pipefail
@@ -46,7 +46,7 @@ case $kind in
     python3 "$source/tools/blender-addon.py" "$out/pkg" --only legacy
     package=$out/pkg/animkit_io.zip
     module=animkit_io
-    "$blender" -b --python-exit-code 1 --python "$check" -- --step install-legacy --zip "$package"
+    "$blender" -b --python-exit-code 1 --python "$check" -- --step install-legacy --zip "$package" --user "$user"
     ;;
   extension)
     version=$("$blender" --version 2>/dev/null | sed -n 's/^Blender \([0-9]*\)\.\([0-9]*\).*/\1 \2/p' | head -n 1)
