@@ -1,0 +1,142 @@
+# Takes the Blender screenshots of docs/blender.md: Blender with its window (under Xvfb),
+# a file imported with the add-on's operator as a user does, then the window grabbed
+# with xwd. Run by tools/blender-screenshots.sh, which starts the X server and opens
+# Blender on an empty .blend (no splash screen):
+#
+#   blender EMPTY.blend --python tests/blender/screenshot_docs.py -- --cli ANIMKIT \
+#       --out docs/images --shot NAME --file FILE [--model MODEL] [--clip CLIP] \
+#       [--bone BONE] [--frame N]
+#
+# Shots: "graph" (the Animation workspace: the clip's F-curves of one bone in the
+# Graph Editor, the posed character in the viewport), "import" (File > Import's dialog
+# with the format's options).
+
+import os
+import subprocess
+import sys
+
+import addon_utils
+import bpy
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ADDON_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "blender"))
+
+
+def parse_args():
+    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    args = {"cli": "", "out": "", "shot": "graph", "file": "", "model": "", "clip": "", "bone": "", "frame": "0"}
+    for k in range(0, len(argv) - 1, 2):
+        args[argv[k].lstrip("-")] = argv[k + 1]
+    return args
+
+
+ARGS = parse_args()
+
+
+def grab(name):
+    """The whole X screen as docs/images/NAME (xwd, then netpbm's converters)."""
+    out = os.path.join(ARGS["out"], name)
+    tmp = out + ".part"
+    with open(tmp, "wb") as f:
+        xwd = subprocess.Popen(["xwd", "-root", "-silent"], stdout=subprocess.PIPE)
+        pnm = subprocess.Popen(["xwdtopnm"], stdin=xwd.stdout, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        subprocess.run(["pnmtopng"], stdin=pnm.stdout, stdout=f, check=True)
+    os.replace(tmp, out)
+    print("screenshot:", out, flush=True)
+
+
+def area(kind):
+    return next((a for a in bpy.context.window.screen.areas if a.type == kind), None)
+
+
+def import_file():
+    os.environ["ANIMKIT_CLI"] = ARGS["cli"]
+    if ADDON_DIR not in sys.path:
+        sys.path.insert(0, ADDON_DIR)
+    addon_utils.enable("animkit_io", default_set=True, handle_error=None)
+    for obj in list(bpy.data.objects):
+        bpy.data.objects.remove(obj)
+    kwargs = {"filepath": ARGS["file"]}
+    if ARGS["model"]:
+        kwargs["skeleton_path"] = ARGS["model"]
+    if ARGS["clip"]:
+        kwargs["clip_filter"] = ARGS["clip"]
+    result = bpy.ops.import_scene.animkit(**kwargs)
+    if "FINISHED" not in result:
+        raise RuntimeError("import of %s: %s" % (ARGS["file"], result))
+    return next(o for o in bpy.data.objects if o.type == "ARMATURE")
+
+
+def show_curves(arm):
+    """Animation workspace (switched to a step before: it takes effect between steps): the
+    bone's F-curves alone in the Graph Editor, framed."""
+    window = bpy.context.window
+    screen = window.screen
+    bpy.context.view_layer.objects.active = arm
+    arm.select_set(True)
+    bpy.ops.object.mode_set(mode="POSE")
+    bone = ARGS["bone"] or arm.pose.bones[min(1, len(arm.pose.bones) - 1)].name
+    for pb in arm.pose.bones:  # Blender 5 selects pose bones, earlier Blenders bones
+        (pb if hasattr(pb, "select") else pb.bone).select = pb.name == bone
+    arm.data.bones.active = arm.data.bones[bone]
+    if ARGS["clip"] and ARGS["clip"] in bpy.data.actions:
+        arm.animation_data.action = bpy.data.actions[ARGS["clip"]]
+    bpy.context.scene.frame_set(int(ARGS["frame"]))
+    # The dope sheet at the bottom of the Animation workspace becomes the Graph Editor.
+    editor = area("DOPESHEET_EDITOR")
+    editor.type = "GRAPH_EDITOR"
+    editor.spaces.active.dopesheet.show_only_selected = True
+    for a in screen.areas:
+        if a.type == "VIEW_3D":
+            with bpy.context.temp_override(window=window, area=a, region=a.regions[-1]):
+                bpy.ops.view3d.view_all(center=False)
+    region = next(r for r in editor.regions if r.type == "WINDOW")
+    with bpy.context.temp_override(window=window, area=editor, region=region):
+        bpy.ops.graph.select_all(action="SELECT")
+        bpy.ops.graph.view_all()
+
+
+def step(work, then=None, wait=1.0):
+    """Runs `work` from a timer, then `then` `wait` seconds later (the UI updates in between);
+    any error ends Blender with status 1."""
+    def call():
+        try:
+            work()
+            if then is not None:
+                bpy.app.timers.register(then, first_interval=wait)
+        except Exception:  # noqa: BLE001: the driver reads the exit status
+            import traceback
+            traceback.print_exc()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(1)
+        return None
+    return call
+
+
+STATE = {}
+
+
+def run_import():
+    STATE["arm"] = import_file()
+    if ARGS["shot"] == "graph":
+        bpy.context.window.workspace = bpy.data.workspaces["Animation"]
+
+
+def run_layout():
+    if ARGS["shot"] == "graph":
+        show_curves(STATE["arm"])
+
+
+def run():
+    step(run_import, step(run_layout, step(lambda: None, lambda: finish(ARGS["shot"]), 2.0)))()
+    return None
+
+
+def finish(shot):
+    bpy.ops.wm.redraw_timer(type="DRAW_WIN_SWAP", iterations=2)
+    grab("blender5-%s.png" % shot)
+    os._exit(0)
+
+
+bpy.app.timers.register(run, first_interval=1.0)
