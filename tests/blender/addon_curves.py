@@ -1,0 +1,530 @@
+# --part curves of test_addon.py: the control rig a clip's own curves make (import file
+# version 3, blender/animkit_io/curves.py, docs/blender.md "The control rig").
+#
+# Until `animkit import-data` writes curves, the test writes the import files itself
+# (write_import_file: the AKIMPORT layout): the header of a real `animkit import-data`
+# run, plus a curves section computed here from `animkit sample`'s locals (Euler XYZ),
+# its keys linear, constant and hermite (slopes as Bezier handles), with pre / post
+# cycles, and a driven joint. The add-on's `cli.import_data` is pointed at that file; the
+# rest of the import runs as a person runs it (the operator). Checks: every deform bone
+# at every frame against the pose composed here from the curves evaluated here (at keys:
+# animkit's own values), every curve 1:1 on its control F-curve, the skinned mesh against
+# the import without curves, Blender's inherit-scale modes against KH2's per-axis rule
+# (math.cpp ComposePerAxis), and a non-uniformly scaled per-axis clip.
+
+import json
+import math
+import os
+import shutil
+import struct
+import sys
+import tempfile
+
+import bpy
+from mathutils import Matrix, Quaternion, Vector
+
+from addon_common import ARGS, Failure, animkit, check, compare, import_file, reset, sample_json, scale_of
+
+MAGIC = b"AKIMPORT"
+TOL = 1e-4  # translation relative to the model size, rotation in radians, scale
+
+
+# ---------------------------------------------------------------------------------------
+# The import file: read a real one, write one with curves
+
+
+def read_import_file(path):
+    with open(path, "rb") as f:
+        blob = f.read()
+    check(blob[:8] == MAGIC, "%s: not an import file" % path)
+    version, length = struct.unpack_from("<II", blob, 8)
+    return version, json.loads(blob[16:16 + length].decode("utf-8")), bytearray(blob[16 + length:])
+
+
+def write_import_file(path, header, data, clip_curves):
+    """Version 3: `header` and `data` as animkit wrote them, each clip's curves
+    (clip_curves[k]: {"rotation_mode", "driven", "channels": [... "keys": [[6 floats]]]})
+    added, the keys appended to the data."""
+    data = bytearray(data)
+    data += b"\0" * (-len(data) % 4)
+    header = json.loads(json.dumps(header))
+    for clip, curves in zip(header["clips"], clip_curves):
+        if curves is None:
+            continue
+        out = dict(curves)
+        out["channels"] = []
+        for ch in curves["channels"]:
+            offset = len(data)
+            for key in ch["keys"]:
+                data += struct.pack("<6f", *key)
+            out["channels"].append(dict(ch, keys={"offset": offset, "count": len(ch["keys"])}))
+        clip["curves"] = out
+    text = json.dumps(header).encode("utf-8")
+    with open(path, "wb") as f:
+        f.write(MAGIC + struct.pack("<II", 3, len(text)) + text + bytes(data))
+
+
+class FakeImportData:
+    """Stands in for `animkit import-data`: copies the test's file where the add-on asks."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __enter__(self):
+        self.module = sys.modules["animkit_io.cli"]
+        self.real = self.module.import_data
+        self.module.import_data = lambda exe, src, out, skeleton="auto", options=(): shutil.copyfile(
+            self.path, out) and []
+        return self
+
+    def __exit__(self, *exc):
+        self.module.import_data = self.real
+
+
+# ---------------------------------------------------------------------------------------
+# Curves, evaluated here (the file's definition, independent of the add-on)
+
+
+def evaluate(ch, f):
+    keys = ch["keys"]
+    first, last = keys[0][0], keys[-1][0]
+    span = last - first
+    shift = 0.0
+    mode = ch["pre"] if f < first else ch["post"] if f > last else ""
+    if mode == "zero":
+        return 0.0
+    if mode in ("repeat", "offset") and span > 0:
+        m = math.floor((f - first) / span)
+        f -= m * span
+        if mode == "offset":
+            shift = m * (keys[-1][1] - keys[0][1])
+    elif mode:
+        return keys[0][1] if f < first else keys[-1][1]
+    if f <= first:
+        return keys[0][1] + shift
+    if f >= last:
+        return keys[-1][1] + shift
+    k = max(j for j in range(len(keys)) if keys[j][0] <= f)
+    (fa, va, _, oa, interp, _), (fb, vb, ib, _, _, _) = keys[k], keys[k + 1]
+    u = (f - fa) / (fb - fa)
+    if interp == 0:
+        return va + shift
+    if interp == 1:
+        return va + (vb - va) * u + shift
+    d = fb - fa
+    return ((2 * u ** 3 - 3 * u ** 2 + 1) * va + (u ** 3 - 2 * u ** 2 + u) * d * oa + (-2 * u ** 3 + 3 * u ** 2) * vb +
+            (u ** 3 - u ** 2) * d * ib + shift)
+
+
+PROPS = ("location", "rotation_euler", "scale")
+
+
+def locals_from_curves(curves, n_frames, rest):
+    """Per frame {node: (t, euler, s)} from the curves (nodes without a curve: rest)."""
+    out = []
+    by = {(c["node"], c["property"], c["index"]): c for c in curves["channels"]}
+    for f in range(n_frames):
+        row = {}
+        for node, (t, e, s) in rest.items():
+            vals = {"location": list(t), "rotation_euler": list(e), "scale": list(s)}
+            for p in PROPS:
+                for k in range(3):
+                    c = by.get((node, p, k))
+                    if c is not None:
+                        vals[p][k] = evaluate(c, float(f))
+            row[node] = tuple(vals[p] for p in PROPS)
+        out.append(row)
+    return out
+
+
+def compose(parents, order, local, per_axis):
+    """{node: model matrix}: matrix products, or KH2's per-axis rule (math.cpp
+    ComposePerAxis: S = S_p s, R = R_p r, T = T_p + R_p (S_p t))."""
+    model = {}
+    trs = {}
+    for i in order:
+        t, e, s = local[i]
+        r = euler_quat(e)
+        p = parents[i]
+        if p < 0:
+            trs[i] = (Vector(t), r, Vector(s))
+        elif per_axis:
+            tp, rp, sp = trs[p]
+            trs[i] = (tp + rp @ Vector([sp[k] * t[k] for k in range(3)]), rp @ r, Vector([sp[k] * s[k] for k in range(3)]))
+        else:
+            m = model[p] @ Matrix.LocRotScale(Vector(t), r, Vector(s))
+            model[i] = m
+            continue
+        model[i] = Matrix.LocRotScale(*trs[i])
+    return model
+
+
+def euler_quat(e):
+    """R = Rz Ry Rx (XYZ: X applied first), as a quaternion, computed from the axes."""
+    qx = Quaternion((1, 0, 0), e[0])
+    qy = Quaternion((0, 1, 0), e[1])
+    qz = Quaternion((0, 0, 1), e[2])
+    return qz @ qy @ qx
+
+
+def quat_euler(q, compat=None):
+    e = q.to_euler("XYZ", compat) if compat is not None else q.to_euler("XYZ")
+    check(euler_quat(e).rotation_difference(q).angle < 1e-5, "test: Euler conversion")
+    return e
+
+
+# ---------------------------------------------------------------------------------------
+# Curves from `animkit sample`
+
+
+def curves_from_samples(header, sample_clip, style, driven_names=()):
+    """A clip's curves from its sampled locals: per channel one of three key styles
+    (linear at every frame, constant at every frame, hermite every second frame with
+    central-difference slopes); a channel that holds still gets one key and a cycle."""
+    names = {n["name"]: i for i, n in enumerate(header["scene"]["nodes"])}
+    frames = sample_clip["frames"]
+    n = len(frames)
+    channels = []
+    driven = []
+    for col, name in enumerate(sample_clip["joints"]):
+        node = names[name]
+        if name in driven_names:
+            driven.append(node)
+            continue
+        eulers = []
+        last = None
+        for row in frames:
+            v = row[col]
+            q = Quaternion((v["r"][3], v["r"][0], v["r"][1], v["r"][2]))
+            last = quat_euler(q, last)
+            eulers.append(last)
+        for p in PROPS:
+            for k in range(3):
+                if p == "location":
+                    vals = [row[col]["t"][k] for row in frames]
+                elif p == "scale":
+                    vals = [row[col]["s"][k] for row in frames]
+                else:
+                    vals = [e[k] for e in eulers]
+                kind = (style + col + 3 * PROPS.index(p) + k) % 3
+                if max(vals) - min(vals) < 1e-7:
+                    # still: one key, a cycle either side (the value everywhere)
+                    keys = [[0.0, vals[0], 0.0, 0.0, 1.0, 0.0]]
+                    channels.append({"node": node, "property": p, "index": k, "pre": "repeat", "post": "offset",
+                                     "keys": keys})
+                    continue
+                if kind == 0:
+                    keys = [[float(f), vals[f], 0.0, 0.0, 1.0, 0.0] for f in range(n)]
+                elif kind == 1:
+                    keys = [[float(f), vals[f], 0.0, 0.0, 0.0, 0.0] for f in range(n)]
+                else:
+                    at = sorted(set(list(range(0, n, 2)) + [n - 1]))
+                    keys = []
+                    for j, f in enumerate(at):
+                        a, b = at[max(0, j - 1)], at[min(len(at) - 1, j + 1)]
+                        slope = (vals[b] - vals[a]) / (b - a) if b > a else 0.0
+                        keys.append([float(f), vals[f], slope, slope * 0.5, 2.0, 0.0])
+                channels.append({"node": node, "property": p, "index": k, "pre": "clamp", "post": "clamp",
+                                 "keys": keys})
+    return {"rotation_mode": "XYZ", "driven": driven, "channels": channels}
+
+
+def _import_with_curves(header, data, curves, tmp, name):
+    path = os.path.join(tmp, name + ".akd")
+    write_import_file(path, header, data, curves)
+    with FakeImportData(path):
+        return import_file(os.path.join(tmp, name))
+
+
+def _scene_tree(header):
+    nodes = header["scene"]["nodes"]
+    joints = set(header["scene"]["joints"])
+    parents = {}
+    for i in joints:
+        p = nodes[i]["parent"]
+        while p >= 0 and p not in joints:
+            p = nodes[p]["parent"]
+        parents[i] = p
+    order = []
+    while len(order) < len(parents):
+        for i in sorted(parents):
+            if i not in order and (parents[i] < 0 or parents[i] in order):
+                order.append(i)
+    return nodes, parents, order
+
+
+def check_clip_pose(arm, header, curves, k, n_frames, per_axis, size, label, sampled=None):
+    """Every deform bone at every frame against the curves composed here; a driven joint
+    (or a joint the curves do not key) takes animkit's sampled local."""
+    nodes, parents, order = _scene_tree(header)
+    rest = {i: (nodes[i]["t"], quat_euler(Quaternion((nodes[i]["r"][3], *nodes[i]["r"][:3]))), nodes[i]["s"])
+            for i in order}
+    locs = locals_from_curves(curves, n_frames, rest)
+    actions = [s.action for t in arm.animation_data.nla_tracks for s in t.strips
+               if not s.action.get("animkit_rest_pose", False)]
+    arm.animation_data.action = actions[k]
+    worst = [0.0, 0.0, 0.0]
+    for f in range(n_frames):
+        local = dict(locs[f])
+        if sampled is not None:
+            for i, v in sampled[f].items():
+                if i in curves["driven"]:
+                    local[i] = v
+        want = compose(parents, order, local, per_axis)
+        bpy.context.scene.frame_set(f)
+        for i in order:
+            pb = arm.pose.bones[nodes[i]["name"]]
+            up_inv = arm.matrix_world.inverted()
+            actual = up_inv @ (arm.matrix_world @ pb.matrix)
+            et, er, es = compare(actual, want[i], size)
+            worst = [max(a, b) for a, b in zip(worst, (et, er, es))]
+            check(et <= TOL and er <= TOL and es <= TOL, "%s frame %d joint %s: %.3g %.3g %.3g" % (
+                label, f, nodes[i]["name"], et, er, es))
+    return worst
+
+
+def check_fcurves_one_to_one(arm, action, curves, nodes):
+    """Each curve is one F-curve of its control bone with its keys, interpolation,
+    handles at thirds and the Cycles modes of its pre / post."""
+    rig = json.loads(arm["animkit_rig"])
+    fcs = {(fc.data_path, fc.array_index): fc for fc in action.fcurves}
+    names = {0: "CONSTANT", 1: "LINEAR", 2: "BEZIER"}
+    checked = 0
+    for ch in curves["channels"]:
+        control = rig["nodes"][ch["node"]]["control"]
+        fc = fcs.get(('pose.bones["%s"].%s' % (control, ch["property"]), ch["index"]))
+        check(fc is not None, "no F-curve for %s %s[%d]" % (control, ch["property"], ch["index"]))
+        keys = ch["keys"]
+        check(len(fc.keyframe_points) == len(keys), "%s: %d keyframes for %d keys" % (
+            fc.data_path, len(fc.keyframe_points), len(keys)))
+        for j, (p, key) in enumerate(zip(fc.keyframe_points, keys)):
+            check(abs(p.co[0] - key[0]) < 1e-6 and abs(p.co[1] - key[1]) < 1e-6, "%s key %d moved" % (fc.data_path, j))
+            check(p.interpolation == names[int(key[4])], "%s key %d: %s" % (fc.data_path, j, p.interpolation))
+            if j + 1 < len(keys):
+                d = keys[j + 1][0] - key[0]
+                check(abs(p.handle_right[0] - (key[0] + d / 3)) < 1e-5 and
+                      abs(p.handle_right[1] - (key[1] + key[3] * d / 3)) < 1e-5, "%s key %d: right handle" % (
+                          fc.data_path, j))
+        cycles = [m for m in fc.modifiers if m.type == "CYCLES"]
+        want = {"clamp": "NONE", "zero": "NONE", "repeat": "REPEAT", "offset": "REPEAT_OFFSET"}
+        if ch["pre"] in ("clamp", "zero") and ch["post"] in ("clamp", "zero"):
+            check(not cycles, "%s: a Cycles modifier for %s / %s" % (fc.data_path, ch["pre"], ch["post"]))
+        else:
+            check(len(cycles) == 1 and cycles[0].mode_before == want[ch["pre"]] and
+                  cycles[0].mode_after == want[ch["post"]], "%s: Cycles modes for %s / %s" % (
+                      fc.data_path, ch["pre"], ch["post"]))
+        for f in (-7.0, 0.5, keys[-1][0] + 3.5):
+            check(abs(fc.evaluate(f) - evaluate(ch, f)) < 1e-4, "%s at %g: %g, the curve %g" % (
+                fc.data_path, f, fc.evaluate(f), evaluate(ch, f)))
+        checked += 1
+    return checked
+
+
+def _model_size(header):
+    pts = [Vector(n["t"]) for n in header["scene"]["nodes"]]
+    return max(1.0, max(max(p[k] for p in pts) - min(p[k] for p in pts) for k in range(3)))
+
+
+def _evaluated_vertices(obj):
+    dg = bpy.context.evaluated_depsgraph_get()
+    ev = obj.evaluated_get(dg)
+    mesh = ev.to_mesh()
+    out = [obj.matrix_world @ v.co for v in mesh.vertices]
+    ev.to_mesh_clear()
+    return out
+
+
+def check_sample_file(rel, style):
+    path = os.path.join(ARGS["samples"], rel)
+    tmp = tempfile.mkdtemp(prefix="animkit_curves_")
+    try:
+        real = os.path.join(tmp, "real.akd")
+        animkit("import-data", path, "-o", real, "--skeleton", "auto")
+        version, header, data = read_import_file(real)
+        samples = sample_json(path)["clips"]
+        check(len(samples) == len(header["clips"]), "%s: clips" % rel)
+        first_joint = samples[0]["joints"][1] if len(samples[0]["joints"]) > 1 else ""
+        curves = [curves_from_samples(header, s, style + k, (first_joint,) if k == 0 else ())
+                  for k, s in enumerate(samples)]
+        reset()
+        arm_plain = import_file(path)
+        reset_keep = set(bpy.data.objects)
+        arm = _import_with_curves(header, data, curves, tmp, os.path.basename(path))
+        check(arm not in reset_keep, "no new armature")
+        rig = json.loads(arm["animkit_rig"])
+        nodes = header["scene"]["nodes"]
+        size = _model_size(header)
+        worst = [0.0, 0.0, 0.0]
+        fcurves = 0
+        for k, s in enumerate(samples):
+            names = {n["name"]: i for i, n in enumerate(nodes)}
+            sampled = []
+            for row in s["frames"]:
+                d = {}
+                for col, name in enumerate(s["joints"]):
+                    v = row[col]
+                    d[names[name]] = (v["t"], quat_euler(Quaternion((v["r"][3], *v["r"][:3]))), v["s"])
+                sampled.append(d)
+            anim = header["scene"]["animations"][header["clips"][k]["animation"]]
+            per_axis = anim["extras"].get("scale_inheritance") == "per_axis"
+            w = check_clip_pose(arm, header, curves[k], k, len(s["frames"]), per_axis, size, "%s clip %s" % (
+                rel, s["name"]), sampled)
+            worst = [max(a, b) for a, b in zip(worst, w)]
+            action = arm.animation_data.action
+            fcurves += check_fcurves_one_to_one(arm, action, curves[k], nodes)
+            driven = set(curves[k]["driven"])
+            for i in driven:  # baked on the control bone: keys at every frame
+                control = rig["nodes"][i]["control"]
+                baked = [fc for fc in action.fcurves if fc.data_path.startswith('pose.bones["%s"]' % control)]
+                check(baked, "%s: driven joint %s has no baked keys" % (rel, nodes[i]["name"]))
+        # deform bones: not keyed, copy their control bone; control bones: no deform
+        for i, n in enumerate(rig["nodes"]):
+            if not n.get("control"):
+                continue
+            bone = arm.data.bones[n["bone"]]
+            control = arm.data.bones[n["control"]]
+            check(not control.use_deform and control.matrix_local == Matrix.Identity(4),
+                  "%s: control bone %s is not an identity rest" % (rel, n["control"]))
+            cons = [c for c in arm.pose.bones[n["bone"]].constraints if c.type == "COPY_TRANSFORMS"]
+            check(len(cons) == 1 and cons[0].subtarget == n["control"], "%s: %s does not follow %s" % (
+                rel, n["bone"], n["control"]))
+            check(bone.use_deform == (n["kind"] == "joint"), "%s: deform flag of %s" % (rel, n["bone"]))
+        # the skinned meshes deform as in the import without curves (at key frames)
+        meshes = [o for o in bpy.data.objects if o.type == "MESH" and o.parent == arm]
+        plain = [o for o in bpy.data.objects if o.type == "MESH" and o.parent == arm_plain]
+        check(len(meshes) == len(plain), "%s: %d meshes, %d without curves" % (rel, len(meshes), len(plain)))
+        vert_worst = 0.0
+        if meshes:
+            acts = [s.action for t in arm.animation_data.nla_tracks for s in t.strips
+                    if not s.action.get("animkit_rest_pose", False)]
+            acts_plain = [s.action for t in arm_plain.animation_data.nla_tracks for s in t.strips
+                          if not s.action.get("animkit_rest_pose", False)]
+            arm.animation_data.action = acts[-1]
+            arm_plain.animation_data.action = acts_plain[-1]
+            for f in range(0, len(samples[-1]["frames"]), 2):
+                bpy.context.scene.frame_set(f)
+                for a, b in zip(sorted(meshes, key=lambda o: o.name), sorted(plain, key=lambda o: o.name)):
+                    va, vb = _evaluated_vertices(a), _evaluated_vertices(b)
+                    d = max((x - y).length for x, y in zip(va, vb)) / size
+                    vert_worst = max(vert_worst, d)
+                    check(d <= TOL, "%s frame %d mesh %s: vertices %.3g off the import without curves" % (
+                        rel, f, a.name, d))
+        print("curves %-24s %d clips, %d curves 1:1 on control F-curves, worst t %.2e r %.2e s %.2e, "
+              "%d meshes (vertices %.2e)" % (rel, len(samples), fcurves, worst[0], worst[1], worst[2], len(meshes),
+                                             vert_worst))
+    finally:
+        shutil.rmtree(tmp)
+
+
+# ---------------------------------------------------------------------------------------
+# KH2's per-axis scale rule and Blender's inherit-scale modes
+
+
+def chain_pose(mode, locals_):
+    """A 3-bone chain (identity rests at the origin, inherit scale `mode`) posed with the
+    locals; returns the pose matrices."""
+    reset()
+    arm = bpy.data.armatures.new("chain")
+    obj = bpy.data.objects.new("chain", arm)
+    bpy.context.collection.objects.link(obj)
+    bpy.context.view_layer.objects.active = obj
+    bpy.ops.object.mode_set(mode="EDIT")
+    last = None
+    for k in range(3):
+        eb = arm.edit_bones.new("b%d" % k)
+        eb.head, eb.tail = (0, 0, 0), (0, 1, 0)
+        eb.inherit_scale = mode
+        eb.parent = last
+        last = eb
+    bpy.ops.object.mode_set(mode="OBJECT")
+    for k, (t, e, s) in enumerate(locals_):
+        pb = obj.pose.bones["b%d" % k]
+        pb.rotation_mode = "XYZ"
+        pb.location, pb.rotation_euler, pb.scale = t, e, s
+    bpy.context.view_layer.update()
+    return [obj.pose.bones["b%d" % k].matrix.copy() for k in range(3)]
+
+
+def check_scale_rule():
+    """Which inherit-scale mode is KH2's per-axis rule: over random poses with
+    non-uniform scales, the pose matrices against ComposePerAxis."""
+    import random
+    rnd = random.Random(7)
+    worst = {}
+    parents = {0: -1, 1: 0, 2: 1}
+    for trial in range(12):
+        locals_ = [([rnd.uniform(-2, 2) for _ in range(3)], [rnd.uniform(-3, 3) for _ in range(3)],
+                    [rnd.uniform(0.3, 2.5) for _ in range(3)]) for _ in range(3)]
+        want = compose(parents, [0, 1, 2], dict(enumerate(locals_)), True)
+        for mode in ("FULL", "FIX_SHEAR", "AVERAGE", "NONE", "ALIGNED"):
+            got = chain_pose(mode, locals_)
+            err = max(max(abs(a - b) for ra, rb in zip(got[k], want[k]) for a, b in zip(ra, rb)) for k in range(3))
+            worst[mode] = max(worst.get(mode, 0.0), err)
+    report = ", ".join("%s %.2e" % (m, e) for m, e in sorted(worst.items(), key=lambda x: x[1]))
+    check(worst["ALIGNED"] < 1e-5, "inherit scale ALIGNED is not the per-axis rule: %s" % report)
+    check(all(e > 1e-2 for m, e in worst.items() if m != "ALIGNED"), "another mode matches too: %s" % report)
+    print("scale rule: largest matrix element error against ComposePerAxis over 12 poses: %s" % report)
+
+
+def check_per_axis_clip():
+    """A KH2 clip (walk.anb's import file, per-axis) whose curves scale the root
+    non-uniformly while its children turn: the deform bones under the per-axis rule
+    within TOL of the model size; the matrix rule's error on the same curves, for scale."""
+    path = os.path.join(ARGS["samples"], "kh2_bar", "walk.anb")
+    tmp = tempfile.mkdtemp(prefix="animkit_curves_")
+    try:
+        real = os.path.join(tmp, "real.akd")
+        animkit("import-data", path, "-o", real, "--skeleton", "auto")
+        _version, header, data = read_import_file(real)
+        anim = header["scene"]["animations"][header["clips"][0]["animation"]]
+        check(anim["extras"].get("scale_inheritance") == "per_axis", "walk.anb's clip is not per-axis")
+        header["clips"] = header["clips"][:1]
+        n = 16
+        header["clips"][0]["frame_count"] = n
+        nodes, parents, order = _scene_tree(header)
+        root = [i for i in order if parents[i] < 0][0]
+        child = [i for i in order if parents[i] == root][0]
+
+        def lin(node, prop, idx, a, b):
+            return {"node": node, "property": prop, "index": idx, "pre": "clamp", "post": "clamp",
+                    "keys": [[0.0, a, 0.0, 0.0, 1.0, 0.0], [n - 1.0, b, 0.0, 0.0, 1.0, 0.0]]}
+
+        def herm(node, prop, idx, a, b, da, db):
+            return {"node": node, "property": prop, "index": idx, "pre": "clamp", "post": "clamp",
+                    "keys": [[0.0, a, da, da, 2.0, 0.0], [n - 1.0, b, db, db, 2.0, 0.0]]}
+
+        channels = [lin(root, "scale", 0, 1.0, 1.8), lin(root, "scale", 1, 1.0, 0.5), lin(root, "scale", 2, 1.2, 1.2),
+                    herm(root, "rotation_euler", 2, 0.0, 0.6, 0.05, -0.02),
+                    herm(child, "rotation_euler", 2, 0.0, 1.4, 0.1, 0.0), lin(child, "rotation_euler", 0, 0.2, -0.3),
+                    lin(child, "scale", 1, 1.0, 1.6)]
+        curves = {"rotation_mode": "XYZ", "driven": [], "channels": channels}
+        reset()
+        arm = _import_with_curves(header, data, [curves], tmp, "walk.anb")
+        check(arm.data.bones[json.loads(arm["animkit_rig"])["nodes"][child]["control"]].inherit_scale == "ALIGNED",
+              "a per-axis clip's control bones do not inherit scale Aligned")
+        size = _model_size(header)
+        worst = check_clip_pose(arm, header, curves, 0, n, True, size, "per-axis clip")
+        rest = {i: (nodes[i]["t"], quat_euler(Quaternion((nodes[i]["r"][3], *nodes[i]["r"][:3]))), nodes[i]["s"])
+                for i in order}
+        matrix_err = 0.0
+        for local in locals_from_curves(curves, n, rest):
+            a, b = compose(parents, order, local, True), compose(parents, order, local, False)
+            for i in order:
+                matrix_err = max(matrix_err, max(compare(b[i], a[i], size)[0], max(
+                    abs(x - y) for x, y in zip(scale_of(b[i]), scale_of(a[i])))))
+        check(matrix_err > 10 * TOL, "the test clip does not tell the rules apart (%.3g)" % matrix_err)
+        print("per-axis clip (walk.anb, root scaled up to (1.8, 0.5, 1.2), children turning): worst t %.2e r %.2e "
+              "s %.2e; the matrix rule on the same curves is off by %.3g" % (worst[0], worst[1], worst[2], matrix_err))
+    finally:
+        shutil.rmtree(tmp)
+
+
+def part_curves():
+    check_scale_rule()
+    count = 1
+    for k, rel in enumerate(("kh2_bar/walk.anb", "kh2_bar/p_ex00.mset")):
+        if ARGS["only"] in rel:
+            check_sample_file(rel, k)
+            count += 1
+    check_per_axis_clip()
+    return count + 1
