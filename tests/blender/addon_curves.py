@@ -26,6 +26,12 @@ from mathutils import Matrix, Quaternion, Vector
 from addon_common import ARGS, Failure, animkit, check, compare, import_file, reset, sample_json, scale_of
 
 MAGIC = b"AKIMPORT"
+
+
+def _fcurves(action):
+    from animkit_io import action_api  # the add-on's: Blender 5 has no action.fcurves
+    return action_api.fcurves(action)
+
 TOL = 1e-4  # translation relative to the model size, rotation in radians, scale
 
 
@@ -215,6 +221,9 @@ def curves_from_samples(header, sample_clip, style, driven_names=()):
                     continue
                 if kind == 0:
                     keys = [[float(f), vals[f], 0.0, 0.0, 1.0, 0.0] for f in range(n)]
+                    channels.append({"node": node, "property": p, "index": k, "pre": "zero",
+                                     "post": ("repeat", "zero", "clamp")[(col + k) % 3], "keys": keys})
+                    continue
                 elif kind == 1:
                     keys = [[float(f), vals[f], 0.0, 0.0, 0.0, 0.0] for f in range(n)]
                 else:
@@ -229,11 +238,39 @@ def curves_from_samples(header, sample_clip, style, driven_names=()):
     return {"rotation_mode": "XYZ", "driven": driven, "channels": channels}
 
 
-def _import_with_curves(header, data, curves, tmp, name):
+def _import_with_curves(header, data, curves, tmp, name, source=""):
+    """Imports the test's file as if animkit had written it for tmp/name (a copy of
+    `source` there: export's template)."""
     path = os.path.join(tmp, name + ".akd")
     write_import_file(path, header, data, curves)
+    if source:
+        shutil.copyfile(source, os.path.join(tmp, name))
     with FakeImportData(path):
         return import_file(os.path.join(tmp, name))
+
+
+class FakeCurvesReplace:
+    """Stands in for `animkit curves-replace` (not in this animkit yet): keeps the edits."""
+
+    def __enter__(self):
+        self.module = sys.modules["animkit_io.cli"]
+        self.real = (self.module.has_verb, self.module.curves_replace)
+        self.edits = None
+        self.argv = None
+
+        def replace(exe, template, edits, out):
+            with open(edits, "r", encoding="utf-8") as f:
+                self.edits = json.load(f)
+            self.argv = (template, out)
+            shutil.copyfile(template, out)
+            return []
+
+        self.module.has_verb = lambda exe, verb: verb == self.module.CURVES_REPLACE
+        self.module.curves_replace = replace
+        return self
+
+    def __exit__(self, *exc):
+        self.module.has_verb, self.module.curves_replace = self.real
 
 
 def _scene_tree(header):
@@ -287,7 +324,7 @@ def check_fcurves_one_to_one(arm, action, curves, nodes):
     """Each curve is one F-curve of its control bone with its keys, interpolation,
     handles at thirds and the Cycles modes of its pre / post."""
     rig = json.loads(arm["animkit_rig"])
-    fcs = {(fc.data_path, fc.array_index): fc for fc in action.fcurves}
+    fcs = {(fc.data_path, fc.array_index): fc for fc in _fcurves(action)}
     names = {0: "CONSTANT", 1: "LINEAR", 2: "BEZIER"}
     checked = 0
     for ch in curves["channels"]:
@@ -375,7 +412,7 @@ def check_sample_file(rel, style):
             driven = set(curves[k]["driven"])
             for i in driven:  # baked on the control bone: keys at every frame
                 control = rig["nodes"][i]["control"]
-                baked = [fc for fc in action.fcurves if fc.data_path.startswith('pose.bones["%s"]' % control)]
+                baked = [fc for fc in _fcurves(action) if fc.data_path.startswith('pose.bones["%s"]' % control)]
                 check(baked, "%s: driven joint %s has no baked keys" % (rel, nodes[i]["name"]))
         # deform bones: not keyed, copy their control bone; control bones: no deform
         for i, n in enumerate(rig["nodes"]):
@@ -499,7 +536,7 @@ def check_per_axis_clip():
                     lin(child, "scale", 1, 1.0, 1.6)]
         curves = {"rotation_mode": "XYZ", "driven": [], "channels": channels}
         reset()
-        arm = _import_with_curves(header, data, [curves], tmp, "walk.anb")
+        arm = _import_with_curves(header, data, [curves], tmp, "walk.anb", path)
         check(arm.data.bones[json.loads(arm["animkit_rig"])["nodes"][child]["control"]].inherit_scale == "ALIGNED",
               "a per-axis clip's control bones do not inherit scale Aligned")
         size = _model_size(header)
@@ -515,6 +552,8 @@ def check_per_axis_clip():
         check(matrix_err > 10 * TOL, "the test clip does not tell the rules apart (%.3g)" % matrix_err)
         print("per-axis clip (walk.anb, root scaled up to (1.8, 0.5, 1.2), children turning): worst t %.2e r %.2e "
               "s %.2e; the matrix rule on the same curves is off by %.3g" % (worst[0], worst[1], worst[2], matrix_err))
+        check_export_curves(arm, curves, tmp)
+        check_export_gltf(arm, header, curves, tmp, n, parents, order, rest, size)
     finally:
         shutil.rmtree(tmp)
 
@@ -528,3 +567,109 @@ def part_curves():
             count += 1
     check_per_axis_clip()
     return count + 1
+
+
+# ---------------------------------------------------------------------------------------
+# Export
+
+
+def check_export_curves(arm, curves, tmp):
+    """Exported into its source: the edits hand animkit every curve, an edited F-curve
+    (a key moved, a handle turned, an interpolation changed, a cycle added) as exactly that
+    curve and the others as imported."""
+    rig = json.loads(arm["animkit_rig"])
+    action = arm.animation_data.action
+    ch = curves["channels"][4]  # the child's Euler Z, hermite
+    control = rig["nodes"][ch["node"]]["control"]
+    fc = [f for f in _fcurves(action) if f.data_path == 'pose.bones["%s"].rotation_euler' % control and
+          f.array_index == 2][0]
+    p = fc.keyframe_points[1]
+    p.co = (p.co[0], p.co[1] + 0.25)
+    p.handle_left = (p.co[0] - 5.0, p.co[1] - 0.5)  # slope 0.1 per frame
+    p.handle_right = (p.co[0] + 5.0, p.co[1] + 0.5)
+    fc.keyframe_points[0].interpolation = "LINEAR"
+    mod = fc.modifiers.new("CYCLES")
+    mod.mode_before, mod.mode_after = "NONE", "REPEAT_OFFSET"
+    fc.update()
+    out = os.path.join(tmp, "walk.anb")
+    with FakeCurvesReplace() as fake:
+        check(bpy.ops.export_scene.animkit(filepath=out) == {"FINISHED"}, "export to the source failed")
+    check(fake.edits is not None, "export into the source did not hand animkit the curves")
+    clips = fake.edits["clips"]
+    check(len(clips) == 1 and clips[0]["name"] == "A000", "edits for clips %s" % [c["name"] for c in clips])
+    got = {(c["node"], c["property"], c["index"]): c for c in clips[0]["curves"]["channels"]}
+    check(len(got) == len(curves["channels"]), "%d curves exported, %d imported" % (len(got), len(curves["channels"])))
+    for want in curves["channels"]:
+        c = got[(want["node"], want["property"], want["index"])]
+        keys = [list(k) for k in want["keys"]]
+        pre, post = want["pre"], want["post"]
+        if want is ch:
+            keys[0][4] = 1.0
+            keys[1][1] += 0.25
+            keys[1][2] = keys[1][3] = 0.1
+            post = "offset"
+        check((c["pre"], c["post"]) == (pre, post), "%s: pre / post %s %s" % (want["property"], c["pre"], c["post"]))
+        check(len(c["keys"]) == len(keys), "%s: %d keys" % (want["property"], len(c["keys"])))
+        for a, b in zip(c["keys"], keys):
+            # the slope of a key's outer handle (first left, last right) is not the file's
+            inner = [0, 1, 2, 3, 4]
+            check(all(abs(a[j] - b[j]) < 2e-5 for j in inner if not (
+                (j == 2 and a is c["keys"][0]) or (j == 3 and a is c["keys"][-1]))),
+                "%s[%d]: key %s, expected %s" % (want["property"], want["index"], a, b))
+    print("export into the source: %d curves handed to %s, the edited one (key moved, handle turned, interpolation, "
+          "cycle) as edited" % (len(got), sys.modules["animkit_io.cli"].CURVES_REPLACE))
+
+
+def check_export_gltf(arm, header, curves, tmp, n, parents, order, rest, size):
+    """Exported to glTF (another format): the per-axis clip as its closest matrix-rule
+    locals; animkit reads them back as per-axis locals, composed per axis: the pose of the
+    curves (as edited by check_export_curves)."""
+    out = os.path.join(tmp, "walk_new.anb")
+    glb = os.path.join(tmp, "walk_new.glb")
+    os.environ["ANIMKIT_BLENDER_KEEP_GLTF"] = glb  # the glTF export hands animkit
+    try:
+        check(bpy.ops.export_scene.animkit(filepath=out, use_template=False) == {"FINISHED"},
+              "export without template failed")
+    finally:
+        del os.environ["ANIMKIT_BLENDER_KEEP_GLTF"]
+    worst = _check_export_pose(json.loads(animkit("sample", glb))["clips"][0], arm, header, tmp, n, parents, order,
+                               rest, size, TOL, "glTF")
+    worst_anb = _check_export_pose(json.loads(animkit("sample", out))["clips"][0], arm, header, tmp, n, parents, order,
+                                   rest, size, 1e-3, "anb")
+    print("export without template (per-axis clip from the control bones through glTF): read back by animkit, the glTF "
+          "t %.2e r %.2e s %.2e; the .anb written t %.2e r %.2e s %.2e" % tuple(worst + worst_anb))
+
+
+def _check_export_pose(clip, arm, header, tmp, n, parents, order, rest, size, tol, label):
+    names = {header["scene"]["nodes"][i]["name"]: i for i in order}
+    rig = json.loads(arm["animkit_rig"])
+    action = arm.animation_data.action
+    edited = {"rotation_mode": "XYZ", "driven": [], "channels": []}
+    for fc in _fcurves(action):  # the curves as Blender has them now
+        i = [k for k, nd in enumerate(rig["nodes"]) if nd.get("control") and fc.data_path.startswith(
+            'pose.bones["%s"]' % nd["control"])][0]
+        edited["channels"].append({"node": i, "property": fc.data_path.rsplit(".", 1)[1], "index": fc.array_index,
+                                   "fc": fc})
+    worst = [0.0, 0.0, 0.0]
+    for f in range(n):
+        bpy.context.scene.frame_set(f)
+        local = {i: [list(rest[i][0]), list(rest[i][1]), list(rest[i][2])] for i in order}
+        for c in edited["channels"]:
+            local[c["node"]][PROPS.index(c["property"])][c["index"]] = c["fc"].evaluate(f)
+        want = compose(parents, order, {i: tuple(v) for i, v in local.items()}, True)
+        got_local = {}
+        for col, name in enumerate(clip["joints"]):
+            v = clip["frames"][f][col]
+            got_local[names[name]] = (v["t"], quat_euler(Quaternion((v["r"][3], *v["r"][:3]))), v["s"])
+        got = compose(parents, order, {i: got_local.get(i, tuple(local[i])) for i in order}, True)
+        for i in order:
+            et, er, es = compare(got[i], want[i], size)
+            worst = [max(a, b) for a, b in zip(worst, (et, er, es))]
+            # glTF holds no shear: origins exact, the turned children of a non-uniformly
+            # scaled joint at the closest matrix-rule axes (docs/fidelity.md)
+            check(et <= tol and er <= SHEAR_BOUND and es <= SHEAR_BOUND,
+                  "%s export frame %d joint %d: %.3g %.3g %.3g" % (label, f, i, et, er, es))
+    return worst
+
+
+SHEAR_BOUND = 0.1  # rad, axis scale: the shear glTF cannot hold (fidelity.md: up to 0.091 on M_EX660)
