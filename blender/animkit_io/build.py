@@ -25,7 +25,8 @@ import tempfile
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from . import action_api, actions_build, cli, curves as curvesmod, formats, import_data, mesh_build, rig as rigmod, slots
+from . import (action_api, actions_build, cli, curves as curvesmod, formats, import_data, mesh_build, rig as rigmod,
+               slots)
 
 UP_AXES = {
     # id: (label, description)

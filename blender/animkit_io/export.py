@@ -176,7 +176,8 @@ class _BoneCurves:
             a = [self._get("rotation_axis_angle", k, frame, (0.0, 0.0, 1.0, 0.0)[k]) for k in range(4)]
             q = Quaternion(Vector(a[1:]), a[0])
         else:
-            q = Euler([self._get("rotation_euler", k, frame, self.rest_e[k]) for k in range(3)], self.mode).to_quaternion()
+            e = [self._get("rotation_euler", k, frame, self.rest_e[k]) for k in range(3)]
+            q = Euler(e, self.mode).to_quaternion()
         if q.magnitude == 0.0:
             q = Quaternion()
         q.normalize()
@@ -344,7 +345,8 @@ def _matrix_rule_locals(order, parents, values):
                 out[i].append((t, q, s, hidden))
                 continue
             tp, qp, sp = true[p]
-            true[i] = (tp + qp @ Vector([sp[c] * t[c] for c in range(3)]), qp @ q, Vector([sp[c] * s[c] for c in range(3)]))
+            true[i] = (tp + qp @ Vector([sp[c] * t[c] for c in range(3)]), qp @ q,
+                       Vector([sp[c] * s[c] for c in range(3)]))
             if hidden or min(abs(c) for c in sp) < 1e-12:
                 written[i] = written[p] @ Matrix.LocRotScale(t, q, s)
                 out[i].append((t, q, s, hidden))

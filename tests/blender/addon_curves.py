@@ -23,7 +23,7 @@ import tempfile
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from addon_common import ARGS, Failure, animkit, check, compare, import_file, reset, sample_json, scale_of
+from addon_common import ARGS, animkit, check, compare, import_file, reset, sample_json, scale_of
 
 MAGIC = b"AKIMPORT"
 
@@ -156,7 +156,8 @@ def compose(parents, order, local, per_axis):
             trs[i] = (Vector(t), r, Vector(s))
         elif per_axis:
             tp, rp, sp = trs[p]
-            trs[i] = (tp + rp @ Vector([sp[k] * t[k] for k in range(3)]), rp @ r, Vector([sp[k] * s[k] for k in range(3)]))
+            trs[i] = (tp + rp @ Vector([sp[k] * t[k] for k in range(3)]), rp @ r,
+                      Vector([sp[k] * s[k] for k in range(3)]))
         else:
             m = model[p] @ Matrix.LocRotScale(Vector(t), r, Vector(s))
             model[i] = m
