@@ -32,6 +32,17 @@ def _fcurves(action):
     from animkit_io import action_api  # the add-on's: Blender 5 has no action.fcurves
     return action_api.fcurves(action)
 
+
+def _play(arm, action):
+    """Makes `action` the armature's active action (Blender 4.4+: and its slot)."""
+    from animkit_io import action_api
+    action_api.assign(arm.animation_data, action)
+
+
+def _clip_actions(arm):
+    return [s.action for t in arm.animation_data.nla_tracks for s in t.strips
+            if not s.action.get("animkit_rest_pose", False)]
+
 TOL = 1e-4  # translation relative to the model size, rotation in radians, scale
 
 
@@ -301,7 +312,7 @@ def check_clip_pose(arm, header, curves, k, n_frames, per_axis, size, label, sam
     locs = locals_from_curves(curves, n_frames, rest)
     actions = [s.action for t in arm.animation_data.nla_tracks for s in t.strips
                if not s.action.get("animkit_rest_pose", False)]
-    arm.animation_data.action = actions[k]
+    _play(arm, actions[k])
     worst = [0.0, 0.0, 0.0]
     for f in range(n_frames):
         local = dict(locs[f])
@@ -444,8 +455,7 @@ def check_sample_file(rel, style, path=None, clip=None):
         elif objs:
             arm_plain.hide_viewport = True
             meshes, mesh_frames = ref[samples[-1]["name"]]
-            arm.animation_data.action = [s.action for t in arm.animation_data.nla_tracks for s in t.strips
-                                         if not s.action.get("animkit_rest_pose", False)][-1]
+            _play(arm, _clip_actions(arm)[-1])
             pairs = pair_meshes(objs, meshes)
             for f in range(0, len(samples[-1]["frames"]) - 1, 2):
                 for o, m in zip(objs, pairs):
@@ -458,8 +468,7 @@ def check_sample_file(rel, style, path=None, clip=None):
             # the import without curves (glTF's closest matrix-rule locals), for comparison
             arm_plain.hide_viewport = False
             arm.hide_viewport = True
-            arm_plain.animation_data.action = [s.action for t in arm_plain.animation_data.nla_tracks for s in t.strips
-                                               if not s.action.get("animkit_rest_pose", False)][-1]
+            _play(arm_plain, _clip_actions(arm_plain)[-1])
             for f in range(0, len(samples[-1]["frames"]) - 1, 2):
                 for o, m in zip(_skinned_objects(arm_plain), pairs):
                     got, want = deformed(o, arm_plain, f), mesh_frames[f][m]
@@ -679,8 +688,7 @@ def _check_export_uniform(arm, header, curves, tmp, n, size, sampled):
             for i in order}
     out = os.path.join(tmp, "walk_new.anb")
     glb = os.path.join(tmp, "walk_new.glb")
-    arm.animation_data.action = [s.action for t in arm.animation_data.nla_tracks for s in t.strips
-                                 if not s.action.get("animkit_rest_pose", False)][0]
+    _play(arm, _clip_actions(arm)[0])
     os.environ["ANIMKIT_BLENDER_KEEP_GLTF"] = glb
     try:
         check(bpy.ops.export_scene.animkit(filepath=out, use_template=False) == {"FINISHED"}, "export failed")
