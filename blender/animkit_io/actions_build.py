@@ -208,6 +208,7 @@ class KeyCounts:
         self.curve_keys = 0
         self.stored_keys = 0
         self.baked_keys = 0
+        self.mirrored = set()  # nodes whose scale curves go negative
 
 
 def _control_path(nodes, i, prop):
@@ -355,6 +356,8 @@ def build_control_action(rig, order, parents, clip, rotation_mode, counts):
             if ch.node in bones and ch.node not in clip.curves.driven:
                 counts.curve_keys += _write_channel(action, nodes, ch)
                 counts.stored_keys += len(ch.keys)
+                if ch.property == "scale" and any(k[1] < 0.0 for k in ch.keys):
+                    counts.mirrored.add(ch.node)
                 curved.add((ch.node, ch.property))
         driven = [i for i in order if i in clip.curves.driven]
     else:

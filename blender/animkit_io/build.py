@@ -191,6 +191,12 @@ def _build(context, result, filepath, data, skeleton, options, up_axis, want_mes
                                 "%d baked keys of driven joints" % (
                                     controls.rotation_mode, "per-axis" if controls.per_axis else "matrix",
                                     counts.curve_keys, counts.stored_keys, counts.baked_keys)))
+        mirrored = [nodes[i]["name"] for i in sorted(counts.mirrored) if any(parents[c] == i for c in order)]
+        if mirrored and controls.per_axis:
+            # Blender's Aligned inheritance is the per-axis rule for scales >= 0 only
+            result.messages.append(("WARNING", "joints scaled negatively (mirrored) with children: %s; Blender puts "
+                                    "the mirror on the children's rotation, so their pose is not the game's there" %
+                                    ", ".join(mirrored[:10])))
     for action in result.actions:
         linked = rigmod.loads(action.get("animkit_linked_slots", ""), [])
         if linked:
