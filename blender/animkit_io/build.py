@@ -12,6 +12,10 @@
 # scale included (inherit_scale FULL, no connected bones). L_i is rigid, so the basis
 # keeps A_i's scale and only translation and rotation are transformed.
 #
+# Clips with their own curves (import file version 3) get a control rig instead: one
+# control bone per node with the identity rest at the origin, keyed 1:1 with the file's
+# curves, the bones above copying them (actions_build.py, docs/blender.md "The control rig").
+#
 # Frames: clip frame k (time k / frame_rate) is Blender frame k; every clip starts at 0.
 # Keys: the glTF's keys as stored (keys.py). The bottom NLA track plays the rest-pose
 # action (one constant key of the rest per property some imported clip keys) under the
