@@ -28,7 +28,7 @@ CONTROL_PREFIX = "ctl_"  # control bone = prefix + deform bone name (a bone name
 
 # Cycles modifier mode of each pre / post mode ("clamp" and "zero": no cycle)
 CYCLE_MODE = {"clamp": "NONE", "zero": "NONE", "repeat": "REPEAT", "offset": "REPEAT_OFFSET"}
-FROM_CYCLE_MODE = {"NONE": "clamp", "REPEAT": "repeat", "REPEAT_OFFSET": "offset", "MIRROR": "repeat"}
+FROM_CYCLE_MODE = {"NONE": "clamp", "REPEAT": "repeat", "REPEAT_OFFSET": "offset"}  # MIRROR: none
 
 
 class CurvesError(Exception):

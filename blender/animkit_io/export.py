@@ -486,24 +486,29 @@ def _channel_of(node, prop, index, fc):
     points.foreach_get("handle_left", left)
     points.foreach_get("handle_right", right)
     pairs = lambda a: list(zip(a[0::2], a[1::2]))  # noqa: E731
-    pre = post = "clamp"
+    pre = post = "clamp"  # the constant extrapolation
     for mod in fc.modifiers:
         if mod.mute:
             continue
-        if mod.type == "CYCLES":
-            pre, post = curvesmod.FROM_CYCLE_MODE.get(mod.mode_before), curvesmod.FROM_CYCLE_MODE.get(mod.mode_after)
-        elif mod.type == "GENERATOR" and mod.use_restricted_range and n:
-            if mod.frame_end < co[0]:
-                pre = "zero"
-            elif mod.frame_start > co[2 * n - 2]:
-                post = "zero"
+        if (mod.type == "CYCLES" and not mod.use_restricted_range and mod.cycles_before == 0 and
+                mod.cycles_after == 0 and mod.mode_before in curvesmod.FROM_CYCLE_MODE and
+                mod.mode_after in curvesmod.FROM_CYCLE_MODE):
+            before, after = curvesmod.FROM_CYCLE_MODE[mod.mode_before], curvesmod.FROM_CYCLE_MODE[mod.mode_after]
+            pre, post = before if before != "clamp" else pre, after if after != "clamp" else post
+        elif (mod.type == "GENERATOR" and mod.use_restricted_range and n and not mod.use_additive and
+              not any(mod.coefficients) and mod.frame_end < co[0]):
+            pre = "zero"
+        elif (mod.type == "GENERATOR" and mod.use_restricted_range and n and not mod.use_additive and
+              not any(mod.coefficients) and mod.frame_start > co[2 * n - 2]):
+            post = "zero"
         else:
-            raise ExportError("%s: an F-curve modifier %s, which the file's curves cannot hold" % (fc.data_path,
-                                                                                                     mod.type))
+            raise ExportError("%s[%d]: a %s modifier the file's curves cannot hold (they hold Cycles: repeat or repeat "
+                              "with offset, no count or range; and zero ends)" % (fc.data_path, fc.array_index,
+                                                                                    mod.type))
     if fc.extrapolation != "CONSTANT":
         raise ExportError("%s: linear extrapolation, which the file's curves cannot hold" % fc.data_path)
     return curvesmod.channel_from_keyframes(node, prop, index, pairs(co), pairs(left), pairs(right),
-                                            [p.interpolation for p in points], pre or "clamp", post or "clamp")
+                                            [p.interpolation for p in points], pre, post)
 
 
 def control_curves(arm_obj, action, rig):

@@ -665,8 +665,17 @@ def check_export_curves(arm, curves, tmp):
             check(all(abs(a[j] - b[j]) < 2e-5 for j in inner if not (
                 (j == 2 and a is c["keys"][0]) or (j == 3 and a is c["keys"][-1]))),
                 "%s[%d]: key %s, expected %s" % (want["property"], want["index"], a, b))
+    # what the file's curves cannot hold is refused, naming the F-curve
+    noise = fc.modifiers.new("NOISE")
+    try:
+        with FakeCurvesReplace() as fake:
+            bpy.ops.export_scene.animkit(filepath=out)
+        raise AssertionError("a Noise modifier was exported")
+    except RuntimeError as e:
+        check("NOISE" in str(e) and control in str(e), "the refusal does not name the F-curve: %s" % e)
+    fc.modifiers.remove(noise)
     print("export into the source: %d curves handed to %s, the edited one (key moved, handle turned, interpolation, "
-          "cycle) as edited" % (len(got), sys.modules["animkit_io.cli"].CURVES_REPLACE))
+          "cycle) as edited; a Noise modifier refused" % (len(got), sys.modules["animkit_io.cli"].CURVES_REPLACE))
 
 
 def check_export_gltf(arm, header, curves, tmp, n, parents, order, rest, size):
