@@ -328,6 +328,8 @@ def _follow_controls(obj, nodes, order, controls):
         con.target_space = "WORLD"
         con.owner_space = "WORLD"
         obj.pose.bones[nodes[i]["control"]].rotation_mode = controls.rotation_mode
+        # both stand at the same pose: show the ones a modder edits (H / Alt+H in pose mode)
+        obj.data.bones[nodes[i]["bone"]].hide = True
 
 
 def _rest_offsets(obj, nodes, order, parents):

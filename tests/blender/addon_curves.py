@@ -443,6 +443,7 @@ def check_sample_file(rel, style, path=None, clip=None):
             check(len(cons) == 1 and cons[0].subtarget == n["control"], "%s: %s does not follow %s" % (
                 rel, n["bone"], n["control"]))
             check(bone.use_deform == (n["kind"] == "joint"), "%s: deform flag of %s" % (rel, n["bone"]))
+            check(bone.hide and not control.hide, "%s: %s hidden, %s shown" % (rel, n["bone"], n["control"]))
         # the skinned meshes against `animkit sample --skin` (the library's skinning of
         # the game's pose) at the frames where every curve has a key
         from addon_skin import _skinned_objects, animkit_skin, deformed, pair_meshes
