@@ -549,9 +549,8 @@ def _curves_export(arm_obj, actions, rig, plan, filepath, exe, result):
     for action in actions:
         record = rigmod.loads(action.get("animkit_clip", ""), {}) or {}
         name = rigmod.export_clip_name(action.name, record.get("name", ""))
+        # a linked slot (KH2 link entry) stays a link to this clip in the template
         edits["clips"].append({"name": name, "curves": control_curves(arm_obj, action, rig)})
-        for linked in rigmod.loads(action.get("animkit_linked_slots", ""), []):
-            edits["clips"].append(dict(edits["clips"][-1], name=linked))
     with tempfile.TemporaryDirectory(prefix="animkit_export_") as tmp:
         path = os.path.join(tmp, "curves.json")
         with open(path, "w", encoding="utf-8") as f:
