@@ -366,7 +366,8 @@ def check_fcurves_one_to_one(arm, action, curves, nodes):
                   cycles[0].mode_after == want[ch["post"]], "%s: Cycles modes for %s / %s" % (
                       fc.data_path, ch["pre"], ch["post"]))
         for f in (-7.0, 0.5, keys[-1][0] + 3.5):
-            check(abs(fc.evaluate(f) - evaluate(ch, f)) < 1e-4 * max(1.0, abs(evaluate(ch, f))), "%s at %g: %g, the curve %g" % (
+            want = evaluate(ch, f)
+            check(abs(fc.evaluate(f) - want) < 1e-4 * max(1.0, abs(want)), "%s at %g: %g, the curve %g" % (
                 fc.data_path, f, fc.evaluate(f), evaluate(ch, f)))
         checked += 1
     return checked
@@ -436,9 +437,8 @@ def check_sample_file(rel, style, path=None, clip=None):
             m = control.matrix_local
             off = max(max(abs(a - b) for ra, rb in zip(m.to_3x3(), Matrix.Identity(3)) for a, b in zip(ra, rb)),
                       m.translation.length / size)
-            check(not control.use_deform and off < 1e-6, "%s: control bone %s is not an identity rest (%.3g off, head %s tail %s, %s)" % (
-                rel, n["control"], off, tuple(control.head_local), tuple(control.tail_local),
-                [tuple(r) for r in control.matrix_local]))
+            check(not control.use_deform and off < 1e-6, "%s: control bone %s is not an identity rest (%.3g off)" % (
+                rel, n["control"], off))
             cons = [c for c in arm.pose.bones[n["bone"]].constraints if c.type == "COPY_TRANSFORMS"]
             check(len(cons) == 1 and cons[0].subtarget == n["control"], "%s: %s does not follow %s" % (
                 rel, n["bone"], n["control"]))

@@ -482,7 +482,8 @@ class CurvesTest(unittest.TestCase):
     """curves.py: a file curve as keyframes (handles at thirds) and back, its evaluation
     with pre / post, the section read from an import file's data."""
 
-    KEYS = [(0.0, 1.0, 0.0, 0.5, 2.0), (6.0, 4.0, -0.25, 0.0, 1.0), (9.0, 2.0, 0.0, 0.0, 0.0), (12.0, 3.0, 0.0, 0.0, 1.0)]
+    KEYS = [(0.0, 1.0, 0.0, 0.5, 2.0), (6.0, 4.0, -0.25, 0.0, 1.0), (9.0, 2.0, 0.0, 0.0, 0.0),
+            (12.0, 3.0, 0.0, 0.0, 1.0)]
 
     def test_keyframes_and_back(self):
         ch = curves.Channel(3, "rotation_euler", 1, self.KEYS, "offset", "repeat")
