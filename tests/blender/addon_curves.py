@@ -366,9 +366,9 @@ def check_fcurves_one_to_one(arm, action, curves, nodes):
                   cycles[0].mode_after == want[ch["post"]], "%s: Cycles modes for %s / %s" % (
                       fc.data_path, ch["pre"], ch["post"]))
         for f in (-7.0, 0.5, keys[-1][0] + 3.5):
-            want = evaluate(ch, f)
-            check(abs(fc.evaluate(f) - want) < 1e-4 * max(1.0, abs(want)), "%s at %g: %g, the curve %g" % (
-                fc.data_path, f, fc.evaluate(f), evaluate(ch, f)))
+            value = evaluate(ch, f)
+            check(abs(fc.evaluate(f) - value) < 1e-4 * max(1.0, abs(value)), "%s at %g: %g, the curve %g" % (
+                fc.data_path, f, fc.evaluate(f), value))
         checked += 1
     return checked
 
