@@ -12,7 +12,7 @@
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from . import action_api, keys as keymod, rig as rigmod
+from . import action_api, curves as curvesmod, keys as keymod, rig as rigmod
 
 PATHS = (("translation", "location"), ("rotation", "rotation_quaternion"), ("scale", "scale"))
 
@@ -188,3 +188,195 @@ def _model_space_curves(nodes, order, parents, offsets, clip):
                 for c in range(len(v)):
                     co[c] += (float(f), v[c])
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# The control rig (clips that carry their own curves: curves.py, docs/blender.md "The
+# control rig"). A control bone's rest is the identity at the armature's origin, so its
+# pose basis is the joint's local transform as the game composes it; its rotation is
+# Euler in the curves' rotation mode. The deform bones copy the control bones'
+# transforms and carry no keys.
+
+CONTROL_PROPS = (("translation", "location"), ("rotation", "rotation_euler"), ("scale", "scale"))
+
+
+class KeyCounts:
+    """Keyframes made from a clip: of curve-moved joints (and how many the file stores),
+    and baked ones of driven joints."""
+
+    def __init__(self):
+        self.curve_keys = 0
+        self.stored_keys = 0
+        self.baked_keys = 0
+        self.mirrored = set()  # nodes whose scale curves go negative
+
+
+def _control_path(nodes, i, prop):
+    return 'pose.bones["%s"].%s' % (bpy.utils.escape_identifier(nodes[i]["control"]), prop)
+
+
+def _euler(q, mode, compat=None):
+    return q.to_euler(mode, compat) if compat is not None else q.to_euler(mode)
+
+
+def build_control_rest_action(rig, order, rotation_mode, name):
+    """The rest-pose action of a control rig: one constant key of each control bone's
+    rest local per property."""
+    nodes = rig["nodes"]
+    action = bpy.data.actions.new(name)
+    action[REST_POSE] = True
+    for i in order:
+        n = nodes[i]
+        rest = {"location": tuple(n["t"]), "rotation_euler": tuple(_euler(_quat(n["r"]), rotation_mode)),
+                "scale": tuple(n["s"])}
+        for prop, value in rest.items():
+            for c in range(3):
+                fc = action_api.new_fcurve(action, _control_path(nodes, i, prop), c, nodes[i]["control"])
+                fc.keyframe_points.add(1)
+                fc.keyframe_points.foreach_set("co", (0.0, value[c]))
+                fc.keyframe_points.foreach_set("interpolation", (keymod.CONSTANT,))
+                fc.update()
+    return action
+
+
+def _write_channel(action, nodes, channel):
+    """One file curve as one F-curve of its control bone, key for key; returns the key count."""
+    fk = curvesmod.fcurve_keys(channel)
+    n = fk.count
+    if n == 0:
+        return 0
+    fc = action_api.new_fcurve(action, _control_path(nodes, channel.node, channel.property), channel.index,
+                               nodes[channel.node]["control"])
+    points = fc.keyframe_points
+    points.add(n)
+    points.foreach_set("co", fk.co)
+    points.foreach_set("interpolation", fk.interpolation)
+    _set_free_handles(points, [keymod.FREE] * n)
+    points.foreach_set("handle_left", fk.left)
+    points.foreach_set("handle_right", fk.right)
+    modes = curvesmod.cycle_modes(channel)
+    if modes is not None:
+        mod = fc.modifiers.new("CYCLES")
+        mod.mode_before, mod.mode_after = modes
+    for start, end in curvesmod.zero_ranges(channel):
+        mod = fc.modifiers.new("GENERATOR")
+        mod.mode = "POLYNOMIAL"
+        mod.poly_order = 1
+        mod.use_additive = False
+        mod.coefficients = (0.0, 0.0)
+        mod.use_restricted_range = True
+        # the range's ends are inclusive: stop short of the key itself
+        mod.frame_start = start if start < 0 else start + ZERO_GAP
+        mod.frame_end = end - ZERO_GAP if start < 0 else end
+    fc.update()
+    return n
+
+
+ZERO_GAP = 1e-3  # frames between a "zero" pre / post range and the curve's end key
+
+
+def _baked_control_curves(clip, i, rate, rotation_mode, model_curves=None):
+    """{property: [per component (frames, values, interpolation)]} of a node the clip does
+    not key by curves: its glTF channels on the control bone (the local transform as is);
+    a rotation as Euler keys at every whole frame (exact there; glTF slerps between)."""
+    out = {}
+    if model_curves is not None:
+        for path, prop in CONTROL_PROPS:
+            c = model_curves[(i, path)]
+            frames = c.co[0][0::2]
+            values = [c.co[k][1::2] for k in range(c.width)]
+            if path == "rotation":
+                values = _eulers([Quaternion(v) for v in zip(*values)], rotation_mode)
+            out[prop] = [(frames, list(v), keymod.LINEAR) for v in values]
+        return out
+    identity = keymod.BasisMap((0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0))
+    n_frames = max(1, clip.frame_count)
+    for ch in clip.channels:
+        if ch.node != i or not ch.key_count():
+            continue
+        if ch.path == "rotation":
+            frames = [float(f) for f in range(n_frames)]
+            quats = [_quat(keymod.sample(ch, f / rate)) for f in range(n_frames)]
+            out["rotation_euler"] = [(frames, list(v), keymod.LINEAR) for v in _eulers(quats, rotation_mode)]
+            continue
+        c = keymod.channel_curves(ch, rate, identity)
+        prop = "location" if ch.path == "translation" else "scale"
+        comps = []
+        for k in range(c.width):
+            comps.append((c.co[k][0::2], c.co[k][1::2], c.interpolation,
+                          (c.left[k], c.right[k]) if c.left is not None else None))
+        out[prop] = comps
+    return out
+
+
+def _eulers(quats, mode):
+    """Per component, the Euler angles of the rotations, each compatible with the last."""
+    values = ([], [], [])
+    last = None
+    for q in quats:
+        e = _euler(q, mode, last)
+        last = e
+        for k in range(3):
+            values[k].append(e[k])
+    return values
+
+
+def _write_baked(action, nodes, i, prop, comps):
+    count = 0
+    for c, comp in enumerate(comps):
+        frames, values, interpolation = comp[0], comp[1], comp[2]
+        handles = comp[3] if len(comp) > 3 else None
+        n = len(frames)
+        if n == 0:
+            continue
+        fc = action_api.new_fcurve(action, _control_path(nodes, i, prop), c, nodes[i]["control"])
+        points = fc.keyframe_points
+        points.add(n)
+        points.foreach_set("co", [x for fv in zip(frames, values) for x in fv])
+        points.foreach_set("interpolation", [interpolation if n > 1 else keymod.CONSTANT] * n)
+        if handles is not None:
+            _set_free_handles(points, [keymod.FREE] * n)
+            points.foreach_set("handle_left", handles[0])
+            points.foreach_set("handle_right", handles[1])
+        fc.update()
+        count += n
+    return count
+
+
+def build_control_action(rig, order, parents, clip, rotation_mode, counts):
+    """A clip's action on the control bones: its curves 1:1, the joints it drives (or,
+    without curves, every joint) baked from its glTF channels. Adds to `counts`."""
+    nodes = rig["nodes"]
+    bones = set(order)
+    rate = clip.frame_rate or 30.0
+    action = bpy.data.actions.new(clip.name or "clip")
+    curved = set()
+    if clip.curves is not None:
+        for ch in clip.curves.channels:
+            if ch.node in bones and ch.node not in clip.curves.driven:
+                counts.curve_keys += _write_channel(action, nodes, ch)
+                counts.stored_keys += len(ch.keys)
+                if ch.property == "scale" and any(k[1] < 0.0 for k in ch.keys):
+                    counts.mirrored.add(ch.node)
+                curved.add((ch.node, ch.property))
+        driven = [i for i in order if i in clip.curves.driven]
+    else:
+        driven = list(order)
+    model_curves = None
+    if clip.space == "model":
+        identity = {i: (Vector((0.0, 0.0, 0.0)), Quaternion()) for i in order}
+        model_curves = _model_space_curves(nodes, order, parents, identity, clip)
+    for i in driven:
+        for prop, comps in _baked_control_curves(clip, i, rate, rotation_mode, model_curves).items():
+            if (i, prop) not in curved:
+                counts.baked_keys += _write_baked(action, nodes, i, prop, comps)
+    n_frames = clip.frame_count
+    if n_frames > 0:
+        action.use_frame_range = True
+        action.frame_start = 0
+        action.frame_end = max(n_frames - 1, 0)
+    _store_clip(action, clip, rate)
+    if clip.curves is not None:
+        action["animkit_curves"] = rigmod.dumps({"rotation_mode": clip.curves.rotation_mode,
+                                                 "driven": sorted(clip.curves.driven)})
+    return action

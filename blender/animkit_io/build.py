@@ -12,6 +12,10 @@
 # scale included (inherit_scale FULL, no connected bones). L_i is rigid, so the basis
 # keeps A_i's scale and only translation and rotation are transformed.
 #
+# Clips with their own curves (import file version 3) get a control rig instead: one
+# control bone per node with the identity rest at the origin, keyed 1:1 with the file's
+# curves, the bones above copying them (actions_build.py, docs/blender.md "The control rig").
+#
 # Frames: clip frame k (time k / frame_rate) is Blender frame k; every clip starts at 0.
 # Keys: the glTF's keys as stored (keys.py). The bottom NLA track plays the rest-pose
 # action (one constant key of the rest per property some imported clip keys) under the
@@ -25,7 +29,8 @@ import tempfile
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from . import action_api, actions_build, cli, formats, import_data, mesh_build, rig as rigmod, slots
+from . import (action_api, actions_build, cli, curves as curvesmod, formats, import_data, mesh_build, rig as rigmod,
+               slots)
 
 UP_AXES = {
     # id: (label, description)
@@ -145,8 +150,13 @@ def _import_data(context, result, filepath, skeleton, options, up_axis, meshes, 
         result.messages.append(("WARNING", w))
     _build(context, result, filepath, data, skeleton, options, up_axis, meshes, progress)
     chosen = "" if len(data.clips) == len(data.file_clips) else " of %d" % len(data.file_clips)
-    result.messages.append(("INFO", "%s: %d bones, %d clips%s (%d actions)" % (
-        os.path.basename(filepath), len(result.armature.data.bones), len(data.clips), chosen, len(result.actions))))
+    bones = result.armature.data.bones
+    controls = sum(1 for b in bones if b.name.startswith(curvesmod.CONTROL_PREFIX) and not b.use_deform and
+                   any(c.type == "COPY_TRANSFORMS" and c.subtarget == b.name
+                       for pb in result.armature.pose.bones for c in pb.constraints))
+    result.messages.append(("INFO", "%s: %d bones%s, %d clips%s (%d actions)" % (
+        os.path.basename(filepath), len(bones) - controls, " (and %d control bones)" % controls if controls else "",
+        len(data.clips), chosen, len(result.actions))))
 
 
 def _build(context, result, filepath, data, skeleton, options, up_axis, want_meshes, progress):
@@ -157,9 +167,12 @@ def _build(context, result, filepath, data, skeleton, options, up_axis, want_mes
     _rest_local, rest_model = _rest_matrices(nodes)
     order = rigmod.bone_order(rig)
     parents = {i: rigmod.bone_parent(rig, i) for i in order}
+    controls = _control_rig(clips)
     obj, axis_id = _build_armature(context, os.path.basename(filepath), fmt, up_axis, nodes, order, parents,
-                                   rest_model, _model_size(rig, rest_model, scene))
+                                   rest_model, _model_size(rig, rest_model, scene), controls)
     offsets = _rest_offsets(obj, nodes, order, parents)
+    if controls is not None:
+        _follow_controls(obj, nodes, order, controls)
 
     # --- properties
     obj["animkit_source"] = filepath
@@ -174,7 +187,20 @@ def _build(context, result, filepath, data, skeleton, options, up_axis, want_mes
     result.objects.append(obj)
 
     shared = _shared_clips(clips)
-    result.actions = _build_clips(context, obj, rig, order, parents, offsets, clips, shared, progress)
+    counts = actions_build.KeyCounts()
+    result.actions = _build_clips(context, obj, rig, order, parents, offsets, clips, shared, progress, controls,
+                                  counts)
+    if controls is not None:
+        result.messages.append(("INFO", "control rig (%s, %s scale): %d keys of curve-moved joints (file stores %d), "
+                                "%d baked keys of driven joints" % (
+                                    controls.rotation_mode, "per-axis" if controls.per_axis else "matrix",
+                                    counts.curve_keys, counts.stored_keys, counts.baked_keys)))
+        mirrored = [nodes[i]["name"] for i in sorted(counts.mirrored) if any(parents[c] == i for c in order)]
+        if mirrored and controls.per_axis:
+            # Blender's Aligned inheritance is the per-axis rule for scales >= 0 only
+            result.messages.append(("WARNING", "joints scaled negatively (mirrored) with children: %s; Blender puts "
+                                    "the mirror on the children's rotation, so their pose is not the game's there" %
+                                    ", ".join(mirrored[:10])))
     for action in result.actions:
         linked = rigmod.loads(action.get("animkit_linked_slots", ""), [])
         if linked:
@@ -201,8 +227,29 @@ def _rest_matrices(nodes):
     return rest_local, rest_model
 
 
-def _build_armature(context, name, fmt, up_axis, nodes, order, parents, rest_model, size):
-    """The armature object with one bone per node (rigid rest matrices); returns it and
+class ControlRig:
+    """Whether the import builds control bones (some clip carries its own curves), their
+    rotation mode and scale rule (per-axis: inherit scale Aligned, which is that rule)."""
+
+    def __init__(self, rotation_mode, per_axis):
+        self.rotation_mode = rotation_mode
+        self.per_axis = per_axis
+
+
+def _control_rig(clips):
+    with_curves = [c for c in clips if c.curves is not None]
+    if not with_curves:
+        return None
+    modes = {c.curves.rotation_mode for c in with_curves}
+    if len(modes) > 1:
+        raise cli.AnimkitError("the clips' curves use rotation modes %s: one armature holds one" % sorted(modes))
+    per_axis = any(c.extras.get("scale_inheritance") == "per_axis" for c in clips)
+    return ControlRig(modes.pop(), per_axis)
+
+
+def _build_armature(context, name, fmt, up_axis, nodes, order, parents, rest_model, size, controls=None):
+    """The armature object with one bone per node (rigid rest matrices) and, for a
+    control rig, one control bone per node (identity rest at the origin); returns it and
     the up axis applied."""
     children = {}
     for i in order:
@@ -246,8 +293,43 @@ def _build_armature(context, name, fmt, up_axis, nodes, order, parents, rest_mod
     for i in order:
         if parents[i] >= 0:
             edit_bones[i].parent = edit_bones[parents[i]]
+    if controls is not None:
+        # Identity rest at the origin: the pose basis is the local transform itself.
+        control_bones = {}
+        for i in order:
+            eb = arm.edit_bones.new(curvesmod.control_name(nodes[i]["bone"]))
+            eb.head = (0.0, 0.0, 0.0)
+            eb.tail = (0.0, edit_bones[i].length, 0.0)
+            eb.roll = 0.0
+            eb.use_connect = False
+            eb.inherit_scale = "ALIGNED" if controls.per_axis else "FULL"
+            eb.use_deform = False
+            control_bones[i] = eb
+            nodes[i]["control"] = eb.name
+        for i in order:
+            if parents[i] >= 0:
+                control_bones[i].parent = control_bones[parents[i]]
     bpy.ops.object.mode_set(mode="OBJECT")
     return obj, axis_id
+
+
+CONTROL_CONSTRAINT = "animkit control"
+
+
+def _follow_controls(obj, nodes, order, controls):
+    """Each deform bone copies its control bone's pose (armature space: the joint's model
+    transform); control bones rotate in the curves' Euler mode."""
+    for i in order:
+        pb = obj.pose.bones[nodes[i]["bone"]]
+        con = pb.constraints.new("COPY_TRANSFORMS")
+        con.name = CONTROL_CONSTRAINT
+        con.target = obj
+        con.subtarget = nodes[i]["control"]
+        con.target_space = "WORLD"
+        con.owner_space = "WORLD"
+        obj.pose.bones[nodes[i]["control"]].rotation_mode = controls.rotation_mode
+        # both stand at the same pose: show the ones a modder edits (H / Alt+H in pose mode)
+        obj.data.bones[nodes[i]["bone"]].hide = True
 
 
 def _rest_offsets(obj, nodes, order, parents):
@@ -280,7 +362,7 @@ def _shared_clips(clips):
     return out
 
 
-def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, progress):
+def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, progress, controls=None, counts=None):
     """One action per clip on its own muted NLA track, the first active; the scene's
     rate and range from the first. A link slot's clip (`shared`) is its target's action,
     the linked slots' names recorded on it. Without clips: the rest pose."""
@@ -294,7 +376,10 @@ def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, prog
             target["animkit_linked_slots"] = rigmod.dumps(rigmod.loads(target.get("animkit_linked_slots", ""), []) +
                                                           [clip.name])
             continue
-        by_clip[k] = actions_build.build_action(rig, order, parents, offsets, clip)
+        if controls is not None:
+            by_clip[k] = actions_build.build_control_action(rig, order, parents, clip, controls.rotation_mode, counts)
+        else:
+            by_clip[k] = actions_build.build_action(rig, order, parents, offsets, clip)
         actions.append(by_clip[k])
     for i in order:  # the rest pose for what no action keys (and without clips)
         pb = obj.pose.bones[nodes[i]["bone"]]
@@ -303,12 +388,19 @@ def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, prog
         pb.location = lqi @ (t - lt)
         pb.rotation_quaternion = lqi @ q
         pb.scale = s
+        if controls is not None:
+            cb = obj.pose.bones[nodes[i]["control"]]
+            cb.location, cb.scale = t, s
+            cb.rotation_euler = q.to_euler(controls.rotation_mode)
     if not actions:
         return actions
     ad = obj.animation_data_create()
-    keyed = actions_build.keyed_paths(clips, set(order))
+    keyed = actions_build.keyed_paths(clips, set(order)) if controls is None else True
     if keyed:
-        rest = actions_build.build_rest_action(rig, order, offsets, keyed, obj.name + " rest pose")
+        if controls is not None:
+            rest = actions_build.build_control_rest_action(rig, order, controls.rotation_mode, obj.name + " rest pose")
+        else:
+            rest = actions_build.build_rest_action(rig, order, offsets, keyed, obj.name + " rest pose")
         track = ad.nla_tracks.new()
         track.name = rest.name
         strip = track.strips.new(rest.name, 0, rest)

@@ -91,3 +91,25 @@ def convert(exe, src, dst, skeleton="", options=(), template="", to=""):
     if to:
         args += ["--to", to]
     return run(exe, args + list(options)).warnings
+
+
+# The verb that writes a file's own curves back into it (a template of the same format):
+#   animkit curves-replace TEMPLATE EDITS.json -o OUT
+# EDITS.json: {"clips": [{"name": clip, "curves": curves.to_json(...)}]} (docs/blender.md,
+# "The control rig"). The one place that names it.
+CURVES_REPLACE = "curves-replace"
+
+
+def has_verb(exe, verb):
+    """Whether this animkit has the subcommand `verb`."""
+    try:
+        run(exe, [verb, "--help"], timeout=60)
+        return True
+    except AnimkitError:
+        return False
+
+
+def curves_replace(exe, template, edits_json, out_path):
+    """Writes `template` with the clips' curves of `edits_json` to `out_path`; returns
+    animkit's warnings."""
+    return run(exe, [CURVES_REPLACE, template, edits_json, "-o", out_path]).warnings

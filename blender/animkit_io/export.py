@@ -6,6 +6,12 @@
 # A_i = L_i b_i with L_i = B_parent^-1 B_i from the bones' rest matrices (see build.py).
 # L_i is rigid, so A_i's scale is b_i's and translation / rotation are transformed.
 # Clips imported in model space (KH2 raw motion) are written in model space again.
+#
+# A control rig (clips imported with their own curves, docs/blender.md "The control rig"):
+# written back into its source as curves (animkit curves-replace, control_curves), every
+# control F-curve as exactly that curve; to another format through glTF as above, read
+# from the control bones (their basis is the local transform; a per-axis rig's locals
+# are turned into the closest matrix-rule ones the glTF's extras announce).
 
 import array
 import math
@@ -16,7 +22,10 @@ import tempfile
 import bpy
 from mathutils import Euler, Matrix, Quaternion, Vector
 
-from . import action_api, actions_build, cli, export_keys, export_plan, formats, gltf_write, rig as rigmod, slots
+import json
+
+from . import (action_api, actions_build, cli, curves as curvesmod, export_keys, export_plan, formats, gltf_write,
+               rig as rigmod, slots)
 
 # Where export keeps a copy of the glTF it hands to animkit (for debugging), when set.
 KEEP_ENV = "ANIMKIT_BLENDER_KEEP_GLTF"
@@ -69,7 +78,7 @@ def rig_of(arm_obj):
         for i, n in enumerate(stored["nodes"]):
             if rigmod.is_bone(n) and n.get("bone") in bones:
                 mapping[i] = n["bone"]
-        known = set(mapping.values())
+        known = set(mapping.values()) | {n["control"] for n in stored["nodes"] if n.get("control")}
         extra = [b.name for b in bones if b.name not in known]
         return stored, mapping, extra
     return _rig_from_bones(arm_obj), {i: b.name for i, b in enumerate(_bones_parents_first(arm_obj))}, []
@@ -146,25 +155,29 @@ class _BoneCurves:
     """Evaluates a pose bone's basis (location, quaternion, scale) from its F-curves
     ({(property, index): fcurve}), frame by frame (the sampled path)."""
 
-    def __init__(self, curves, pose_bone, rest_scale):
+    def __init__(self, curves, pose_bone, rest_scale, rest=None):
         self.mode = pose_bone.rotation_mode
         self.curves = curves
         self.rest_scale = rest_scale
         self.keyed = bool(self.curves)
+        # a control bone's unkeyed basis is the joint's rest local (location, rotation)
+        self.rest_t, self.rest_q = rest if rest is not None else ((0.0, 0.0, 0.0), Quaternion())
+        self.rest_e = self.rest_q.to_euler(self.mode) if self.mode not in ("QUATERNION", "AXIS_ANGLE") else None
 
     def _get(self, prop, k, frame, default):
         fc = self.curves.get((prop, k))
         return fc.evaluate(frame) if fc is not None else default
 
     def basis(self, frame):
-        loc = Vector([self._get("location", k, frame, 0.0) for k in range(3)])
+        loc = Vector([self._get("location", k, frame, self.rest_t[k]) for k in range(3)])
         if self.mode == "QUATERNION":
-            q = Quaternion([self._get("rotation_quaternion", k, frame, 1.0 if k == 0 else 0.0) for k in range(4)])
+            q = Quaternion([self._get("rotation_quaternion", k, frame, self.rest_q[k]) for k in range(4)])
         elif self.mode == "AXIS_ANGLE":
             a = [self._get("rotation_axis_angle", k, frame, (0.0, 0.0, 1.0, 0.0)[k]) for k in range(4)]
             q = Quaternion(Vector(a[1:]), a[0])
         else:
-            q = Euler([self._get("rotation_euler", k, frame, 0.0) for k in range(3)], self.mode).to_quaternion()
+            e = [self._get("rotation_euler", k, frame, self.rest_e[k]) for k in range(3)]
+            q = Euler(e, self.mode).to_quaternion()
         if q.magnitude == 0.0:
             q = Quaternion()
         q.normalize()
@@ -287,7 +300,11 @@ def _at_rest(vals, node):
 def _sample(arm_obj, mapping, order, parents, offsets, fcs_of, nodes, sampled, f0, n, model_space):
     """{node: [(t, q, s, hidden) per frame]} for the bones in `sampled`, evaluated frame by
     frame (model space: composed down the hierarchy, so every bone of `order`)."""
-    curves = {i: _BoneCurves(fcs_of.get(mapping[i], {}), arm_obj.pose.bones[mapping[i]], nodes[i]["s"])
+    def rest(i):
+        n = nodes[i]
+        return (tuple(n["t"]), _quat(n["r"])) if mapping[i] == n.get("control") else None
+
+    curves = {i: _BoneCurves(fcs_of.get(mapping[i], {}), arm_obj.pose.bones[mapping[i]], nodes[i]["s"], rest(i))
               for i in order if i in sampled}
     values = {i: [] for i in curves}
     for k in range(n):
@@ -309,6 +326,36 @@ def _sample(arm_obj, mapping, order, parents, offsets, fcs_of, nodes, sampled, f
                 s = Vector((0, 0, 0)) if hidden else s2
             values[i].append((t, q, s, hidden))
     return values
+
+
+def _matrix_rule_locals(order, parents, values):
+    """Per-axis locals (KH2's rule: S = S_p s, R = R_p r, T = T_p + R_p (S_p t)) as the
+    closest matrix-rule ones, each relative to its parent's written model (as the
+    library's ConvertScaleInheritance writes them, so errors do not add up)."""
+    out = {i: [] for i in values}
+    n = len(next(iter(values.values()))) if values else 0
+    for k in range(n):
+        true, written = {}, {}
+        for i in order:
+            t, q, s, hidden = values[i][k]
+            p = parents[i]
+            if p < 0 or p not in true:
+                true[i] = (t, q, s)
+                written[i] = Matrix.LocRotScale(t, q, s)
+                out[i].append((t, q, s, hidden))
+                continue
+            tp, qp, sp = true[p]
+            true[i] = (tp + qp @ Vector([sp[c] * t[c] for c in range(3)]), qp @ q,
+                       Vector([sp[c] * s[c] for c in range(3)]))
+            if hidden or min(abs(c) for c in sp) < 1e-12:
+                written[i] = written[p] @ Matrix.LocRotScale(t, q, s)
+                out[i].append((t, q, s, hidden))
+                continue
+            local = written[p].inverted_safe() @ Matrix.LocRotScale(*true[i])
+            lt, lq, ls = local.decompose()
+            written[i] = written[p] @ Matrix.LocRotScale(lt, lq, ls)
+            out[i].append((lt, lq, ls, hidden))
+    return out
 
 
 def _sampled_channels(i, node, vals, stored_vis, visibility):
@@ -360,9 +407,12 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
 
     fcs_of = curves_by_bone(arm_obj, action)
     keyed = [i for i in order if fcs_of.get(mapping[i])]
+    per_axis = control_rig(rig) and record.get("scale_inheritance") == "per_axis"
+    if per_axis:
+        keyed = list(order)  # every joint's matrix-rule local depends on its parents' scales
     from_keys = {}
     times_cache = {}
-    if not model_space:
+    if not model_space and not per_axis:
         for i in keyed:
             chans = key_channels(i, nodes[i], fcs_of[mapping[i]], arm_obj.pose.bones[mapping[i]].rotation_mode,
                                  offsets[i], f0, f1, rate, times_cache)
@@ -370,6 +420,8 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
                 from_keys[i] = chans
     sampled = set(order) if model_space else set(keyed) - set(from_keys)
     values = _sample(arm_obj, mapping, order, parents, offsets, fcs_of, nodes, sampled, f0, n, model_space)
+    if per_axis:
+        values = _matrix_rule_locals(order, parents, values)
 
     channels = []
     visibility = []
@@ -409,6 +461,116 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
 
 
 # ---------------------------------------------------------------------------------------
+
+
+def control_rig(rig):
+    """Whether the rig has control bones (clips imported with their own curves)."""
+    return any(n.get("control") for n in rig["nodes"])
+
+
+def control_mapping(rig, arm_obj):
+    """{node index: control bone name} of the bones the armature still has."""
+    bones = arm_obj.data.bones
+    return {i: n["control"] for i, n in enumerate(rig["nodes"]) if n.get("control") and n["control"] in bones}
+
+
+def _channel_of(node, prop, index, fc):
+    """A control F-curve as the file's curve (curves.Channel): keys, slopes from the
+    handles, pre / post from its Cycles and zero (Generator) modifiers."""
+    points = fc.keyframe_points
+    n = len(points)
+    co = array.array("f", bytes(8 * n))
+    left = array.array("f", bytes(8 * n))
+    right = array.array("f", bytes(8 * n))
+    points.foreach_get("co", co)
+    points.foreach_get("handle_left", left)
+    points.foreach_get("handle_right", right)
+    pairs = lambda a: list(zip(a[0::2], a[1::2]))  # noqa: E731
+    pre = post = "clamp"  # the constant extrapolation
+    for mod in fc.modifiers:
+        if mod.mute:
+            continue
+        if (mod.type == "CYCLES" and not mod.use_restricted_range and mod.cycles_before == 0 and
+                mod.cycles_after == 0 and mod.mode_before in curvesmod.FROM_CYCLE_MODE and
+                mod.mode_after in curvesmod.FROM_CYCLE_MODE):
+            before, after = curvesmod.FROM_CYCLE_MODE[mod.mode_before], curvesmod.FROM_CYCLE_MODE[mod.mode_after]
+            pre, post = before if before != "clamp" else pre, after if after != "clamp" else post
+        elif (mod.type == "GENERATOR" and mod.use_restricted_range and n and not mod.use_additive and
+              not any(mod.coefficients) and mod.frame_end < co[0]):
+            pre = "zero"
+        elif (mod.type == "GENERATOR" and mod.use_restricted_range and n and not mod.use_additive and
+              not any(mod.coefficients) and mod.frame_start > co[2 * n - 2]):
+            post = "zero"
+        else:
+            raise ExportError("%s[%d]: a %s modifier the file's curves cannot hold (they hold Cycles: repeat or repeat "
+                              "with offset, no count or range; and zero ends)" % (fc.data_path, fc.array_index,
+                                                                                    mod.type))
+    if fc.extrapolation != "CONSTANT":
+        raise ExportError("%s: linear extrapolation, which the file's curves cannot hold" % fc.data_path)
+    return curvesmod.channel_from_keyframes(node, prop, index, pairs(co), pairs(left), pairs(right),
+                                            [p.interpolation for p in points], pre, post)
+
+
+def control_curves(arm_obj, action, rig):
+    """An action's curves in the import file's schema (curves.to_json): one channel per
+    control F-curve of a joint the clip moves by curves (not its driven joints)."""
+    stored = rigmod.loads(action.get("animkit_curves", ""), {}) or {}
+    driven = set(stored.get("driven", []))
+    by_control = {n["control"]: i for i, n in enumerate(rig["nodes"]) if n.get("control")}
+    fcs_of = curves_by_bone(arm_obj, action)
+    channels = []
+    for control, fcs in fcs_of.items():
+        i = by_control.get(control)
+        if i is None or i in driven:
+            continue
+        for (prop, index), fc in sorted(fcs.items()):
+            if prop not in curvesmod.PROPERTIES:
+                raise ExportError("%s: %s is not a property of the file's curves (location, rotation_euler, "
+                                  "scale)" % (control, prop))
+            if len(fc.keyframe_points):
+                channels.append(_channel_of(i, prop, index, fc))
+    channels.sort(key=lambda c: c.key())
+    rotation_mode = stored.get("rotation_mode", "XYZ")
+    for control in fcs_of:
+        pb = arm_obj.pose.bones.get(control)
+        if control in by_control and pb is not None and pb.rotation_mode != rotation_mode:
+            raise ExportError("%s rotates in %s; the file's curves are %s" % (control, pb.rotation_mode, rotation_mode))
+    return curvesmod.to_json(rotation_mode, driven, channels)
+
+
+def _curves_export(arm_obj, actions, rig, plan, filepath, exe, result):
+    """Writes the clips' curves into the source (the template) with animkit's
+    curves-replace; False when this animkit has no such verb (then glTF's way)."""
+    if not cli.has_verb(exe, cli.CURVES_REPLACE):
+        result.messages.append(("WARNING", "this animkit has no %s: the control curves go through glTF (sampled)" %
+                                cli.CURVES_REPLACE))
+        return False
+    edits = {"clips": []}
+    for action in actions:
+        record = rigmod.loads(action.get("animkit_clip", ""), {}) or {}
+        name = rigmod.export_clip_name(action.name, record.get("name", ""))
+        # a linked slot (KH2 link entry) stays a link to this clip in the template
+        edits["clips"].append({"name": name, "curves": control_curves(arm_obj, action, rig)})
+    with tempfile.TemporaryDirectory(prefix="animkit_export_") as tmp:
+        path = os.path.join(tmp, "curves.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(edits, f)
+        keep = os.environ.get(KEEP_ENV)
+        if keep:
+            shutil.copyfile(path, keep + ".curves.json")
+        template = plan.template
+        if os.path.abspath(template) == filepath:
+            copy = os.path.join(tmp, "template" + os.path.splitext(template)[1])
+            shutil.copyfile(template, copy)
+            template = copy
+        result.command = [cli.CURVES_REPLACE, template, path, "-o", filepath]
+        warnings = cli.curves_replace(exe, template, path, filepath)
+    result.clips = [c["name"] for c in edits["clips"]]
+    for w in warnings:
+        result.messages.append(("WARNING", w))
+    result.messages.append(("INFO", "%s: the curves of %d clip(s) written (%s)" % (
+        os.path.basename(filepath), len(edits["clips"]), ", ".join(result.clips))))
+    return True
 
 
 def plan_for(arm_obj, filepath, output_format="", use_template=True):
@@ -511,6 +673,12 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
     rig, mapping, extra = rig_of(arm_obj)
     if extra:
         result.messages.append(("WARNING", "bones added in Blender are not exported: " + ", ".join(extra)))
+    if control_rig(rig):
+        if (plan.template and fmt == arm_obj.get("animkit_format", "") and
+                all(a.get("animkit_curves") for a in actions)):
+            if _curves_export(arm_obj, actions, rig, plan, filepath, exe, result):
+                return result
+        mapping = control_mapping(rig, arm_obj)  # the control bones hold the clips
     render = context.scene.render
     scene_rate = render.fps / render.fps_base
     clip_data = _read_clips(context, arm_obj, actions, rig, mapping, scene_rate)

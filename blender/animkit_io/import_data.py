@@ -6,7 +6,9 @@
 #   for the file, arrays as {offset, count} into the data; each animation's channels as
 #   stored (node, path, interpolation, key times, values);
 #   header["clips"][k] {name, frame_rate, ..., animation}: the clips chosen (--clip),
-#   header["file_clips"]: every clip name of the file.
+#   header["file_clips"]: every clip name of the file;
+#   version 3: header["clips"][k]["curves"], the clip's own curves where the format has
+#   them (curves.py), else absent.
 # The scene's meshes carry what a skinned, textured mesh needs (normals, UVs, joints as
 # node indices, weights, material), its materials and images (PNG bytes): the library's
 # GltfSceneView reads the glTF, the add-on none.
@@ -16,8 +18,11 @@ import json
 import struct
 import sys
 
+from . import curves as curvesmod
+
 MAGIC = b"AKIMPORT"
-VERSION = 2
+VERSION = 3
+READS = (2, 3)  # version 2: no curves
 
 # glTF primitive modes
 MODE_POINTS = 0
@@ -67,8 +72,9 @@ class Channel:
 class Clip:
     """One chosen clip's header fields and its glTF animation (extras, channels)."""
 
-    def __init__(self, header, animation):
+    def __init__(self, header, animation, floats=None):
         self.header = header
+        self.curves = curvesmod.parse(header.get("curves"), floats) if floats is not None else None
         self.name = header["name"]
         self.frame_rate = float(header["frame_rate"])
         self.duration = header["duration"]
@@ -203,8 +209,11 @@ class ImportData:
             ints.byteswap()
         self.scene = Scene(header["scene"], floats, ints, data)
         anims = self.scene.animations
-        self.clips = [Clip(c, anims[c["animation"]] if 0 <= c["animation"] < len(anims) else None)
-                      for c in header["clips"]]
+        try:
+            self.clips = [Clip(c, anims[c["animation"]] if 0 <= c["animation"] < len(anims) else None, floats)
+                          for c in header["clips"]]
+        except curvesmod.CurvesError as e:
+            raise ImportDataError("the import file's curves: %s" % e)
 
 
 SHOWN_WARNINGS = 20  # a moveset can have thousands of reader notes: the rest are counted
@@ -227,8 +236,9 @@ def read(path):
     if len(blob) < 16 or blob[:8] != MAGIC:
         raise ImportDataError("%s: not an animkit import file" % path)
     version, length = struct.unpack_from("<II", blob, 8)
-    if version != VERSION:
-        raise ImportDataError("%s: import file version %d, this add-on reads %d" % (path, version, VERSION))
+    if version not in READS:
+        raise ImportDataError("%s: import file version %d, this add-on reads %s" % (
+            path, version, " and ".join(str(v) for v in READS)))
     try:
         header = json.loads(blob[16:16 + length].decode("utf-8"))
     except ValueError as e:

@@ -15,6 +15,10 @@
 # --part skin     skinned, textured meshes (addon_skin.py): a glb written by the test and
 #                 the real models, the evaluated mesh at several frames against the
 #                 skinning of the layout and `animkit sample --skin`.
+# --part curves   the control rig of clips with their own curves (addon_curves.py): import
+#                 files with curves written by the test, every deform bone at every frame,
+#                 each curve 1:1 on its control F-curve, Blender's inherit-scale modes
+#                 against KH2's per-axis rule.
 # --only TEXT     only the sample paths that contain TEXT.
 #
 # The expected poses are composed here from animkit's own output (sample JSON, glTF node
@@ -32,6 +36,7 @@ import bpy
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from addon_common import ARGS, CLI, SKIP, Failure, enable_addon  # noqa: E402
+from addon_curves import part_curves  # noqa: E402
 from addon_export import part_export  # noqa: E402
 from addon_import import part_import  # noqa: E402
 from addon_moveset import part_moveset  # noqa: E402
@@ -57,6 +62,8 @@ def main():
             count += part_moveset()
         if ARGS["part"] in ("skin", "all"):
             count += part_skin()
+        if ARGS["part"] in ("curves", "all"):
+            count += part_curves()
     except Failure as e:
         print("FAILED: %s" % e)
         sys.stdout.flush()

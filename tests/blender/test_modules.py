@@ -19,7 +19,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io import export_plan, formats, gltf_mesh, gltf_write, import_data, keys, rig, slots  # noqa: E402
+from animkit_io import curves, export_plan, formats, gltf_mesh, gltf_write, import_data, keys, rig, slots  # noqa: E402
 
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "tools")))
 import skinned_glb  # noqa: E402
@@ -476,6 +476,55 @@ class SkinnedMeshes(unittest.TestCase):
         self.assertEqual((mat.name, mat.alpha_mode, mat.double_sided), ("skin_tex", "MASK", True))
         self.assertAlmostEqual(mat.alpha_cutoff, 0.4, places=6)
         self.assertEqual(scene.images[mat.image].data, skinned_glb.png_2x2())
+
+
+class CurvesTest(unittest.TestCase):
+    """curves.py: a file curve as keyframes (handles at thirds) and back, its evaluation
+    with pre / post, the section read from an import file's data."""
+
+    KEYS = [(0.0, 1.0, 0.0, 0.5, 2.0), (6.0, 4.0, -0.25, 0.0, 1.0), (9.0, 2.0, 0.0, 0.0, 0.0),
+            (12.0, 3.0, 0.0, 0.0, 1.0)]
+
+    def test_keyframes_and_back(self):
+        ch = curves.Channel(3, "rotation_euler", 1, self.KEYS, "offset", "repeat")
+        fk = curves.fcurve_keys(ch)
+        self.assertEqual(fk.interpolation, [curves.BEZIER, curves.LINEAR, curves.CONSTANT, curves.LINEAR])
+        self.assertEqual(fk.right[0:2], [2.0, 1.0 + 0.5 * 2.0])  # a third of 6 frames, slope 0.5
+        self.assertEqual(fk.left[2:4], [4.0, 4.0 + 0.25 * 2.0])
+        names = {curves.CONSTANT: "CONSTANT", curves.LINEAR: "LINEAR", curves.BEZIER: "BEZIER"}
+        pairs = lambda a: list(zip(a[0::2], a[1::2]))  # noqa: E731
+        back = curves.channel_from_keyframes(3, "rotation_euler", 1, pairs(fk.co), pairs(fk.left), pairs(fk.right),
+                                             [names[i] for i in fk.interpolation], "offset", "repeat")
+        self.assertEqual(back.keys, ch.keys)
+        self.assertEqual(curves.cycle_modes(ch), ("REPEAT_OFFSET", "REPEAT"))
+        self.assertIsNone(curves.cycle_modes(curves.Channel(0, "scale", 0, self.KEYS)))
+        with self.assertRaises(curves.CurvesError):
+            curves.channel_from_keyframes(0, "scale", 0, [(0.0, 1.0)], [(0.0, 1.0)], [(0.0, 1.0)], ["ELASTIC"])
+
+    def test_evaluate(self):
+        ch = curves.Channel(0, "location", 0, self.KEYS, "offset", "repeat")
+        # hermite, u = 1/2 over 6 frames: h00 v0 + h10 d out0 + h01 v1 + h11 d in1
+        self.assertAlmostEqual(curves.evaluate(ch, 3.0), 0.5 * 1.0 + 0.125 * 6 * 0.5 + 0.5 * 4.0 - 0.125 * 6 * -0.25)
+        self.assertEqual(curves.evaluate(ch, 7.5), 4.0 + (2.0 - 4.0) * 0.5)
+        self.assertEqual(curves.evaluate(ch, 10.0), 2.0)  # constant
+        self.assertEqual(curves.evaluate(ch, 13.0), curves.evaluate(ch, 1.0))  # repeat after
+        self.assertAlmostEqual(curves.evaluate(ch, -1.0), curves.evaluate(ch, 11.0) - 2.0)  # offset before
+        self.assertEqual(curves.evaluate(curves.Channel(0, "scale", 0, self.KEYS, "zero", "clamp"), -0.5), 0.0)
+        self.assertEqual(curves.evaluate(curves.Channel(0, "scale", 0, self.KEYS, "zero", "clamp"), 20.0), 3.0)
+
+    def test_parse(self):
+        import array
+        floats = array.array("f", [0.0] * 2 + [k for key in self.KEYS for k in key + (0.0,)])
+        raw = {"rotation_mode": "XYZ", "driven": [5], "channels": [
+            {"node": 2, "property": "scale", "index": 2, "pre": "clamp", "post": "zero",
+             "keys": {"offset": 8, "count": 4}}]}
+        c = curves.parse(raw, floats)
+        self.assertEqual(c.driven, {5})
+        self.assertEqual(c.key_count(), 4)
+        self.assertEqual(c.channels[0].keys, [tuple(float(x) for x in k) for k in self.KEYS])
+        self.assertIsNone(curves.parse(None, floats))
+        with self.assertRaises(curves.CurvesError):
+            curves.parse(dict(raw, channels=[dict(raw["channels"][0], keys={"offset": 8, "count": 5})]), floats)
 
 
 def run(samples=None, cli=None):
