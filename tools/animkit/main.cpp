@@ -283,14 +283,23 @@ CLI::App* AddImportDataCommand(CLI::App& app, std::string& input, std::vector<st
   return import_data;
 }
 
-CLI::App* AddExportPlanCommand(CLI::App& app, ExportPlanJob& job, bool& no_template, bool& json) {
+CLI::App* AddInfoCommand(CLI::App& app, std::string& input, bool& json, bool& full, CommonArgs& args) {
+  CLI::App* info = app.add_subcommand("info", "Summarize a file: format, version, clips, joints, events");
+  info->add_option("FILE", input, "Input file")->required();
+  info->add_flag("--json", json, "JSON instead of a human summary");
+  info->add_flag("--full", full, "Every record of every table too (the default gives per table its count and offset)");
+  AddCommon(info, args, true);
+  return info;
+}
+
+CLI::App* AddExportPlanCommand(CLI::App& app, ExportPlanJob& job, bool& json) {
   CLI::App* plan = app.add_subcommand(
       "export-plan", "Say which format, template and losses an export of a rig read from --source writes OUT with");
   plan->add_option("OUT", job.output, "The file to write (default: the source's own, or its family's extension)");
   plan->add_option("--source", job.source, "The file the rig was read from (its template when it can be one)");
   plan->add_option("--source-format", job.source_format, "The source's format id (none: a rig made elsewhere)");
   plan->add_option("--format", job.format, "The format asked for explicitly (an id); it must write OUT's extension");
-  plan->add_flag("--no-template", no_template, "Never use the source as template");
+  plan->add_flag_callback("--no-template", [&job] { job.use_template = false; }, "Never use the source as template");
   plan->add_flag("--json", json, "JSON instead of a human summary");
   return plan;
 }
@@ -311,11 +320,7 @@ int main(int argc, char** argv) {
   std::string input, output;
   std::vector<std::string> files;
 
-  CLI::App* info = app.add_subcommand("info", "Summarize a file: format, version, clips, joints, events");
-  info->add_option("FILE", input, "Input file")->required();
-  info->add_flag("--json", json, "JSON instead of a human summary");
-  info->add_flag("--full", info_full, "Every record of every table too (the default gives per table its count and offset)");
-  AddCommon(info, args, true);
+  CLI::App* info = AddInfoCommand(app, input, json, info_full, args);
 
   std::string space = "local";
   bool skin = false;
@@ -350,8 +355,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> import_clips;
   CLI::App* import_data = AddImportDataCommand(app, input, import_clips, args);
   ExportPlanJob export_plan_job;
-  bool no_template = false;
-  CLI::App* export_plan = AddExportPlanCommand(app, export_plan_job, no_template, json);
+  CLI::App* export_plan = AddExportPlanCommand(app, export_plan_job, json);
 
   cli::BenchOptions bench_options;
   CLI::App* bench = app.add_subcommand("bench", "Time the playback runtime on a clip; prints JSON");
@@ -398,10 +402,7 @@ int main(int argc, char** argv) {
     if (validate->parsed()) return RunValidate(files, args);
     if (archive->parsed()) return cli::RunArchive(*archive, archive_args);
     if (import_data->parsed()) return RunImportData(input, import_clips, args);
-    if (export_plan->parsed()) {
-      export_plan_job.use_template = !no_template;
-      return RunExportPlan(export_plan_job, json);
-    }
+    if (export_plan->parsed()) return RunExportPlan(export_plan_job, json);
     if (formats->parsed()) return RunFormats(list_options, markdown, json);
     if (preview->parsed()) {
       return cli::RunPreview(input, preview_args, {args.format, args.skeleton, args.clip, ToOptions(args)});
