@@ -5,7 +5,6 @@
 # rule. Pure Python (no bpy): the export dialog and export.py ask it through the CLI; what is
 # left here is the dialog's own renaming of the file.
 
-import json
 import os
 
 from . import cli, formats
@@ -39,19 +38,11 @@ def plan(exe, filepath, requested, source, source_format, use_template=True):
     """The Plan for an export of a rig read from `source` (a `source_format` file) to
     `filepath` ("" = the default file), `requested` the format chosen explicitly ("" = none).
     PlanError when the format must be chosen (or animkit cannot be run)."""
-    args = ["export-plan"] + ([filepath] if filepath else []) + ["--json"]
-    if source:
-        args += ["--source", source]
-    if source_format:
-        args += ["--source-format", source_format]
-    if requested:
-        args += ["--format", requested]
-    if not use_template:
-        args.append("--no-template")
-    key = (exe, tuple(args), os.path.isfile(source) if source else False)
+    key = (exe, filepath, requested, source, source_format, bool(use_template),
+           os.path.isfile(source) if source else False)
     if key not in _CACHE:
         try:
-            _CACHE[key] = Plan(json.loads(cli.run(exe, args).stdout))
+            _CACHE[key] = Plan(cli.export_plan(exe, filepath, source, source_format, requested, use_template))
         except cli.AnimkitError as e:
             _CACHE[key] = PlanError(str(e))
         while len(_CACHE) > _CACHE_SIZE:
