@@ -191,3 +191,28 @@ TEST(ExportPlan, CliVerb) {
 
 }  // namespace
 }  // namespace animkit
+
+namespace animkit {
+namespace {
+
+// `animkit convert` takes its output format from the plan, its --template as the source.
+TEST(ExportPlan, ConvertFollowsThePlan) {
+  const auto dir = test::TempDir("export_plan_convert");
+  const std::string walk = test::SourcePath("samples/kh2_bar/walk.anb");
+  const std::string anm = (dir / "o.anm").string();
+  std::string out, err;
+  EXPECT_EQ(test::RunCli("convert " + walk + " " + anm + " --template " + kMset, &out, &err), 1);
+  EXPECT_TRUE(test::Has(err, "the template is a kh2-bar file (its own extensions: .anb .mset); .anm is another "
+                             "family's format. To write it, give --to psx-anm or text-anm"));
+  EXPECT_EQ(test::RunCli("convert " + walk + " " + anm + " --to kh2-bar", &out, &err), 1);
+  EXPECT_TRUE(test::Has(err, "kh2-bar writes .anb .mset .bar .mdlx, not .anm: give the file one of those extensions"));
+  EXPECT_FALSE(std::filesystem::exists(anm));
+  // A template of the family: its format, not the extension's first.
+  const std::string text = (dir / "t.anm").string(), back = (dir / "back.anm").string();
+  ASSERT_EQ(test::RunCli("convert " + walk + " " + text + " --to text-anm --skeleton none", &out, &err), 0) << err;
+  ASSERT_EQ(test::RunCli("convert -v " + text + " " + back + " --template " + text, &out, &err), 0) << err;
+  EXPECT_EQ(nlohmann::json::parse(err.substr(err.find('{')))["output_format"], "text-anm");
+}
+
+}  // namespace
+}  // namespace animkit
