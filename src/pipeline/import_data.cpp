@@ -127,6 +127,7 @@ void ImportDataJob::Validate() const {
 Bytes ImportDataJob::Run() const {
   Validate();
   const ImportSource s = ReadImportSource(*this);
+  // One function a section, each adding its keys (readers skip keys they do not know).
   Value header = Value::object();
   Bytes data;
   SourceSection(s, header);
