@@ -235,6 +235,35 @@ BatchReport RunInterruptibly(const BatchConvertJob& job, std::atomic<bool>& canc
   return report;
 }
 
+// animkit.import_data: the import file `animkit import-data` writes (ImportDataJob), as bytes.
+py::bytes ImportData(const py::object& path, const std::optional<std::vector<std::string>>& clips,
+                     const py::object& skeleton, const std::optional<std::string>& format, const py::kwargs& kwargs) {
+  ImportDataJob job;
+  job.input = PathArg(path);
+  job.format = format.value_or("");
+  job.skeleton = SkeletonWord(skeleton);
+  job.clips = clips.value_or(std::vector<std::string>{});
+  job.options = OptionsFrom(kwargs);
+  Bytes bytes;
+  {
+    NoGil released;
+    bytes = job.Run();
+  }
+  return BytesOf(bytes);
+}
+
+// animkit.export_plan: `animkit export-plan --json` (ExportPlanJob).
+py::object PlanExport(const py::object& output, const std::optional<std::string>& format, const py::object& source,
+                      const std::optional<std::string>& source_format, bool use_template) {
+  ExportPlanJob job;
+  job.output = output.is_none() ? std::string() : PathArg(output);
+  job.format = format.value_or("");
+  job.source = source.is_none() ? std::string() : PathArg(source);
+  job.source_format = source_format.value_or("");
+  job.use_template = use_template;
+  return ToPython(ExportPlanValue(job, job.Run()));
+}
+
 py::object ConvertFolder(const py::object& input, const py::object& output, const std::string& to, unsigned jobs,
                          const py::object& skeleton, const py::object& skeleton_map, const std::optional<std::string>& clip,
                          bool by_extension, const py::object& progress, const py::kwargs& kwargs) {
@@ -298,6 +327,19 @@ void BindWrite(py::module_& m) {
         py::arg("template") = py::none(),
         "convert(input, output, format=None, to=None, skeleton=None, clip=None, template=None, **options) -> dict\n\n"
         "`animkit convert IN OUT` for one file; returns what `convert -v` reports.");
+  m.def("import_data", &ImportData, py::arg("path"), py::arg("clips") = py::none(), py::arg("skeleton") = py::none(),
+        py::arg("format") = py::none(),
+        "import_data(path, clips=None, skeleton=None, format=None, **options) -> bytes\n\n"
+        "The import file `animkit import-data` writes (docs/blender.md, \"The import file\"): one decode of "
+        "path against skeleton (a path, 'auto' or None: the companion, False: none), the clips that clips "
+        "(names or globs, * and ?) choose, or every clip.");
+  m.def("export_plan", &PlanExport, py::arg("output") = py::none(), py::arg("format") = py::none(),
+        py::arg("source") = py::none(), py::arg("source_format") = py::none(), py::arg("use_template") = true,
+        "export_plan(output=None, format=None, source=None, source_format=None, use_template=True) -> dict\n\n"
+        "`animkit export-plan --json`: the format an export of a rig read from source (of source_format) to "
+        "output writes (format: asked for explicitly), whether it needs --to, the template (or None), the "
+        "source's family and notes [{level, text}]. output None: the default file. Raises animkit.Error "
+        "when the format must be asked for, saying how.");
   m.def("convert_folder", &ConvertFolder, py::arg("input"), py::arg("output"), py::arg("to") = "glb",
         py::arg("jobs") = 0, py::arg("skeleton") = py::none(), py::arg("skeleton_map") = py::none(),
         py::arg("clip") = py::none(), py::arg("by_extension") = false, py::arg("progress") = py::none(),

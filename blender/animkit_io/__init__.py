@@ -5,7 +5,8 @@
 # import run writes), gltf_mesh.py (primitives' triangles, edges and influences),
 # gltf_write.py (the clips handed back to animkit), rig.py (the stored skeleton and clip
 # records), slots.py (slots sharing data), export_plan.py (the format and template an
-# export uses) and action_api.py (actions' F-curves in every Blender).
+# export uses, as `animkit export-plan` decides them) and action_api.py (actions' F-curves
+# in every Blender).
 
 bl_info = {
     "name": "animkit: game animation formats",

@@ -4,6 +4,7 @@
 # becomes an AnimkitError carrying animkit's one-line message (it names the file, the
 # byte offset and what was expected), so an operator can show it as is.
 
+import json
 import os
 import shutil
 import subprocess
@@ -81,6 +82,23 @@ def import_data(exe, path, out_path, skeleton="auto", options=()):
     "auto": the library's companion rule, docs/cli.md) into the import file `out_path`
     (import_data.py reads it). Returns animkit's warnings (stderr lines)."""
     return run(exe, ["import-data", path, "-o", out_path] + skeleton_args(skeleton) + list(options)).warnings
+
+
+def export_plan(exe, out_path="", source="", source_format="", requested="", use_template=True):
+    """Runs animkit export-plan --json: what an export of a rig read from `source` (a
+    `source_format` file) to `out_path` ("" = the default file) writes, `requested` the
+    format chosen explicitly. Returns the JSON document (output, format, to, template,
+    family, notes); AnimkitError with animkit's message when the format must be chosen."""
+    args = ["export-plan"] + ([out_path] if out_path else []) + ["--json"]
+    if source:
+        args += ["--source", source]
+    if source_format:
+        args += ["--source-format", source_format]
+    if requested:
+        args += ["--format", requested]
+    if not use_template:
+        args.append("--no-template")
+    return json.loads(run(exe, args).stdout)
 
 
 def convert(exe, src, dst, skeleton="", options=(), template="", to=""):

@@ -573,21 +573,21 @@ def _curves_export(arm_obj, actions, rig, plan, filepath, exe, result):
     return True
 
 
-def plan_for(arm_obj, filepath, output_format="", use_template=True):
+def plan_for(exe, arm_obj, filepath, output_format="", use_template=True):
     """The export_plan.Plan for exporting `arm_obj` to `filepath` (PlanError: the format
     must be chosen)."""
-    return export_plan.plan(os.path.abspath(bpy.path.abspath(filepath)), output_format,
+    return export_plan.plan(exe, os.path.abspath(bpy.path.abspath(filepath)), output_format,
                             arm_obj.get("animkit_source", ""), arm_obj.get("animkit_format", ""), use_template)
 
 
-def dialog_notes(arm_obj, filepath, output_format, clips_mode):
+def dialog_notes(exe, arm_obj, filepath, output_format, clips_mode):
     """What the export dialog says before it runs: the format written, what another
     family's format loses, the actions linked slots share (never raises)."""
     if arm_obj is None:
         return []
     actions = choose_actions(arm_obj, "ACTIVE" if clips_mode == "ACTIVE" else "ALL")
     try:
-        p = plan_for(arm_obj, filepath, output_format)
+        p = plan_for(exe, arm_obj, filepath, output_format)
     except export_plan.PlanError as e:
         return [("ERROR", str(e))]
     notes = [("INFO", "writes %s%s" % (p.format, ", keeping the source's other data (template)" if p.template else ""))]
@@ -654,7 +654,7 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
         raise ExportError("select an armature (imported with animkit) to export")
     filepath = os.path.abspath(bpy.path.abspath(filepath))
     try:
-        plan = plan_for(arm_obj, filepath, output_format, use_template)
+        plan = plan_for(exe, arm_obj, filepath, output_format, use_template)
     except export_plan.PlanError as e:
         raise ExportError(str(e))
     fmt = plan.format

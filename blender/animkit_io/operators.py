@@ -161,13 +161,24 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
         return "" if self.output_format == AUTO else self.output_format
 
     def draw(self, context):
-        notes = export.dialog_notes(export.find_armature(context), self.filepath, self._format(), self.clips)
+        try:
+            exe = executable(context)
+        except cli.AnimkitError as e:
+            notes = [("ERROR", str(e))]
+        else:
+            notes = export.dialog_notes(exe, export.find_armature(context), self.filepath, self._format(), self.clips)
         _draw_groups(self, [(None, ("clips", "output_format", "use_template"))] + self.option_groups, notes)
 
     def invoke(self, context, event):
         arm = export.find_armature(context)
         if not self.filepath and arm is not None:  # the imported file's own name and format
-            self.filepath = export_plan.default_path(arm.get("animkit_source", ""), arm.get("animkit_format", ""))
+            try:
+                exe = executable(context)
+            except cli.AnimkitError:
+                exe = ""  # the dialog's notes say so; no default file
+            if exe:
+                self.filepath = export_plan.default_path(exe, arm.get("animkit_source", ""),
+                                                         arm.get("animkit_format", ""))
         return ExportHelper.invoke(self, context, event)
 
     def check(self, context):

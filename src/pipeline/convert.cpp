@@ -62,13 +62,10 @@ const FormatDescriptor* OutputFormatFor(const std::string& output_path, std::str
     if (!by_ext.empty()) return by_ext.front();
     throw Error::General("unknown output format '" + std::string(requested) + "'");
   }
-  std::string ext = ExtensionOf(output_path);
-  auto by_ext = FormatsForExtension(ext);
-  if (by_ext.empty()) {
-    throw Error::General("cannot tell the output format from the extension '" + ext + "' (use --to ID)")
-        .InFile(output_path);
-  }
-  return by_ext.front();  // the table's order settles shared extensions
+  ExportPlanJob job;  // the extension's first format (the table's order settles shared extensions)
+  job.output = output_path;
+  job.kind = ExportOutput::Any;
+  return job.Run().format;
 }
 
 bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& format) {
@@ -105,15 +102,16 @@ TemplateFile ReadTemplate(const ConvertRequest& request, bool to_json) {
   return t;
 }
 
-// The output's format: --to, else the extension; formats that share an extension (.anm)
-// take the template's when it has the output's.
+// The output's format: the export plan's, the template as its source (--to, else the
+// template's format or one of its family that writes the extension, else the extension's).
 const FormatDescriptor* OutputFormat(const ConvertRequest& request, const TemplateFile& t) {
-  const FormatDescriptor* out = OutputFormatFor(request.output, request.output_format);
-  if (t.loaded.format && request.output_format.empty() && out != t.loaded.format) {
-    for (std::string_view ext : t.loaded.format->extensions)
-      if (ext == ExtensionOf(request.output)) out = t.loaded.format;
-  }
-  return out;
+  ExportPlanJob job;
+  job.output = request.output;
+  job.format = request.output_format;
+  job.source = request.template_path;
+  if (t.loaded.format) job.source_format = t.loaded.format->id;
+  job.kind = ExportOutput::Any;
+  return job.Run().format;
 }
 
 // The skeleton the input decodes against, resolved once; the companion found is an input

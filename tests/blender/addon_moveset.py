@@ -89,15 +89,15 @@ def check_edit(source, out, skeleton):
 def check_dialog(arm, path):
     """What the export dialog shows for the default file and for an .anm."""
     from animkit_io import export, export_plan
-    check(export_plan.default_path(arm["animkit_source"], arm["animkit_format"]) == path,
+    check(export_plan.default_path(CLI, arm["animkit_source"], arm["animkit_format"]) == path,
           "the dialog's default file is not the imported one")
-    notes = export.dialog_notes(arm, path, "", "AUTO")
+    notes = export.dialog_notes(CLI, arm, path, "", "AUTO")
     check(notes[0] == ("INFO", "writes kh2-bar, keeping the source's other data (template)"), "notes: %s" % notes)
     check(any("%03d_clip" % LINK in text and "changes" in text for _l, text in notes),
           "the dialog does not say that the shared action changes its linked slot: %s" % notes)
-    notes = export.dialog_notes(arm, os.path.splitext(path)[0] + ".anm", "", "AUTO")
+    notes = export.dialog_notes(CLI, arm, os.path.splitext(path)[0] + ".anm", "", "AUTO")
     check(notes[0][0] == "ERROR" and "choose Format" in notes[0][1], "notes for .anm: %s" % notes)
-    notes = export.dialog_notes(arm, os.path.splitext(path)[0] + ".anm", "psx-anm", "AUTO")
+    notes = export.dialog_notes(CLI, arm, os.path.splitext(path)[0] + ".anm", "psx-anm", "AUTO")
     check([level for level, _ in notes[1:3]] == ["WARNING", "WARNING"], "notes for a chosen psx-anm: %s" % notes)
 
 

@@ -5,7 +5,6 @@
 #include "archive_command.hpp"
 #include "batch_command.hpp"
 #include "bench_command.hpp"
-#include "import_data_command.hpp"
 #include "preview_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -176,8 +175,30 @@ int RunSample(const std::string& file, double rate, Space space, bool skin, cons
 }
 
 int RunImportData(const std::string& file, const std::vector<std::string>& clips, const CommonArgs& args) {
-  const Bytes bytes = cli::ImportData(file, args.format, args.skeleton, clips, ToOptions(args));
+  ImportDataJob job;
+  job.input = file;
+  job.format = args.format;
+  job.skeleton = args.skeleton;
+  job.clips = clips;
+  job.options = ToOptions(args);
+  const Bytes bytes = job.Run();
   WriteFileAtomic(args.output, bytes, InputsOf(file, args.skeleton));
+  return 0;
+}
+
+// `animkit export-plan [OUT] --source FILE --source-format F`: the format, template and
+// losses of an export (the Blender add-on's export dialog); a human summary, or JSON.
+int RunExportPlan(const ExportPlanJob& job, bool json) {
+  const ExportPlan plan = job.Run();
+  if (json) {
+    std::printf("%s\n", DumpJson(ExportPlanValue(job, plan), 2).c_str());
+    return 0;
+  }
+  std::printf("%s: %s%s%s\n", plan.output.c_str(), std::string(plan.format->id).c_str(),
+              plan.needs_to ? " (--to: another format writes its extension)" : "",
+              plan.template_path.empty() ? "" : (", template " + plan.template_path).c_str());
+  for (const ExportNote& n : plan.notes)
+    std::printf("%s: %s\n", std::string(ToString(n.level)).c_str(), n.text.c_str());
   return 0;
 }
 
@@ -262,6 +283,27 @@ CLI::App* AddImportDataCommand(CLI::App& app, std::string& input, std::vector<st
   return import_data;
 }
 
+CLI::App* AddInfoCommand(CLI::App& app, std::string& input, bool& json, bool& full, CommonArgs& args) {
+  CLI::App* info = app.add_subcommand("info", "Summarize a file: format, version, clips, joints, events");
+  info->add_option("FILE", input, "Input file")->required();
+  info->add_flag("--json", json, "JSON instead of a human summary");
+  info->add_flag("--full", full, "Every record of every table too (the default gives per table its count and offset)");
+  AddCommon(info, args, true);
+  return info;
+}
+
+CLI::App* AddExportPlanCommand(CLI::App& app, ExportPlanJob& job, bool& json) {
+  CLI::App* plan = app.add_subcommand(
+      "export-plan", "Say which format, template and losses an export of a rig read from --source writes OUT with");
+  plan->add_option("OUT", job.output, "The file to write (default: the source's own, or its family's extension)");
+  plan->add_option("--source", job.source, "The file the rig was read from (its template when it can be one)");
+  plan->add_option("--source-format", job.source_format, "The source's format id (none: a rig made elsewhere)");
+  plan->add_option("--format", job.format, "The format asked for explicitly (an id); it must write OUT's extension");
+  plan->add_flag_callback("--no-template", [&job] { job.use_template = false; }, "Never use the source as template");
+  plan->add_flag("--json", json, "JSON instead of a human summary");
+  return plan;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"animkit: read, write, sample and convert game animation formats and glTF 2.0"};
   app.set_version_flag("--version", std::string("animkit ") + kVersion);
@@ -278,11 +320,7 @@ int main(int argc, char** argv) {
   std::string input, output;
   std::vector<std::string> files;
 
-  CLI::App* info = app.add_subcommand("info", "Summarize a file: format, version, clips, joints, events");
-  info->add_option("FILE", input, "Input file")->required();
-  info->add_flag("--json", json, "JSON instead of a human summary");
-  info->add_flag("--full", info_full, "Every record of every table too (the default gives per table its count and offset)");
-  AddCommon(info, args, true);
+  CLI::App* info = AddInfoCommand(app, input, json, info_full, args);
 
   std::string space = "local";
   bool skin = false;
@@ -316,6 +354,8 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> import_clips;
   CLI::App* import_data = AddImportDataCommand(app, input, import_clips, args);
+  ExportPlanJob export_plan_job;
+  CLI::App* export_plan = AddExportPlanCommand(app, export_plan_job, json);
 
   cli::BenchOptions bench_options;
   CLI::App* bench = app.add_subcommand("bench", "Time the playback runtime on a clip; prints JSON");
@@ -362,6 +402,7 @@ int main(int argc, char** argv) {
     if (validate->parsed()) return RunValidate(files, args);
     if (archive->parsed()) return cli::RunArchive(*archive, archive_args);
     if (import_data->parsed()) return RunImportData(input, import_clips, args);
+    if (export_plan->parsed()) return RunExportPlan(export_plan_job, json);
     if (formats->parsed()) return RunFormats(list_options, markdown, json);
     if (preview->parsed()) {
       return cli::RunPreview(input, preview_args, {args.format, args.skeleton, args.clip, ToOptions(args)});
