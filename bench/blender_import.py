@@ -64,6 +64,7 @@ def main():
     sys.path.insert(0, os.path.abspath(addon))
     addon_utils.enable("animkit_io", default_set=True, handle_error=None)
     bpy.context.preferences.addons["animkit_io"].preferences.animkit_path = os.path.abspath(cli)
+    from animkit_io import action_api  # F-curves on any Blender (layered actions from 4.4)
     subprocess.run = _counting_run
     for spec in files:
         path, _, skeleton = spec.partition(":")
@@ -74,8 +75,8 @@ def main():
                                               skeleton_path=os.path.abspath(skeleton) if skeleton else "")
         seconds = time.perf_counter() - t0
         arm = bpy.context.view_layer.objects.active
-        curves = sum(len(a.fcurves) for a in bpy.data.actions)
-        keys = sum(len(fc.keyframe_points) for a in bpy.data.actions for fc in a.fcurves)
+        curves = sum(len(action_api.fcurves(a)) for a in bpy.data.actions)
+        keys = sum(len(fc.keyframe_points) for a in bpy.data.actions for fc in action_api.fcurves(a))
         prop = _largest_property([arm] + list(bpy.data.actions))
         saved = ""
         if save:
@@ -83,9 +84,10 @@ def main():
             blend = os.path.join(os.path.abspath(save), os.path.splitext(os.path.basename(path))[0] + ".blend")
             bpy.ops.wm.save_as_mainfile(filepath=blend, compress=False, copy=True)
             saved = "  .blend %.1f MB" % (os.path.getsize(blend) / 1e6)
-        print("%-24s %s %6.2f s  %d animkit runs (%s)  %d bytes  %d actions  %d F-curves  %d keyframes  "
+        print("Blender %s  %-24s %s %6.2f s  %d animkit runs (%s)  %d bytes  %d actions  %d F-curves  %d keyframes  "
               "largest property %d B %s%s" % (
-                  os.path.basename(path), sorted(result)[0], seconds, len(RUNS), ", ".join(r[0] for r in RUNS),
+                  bpy.app.version_string, os.path.basename(path), sorted(result)[0], seconds, len(RUNS),
+                  ", ".join(r[0] for r in RUNS),
                   sum(r[1] for r in RUNS), len(bpy.data.actions), curves, keys, prop[0], prop[1], saved))
         sys.stdout.flush()
         for coll in (bpy.data.objects, bpy.data.armatures, bpy.data.actions, bpy.data.meshes, bpy.data.cameras):

@@ -10,7 +10,7 @@ import tempfile
 
 import bpy
 
-from addon_common import (ADDON_DIR, ARGS, CLI, HERE, Failure, actions_in_order, animkit, camera_track, check, compare,
+from addon_common import (ADDON_DIR, action_api, ARGS, CLI, HERE, Failure, actions_in_order, animkit, camera_track, check, compare,
                           expected_poses, import_file, model_size, read_gltf, reset, sample_json, scale_of, up_matrix)
 
 
@@ -126,7 +126,7 @@ def check_import(rel, path, up_axis):
         action = actions[k]
         check(action.name == clip["name"] or action.name.startswith(clip["name"] + "."),
               "%s: action %s for clip %s" % (rel, action.name, clip["name"]))
-        arm.animation_data.action = action
+        action_api.assign(arm.animation_data, action)
         expected, order = expected_poses(doc, clip)
         cams = camera_track(doc, k, len(clip["frames"]), clip["frame_rate"]) if cam_objs else {}
         for f, world in enumerate(expected):
@@ -191,7 +191,7 @@ def check_keyframes_and_properties(rel, arm, doc, actions, clips):
         anim = anims.get(clip["name"])
         if clip["space"] != "local" or anim is None:
             continue
-        have = sum(len(fc.keyframe_points) for fc in action.fcurves)
+        have = sum(len(fc.keyframe_points) for fc in action_api.fcurves(action))
         want = stored_keyframes(doc, anim, clip["frame_rate"], bones)
         check(have == want, "%s clip %s: %d keyframes, the glTF stores %d" % (rel, clip["name"], have, want))
         checked += 1
