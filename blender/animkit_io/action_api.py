@@ -59,6 +59,29 @@ def remove_fcurve(action, fcurve):
     action.fcurves.remove(fcurve)
 
 
+# Keys closer than this (frames) are one key to FCurve.update() from Blender 4 on.
+CLOSE_KEYS = 0.01
+_MERGES_CLOSE_KEYS = None
+
+
+def update_merges_close_keys():
+    """Whether FCurve.update() merges keys less than CLOSE_KEYS apart, keeping the later
+    one with a left handle of its own (4.3 and 5.2 do; 3.4 keeps both). Probed once."""
+    global _MERGES_CLOSE_KEYS
+    if _MERGES_CLOSE_KEYS is None:
+        import bpy
+        probe = bpy.data.actions.new("animkit probe")
+        try:
+            fc = new_fcurve(probe, "location", 0, "probe")
+            fc.keyframe_points.add(2)
+            fc.keyframe_points.foreach_set("co", [0.0, 0.0, CLOSE_KEYS / 10, 0.0])
+            fc.update()
+            _MERGES_CLOSE_KEYS = len(fc.keyframe_points) < 2
+        finally:
+            bpy.data.actions.remove(probe)
+    return _MERGES_CLOSE_KEYS
+
+
 def assign(anim_data, action):
     """Makes `action` the active action (and, layered, its object slot the one used:
     Blender 4.4+ picks a slot on assignment only by name, so another action's slot name

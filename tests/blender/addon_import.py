@@ -272,6 +272,37 @@ def check_clip_filter():
     print("import clip filter: a name, a glob and a list pick their clips; exported unedited, the file is the same")
 
 
+def check_close_keys():
+    """Two keys 1.2e-7 frames apart (frame 2 reached as 1.9999998 and 2.0, as in a real KH2
+    moveset), written as the import writes keys: the curve is the Bezier of the keys as
+    given on every Blender (4.3 and 5.2 merge such keys in FCurve.update())."""
+    from animkit_io import actions_build, keys as keymod
+    reset()
+    curves = keymod.Curves(1, 4, keymod.BEZIER)
+    a, b, c, d = 0.8, 1.6, -0.5, 0.4  # handle values at the thirds of each interval
+    t1 = 1.9999998807907104
+    curves.co[0] = [0.0, 0.0, t1, 1.0, 2.0, 1.0, 4.0, 0.0]
+    curves.left[0] = [-2 / 3, 0.0, 4 / 3, b, 2.0, 1.0, 4 - 2 / 3, d]
+    curves.right[0] = [2 / 3, a, 2.0, 1.0, 2 + 2 / 3, c, 4 + 2 / 3, 0.0]
+    action = bpy.data.actions.new("close keys")
+    actions_build._write_curves(action, "location", "probe", curves)
+    fcs = action_api.fcurves(action)
+    check(len(fcs) == 1, "close keys: %d F-curves" % len(fcs))
+
+    def bezier(p0, p1, p2, p3, t):
+        return (1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t * t * p2 + t ** 3 * p3
+
+    worst = 0.0
+    for q in range(1, 16):
+        f = q / 4
+        want = bezier(0.0, a, b, 1.0, f / 2) if f <= 2 else bezier(1.0, c, d, 0.0, (f - 2) / 2)
+        worst = max(worst, abs(fcs[0].evaluate(f) - want))
+    check(worst < 1e-5, "close keys: the curve is off by %.3g (%d keys)" % (worst, len(fcs[0].keyframe_points)))
+    print("import close keys: 2 keys 1.2e-7 frames apart, %d keys in Blender, the curve within %.1e" % (
+        len(fcs[0].keyframe_points), worst))
+    bpy.data.actions.remove(action)
+
+
 def part_import():
     sys.path.insert(0, HERE)
     import test_modules
@@ -283,4 +314,5 @@ def part_import():
     for k, (rel, path) in enumerate(files):
         check_import(rel, path, axes[k % len(axes)])
     check_clip_filter()
-    return len(files) + 1
+    check_close_keys()
+    return len(files) + 2
