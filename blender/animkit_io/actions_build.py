@@ -9,6 +9,8 @@
 # where the last action left it). A model-space clip's keys are composed frame by frame
 # into parent-relative ones (one linear key per frame).
 
+import operator
+
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
@@ -131,6 +133,8 @@ def _merge_close_keys(co, left, right):
     in FCurve.update() keeping the later key's left handle, which bends the curve before
     them (two keys at frame 2 reached as 1.9999998 and 2.0 in a real KH2 moveset)."""
     times = co[0::2]
+    if min(map(operator.sub, times[1:], times), default=action_api.CLOSE_KEYS) >= action_api.CLOSE_KEYS:
+        return co, left, right  # (nearly always: the check in C, not a Python loop)
     keep = []  # (key kept, key whose left handle it takes)
     for k, t in enumerate(times):
         if keep and t - times[keep[-1][0]] < action_api.CLOSE_KEYS:

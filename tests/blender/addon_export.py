@@ -13,8 +13,8 @@ import bpy
 from mathutils import Quaternion, Vector
 
 from addon_export_keys import check_keys_as_curves
-from addon_common import (ARGS, action_api, Failure, animkit, camera_track, check, compare, expected_poses, import_file,
-                          quat_angle, read_gltf, reset, rotation_angle, sample_json)
+from addon_common import (ARGS, Failure, action_api, animkit, camera_track, check, compare, expected_poses,
+                          import_file, quat_angle, read_gltf, reset, rotation_angle, sample_json)
 
 
 # Round trips: sample -> bound. Bounds: rotation (rad), translation (absolute, or relative

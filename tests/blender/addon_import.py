@@ -10,8 +10,9 @@ import tempfile
 
 import bpy
 
-from addon_common import (ADDON_DIR, action_api, ARGS, CLI, HERE, Failure, actions_in_order, animkit, camera_track, check, compare,
-                          expected_poses, import_file, model_size, read_gltf, reset, sample_json, scale_of, up_matrix)
+from addon_common import (ADDON_DIR, ARGS, CLI, HERE, Failure, action_api, actions_in_order, animkit, camera_track,
+                          check, compare, expected_poses, import_file, model_size, read_gltf, reset, sample_json, scale_of,
+                          up_matrix)
 
 
 IMPORT_EXTENSIONS = (".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion",

@@ -14,7 +14,8 @@ import time
 import bpy
 from mathutils import Quaternion, Vector
 
-from addon_common import ARGS, action_api, CLI, Failure, actions_in_order, animkit, check, import_file, quat_angle, reset
+from addon_common import (ARGS, CLI, Failure, action_api, actions_in_order, animkit, check, import_file, quat_angle,
+                          reset)
 from addon_export_keys import check_moveset_unedited
 from moveset_source import CLIPS, EDITED, LINK, make_moveset, read_slots
 
