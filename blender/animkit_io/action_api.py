@@ -82,13 +82,22 @@ def update_merges_close_keys():
     return _MERGES_CLOSE_KEYS
 
 
+def _slot_for(owner, action):
+    """The action's object slot, named after `owner` as Blender names the slot it keys:
+    Blender 4.4+ picks a slot on assignment by the name of the slot played before, so with
+    every action's slot named after the armature, choosing another action in the Action
+    Editor plays it (named after the action, it played nothing)."""
+    slot = _object_slot(action)
+    if slot is not None and hasattr(slot, "name_display") and owner is not None and slot.name_display != owner.name:
+        slot.name_display = owner.name
+    return slot
+
+
 def assign(anim_data, action):
-    """Makes `action` the active action (and, layered, its object slot the one used:
-    Blender 4.4+ picks a slot on assignment only by name, so another action's slot name
-    would leave this one playing nothing)."""
+    """Makes `action` the active action (and, layered, its object slot the one used)."""
     anim_data.action = action
     if layered(action) and hasattr(anim_data, "action_slot"):
-        slot = _object_slot(action)
+        slot = _slot_for(anim_data.id_data, action)
         if slot is not None:
             anim_data.action_slot = slot
 
@@ -96,6 +105,6 @@ def assign(anim_data, action):
 def strip_slot(strip, action):
     """Layered actions: an NLA strip plays the action's object slot."""
     if layered(action) and hasattr(strip, "action_slot"):
-        slot = _object_slot(action)
+        slot = _slot_for(strip.id_data, action)
         if slot is not None:
             strip.action_slot = slot

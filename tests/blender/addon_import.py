@@ -11,8 +11,8 @@ import tempfile
 import bpy
 
 from addon_common import (ADDON_DIR, ARGS, CLI, HERE, Failure, action_api, actions_in_order, animkit, camera_track,
-                          check, compare, expected_poses, import_file, model_size, read_gltf, reset, sample_json, scale_of,
-                          up_matrix)
+                          check, compare, expected_poses, import_file, model_size, read_gltf, reset, sample_json,
+                          scale_of, up_matrix)
 
 
 IMPORT_EXTENSIONS = (".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion",
@@ -273,6 +273,35 @@ def check_clip_filter():
     print("import clip filter: a name, a glob and a list pick their clips; exported unedited, the file is the same")
 
 
+def check_action_switch():
+    """Another clip chosen as the active action the way the Action Editor does
+    (`animation_data.action = ...`, no slot given) plays, as with the add-on's own
+    assignment: Blender 4.4+ picks the slot by name."""
+    reset()
+    arm = import_file(os.path.join(ARGS["samples"], "edf_canm/soldier5.canm"))
+    actions = actions_in_order(arm)
+    check(len(actions) == 2, "soldier5.canm: %d actions" % len(actions))
+    scene = bpy.context.scene
+
+    def pose(frame):
+        scene.frame_set(frame)
+        return [pb.matrix.copy() for pb in arm.pose.bones]
+
+    action_api.assign(arm.animation_data, actions[1])
+    want = pose(5)
+    action_api.assign(arm.animation_data, actions[0])
+    first = pose(5)
+    arm.animation_data.action = actions[1]
+    have = pose(5)
+    moved = max(max(abs(x - y) for ra, rb in zip(a, b) for x, y in zip(ra, rb)) for a, b in zip(first, want))
+    off = max(max(abs(x - y) for ra, rb in zip(a, b) for x, y in zip(ra, rb)) for a, b in zip(have, want))
+    check(moved > 1e-3, "soldier5.canm: the two clips pose frame 5 alike (%.3g)" % moved)
+    check(off < 1e-6, "soldier5.canm: clip %s chosen in the Action Editor does not play (off by %.3g)" % (
+        actions[1].name, off))
+    print("import action switch: %s chosen as Blender's UI does plays (the clips differ by %.3g)" % (
+        actions[1].name, moved))
+
+
 def check_close_keys():
     """Two keys 1.2e-7 frames apart (frame 2 reached as 1.9999998 and 2.0, as in a real KH2
     moveset), written as the import writes keys: the curve is the Bezier of the keys as
@@ -316,4 +345,5 @@ def part_import():
         check_import(rel, path, axes[k % len(axes)])
     check_clip_filter()
     check_close_keys()
-    return len(files) + 2
+    check_action_switch()
+    return len(files) + 3
