@@ -21,11 +21,11 @@ CONFIGURE_RELEASE = cmake -S . -B $(BUILD)/release $(call generator,$(BUILD)/rel
 
 .PHONY: samples all deps deps-build node-deps build demo test test-release build-sanitize test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
 .PHONY: python
-.PHONY: blender-addon blender-formats test-blender-4
+.PHONY: blender-addon blender-formats test-blender-4 test-blender-5
 
 all: build
 
-# Everything `make test` needs (Blender, Chromium, clang, Python, the Debian 13 root).
+# Everything `make test` needs (Blender, Chromium, clang, Python, the Debian 13 and unstable roots).
 deps:
 	@bash tools/setup/install-deps.sh
 
@@ -64,11 +64,16 @@ test-sanitize: build-sanitize node-deps
 	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ANIMKIT_NODE_MODULES="$(NODE_MODULES)" ctest --output-on-failure -j $(JOBS)
 
-# The add-on's tests under Debian 13's Blender 4 (ctest's Blender4.*), in the Debian 13 root
-# tools/setup/install-blender-4.sh makes as root (make deps does too); docs/blender.md.
+# The add-on's tests under Debian 13's Blender 4 (ctest's Blender4.*) and Debian unstable's
+# Blender 5 (Blender5.*), in the roots tools/setup/install-blender-root.sh makes as root
+# (make deps does too); docs/blender.md.
 test-blender-4: build
-	@bash tools/setup/install-blender-4.sh
+	@bash tools/setup/install-blender-root.sh trixie
 	cd $(BUILD)/release && ctest -R '^Blender4[.]' --output-on-failure
+
+test-blender-5: build
+	@bash tools/setup/install-blender-root.sh sid
+	cd $(BUILD)/release && ctest -R '^Blender5[.]' --output-on-failure
 
 # libFuzzer targets (clang-14, ASan + UBSan), built by build-sanitize. `make fuzz` runs each
 # for FUZZ_SECONDS (default 300), seeded with fuzz/corpus/<target>/, the samples and, when present, the
@@ -107,7 +112,7 @@ install: build
 # Add-ons > Install...), and $(BUILD)/animkit_io-VERSION.zip, the extension Blender's
 # `blender --command extension build` makes, for 4.2 and later (Get Extensions > Install
 # from Disk). The extension needs a Blender >= 4.2 (on PATH, or the root
-# tools/run-blender-4.sh runs; ANIMKIT_BLENDER4_ROOT picks it): without one only the
+# tools/run-blender.sh runs; ANIMKIT_BLENDER_ROOT=trixie|sid picks it): without one only the
 # legacy zip is built, with a message.
 blender-addon:
 	python3 tools/blender-addon.py $(BUILD)

@@ -43,15 +43,16 @@ def _same_bytes(a, b):
 def thin_curves(step):
     """Remakes every action's F-curves with a Bezier key every `step` frames."""
     kept = 0
+    from animkit_io import action_api
     for action in bpy.data.actions:
-        for fc in list(action.fcurves):
+        for fc in action_api.fcurves(action):
             n = len(fc.keyframe_points)
             co = [0.0] * (2 * n)
             fc.keyframe_points.foreach_get("co", co)
             path, index, group = fc.data_path, fc.array_index, fc.group.name if fc.group else ""
             picks = sorted(set(list(range(0, n, step)) + [n - 1]))
-            action.fcurves.remove(fc)
-            new = action.fcurves.new(path, index=index, action_group=group)
+            action_api.remove_fcurve(action, fc)
+            new = action_api.new_fcurve(action, path, index, group)
             new.keyframe_points.add(len(picks))
             new.keyframe_points.foreach_set("co", [x for k in picks for x in (co[2 * k], co[2 * k + 1])])
             new.update()
@@ -88,6 +89,7 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     keep = os.path.join(out_dir, "clips.glb")
     os.environ["ANIMKIT_BLENDER_KEEP_GLTF"] = keep
+    from animkit_io import action_api  # F-curves on any Blender (layered actions from 4.4)
     subprocess.run = _timed_run
     for spec in files:
         path, _, skeleton = spec.partition(":")
@@ -98,7 +100,7 @@ def main():
         arm = bpy.context.view_layer.objects.active
         if thin:
             thin_curves(thin)
-        keys = sum(len(fc.keyframe_points) for a in bpy.data.actions for fc in a.fcurves)
+        keys = sum(len(fc.keyframe_points) for a in bpy.data.actions for fc in action_api.fcurves(a))
         out = os.path.join(out_dir, os.path.basename(path))
         RUNS.clear()
         t0 = time.perf_counter()

@@ -1,4 +1,5 @@
-# How long the add-on's import takes and what it makes: seconds, animkit runs, bytes
+# How long the add-on's import takes and what it makes: seconds (wall, and the CPU time of
+# Blender and of animkit, steadier on a shared machine), animkit runs, bytes
 # animkit wrote for the add-on to read (stdout and output files), actions, F-curves,
 # keyframes, the largest custom property and the size of the saved .blend. Runs inside
 # Blender (docs/blender.md, "Measured"):
@@ -12,6 +13,7 @@
 # --save: each import saved as DIR/NAME.blend (uncompressed, as Blender saves by default).
 
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -64,18 +66,23 @@ def main():
     sys.path.insert(0, os.path.abspath(addon))
     addon_utils.enable("animkit_io", default_set=True, handle_error=None)
     bpy.context.preferences.addons["animkit_io"].preferences.animkit_path = os.path.abspath(cli)
+    from animkit_io import action_api  # F-curves on any Blender (layered actions from 4.4)
     subprocess.run = _counting_run
     for spec in files:
         path, _, skeleton = spec.partition(":")
         RUNS.clear()
         t0 = time.perf_counter()
+        cpu0, child0 = time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
         chosen = {"clip_filter": clips} if clips else {}  # an add-on without the filter still runs
         result = bpy.ops.import_scene.animkit(filepath=os.path.abspath(path), **chosen,
                                               skeleton_path=os.path.abspath(skeleton) if skeleton else "")
         seconds = time.perf_counter() - t0
+        child1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = time.process_time() - cpu0
+        child = (child1.ru_utime + child1.ru_stime) - (child0.ru_utime + child0.ru_stime)
         arm = bpy.context.view_layer.objects.active
-        curves = sum(len(a.fcurves) for a in bpy.data.actions)
-        keys = sum(len(fc.keyframe_points) for a in bpy.data.actions for fc in a.fcurves)
+        curves = sum(len(action_api.fcurves(a)) for a in bpy.data.actions)
+        keys = sum(len(fc.keyframe_points) for a in bpy.data.actions for fc in action_api.fcurves(a))
         prop = _largest_property([arm] + list(bpy.data.actions))
         saved = ""
         if save:
@@ -83,9 +90,10 @@ def main():
             blend = os.path.join(os.path.abspath(save), os.path.splitext(os.path.basename(path))[0] + ".blend")
             bpy.ops.wm.save_as_mainfile(filepath=blend, compress=False, copy=True)
             saved = "  .blend %.1f MB" % (os.path.getsize(blend) / 1e6)
-        print("%-24s %s %6.2f s  %d animkit runs (%s)  %d bytes  %d actions  %d F-curves  %d keyframes  "
-              "largest property %d B %s%s" % (
-                  os.path.basename(path), sorted(result)[0], seconds, len(RUNS), ", ".join(r[0] for r in RUNS),
+        print("Blender %s  %-24s %s %6.2f s (CPU: Blender %.2f s, animkit %.2f s)  %d animkit runs (%s)  %d bytes  "
+              "%d actions  %d F-curves  %d keyframes  largest property %d B %s%s" % (
+                  bpy.app.version_string, os.path.basename(path), sorted(result)[0], seconds, cpu, child, len(RUNS),
+                  ", ".join(r[0] for r in RUNS),
                   sum(r[1] for r in RUNS), len(bpy.data.actions), curves, keys, prop[0], prop[1], saved))
         sys.stdout.flush()
         for coll in (bpy.data.objects, bpy.data.armatures, bpy.data.actions, bpy.data.meshes, bpy.data.cameras):

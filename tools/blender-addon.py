@@ -10,7 +10,7 @@
 usage: blender-addon.py OUT [--only legacy|extension]
 
 The extension needs a Blender >= 4.2: $ANIMKIT_BLENDER, else `blender` on PATH when it is
-one, else the one in the root tools/run-blender-4.sh runs (ANIMKIT_BLENDER4_ROOT picks
+one, else the one in the root tools/run-blender.sh runs (ANIMKIT_BLENDER_ROOT picks
 the root). Without one the extension is left out with a message (exit 0), or, with
 --only extension, the run is skipped (exit 77)."""
 
@@ -117,10 +117,10 @@ def extension_command(src, dest):
         version = blender_version(exe)
         if version is not None and version >= (4, 2):
             return [exe] + build, "%s (Blender %d.%d)" % (exe, *version)
-    runner = os.path.join(HERE, "run-blender-4.sh")
-    root = os.environ.get("ANIMKIT_BLENDER4_ROOT", "/var/cache/animkit/trixie-blender")
-    return (["bash", runner, "--ro", src, "--rw", dest, "--", "blender"] + build,
-            "the Blender in %s (tools/run-blender-4.sh)" % root)
+    runner = os.path.join(HERE, "run-blender.sh")
+    root = os.environ.get("ANIMKIT_BLENDER_ROOT", "trixie")
+    return (["bash", runner, "--root", root, "--ro", src, "--rw", dest, "--", "blender"] + build,
+            "the Blender in the %s root (tools/run-blender.sh)" % root)
 
 
 def build_extension(out, version):

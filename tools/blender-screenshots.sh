@@ -26,5 +26,4 @@ DISPLAY=:77 timeout 300 blender --factory-startup "$work/empty.blend" --python "
 INSIDE
 dirs=(--ro "$checkout" --ro "$(dirname "$cli")" --ro "$(dirname "$file")" --rw "$work" --rw "$out")
 [ -n "$model" ] && dirs+=(--ro "$(dirname "$model")")
-ANIMKIT_BLENDER4_ROOT=${ANIMKIT_BLENDER5_ROOT:-/var/cache/animkit/sid-blender} \
-  bash "$here/run-blender-4.sh" "${dirs[@]}" --host-libs "$cli" -- bash "$work/inside.sh"
+bash "$here/run-blender.sh" --root "${ANIMKIT_BLENDER_ROOT:-sid}" "${dirs[@]}" --host-libs "$cli" -- bash "$work/inside.sh"

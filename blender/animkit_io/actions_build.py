@@ -9,6 +9,8 @@
 # where the last action left it). A model-space clip's keys are composed frame by frame
 # into parent-relative ones (one linear key per frame).
 
+import operator
+
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
@@ -103,22 +105,51 @@ def _store_clip(action, clip, rate):
 
 
 def _write_curves(action, data_path, group, curves):
-    n = curves.count
-    if n == 0:
+    if curves.count == 0:
         return
-    interpolation = [curves.interpolation] * n
-    free = [keymod.FREE] * n if curves.left is not None else None
+    merge = curves.count > 1 and action_api.update_merges_close_keys()
     for c in range(curves.width):
+        co = curves.co[c]
+        left = curves.left[c] if curves.left is not None else None
+        right = curves.right[c] if curves.right is not None else None
+        if merge:
+            co, left, right = _merge_close_keys(co, left, right)
+        n = len(co) // 2
         fc = action_api.new_fcurve(action, data_path, c, group)
         points = fc.keyframe_points
         points.add(n)
-        points.foreach_set("co", curves.co[c])
-        points.foreach_set("interpolation", interpolation)
-        if free is not None:
-            _set_free_handles(points, free)
-            points.foreach_set("handle_left", curves.left[c])
-            points.foreach_set("handle_right", curves.right[c])
+        points.foreach_set("co", co)
+        points.foreach_set("interpolation", [curves.interpolation] * n)
+        if left is not None:
+            _set_free_handles(points, [keymod.FREE] * n)
+            points.foreach_set("handle_left", left)
+            points.foreach_set("handle_right", right)
         fc.update()
+
+
+def _merge_close_keys(co, left, right):
+    """Keys less than action_api.CLOSE_KEYS apart as one key: the later key with the
+    earlier's left handle, so the curve stays the same. Blender 4 and later merge such keys
+    in FCurve.update() keeping the later key's left handle, which bends the curve before
+    them (two keys at frame 2 reached as 1.9999998 and 2.0 in a real KH2 moveset)."""
+    times = co[0::2]
+    if min(map(operator.sub, times[1:], times), default=action_api.CLOSE_KEYS) >= action_api.CLOSE_KEYS:
+        return co, left, right  # (nearly always: the check in C, not a Python loop)
+    keep = []  # (key kept, key whose left handle it takes)
+    for k, t in enumerate(times):
+        if keep and t - times[keep[-1][0]] < action_api.CLOSE_KEYS:
+            keep[-1] = (k, keep[-1][1])
+        else:
+            keep.append((k, k))
+    if len(keep) == len(times):
+        return co, left, right
+
+    def pick(flat, index):
+        return [x for i in index for x in flat[2 * i:2 * i + 2]]
+
+    kept = [k for k, _ in keep]
+    return (pick(co, kept), pick(left, [j for _, j in keep]) if left is not None else None,
+            pick(right, kept) if right is not None else None)
 
 
 _BULK_HANDLE_TYPES = None  # whether foreach_set reaches handle types (Blender 4; 3.4 ignores it)

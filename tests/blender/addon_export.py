@@ -13,8 +13,8 @@ import bpy
 from mathutils import Quaternion, Vector
 
 from addon_export_keys import check_keys_as_curves
-from addon_common import (ARGS, Failure, animkit, camera_track, check, compare, expected_poses, import_file,
-                          quat_angle, read_gltf, reset, rotation_angle, sample_json)
+from addon_common import (ARGS, Failure, action_api, animkit, camera_track, check, compare, expected_poses,
+                          import_file, quat_angle, read_gltf, reset, rotation_angle, sample_json)
 
 
 # Round trips: sample -> bound. Bounds: rotation (rad), translation (absolute, or relative
@@ -268,7 +268,7 @@ def made_in_blender_test(out_dir):
     b.parent = a
     bpy.ops.object.mode_set(mode="OBJECT")
     action = bpy.data.actions.new("swing")
-    arm.animation_data_create().action = action
+    action_api.assign(arm.animation_data_create(), action)
     scene = bpy.context.scene
     for f in range(0, 11, 5):
         scene.frame_set(f)

@@ -12,7 +12,7 @@ import os
 
 import bpy
 
-from addon_common import check, import_file, quat_angle, reset, sample_json
+from addon_common import action_api, check, import_file, quat_angle, reset, sample_json
 from moveset_source import read_slots
 
 # Keyframe interpolation as foreach_set takes it (RNA enum values).
@@ -26,10 +26,10 @@ def _bone_path(bone, prop):
 def _replace_curve(action, bone, prop, index, keys, interpolation):
     """Replaces the F-curve by keys [(frame, value, slope per frame)]; Bezier keys get FREE
     handles at the thirds of their neighbouring intervals with the given slopes."""
-    for fc in list(action.fcurves):
+    for fc in action_api.fcurves(action):
         if fc.data_path == _bone_path(bone, prop) and fc.array_index == index:
-            action.fcurves.remove(fc)
-    fc = action.fcurves.new(_bone_path(bone, prop), index=index, action_group=bone)
+            action_api.remove_fcurve(action, fc)
+    fc = action_api.new_fcurve(action, _bone_path(bone, prop), index, bone)
     n = len(keys)
     fc.keyframe_points.add(n)
     pts = fc.keyframe_points
@@ -168,7 +168,7 @@ def check_moveset_unedited(path, skeleton, out_dir):
         check(fa.read() == fb.read(), "the unedited moveset did not come back byte for byte")
     action = bpy.data.actions["002_clip"]
     # Keys as stored: this moveset keys rotations only (one linear key per frame).
-    fc = next(fc for fc in action.fcurves if len(fc.keyframe_points) > 2)
+    fc = next(fc for fc in action_api.fcurves(action) if len(fc.keyframe_points) > 2)
     kinds = {p.interpolation for p in fc.keyframe_points}
     key = len(fc.keyframe_points) // 2
     fc.keyframe_points[key].co[1] += 0.25

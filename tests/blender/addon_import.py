@@ -10,8 +10,9 @@ import tempfile
 
 import bpy
 
-from addon_common import (ADDON_DIR, ARGS, CLI, HERE, Failure, actions_in_order, animkit, camera_track, check, compare,
-                          expected_poses, import_file, model_size, read_gltf, reset, sample_json, scale_of, up_matrix)
+from addon_common import (ADDON_DIR, ARGS, CLI, HERE, Failure, action_api, actions_in_order, animkit, camera_track,
+                          check, compare, expected_poses, import_file, model_size, read_gltf, reset, sample_json,
+                          scale_of, up_matrix)
 
 
 IMPORT_EXTENSIONS = (".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion",
@@ -126,7 +127,7 @@ def check_import(rel, path, up_axis):
         action = actions[k]
         check(action.name == clip["name"] or action.name.startswith(clip["name"] + "."),
               "%s: action %s for clip %s" % (rel, action.name, clip["name"]))
-        arm.animation_data.action = action
+        action_api.assign(arm.animation_data, action)
         expected, order = expected_poses(doc, clip)
         cams = camera_track(doc, k, len(clip["frames"]), clip["frame_rate"]) if cam_objs else {}
         for f, world in enumerate(expected):
@@ -191,7 +192,7 @@ def check_keyframes_and_properties(rel, arm, doc, actions, clips):
         anim = anims.get(clip["name"])
         if clip["space"] != "local" or anim is None:
             continue
-        have = sum(len(fc.keyframe_points) for fc in action.fcurves)
+        have = sum(len(fc.keyframe_points) for fc in action_api.fcurves(action))
         want = stored_keyframes(doc, anim, clip["frame_rate"], bones)
         check(have == want, "%s clip %s: %d keyframes, the glTF stores %d" % (rel, clip["name"], have, want))
         checked += 1
@@ -272,6 +273,66 @@ def check_clip_filter():
     print("import clip filter: a name, a glob and a list pick their clips; exported unedited, the file is the same")
 
 
+def check_action_switch():
+    """Another clip chosen as the active action the way the Action Editor does
+    (`animation_data.action = ...`, no slot given) plays, as with the add-on's own
+    assignment: Blender 4.4+ picks the slot by name."""
+    reset()
+    arm = import_file(os.path.join(ARGS["samples"], "edf_canm/soldier5.canm"))
+    actions = actions_in_order(arm)
+    check(len(actions) == 2, "soldier5.canm: %d actions" % len(actions))
+    scene = bpy.context.scene
+
+    def pose(frame):
+        scene.frame_set(frame)
+        return [pb.matrix.copy() for pb in arm.pose.bones]
+
+    action_api.assign(arm.animation_data, actions[1])
+    want = pose(5)
+    action_api.assign(arm.animation_data, actions[0])
+    first = pose(5)
+    arm.animation_data.action = actions[1]
+    have = pose(5)
+    moved = max(max(abs(x - y) for ra, rb in zip(a, b) for x, y in zip(ra, rb)) for a, b in zip(first, want))
+    off = max(max(abs(x - y) for ra, rb in zip(a, b) for x, y in zip(ra, rb)) for a, b in zip(have, want))
+    check(moved > 1e-3, "soldier5.canm: the two clips pose frame 5 alike (%.3g)" % moved)
+    check(off < 1e-6, "soldier5.canm: clip %s chosen in the Action Editor does not play (off by %.3g)" % (
+        actions[1].name, off))
+    print("import action switch: %s chosen as Blender's UI does plays (the clips differ by %.3g)" % (
+        actions[1].name, moved))
+
+
+def check_close_keys():
+    """Two keys 1.2e-7 frames apart (frame 2 reached as 1.9999998 and 2.0, as in a real KH2
+    moveset), written as the import writes keys: the curve is the Bezier of the keys as
+    given on every Blender (4.3 and 5.2 merge such keys in FCurve.update())."""
+    from animkit_io import actions_build, keys as keymod
+    reset()
+    curves = keymod.Curves(1, 4, keymod.BEZIER)
+    a, b, c, d = 0.8, 1.6, -0.5, 0.4  # handle values at the thirds of each interval
+    t1 = 1.9999998807907104
+    curves.co[0] = [0.0, 0.0, t1, 1.0, 2.0, 1.0, 4.0, 0.0]
+    curves.left[0] = [-2 / 3, 0.0, 4 / 3, b, 2.0, 1.0, 4 - 2 / 3, d]
+    curves.right[0] = [2 / 3, a, 2.0, 1.0, 2 + 2 / 3, c, 4 + 2 / 3, 0.0]
+    action = bpy.data.actions.new("close keys")
+    actions_build._write_curves(action, "location", "probe", curves)
+    fcs = action_api.fcurves(action)
+    check(len(fcs) == 1, "close keys: %d F-curves" % len(fcs))
+
+    def bezier(p0, p1, p2, p3, t):
+        return (1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t * t * p2 + t ** 3 * p3
+
+    worst = 0.0
+    for q in range(1, 16):
+        f = q / 4
+        want = bezier(0.0, a, b, 1.0, f / 2) if f <= 2 else bezier(1.0, c, d, 0.0, (f - 2) / 2)
+        worst = max(worst, abs(fcs[0].evaluate(f) - want))
+    check(worst < 1e-5, "close keys: the curve is off by %.3g (%d keys)" % (worst, len(fcs[0].keyframe_points)))
+    print("import close keys: 2 keys 1.2e-7 frames apart, %d keys in Blender, the curve within %.1e" % (
+        len(fcs[0].keyframe_points), worst))
+    bpy.data.actions.remove(action)
+
+
 def part_import():
     sys.path.insert(0, HERE)
     import test_modules
@@ -283,4 +344,6 @@ def part_import():
     for k, (rel, path) in enumerate(files):
         check_import(rel, path, axes[k % len(axes)])
     check_clip_filter()
-    return len(files) + 1
+    check_close_keys()
+    check_action_switch()
+    return len(files) + 3

@@ -14,7 +14,8 @@ import time
 import bpy
 from mathutils import Quaternion, Vector
 
-from addon_common import ARGS, CLI, Failure, actions_in_order, animkit, check, import_file, quat_angle, reset
+from addon_common import (ARGS, CLI, Failure, action_api, actions_in_order, animkit, check, import_file, quat_angle,
+                          reset)
 from addon_export_keys import check_moveset_unedited
 from moveset_source import CLIPS, EDITED, LINK, make_moveset, read_slots
 
@@ -26,7 +27,7 @@ def _edit(arm):
     """Turns BONE by 30 degrees at FRAME in the edited slot's action; returns its name."""
     name = "%03d_clip" % EDITED
     action = bpy.data.actions[name]
-    arm.animation_data.action = action
+    action_api.assign(arm.animation_data, action)
     scene = bpy.context.scene
     scene.frame_set(FRAME)
     pb = arm.pose.bones[BONE]

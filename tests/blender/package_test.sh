@@ -5,7 +5,7 @@
 #   package_test.sh --kind legacy|extension [--blender EXE] --source CHECKOUT --cli ANIMKIT --out DIR
 #
 # builds the package with tools/blender-addon.py (the legacy zip, or the extension with the
-# `blender` on PATH: run it inside a root with tools/run-blender-4.sh), installs it into a
+# `blender` on PATH: run it inside a root with tools/run-blender.sh), installs it into a
 # fresh user folder DIR/user (Blender's user folders pointed there) the way a user does
 # (the legacy zip: Preferences > Add-ons > Install... and enable on 3.4, Install from Disk
 # on 4.2+; the extension: `blender --command extension install-file --enable`), then starts a new Blender that loads it from there and imports

@@ -3,7 +3,7 @@
 # otherwise it prints the one command to run.
 #   install-deps.sh          everything `make test` needs: the build, the tests' libraries,
 #                            clang for the fuzzers, Python, Blender, Chromium and (as root)
-#                            the Debian 13 root with Blender 4
+#                            the Debian roots with Blender 4.3 and 5.2
 #   install-deps.sh --build  only what the library and the CLI build with (`make demo`)
 set -euo pipefail
 case "${1:-}" in
@@ -43,6 +43,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 1
   fi
 fi
-# Debian 13's Blender 4 in a root of its own, for the add-on's Blender4 tests (1.4 GB, about
-# 2 minutes once; ANIMKIT_SKIP_BLENDER4=1 leaves it out, and those tests skip).
-[ "$full" = 0 ] || [ "${ANIMKIT_SKIP_BLENDER4:-}" = 1 ] || bash "$(dirname "$0")/install-blender-4.sh"
+# Debian 13's Blender 4.3 and Debian unstable's Blender 5.2, each in a root of its own, for the
+# add-on's Blender4 and Blender5 tests (1.4 GB and 1.0 GB, a few minutes each, once;
+# ANIMKIT_SKIP_BLENDER4=1 / ANIMKIT_SKIP_BLENDER5=1 leave one out, and its tests skip).
+if [ "$full" = 1 ]; then
+  [ "${ANIMKIT_SKIP_BLENDER4:-}" = 1 ] || bash "$(dirname "$0")/install-blender-root.sh" trixie
+  [ "${ANIMKIT_SKIP_BLENDER5:-}" = 1 ] || bash "$(dirname "$0")/install-blender-root.sh" sid
+fi
