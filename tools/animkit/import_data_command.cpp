@@ -1,21 +1,23 @@
 // `animkit import-data FILE -o OUT [--clip NAME|GLOB]...`: everything an importer needs from
 // one decode, in one file (docs/blender.md, "The import file"):
 //
-//   "AKIMPORT" u32 version (2) u32 header length H
+//   "AKIMPORT" u32 version (3) u32 header length H
 //   H bytes of JSON (space padded to 4), then the data every offset counts from:
 //     header.scene      the nodes, meshes, cameras and animations of the glTF
 //                       `convert FILE OUT.glb` writes (GltfSceneView): each animation's
 //                       channels as stored (node, path, interpolation, key times, values)
 //     header.clips[k]   {name, frame_rate, duration, loop, space, joints, events,
-//                        frame_count, animation, shares_data_with?}: the chosen clips, in
-//                        the file's order; animation indexes scene.animations
+//                        frame_count, animation, shares_data_with?, curves?}: the chosen
+//                        clips, in the file's order; animation indexes scene.animations;
+//                        curves: the keys the file stores (pipeline/curves.hpp), when it does
 //   header.file_clips the names of every clip of the file (chosen or not),
 //   header.skeleton_file / skeleton_note / skeleton_use what was used, header.warnings
 //   what `convert` would print (a companion not used first).
-// All little-endian. Version 1 carried every frame's pose and the whole `info --json`.
+// All little-endian. Version 1 carried every frame's pose and the whole `info --json`; version 2 no curves.
 #include "import_data_command.hpp"
 
 #include <animkit/animkit.hpp>
+#include <animkit/pipeline/curves.hpp>
 
 #include <bit>
 #include <cstring>
@@ -25,7 +27,7 @@ namespace animkit::cli {
 namespace {
 
 constexpr char kMagic[8] = {'A', 'K', 'I', 'M', 'P', 'O', 'R', 'T'};
-constexpr uint32_t kVersion = 2;
+constexpr uint32_t kVersion = 3;
 
 void PutU32(Bytes& out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
@@ -60,6 +62,18 @@ Value ClipHeader(const Clip& clip, size_t frames, size_t animation) {
   if (clip.metadata.is_object() && clip.metadata.contains(kSharesDataWithKey))
     header[kSharesDataWithKey] = clip.metadata[kSharesDataWithKey];
   return header;
+}
+
+// Each clip whose file stores curves gets them as "curves", joints as the scene's nodes.
+void AddStoredCurves(const LoadedFile& loaded, const Scene& scene, const Value& scene_view, Value& clips, Bytes& data,
+                     const Limits& limits) {
+  const std::vector<ClipCurves> stored = StoredCurvesOfFile(loaded, scene, limits);
+  if (stored.empty()) return;
+  std::vector<std::string> node_names;
+  for (const Value& node : scene_view["nodes"]) node_names.push_back(node["name"].is_string() ? node["name"].get<std::string>() : "");
+  for (Value& clip : clips)
+    for (const ClipCurves& c : stored)
+      if (c.clip == clip["name"].get<std::string>()) clip["curves"] = ImportCurvesSection(c.curves, node_names, data);
 }
 
 }  // namespace
@@ -99,6 +113,7 @@ Bytes ImportData(const std::string& file, const std::string& format, const std::
     const Clip& clip = decoded.scene.clips[k];
     clips.push_back(ClipHeader(clip, SampleFrameCount(clip, 0, options.limits()), k));
   }
+  AddStoredCurves(loaded, decoded.scene, header["scene"], clips, data, options.limits());
   header["clips"] = std::move(clips);
 
   static_assert(std::endian::native == std::endian::little, "the import file is little-endian");

@@ -5,6 +5,7 @@
 #include "archive_command.hpp"
 #include "batch_command.hpp"
 #include "bench_command.hpp"
+#include "curves_command.hpp"
 #include "import_data_command.hpp"
 #include "preview_command.hpp"
 
@@ -317,6 +318,19 @@ int main(int argc, char** argv) {
   std::vector<std::string> import_clips;
   CLI::App* import_data = AddImportDataCommand(app, input, import_clips, args);
 
+  CLI::App* curves = app.add_subcommand("curves", "Print the curves a file stores, per clip (KH2): keys as the game keys them");
+  curves->add_option("FILE", input, "Input file")->required();
+  curves->add_flag("--json", json, "Every channel's keys as JSON (the edits curves-replace takes)");
+  AddCommon(curves, args, true);
+  std::string edits_path;
+  CLI::App* curves_replace = app.add_subcommand(
+      "curves-replace", "Write TEMPLATE with the curves EDITS.json gives replaced, every other byte kept");
+  curves_replace->add_option("TEMPLATE", input, "The file to write again (KH2 .mset, .anb or motion)")->required();
+  curves_replace->add_option("EDITS", edits_path, "JSON: {\"clips\": [{\"name\", \"channels\": [...]}]}")->required();
+  curves_replace->add_option("--format", args.format, "Template format id (skips detection)");
+  curves_replace->add_option("-o,--output", args.output, "The file to write")->required();
+  AddLimitOptions(curves_replace, args);
+
   cli::BenchOptions bench_options;
   CLI::App* bench = app.add_subcommand("bench", "Time the playback runtime on a clip; prints JSON");
   bench->add_option("FILE", input, "Input file")->required();
@@ -362,6 +376,9 @@ int main(int argc, char** argv) {
     if (validate->parsed()) return RunValidate(files, args);
     if (archive->parsed()) return cli::RunArchive(*archive, archive_args);
     if (import_data->parsed()) return RunImportData(input, import_clips, args);
+    if (curves->parsed())
+      return cli::RunCurves(input, args.format, args.skeleton, args.clip, json, args.output, ToOptions(args));
+    if (curves_replace->parsed()) return cli::RunCurvesReplace(input, edits_path, args.format, args.output, ToOptions(args));
     if (formats->parsed()) return RunFormats(list_options, markdown, json);
     if (preview->parsed()) {
       return cli::RunPreview(input, preview_args, {args.format, args.skeleton, args.clip, ToOptions(args)});

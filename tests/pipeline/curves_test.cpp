@@ -1,0 +1,253 @@
+// Stored curves through the pipeline (pipeline/curves.hpp): the JSON the CLI prints and takes
+// back, the import file's section, and on the real movesets beside the checkout
+// (../shared/real/kh2): the 1:1 key count, the curves against the decoder's pose at every
+// frame, unedited submissions byte-identical, one replaced curve read back.
+#include <animkit/formats/kh2.hpp>
+#include <animkit/formats/kh2/curves.hpp>
+#include <animkit/pipeline/curves.hpp>
+#include <animkit/pipeline/pipeline.hpp>
+
+#include "support/test_support.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <set>
+
+namespace animkit {
+namespace {
+
+std::string SharedPath(const std::string& relative) {
+  const std::filesystem::path p = std::filesystem::path(ANIMKIT_SOURCE_DIR).parent_path() / "shared" / relative;
+  return std::filesystem::exists(p) ? p.string() : std::string();
+}
+
+Value EditWith(const std::string& clip, Value channel) {
+  return {{"clips", Value::array({Value{{"name", clip}, {"channels", Value::array({std::move(channel)})}}})}};
+}
+
+Value GoodChannel() {
+  return {{"joint", 3},
+          {"property", "location"},
+          {"index", 1},
+          {"keys", Value::array({Value::array({0, 1.5, 0, 0, 2}), Value::array({4, 2.5, 0.25, 0.25, 1})})}};
+}
+
+TEST(Curves, EditsParseAndMalformedOnesNameTheClipAndChannel) {
+  const std::vector<ClipCurves> ok = ParseCurveEdits(EditWith("010_A000", GoodChannel()));
+  ASSERT_EQ(ok.size(), 1u);
+  ASSERT_EQ(ok[0].curves.channels.size(), 1u);
+  const StoredChannel& c = ok[0].curves.channels[0];
+  EXPECT_EQ(c.joint, 3);
+  EXPECT_EQ(c.property, CurveProperty::Location);
+  EXPECT_EQ(c.axis, 1);
+  ASSERT_EQ(c.keys.size(), 2u);
+  EXPECT_EQ(c.keys[1].frame, 4.0f);
+  EXPECT_EQ(c.keys[1].in_slope, 0.25f);
+  EXPECT_EQ(c.keys[0].interpolation, CurveInterpolation::Hermite);
+  auto error = [](const Value& edits) { return test::ErrorOf([&] { ParseCurveEdits(edits); }); };
+  Value bad = GoodChannel();
+  bad["property"] = "rotation_quaternion";
+  EXPECT_TRUE(test::Has(error(EditWith("010_A000", bad)), "clip 010_A000, channel 0 (joint 3)")) << error(EditWith("010_A000", bad));
+  bad = GoodChannel();
+  bad["keys"] = Value::array({Value::array({0, 1.5, 0, 0, 7})});
+  EXPECT_TRUE(test::Has(error(EditWith("010_A000", bad)), "key 0: the interpolation")) << error(EditWith("010_A000", bad));
+  bad = GoodChannel();
+  bad["keys"] = Value::array({Value::array({0, "x", 0, 0, 1})});
+  EXPECT_TRUE(test::Has(error(EditWith("walk", bad)), "clip walk, channel 0 (joint 3), key 0: the value"));
+  bad = GoodChannel();
+  bad.erase("joint");
+  EXPECT_TRUE(test::Has(error(EditWith("walk", bad)), "no \"joint\""));
+  bad = GoodChannel();
+  bad["index"] = 3;
+  EXPECT_TRUE(test::Has(error(EditWith("walk", bad)), "\"index\""));
+  EXPECT_TRUE(test::Has(error(Value{{"clip", 1}}), "{\"clips\""));
+}
+
+TEST(Curves, JsonRoundTripsThroughTheEditParser) {
+  StoredCurves curves;
+  StoredChannel c;
+  c.joint = 2;
+  c.joint_name = NumberedJointName(2);
+  c.property = CurveProperty::RotationEuler;
+  c.axis = 2;
+  c.post = CurveCycle::Repeat;
+  c.keys = {{0, 0.1f, 0.3f, 0.3f, CurveInterpolation::Hermite}, {7.5f, -1.0f / 3, 0, 0, CurveInterpolation::Constant}};
+  curves.channels.push_back(c);
+  curves.driven = {5};
+  const Value json = CurvesJson(std::vector<ClipCurves>{{"000_A000", curves}});
+  const std::vector<ClipCurves> back = ParseCurveEdits(ParseJson(DumpJson(json)));
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].clip, "000_A000");
+  ASSERT_EQ(back[0].curves.channels.size(), 1u);
+  EXPECT_EQ(back[0].curves.channels[0].keys, c.keys);  // float32 values survive the text exactly
+  EXPECT_EQ(back[0].curves.channels[0].post, CurveCycle::Repeat);
+  EXPECT_EQ(json["clips"][0]["curves"]["driven"][0].get<int>(), 5);
+  // The import file's section: node indices by name, 6 float32 per key.
+  Bytes data(8, 0);
+  const Value section = ImportCurvesSection(curves, {"root", NumberedJointName(2)}, data);
+  EXPECT_EQ(section["channels"][0]["node"].get<int>(), 1);
+  EXPECT_EQ(section["channels"][0]["keys"]["offset"].get<int>(), 8);
+  EXPECT_EQ(section["channels"][0]["keys"]["count"].get<int>(), 2);
+  ASSERT_EQ(data.size(), 8u + 2 * 6 * 4);
+  float key[6];
+  std::memcpy(key, data.data() + 8 + 24, 24);
+  EXPECT_EQ(key[0], 7.5f);
+  EXPECT_EQ(key[1], -1.0f / 3);
+  EXPECT_EQ(key[4], 0.0f);  // constant
+}
+
+// The file's curves as read through the pipeline (no skeleton file: the moveset alone).
+std::vector<ClipCurves> CurvesOf(const std::string& path, Scene* scene_out = nullptr) {
+  Options options;
+  const LoadedFile loaded = LoadFile(path, "", options);
+  const DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource("none"), options);
+  if (scene_out) *scene_out = decoded.scene;
+  return StoredCurvesOfFile(loaded, decoded.scene, options.limits());
+}
+
+TEST(Curves, RealMovesetOneToOneKeysAndTheDecodersPose) {
+  const std::string path = SharedPath("real/kh2/airslide/P_EX100.mset");
+  if (path.empty()) GTEST_SKIP() << "../shared/real/kh2/airslide/P_EX100.mset absent";
+  const Bytes bytes = ReadFileBytes(path);
+  const kh2::Bar bar = kh2::ParseBar(bytes);
+  // Stored keys: every forward and inverse curve's keys, per clip (a link's clip counts its own).
+  size_t stored = 0, clips = 0;
+  const std::vector<kh2::MotionClip> motion_clips = kh2::MotionClips(bar);
+  for (const kh2::MotionClip& c : motion_clips) {
+    if (c.motion->raw) continue;
+    ++clips;
+    for (const kh2::Curve& k : c.motion->interpolated.forward) stored += k.key_count;
+    for (const kh2::Curve& k : c.motion->interpolated.inverse) stored += k.key_count;
+  }
+  const std::vector<ClipCurves> curves = CurvesOf(path);
+  ASSERT_EQ(curves.size(), clips);
+  size_t exported = 0, all = 0, driven = 0;
+  for (const ClipCurves& c : curves) {
+    all += c.curves.KeyCount();
+    driven += c.curves.driven.size();
+    for (const StoredChannel& ch : c.curves.channels)
+      if (!c.curves.Driven(ch.joint)) exported += ch.keys.size();
+  }
+  std::printf("airslide: %zu clips, %zu stored keys, %zu keys on curve-moved joints (%zu with driven joints'), "
+              "%zu driven joints in all\n",
+              clips, stored, exported, all, driven);
+  EXPECT_LE(double(exported), 1.05 * double(stored));
+  EXPECT_GT(double(exported), 0.5 * double(stored));
+  // Every clip's curves at every frame: the decoder's per-frame pose of the joints they move.
+  kh2::DecodeSettings settings;
+  settings.stored_keys = false;
+  size_t compared = 0, mismatched = 0;
+  std::string first;
+  for (size_t i = 0; i < motion_clips.size(); ++i) {
+    const kh2::MotionClip& mc = motion_clips[i];
+    if (mc.motion->raw) continue;
+    const ClipCurves* cc = nullptr;
+    for (const ClipCurves& c : curves)
+      if (c.clip == mc.name) cc = &c;
+    ASSERT_NE(cc, nullptr) << mc.name;
+    const Clip clip = kh2::DecodeMotion(*mc.motion, {}, {}, settings);
+    std::vector<kh2::ChannelValues> channels(clip.tracks.size(), kh2::ChannelValues{1, 1, 1, 0, 0, 0, 0, 0, 0});
+    auto slot = [](CurveProperty p, int axis) {
+      return size_t((p == CurveProperty::Scale ? 0 : p == CurveProperty::RotationEuler ? 3 : 6) + axis);
+    };
+    for (const StoredConstant& k : cc->curves.constants) channels[size_t(k.joint)][slot(k.property, k.axis)] = k.value;
+    std::vector<bool> keyed(clip.tracks.size(), false);
+    for (const StoredChannel& ch : cc->curves.channels) keyed[size_t(ch.joint)] = true;
+    for (size_t f = 0; f < clip.frame_count; ++f) {
+      for (const StoredChannel& ch : cc->curves.channels)
+        channels[size_t(ch.joint)][slot(ch.property, ch.axis)] = float(EvaluateStoredChannel(ch, double(f)));
+      for (size_t j = 0; j < clip.tracks.size(); ++j) {
+        if (!keyed[j] || cc->curves.Driven(int(j))) continue;
+        const TransformTRS x = kh2::TransformFromChannels(channels[j]);
+        const JointTrack& t = clip.tracks[j];
+        auto near = [](Vec3 a, Vec3 b) {
+          const double d = std::sqrt(double(a.x - b.x) * (a.x - b.x) + double(a.y - b.y) * (a.y - b.y) + double(a.z - b.z) * (a.z - b.z));
+          const double n = std::sqrt(double(b.x) * b.x + double(b.y) * b.y + double(b.z) * b.z);
+          return d <= 1e-5 * (1 + n);
+        };
+        const bool ok = near(x.translation, t.translation.values[f]) && near(x.scale, t.scale.values[f]) &&
+                        AngleBetween(x.rotation, t.rotation.values[f]) <= 1e-5;
+        ++compared;
+        if (!ok && mismatched++ == 0) first = mc.name + " joint " + std::to_string(j) + " frame " + std::to_string(f);
+      }
+    }
+  }
+  std::printf("airslide: %zu joint-frames compared, %zu differ\n", compared, mismatched);
+  EXPECT_GT(compared, 0u);
+  EXPECT_EQ(mismatched, 0u) << "first: " << first;
+}
+
+const char* const kMovesets[] = {"real/kh2/M_EX530.mset", "real/kh2/F_PO030.mset", "real/kh2/N_CM080_TSURU.mset",
+                                 "real/kh2/M_EX690.mset", "real/kh2/P_EX100.mset", "real/kh2/airslide/P_EX100.mset"};
+
+TEST(Curves, UneditedSubmissionIsTheTemplatesBytesOnRealMovesets) {
+  size_t present = 0;
+  for (const char* relative : kMovesets) {
+    const std::string path = SharedPath(relative);
+    if (path.empty()) continue;
+    ++present;
+    const std::filesystem::path dir = test::TempDir("curves_unedited");
+    CurvesReplaceJob job;
+    job.template_path = path;
+    job.edits = CurvesJson(CurvesOf(path));
+    job.output = (dir / "out.mset").string();
+    const Value report = job.Run();
+    std::printf("%s: %llu channels submitted unedited\n", relative,
+                static_cast<unsigned long long>(report["unchanged"].get<uint64_t>()));
+    EXPECT_TRUE(report["identical"].get<bool>()) << relative;
+    EXPECT_EQ(report["replaced"].get<uint64_t>(), 0u) << relative;
+    EXPECT_EQ(ReadFileBytes(job.output), ReadFileBytes(path)) << relative;
+  }
+  if (present == 0) GTEST_SKIP() << "../shared/real/kh2 absent";
+}
+
+TEST(Curves, OneCurveReplacedInTheRealMovesetReadsBack) {
+  const std::string path = SharedPath("real/kh2/airslide/P_EX100.mset");
+  if (path.empty()) GTEST_SKIP() << "../shared/real/kh2/airslide/P_EX100.mset absent";
+  const std::vector<ClipCurves> before = CurvesOf(path);
+  // A clip in the middle of the moveset, its first channel with at least three keys.
+  const ClipCurves& clip = before[before.size() / 2];
+  const StoredChannel* picked = nullptr;
+  for (const StoredChannel& c : clip.curves.channels)
+    if (!picked && c.keys.size() >= 3) picked = &c;
+  ASSERT_NE(picked, nullptr);
+  StoredChannel edited = *picked;
+  edited.keys[1].value += 0.125f;
+  edited.keys[1].out_slope = 0.01f;
+  edited.keys[1].interpolation = CurveInterpolation::Hermite;
+  Value edits = CurvesJson(std::vector<ClipCurves>{{clip.clip, StoredCurves{"XYZ", {edited}, {}, {}}}});
+  const std::filesystem::path dir = test::TempDir("curves_replace_real");
+  CurvesReplaceJob job;
+  job.template_path = path;
+  job.edits = edits;
+  job.output = (dir / "out.mset").string();
+  const Value report = job.Run();
+  EXPECT_EQ(report["replaced"].get<uint64_t>(), 1u);
+  EXPECT_FALSE(report["identical"].get<bool>());
+  const std::vector<ClipCurves> after = CurvesOf(job.output);
+  ASSERT_EQ(after.size(), before.size());
+  size_t changed = 0;
+  for (size_t i = 0; i < before.size(); ++i) {
+    ASSERT_EQ(after[i].curves.channels.size(), before[i].curves.channels.size());
+    for (size_t k = 0; k < before[i].curves.channels.size(); ++k) {
+      const StoredChannel &a = before[i].curves.channels[k], &b = after[i].curves.channels[k];
+      if (a.keys == b.keys) continue;
+      ++changed;
+      EXPECT_EQ(after[i].clip, clip.clip);
+      EXPECT_EQ(b.keys, edited.keys);
+    }
+  }
+  EXPECT_EQ(changed, 1u);
+  // Only the edited clip's entry changed bytes: the other entries' payloads are the same.
+  const kh2::Bar x = kh2::ParseBar(ReadFileBytes(path)), y = kh2::ParseBar(ReadFileBytes(job.output));
+  ASSERT_EQ(x.entries.size(), y.entries.size());
+  size_t differing = 0;
+  for (size_t i = 0; i < x.entries.size(); ++i)
+    differing += kh2::SerializePayload(x.entries[i]) != kh2::SerializePayload(y.entries[i]) ? 1 : 0;
+  EXPECT_EQ(differing, 1u);
+}
+
+}  // namespace
+}  // namespace animkit
