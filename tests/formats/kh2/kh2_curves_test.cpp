@@ -84,7 +84,7 @@ void ExpectKey(const CurveKey& k, float frame, float value, float in, float out,
   EXPECT_EQ(int(k.interpolation), int(i));
 }
 
-TEST(Kh2Curves, GoldenChannelsFromTheLayout) {
+TEST(Kh2StoredCurves, GoldenChannelsFromTheLayout) {
   const StoredCurves c = StoredCurvesOf(TwoBones(), TwoBoneSkeleton(), {});
   EXPECT_EQ(c.rotation_mode, "XYZ");
   EXPECT_TRUE(c.driven.empty());
@@ -157,7 +157,7 @@ void ExpectCurvesArePose(const Motion& m, const Skeleton& skeleton, const std::v
   if (compared) *compared = n;
 }
 
-TEST(Kh2Curves, EvaluatedAtEveryFrameTheyAreTheDecodersPose) {
+TEST(Kh2StoredCurves, EvaluatedAtEveryFrameTheyAreTheDecodersPose) {
   size_t compared = 0;
   ExpectCurvesArePose(TwoBones(), TwoBoneSkeleton(), {}, StoredCurvesOf(TwoBones(), TwoBoneSkeleton(), {}), &compared);
   EXPECT_EQ(compared, 22u);  // 2 joints x 11 frames
@@ -166,7 +166,7 @@ TEST(Kh2Curves, EvaluatedAtEveryFrameTheyAreTheDecodersPose) {
 // The edits of a clip as JSON-free channels.
 CurveEdit Edit(const std::string& clip, const StoredChannel& c) { return {clip, c}; }
 
-TEST(Kh2Curves, AnUneditedSubmissionIsTheFilesBytes) {
+TEST(Kh2StoredCurves, AnUneditedSubmissionIsTheFilesBytes) {
   const Bytes file = SerializeMotion(TwoBones());
   std::vector<CurveEdit> edits;
   for (const StoredChannel& c : StoredCurvesOf(TwoBones(), {}, {}).channels) edits.push_back(Edit("motion", c));
@@ -176,7 +176,7 @@ TEST(Kh2Curves, AnUneditedSubmissionIsTheFilesBytes) {
   EXPECT_EQ(report.replaced, 0u);
 }
 
-TEST(Kh2Curves, OneReplacedCurveReadsBackAndNothingElseChanges) {
+TEST(Kh2StoredCurves, OneReplacedCurveReadsBackAndNothingElseChanges) {
   const Motion before = TwoBones();
   const Bytes file = SerializeMotion(before);
   const StoredCurves curves = StoredCurvesOf(before, {}, {});
@@ -223,7 +223,7 @@ TEST(Kh2Curves, OneReplacedCurveReadsBackAndNothingElseChanges) {
             Find(curves, 0, CurveProperty::Location, 0)->keys);
 }
 
-TEST(Kh2Curves, ReplacedInAnArchiveTheOtherEntriesKeepTheirBytes) {
+TEST(Kh2StoredCurves, ReplacedInAnArchiveTheOtherEntriesKeepTheirBytes) {
   Bar bar;
   BarEntry motion;
   motion.type = kEntryMotion;
@@ -247,7 +247,7 @@ TEST(Kh2Curves, ReplacedInAnArchiveTheOtherEntriesKeepTheirBytes) {
   EXPECT_EQ(Find(StoredCurvesOf(*back.entries[0].motion, {}, {}), 1, CurveProperty::RotationEuler, 2)->keys[1].value, 1.0f);
 }
 
-TEST(Kh2Curves, EditsThatCannotBeWrittenNameTheClipAndJoint) {
+TEST(Kh2StoredCurves, EditsThatCannotBeWrittenNameTheClipAndJoint) {
   const Bytes file = SerializeMotion(TwoBones());
   StoredChannel c = *Find(StoredCurvesOf(TwoBones(), {}, {}), 0, CurveProperty::Location, 0);
   auto error = [&](const std::string& clip, const StoredChannel& ch) {

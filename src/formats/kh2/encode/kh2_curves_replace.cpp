@@ -94,7 +94,7 @@ std::optional<Bytes> RewriteMotion(const Motion& motion, const std::string& clip
                  [&](float t) { return static_cast<float>(double(t) * per_frame); });
   std::vector<Key> added_keys;
   std::vector<std::pair<size_t, Curve>> patched;  // forward curve index, its new record
-  std::vector<size_t> seen;
+  std::vector<std::pair<size_t, const CurveEdit*>> seen;
   for (const CurveEdit* edit : edits) {
     const StoredChannel& c = edit->channel;
     const std::string where = Where(clip, c);
@@ -108,24 +108,31 @@ std::optional<Bytes> RewriteMotion(const Motion& motion, const std::string& clip
     }
     if (curve == im.forward.size())
       throw Error::General(where + ": the motion stores no curve there (only stored curves can be replaced)");
-    if (std::find(seen.begin(), seen.end(), curve) != seen.end()) throw Error::General(where + ": edited twice");
-    seen.push_back(curve);
+    // Clips sharing a motion (links) may each submit its curves: the same keys are one edit.
+    const auto twice = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == curve; });
+    if (twice != seen.end()) {
+      const StoredChannel& other = twice->second->channel;
+      if (other.keys == c.keys && other.pre == c.pre && other.post == c.post) continue;
+      throw Error::General(where + ": edited twice, differently (also as clip " + twice->second->clip + ")");
+    }
+    seen.emplace_back(curve, edit);
     if (c.keys.empty()) throw Error::General(where + ": a curve needs at least one key");
     if (c.keys.size() > 255) throw Error::General(where + ": " + std::to_string(c.keys.size()) + " keys (a curve holds at most 255)");
-    for (size_t k = 0; k < c.keys.size(); ++k) {
-      const CurveKey& key = c.keys[k];
-      if (!std::isfinite(key.frame) || !std::isfinite(key.value) || !std::isfinite(key.in_slope) || !std::isfinite(key.out_slope))
-        throw Error::General(where + ": key " + std::to_string(k) + " is not finite");
-      if (k > 0 && !(key.frame > c.keys[k - 1].frame))
-        throw Error::General(where + ": key " + std::to_string(k) + " (frame " + std::to_string(key.frame) +
-                             ") is not after the key before it");
-    }
     const StoredChannel* current = nullptr;
     for (const StoredChannel& s : stored.channels)
       if (s.joint == joint && s.property == c.property && s.axis == c.axis) current = &s;
     if (current && current->keys == c.keys && current->pre == c.pre && current->post == c.post) {
-      ++report.unchanged;
+      ++report.unchanged;  // as the file has it, whatever it holds (real files have keys at equal times)
       continue;
+    }
+    // Equal frames are allowed (the game takes the later key there), going back is not.
+    for (size_t k = 0; k < c.keys.size(); ++k) {
+      const CurveKey& key = c.keys[k];
+      if (!std::isfinite(key.frame) || !std::isfinite(key.value) || !std::isfinite(key.in_slope) || !std::isfinite(key.out_slope))
+        throw Error::General(where + ": key " + std::to_string(k) + " is not finite");
+      if (k > 0 && key.frame < c.keys[k - 1].frame)
+        throw Error::General(where + ": key " + std::to_string(k) + " (frame " + std::to_string(key.frame) +
+                             ") is before the key before it");
     }
     std::vector<Key> keys;
     for (const CurveKey& key : c.keys) {
