@@ -118,6 +118,12 @@ StoredCurves StoredCurvesOf(const Motion& motion, const Skeleton& skeleton, cons
       driven[size_t(m.bone_count) + size_t(c.joint)] = true;  // an inverse curve overrides the forward one
   for (size_t j = 0; j < joints; ++j)
     if (!plan.calculated.empty() && plan.calculated[j]) driven[j] = true;
+  // What the game drives even where animkit keeps forward kinematics (an unverified constraint
+  // type, a constraint or expression the plan skipped): the curves are not the game's pose there.
+  for (const Constraint& c : m.constraints)
+    if (c.joint >= 0 && size_t(c.joint) < joints) driven[size_t(c.joint)] = true;
+  for (const Expression& e : m.expressions)
+    if (e.joint >= 0 && size_t(e.joint) < joints) driven[size_t(e.joint)] = true;
   for (size_t j = 0; j < joints; ++j) {
     if (driven[j]) out.driven.push_back(int(j));
     const bool any = posed[j] || std::any_of(curve[j].begin(), curve[j].end(), [](const Curve* c) { return c; });
