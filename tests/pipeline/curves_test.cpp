@@ -9,6 +9,7 @@
 
 #include "support/test_support.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -163,13 +164,13 @@ TEST(Curves, RealMovesetOneToOneKeysAndTheDecodersPose) {
       return size_t((p == CurveProperty::Scale ? 0 : p == CurveProperty::RotationEuler ? 3 : 6) + axis);
     };
     for (const StoredConstant& k : cc->curves.constants) channels[size_t(k.joint)][slot(k.property, k.axis)] = k.value;
-    std::vector<bool> keyed(clip.tracks.size(), false);
-    for (const StoredChannel& ch : cc->curves.channels) keyed[size_t(ch.joint)] = true;
+    std::vector<std::array<bool, 3>> keyed(clip.tracks.size(), {false, false, false});  // location, rotation, scale
+    for (const StoredChannel& ch : cc->curves.channels) keyed[size_t(ch.joint)][size_t(ch.property)] = true;
     for (size_t f = 0; f < clip.frame_count; ++f) {
       for (const StoredChannel& ch : cc->curves.channels)
         channels[size_t(ch.joint)][slot(ch.property, ch.axis)] = float(EvaluateStoredChannel(ch, double(f)));
       for (size_t j = 0; j < clip.tracks.size(); ++j) {
-        if (!keyed[j] || cc->curves.Driven(int(j))) continue;
+        if (cc->curves.Driven(int(j))) continue;
         const TransformTRS x = kh2::TransformFromChannels(channels[j]);
         const JointTrack& t = clip.tracks[j];
         auto near = [](Vec3 a, Vec3 b) {
@@ -177,14 +178,20 @@ TEST(Curves, RealMovesetOneToOneKeysAndTheDecodersPose) {
           const double n = std::sqrt(double(b.x) * b.x + double(b.y) * b.y + double(b.z) * b.z);
           return d <= 1e-5 * (1 + n);
         };
-        const bool ok = near(x.translation, t.translation.values[f]) && near(x.scale, t.scale.values[f]) &&
-                        AngleBetween(x.rotation, t.rotation.values[f]) <= 1e-5;
-        ++compared;
-        if (!ok && mismatched++ == 0) first = mc.name + " joint " + std::to_string(j) + " frame " + std::to_string(f);
+        // Each property the curves key (all three axes: curves and constants).
+        const bool ok[3] = {!keyed[j][0] || near(x.translation, t.translation.values[f]),
+                            !keyed[j][1] || AngleBetween(x.rotation, t.rotation.values[f]) <= 1e-5,
+                            !keyed[j][2] || near(x.scale, t.scale.values[f])};
+        for (int p = 0; p < 3; ++p) {
+          if (!keyed[j][size_t(p)]) continue;
+          ++compared;
+          if (!ok[p] && mismatched++ == 0)
+            first = mc.name + " joint " + std::to_string(j) + " property " + std::to_string(p) + " frame " + std::to_string(f);
+        }
       }
     }
   }
-  std::printf("airslide: %zu joint-frames compared, %zu differ\n", compared, mismatched);
+  std::printf("airslide: %zu joint-property-frames compared, %zu differ\n", compared, mismatched);
   EXPECT_GT(compared, 0u);
   EXPECT_EQ(mismatched, 0u) << "first: " << first;
 }

@@ -35,7 +35,7 @@ struct StoredChannel {
   std::vector<CurveKey> keys;  // sorted by frame in files the game plays
 };
 
-// A channel of an animated joint that no curve moves: its value for the whole clip.
+// An axis no curve moves of a property a curve moves on another axis: its value all clip long.
 struct StoredConstant {
   int joint = 0;
   std::string joint_name;

@@ -6,6 +6,7 @@
 
 #include "support/test_support.hpp"
 
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -114,12 +115,17 @@ TEST(Kh2StoredCurves, GoldenChannelsFromTheLayout) {
   ASSERT_NE(rx, nullptr);
   ExpectKey(rx->keys[0], 0, 0, 0, 0, CurveInterpolation::Constant);  // the Zero key: 0 until the next
   ExpectKey(rx->keys[1], 6, 1, 0, 0, CurveInterpolation::Linear);
-  // Constants: bone 0's other 6 channels (rest), bone 1's other 7 (translation Z its initial pose).
-  EXPECT_EQ(c.constants.size(), 13u);
-  bool initial = false;
-  for (const StoredConstant& k : c.constants)
-    if (k.joint == 1 && k.property == CurveProperty::Location && k.axis == 2) initial = k.value == 0.5f;
-  EXPECT_TRUE(initial);
+  // Constants: the other axes of keyed properties: bone 0 location Z, scale Y and Z; bone 1
+  // rotation Y (bone 1's translation has no curve: its initial pose is the glTF's to give).
+  ASSERT_EQ(c.constants.size(), 4u);
+  EXPECT_EQ(c.constants[0].joint, 0);
+  EXPECT_EQ(c.constants[0].property, CurveProperty::Location);
+  EXPECT_EQ(c.constants[0].axis, 2);
+  EXPECT_EQ(c.constants[1].property, CurveProperty::Scale);
+  EXPECT_EQ(c.constants[1].value, 1.0f);
+  EXPECT_EQ(c.constants[3].joint, 1);
+  EXPECT_EQ(c.constants[3].property, CurveProperty::RotationEuler);
+  EXPECT_EQ(c.constants[3].axis, 1);
 }
 
 // The channels at every frame compose to the pose the decoder gives every joint that is not driven.
@@ -134,24 +140,31 @@ void ExpectCurvesArePose(const Motion& m, const Skeleton& skeleton, const std::v
     return size_t((p == CurveProperty::Scale ? 0 : p == CurveProperty::RotationEuler ? 3 : 6) + axis);
   };
   for (const StoredConstant& k : curves.constants) channels[size_t(k.joint)][slot(k.property, k.axis)] = k.value;
-  std::vector<bool> keyed(clip.tracks.size(), false);
-  for (const StoredChannel& ch : curves.channels) keyed[size_t(ch.joint)] = true;
+  std::vector<std::array<bool, 3>> keyed(clip.tracks.size(), {false, false, false});  // location, rotation, scale
+  for (const StoredChannel& ch : curves.channels) keyed[size_t(ch.joint)][size_t(ch.property)] = true;
   size_t n = 0;
   for (size_t f = 0; f < clip.frame_count; ++f) {
     for (const StoredChannel& ch : curves.channels)
       channels[size_t(ch.joint)][slot(ch.property, ch.axis)] = float(EvaluateStoredChannel(ch, double(f)));
     for (size_t j = 0; j < clip.tracks.size(); ++j) {
-      if (!keyed[j] || curves.Driven(int(j))) continue;
+      if (curves.Driven(int(j))) continue;
       const TransformTRS x = TransformFromChannels(channels[j]);
       const JointTrack& t = clip.tracks[j];
       const Vec3 tr = t.translation.values[f], sc = t.scale.values[f];
       const QuatXYZW q = t.rotation.values[f];
       auto near = [](float a, float b) { return std::abs(double(a) - b) <= 1e-5 * (1 + std::abs(double(b))); };
-      ASSERT_TRUE(near(x.translation.x, tr.x) && near(x.translation.y, tr.y) && near(x.translation.z, tr.z))
-          << "joint " << j << " frame " << f;
-      ASSERT_TRUE(near(x.scale.x, sc.x) && near(x.scale.y, sc.y) && near(x.scale.z, sc.z)) << "joint " << j << " frame " << f;
-      ASSERT_LE(AngleBetween(x.rotation, q), 1e-5) << "joint " << j << " frame " << f;
-      ++n;
+      // Each property the curves key (all three axes: curves and constants).
+      if (keyed[j][0]) {
+        ASSERT_TRUE(near(x.translation.x, tr.x) && near(x.translation.y, tr.y) && near(x.translation.z, tr.z))
+            << "joint " << j << " frame " << f;
+      }
+      if (keyed[j][2]) {
+        ASSERT_TRUE(near(x.scale.x, sc.x) && near(x.scale.y, sc.y) && near(x.scale.z, sc.z)) << "joint " << j << " frame " << f;
+      }
+      if (keyed[j][1]) {
+        ASSERT_LE(AngleBetween(x.rotation, q), 1e-5) << "joint " << j << " frame " << f;
+      }
+      n += size_t(keyed[j][0]) + size_t(keyed[j][1]) + size_t(keyed[j][2]);
     }
   }
   if (compared) *compared = n;
@@ -160,7 +173,7 @@ void ExpectCurvesArePose(const Motion& m, const Skeleton& skeleton, const std::v
 TEST(Kh2StoredCurves, EvaluatedAtEveryFrameTheyAreTheDecodersPose) {
   size_t compared = 0;
   ExpectCurvesArePose(TwoBones(), TwoBoneSkeleton(), {}, StoredCurvesOf(TwoBones(), TwoBoneSkeleton(), {}), &compared);
-  EXPECT_EQ(compared, 22u);  // 2 joints x 11 frames
+  EXPECT_EQ(compared, 33u);  // (bone 0 location and scale, bone 1 rotation) x 11 frames
 }
 
 // The edits of a clip as JSON-free channels.

@@ -11,8 +11,8 @@ namespace animkit::kh2 {
 // An interpolated motion's forward curves (the last of each joint's channel: the one the game
 // applies) as the clip DecodeMotion makes: frame = key time * fps / 60 - frame start, slopes
 // per frame, Zero keys as constant keys of value 0 (the last key, whose segment is never
-// played, keeps its value). constants: the other channels of joints with a curve or an initial
-// pose (the initial pose, else rest). driven: joints a constraint (with its limiter), IK, an
+// played, keeps its value). constants: the other axes of a property (location, rotation, scale) that
+// has a curve on one axis (the initial pose, else rest). driven: joints a constraint (with its limiter), IK, an
 // expression or an inverse curve sets in the game, whether or not animkit's evaluation applies it
 // (an unverified constraint type is kept as forward kinematics: EvaluationSettings). rest and skeleton as for DecodeMotion (names; missing: numbered).
 StoredCurves StoredCurvesOf(const Motion& motion, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,

@@ -102,12 +102,11 @@ StoredCurves StoredCurvesOf(const Motion& motion, const Skeleton& skeleton, cons
   // The curve the game applies to each joint's channel: the last forward one.
   std::vector<std::array<const Curve*, kChannelCount>> curve(joints);
   std::vector<ChannelValues> constant(plan.base);
-  std::vector<bool> posed(joints, false), driven(plan.driven);
+  std::vector<bool> driven(plan.driven);
   driven.resize(joints, false);
   for (const InitialPose& p : m.initial_pose)
     if (p.bone >= 0 && size_t(p.bone) < joints && p.channel >= 0 && p.channel < kChannelCount) {
       constant[size_t(p.bone)][size_t(p.channel)] = p.value;
-      posed[size_t(p.bone)] = true;
     }
   for (const Curve& c : m.forward)
     if (c.key_count > 0 && c.channel() < kChannelCount && m.AnimatesJoint(c, false) && size_t(c.joint) < joints)
@@ -126,10 +125,10 @@ StoredCurves StoredCurvesOf(const Motion& motion, const Skeleton& skeleton, cons
     if (e.joint >= 0 && size_t(e.joint) < joints) driven[size_t(e.joint)] = true;
   for (size_t j = 0; j < joints; ++j) {
     if (driven[j]) out.driven.push_back(int(j));
-    const bool any = posed[j] || std::any_of(curve[j].begin(), curve[j].end(), [](const Curve* c) { return c; });
-    if (!any) continue;
-    // Blender's channel order: location, rotation, scale; axes x, y, z.
-    for (const int first : {6, 3, 0})
+    // Blender's channel order: location, rotation, scale; axes x, y, z. A property with a curve
+    // on any axis lists all three (constants for the others: an Euler rotation needs them all).
+    for (const int first : {6, 3, 0}) {
+      if (!curve[j][size_t(first)] && !curve[j][size_t(first + 1)] && !curve[j][size_t(first + 2)]) continue;
       for (int axis = 0; axis < 3; ++axis) {
         const int ch = first + axis;
         if (const Curve* c = curve[j][size_t(ch)]) {
@@ -146,6 +145,7 @@ StoredCurves StoredCurvesOf(const Motion& motion, const Skeleton& skeleton, cons
           out.constants.push_back({int(j), NameOf(skeleton, j), PropertyOf(ch), axis, constant[j][size_t(ch)]});
         }
       }
+    }
   }
   return out;
 }
