@@ -128,6 +128,25 @@ TEST(Kh2StoredCurves, GoldenChannelsFromTheLayout) {
   EXPECT_EQ(c.constants[3].axis, 1);
 }
 
+// rotation_mode "XYZ" in Blender's naming: X applied first, q = qz * qy * qx, which is how the
+// evaluator composes a joint's Euler channels.
+TEST(Kh2StoredCurves, RotationModeXyzAppliesXFirst) {
+  const double x = 0.3, y = -0.7, z = 1.1;
+  struct Q {
+    double x, y, z, w;
+  };
+  auto mul = [](Q a, Q b) {
+    return Q{a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+             a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+  };
+  const Q qx{std::sin(x / 2), 0, 0, std::cos(x / 2)}, qy{0, std::sin(y / 2), 0, std::cos(y / 2)},
+      qz{0, 0, std::sin(z / 2), std::cos(z / 2)};
+  const Q want = mul(qz, mul(qy, qx));
+  const TransformTRS t = TransformFromChannels({1, 1, 1, float(x), float(y), float(z), 0, 0, 0});
+  test::ExpectQuat(t.rotation, want.x, want.y, want.z, want.w, 1e-6);
+  EXPECT_EQ(StoredCurvesOf(TwoBones(), {}, {}).rotation_mode, "XYZ");
+}
+
 // The channels at every frame compose to the pose the decoder gives every joint that is not driven.
 void ExpectCurvesArePose(const Motion& m, const Skeleton& skeleton, const std::vector<ChannelValues>& rest,
                          const StoredCurves& curves, size_t* compared = nullptr) {
