@@ -76,56 +76,119 @@ Bytes Chunk(const std::function<void(ByteWriter&)>& f) {
   return w.Take();
 }
 
-// The motion's bytes with the edited curves replaced; nullopt when every edit equals the file.
-std::optional<Bytes> RewriteMotion(const Motion& motion, const std::string& clip, const std::vector<const CurveEdit*>& edits,
-                                   ReplaceCurvesReport& report) {
-  if (motion.raw) throw Error::General("clip " + clip + ": a raw motion stores no curves");
-  InterpolatedMotion im = motion.interpolated;
-  const double per_frame = kEngineRate / double(im.fps);  // key-time units per frame
-  const double start = detail::FramesPlayed(im).start;
-  const StoredCurves stored = StoredCurvesOf(motion, {}, {});
-  const auto& past = im.read_past;
-  const size_t own_keys = im.keys.size() - past.keys;
-  // Entries are found by what they read as in the stored curves (formats/kh2/curves.hpp).
-  Table times(im.key_times, im.key_times.size() - past.key_times, past.key_times, kTimeIndexLimit, "key time",
-              [&](float t) { return static_cast<float>(double(t) / per_frame - start); });
-  Table values(im.values, im.values.size() - past.values, past.values, kIndexLimit, "key value", [](float v) { return v; });
-  Table tangents(im.tangents, im.tangents.size() - past.tangents, past.tangents, kIndexLimit, "tangent",
-                 [&](float t) { return static_cast<float>(double(t) * per_frame); });
-  std::vector<Key> added_keys;
-  std::vector<std::pair<size_t, Curve>> patched;  // forward curve index, its new record
-  std::vector<std::pair<size_t, const CurveEdit*>> seen;
-  for (const CurveEdit* edit : edits) {
-    const StoredChannel& c = edit->channel;
-    const std::string where = Where(clip, c);
-    if (c.axis < 0 || c.axis > 2) throw Error::General(where + ": the axis must be 0, 1 or 2");
-    const int channel = ChannelOf(c);
-    const int joint = c.joint;
-    size_t curve = im.forward.size();
-    for (size_t i = 0; i < im.forward.size(); ++i) {
-      const Curve& f = im.forward[i];
-      if (f.joint == joint && f.channel() == channel && f.key_count > 0 && im.AnimatesJoint(f, false)) curve = i;
-    }
-    if (curve == im.forward.size())
-      throw Error::General(where + ": the motion stores no curve there (only stored curves can be replaced)");
+// One motion's edits: the tables' new entries and the patched curves, then the entry's bytes.
+class MotionRewrite {
+ public:
+  MotionRewrite(const Motion& motion, const std::string& clip)
+      : motion_(motion),
+        clip_(clip),
+        im_(motion.interpolated),
+        per_frame_(kEngineRate / double(im_.fps)),
+        start_(detail::FramesPlayed(im_).start),
+        stored_(StoredCurvesOf(motion, {}, {})),
+        own_keys_(im_.keys.size() - im_.read_past.keys),
+        // Entries are found by what they read as in the stored curves (formats/kh2/curves.hpp).
+        times_(im_.key_times, im_.key_times.size() - im_.read_past.key_times, im_.read_past.key_times, kTimeIndexLimit,
+               "key time", [this](float t) { return static_cast<float>(double(t) / per_frame_ - start_); }),
+        values_(im_.values, im_.values.size() - im_.read_past.values, im_.read_past.values, kIndexLimit, "key value",
+                [](float v) { return v; }),
+        tangents_(im_.tangents, im_.tangents.size() - im_.read_past.tangents, im_.read_past.tangents, kIndexLimit,
+                  "tangent", [this](float t) { return static_cast<float>(double(t) * per_frame_); }) {
+    if (motion.raw) throw Error::General("clip " + clip + ": a raw motion stores no curves");
+  }
+
+  void Apply(const CurveEdit& edit, ReplaceCurvesReport& report) {
+    const StoredChannel& c = edit.channel;
+    const std::string where = Where(clip_, c);
+    const size_t curve = CurveFor(c, where);
     // Clips sharing a motion (links) may each submit its curves: the same keys are one edit.
-    const auto twice = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == curve; });
-    if (twice != seen.end()) {
+    const auto twice = std::find_if(seen_.begin(), seen_.end(), [&](const auto& s) { return s.first == curve; });
+    if (twice != seen_.end()) {
       const StoredChannel& other = twice->second->channel;
-      if (other.keys == c.keys && other.pre == c.pre && other.post == c.post) continue;
+      if (other.keys == c.keys && other.pre == c.pre && other.post == c.post) return;
       throw Error::General(where + ": edited twice, differently (also as clip " + twice->second->clip + ")");
     }
-    seen.emplace_back(curve, edit);
+    seen_.emplace_back(curve, &edit);
     if (c.keys.empty()) throw Error::General(where + ": a curve needs at least one key");
     if (c.keys.size() > 255) throw Error::General(where + ": " + std::to_string(c.keys.size()) + " keys (a curve holds at most 255)");
     const StoredChannel* current = nullptr;
-    for (const StoredChannel& s : stored.channels)
-      if (s.joint == joint && s.property == c.property && s.axis == c.axis) current = &s;
+    for (const StoredChannel& s : stored_.channels)
+      if (s.joint == c.joint && s.property == c.property && s.axis == c.axis) current = &s;
     if (current && current->keys == c.keys && current->pre == c.pre && current->post == c.post) {
       ++report.unchanged;  // as the file has it, whatever it holds (real files have keys at equal times)
-      continue;
+      return;
     }
-    // Equal frames are allowed (the game takes the later key there), going back is not.
+    CheckKeys(c, where);
+    const std::vector<Key> keys = Encoded(c, where);
+    const size_t first = Placed(keys, where);
+    Curve rec = im_.forward[curve];
+    rec.first_key = static_cast<uint16_t>(first);
+    rec.key_count = static_cast<uint8_t>(keys.size());
+    rec.packed = static_cast<uint8_t>((rec.packed & 15) | (static_cast<uint8_t>(c.pre) << 4) | (static_cast<uint8_t>(c.post) << 6));
+    im_.forward[curve] = rec;
+    patched_.emplace_back(curve, rec);
+    ++report.replaced;
+  }
+
+  // The entry's bytes; nullopt when no edit changed a curve.
+  std::optional<Bytes> Write(ReplaceCurvesReport& report) {
+    if (patched_.empty()) return std::nullopt;
+    report.appended_keys += added_keys_.size();
+    report.appended_times += times_.added.size();
+    report.appended_values += values_.added.size();
+    report.appended_tangents += tangents_.added.size();
+    Bytes bytes = SerializeMotion(motion_);  // the entry as read (Serialize(Parse(x)) == x)
+    for (const auto& [i, rec] : patched_) {
+      const size_t pos = At(im_.forward_offset) + i * 6;
+      const Bytes b = Chunk([&](ByteWriter& w) { w.I16(rec.joint), w.U8(rec.packed), w.U8(rec.key_count), w.U16(rec.first_key); });
+      std::memcpy(bytes.data() + pos, b.data(), b.size());
+    }
+    const std::vector<Growth> growth = Growths();
+    MoveOffsets(growth);
+    Bytes out;
+    size_t from = 0;
+    for (const Growth& g : growth) {
+      out.insert(out.end(), bytes.begin() + std::ptrdiff_t(from), bytes.begin() + std::ptrdiff_t(g.end));
+      out.insert(out.end(), g.data.begin(), g.data.end());
+      from = g.end;
+    }
+    out.insert(out.end(), bytes.begin() + std::ptrdiff_t(from), bytes.end());
+    MotionHeader header = motion_.header;
+    if (size_t(uint32_t(header.byte_count)) + kReservedSize == bytes.size())
+      header.byte_count = static_cast<int32_t>(out.size() - kReservedSize);
+    const Bytes h = Chunk([&](ByteWriter& w) { fields::WriteAll(w, header, detail::kMotionHeader); });
+    std::memcpy(out.data() + kReservedSize, h.data(), h.size());
+    const Bytes ih = Chunk([&](ByteWriter& w) { fields::WriteAll(w, im_, detail::kInterpolatedHeader); });
+    std::memcpy(out.data() + detail::kHeaderEnd, ih.data(), ih.size());
+    return out;
+  }
+
+ private:
+  // A grown table: its new entries at the end of its own, padded to 16 bytes so that every
+  // later table keeps its alignment (the padding reads as zero entries no curve uses).
+  struct Growth {
+    int32_t InterpolatedMotion::*offset;
+    size_t end;  // absolute: the end of the table's own entries
+    Bytes data;
+  };
+
+  static size_t At(int32_t offset) { return kReservedSize + size_t(uint32_t(offset)); }
+
+  size_t CurveFor(const StoredChannel& c, const std::string& where) const {
+    if (c.axis < 0 || c.axis > 2) throw Error::General(where + ": the axis must be 0, 1 or 2");
+    const int channel = ChannelOf(c);
+    size_t curve = im_.forward.size();
+    for (size_t i = 0; i < im_.forward.size(); ++i) {
+      const Curve& f = im_.forward[i];
+      if (f.joint == c.joint && f.channel() == channel && f.key_count > 0 && im_.AnimatesJoint(f, false)) curve = i;
+    }
+    if (curve == im_.forward.size())
+      throw Error::General(where + ": the motion stores no curve there (only stored curves can be replaced)");
+    return curve;
+  }
+
+  // Equal frames are allowed (the game takes the later key there), going back is not.
+  static void CheckKeys(const StoredChannel& c, const std::string& where) {
     for (size_t k = 0; k < c.keys.size(); ++k) {
       const CurveKey& key = c.keys[k];
       if (!std::isfinite(key.frame) || !std::isfinite(key.value) || !std::isfinite(key.in_slope) || !std::isfinite(key.out_slope))
@@ -134,125 +197,118 @@ std::optional<Bytes> RewriteMotion(const Motion& motion, const std::string& clip
         throw Error::General(where + ": key " + std::to_string(k) + " (frame " + std::to_string(key.frame) +
                              ") is before the key before it");
     }
+  }
+
+  std::vector<Key> Encoded(const StoredChannel& c, const std::string& where) {
     std::vector<Key> keys;
     for (const CurveKey& key : c.keys) {
       Key k;
-      const float tau = static_cast<float>((double(key.frame) + start) * per_frame);
-      const size_t t = times.Find(key.frame, tau, where);
-      if (t >= kTimeIndexLimit) throw Error::General(where + ": key time index past 14 bits");
+      const float tau = static_cast<float>((double(key.frame) + start_) * per_frame_);
+      const size_t t = times_.Find(key.frame, tau, where);
       const KeyType type = key.interpolation == CurveInterpolation::Constant ? KeyType::Constant
                            : key.interpolation == CurveInterpolation::Linear ? KeyType::Linear
                                                                               : KeyType::Hermite;
       k.packed = static_cast<uint16_t>((t << 2) | static_cast<uint8_t>(type));
-      k.value = static_cast<uint16_t>(values.Find(key.value, key.value, where));
-      k.in_tangent = static_cast<uint16_t>(tangents.Find(key.in_slope, static_cast<float>(double(key.in_slope) / per_frame), where));
-      k.out_tangent = static_cast<uint16_t>(tangents.Find(key.out_slope, static_cast<float>(double(key.out_slope) / per_frame), where));
+      k.value = static_cast<uint16_t>(values_.Find(key.value, key.value, where));
+      k.in_tangent = static_cast<uint16_t>(tangents_.Find(key.in_slope, static_cast<float>(double(key.in_slope) / per_frame_), where));
+      k.out_tangent = static_cast<uint16_t>(tangents_.Find(key.out_slope, static_cast<float>(double(key.out_slope) / per_frame_), where));
       keys.push_back(k);
     }
+    return keys;
+  }
+
+  // Where the keys are: a run the table (or what was appended) already holds, else appended.
+  size_t Placed(const std::vector<Key>& keys, const std::string& where) {
     auto same = [](const Key& a, const Key& b) {
       return a.packed == b.packed && a.value == b.value && a.in_tangent == b.in_tangent && a.out_tangent == b.out_tangent;
     };
-    // The keys where the table (or what this edit appended) already holds them in a row, else appended.
     size_t first = SIZE_MAX;
-    std::vector<Key> all(im.keys.begin(), im.keys.begin() + std::ptrdiff_t(own_keys));
-    all.insert(all.end(), added_keys.begin(), added_keys.end());
+    std::vector<Key> all(im_.keys.begin(), im_.keys.begin() + std::ptrdiff_t(own_keys_));
+    all.insert(all.end(), added_keys_.begin(), added_keys_.end());
     for (size_t i = 0; first == SIZE_MAX && i + keys.size() <= all.size(); ++i)
       if (std::equal(keys.begin(), keys.end(), all.begin() + std::ptrdiff_t(i), same)) first = i;
     if (first == SIZE_MAX) {
-      if (past.keys > 0)
-        throw Error::General(where + ": the motion's key table would grow, but curves read " + std::to_string(past.keys) +
-                             " keys past its end (they would read the new ones)");
-      first = own_keys + added_keys.size();
-      added_keys.insert(added_keys.end(), keys.begin(), keys.end());
+      if (im_.read_past.keys > 0)
+        throw Error::General(where + ": the motion's key table would grow, but curves read " +
+                             std::to_string(im_.read_past.keys) + " keys past its end (they would read the new ones)");
+      first = own_keys_ + added_keys_.size();
+      added_keys_.insert(added_keys_.end(), keys.begin(), keys.end());
     }
     if (first + keys.size() > kIndexLimit) throw Error::General(where + ": the motion's key table is full");
-    Curve rec = im.forward[curve];
-    rec.first_key = static_cast<uint16_t>(first);
-    rec.key_count = static_cast<uint8_t>(keys.size());
-    rec.packed = static_cast<uint8_t>((rec.packed & 15) | (static_cast<uint8_t>(c.pre) << 4) | (static_cast<uint8_t>(c.post) << 6));
-    im.forward[curve] = rec;
-    patched.emplace_back(curve, rec);
-    ++report.replaced;
+    return first;
   }
-  if (patched.empty()) return std::nullopt;
-  report.appended_keys += added_keys.size();
-  report.appended_times += times.added.size();
-  report.appended_values += values.added.size();
-  report.appended_tangents += tangents.added.size();
 
-  Bytes bytes = SerializeMotion(motion);  // the entry as read (Serialize(Parse(x)) == x)
-  auto at = [](int32_t offset) { return kReservedSize + size_t(uint32_t(offset)); };
-  for (const auto& [i, rec] : patched) {
-    const size_t pos = at(im.forward_offset) + i * 6;
-    const Bytes b = Chunk([&](ByteWriter& w) { w.I16(rec.joint), w.U8(rec.packed), w.U8(rec.key_count), w.U16(rec.first_key); });
-    std::memcpy(bytes.data() + pos, b.data(), b.size());
+  std::vector<Growth> Growths() const {
+    auto pad16 = [](Bytes b) {
+      b.resize((b.size() + 15) / 16 * 16, 0);
+      return b;
+    };
+    auto floats = [&](const std::vector<float>& v) {
+      return pad16(Chunk([&](ByteWriter& w) {
+        for (float f : v) w.F32(f);
+      }));
+    };
+    const InterpolatedMotion& old = motion_.interpolated;
+    const auto& past = old.read_past;
+    std::vector<Growth> growth;
+    if (!added_keys_.empty())
+      growth.push_back({&InterpolatedMotion::key_offset, At(old.key_offset) + own_keys_ * 8, pad16(Chunk([&](ByteWriter& w) {
+                          for (const Key& k : added_keys_) w.U16(k.packed), w.U16(k.value), w.U16(k.in_tangent), w.U16(k.out_tangent);
+                        }))});
+    if (!times_.added.empty())
+      growth.push_back({&InterpolatedMotion::key_time_offset,
+                        At(old.key_time_offset) + (old.key_times.size() - past.key_times) * 4, floats(times_.added)});
+    if (!values_.added.empty())
+      growth.push_back({&InterpolatedMotion::key_value_offset,
+                        At(old.key_value_offset) + (old.values.size() - past.values) * 4, floats(values_.added)});
+    if (!tangents_.added.empty())
+      growth.push_back({&InterpolatedMotion::tangent_offset,
+                        At(old.tangent_offset) + (old.tangents.size() - past.tangents) * 4, floats(tangents_.added)});
+    std::sort(growth.begin(), growth.end(), [](const Growth& a, const Growth& b) { return a.end < b.end; });
+    return growth;
   }
-  // Each grown table takes its new entries at its end, padded to 16 bytes so that every later
-  // table keeps its alignment (the padding reads as zero entries no curve uses).
-  struct Growth {
-    int32_t InterpolatedMotion::*offset;
-    size_t end;  // absolute: the end of the table's own entries
-    Bytes data;
-  };
-  auto pad16 = [](Bytes b) {
-    b.resize((b.size() + 15) / 16 * 16, 0);
-    return b;
-  };
-  auto floats = [&](const std::vector<float>& v) {
-    return pad16(Chunk([&](ByteWriter& w) {
-      for (float f : v) w.F32(f);
-    }));
-  };
-  const InterpolatedMotion& old = motion.interpolated;
-  std::vector<Growth> growth;
-  if (!added_keys.empty())
-    growth.push_back({&InterpolatedMotion::key_offset, at(old.key_offset) + own_keys * 8, pad16(Chunk([&](ByteWriter& w) {
-                        for (const Key& k : added_keys) w.U16(k.packed), w.U16(k.value), w.U16(k.in_tangent), w.U16(k.out_tangent);
-                      }))});
-  const size_t own_times = old.key_times.size() - past.key_times;
-  if (!times.added.empty())
-    growth.push_back({&InterpolatedMotion::key_time_offset, at(old.key_time_offset) + own_times * 4, floats(times.added)});
-  if (!values.added.empty())
-    growth.push_back({&InterpolatedMotion::key_value_offset,
-                      at(old.key_value_offset) + (old.values.size() - past.values) * 4, floats(values.added)});
-  if (!tangents.added.empty())
-    growth.push_back({&InterpolatedMotion::tangent_offset,
-                      at(old.tangent_offset) + (old.tangents.size() - past.tangents) * 4, floats(tangents.added)});
-  std::sort(growth.begin(), growth.end(), [](const Growth& a, const Growth& b) { return a.end < b.end; });
-  static constexpr int32_t InterpolatedMotion::*kOffsets[] = {
-      &InterpolatedMotion::ik_helper_offset,   &InterpolatedMotion::joint_offset,
-      &InterpolatedMotion::initial_pose_offset, &InterpolatedMotion::root_position_offset,
-      &InterpolatedMotion::forward_offset,     &InterpolatedMotion::inverse_offset,
-      &InterpolatedMotion::key_offset,         &InterpolatedMotion::key_time_offset,
-      &InterpolatedMotion::key_value_offset,   &InterpolatedMotion::tangent_offset,
-      &InterpolatedMotion::constraint_offset,  &InterpolatedMotion::activation_offset,
-      &InterpolatedMotion::limiter_offset,     &InterpolatedMotion::expression_offset,
-      &InterpolatedMotion::expression_node_offset, &InterpolatedMotion::effector_offset};
-  for (const auto field : kOffsets) {
-    const size_t pos = at(old.*field);
-    size_t shift = 0;
-    for (const Growth& g : growth)
-      if (pos > g.end || (pos == g.end && field != g.offset)) shift += g.data.size();
-    im.*field = static_cast<int32_t>(uint32_t(old.*field) + shift);
+
+  // Every header offset past a grown table's end moves by its growth; the key time count grows.
+  void MoveOffsets(const std::vector<Growth>& growth) {
+    static constexpr int32_t InterpolatedMotion::*kOffsets[] = {
+        &InterpolatedMotion::ik_helper_offset,   &InterpolatedMotion::joint_offset,
+        &InterpolatedMotion::initial_pose_offset, &InterpolatedMotion::root_position_offset,
+        &InterpolatedMotion::forward_offset,     &InterpolatedMotion::inverse_offset,
+        &InterpolatedMotion::key_offset,         &InterpolatedMotion::key_time_offset,
+        &InterpolatedMotion::key_value_offset,   &InterpolatedMotion::tangent_offset,
+        &InterpolatedMotion::constraint_offset,  &InterpolatedMotion::activation_offset,
+        &InterpolatedMotion::limiter_offset,     &InterpolatedMotion::expression_offset,
+        &InterpolatedMotion::expression_node_offset, &InterpolatedMotion::effector_offset};
+    const InterpolatedMotion& old = motion_.interpolated;
+    for (const auto field : kOffsets) {
+      const size_t pos = At(old.*field);
+      size_t shift = 0;
+      for (const Growth& g : growth)
+        if (pos > g.end || (pos == g.end && field != g.offset)) shift += g.data.size();
+      im_.*field = static_cast<int32_t>(uint32_t(old.*field) + shift);
+    }
+    im_.key_time_count = static_cast<int32_t>(old.key_time_count + int32_t(times_.added.size()));
   }
-  im.key_time_count = static_cast<int32_t>(old.key_time_count + int32_t(times.added.size()));
-  Bytes out;
-  size_t from = 0, inserted = 0;
-  for (const Growth& g : growth) {
-    out.insert(out.end(), bytes.begin() + std::ptrdiff_t(from), bytes.begin() + std::ptrdiff_t(g.end));
-    out.insert(out.end(), g.data.begin(), g.data.end());
-    inserted += g.data.size();
-    from = g.end;
-  }
-  out.insert(out.end(), bytes.begin() + std::ptrdiff_t(from), bytes.end());
-  MotionHeader header = motion.header;
-  if (size_t(uint32_t(header.byte_count)) + kReservedSize == bytes.size())
-    header.byte_count = static_cast<int32_t>(out.size() - kReservedSize);
-  const Bytes h = Chunk([&](ByteWriter& w) { fields::WriteAll(w, header, detail::kMotionHeader); });
-  std::memcpy(out.data() + kReservedSize, h.data(), h.size());
-  const Bytes ih = Chunk([&](ByteWriter& w) { fields::WriteAll(w, im, detail::kInterpolatedHeader); });
-  std::memcpy(out.data() + detail::kHeaderEnd, ih.data(), ih.size());
-  return out;
+
+  const Motion& motion_;
+  std::string clip_;
+  InterpolatedMotion im_;
+  double per_frame_;  // key-time units per frame
+  double start_;
+  StoredCurves stored_;
+  size_t own_keys_;
+  Table times_, values_, tangents_;
+  std::vector<Key> added_keys_;
+  std::vector<std::pair<size_t, Curve>> patched_;  // forward curve index, its new record
+  std::vector<std::pair<size_t, const CurveEdit*>> seen_;
+};
+
+// The motion's bytes with the edited curves replaced; nullopt when every edit equals the file.
+std::optional<Bytes> RewriteMotion(const Motion& motion, const std::string& clip, const std::vector<const CurveEdit*>& edits,
+                                   ReplaceCurvesReport& report) {
+  MotionRewrite rewrite(motion, clip);
+  for (const CurveEdit* edit : edits) rewrite.Apply(*edit, report);
+  return rewrite.Write(report);
 }
 
 // The archive with the entry at path (entry indices from the top) holding payload.
