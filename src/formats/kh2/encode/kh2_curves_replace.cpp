@@ -66,10 +66,6 @@ class Table {
   std::unordered_map<uint32_t, size_t> index_;
 };
 
-struct MotionEdit {
-  std::vector<const CurveEdit*> edits;
-};
-
 Bytes Chunk(const std::function<void(ByteWriter&)>& f) {
   ByteWriter w(Endian::Little);
   f(w);
