@@ -418,8 +418,6 @@ Bytes ReplaceCurves(ByteView file, const std::vector<CurveEdit>& named_edits, Re
     for (const MotionClip& c : clips)
       if (c.name == e.clip) clip = &c;
     if (!clip) throw Error::General("clip " + e.clip + ": the file has no clip of that name");
-    if (!clip->shares_data_with.empty())
-      rep.notes.push_back("clip " + e.clip + " shares its motion with " + clip->shares_data_with + ": both change");
     auto it = std::find_if(by_motion.begin(), by_motion.end(), [&](const auto& p) { return p.first->motion == clip->motion; });
     if (it == by_motion.end()) by_motion.push_back({clip, {}}), it = by_motion.end() - 1;
     it->second.push_back(&e);
@@ -436,6 +434,11 @@ Bytes ReplaceCurves(ByteView file, const std::vector<CurveEdit>& named_edits, Re
     if (auto bytes = RewriteMotion(*target->motion, clip->name, mine, rep)) {
       out = Rebuilt(out, current, target->path, 0, *bytes);
       changed = true;
+      // Once per changed motion: every clip that plays it changes with it.
+      std::string others;
+      for (const MotionClip& c : clips)
+        if (c.motion == clip->motion && c.name != clip->name) others += (others.empty() ? "" : ", ") + c.name;
+      if (!others.empty()) rep.notes.push_back("clip " + clip->name + " shares its motion with " + others + ": they change too");
     }
   }
   if (changed) {
