@@ -277,6 +277,40 @@ TEST(Curves, OneCurveReplacedInTheRealMovesetReadsBack) {
   EXPECT_EQ(differing, 1u);
 }
 
+// A clip whose motion other clips play (a link): the edit changes them all, and says so once.
+TEST(Curves, AnEditOfASharedMotionChangesEveryClipThatPlaysIt) {
+  const std::string path = SharedPath("real/kh2/airslide/P_EX100.mset");
+  if (path.empty()) GTEST_SKIP() << "../shared/real/kh2/airslide/P_EX100.mset absent";
+  const std::vector<kh2::MotionClip> motions = kh2::MotionClips(kh2::ParseBar(ReadFileBytes(path)));
+  const kh2::MotionClip* link = nullptr;
+  for (const kh2::MotionClip& c : motions)
+    if (!link && !c.shares_data_with.empty() && !c.motion->raw) link = &c;
+  ASSERT_NE(link, nullptr);
+  const std::vector<ClipCurves> before = CurvesOf(path);
+  const ClipCurves* clip = nullptr;
+  for (const ClipCurves& c : before)
+    if (c.clip == link->name) clip = &c;
+  ASSERT_NE(clip, nullptr);
+  StoredChannel edited = clip->curves.channels.front();
+  edited.keys.front().value += 0.25f;
+  CurvesReplaceJob job;
+  job.template_path = path;
+  job.edits = CurvesJson(std::vector<ClipCurves>{{clip->clip, StoredCurves{"XYZ", {edited}, {}, {}}}});
+  job.output = (test::TempDir("curves_replace_shared") / "out.mset").string();
+  const Value report = job.Run();
+  ASSERT_EQ(report["notes"].size(), 1u);
+  EXPECT_TRUE(test::Has(report["notes"][0].get<std::string>(), link->shares_data_with)) << DumpJson(report);
+  size_t changed = 0;
+  for (const ClipCurves& c : CurvesOf(job.output))
+    for (const StoredChannel& ch : c.curves.channels)
+      if (ch.joint == edited.joint && ch.property == edited.property && ch.axis == edited.axis && ch.keys == edited.keys)
+        ++changed;
+  size_t sharing = 0;
+  for (const kh2::MotionClip& c : motions) sharing += c.motion == link->motion ? 1 : 0;
+  EXPECT_EQ(changed, sharing);
+  EXPECT_GE(sharing, 2u);
+}
+
 // The front ends as a person uses them: import-data's curves section, curves, curves-replace.
 TEST(Curves, CliImportDataCurvesAndReplace) {
   const std::string mset = test::SourcePath("samples/kh2_bar/p_ex00.mset");
