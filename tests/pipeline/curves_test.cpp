@@ -356,6 +356,59 @@ TEST(Curves, CliImportDataCurvesAndReplace) {
   }
   EXPECT_GT(with_curves, 0u);
   EXPECT_GT(keys, 0u);
+  // The curves are in the glTF's units and node space: at every key time of the glTF channel of
+  // a property they key (all three axes: curves and constants), they give its value.
+  auto f32 = [&](size_t offset) {
+    float f;
+    std::memcpy(&f, file.data() + data + offset, 4);
+    return f;
+  };
+  size_t checked = 0;
+  for (const Value& clip : header["clips"]) {
+    if (!clip.contains("curves")) continue;
+    const Value& curves = clip["curves"];
+    std::set<size_t> driven;
+    for (const Value& d : curves["driven"])
+      if (d.is_number_integer()) driven.insert(d.get<size_t>());
+    // node -> path -> 3 axes (a channel's keys, or a constant)
+    std::map<std::pair<size_t, std::string>, std::array<StoredChannel, 3>> props;
+    const std::map<std::string, std::string> path_of = {
+        {"location", "translation"}, {"rotation_euler", "rotation"}, {"scale", "scale"}};
+    for (const Value& ch : curves["channels"]) {
+      StoredChannel& s = props[{ch["node"].get<size_t>(), path_of.at(ch["property"].get<std::string>())}][ch["index"].get<size_t>()];
+      s.pre = *ParseCurveCycle(ch["pre"].get<std::string>());
+      s.post = *ParseCurveCycle(ch["post"].get<std::string>());
+      for (size_t k = 0; k < ch["keys"]["count"].get<size_t>(); ++k) {
+        const size_t at = ch["keys"]["offset"].get<size_t>() + k * 24;
+        s.keys.push_back({f32(at), f32(at + 4), f32(at + 8), f32(at + 12), CurveInterpolation(int(f32(at + 16)))});
+      }
+    }
+    for (const Value& c : curves["constants"])
+      props[{c["node"].get<size_t>(), path_of.at(c["property"].get<std::string>())}][c["index"].get<size_t>()].keys = {
+          {0, c["value"].get<float>(), 0, 0, CurveInterpolation::Constant}};
+    const Value& animation = header["scene"]["animations"][clip["animation"].get<size_t>()];
+    for (const Value& g : animation["channels"]) {
+      const auto it = props.find({g["node"].get<size_t>(), g["path"].get<std::string>()});
+      if (it == props.end() || driven.count(g["node"].get<size_t>())) continue;
+      const bool rotation = g["path"].get<std::string>() == "rotation";
+      const size_t width = rotation ? 4 : 3, stride = g["interpolation"].get<std::string>() == "CUBICSPLINE" ? 3 : 1;
+      for (size_t k = 0; k < g["times"]["count"].get<size_t>(); ++k) {
+        const double frame = double(f32(g["times"]["offset"].get<size_t>() + k * 4)) * clip["frame_rate"].get<double>();
+        const size_t at = g["values"]["offset"].get<size_t>() + ((k * stride + (stride == 3 ? 1 : 0)) * width) * 4;
+        float v[3];
+        for (int a = 0; a < 3; ++a) v[a] = float(EvaluateStoredChannel(it->second[size_t(a)], frame));
+        if (rotation) {
+          const QuatXYZW q = QuatFromEuler({v[0], v[1], v[2]}, EulerOrder::XYZ);
+          EXPECT_LE(AngleBetween(q, {f32(at), f32(at + 4), f32(at + 8), f32(at + 12)}), 1e-5) << clip["name"].get<std::string>();
+        } else {
+          for (int a = 0; a < 3; ++a)
+            EXPECT_NEAR(v[a], f32(at + size_t(a) * 4), 1e-5 * (1 + std::abs(v[a]))) << clip["name"].get<std::string>();
+        }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0u);
   // curves: a line per clip and a total; --json back into curves-replace unedited: the same bytes.
   ASSERT_EQ(test::RunCli("curves " + mset, &out, &err), 0) << err;
   EXPECT_TRUE(test::Has(out, std::to_string(stored.size()) + " clips: ")) << out;
