@@ -3,6 +3,8 @@
 // animkit.convert_folder() (BatchConvertJob).
 #include "bindings.hpp"
 
+#include <animkit/pipeline/curves.hpp>
+
 #include <chrono>
 #include <condition_variable>
 #include <thread>
@@ -306,6 +308,38 @@ py::object ConvertFolder(const py::object& input, const py::object& output, cons
   return ToPython(json);
 }
 
+// `animkit curves FILE --json` as Python values.
+py::object CurvesOf(const py::object& path, const std::optional<std::string>& format, const py::object& skeleton,
+                    const py::kwargs& kwargs) {
+  const std::string file = PathArg(path);
+  const std::string skeleton_word = SkeletonWord(skeleton);
+  const Options options = OptionsFrom(kwargs);
+  Value json;
+  {
+    NoGil released;
+    const LoadedFile loaded = LoadFile(file, format.value_or(""), options);
+    const DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource(skeleton_word), options);
+    json = CurvesJson(StoredCurvesOfFile(loaded, decoded.scene, options.limits()));
+  }
+  return ToPython(json);
+}
+
+// `animkit curves-replace TEMPLATE EDITS -o OUT`: edits as the dict curves() returns (edited).
+py::dict CurvesReplace(const py::object& templ, const py::object& edits, const py::object& output,
+                       const std::optional<std::string>& format) {
+  CurvesReplaceJob job;
+  job.template_path = PathArg(templ);
+  job.output = PathArg(output);
+  job.format = format.value_or("");
+  job.edits = ParseJson(py::module_::import("json").attr("dumps")(edits).cast<std::string>());
+  Value report;
+  {
+    NoGil released;
+    report = job.Run();
+  }
+  return ToPython(report).cast<py::dict>();
+}
+
 }  // namespace
 
 void BindWrite(py::module_& m) {
@@ -340,6 +374,15 @@ void BindWrite(py::module_& m) {
         "output writes (format: asked for explicitly), whether it needs --to, the template (or None), the "
         "source's family and notes [{level, text}]. output None: the default file. Raises animkit.Error "
         "when the format must be asked for, saying how.");
+  m.def("curves", &CurvesOf, py::arg("path"), py::arg("format") = py::none(), py::arg("skeleton") = py::none(),
+        "curves(path, format=None, skeleton=None, **options) -> dict\n\n"
+        "The curves the file stores (KH2), as `animkit curves FILE --json` prints them: {'clips': [{'name', "
+        "'curves': {'rotation_mode', 'driven', 'channels', 'constants'}}]} (docs/cli.md, curves).");
+  m.def("curves_replace", &CurvesReplace, py::arg("template"), py::arg("edits"), py::arg("output"),
+        py::arg("format") = py::none(),
+        "curves_replace(template, edits, output, format=None) -> dict\n\n"
+        "`animkit curves-replace`: writes template with the channels edits gives (curves()' shape) replaced, "
+        "every other byte kept; returns {'replaced', 'unchanged', 'identical', 'appended', 'notes'}.");
   m.def("convert_folder", &ConvertFolder, py::arg("input"), py::arg("output"), py::arg("to") = "glb",
         py::arg("jobs") = 0, py::arg("skeleton") = py::none(), py::arg("skeleton_map") = py::none(),
         py::arg("clip") = py::none(), py::arg("by_extension") = false, py::arg("progress") = py::none(),

@@ -238,7 +238,10 @@ class KeyCounts:
     def __init__(self):
         self.curve_keys = 0
         self.stored_keys = 0
+        self.constant_keys = 0  # of the file's constants: the other axes of a property keyed on one
+        self.other_keys = 0  # of properties no curve keys on curve-moved joints (their glTF keys)
         self.baked_keys = 0
+        self.unmatched = 0  # curves of joints no node stands for
         self.mirrored = set()  # nodes whose scale curves go negative
 
 
@@ -352,11 +355,19 @@ def _eulers(quats, mode):
     return values
 
 
+def _constant(values):
+    return all(v == values[0] for v in values)
+
+
 def _write_baked(action, nodes, i, prop, comps):
+    """Each component as an F-curve of the control bone; one key where it never changes."""
     count = 0
     for c, comp in enumerate(comps):
         frames, values, interpolation = comp[0], comp[1], comp[2]
         handles = comp[3] if len(comp) > 3 else None
+        if len(frames) > 1 and _constant(values) and (handles is None or
+                                                      (_constant(handles[0][1::2]) and _constant(handles[1][1::2]))):
+            frames, values, handles = frames[:1], values[:1], None
         n = len(frames)
         if n == 0:
             continue
@@ -390,7 +401,21 @@ def build_control_action(rig, order, parents, clip, rotation_mode, counts):
                 if ch.property == "scale" and any(k[1] < 0.0 for k in ch.keys):
                     counts.mirrored.add(ch.node)
                 curved.add((ch.node, ch.property))
+        # The other axes of a property keyed on one: one constant key each.
+        for node, prop, index, value in clip.curves.constants:
+            if node in bones and node not in clip.curves.driven and (node, prop) in curved:
+                counts.constant_keys += _write_baked(action, nodes, node, prop,
+                                                     [([], [], keymod.CONSTANT)] * index +
+                                                     [([0.0], [value], keymod.CONSTANT)])
+        counts.unmatched += clip.curves.unmatched
         driven = [i for i in order if i in clip.curves.driven]
+        # Properties no curve keys on curve-moved joints: their glTF keys (the initial pose).
+        for i in order:
+            if i in clip.curves.driven:
+                continue
+            for prop, comps in _baked_control_curves(clip, i, rate, rotation_mode).items():
+                if (i, prop) not in curved:
+                    counts.other_keys += _write_baked(action, nodes, i, prop, comps)
     else:
         driven = list(order)
     model_curves = None
@@ -408,6 +433,10 @@ def build_control_action(rig, order, parents, clip, rotation_mode, counts):
         action.frame_end = max(n_frames - 1, 0)
     _store_clip(action, clip, rate)
     if clip.curves is not None:
-        action["animkit_curves"] = rigmod.dumps({"rotation_mode": clip.curves.rotation_mode,
-                                                 "driven": sorted(clip.curves.driven)})
+        # What export writes back: the file's curves (by the clip's joint index), and only them.
+        action["animkit_curves"] = rigmod.dumps({
+            "rotation_mode": clip.curves.rotation_mode, "driven": sorted(clip.curves.driven),
+            "joints": sorted([n, j] for n, j in clip.curves.joints.items()),
+            "curves": sorted([c.node, c.property, c.index] for c in clip.curves.channels
+                             if c.node in bones and c.node not in clip.curves.driven)})
     return action

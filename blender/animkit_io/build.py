@@ -192,9 +192,14 @@ def _build(context, result, filepath, data, skeleton, options, up_axis, want_mes
                                   counts)
     if controls is not None:
         result.messages.append(("INFO", "control rig (%s, %s scale): %d keys of curve-moved joints (file stores %d), "
+                                "%d constant keys of their other axes, %d keys of their properties no curve keys, "
                                 "%d baked keys of driven joints" % (
                                     controls.rotation_mode, "per-axis" if controls.per_axis else "matrix",
-                                    counts.curve_keys, counts.stored_keys, counts.baked_keys)))
+                                    counts.curve_keys, counts.stored_keys, counts.constant_keys, counts.other_keys,
+                                    counts.baked_keys)))
+        if counts.unmatched:
+            result.messages.append(("WARNING", "%d curves of joints the scene has no node for were left out" %
+                                    counts.unmatched))
         mirrored = [nodes[i]["name"] for i in sorted(counts.mirrored) if any(parents[c] == i for c in order)]
         if mirrored and controls.per_axis:
             # Blender's Aligned inheritance is the per-axis rule for scales >= 0 only

@@ -127,7 +127,7 @@ def has_verb(exe, verb):
         return False
 
 
-def curves_replace(exe, template, edits_json, out_path):
-    """Writes `template` with the clips' curves of `edits_json` to `out_path`; returns
-    animkit's warnings."""
-    return run(exe, [CURVES_REPLACE, template, edits_json, "-o", out_path]).warnings
+def curves_replace(exe, template, edits_json, out_path, options=()):
+    """Writes `template` with the clips' curves of `edits_json` to `out_path` (options: the
+    limit flags); returns animkit's warnings."""
+    return run(exe, [CURVES_REPLACE, template, edits_json, "-o", out_path] + list(options)).warnings

@@ -59,12 +59,18 @@ class Channel:
 
 
 class ClipCurves:
-    """A clip's curves section: rotation mode, driven joints, channels."""
+    """A clip's curves section: rotation mode, driven joints, channels; constants
+    [(node, property, index, value)]: the other axes of a property keyed on one axis;
+    joints {node: the clip's joint index} (what writing back names); unmatched: channels
+    and constants of joints no node stands for (left out)."""
 
-    def __init__(self, rotation_mode, driven, channels):
+    def __init__(self, rotation_mode, driven, channels, constants=(), joints=None, unmatched=0):
         self.rotation_mode = rotation_mode
         self.driven = set(driven)
         self.channels = channels
+        self.constants = list(constants)
+        self.joints = dict(joints or {})
+        self.unmatched = unmatched
 
     def key_count(self):
         return sum(len(c.keys) for c in self.channels)
@@ -79,7 +85,14 @@ def parse(raw, floats):
     if mode not in ("XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"):
         raise CurvesError("curves: rotation mode %r" % mode)
     channels = []
+    joints = {}
+    unmatched = 0
     for c in raw.get("channels", []):
+        if c.get("node") is None:  # a joint of the file no node of the scene stands for
+            unmatched += 1
+            continue
+        if c.get("joint") is not None:
+            joints[int(c["node"])] = int(c["joint"])
         ref = c["keys"]
         start, count = ref["offset"] // 4, int(ref["count"])
         flat = floats[start:start + count * KEY_WIDTH]
@@ -88,7 +101,15 @@ def parse(raw, floats):
         keys = [tuple(flat[k:k + KEY_WIDTH]) for k in range(0, len(flat), KEY_WIDTH)]
         channels.append(Channel(int(c["node"]), c["property"], int(c["index"]), keys, c.get("pre", "clamp"),
                                 c.get("post", "clamp")))
-    return ClipCurves(mode, [int(n) for n in raw.get("driven", [])], channels)
+    constants = []
+    for c in raw.get("constants", []):
+        if c.get("node") is None:
+            unmatched += 1
+            continue
+        if c["property"] not in PROPERTIES or not 0 <= int(c["index"]) <= 2:
+            raise CurvesError("constant of node %d: property %r index %r" % (c["node"], c["property"], c["index"]))
+        constants.append((int(c["node"]), c["property"], int(c["index"]), float(c["value"])))
+    return ClipCurves(mode, [int(n) for n in raw.get("driven", [])], channels, constants, joints, unmatched)
 
 
 INTERPOLATION = {0: CONSTANT, 1: LINEAR, 2: BEZIER}
@@ -207,12 +228,15 @@ def channel_from_keyframes(node, prop, index, co, left, right, interpolation, pr
     return Channel(node, prop, index, keys, pre, post)
 
 
-def to_json(rotation_mode, driven, channels):
-    """The curves schema with the keys inline ("keys": [[frame, value, in, out, interp, 0]])."""
-    return {
-        "rotation_mode": rotation_mode,
-        "driven": sorted(driven),
-        "channels": [{"node": c.node, "property": c.property, "index": c.index, "pre": c.pre, "post": c.post,
-                      "keys": [[float(x) for x in k] + [0.0] for k in c.keys]} for c in channels],
-    }
+def to_json(rotation_mode, driven, channels, joints=None):
+    """The curves schema with the keys inline ("keys": [[frame, value, in, out, interp, 0]]);
+    `joints` {node: the clip's joint index} adds each channel's "joint" (what
+    `animkit curves-replace` takes)."""
+    def channel(c):
+        out = {"node": c.node, "property": c.property, "index": c.index, "pre": c.pre, "post": c.post,
+               "keys": [[float(x) for x in k] + [0.0] for k in c.keys]}
+        if joints and c.node in joints:
+            out["joint"] = joints[c.node]
+        return out
+    return {"rotation_mode": rotation_mode, "driven": sorted(driven), "channels": [channel(c) for c in channels]}
 

@@ -516,6 +516,10 @@ def control_curves(arm_obj, action, rig):
     control F-curve of a joint the clip moves by curves (not its driven joints)."""
     stored = rigmod.loads(action.get("animkit_curves", ""), {}) or {}
     driven = set(stored.get("driven", []))
+    joints = {int(n): int(j) for n, j in stored.get("joints", [])}
+    # Only the file's own curves go back: constants, and the keys of properties no curve
+    # keys, are the file's other data (curves-replace refuses a curve the file lacks).
+    own = {(int(n), p, int(k)) for n, p, k in stored.get("curves", [])} if "curves" in stored else None
     by_control = {n["control"]: i for i, n in enumerate(rig["nodes"]) if n.get("control")}
     fcs_of = curves_by_bone(arm_obj, action)
     channels = []
@@ -527,6 +531,8 @@ def control_curves(arm_obj, action, rig):
             if prop not in curvesmod.PROPERTIES:
                 raise ExportError("%s: %s is not a property of the file's curves (location, rotation_euler, "
                                   "scale)" % (control, prop))
+            if own is not None and (i, prop, index) not in own:
+                continue
             if len(fc.keyframe_points):
                 channels.append(_channel_of(i, prop, index, fc))
     channels.sort(key=lambda c: c.key())
@@ -535,10 +541,10 @@ def control_curves(arm_obj, action, rig):
         pb = arm_obj.pose.bones.get(control)
         if control in by_control and pb is not None and pb.rotation_mode != rotation_mode:
             raise ExportError("%s rotates in %s; the file's curves are %s" % (control, pb.rotation_mode, rotation_mode))
-    return curvesmod.to_json(rotation_mode, driven, channels)
+    return curvesmod.to_json(rotation_mode, driven, channels, joints)
 
 
-def _curves_export(arm_obj, actions, rig, plan, filepath, exe, result):
+def _curves_export(arm_obj, actions, rig, plan, filepath, exe, result, options=()):
     """Writes the clips' curves into the source (the template) with animkit's
     curves-replace; False when this animkit has no such verb (then glTF's way)."""
     if not cli.has_verb(exe, cli.CURVES_REPLACE):
@@ -563,8 +569,8 @@ def _curves_export(arm_obj, actions, rig, plan, filepath, exe, result):
             copy = os.path.join(tmp, "template" + os.path.splitext(template)[1])
             shutil.copyfile(template, copy)
             template = copy
-        result.command = [cli.CURVES_REPLACE, template, path, "-o", filepath]
-        warnings = cli.curves_replace(exe, template, path, filepath)
+        result.command = [cli.CURVES_REPLACE, template, path, "-o", filepath] + list(options)
+        warnings = cli.curves_replace(exe, template, path, filepath, options)
     result.clips = [c["name"] for c in edits["clips"]]
     for w in warnings:
         result.messages.append(("WARNING", w))
@@ -602,6 +608,15 @@ def link_notes(actions):
         linked = rigmod.loads(action.get("animkit_linked_slots", ""), [])
         if linked:
             out.append(("INFO", slots.shared_note(action.name, linked)))
+    return out
+
+
+def _limit_flags(args):
+    """The limit flags (--max-*) of animkit arguments, with their values."""
+    out = []
+    for k, a in enumerate(args):
+        if a.startswith("--max-"):
+            out += [a] + ([args[k + 1]] if k + 1 < len(args) and not args[k + 1].startswith("--") else [])
     return out
 
 
@@ -676,7 +691,8 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
     if control_rig(rig):
         if (plan.template and fmt == arm_obj.get("animkit_format", "") and
                 all(a.get("animkit_curves") for a in actions)):
-            if _curves_export(arm_obj, actions, rig, plan, filepath, exe, result):
+            limits = _limit_flags(_merge_options(rigmod.loads(arm_obj.get("animkit_options", ""), []) or [], options))
+            if _curves_export(arm_obj, actions, rig, plan, filepath, exe, result, limits):
                 return result
         mapping = control_mapping(rig, arm_obj)  # the control bones hold the clips
     render = context.scene.render

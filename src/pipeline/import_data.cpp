@@ -1,9 +1,10 @@
 // The import file (import_data.hpp; docs/blender.md, "The import file"). Version 1 carried
-// every frame's pose and the whole `info --json`.
+// every frame's pose and the whole `info --json`; version 2 no stored curves.
 #include <animkit/core/error.hpp>
 #include <animkit/formats/gltf.hpp>
 #include <animkit/formats/registry.hpp>
 #include <animkit/offline/sampling.hpp>
+#include <animkit/pipeline/curves.hpp>
 #include <animkit/pipeline/pipeline.hpp>
 #include <animkit/pipeline/sample_json.hpp>
 
@@ -14,7 +15,7 @@ namespace animkit {
 namespace {
 
 constexpr char kImportMagic[8] = {'A', 'K', 'I', 'M', 'P', 'O', 'R', 'T'};
-constexpr uint32_t kImportVersion = 2;
+constexpr uint32_t kImportVersion = 3;
 
 void PutImportU32(Bytes& out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
@@ -115,6 +116,19 @@ void ClipsSection(const ImportSource& s, const Options& options, Value& header) 
   header["clips"] = std::move(clips);
 }
 
+// Each clip whose file stores curves gets them as "curves", joints as the scene's nodes
+// (after SceneSection and ClipsSection).
+void CurvesSection(const ImportSource& s, const Options& options, Value& header, Bytes& data) {
+  const std::vector<ClipCurves> stored = StoredCurvesOfFile(s.loaded, s.decoded.scene, options.limits());
+  if (stored.empty()) return;
+  std::vector<std::string> node_names;
+  for (const Value& node : header["scene"]["nodes"])
+    node_names.push_back(node["name"].is_string() ? node["name"].get<std::string>() : "");
+  for (Value& clip : header["clips"])
+    for (const ClipCurves& c : stored)
+      if (c.clip == clip["name"].get<std::string>()) clip["curves"] = ImportCurvesSection(c.curves, node_names, data);
+}
+
 }  // namespace
 
 void ImportDataJob::Validate() const {
@@ -135,6 +149,7 @@ Bytes ImportDataJob::Run() const {
   WarningsSection(s, header);
   SceneSection(s, options, header, data);
   ClipsSection(s, options, header);
+  CurvesSection(s, options, header, data);
 
   static_assert(std::endian::native == std::endian::little, "the import file is little-endian");
   std::string text = DumpJson(header);

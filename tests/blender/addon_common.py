@@ -182,6 +182,22 @@ def import_file(path, **kw):
     return arms[0]
 
 
+def turn_bone(arm, bone, frame, extra):
+    """What a user does to turn a joint by the quaternion `extra` at `frame` (the scene
+    there): keys the bone's rotation, or, on a control rig (clips with their own curves),
+    its control bone's Euler rotation (a key on each axis's curve)."""
+    rig = json.loads(arm["animkit_rig"])
+    control = next((n.get("control") for n in rig["nodes"] if n["name"] == bone), None)
+    if control:
+        pb = arm.pose.bones[control]
+        turned = pb.rotation_euler.to_quaternion() @ extra
+        pb.rotation_euler = turned.to_euler(pb.rotation_mode, pb.rotation_euler)
+        return pb.keyframe_insert("rotation_euler", frame=frame, group=control)
+    pb = arm.pose.bones[bone]
+    pb.rotation_quaternion = pb.rotation_quaternion @ extra
+    return pb.keyframe_insert("rotation_quaternion", frame=frame, group=bone)
+
+
 def up_matrix(up_axis, fmt):
     if up_axis == "AUTO":
         up_axis = "Y_DOWN" if fmt in PSX else "Y_UP"

@@ -150,6 +150,7 @@ def check_import(rel, path, up_axis):
             check(mn == en and abs(mf - ef) <= 0.5, "%s clip %s: marker %s@%d for event %s@%.2f" % (
                 rel, clip["name"], mn, mf, en, ef))
     keyed = check_keyframes_and_properties(rel, arm, doc, actions, clips)
+    keyed += check_curves_one_to_one(rel, path, arm, actions)
     joints = len(doc["skins"][0].get("joints", [])) if doc.get("skins") else 0
     print("import %-32s skeleton %-26s up %-6s %2d joints %2d clips (%d keyed as stored) %4d frames %d hidden  worst "
           "t %.2e r %.2e s %.2e" % (rel, os.path.basename(skeleton) or "-", up_axis, joints, len(clips), keyed,
@@ -183,14 +184,46 @@ def stored_keyframes(doc, anim, rate, bones):
     return total
 
 
+def check_curves_one_to_one(rel, path, arm, actions):
+    """Clips imported with the file's own curves (the control rig): each stored curve is
+    one F-curve of its control bone with exactly its keys, at its frames (`animkit curves
+    --json`, the library's reading of the file)."""
+    with_curves = [a for a in actions if a.get("animkit_curves")]
+    if not with_curves:
+        return 0
+    stored = {c["name"]: c["curves"] for c in json.loads(animkit("curves", path, "--json"))["clips"]}
+    rig = json.loads(arm["animkit_rig"])
+    control = {n["name"]: n.get("control") for n in rig["nodes"]}
+    checked = 0
+    for action in with_curves:
+        curves = stored.get(json.loads(action["animkit_clip"])["name"])
+        check(curves is not None, "%s: action %s has curves, the file none" % (rel, action.name))
+        driven = set(curves["driven"])
+        fcs = {(fc.data_path, fc.array_index): fc for fc in action_api.fcurves(action)}
+        for ch in curves["channels"]:
+            if ch["joint"] in driven or not control.get(ch["joint_name"]):
+                continue
+            data_path = 'pose.bones["%s"].%s' % (control[ch["joint_name"]], ch["property"])
+            fc = fcs.get((data_path, ch["index"]))
+            check(fc is not None, "%s clip %s: no F-curve %s[%d]" % (rel, action.name, data_path, ch["index"]))
+            frames = [p.co[0] for p in fc.keyframe_points]
+            want = [k[0] for k in ch["keys"]]
+            check(len(frames) == len(want) and all(abs(a - b) <= 1e-4 for a, b in zip(frames, want)),
+                  "%s clip %s %s[%d]: keyframes at %s, the file's keys at %s" % (
+                      rel, action.name, data_path, ch["index"], frames[:6], want[:6]))
+        checked += 1
+    return checked
+
+
 def check_keyframes_and_properties(rel, arm, doc, actions, clips):
-    """Each local-space action holds exactly the stored keys; no custom property is large."""
+    """Each local-space action holds exactly the stored keys (the file's own curves:
+    check_curves_one_to_one); no custom property is large."""
     bones = set(arm.pose.bones.keys())
     anims = {a.get("name"): a for a in doc.get("animations", [])}
     checked = 0
     for action, clip in zip(actions, clips):
         anim = anims.get(clip["name"])
-        if clip["space"] != "local" or anim is None:
+        if clip["space"] != "local" or anim is None or action.get("animkit_curves"):
             continue
         have = sum(len(fc.keyframe_points) for fc in action_api.fcurves(action))
         want = stored_keyframes(doc, anim, clip["frame_rate"], bones)

@@ -37,7 +37,7 @@ ImportFile ParseLayout(const Bytes& b) {
   ImportFile f;
   EXPECT_GE(b.size(), 16u);
   EXPECT_EQ(std::string(b.begin(), b.begin() + 8), "AKIMPORT");
-  EXPECT_EQ(U32At(b, 8), 2u);  // version
+  EXPECT_EQ(U32At(b, 8), 3u);  // version
   const uint32_t h = U32At(b, 12);
   EXPECT_EQ(h % 4, 0u) << "the header is padded to 4 bytes";
   EXPECT_LE(16u + h, b.size());

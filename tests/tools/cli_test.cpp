@@ -139,7 +139,7 @@ TEST(Cli, ImportDataHoldsTheGltfPoseOfAPerAxisClip) {
   const auto header = nlohmann::json::parse(bytes.substr(16, header_length));
   uint32_t version = 0;
   std::memcpy(&version, bytes.data() + 8, 4);
-  EXPECT_EQ(version, 2u);
+  EXPECT_EQ(version, 3u);
   size_t child = 0;
   const auto& nodes = header["scene"]["nodes"];
   for (size_t i = 0; i < nodes.size(); ++i)

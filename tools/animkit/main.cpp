@@ -5,6 +5,7 @@
 #include "archive_command.hpp"
 #include "batch_command.hpp"
 #include "bench_command.hpp"
+#include "curves_command.hpp"
 #include "preview_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -304,6 +305,44 @@ CLI::App* AddExportPlanCommand(CLI::App& app, ExportPlanJob& job, bool& json) {
   return plan;
 }
 
+CLI::App* AddPreviewCommand(CLI::App& app, std::string& input, CommonArgs& args, cli::PreviewArgs& preview_args) {
+  CLI::App* preview = app.add_subcommand(
+      "preview", "Write a self-contained HTML page that plays FILE (three.js, offline); a folder: a page per file and a gallery");
+  preview->add_option("FILE", input, "Input file, or a folder (then -o names the site's folder)")->required();
+  AddCommon(preview, args, false);
+  cli::AddPreviewOptions(preview, preview_args);
+  return preview;
+}
+
+// `curves` and `curves-replace` (docs/cli.md, "curves").
+struct CurvesCommands {
+  CLI::App* curves = nullptr;
+  CLI::App* replace = nullptr;
+  std::string edits;
+};
+
+void AddCurvesCommands(CLI::App& app, std::string& input, bool& json, CommonArgs& args, CurvesCommands& c) {
+  c.curves = app.add_subcommand("curves", "Print the curves a file stores, per clip (KH2): keys as the game keys them");
+  c.curves->add_option("FILE", input, "Input file")->required();
+  c.curves->add_flag("--json", json, "Every channel's keys as JSON (the edits curves-replace takes)");
+  AddCommon(c.curves, args, true);
+  c.replace = app.add_subcommand("curves-replace",
+                                 "Write TEMPLATE with the curves EDITS.json gives replaced, every other byte kept");
+  c.replace->add_option("TEMPLATE", input, "The file to write again (KH2 .mset, .anb or motion)")->required();
+  c.replace->add_option("EDITS", c.edits, "JSON: {\"clips\": [{\"name\", \"channels\": [...]}]}")->required();
+  c.replace->add_option("--format", args.format, "Template format id (skips detection)");
+  c.replace->add_option("-o,--output", args.output, "The file to write")->required();
+  AddLimitOptions(c.replace, args);
+}
+
+// The status of the curves command parsed, or -1 when neither was.
+int RunCurvesCommands(const CurvesCommands& c, const std::string& input, bool json, const CommonArgs& args) {
+  if (c.curves->parsed())
+    return cli::RunCurves(input, args.format, args.skeleton, args.clip, json, args.output, ToOptions(args));
+  if (c.replace->parsed()) return cli::RunCurvesReplace(input, c.edits, args.format, args.output, ToOptions(args));
+  return -1;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"animkit: read, write, sample and convert game animation formats and glTF 2.0"};
   app.set_version_flag("--version", std::string("animkit ") + kVersion);
@@ -357,6 +396,9 @@ int main(int argc, char** argv) {
   ExportPlanJob export_plan_job;
   CLI::App* export_plan = AddExportPlanCommand(app, export_plan_job, json);
 
+  CurvesCommands curves;
+  AddCurvesCommands(app, input, json, args, curves);
+
   cli::BenchOptions bench_options;
   CLI::App* bench = app.add_subcommand("bench", "Time the playback runtime on a clip; prints JSON");
   bench->add_option("FILE", input, "Input file")->required();
@@ -367,11 +409,7 @@ int main(int argc, char** argv) {
   CLI::App* archive = cli::AddArchiveCommand(app, archive_args);
 
   cli::PreviewArgs preview_args;
-  CLI::App* preview = app.add_subcommand(
-      "preview", "Write a self-contained HTML page that plays FILE (three.js, offline); a folder: a page per file and a gallery");
-  preview->add_option("FILE", input, "Input file, or a folder (then -o names the site's folder)")->required();
-  AddCommon(preview, args, false);
-  cli::AddPreviewOptions(preview, preview_args);
+  CLI::App* preview = AddPreviewCommand(app, input, args, preview_args);
 
   try {
     app.parse(argc, argv);
@@ -403,6 +441,7 @@ int main(int argc, char** argv) {
     if (archive->parsed()) return cli::RunArchive(*archive, archive_args);
     if (import_data->parsed()) return RunImportData(input, import_clips, args);
     if (export_plan->parsed()) return RunExportPlan(export_plan_job, json);
+    if (const int status = RunCurvesCommands(curves, input, json, args); status >= 0) return status;
     if (formats->parsed()) return RunFormats(list_options, markdown, json);
     if (preview->parsed()) {
       return cli::RunPreview(input, preview_args, {args.format, args.skeleton, args.clip, ToOptions(args)});

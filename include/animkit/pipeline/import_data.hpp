@@ -2,14 +2,15 @@
 // add-on's import; `animkit import-data`, Python's animkit.import_data). The layout is in
 // docs/blender.md, "The import file":
 //
-//   "AKIMPORT" u32 version (2) u32 header length H (a multiple of 4)
+//   "AKIMPORT" u32 version (3) u32 header length H (a multiple of 4)
 //   H bytes of JSON (space padded), then the data every offset of the header counts from.
 //
 // The header's sections: format and skeleton_file / skeleton_note / skeleton_use (what was
 // used), file_clips (every clip of the file), warnings (what `convert` would print), scene
 // (the glTF `convert FILE OUT.glb` writes, as GltfSceneView: each animation's channels as
 // stored) and clips (the chosen clips, in the file's order: name, frame_rate, duration,
-// loop, space, joints, events, frame_count, animation, shares_data_with?). All little-endian.
+// loop, space, joints, events, frame_count, animation, shares_data_with?, curves?: the keys
+// the file stores, pipeline/curves.hpp, when it does). All little-endian.
 #pragma once
 
 #include <animkit/core/binary.hpp>
