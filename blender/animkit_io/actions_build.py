@@ -309,10 +309,18 @@ def _write_channel(action, nodes, channel):
 ZERO_GAP = 1e-3  # frames between a "zero" pre / post range and the curve's end key
 
 
-def _baked_control_curves(clip, i, rate, rotation_mode, model_curves=None):
+def _channels_by_node(clip):
+    out = {}
+    for ch in clip.channels:
+        out.setdefault(ch.node, []).append(ch)
+    return out
+
+
+def _baked_control_curves(clip, i, rate, rotation_mode, model_curves=None, channels=None):
     """{property: [per component (frames, values, interpolation)]} of a node the clip does
-    not key by curves: its glTF channels on the control bone (the local transform as is);
-    a rotation as Euler keys at every whole frame (exact there; glTF slerps between)."""
+    not key by curves: its glTF channels (`channels`: the node's, else looked up) on the
+    control bone (the local transform as is); a rotation as Euler keys at every whole frame
+    (exact there; glTF slerps between), one key when it never changes."""
     out = {}
     if model_curves is not None:
         for path, prop in CONTROL_PROPS:
@@ -325,12 +333,14 @@ def _baked_control_curves(clip, i, rate, rotation_mode, model_curves=None):
         return out
     identity = keymod.BasisMap((0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0))
     n_frames = max(1, clip.frame_count)
-    for ch in clip.channels:
+    for ch in (channels if channels is not None else [c for c in clip.channels if c.node == i]):
         if ch.node != i or not ch.key_count():
             continue
         if ch.path == "rotation":
             frames = [float(f) for f in range(n_frames)]
-            quats = [_quat(keymod.sample(ch, f / rate)) for f in range(n_frames)]
+            if all(ch.values[k] == ch.values[k % 4] for k in range(len(ch.values))):
+                frames = frames[:1]  # one rotation all clip long
+            quats = [_quat(v) for v in keymod.sample_many(ch, [f / rate for f in frames])]
             out["rotation_euler"] = [(frames, list(v), keymod.LINEAR) for v in _eulers(quats, rotation_mode)]
             continue
         c = keymod.channel_curves(ch, rate, identity)
@@ -353,6 +363,21 @@ def _eulers(quats, mode):
         for k in range(3):
             values[k].append(e[k])
     return values
+
+
+def _rest_value(nodes, i, prop, rotation_mode):
+    n = nodes[i]
+    if prop == "location":
+        return tuple(n["t"])
+    if prop == "scale":
+        return tuple(n["s"])
+    return tuple(_euler(_quat(n["r"]), rotation_mode))
+
+
+def _at_rest(nodes, i, prop, index, value, rotation_mode):
+    """Whether a constant value is the control bone's rest (what the rest-pose action keys)."""
+    rest = _rest_value(nodes, i, prop, rotation_mode)[index]
+    return abs(value - rest) <= 1e-6 * max(1.0, abs(rest))
 
 
 def _constant(values):
@@ -393,6 +418,7 @@ def build_control_action(rig, order, parents, clip, rotation_mode, counts):
     rate = clip.frame_rate or 30.0
     action = bpy.data.actions.new(clip.name or "clip")
     curved = set()
+    by_node = _channels_by_node(clip)
     if clip.curves is not None:
         for ch in clip.curves.channels:
             if ch.node in bones and ch.node not in clip.curves.driven:
@@ -401,21 +427,27 @@ def build_control_action(rig, order, parents, clip, rotation_mode, counts):
                 if ch.property == "scale" and any(k[1] < 0.0 for k in ch.keys):
                     counts.mirrored.add(ch.node)
                 curved.add((ch.node, ch.property))
-        # The other axes of a property keyed on one: one constant key each.
+        # The other axes of a property keyed on one: one constant key each, unless the
+        # rest-pose action (under every clip) already holds that value.
         for node, prop, index, value in clip.curves.constants:
-            if node in bones and node not in clip.curves.driven and (node, prop) in curved:
+            if node in bones and node not in clip.curves.driven and (node, prop) in curved and \
+                    not _at_rest(nodes, node, prop, index, value, rotation_mode):
                 counts.constant_keys += _write_baked(action, nodes, node, prop,
                                                      [([], [], keymod.CONSTANT)] * index +
                                                      [([0.0], [value], keymod.CONSTANT)])
         counts.unmatched += clip.curves.unmatched
         driven = [i for i in order if i in clip.curves.driven]
-        # Properties no curve keys on curve-moved joints: their glTF keys (the initial pose).
+        # Properties no curve keys on curve-moved joints: their glTF keys (the initial pose),
+        # where they are not the rest.
         for i in order:
             if i in clip.curves.driven:
                 continue
-            for prop, comps in _baked_control_curves(clip, i, rate, rotation_mode).items():
-                if (i, prop) not in curved:
-                    counts.other_keys += _write_baked(action, nodes, i, prop, comps)
+            for prop, comps in _baked_control_curves(clip, i, rate, rotation_mode, None, by_node.get(i, [])).items():
+                if (i, prop) in curved:
+                    continue
+                comps = [([], [], c[2]) if len(c[0]) and _constant(c[1]) and
+                         _at_rest(nodes, i, prop, k, c[1][0], rotation_mode) else c for k, c in enumerate(comps)]
+                counts.other_keys += _write_baked(action, nodes, i, prop, comps)
     else:
         driven = list(order)
     model_curves = None
@@ -423,7 +455,8 @@ def build_control_action(rig, order, parents, clip, rotation_mode, counts):
         identity = {i: (Vector((0.0, 0.0, 0.0)), Quaternion()) for i in order}
         model_curves = _model_space_curves(nodes, order, parents, identity, clip)
     for i in driven:
-        for prop, comps in _baked_control_curves(clip, i, rate, rotation_mode, model_curves).items():
+        for prop, comps in _baked_control_curves(clip, i, rate, rotation_mode, model_curves,
+                                                 by_node.get(i, [])).items():
             if (i, prop) not in curved:
                 counts.baked_keys += _write_baked(action, nodes, i, prop, comps)
     n_frames = clip.frame_count

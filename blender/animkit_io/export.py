@@ -6,12 +6,9 @@
 # A_i = L_i b_i with L_i = B_parent^-1 B_i from the bones' rest matrices (see build.py).
 # L_i is rigid, so A_i's scale is b_i's and translation / rotation are transformed.
 # Clips imported in model space (KH2 raw motion) are written in model space again.
-#
-# A control rig (clips imported with their own curves, docs/blender.md "The control rig"):
-# written back into its source as curves (animkit curves-replace, control_curves), every
-# control F-curve as exactly that curve; to another format through glTF as above, read
-# from the control bones (their basis is the local transform; a per-axis rig's locals
-# are turned into the closest matrix-rule ones the glTF's extras announce).
+# A control rig goes back into its source as curves (export_curves.py); to another format
+# through glTF as above, read from the control bones (a per-axis rig's locals turned into
+# the closest matrix-rule ones the glTF's extras announce).
 
 import array
 import math
@@ -22,9 +19,7 @@ import tempfile
 import bpy
 from mathutils import Euler, Matrix, Quaternion, Vector
 
-import json
-
-from . import (action_api, actions_build, cli, curves as curvesmod, export_keys, export_plan, formats, gltf_write,
+from . import (action_api, actions_build, cli, export_curves, export_keys, export_plan, formats, gltf_write,
                rig as rigmod, slots)
 
 # Where export keeps a copy of the glTF it hands to animkit (for debugging), when set.
@@ -407,7 +402,7 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
 
     fcs_of = curves_by_bone(arm_obj, action)
     keyed = [i for i in order if fcs_of.get(mapping[i])]
-    per_axis = control_rig(rig) and record.get("scale_inheritance") == "per_axis"
+    per_axis = export_curves.control_rig(rig) and record.get("scale_inheritance") == "per_axis"
     if per_axis:
         keyed = list(order)  # every joint's matrix-rule local depends on its parents' scales
     from_keys = {}
@@ -460,125 +455,6 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
     return {"name": name, "extras": extras, "times": times, "channels": channels}
 
 
-# ---------------------------------------------------------------------------------------
-
-
-def control_rig(rig):
-    """Whether the rig has control bones (clips imported with their own curves)."""
-    return any(n.get("control") for n in rig["nodes"])
-
-
-def control_mapping(rig, arm_obj):
-    """{node index: control bone name} of the bones the armature still has."""
-    bones = arm_obj.data.bones
-    return {i: n["control"] for i, n in enumerate(rig["nodes"]) if n.get("control") and n["control"] in bones}
-
-
-def _channel_of(node, prop, index, fc):
-    """A control F-curve as the file's curve (curves.Channel): keys, slopes from the
-    handles, pre / post from its Cycles and zero (Generator) modifiers."""
-    points = fc.keyframe_points
-    n = len(points)
-    co = array.array("f", bytes(8 * n))
-    left = array.array("f", bytes(8 * n))
-    right = array.array("f", bytes(8 * n))
-    points.foreach_get("co", co)
-    points.foreach_get("handle_left", left)
-    points.foreach_get("handle_right", right)
-    pairs = lambda a: list(zip(a[0::2], a[1::2]))  # noqa: E731
-    pre = post = "clamp"  # the constant extrapolation
-    for mod in fc.modifiers:
-        if mod.mute:
-            continue
-        if (mod.type == "CYCLES" and not mod.use_restricted_range and mod.cycles_before == 0 and
-                mod.cycles_after == 0 and mod.mode_before in curvesmod.FROM_CYCLE_MODE and
-                mod.mode_after in curvesmod.FROM_CYCLE_MODE):
-            before, after = curvesmod.FROM_CYCLE_MODE[mod.mode_before], curvesmod.FROM_CYCLE_MODE[mod.mode_after]
-            pre, post = before if before != "clamp" else pre, after if after != "clamp" else post
-        elif (mod.type == "GENERATOR" and mod.use_restricted_range and n and not mod.use_additive and
-              not any(mod.coefficients) and mod.frame_end < co[0]):
-            pre = "zero"
-        elif (mod.type == "GENERATOR" and mod.use_restricted_range and n and not mod.use_additive and
-              not any(mod.coefficients) and mod.frame_start > co[2 * n - 2]):
-            post = "zero"
-        else:
-            raise ExportError("%s[%d]: a %s modifier the file's curves cannot hold (they hold Cycles: repeat or repeat "
-                              "with offset, no count or range; and zero ends)" % (fc.data_path, fc.array_index,
-                                                                                    mod.type))
-    if fc.extrapolation != "CONSTANT":
-        raise ExportError("%s: linear extrapolation, which the file's curves cannot hold" % fc.data_path)
-    return curvesmod.channel_from_keyframes(node, prop, index, pairs(co), pairs(left), pairs(right),
-                                            [p.interpolation for p in points], pre, post)
-
-
-def control_curves(arm_obj, action, rig):
-    """An action's curves in the import file's schema (curves.to_json): one channel per
-    control F-curve of a joint the clip moves by curves (not its driven joints)."""
-    stored = rigmod.loads(action.get("animkit_curves", ""), {}) or {}
-    driven = set(stored.get("driven", []))
-    joints = {int(n): int(j) for n, j in stored.get("joints", [])}
-    # Only the file's own curves go back: constants, and the keys of properties no curve
-    # keys, are the file's other data (curves-replace refuses a curve the file lacks).
-    own = {(int(n), p, int(k)) for n, p, k in stored.get("curves", [])} if "curves" in stored else None
-    by_control = {n["control"]: i for i, n in enumerate(rig["nodes"]) if n.get("control")}
-    fcs_of = curves_by_bone(arm_obj, action)
-    channels = []
-    for control, fcs in fcs_of.items():
-        i = by_control.get(control)
-        if i is None or i in driven:
-            continue
-        for (prop, index), fc in sorted(fcs.items()):
-            if prop not in curvesmod.PROPERTIES:
-                raise ExportError("%s: %s is not a property of the file's curves (location, rotation_euler, "
-                                  "scale)" % (control, prop))
-            if own is not None and (i, prop, index) not in own:
-                continue
-            if len(fc.keyframe_points):
-                channels.append(_channel_of(i, prop, index, fc))
-    channels.sort(key=lambda c: c.key())
-    rotation_mode = stored.get("rotation_mode", "XYZ")
-    for control in fcs_of:
-        pb = arm_obj.pose.bones.get(control)
-        if control in by_control and pb is not None and pb.rotation_mode != rotation_mode:
-            raise ExportError("%s rotates in %s; the file's curves are %s" % (control, pb.rotation_mode, rotation_mode))
-    return curvesmod.to_json(rotation_mode, driven, channels, joints)
-
-
-def _curves_export(arm_obj, actions, rig, plan, filepath, exe, result, options=()):
-    """Writes the clips' curves into the source (the template) with animkit's
-    curves-replace; False when this animkit has no such verb (then glTF's way)."""
-    if not cli.has_verb(exe, cli.CURVES_REPLACE):
-        result.messages.append(("WARNING", "this animkit has no %s: the control curves go through glTF (sampled)" %
-                                cli.CURVES_REPLACE))
-        return False
-    edits = {"clips": []}
-    for action in actions:
-        record = rigmod.loads(action.get("animkit_clip", ""), {}) or {}
-        name = rigmod.export_clip_name(action.name, record.get("name", ""))
-        # a linked slot (KH2 link entry) stays a link to this clip in the template
-        edits["clips"].append({"name": name, "curves": control_curves(arm_obj, action, rig)})
-    with tempfile.TemporaryDirectory(prefix="animkit_export_") as tmp:
-        path = os.path.join(tmp, "curves.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(edits, f)
-        keep = os.environ.get(KEEP_ENV)
-        if keep:
-            shutil.copyfile(path, keep + ".curves.json")
-        template = plan.template
-        if os.path.abspath(template) == filepath:
-            copy = os.path.join(tmp, "template" + os.path.splitext(template)[1])
-            shutil.copyfile(template, copy)
-            template = copy
-        result.command = [cli.CURVES_REPLACE, template, path, "-o", filepath] + list(options)
-        warnings = cli.curves_replace(exe, template, path, filepath, options)
-    result.clips = [c["name"] for c in edits["clips"]]
-    for w in warnings:
-        result.messages.append(("WARNING", w))
-    result.messages.append(("INFO", "%s: the curves of %d clip(s) written (%s)" % (
-        os.path.basename(filepath), len(edits["clips"]), ", ".join(result.clips))))
-    return True
-
-
 def plan_for(exe, arm_obj, filepath, output_format="", use_template=True):
     """The export_plan.Plan for exporting `arm_obj` to `filepath` (PlanError: the format
     must be chosen)."""
@@ -597,27 +473,8 @@ def dialog_notes(exe, arm_obj, filepath, output_format, clips_mode):
     except export_plan.PlanError as e:
         return [("ERROR", str(e))]
     notes = [("INFO", "writes %s%s" % (p.format, ", keeping the source's other data (template)" if p.template else ""))]
-    notes += p.notes + link_notes(actions)
+    notes += p.notes + slots.link_notes(actions)
     return notes
-
-
-def link_notes(actions):
-    """One note per action that linked slots share (imported from an MSET's link entries)."""
-    out = []
-    for action in actions:
-        linked = rigmod.loads(action.get("animkit_linked_slots", ""), [])
-        if linked:
-            out.append(("INFO", slots.shared_note(action.name, linked)))
-    return out
-
-
-def _limit_flags(args):
-    """The limit flags (--max-*) of animkit arguments, with their values."""
-    out = []
-    for k, a in enumerate(args):
-        if a.startswith("--max-"):
-            out += [a] + ([args[k + 1]] if k + 1 < len(args) and not args[k + 1].startswith("--") else [])
-    return out
 
 
 def _merge_options(stored, extra):
@@ -638,15 +495,6 @@ def _merge_options(stored, extra):
     flags = {f for f, _ in given}
     merged = [(f, v) for f, v in parse(list(stored)) if f not in flags] + given
     return [x for f, v in merged for x in [f] + v]
-
-
-def linked_copies(actions, clip_data):
-    """The clips of the slots that share an action, each the action's clip renamed."""
-    out = []
-    for action, clip in zip(actions, clip_data):
-        for name in rigmod.loads(action.get("animkit_linked_slots", ""), []):
-            out.append(dict(clip, name=name))
-    return out
 
 
 def _read_clips(context, arm_obj, actions, rig, mapping, scene_rate):
@@ -688,13 +536,13 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
     rig, mapping, extra = rig_of(arm_obj)
     if extra:
         result.messages.append(("WARNING", "bones added in Blender are not exported: " + ", ".join(extra)))
-    if control_rig(rig):
+    if export_curves.control_rig(rig):
         if (plan.template and fmt == arm_obj.get("animkit_format", "") and
                 all(a.get("animkit_curves") for a in actions)):
-            limits = _limit_flags(_merge_options(rigmod.loads(arm_obj.get("animkit_options", ""), []) or [], options))
-            if _curves_export(arm_obj, actions, rig, plan, filepath, exe, result, limits):
+            limits = export_curves.limit_flags(_merge_options(rigmod.loads(arm_obj.get("animkit_options", ""), []) or [], options))
+            if export_curves.write_curves(arm_obj, actions, rig, plan, filepath, exe, result, limits):
                 return result
-        mapping = control_mapping(rig, arm_obj)  # the control bones hold the clips
+        mapping = export_curves.control_mapping(rig, arm_obj)  # the control bones hold the clips
     render = context.scene.render
     scene_rate = render.fps / render.fps_base
     clip_data = _read_clips(context, arm_obj, actions, rig, mapping, scene_rate)
@@ -709,10 +557,10 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
     # while the clips are unedited; animkit lays edited ones out on a new timeline
     # (OUT.anm.timeline.glb) and says so.
     template = plan.template
-    result.messages += link_notes(actions)
+    result.messages += slots.link_notes(actions)
     if not template and multi:
         # No template to keep the links: each linked slot gets the shared action's clip.
-        clip_data += linked_copies(actions, clip_data)
+        clip_data += slots.linked_copies(actions, clip_data)
     if template:
         info = rigmod.loads(arm_obj.get("animkit_info", ""), {}) or {}
         if mode == "ACTIVE" and len(info.get("clips", [])) > 1:

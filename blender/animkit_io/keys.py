@@ -162,14 +162,32 @@ def _slerp(a, b, u):
 
 def sample(channel, t):
     """The glTF value (rotation x, y, z, w) of a channel at time t, as glTF defines it."""
+    return _sample(channel, channel.key_values(), t)
+
+
+def sample_many(channel, ts):
+    """sample() at each time of ts, ascending (the keys unpacked once, walked once); a
+    time that is a key's gives that key's value."""
+    rows = channel.key_values()
     times = channel.times
-    values, ins, outs = channel.key_values()
+    out = []
+    k = 0
+    for t in ts:
+        while k + 1 < len(times) and times[k + 1] <= t:
+            k += 1
+        out.append(rows[0][k] if times[k] == t else _sample(channel, rows, t, max(0, min(k, len(times) - 2))))
+    return out
+
+
+def _sample(channel, rows, t, k=0):
+    """The value at t; k: a key at or before the segment holding t (0: search from the start)."""
+    times = channel.times
+    values, ins, outs = rows
     n = len(times)
     if n == 1 or t <= times[0]:
         return values[0]
     if t >= times[-1]:
         return values[-1]
-    k = 0
     while k + 2 < n and times[k + 1] <= t:
         k += 1
     dt = times[k + 1] - times[k]

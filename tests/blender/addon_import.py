@@ -149,8 +149,8 @@ def check_import(rel, path, up_axis):
         for (mf, mn), (ef, en) in zip(markers, events):
             check(mn == en and abs(mf - ef) <= 0.5, "%s clip %s: marker %s@%d for event %s@%.2f" % (
                 rel, clip["name"], mn, mf, en, ef))
-    keyed = check_keyframes_and_properties(rel, arm, doc, actions, clips)
-    keyed += check_curves_one_to_one(rel, path, arm, actions)
+    keyed = (check_keyframes_and_properties(rel, arm, doc, actions, clips) +
+             check_curves_one_to_one(rel, path, arm, actions))
     joints = len(doc["skins"][0].get("joints", [])) if doc.get("skins") else 0
     print("import %-32s skeleton %-26s up %-6s %2d joints %2d clips (%d keyed as stored) %4d frames %d hidden  worst "
           "t %.2e r %.2e s %.2e" % (rel, os.path.basename(skeleton) or "-", up_axis, joints, len(clips), keyed,

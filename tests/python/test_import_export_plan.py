@@ -16,7 +16,7 @@ def header_of(data):
     """The import file's header, read from the layout (docs/blender.md, "The import file")."""
     assert data[:8] == b"AKIMPORT"
     version, length = struct.unpack_from("<II", data, 8)
-    assert version == 2 and length % 4 == 0
+    assert version == 3 and length % 4 == 0
     return json.loads(data[16:16 + length])
 
 
