@@ -140,15 +140,7 @@ def check_import(rel, path, up_axis):
                 worst[0], worst[1] = max(worst[0], et), max(worst[1], er)
                 check(et <= TOL and er <= TOL, "%s frame %d: camera %.3g %.3g" % (rel, f, et, er))
             frames_checked += 1
-        # markers = events
-        rate = clip["frame_rate"]
-        markers = sorted((m.frame, m.name) for m in action.pose_markers)
-        events = sorted((e["time"] * rate, e["name"]) for e in clip["events"])
-        check(len(markers) == len(events), "%s clip %s: %d markers for %d events" % (
-            rel, clip["name"], len(markers), len(events)))
-        for (mf, mn), (ef, en) in zip(markers, events):
-            check(mn == en and abs(mf - ef) <= 0.5, "%s clip %s: marker %s@%d for event %s@%.2f" % (
-                rel, clip["name"], mn, mf, en, ef))
+        check_markers(rel, action, clip)
     keyed = (check_keyframes_and_properties(rel, arm, doc, actions, clips) +
              check_curves_one_to_one(rel, path, arm, actions))
     joints = len(doc["skins"][0].get("joints", [])) if doc.get("skins") else 0
@@ -182,6 +174,18 @@ def stored_keyframes(doc, anim, rate, bones):
                     inside = math.ceil(times[k] * rate - 1e-3) - math.floor(times[k - 1] * rate + 1e-3) - 1
                     total += max(0, inside) * width
     return total
+
+
+def check_markers(rel, action, clip):
+    """The action's pose markers are the clip's events."""
+    rate = clip["frame_rate"]
+    markers = sorted((m.frame, m.name) for m in action.pose_markers)
+    events = sorted((e["time"] * rate, e["name"]) for e in clip["events"])
+    check(len(markers) == len(events), "%s clip %s: %d markers for %d events" % (
+        rel, clip["name"], len(markers), len(events)))
+    for (mf, mn), (ef, en) in zip(markers, events):
+        check(mn == en and abs(mf - ef) <= 0.5, "%s clip %s: marker %s@%d for event %s@%.2f" % (
+            rel, clip["name"], mn, mf, en, ef))
 
 
 def check_curves_one_to_one(rel, path, arm, actions):
