@@ -67,6 +67,30 @@ def import_file():
     return next(o for o in bpy.data.objects if o.type == "ARMATURE")
 
 
+def action_api():
+    import importlib
+    return importlib.import_module("animkit_io.action_api")
+
+
+def busiest_bone(arm):
+    """The control bone whose stored rotation curves (the file's own, not baked) swing the
+    most with a readable number of keys in the active action; else the second bone."""
+    import json
+    action = arm.animation_data.action
+    stored = json.loads(action.get("animkit_curves", "{}") or "{}").get("curves", [])
+    rig = json.loads(arm["animkit_rig"])
+    wanted = {(rig["nodes"][n].get("control"), k) for n, p, k in stored if p == "rotation_euler"}
+    best, name = 0.0, ""
+    for fc in action_api().fcurves(action):
+        if '"' not in fc.data_path or not fc.data_path.endswith("rotation_euler"):
+            continue
+        bone = fc.data_path.split('"')[1]
+        values = [p.co[1] for p in fc.keyframe_points]
+        if (bone, fc.array_index) in wanted and 4 <= len(values) <= 40 and max(values) - min(values) > best:
+            best, name = max(values) - min(values), bone
+    return name or arm.pose.bones[min(1, len(arm.pose.bones) - 1)].name
+
+
 def show_curves(arm):
     """Animation workspace (switched to a step before: it takes effect between steps): the
     bone's F-curves alone in the Graph Editor, framed."""
@@ -75,17 +99,21 @@ def show_curves(arm):
     bpy.context.view_layer.objects.active = arm
     arm.select_set(True)
     bpy.ops.object.mode_set(mode="POSE")
-    bone = ARGS["bone"] or arm.pose.bones[min(1, len(arm.pose.bones) - 1)].name
+    if ARGS["clip"] and ARGS["clip"] in bpy.data.actions:
+        action_api().assign(arm.animation_data, bpy.data.actions[ARGS["clip"]])
+    bone = ARGS["bone"] or busiest_bone(arm)
     for pb in arm.pose.bones:  # Blender 5 selects pose bones, earlier Blenders bones
         (pb if hasattr(pb, "select") else pb.bone).select = pb.name == bone
     arm.data.bones.active = arm.data.bones[bone]
-    if ARGS["clip"] and ARGS["clip"] in bpy.data.actions:
-        arm.animation_data.action = bpy.data.actions[ARGS["clip"]]
+    for space in (a.spaces.active for a in screen.areas if a.type == "VIEW_3D"):
+        space.shading.type = "SOLID"
+        space.shading.color_type = "TEXTURE"
     bpy.context.scene.frame_set(int(ARGS["frame"]))
     # The dope sheet at the bottom of the Animation workspace becomes the Graph Editor.
     editor = area("DOPESHEET_EDITOR")
     editor.type = "GRAPH_EDITOR"
     editor.spaces.active.dopesheet.show_only_selected = True
+    editor.spaces.active.use_normalization = True  # location, rotation and scale on one scale
     for a in screen.areas:
         if a.type == "VIEW_3D":
             with bpy.context.temp_override(window=window, area=a, region=a.regions[-1]):

@@ -277,6 +277,45 @@ TEST(Curves, OneCurveReplacedInTheRealMovesetReadsBack) {
   EXPECT_EQ(differing, 1u);
 }
 
+// What an editor gives back for unedited keys: frames, values and slopes a few float32 ulps
+// off (slopes read from Bezier handles at thirds) are the stored keys; a real change is not.
+TEST(Curves, KeysWithinFloatRoundingOfTheStoredOnesAreTheStoredKeys) {
+  const std::string path = SharedPath("real/kh2/M_EX530.mset");
+  if (path.empty()) GTEST_SKIP() << "../shared/real/kh2/M_EX530.mset absent";
+  std::vector<ClipCurves> rounded = CurvesOf(path);
+  size_t perturbed = 0;
+  for (ClipCurves& clip : rounded)
+    for (StoredChannel& c : clip.curves.channels)
+      for (CurveKey& k : c.keys) {
+        k.value = std::nextafter(k.value, k.value + 1.0f);
+        k.in_slope = k.in_slope * (1 + 3e-7f) + 1e-7f;
+        k.out_slope = k.out_slope * (1 - 3e-7f) - 1e-7f;
+        k.frame = std::nextafter(k.frame, k.frame - 1.0f);
+        ++perturbed;
+      }
+  ASSERT_GT(perturbed, 100u);
+  const std::filesystem::path dir = test::TempDir("curves_rounding");
+  CurvesReplaceJob job;
+  job.template_path = path;
+  job.edits = CurvesJson(rounded);
+  job.output = (dir / "same.mset").string();
+  Value report = job.Run();
+  EXPECT_TRUE(report["identical"].get<bool>());
+  EXPECT_EQ(ReadFileBytes(job.output), ReadFileBytes(path));
+  // A slope changed by 1 % of itself (and at least 1e-3 per frame) is an edit.
+  std::vector<ClipCurves> edited = CurvesOf(path);
+  StoredChannel* channel = nullptr;
+  for (StoredChannel& c : edited.front().curves.channels)
+    if (!channel && c.keys.size() >= 2 && c.keys[0].interpolation == CurveInterpolation::Hermite) channel = &c;
+  ASSERT_NE(channel, nullptr);
+  channel->keys[0].out_slope += std::max(1e-3f, std::abs(channel->keys[0].out_slope) * 0.01f);
+  job.edits = CurvesJson(std::vector<ClipCurves>{edited.front()});
+  job.output = (dir / "edited.mset").string();
+  report = job.Run();
+  EXPECT_EQ(report["replaced"].get<uint64_t>(), 1u);
+  EXPECT_NE(ReadFileBytes(job.output), ReadFileBytes(path));
+}
+
 // A clip whose motion other clips play (a link): the edit changes them all, and says so once.
 TEST(Curves, AnEditOfASharedMotionChangesEveryClipThatPlaysIt) {
   const std::string path = SharedPath("real/kh2/airslide/P_EX100.mset");
