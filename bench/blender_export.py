@@ -8,6 +8,8 @@
 #       --cli build/release/tools/animkit/animkit [--addon blender] [--out OUT_DIR] [--thin N] FILE[:SKELETON] ...
 #
 # --addon: the folder holding animkit_io (another checkout's add-on, to compare).
+# --edit-one: before exporting, one key of one stored curve of one clip moves by 0.1 (the
+#   modder's one edited clip; a control rig writes it back with curves-replace).
 # --thin N: before exporting, every F-curve is remade with a Bezier key every N frames
 #   (and the last; Blender's automatic handles, at the thirds), as sparse as stored keys:
 #   the export's keys path at its real density. The poses change, so every clip is
@@ -60,10 +62,34 @@ def thin_curves(step):
     return kept
 
 
+def edit_one():
+    """Moves the middle key of the first stored curve of the first action holding curves;
+    returns what it edited (or "" when no action holds the file's curves)."""
+    import json
+    from animkit_io import action_api
+    for action in bpy.data.actions:
+        stored = json.loads(action.get("animkit_curves", "{}") or "{}").get("curves", [])
+        arm = bpy.context.view_layer.objects.active
+        rig = json.loads(arm["animkit_rig"])
+        wanted = {('pose.bones["%s"].%s' % (rig["nodes"][n]["control"], p), k) for n, p, k in stored}
+        for fc in action_api.fcurves(action):
+            if (fc.data_path, fc.array_index) in wanted and len(fc.keyframe_points) >= 3:
+                key = fc.keyframe_points[len(fc.keyframe_points) // 2]
+                key.co[1] += 0.1
+                key.handle_left[1] += 0.1
+                key.handle_right[1] += 0.1
+                fc.update()
+                return "%s %s[%d]" % (action.name, fc.data_path, fc.array_index)
+    return ""
+
+
 def _interpolations(glb):
-    """{glTF interpolation: samplers} of the glb export handed to animkit."""
+    """{glTF interpolation: samplers} of the glb export handed to animkit ({} without one:
+    a control rig's curves go back without glTF)."""
     import json
     import struct
+    if not os.path.isfile(glb):
+        return {}
     with open(glb, "rb") as f:
         data = f.read()
     doc = json.loads(data[20:20 + struct.unpack_from("<I", data, 12)[0]])
@@ -81,6 +107,7 @@ def main():
         os.path.dirname(os.path.abspath(__file__)), "..", "blender")
     out_dir = argv[argv.index("--out") + 1] if "--out" in argv else tempfile.mkdtemp(prefix="animkit_bench_")
     thin = int(argv[argv.index("--thin") + 1]) if "--thin" in argv else 0
+    edit = "--edit-one" in argv
     valued = ("--cli", "--addon", "--out", "--thin")
     files = [a for k, a in enumerate(argv) if not a.startswith("--") and argv[k - 1] not in valued]
     sys.path.insert(0, os.path.abspath(addon))
@@ -100,6 +127,7 @@ def main():
         arm = bpy.context.view_layer.objects.active
         if thin:
             thin_curves(thin)
+        edited = edit_one() if edit else ""
         keys = sum(len(fc.keyframe_points) for a in bpy.data.actions for fc in action_api.fcurves(a))
         out = os.path.join(out_dir, os.path.basename(path))
         RUNS.clear()
@@ -113,7 +141,8 @@ def main():
                   seconds - encoder, os.path.getsize(keep) if os.path.isfile(keep) else 0, _interpolations(keep),
                   "same bytes" if os.path.isfile(out) and _same_bytes(out, path) else "bytes differ",
                   imported, len(arm.animation_data.nla_tracks) if arm.animation_data else 0, keys,
-                  ", thinned to a key every %d frames" % thin if thin else ""))
+                  ", thinned to a key every %d frames" % thin if thin else "") +
+              ("  edited: " + edited if edited else ""))
         sys.stdout.flush()
         for coll in (bpy.data.objects, bpy.data.armatures, bpy.data.actions, bpy.data.meshes, bpy.data.cameras):
             for item in list(coll):

@@ -463,14 +463,15 @@ Bytes ReplaceCurves(ByteView file, const std::vector<CurveEdit>& named_edits, Re
   }
   bool changed = false;
   for (const auto& [clip, mine] : by_motion) {
-    // Each rewrite re-reads the file written so far: entries have moved.
-    const Bar current = changed ? ParseBar(out, 0, limits) : bar;
-    const std::vector<MotionClip> now = changed ? MotionClips(current) : clips;
-    const MotionClip* target = nullptr;
-    for (const MotionClip& c : now)
-      if (c.path == clip->path) target = &c;
-    if (!target) throw Error::General("internal: clip " + clip->name + " not found again");
-    if (auto bytes = RewriteMotion(*target->motion, clip->name, mine, rep)) {
+    // A motion is rewritten once, from the file as read; placing it re-reads the file
+    // written so far (entries have moved), only when an earlier motion changed.
+    if (auto bytes = RewriteMotion(*clip->motion, clip->name, mine, rep)) {
+      const Bar current = changed ? ParseBar(out, 0, limits) : bar;
+      const std::vector<MotionClip> now = changed ? MotionClips(current) : clips;
+      const MotionClip* target = nullptr;
+      for (const MotionClip& c : now)
+        if (c.path == clip->path) target = &c;
+      if (!target) throw Error::General("internal: clip " + clip->name + " not found again");
       out = Rebuilt(out, current, target->path, 0, *bytes);
       changed = true;
       // Once per changed motion: every clip that plays it changes with it.
