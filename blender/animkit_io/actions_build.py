@@ -229,6 +229,7 @@ def _model_space_curves(nodes, order, parents, offsets, clip):
 # transforms and carry no keys.
 
 CONTROL_PROPS = (("translation", "location"), ("rotation", "rotation_euler"), ("scale", "scale"))
+PROPERTY_NAMES = tuple(prop for _path, prop in CONTROL_PROPS)
 
 
 class KeyCounts:
@@ -253,9 +254,9 @@ def _euler(q, mode, compat=None):
     return q.to_euler(mode, compat) if compat is not None else q.to_euler(mode)
 
 
-def build_control_rest_action(rig, order, rotation_mode, name):
+def build_control_rest_action(rig, order, rotation_mode, name, defaults=None):
     """The rest-pose action of a control rig: one constant key of each control bone's
-    rest local per property."""
+    rest local per property, or of the clips' most common value (`defaults`)."""
     nodes = rig["nodes"]
     action = bpy.data.actions.new(name)
     action[REST_POSE] = True
@@ -267,7 +268,7 @@ def build_control_rest_action(rig, order, rotation_mode, name):
             for c in range(3):
                 fc = action_api.new_fcurve(action, _control_path(nodes, i, prop), c, nodes[i]["control"])
                 fc.keyframe_points.add(1)
-                fc.keyframe_points.foreach_set("co", (0.0, value[c]))
+                fc.keyframe_points.foreach_set("co", (0.0, (defaults or {}).get((i, prop, c), value[c])))
                 fc.keyframe_points.foreach_set("interpolation", (keymod.CONSTANT,))
                 fc.update()
     return action
@@ -374,10 +375,59 @@ def _rest_value(nodes, i, prop, rotation_mode):
     return tuple(_euler(_quat(n["r"]), rotation_mode))
 
 
-def _at_rest(nodes, i, prop, index, value, rotation_mode):
-    """Whether a constant value is the control bone's rest (what the rest-pose action keys)."""
-    rest = _rest_value(nodes, i, prop, rotation_mode)[index]
+def _at_rest(nodes, i, prop, index, value, rotation_mode, defaults=None):
+    """Whether a constant value is what the rest-pose action keys: the clips' most common
+    value of that property (`defaults`), else the control bone's rest."""
+    rest = (defaults or {}).get((i, prop, index))
+    if rest is None:
+        rest = _rest_value(nodes, i, prop, rotation_mode)[index]
     return abs(value - rest) <= 1e-6 * max(1.0, abs(rest))
+
+
+def _clip_constants(clip, nodes, order, rotation_mode):
+    """{(node, property, axis): value} a clip with curves holds all clip long besides its
+    curves on its curve-moved joints: the file's constants, the initial pose (glTF
+    channels whose every key is the same) and the rest (no glTF channel)."""
+    out = {}
+    if clip.curves is None:
+        return out
+    bones = set(order)
+    curved = {(c.node, c.property) for c in clip.curves.channels}
+    for i in order:
+        if i not in clip.curves.driven:
+            for prop in PROPERTY_NAMES:
+                if (i, prop) not in curved:
+                    rest = _rest_value(nodes, i, prop, rotation_mode)
+                    out.update({(i, prop, k): rest[k] for k in range(3)})
+    for node, prop, index, value in clip.curves.constants:
+        if node in bones and node not in clip.curves.driven and (node, prop) in curved:
+            out[(node, prop, index)] = value
+    for ch in clip.channels:
+        i = ch.node
+        prop = dict(CONTROL_PROPS).get(ch.path)
+        if i not in bones or i in clip.curves.driven or (i, prop) in curved or not ch.key_count():
+            continue
+        if ch.interpolation == "CUBICSPLINE":
+            continue
+        w = ch.width
+        if any(ch.values[k] != ch.values[k % w] for k in range(len(ch.values))):
+            continue
+        first = tuple(ch.values[:w])
+        value = tuple(_euler(_quat(first), rotation_mode)) if ch.path == "rotation" else first
+        for k in range(3):
+            out[(i, prop, k)] = value[k]
+    return out
+
+
+def control_defaults(clips, nodes, order, rotation_mode):
+    """{(node, property, axis): value} the rest-pose action of a control rig keys where the
+    clips hold a value all clip long: the most common one (so most clips need no key)."""
+    votes = {}
+    for clip in clips:
+        for key, value in _clip_constants(clip, nodes, order, rotation_mode).items():
+            tally = votes.setdefault(key, {})
+            tally[value] = tally.get(value, 0) + 1
+    return {key: max(tally, key=tally.get) for key, tally in votes.items()}
 
 
 def _constant(values):
@@ -410,7 +460,7 @@ def _write_baked(action, nodes, i, prop, comps):
     return count
 
 
-def build_control_action(rig, order, parents, clip, rotation_mode, counts):
+def build_control_action(rig, order, parents, clip, rotation_mode, counts, defaults=None):
     """A clip's action on the control bones: its curves 1:1, the joints it drives (or,
     without curves, every joint) baked from its glTF channels. Adds to `counts`."""
     nodes = rig["nodes"]
@@ -431,7 +481,7 @@ def build_control_action(rig, order, parents, clip, rotation_mode, counts):
         # rest-pose action (under every clip) already holds that value.
         for node, prop, index, value in clip.curves.constants:
             if node in bones and node not in clip.curves.driven and (node, prop) in curved and \
-                    not _at_rest(nodes, node, prop, index, value, rotation_mode):
+                    not _at_rest(nodes, node, prop, index, value, rotation_mode, defaults):
                 counts.constant_keys += _write_baked(action, nodes, node, prop,
                                                      [([], [], keymod.CONSTANT)] * index +
                                                      [([0.0], [value], keymod.CONSTANT)])
@@ -442,11 +492,17 @@ def build_control_action(rig, order, parents, clip, rotation_mode, counts):
         for i in order:
             if i in clip.curves.driven:
                 continue
-            for prop, comps in _baked_control_curves(clip, i, rate, rotation_mode, None, by_node.get(i, [])).items():
+            baked = _baked_control_curves(clip, i, rate, rotation_mode, None, by_node.get(i, []))
+            for prop in PROPERTY_NAMES:  # unkeyed by the glTF: the rest, where the rest-pose action differs
+                if (i, prop) not in curved and prop not in baked and defaults:
+                    rest = _rest_value(nodes, i, prop, rotation_mode)
+                    baked[prop] = [([0.0], [rest[k]], keymod.CONSTANT) for k in range(3)]
+            for prop, comps in baked.items():
                 if (i, prop) in curved:
                     continue
                 comps = [([], [], c[2]) if len(c[0]) and _constant(c[1]) and
-                         _at_rest(nodes, i, prop, k, c[1][0], rotation_mode) else c for k, c in enumerate(comps)]
+                         _at_rest(nodes, i, prop, k, c[1][0], rotation_mode, defaults) else c
+                         for k, c in enumerate(comps)]
                 counts.other_keys += _write_baked(action, nodes, i, prop, comps)
     else:
         driven = list(order)

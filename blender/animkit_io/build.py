@@ -374,6 +374,9 @@ def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, prog
     nodes = rig["nodes"]
     actions = []
     by_clip = {}
+    # A control rig's rest-pose action holds the value most clips hold all clip long.
+    defaults = actions_build.control_defaults([c for k, c in enumerate(clips) if k not in shared], nodes, order,
+                                              controls.rotation_mode) if controls is not None else None
     for k, clip in enumerate(clips):
         progress.update(15 + 80 * k // max(1, len(clips)))
         if k in shared:
@@ -382,7 +385,8 @@ def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, prog
                                                           [clip.name])
             continue
         if controls is not None:
-            by_clip[k] = actions_build.build_control_action(rig, order, parents, clip, controls.rotation_mode, counts)
+            by_clip[k] = actions_build.build_control_action(rig, order, parents, clip, controls.rotation_mode, counts,
+                                                            defaults)
         else:
             by_clip[k] = actions_build.build_action(rig, order, parents, offsets, clip)
         actions.append(by_clip[k])
@@ -403,7 +407,8 @@ def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, prog
     keyed = actions_build.keyed_paths(clips, set(order)) if controls is None else True
     if keyed:
         if controls is not None:
-            rest = actions_build.build_control_rest_action(rig, order, controls.rotation_mode, obj.name + " rest pose")
+            rest = actions_build.build_control_rest_action(rig, order, controls.rotation_mode, obj.name + " rest pose",
+                                                           defaults)
         else:
             rest = actions_build.build_rest_action(rig, order, offsets, keyed, obj.name + " rest pose")
         track = ad.nla_tracks.new()
