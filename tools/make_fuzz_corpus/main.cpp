@@ -11,9 +11,11 @@
 #include <animkit/formats/edf_mdb.hpp>
 #include <animkit/formats/edf_rab.hpp>
 #include <animkit/formats/kh2.hpp>
+#include <animkit/formats/kh2/curves.hpp>
 #include <animkit/formats/kh2/model.hpp>
 #include <animkit/formats/kh2/texture.hpp>
 #include <animkit/formats/psx_tmd.hpp>
+#include <animkit/pipeline/curves.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -331,6 +333,40 @@ void AddKh2Evaluation(Corpus& corpus) {
   corpus.Add("kh2_evaluate", "every-type.motion", with(all));
 }
 
+// The stored curves' seeds (kh2_curves_fuzz): [mode][file size, u16 LE][file][tail] for an
+// encoded motion and ANB: the file's curves unedited (no tail), a few mutations (mode 0, and 2:
+// through their JSON), and edits as JSON text with one key moved (mode 1).
+void AddKh2Curves(Corpus& corpus) {
+  EncodeContext context;
+  const Scene scene = SmallScene(3, 8, 3, false);
+  auto seed = [](uint8_t mode, ByteView file, ByteView tail) {
+    Bytes out = {mode, uint8_t(file.size()), uint8_t(file.size() >> 8)};
+    out.insert(out.end(), file.begin(), file.end());
+    out.insert(out.end(), tail.begin(), tail.end());
+    return out;
+  };
+  const Bytes mutations = {7, 1, 3, 0, 2, 5, 9, 1, 4, 2, 6, 3, 0, 8, 1, 1, 5, 11, 2, 3};
+  for (const char* id : {"kh2-motion", "kh2-bar"}) {
+    const Bytes file = FindFormat(id)->encode(scene, context)->Write();
+    if (file.size() > 0xFFFF) continue;
+    const std::string name = id == std::string_view("kh2-bar") ? "anb" : "motion";
+    corpus.Add("kh2_curves", name + "-unedited.bin", seed(0, file, {}));
+    corpus.Add("kh2_curves", name + "-mutated.bin", seed(0, file, mutations));
+    corpus.Add("kh2_curves", name + "-mutated-json.bin", seed(2, file, mutations));
+    std::vector<ClipCurves> clips;
+    if (id == std::string_view("kh2-motion")) {
+      clips.push_back({"motion", kh2::StoredCurvesOf(kh2::ParseMotion(file), {}, {})});
+    } else {
+      const kh2::Bar bar = kh2::ParseBar(file);
+      for (const kh2::MotionClip& c : kh2::MotionClips(bar)) clips.push_back({c.name, kh2::StoredCurvesOf(*c.motion, {}, {})});
+    }
+    for (ClipCurves& c : clips)
+      if (!c.curves.channels.empty() && !c.curves.channels.front().keys.empty()) c.curves.channels.front().keys.back().value += 0.5f;
+    const std::string json = DumpJson(CurvesJson(clips));
+    corpus.Add("kh2_curves", name + "-edits.bin", seed(1, file, Bytes(json.begin(), json.end())));
+  }
+}
+
 // An MDB with a skinned, textured triangle (the mesh decoder's tables), and DDS seeds: a
 // 5 x 3 gradient as BC1 (partial blocks) and as uncompressed BGRA.
 void AddMdbMeshAndDds(Corpus& corpus) {
@@ -498,6 +534,7 @@ int main(int argc, char** argv) {
     AddKh2Leniency(corpus);
     AddKh2Nested(corpus);
     AddKh2Evaluation(corpus);
+    AddKh2Curves(corpus);
     AddMdbMeshAndDds(corpus);
     AddKh2Meshes(corpus);
     AddKh2Textures(corpus);

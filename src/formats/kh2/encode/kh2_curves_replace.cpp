@@ -172,8 +172,9 @@ class MotionRewrite {
     report.appended_values += values_.added.size();
     report.appended_tangents += tangents_.added.size();
     Bytes bytes = SerializeMotion(motion_);  // the entry as read (Serialize(Parse(x)) == x)
-    for (const auto& [i, rec] : patched_) {
+    for (const auto& [i, patched] : patched_) {
       const size_t pos = At(im_.forward_offset) + i * 6;
+      const auto& rec = patched;  // clang 14 lambdas capture no structured binding
       const Bytes b = Chunk([&](ByteWriter& w) { w.I16(rec.joint), w.U8(rec.packed), w.U8(rec.key_count), w.U16(rec.first_key); });
       std::memcpy(bytes.data() + pos, b.data(), b.size());
     }
