@@ -30,6 +30,17 @@ bool Reads(const std::string& target, ByteView bytes) {
       const kh2::Model model = kh2::ParseModel(bytes);
       return !kh2::DecodeModelMeshes(model, kh2::SkeletonFromModel(model)).meshes.empty();
     }
+    if (target == "kh2_curves") {  // [mode][file size, u16 LE][a KH2 BAR or motion][edits]: the file reads back
+      if (bytes.size() < 3 || bytes.size() < 3 + size_t(bytes[1] | bytes[2] << 8)) return false;
+      const ByteView file = bytes.subspan(3, size_t(bytes[1] | bytes[2] << 8));
+      for (const char* id : {"kh2-bar", "kh2-motion"}) {
+        try {
+          if (FindFormat(id)->read(file, {})->Write() == Bytes(file.begin(), file.end())) return true;
+        } catch (const Error&) {
+        }
+      }
+      return false;
+    }
     std::string id = target == "kh2_evaluate" ? "kh2_motion" : target;  // the evaluator reads motions
     for (char& c : id)
       if (c == '_') c = '-';
