@@ -226,7 +226,8 @@ TEST(Curves, OneCurveReplacedInTheRealMovesetReadsBack) {
   const std::vector<ClipCurves> before = CurvesOf(path);
   // A clip from the middle of the moveset whose motion no other clip shares, its first channel
   // with at least three keys.
-  const std::vector<kh2::MotionClip> motions = kh2::MotionClips(kh2::ParseBar(ReadFileBytes(path)));
+  const kh2::Bar bar = kh2::ParseBar(ReadFileBytes(path));  // the clips point into it
+  const std::vector<kh2::MotionClip> motions = kh2::MotionClips(bar);
   auto shared = [&](const std::string& name) {
     const kh2::Motion* m = nullptr;
     for (const kh2::MotionClip& c : motions)
@@ -320,7 +321,8 @@ TEST(Curves, KeysWithinFloatRoundingOfTheStoredOnesAreTheStoredKeys) {
 TEST(Curves, AnEditOfASharedMotionChangesEveryClipThatPlaysIt) {
   const std::string path = SharedPath("real/kh2/airslide/P_EX100.mset");
   if (path.empty()) GTEST_SKIP() << "../shared/real/kh2/airslide/P_EX100.mset absent";
-  const std::vector<kh2::MotionClip> motions = kh2::MotionClips(kh2::ParseBar(ReadFileBytes(path)));
+  const kh2::Bar bar = kh2::ParseBar(ReadFileBytes(path));  // the clips point into it
+  const std::vector<kh2::MotionClip> motions = kh2::MotionClips(bar);
   const kh2::MotionClip* link = nullptr;
   for (const kh2::MotionClip& c : motions)
     if (!link && !c.shares_data_with.empty() && !c.motion->raw) link = &c;
