@@ -78,16 +78,16 @@ def build_action(rig, order, parents, offsets, clip):
                 if ch is not None and ch.key_count():
                     curves[(i, path)] = keymod.channel_curves(ch, rate, _basis(offsets, i))
     _write_action(action, nodes, order, curves)
-    n_frames = clip.frame_count
-    if n_frames > 0:
-        action.use_frame_range = True
-        action.frame_start = 0
-        action.frame_end = max(n_frames - 1, 0)
     _store_clip(action, clip, rate)
     return action
 
 
 def _store_clip(action, clip, rate):
+    """The clip's frame range and record on its action."""
+    if clip.frame_count > 0:
+        action.use_frame_range = True
+        action.frame_start = 0
+        action.frame_end = clip.frame_count - 1
     record = dict(clip.extras)
     record["name"] = clip.name
     record["frame_rate"] = rate
@@ -261,10 +261,8 @@ def build_control_rest_action(rig, order, rotation_mode, name, defaults=None):
     action = bpy.data.actions.new(name)
     action[REST_POSE] = True
     for i in order:
-        n = nodes[i]
-        rest = {"location": tuple(n["t"]), "rotation_euler": tuple(_euler(_quat(n["r"]), rotation_mode)),
-                "scale": tuple(n["s"])}
-        for prop, value in rest.items():
+        for prop in PROPERTY_NAMES:
+            value = _rest_value(nodes, i, prop, rotation_mode)
             for c in range(3):
                 fc = action_api.new_fcurve(action, _control_path(nodes, i, prop), c, nodes[i]["control"])
                 fc.keyframe_points.add(1)
@@ -515,11 +513,6 @@ def build_control_action(rig, order, parents, clip, rotation_mode, counts, defau
                                                  by_node.get(i, [])).items():
             if (i, prop) not in curved:
                 counts.baked_keys += _write_baked(action, nodes, i, prop, comps)
-    n_frames = clip.frame_count
-    if n_frames > 0:
-        action.use_frame_range = True
-        action.frame_start = 0
-        action.frame_end = max(n_frames - 1, 0)
     _store_clip(action, clip, rate)
     if clip.curves is not None:
         # What export writes back: the file's curves (by the clip's joint index), and only them.

@@ -17,7 +17,6 @@
 # modifier's modes (clamp: no cycle, constant extrapolation; zero: 0 there, kept as the
 # F-curve's custom property, see ZERO_NOTE).
 
-import math
 
 CONSTANT, LINEAR, BEZIER = 0, 1, 2  # F-curve keyframe interpolation (RNA enum values)
 HERMITE = 2  # the file's key interpolation
@@ -158,52 +157,6 @@ def zero_ranges(channel):
     if channel.post == "zero":
         out.append((channel.keys[-1][0], 1.0e6))
     return out
-
-
-# ---------------------------------------------------------------------------------------
-# Evaluation (the file's definition; tests and the export's unchanged-curve check use it)
-
-
-def _segment(a, b, f):
-    fa, va, _ia, oa, interp = a
-    fb, vb, ib, _ob, _ = b
-    d = fb - fa
-    if d <= 0 or int(round(interp)) == 0:
-        return va
-    u = (f - fa) / d
-    if int(round(interp)) == 1:
-        return va + (vb - va) * u
-    u2, u3 = u * u, u * u * u
-    return ((2 * u3 - 3 * u2 + 1) * va + (u3 - 2 * u2 + u) * d * oa + (-2 * u3 + 3 * u2) * vb +
-            (u3 - u2) * d * ib)
-
-
-def evaluate(channel, f):
-    """The channel's value at frame f, pre / post included."""
-    keys = channel.keys
-    if not keys:
-        return 0.0
-    first, last = keys[0][0], keys[-1][0]
-    span = last - first
-    shift = 0.0
-    mode = channel.pre if f < first else channel.post if f > last else ""
-    if mode == "zero":
-        return 0.0
-    if mode in ("repeat", "offset") and span > 0:
-        m = math.floor((f - first) / span)
-        f -= m * span
-        if mode == "offset":
-            shift = m * (keys[-1][1] - keys[0][1])
-    elif mode:
-        return keys[0][1] if f < first else keys[-1][1]
-    k = 0
-    while k + 2 < len(keys) and keys[k + 1][0] <= f:
-        k += 1
-    if len(keys) == 1 or f <= keys[0][0]:
-        return keys[0][1] + shift
-    if f >= keys[-1][0]:
-        return keys[-1][1] + shift
-    return _segment(keys[k], keys[k + 1], f) + shift
 
 
 # ---------------------------------------------------------------------------------------

@@ -4,13 +4,13 @@
 # calls pointed at the test's files.
 
 import json
-import math
 import os
 import shutil
 import struct
 import sys
 from mathutils import Matrix, Quaternion, Vector
 
+import curve_eval
 from addon_common import check, import_file, quat_angle
 
 MAGIC = b"AKIMPORT"
@@ -86,39 +86,9 @@ class FakeImportData:
         self.module.import_data = self.real
 
 
-# ---------------------------------------------------------------------------------------
-# Curves, evaluated here (the file's definition, independent of the add-on)
-
-
 def evaluate(ch, f):
-    keys = ch["keys"]
-    first, last = keys[0][0], keys[-1][0]
-    span = last - first
-    shift = 0.0
-    mode = ch["pre"] if f < first else ch["post"] if f > last else ""
-    if mode == "zero":
-        return 0.0
-    if mode in ("repeat", "offset") and span > 0:
-        m = math.floor((f - first) / span)
-        f -= m * span
-        if mode == "offset":
-            shift = m * (keys[-1][1] - keys[0][1])
-    elif mode:
-        return keys[0][1] if f < first else keys[-1][1]
-    if f <= first:
-        return keys[0][1] + shift
-    if f >= last:
-        return keys[-1][1] + shift
-    k = max(j for j in range(len(keys)) if keys[j][0] <= f)
-    (fa, va, _, oa, interp, _), (fb, vb, ib, _, _, _) = keys[k], keys[k + 1]
-    u = (f - fa) / (fb - fa)
-    if interp == 0:
-        return va + shift
-    if interp == 1:
-        return va + (vb - va) * u + shift
-    d = fb - fa
-    return ((2 * u ** 3 - 3 * u ** 2 + 1) * va + (u ** 3 - 2 * u ** 2 + u) * d * oa + (-2 * u ** 3 + 3 * u ** 2) * vb +
-            (u ** 3 - u ** 2) * d * ib + shift)
+    """A curve of the import file's schema at frame f (the file's definition: curve_eval)."""
+    return curve_eval.evaluate(ch["keys"], ch["pre"], ch["post"], f)
 
 
 PROPS = ("location", "rotation_euler", "scale")
