@@ -58,11 +58,15 @@ struct Encoded {
 };
 
 // The encoder `animkit convert` would run for path / format (an id or an extension).
+// With a template (save(template=)), over that file as `convert --template` writes it.
 Encoded EncodeScene(const EncodeSource& source, const std::string& format, const std::string& path,
-                    const Options& options) {
+                    const Options& options, const std::string& template_path) {
   Encoded out;
   out.format = OutputFormatFor(path, format);
-  EncodeResult r = animkit::Encode(source.scene(), *out.format, EncodeRequest{source.reference.get(), options, path, nullptr, nullptr, {}, nullptr, nullptr});
+  EncodeResult r = template_path.empty()
+                       ? animkit::Encode(source.scene(), *out.format,
+                                         EncodeRequest{source.reference.get(), options, path, nullptr, nullptr, {}, nullptr, nullptr})
+                       : EncodeOverTemplate(source.scene(), *out.format, source.reference.get(), options, path, template_path);
   out.bytes = std::move(r.bytes);
   out.extras = std::move(r.extra_outputs);
   out.report = std::move(r.report);
@@ -78,17 +82,19 @@ void Warn(const std::vector<std::string>& warnings) {
 }
 
 Encoded EncodeArgs(const py::object& what, const std::optional<std::string>& format, const py::object& skeleton,
-                   const std::string& path, const py::kwargs& kwargs) {
+                   const std::string& path, const std::string& template_path, const py::kwargs& kwargs) {
   if (!format && path.empty()) throw py::value_error("give format= (a format id or extension) or path=");
   const Options options = OptionsFrom(kwargs);
   const EncodeSource source = SourceFrom(what, skeleton, options);
   NoGil released;
-  return EncodeScene(source, format.value_or(""), path, options);
+  return EncodeScene(source, format.value_or(""), path, options, template_path);
 }
 
+std::string TemplateArg(const py::object& templ) { return templ.is_none() ? std::string() : PathArg(templ); }
+
 py::object Encode(const py::object& what, const std::optional<std::string>& format, const py::object& skeleton,
-                  const py::object& path, bool details, const py::kwargs& kwargs) {
-  const Encoded e = EncodeArgs(what, format, skeleton, path.is_none() ? std::string() : PathArg(path), kwargs);
+                  const py::object& path, bool details, const py::object& templ, const py::kwargs& kwargs) {
+  const Encoded e = EncodeArgs(what, format, skeleton, path.is_none() ? std::string() : PathArg(path), TemplateArg(templ), kwargs);
   if (!details) {
     Warn(e.warnings);
     return BytesOf(e.bytes);
@@ -111,11 +117,13 @@ py::list Written(const std::vector<WrittenFile>& files) {
 }
 
 py::list SaveEncoded(const py::object& what, const py::object& path_arg, const std::optional<std::string>& format,
-              const py::object& skeleton, const py::kwargs& kwargs) {
+              const py::object& skeleton, const py::object& templ, const py::kwargs& kwargs) {
   const std::string path = PathArg(path_arg);
-  const Encoded e = EncodeArgs(what, format, skeleton, path, kwargs);
-  // Never over a file the scene was read from (the one rule of every writer: CheckNotAnInput).
+  const std::string template_path = TemplateArg(templ);
+  const Encoded e = EncodeArgs(what, format, skeleton, path, template_path, kwargs);
+  // Never over a file the scene or the template was read from (the one rule of every writer: CheckNotAnInput).
   std::vector<std::string> inputs;
+  if (!template_path.empty()) inputs.push_back(template_path);
   if (py::isinstance<SceneData>(what)) inputs.push_back(what.cast<const SceneData&>().path);
   if (!skeleton.is_none() && !py::isinstance<FileData>(skeleton) && !py::isinstance<SceneData>(skeleton) &&
       !py::isinstance<SkeletonData>(skeleton)) {
@@ -344,18 +352,22 @@ py::dict CurvesReplace(const py::object& templ, const py::object& edits, const p
 
 void BindWrite(py::module_& m) {
   m.def("encode", &Encode, py::arg("what"), py::arg("format") = py::none(), py::arg("skeleton") = py::none(),
-        py::arg("path") = py::none(), py::arg("details") = false,
-        "encode(what, format=None, skeleton=None, path=None, details=False, **options) -> bytes\n\n"
+        py::arg("path") = py::none(), py::arg("details") = false, py::arg("template") = py::none(),
+        "encode(what, format=None, skeleton=None, path=None, details=False, template=None, **options) -> bytes\n\n"
         "what: a Scene, a Clip or a list of Clips. format: a format id or extension (else from path). "
         "skeleton: the skeleton or model the encoder writes against (a path, File, Scene or Skeleton; default: "
         "the one the scene was decoded against). path: the file the bytes are for, when known (some encoders "
         "look at its extension, the text ANM names its timeline after it). Encoder warnings become "
         "UserWarnings. details=True returns a dict: data, format, extra_outputs {path: bytes} (files the "
-        "encoder adds: the text ANM's timeline), report (encoder statistics), warnings.");
+        "encoder adds: the text ANM's timeline), report (encoder statistics), warnings. template: the file the "
+        "output replaces, as `animkit convert --template` takes it (a model writer keeps its unedited parts byte "
+        "for byte).");
   m.def("save", &SaveEncoded, py::arg("what"), py::arg("path"), py::arg("format") = py::none(), py::arg("skeleton") = py::none(),
-        "save(what, path, format=None, skeleton=None, **options) -> [{'path', 'bytes'}]\n\n"
-        "encode() for path, then writes the file and any file the encoder adds atomically, never over the "
-        "file the scene or the skeleton was read from.");
+        py::arg("template") = py::none(),
+        "save(what, path, format=None, skeleton=None, template=None, **options) -> [{'path', 'bytes'}]\n\n"
+        "encode() for path (template: the file the output replaces, e.g. the model a scene's meshes go back "
+        "into), then writes the file and any file the encoder adds atomically, never over the file the scene, "
+        "the skeleton or the template was read from.");
   m.def("convert", &Convert, py::arg("input"), py::arg("output"), py::arg("format") = py::none(),
         py::arg("to") = py::none(), py::arg("skeleton") = py::none(), py::arg("clip") = py::none(),
         py::arg("template") = py::none(),

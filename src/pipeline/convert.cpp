@@ -169,6 +169,23 @@ void CountScene(const Scene& scene, ConvertResult& result) {
 
 }  // namespace
 
+EncodeResult EncodeOverTemplate(Scene scene, const FormatDescriptor& format, const Scene* reference,
+                                const Options& options, const std::string& output_path,
+                                const std::string& template_path, const std::string& clip) {
+  ConvertRequest request;
+  request.output = output_path;
+  request.template_path = template_path;
+  request.options = options;
+  const TemplateFile t = ReadTemplate(request, false);
+  std::optional<Scene> template_scene;
+  if (t.templ.document && t.loaded.format == &format)
+    template_scene = DecodeDocument(t.loaded, DecodeContext{reference, DecodeOptionsFor(&format, options)});
+  EncodeRequest e{reference, options, output_path, &t.templ, template_scene ? &*template_scene : nullptr, clip,
+                  nullptr, nullptr};
+  if (!t.templ.document) e.templ = nullptr;
+  return Encode(std::move(scene), format, e);
+}
+
 ConvertResult Convert(const ConvertRequest& request) {
   ConvertResult result;
   // Every file this conversion reads: no output may replace one of them (checked

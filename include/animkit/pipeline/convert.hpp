@@ -2,6 +2,7 @@
 #pragma once
 
 #include <animkit/core/value.hpp>
+#include <animkit/pipeline/encode.hpp>
 #include <animkit/pipeline/skeleton.hpp>
 
 #include <optional>
@@ -68,6 +69,14 @@ Options DecodeOptionsFor(const FormatDescriptor* output, Options options);
 // (EncodeResult::extra_outputs) through WriteOutputs: atomically, never over a file
 // the conversion reads.
 ConvertResult Convert(const ConvertRequest& request);
+// Encodes a scene in memory over the file it replaces, as Convert does with --template:
+// the template read by its own format and, when that is the output's, decoded against
+// reference (TakeTemplateMetadata; model writers keep its unedited parts byte for byte).
+// clip: the template's clip the scene replaces ("" = by name). The Python module's
+// save(template=) and encode(template=).
+EncodeResult EncodeOverTemplate(Scene scene, const FormatDescriptor& format, const Scene* reference,
+                                const Options& options, const std::string& output_path,
+                                const std::string& template_path, const std::string& clip = "");
 // What a conversion did, as `animkit convert -v` prints it (and the Python module returns):
 // input, output, formats, skeleton (skeleton: the file or null, skeleton_use, skeleton_note),
 // counts, sizes, every file written, the encoder's
