@@ -139,6 +139,8 @@ void BindMeshes(py::module_& m);
 void BindErrors(py::module_& m);
 void BindFile(py::module_& m);
 void BindScene(py::module_& m);
+// Scene.with_mesh() and the other edits (edit.cpp), on the Scene class BindScene makes.
+void BindEdits(py::class_<SceneData, std::shared_ptr<SceneData>>& scene);
 void BindWrite(py::module_& m);
 void BindBench(py::module_& m);  // timing hooks for bench/python_decode.py
 

@@ -255,7 +255,9 @@ void BindScene(py::module_& m) {
                std::to_string(clip.frame_rate) + " fps, " + std::to_string(clip.tracks.size()) + " joints>";
       });
 
-  py::class_<SceneData, std::shared_ptr<SceneData>>(m, "Scene", "A decoded file: skeleton and clips.")
+  py::class_<SceneData, std::shared_ptr<SceneData>> scene(m, "Scene", "A decoded file: skeleton and clips.");
+  BindEdits(scene);
+  scene
       .def(py::init(&MakeScene), py::arg("clips"), py::arg("skeleton") = py::none(),
            "Scene(clips, skeleton=None): a scene of clips (copied) for encode() and save().")
       .def_property_readonly("format", [](const SceneData& d) { return d.format.empty() ? py::object(py::none()) : py::str(d.format); })

@@ -81,6 +81,20 @@ function pairMeshes(got, glbJson, meshes) {
   return out;
 }
 
+// Moves mesh `index` of a glb (its POSITION rows, in place, min and max too) by `shift`
+// along x; returns the file's meshes as rows by name before the move.
+function moveMesh(file, index, shift) {
+  const b = fs.readFileSync(file);
+  const glb = readGlb(file), before = {};
+  glb.json.meshes.forEach((m) => { before[m.name] = glb.rows(m.primitives[0].attributes.POSITION); });
+  const a = glb.json.accessors[glb.json.meshes[index].primitives[0].attributes.POSITION], v = glb.json.bufferViews[a.bufferView];
+  const start = 20 + b.readUInt32LE(12) + 8 + (v.byteOffset || 0) + (a.byteOffset || 0), stride = v.byteStride || 12;
+  for (let k = 0; k < a.count; k++) b.writeFloatLE(b.readFloatLE(start + k * stride) + shift, start + k * stride);
+  if (a.min && a.max) { a.min[0] += shift; a.max[0] += shift; }
+  fs.writeFileSync(file, b);  // min and max stay in the JSON's bytes: the reader does not use them
+  return { before, moved: glb.json.meshes[index].name };
+}
+
 function sizeOf(points) {
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (const p of points) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k]); hi[k] = Math.max(hi[k], p[k]); }
@@ -213,6 +227,30 @@ try {
     report.push({ file: rel, model, page_bytes: page.pageBytes, glb_bytes: page.glbBytes, vertices, max_error_per_size: w });
     await screenshots(page.tab, name, frames.length ? frames[1] : 0);
     check(page.errors.length === 0, `${rel}: errors in the page: ${page.errors.join('; ')}`);
+    await page.tab.close();
+  }
+
+  // ---- a real model edited and written back over itself (`animkit convert --template`):
+  // the page of the written file draws the moved mesh moved and every other one in place.
+  for (const rel of ['kh2/P_EX100.mdlx', 'edf/airtortoise_missile.mdb']) {
+    const file = path.join(fixtures, rel);
+    if (!fs.existsSync(file)) { console.log(`${rel} edited: absent (${fixtures}), skipped`); continue; }
+    const name = rel.replace(/[/.]/g, '_') + '_edited', source = path.join(out, `${name}.source.glb`);
+    run('convert', file, source);
+    const first = readGlb(source), size = sizeOf(first.rows(first.json.meshes[0].primitives[0].attributes.POSITION));
+    const { before, moved } = moveMesh(source, 0, 0.25 * size);
+    const written = path.join(out, name + path.extname(rel));
+    run('convert', source, written, '--template', file);
+    const page = await openPage(written, name);
+    const rest = await page.tab.evaluate(() => window.animkitPreview.skinnedVertices('rest', 0));
+    const glb = readGlb(page.glbPath);
+    const names = rest.map((g) => glb.json.meshes[g.mesh].name);
+    check(names.includes(moved), `${rel} edited: the page has no mesh ${moved}`);
+    const want = names.map((n) => (before[n] || []).map((p) => (n === moved ? [p[0] + 0.25 * size, p[1], p[2]] : p)));
+    const w = compare(`${rel} edited (${moved} moved by ${0.25 * size})`, rest, want, 10 * sizeOf(want.flat()));
+    console.log(`${rel} edited: ${moved} moved, ${rest.length} meshes drawn as written, worst ${w.toExponential(2)} x 10 size`);
+    await screenshots(page.tab, name, 0);
+    check(page.errors.length === 0, `${rel} edited: errors in the page: ${page.errors.join('; ')}`);
     await page.tab.close();
   }
 

@@ -1,0 +1,72 @@
+"""Meshes back into a game model: Scene.with_mesh() and the other edits make a new scene,
+animkit.save(scene, path, template=original) writes it over the original (the template's
+unedited parts byte for byte), and the written file reads back with the edit."""
+
+import warnings
+
+import pytest
+
+from animkit_support import SOURCE_DIR, animkit, np
+
+SHARED = SOURCE_DIR.parent / "shared"
+MODELS = [SHARED / "fixtures/kh2/P_EX100.mdlx", SHARED / "fixtures/edf/airtortoise_missile.mdb",
+          *sorted((SHARED / "real/kh2").glob("*.mdlx"))]
+
+
+def model(path):
+    if not path.exists():
+        pytest.skip(f"{path} is absent (the real files live in ../shared)")
+    return animkit.load(path).decode()
+
+
+def test_with_mesh_is_a_new_scene_and_checks_its_arrays():
+    scene = model(MODELS[0])
+    mesh = scene.meshes[0]
+    moved = scene.with_mesh(mesh.name, positions=mesh.positions + [1, 2, 3])
+    np.testing.assert_array_equal(moved.meshes[0].positions, mesh.positions + np.float32([1, 2, 3]))
+    np.testing.assert_array_equal(scene.meshes[0].positions, mesh.positions)  # the original is unchanged
+    np.testing.assert_array_equal(moved.meshes[1].positions, scene.meshes[1].positions)
+    with pytest.raises(ValueError, match="rows for"):
+        scene.with_mesh(0, positions=mesh.positions[:-1])  # uvs and weights still have a row per vertex
+    with pytest.raises(ValueError, match=r"\(N, 3\)"):
+        scene.with_mesh(0, positions=mesh.positions[:, :2])
+    with pytest.raises(KeyError):
+        scene.with_mesh("no such mesh", positions=mesh.positions)
+    assert len(scene.without_mesh(0).meshes) == len(scene.meshes) - 1
+    with pytest.raises(IndexError):
+        scene.without_mesh(len(scene.meshes))
+
+
+@pytest.mark.parametrize("path", MODELS, ids=lambda p: p.name)
+def test_an_unedited_scene_saved_over_its_model_is_the_models_bytes(path, tmp_path):
+    scene = model(path)
+    out = tmp_path / path.name
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an unedited scene gives no warning
+        animkit.save(scene, out, template=path)
+    assert out.read_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("path", MODELS[:2], ids=lambda p: p.name)
+def test_a_moved_mesh_reads_back_moved_and_the_others_as_they_were(path, tmp_path):
+    scene = model(path)
+    target = max(range(len(scene.meshes)), key=lambda i: len(scene.meshes[i].positions))
+    mesh = scene.meshes[target]
+    size = float(np.ptp(mesh.positions, axis=0).max())
+    shift = np.float32([0.1 * size, 0, 0])
+    out = tmp_path / path.name
+    animkit.save(scene.with_mesh(target, positions=mesh.positions + shift), out, template=path)
+    back = animkit.load(out).decode()
+    assert [m.name for m in back.meshes] == [m.name for m in scene.meshes]
+    for i, (a, b) in enumerate(zip(scene.meshes, back.meshes)):
+        want = a.positions + (shift if i == target else 0)
+        np.testing.assert_allclose(b.positions, want, atol=1e-3 * size, err_msg=f"mesh {a.name}")
+        np.testing.assert_allclose(b.weights, a.weights, atol=1 / 255, err_msg=f"mesh {a.name}")
+    assert out.read_bytes() != path.read_bytes()
+
+
+def test_save_never_writes_over_its_template(tmp_path):
+    path = MODELS[0]
+    scene = model(path)
+    with pytest.raises(animkit.Error):
+        animkit.save(scene, path, template=path)
