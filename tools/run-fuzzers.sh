@@ -27,7 +27,7 @@ fixture_files() {
     psx_anm | text_anm) pattern='.*\.anm' ;;
     edf_canm) pattern='.*\.canm' ;;
     edf_mdb) pattern='.*\.mdb' ;;
-    gltf) pattern='.*\.\(glb\|gltf\)' ;;
+    gltf | gltf_mesh) pattern='.*\.\(glb\|gltf\)' ;;
     *) return 0 ;;
   esac
   find "$fixtures" -type f -iregex "$pattern" -size -64k 2>/dev/null | sort
@@ -40,7 +40,10 @@ run_one() {
   name=$(basename "$target" _fuzz)
   work=$(mktemp -d)
   seeds=()
-  for seed_dir in "$root/fuzz/corpus/$name" "$root/samples/$name" "$root/tests/data/$name"; do
+  # The glTF-to-mesh target starts from the glTF reader's seeds.
+  local corpus=$name
+  [ "$name" = gltf_mesh ] && corpus=gltf
+  for seed_dir in "$root/fuzz/corpus/$corpus" "$root/samples/$corpus" "$root/tests/data/$corpus"; do
     [ -d "$seed_dir" ] && seeds+=("$seed_dir")
   done
   if [ "${FUZZ_FIXTURES:-0}" = 1 ] && [ -d "$fixtures" ]; then
