@@ -45,6 +45,13 @@ def export_extensions():
     return tuple(_unique(e for f in FORMATS for e in f["animation_extensions"]))
 
 
+def model_extensions():
+    """The extensions a writable format writes models to (no animation extension of any
+    format): .mdlx, .mdb, .glb..."""
+    animation = set(export_extensions())
+    return tuple(_unique(e for f in FORMATS if f["writable"] for e in f["extensions"] if e not in animation))
+
+
 def export_formats():
     """The formats that write an animation, in table order."""
     return [f for f in FORMATS if f["animation_extensions"]]
