@@ -459,6 +459,7 @@ def _attach_objects(context, result, obj, nodes, scene, want_meshes, skinned):
             _hide_if_marked(mobj, scene.meshes[n["mesh"]])
             _parent_to_bone(mobj, obj, n["bone"])
             result.objects.append(mobj)
+        obj["animkit_materials"] = cache.every_material()
     for n in nodes:
         if n["camera"] is None or not n["bone"] or n["camera"] >= len(scene.cameras):
             continue

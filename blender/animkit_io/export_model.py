@@ -12,6 +12,8 @@ import os
 import shutil
 import tempfile
 
+import bpy
+
 from . import cli, formats, gltf_write, mesh_gltf, mesh_read, rig as rigmod
 
 
@@ -91,6 +93,8 @@ def read_model(arm_obj, rig, mapping):
     joints = rig.get("joints", [])
     joint_of_bone = {b: joints.index(n) for n, b in mapping.items() if n in joints}
     materials = mesh_read.Materials()
+    for name in arm_obj.get("animkit_materials", []):  # the file's, in its order (used or not)
+        materials.material(bpy.data.materials.get(name))
     messages = []
     meshes = []
     for obj in mesh_read.mesh_objects(arm_obj):

@@ -83,6 +83,19 @@ class MaterialCache:
         return self.materials[key]
 
 
+    def every_material(self):
+        """The Blender names of the file's materials in its order, each made (one no mesh
+        uses kept with a fake user): export writes them all back, in that order."""
+        names = []
+        for index in range(len(self.gm.materials)):
+            made = [m for (k, _c), m in self.materials.items() if k == index and m is not None]
+            if not made:
+                made = [self.material(index, False)]
+                made[0].use_fake_user = True
+            names.append(made[0].name)
+        return names
+
+
 def _multiply(nt, a, b, location):
     node = nt.nodes.new("ShaderNodeVectorMath")
     node.operation = "MULTIPLY"
