@@ -125,6 +125,17 @@ def _positions(arm):
             for o in mesh_read.mesh_objects(arm)}
 
 
+def _move_first(arm, offset, restore=None):
+    """Moves the first mesh's vertices by `offset` along x (or sets them to `restore`);
+    returns its name."""
+    from animkit_io import mesh_read
+    obj = mesh_read.mesh_objects(arm)[0]
+    points = restore or [(v.co.x + offset, v.co.y, v.co.z) for v in obj.data.vertices]
+    obj.data.vertices.foreach_set("co", [c for p in points for c in p])
+    obj.data.update()
+    return obj.get("animkit_mesh_name", obj.name)
+
+
 def check_model(rel, out_dir):
     path = os.path.join(FIXTURES, rel)
     if not os.path.isfile(path):
@@ -142,6 +153,25 @@ def check_model(rel, out_dir):
     verts, images = compare_glb(rel, ours, ref)
     print("%s: the export's glTF has the import's %d vertices 1:1, extras, %d images" % (rel, verts, images))
 
+    # 1b. one mesh moved: the glTF has it moved, the others as the file has them
+    before = _positions(arm)
+    size = max(max(abs(c) for p in ps for c in p) for ps in before.values()) or 1.0
+    offset = 0.05 * size
+    moved_name = _move_first(arm, offset)
+    moved_glb = base + ".moved.glb"
+    export_model.write_model_glb(moved_glb, arm, rig, mapping)
+    doc, acc, _img = read_glb(moved_glb)
+    for name, _extras, prims in _meshes(doc, acc):
+        want = [(x + offset, y, z) for x, y, z in before[name]] if name == moved_name else before[name]
+        got = prims[0][0]["POSITION"]
+        check(len(got) == len(want), "%s: moved export: mesh %s has %d vertices, %d before" % (
+            rel, name, len(got), len(want)))
+        eps = 1e-6 * size if name == moved_name else 0.0
+        check(_close(got, want, eps), "%s: moved export: mesh %s positions not %s" % (
+            rel, name, "moved" if name == moved_name else "the file's"))
+    _move_first(arm, 0.0, before[moved_name])
+    print("%s: %s moved in Blender: moved in the glTF, the other meshes the file's" % (rel, moved_name))
+
     # 2. unedited: what animkit writes from its own glTF of the file, and the file's bytes
     ext = os.path.splitext(path)[1]
     own, same = base + ".animkit" + ext, base + ".unedited" + ext
@@ -158,15 +188,8 @@ def check_model(rel, out_dir):
           "file: %d bytes, the file %d (the library's model writer)" % (rel, len(written), len(file_bytes)))
     print("%s: unedited export = the file's bytes" % rel)
 
-    # 3. one mesh moved
-    before = _positions(arm)
-    moved_name = next(iter(before))
-    size = max(max(abs(c) for p in ps for c in p) for ps in before.values()) or 1.0
-    offset = 0.05 * size
-    from animkit_io import mesh_read
-    obj = mesh_read.mesh_objects(arm)[0]
-    for v in obj.data.vertices:
-        v.co.x += offset
+    # 3. one mesh moved, exported, imported again
+    _move_first(arm, offset)
     edited = base + ".moved" + ext
     _export(rel, arm, edited, "export of a moved mesh")
     reset()
