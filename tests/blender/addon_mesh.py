@@ -1,6 +1,6 @@
 # The model export (test_addon.py --part mesh): the character written back to its model
 # file. For each real model (../shared/fixtures: KH2 P_EX100.mdlx, EDF airtortoise_missile.mdb;
-# skipped when absent):
+# ../shared/real/kh2/*.mdlx; skipped when absent):
 #   1. imported with the operator, the glTF the export hands to animkit (export_model.py)
 #      against the glTF `animkit convert` makes of the file (what the import read): the
 #      same meshes in the same order, each with its extras, vertices 1:1 (positions, indices,
@@ -20,8 +20,9 @@ import bpy
 from addon_common import ARGS, CLI, Failure, animkit, check, import_file, reset
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "fixtures"))
-MODELS = ("kh2/P_EX100.mdlx", "edf/airtortoise_missile.mdb")
+SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared"))
+# the fixtures, then the real KH2 models (../shared/real/kh2/*.mdlx) there are
+MODELS = ("fixtures/kh2/P_EX100.mdlx", "fixtures/edf/airtortoise_missile.mdb", "real/kh2/*.mdlx")
 _COMPONENT = {5126: "f", 5125: "I", 5123: "H", 5121: "B"}
 _WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
 
@@ -137,9 +138,9 @@ def _move_first(arm, offset, restore=None):
 
 
 def check_model(rel, out_dir):
-    path = os.path.join(FIXTURES, rel)
+    path = os.path.join(SHARED, rel)
     if not os.path.isfile(path):
-        print("%s: absent (%s), skipped" % (rel, FIXTURES))
+        print("%s: absent (%s), skipped" % (rel, SHARED))
         return 0
     from animkit_io import export, export_model
     reset()
@@ -213,12 +214,14 @@ def part_mesh():
     check(test_mesh_export.run(CLI), "the model export's pure modules failed (test_mesh_export.py)")
     out_dir = ARGS["out"] or tempfile.mkdtemp(prefix="animkit_mesh_")
     count, failed = 1, []
-    for rel in MODELS:
+    import glob
+    found = [os.path.relpath(p, SHARED) for pattern in MODELS[2:] for p in sorted(glob.glob(os.path.join(SHARED, pattern)))]
+    for rel in list(MODELS[:2]) + found:
         if ARGS["only"] in rel:
             try:  # each model's steps, then every failure together
                 count += check_model(rel, out_dir)
             except Failure as e:
                 print("FAILED: %s" % e)
-                failed.append(str(e))
-    check(not failed, "%d of the models failed: %s" % (len(failed), "; ".join(failed)))
+                failed.append(rel)
+    check(not failed, "%d models failed (above): %s" % (len(failed), ", ".join(failed)))
     return count
