@@ -465,7 +465,7 @@ def plan_for(exe, arm_obj, filepath, output_format="", use_template=True):
     if mesh_read.mesh_objects(arm_obj):
         try:
             p = export_plan.plan(exe, path, output_format, source, fmt, use_template, model=True)
-            if export_model.writes_model(p, path):
+            if export_plan.writes_model(p, path):
                 return p, True
         except export_plan.PlanError as e:
             model_error = e

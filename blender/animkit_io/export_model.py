@@ -14,14 +14,7 @@ import tempfile
 
 import bpy
 
-from . import cli, formats, gltf_write, mesh_gltf, mesh_read, rig as rigmod
-
-
-def writes_model(plan, filepath):
-    """Whether the planned export writes `filepath` as a model: its format writes no
-    animation to its extension (.mdlx, .mdb, .glb)."""
-    f = formats.find(plan.format)
-    return f is not None and os.path.splitext(filepath)[1].lower() not in f["animation_extensions"]
+from . import cli, gltf_write, mesh_gltf, mesh_read, rig as rigmod
 
 
 def _skinned(obj, joint_of_bone):

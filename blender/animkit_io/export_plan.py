@@ -72,6 +72,13 @@ def default_path(exe, source, source_format, model=False):
         return ""
 
 
+def writes_model(plan, filepath):
+    """Whether the planned export (a Plan made with model=True) writes `filepath` as a
+    model: its format writes no animation to its extension (.mdlx, .mdb, .glb)."""
+    f = formats.find(plan.format)
+    return f is not None and os.path.splitext(filepath)[1].lower() not in f["animation_extensions"]
+
+
 def with_extension(filepath, fmt):
     """`filepath` with an extension `fmt` writes: kept when it has one, else the format's
     first (the dialog renames the file when another format is chosen)."""

@@ -57,6 +57,13 @@ def export_formats():
     return [f for f in FORMATS if f["animation_extensions"]]
 
 
+def model_formats():
+    """The other writable formats that write a model extension (a character's meshes: EDF
+    MDB, glTF, ...), in table order."""
+    models = set(model_extensions())
+    return [f for f in FORMATS if f["writable"] and not f["animation_extensions"] and models & set(f["extensions"])]
+
+
 def output_format(extension, requested="", source_format=""):
     """The format an export to `extension` writes: `requested` when it writes that
     extension, else the imported file's own when it does, else the first that does.

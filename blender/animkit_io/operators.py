@@ -149,9 +149,9 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
         name="Format", default=AUTO,
         items=[(AUTO, "Imported file's", "The imported file's format, or one of its family that writes the "
                                          "extension (a rig made in Blender: the extension's format)")] +
-              [(f["id"], f["id"], f["description"]) for f in formats.export_formats()],
-        description="The format written. Another family's format than the imported file's must be chosen "
-                    "here; the panel says what it loses")
+              [(f["id"], f["id"], f["description"]) for f in formats.export_formats() + formats.model_formats()],
+        description="The format written (a model format: the character's meshes). Another family's format "
+                    "than the imported file's must be chosen here; the panel says what it loses")
     use_template: BoolProperty(
         name="Keep the source's header", default=True,
         description="Pass the imported file as --template when it still exists and has the output's format: "

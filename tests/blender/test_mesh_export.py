@@ -19,7 +19,7 @@ import zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io import gltf_write, import_data, mesh_gltf, rig  # noqa: E402
+from animkit_io import export_plan, gltf_write, import_data, mesh_gltf, rig  # noqa: E402
 
 CLI = os.environ.get("ANIMKIT_CLI", "")
 
@@ -217,6 +217,32 @@ class ReadBack(unittest.TestCase):
         self.assertEqual(scene.images[0].data, png)
         self.assertEqual(scene.materials[0].extras, {"metadata": {"k": 1}})
         self.assertEqual(json.dumps(scene.asset_extras), json.dumps({"version": 1}))
+
+
+class ModelPlan(unittest.TestCase):
+    """`animkit export-plan --model`: a model file is planned in its own format, with the
+    source as template; an animation extension stays an animation export."""
+
+    def test_model_and_animation(self):
+        if not CLI or not os.path.isfile(CLI):
+            self.skipTest("no animkit executable (--cli or $ANIMKIT_CLI)")
+        with tempfile.TemporaryDirectory() as tmp:
+            source = os.path.join(tmp, "P_EX100.mdlx")
+            open(source, "wb").close()  # the plan reads nothing; the template must exist
+            p = export_plan.plan(CLI, source, "", source, "kh2-bar", model=True)
+            self.assertEqual((p.format, p.template, p.output), ("kh2-bar", source, source))
+            self.assertTrue(export_plan.writes_model(p, source))
+            self.assertEqual(export_plan.default_path(CLI, source, "kh2-bar", model=True), source)
+            anb = os.path.join(tmp, "P_EX100.anb")
+            p = export_plan.plan(CLI, anb, "", source, "kh2-bar", model=True)
+            self.assertEqual((p.format, p.template), ("kh2-bar", ""))
+            self.assertFalse(export_plan.writes_model(p, anb))
+            mdb = os.path.join(tmp, "new.mdb")
+            p = export_plan.plan(CLI, mdb, "edf-mdb", source, "kh2-bar", model=True)
+            self.assertEqual((p.format, p.template), ("edf-mdb", ""))
+            self.assertTrue(p.notes)  # what another family's format loses
+            with self.assertRaises(export_plan.PlanError):  # another family: must be asked for
+                export_plan.plan(CLI, mdb, "", source, "kh2-bar", model=True)
 
 
 def run(cli=None):
