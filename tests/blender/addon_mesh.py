@@ -8,6 +8,7 @@
 #   2. exported unedited (File > Export, the imported file as template): the file's bytes;
 #   3. one mesh's vertices moved: exported, imported again: that mesh moved, the others
 #      as they were.
+# And a mesh made in Blender (check_new_mesh): the glTF written for it.
 # Steps 2 and 3 need animkit's model writers: while `animkit convert` cannot write the
 # model, they fail naming the step and animkit's message.
 
@@ -223,5 +224,76 @@ def part_mesh():
             except Failure as e:
                 print("FAILED: %s" % e)
                 failed.append(rel)
+    count += check_new_mesh(out_dir)
     check(not failed, "%d models failed (above): %s" % (len(failed), ", ".join(failed)))
     return count
+
+
+def _new_object(arm, bones):
+    """A mesh made in Blender on the armature: a quad (material with a new 2x2 image) and a
+    triangle (another material); vertex 0 on five bones, vertex 4 on none."""
+    me = bpy.data.meshes.new("added")
+    me.from_pydata([(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (2, 0, 0)], [], [(0, 1, 2, 3), (1, 4, 2)])
+    me.uv_layers.new(name="UVMap")
+    obj = bpy.data.objects.new("added", me)
+    bpy.context.collection.objects.link(obj)
+    obj.parent = arm
+    obj.modifiers.new("Armature", "ARMATURE").object = arm
+    for k, (bone, w) in enumerate(zip(bones, (0.1, 0.4, 0.05, 0.3, 0.15))):
+        obj.vertex_groups.new(name=bone).add([0], w, "REPLACE")
+    obj.vertex_groups[bones[0]].add([1, 2, 3], 1.0, "REPLACE")
+    img = bpy.data.images.new("added_image", 2, 2, alpha=True)
+    img.pixels.foreach_set([1.0, 0.0, 0.0, 1.0] * 2 + [0.0, 0.0, 1.0, 1.0] * 2)
+    for name in ("added_textured", "added_plain"):
+        mat = bpy.data.materials.new(name)
+        mat.use_nodes = True
+        me.materials.append(mat)
+    nt = me.materials[0].node_tree
+    tex = nt.nodes.new("ShaderNodeTexImage")
+    tex.image = img
+    bsdf = next(n for n in nt.nodes if n.type == "BSDF_PRINCIPLED")
+    nt.links.new(tex.outputs["Color"], bsdf.inputs["Base Color"])
+    me.polygons[1].material_index = 1
+    return obj
+
+
+def check_new_mesh(out_dir):
+    """A mesh made in Blender, written with the imported ones (the glTF only: what animkit
+    does with it is the library's): one glTF mesh per material, weights cut to four with
+    a warning, a vertex without weight bound with a warning, the new image as a PNG, and
+    animkit reads the glTF."""
+    rel = "fixtures/kh2/P_EX100.mdlx"
+    path = os.path.join(SHARED, rel)
+    if not os.path.isfile(path):
+        print("%s: absent (%s), skipped" % (rel, SHARED))
+        return 0
+    from animkit_io import export, export_model, import_data
+    reset()
+    arm = import_file(path)
+    bones = [b.name for b in arm.data.bones][1:6]
+    _new_object(arm, bones)
+    rig, mapping, _extra = export.rig_of(arm)
+    glb = os.path.join(out_dir, "P_EX100.added.glb")
+    model, messages = export_model.write_model_glb(glb, arm, rig, mapping)
+    warnings = [t for level, t in messages if level == "WARNING"]
+    check(any("1 vertices have more than 4 weights" in t for t in warnings), "no warning of the cut weights: %s" % warnings)
+    check(any("1 vertices have no weight" in t for t in warnings), "no warning of the vertex without weight: %s" % warnings)
+    doc, acc, img = read_glb(glb)
+    names = [m["name"] for m in doc["meshes"]]
+    check(names[3:] == ["added", "added_added_plain"], "new meshes %s" % names[3:])
+    a, idx, mat = _meshes(doc, acc)[3][2][0]
+    check(len(a["POSITION"]) == 4 and len(idx) == 6, "the quad: %d vertices, %d indices" % (len(a["POSITION"]), len(idx)))
+    want = [bones[0], bones[1], bones[3], bones[4]]  # the 4 heaviest of 5, in the vertex's order
+    got = [j for j in a["JOINTS_0"][0] if j]
+    check(got == want, "vertex 0's joints %s, want %s" % (got, want))
+    check(abs(sum(a["WEIGHTS_0"][0]) - 1.0) < 1e-6, "vertex 0's weights sum %s" % sum(a["WEIGHTS_0"][0]))
+    texture = doc["materials"][mat]["pbrMetallicRoughness"]["baseColorTexture"]["index"]
+    png = img(doc["textures"][texture]["source"])
+    check(png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (2, 2), "the new image is no 2x2 PNG")
+    out = os.path.join(out_dir, "P_EX100.added.akd")
+    animkit("import-data", glb, "-o", out)
+    scene = import_data.read(out).scene
+    check(len(scene.meshes) == 5, "animkit reads %d meshes of the glTF, 5 written" % len(scene.meshes))
+    print("%s: a mesh made in Blender: 2 meshes (one per material), 4 of 5 weights, the new 2x2 PNG; "
+          "animkit reads the glTF" % rel)
+    return 1
