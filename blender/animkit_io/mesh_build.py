@@ -24,6 +24,9 @@ _VERTEX_COLOR = "Color"
 # The file's normals as read (float32, per vertex): export writes them back exactly where
 # Blender's (stored compressed) are still within NORMAL_MATCH of them (mesh_gltf.py).
 NORMAL_ATTRIBUTE = "animkit_normal"
+# The file's UVs as read (glTF's, rows top-down): Blender's are 1 - v, which float32 does not
+# always turn back exactly.
+UV_ATTRIBUTE = "animkit_uv"
 
 
 def vertex_color_material():
@@ -178,10 +181,10 @@ def _faces(prim, base, slot, faces, face_material, seen):
             face_material.append(slot)
 
 
-def _keep_source(obj, me, source, prims, faces, normals):
+def _keep_source(obj, me, source, prims, faces, normals, uvs):
     """What export needs to write an unedited mesh back as it was read: the glTF mesh's
-    index and extras, its triangles when Blender keeps fewer (duplicates, degenerate ones)
-    and its normals exactly (Blender stores custom normals compressed)."""
+    index and extras, its triangles when Blender keeps fewer (duplicates, degenerate ones),
+    its normals and UVs exactly (Blender stores custom normals compressed, UVs flipped)."""
     if source is not None:
         obj["animkit_mesh_index"] = source.index
         if source.extras:
@@ -197,6 +200,9 @@ def _keep_source(obj, me, source, prims, faces, normals):
     if normals:
         attr = me.attributes.new(NORMAL_ATTRIBUTE, "FLOAT_VECTOR", "POINT")
         attr.data.foreach_set("vector", [c for n in normals for c in n])
+    if uvs:
+        attr = me.attributes.new(UV_ATTRIBUTE, "FLOAT2", "POINT")
+        attr.data.foreach_set("vector", [c for u, v in uvs for c in (u, 1.0 - v)])  # exact: 1 - v was, in double
 
 
 def build_gltf_mesh(name, prims, skinned, bone_of_node, arm_obj, cache, source=None):
@@ -249,7 +255,7 @@ def build_gltf_mesh(name, prims, skinned, bone_of_node, arm_obj, cache, source=N
     me.update()
     obj = bpy.data.objects.new(name, me)
     obj["animkit_mesh_name"] = name  # the glTF mesh's (Blender renames a name taken)
-    _keep_source(obj, me, source, prims, faces, normals)
+    _keep_source(obj, me, source, prims, faces, normals, uvs if any_uv else None)
     if not skinned:
         return obj
     vgroups = {}

@@ -8,7 +8,7 @@
 # a vertex whose corners disagree (a UV seam or sharp normal made in Blender) is split, the
 # copies appended after the others. Its triangles are the imported ones (kept on the object
 # with the duplicates and degenerate ones Blender drops) while Blender's faces are the same;
-# its normals the file's own while Blender's are within NORMAL_MATCH of them.
+# its normals and UVs the file's own while Blender's are within NORMAL_MATCH / 1e-6 of them.
 
 import math
 import struct
@@ -69,9 +69,10 @@ def _unique_triangles(flat):
 class MeshData:
     """One Blender mesh as plain lists (mesh_read.py fills it). Per vertex: positions,
     groups ([(skin joint, weight)] or None: not skinned), stored_normals (the file's, or
-    None). Per corner (loop): corner_vertex, uvs (Blender's, v up), normals, colors (each
-    None when not written). triangles: [(corner, corner, corner)], slots: the material
-    slot of each; stored_triangles: the imported triangles (flat vertex indices) or None."""
+    None), stored_uvs (the file's, or None). Per corner (loop): corner_vertex, uvs
+    (Blender's, v up), normals, colors (each None when not written). triangles:
+    [(corner, corner, corner)], slots: the material slot of each; stored_triangles: the
+    imported triangles (flat vertex indices) or None."""
 
     def __init__(self, positions, corner_vertex, triangles, slots):
         self.positions = positions
@@ -83,6 +84,7 @@ class MeshData:
         self.colors = None
         self.groups = None
         self.stored_normals = None
+        self.stored_uvs = None  # the file's (glTF's, rows top-down), per vertex
         self.stored_triangles = None
 
 
@@ -178,7 +180,11 @@ def primitive(data, part, whole, material):
             "indices": _restore_triangles(data, part, whole)}
     keys = part.variant
     if data.uvs is not None:
-        prim["uvs"] = [(k[0][0], 1.0 - k[0][1]) if k else (0.0, 1.0) for k in keys]  # glTF's rows run top-down
+        uvs = [(k[0][0], 1.0 - k[0][1]) if k else (0.0, 1.0) for k in keys]  # glTF's rows run top-down
+        if data.stored_uvs is not None:  # the file's own where Blender's are still those
+            stored = data.stored_uvs
+            uvs = [stored[v] if _close(uv, stored[v], _UV_MATCH) else uv for v, uv in zip(part.source, uvs)]
+        prim["uvs"] = uvs
     if data.normals is not None:
         stored = data.stored_normals
         out = []

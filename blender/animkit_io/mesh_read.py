@@ -116,6 +116,9 @@ def read_mesh(obj, skinned, joint_of_bone, matrix):
     imported = "animkit_mesh_index" in obj
     if stored is not None and stored.domain == "POINT" and len(stored.data) == n_verts:
         data.stored_normals = _floats(stored.data, "vector", 3, n_verts)
+    stored = me.attributes.get(mesh_build.UV_ATTRIBUTE)
+    if stored is not None and stored.domain == "POINT" and len(stored.data) == n_verts:
+        data.stored_uvs = _floats(stored.data, "vector", 2, n_verts)
     if data.stored_normals is not None or not imported:  # normals where the file had them, and for new meshes
         data.normals = _corner_normals(me, n_loops)
     data.colors = _corner_colors(me, corner_vertex)

@@ -142,6 +142,17 @@ class KeptFromImport(unittest.TestCase):
         self.assertEqual(prim["normals"][3], (1.0, 0.0, 0.0))
 
 
+    def test_file_uvs_while_close(self):
+        data = _quad()
+        v = 0.1 + 2 ** -30  # 1 - (1 - v) is not v in float32
+        data.stored_uvs = [(0.0, v), (1.0, 1.0), (1.0, 0.0), (0.0, 0.0)]
+        data.uvs = [(0.0, 1.0 - v + 3e-8), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0 - v + 3e-8), (1.0, 1.0), (0.3, 1.0)]
+        parts, _ = mesh_gltf.split_parts(data)
+        prim, _ = mesh_gltf.primitive(data, parts[0][1], True, 0)
+        self.assertEqual(prim["uvs"][:3], data.stored_uvs[:3])
+        self.assertEqual(prim["uvs"][3], (0.3, 0.0))  # moved in Blender
+
+
 class Nodes(unittest.TestCase):
     def test_imported_mesh_on_its_node(self):
         nodes, joints, root, node_mesh = mesh_gltf.mesh_nodes(_rig(), [{"name": "body", "skinned": True, "node": 2}])
