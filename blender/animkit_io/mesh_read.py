@@ -103,6 +103,8 @@ def _groups(obj, me, joint_of_bone):
 def read_mesh(obj, skinned, joint_of_bone, matrix):
     """The mesh of `obj` as a mesh_gltf.MeshData (`matrix`: the object's transform off its
     parent, applied unless the identity); also the vertex groups that are no joint."""
+    if obj.mode == "EDIT":  # the mesh being edited is Edit Mode's until written back
+        obj.update_from_editmode()
     me = obj.data
     n_verts, n_loops = len(me.vertices), len(me.loops)
     positions = _floats(me.vertices, "co", 3, n_verts)
