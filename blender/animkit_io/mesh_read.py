@@ -12,6 +12,7 @@ import array
 import json
 import os
 
+import bpy
 from mathutils import Vector
 
 from . import mesh_build, mesh_gltf
@@ -103,9 +104,19 @@ def _groups(obj, me, joint_of_bone):
 def read_mesh(obj, skinned, joint_of_bone, matrix):
     """The mesh of `obj` as a mesh_gltf.MeshData (`matrix`: the object's transform off its
     parent, applied unless the identity); also the vertex groups that are no joint."""
-    if obj.mode == "EDIT":  # the mesh being edited is Edit Mode's until written back
-        obj.update_from_editmode()
-    me = obj.data
+    if obj.mode != "EDIT":
+        return _read(obj, obj.data, skinned, joint_of_bone, matrix)
+    # In Edit Mode the edits are Edit Mode's, and the mesh hides its UVs and attributes:
+    # a copy with the edits written back is read.
+    obj.update_from_editmode()
+    me = obj.data.copy()
+    try:
+        return _read(obj, me, skinned, joint_of_bone, matrix)
+    finally:
+        bpy.data.meshes.remove(me)
+
+
+def _read(obj, me, skinned, joint_of_bone, matrix):
     n_verts, n_loops = len(me.vertices), len(me.loops)
     positions = _floats(me.vertices, "co", 3, n_verts)
     corner_vertex = list(_ints(me.loops, "vertex_index", n_loops))
@@ -237,7 +248,6 @@ def _image_bytes(img):
     if img.packed_file is not None:
         data = bytes(img.packed_file.data)
     else:
-        import bpy
         path = bpy.path.abspath(img.filepath) if img.filepath else ""
         if path and os.path.isfile(path):
             with open(path, "rb") as f:

@@ -138,6 +138,20 @@ def _move_first(arm, offset, restore=None):
     return obj.get("animkit_mesh_name", obj.name)
 
 
+def _move_in_edit_mode(arm, offset):
+    """Moves the first mesh's vertices by `offset` along x in Edit Mode (left in it)."""
+    import bmesh
+    from animkit_io import mesh_read
+    obj = mesh_read.mesh_objects(arm)[0]
+    bpy.context.view_layer.objects.active = obj
+    bpy.ops.object.mode_set(mode="EDIT")
+    bm = bmesh.from_edit_mesh(obj.data)
+    for v in bm.verts:
+        v.co.x += offset
+    bmesh.update_edit_mesh(obj.data)
+    return obj.get("animkit_mesh_name", obj.name)
+
+
 def check_model(rel, out_dir):
     path = os.path.join(SHARED, rel)
     if not os.path.isfile(path):
@@ -159,9 +173,10 @@ def check_model(rel, out_dir):
     before = _positions(arm)
     size = max(max(abs(c) for p in ps for c in p) for ps in before.values()) or 1.0
     offset = 0.05 * size
-    moved_name = _move_first(arm, offset)
+    moved_name = _move_in_edit_mode(arm, offset)  # exported while still in Edit Mode
     moved_glb = base + ".moved.glb"
     export_model.write_model_glb(moved_glb, arm, rig, mapping)
+    bpy.ops.object.mode_set(mode="OBJECT")
     doc, acc, _img = read_glb(moved_glb)
     for name, _extras, prims in _meshes(doc, acc):
         want = [(x + offset, y, z) for x, y, z in before[name]] if name == moved_name else before[name]
@@ -172,7 +187,9 @@ def check_model(rel, out_dir):
         check(_close(got, want, eps), "%s: moved export: mesh %s positions not %s" % (
             rel, name, "moved" if name == moved_name else "the file's"))
     _move_first(arm, 0.0, before[moved_name])
-    print("%s: %s moved in Blender: moved in the glTF, the other meshes the file's" % (rel, moved_name))
+    export_model.write_model_glb(ours, arm, rig, mapping)
+    compare_glb(rel + " (moved back)", ours, ref)  # Edit Mode's round trip changed nothing written
+    print("%s: %s moved in Edit Mode: moved in the glTF, the other meshes the file's" % (rel, moved_name))
 
     # 2. unedited: what animkit writes from its own glTF of the file, and the file's bytes
     ext = os.path.splitext(path)[1]
