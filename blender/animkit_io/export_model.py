@@ -28,7 +28,7 @@ def _placement(obj, rig, mapping, joint_of_bone):
     if obj.parent_type == "BONE" and obj.parent_bone in node_of_bone:
         return False, node_of_bone[obj.parent_bone], obj.matrix_basis
     matrix = obj.matrix_parent_inverse @ obj.matrix_basis
-    if not _skinned(obj, joint_of_bone):
+    if not rig.get("joints") or not _skinned(obj, joint_of_bone):
         return False, None, matrix
     index = obj.get("animkit_mesh_index")
     node = next((i for i, n in enumerate(rig["nodes"]) if n["kind"] == rigmod.KIND_SKINNED_MESH and
@@ -73,7 +73,7 @@ def _meshes_of(obj, rig, mapping, joint_of_bone, materials, messages):
             joint = rig["nodes"][rig["joints"][0]]["name"]
             messages.append(("WARNING", "%s: %d vertices have no weight: bound to %s" % (name, bare, joint)))
         mesh = {"name": name if k == 0 else "%s_%s" % (name, mat.name if mat else slot), "skinned": skinned,
-                "node": node if k == 0 else None, "extras": extras if k == 0 else {}, "primitives": [prim]}
+                "node": node if k == 0 or not skinned else None, "extras": extras if k == 0 else {}, "primitives": [prim]}
         out.append(mesh)
     if len(out) > 1:
         messages.append(("INFO", "%s: one mesh per material (%d): the format's parts hold one material each" % (

@@ -217,9 +217,10 @@ def primitive(data, part, whole, material):
 
 def mesh_nodes(rig, meshes):
     """The nodes written with the meshes: the rig's, less the skinned-mesh nodes no mesh
-    uses, plus a node per mesh that needs one. meshes: [{"skinned", "node" (rigid: the
-    bone's node; skinned: the imported mesh's node or None)}] in order. Returns (nodes as
-    the rig's dicts, the skin's joints, the root, {node: mesh index}) with indices remapped."""
+    uses, plus a node per mesh that needs one (a rigid mesh on a node already taken: a
+    child of it). meshes: [{"skinned", "node" (rigid: the bone's node; skinned: the
+    imported mesh's node or None)}] in order. Returns (nodes as the rig's dicts, the skin's
+    joints, the root, {node: mesh index}) with indices remapped."""
     nodes = [dict(n, mesh=None) for n in rig["nodes"]]
     taken, assign = set(), {}
     for m, mesh in enumerate(meshes):

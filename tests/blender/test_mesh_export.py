@@ -166,6 +166,12 @@ class Nodes(unittest.TestCase):
         self.assertEqual([n["parent"] for n in nodes], [2, 0, -1, -1])
         self.assertEqual((joints, root, node_mesh), ([0, 1], 2, {3: 0, 1: 1}))
 
+    def test_second_rigid_mesh_on_a_bone_is_its_child(self):
+        meshes = [{"name": "a", "skinned": False, "node": 1}, {"name": "b", "skinned": False, "node": 1}]
+        nodes, _joints, _root, node_mesh = mesh_gltf.mesh_nodes(_rig(), meshes)  # the unused mesh node dropped
+        self.assertEqual([(n["name"], n["parent"]) for n in nodes[2:]], [("animkit_root", -1), ("b mesh", 1)])
+        self.assertEqual(node_mesh, {1: 0, 3: 1})
+
 
 def _png_pixels(data):
     """(width, height, rows of RGBA bytes) of an 8-bit RGBA PNG without filters (ours)."""
