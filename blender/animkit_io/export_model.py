@@ -93,6 +93,9 @@ def read_model(arm_obj, rig, mapping):
     for obj in mesh_read.mesh_objects(arm_obj):
         meshes += _meshes_of(obj, rig, mapping, joint_of_bone, materials, messages)
     nodes, skin_joints, root, node_mesh = mesh_gltf.mesh_nodes(rig, meshes)
+    if materials.missing:
+        messages.append(("WARNING", "images without pixels (their materials are written without a texture): " +
+                         ", ".join(materials.missing)))
     if materials.encoded:
         messages.append(("INFO", "images written from Blender's pixels (changed or not packed): " +
                          ", ".join(materials.encoded)))

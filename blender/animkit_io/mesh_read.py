@@ -198,6 +198,7 @@ class Materials:
         self.materials, self.images = [], []
         self._material_of, self._image_of = {}, {}
         self.encoded = []  # images written from Blender's pixels (changed or not packed)
+        self.missing = []  # images without pixels: their materials go without a texture
 
     def material(self, mat):
         """The glTF material index of a Blender material (None: none)."""
@@ -226,9 +227,15 @@ class Materials:
                 "double_sided": not mat.use_backface_culling, "extras": extras}
 
     def image(self, img):
+        """The glTF image index of a Blender image (None: it has no pixels, e.g. its file
+        is missing: listed in `missing`)."""
         if img.name not in self._image_of:
-            self._image_of[img.name] = len(self.images)
             data = _image_bytes(img)
+            if data is None and not (img.size[0] and img.size[1] and img.has_data):
+                self.missing.append(img.name)
+                self._image_of[img.name] = None
+                return None
+            self._image_of[img.name] = len(self.images)
             if data is None:
                 pixels = array.array("f", bytes(4 * len(img.pixels)))
                 img.pixels.foreach_get(pixels)
