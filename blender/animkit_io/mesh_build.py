@@ -85,7 +85,6 @@ class MaterialCache:
                                                       if self.gm.materials[index].image is not None else None, colored)
         return self.materials[key]
 
-
     def every_material(self):
         """The Blender names of the file's materials in its order, each made (one no mesh
         uses kept with a fake user): export writes them all back, in that order."""
