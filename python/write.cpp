@@ -264,13 +264,14 @@ py::bytes ImportData(const py::object& path, const std::optional<std::vector<std
 
 // animkit.export_plan: `animkit export-plan --json` (ExportPlanJob).
 py::object PlanExport(const py::object& output, const std::optional<std::string>& format, const py::object& source,
-                      const std::optional<std::string>& source_format, bool use_template) {
+                      const std::optional<std::string>& source_format, bool use_template, bool model) {
   ExportPlanJob job;
   job.output = output.is_none() ? std::string() : PathArg(output);
   job.format = format.value_or("");
   job.source = source.is_none() ? std::string() : PathArg(source);
   job.source_format = source_format.value_or("");
   job.use_template = use_template;
+  if (model) job.kind = ExportOutput::Any;
   return ToPython(ExportPlanValue(job, job.Run()));
 }
 
@@ -381,9 +382,12 @@ void BindWrite(py::module_& m) {
         "(names or globs, * and ?) choose, or every clip.");
   m.def("export_plan", &PlanExport, py::arg("output") = py::none(), py::arg("format") = py::none(),
         py::arg("source") = py::none(), py::arg("source_format") = py::none(), py::arg("use_template") = true,
-        "export_plan(output=None, format=None, source=None, source_format=None, use_template=True) -> dict\n\n"
+        py::arg("model") = false,
+        "export_plan(output=None, format=None, source=None, source_format=None, use_template=True, model=False) "
+        "-> dict\n\n"
         "`animkit export-plan --json`: the format an export of a rig read from source (of source_format) to "
-        "output writes (format: asked for explicitly), whether it needs --to, the template (or None), the "
+        "output writes (format: asked for explicitly; model: the rig's meshes, so a model format too, "
+        "`--model`), whether it needs --to, the template (or None), the "
         "source's family and notes [{level, text}]. output None: the default file. Raises animkit.Error "
         "when the format must be asked for, saying how.");
   m.def("curves", &CurvesOf, py::arg("path"), py::arg("format") = py::none(), py::arg("skeleton") = py::none(),

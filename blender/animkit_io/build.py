@@ -445,7 +445,7 @@ def _attach_objects(context, result, obj, nodes, scene, want_meshes, skinned):
         for i, n in enumerate(nodes):
             if i in skinned and want_meshes:
                 mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, scene.meshes[n["mesh"]].primitives,
-                                                  True, bone_of_node, obj, cache)
+                                                  True, bone_of_node, obj, cache, scene.meshes[n["mesh"]])
                 context.collection.objects.link(mobj)
                 _hide_if_marked(mobj, scene.meshes[n["mesh"]])
                 result.objects.append(mobj)
@@ -454,11 +454,12 @@ def _attach_objects(context, result, obj, nodes, scene, want_meshes, skinned):
                 continue
             # materials, UVs and normals as a skinned mesh has them; on its bone
             mobj = mesh_build.build_gltf_mesh(scene.meshes[n["mesh"]].name, scene.meshes[n["mesh"]].primitives,
-                                              False, bone_of_node, obj, cache)
+                                              False, bone_of_node, obj, cache, scene.meshes[n["mesh"]])
             context.collection.objects.link(mobj)
             _hide_if_marked(mobj, scene.meshes[n["mesh"]])
             _parent_to_bone(mobj, obj, n["bone"])
             result.objects.append(mobj)
+        obj["animkit_materials"] = cache.every_material()
     for n in nodes:
         if n["camera"] is None or not n["bone"] or n["camera"] >= len(scene.cameras):
             continue

@@ -84,12 +84,13 @@ def import_data(exe, path, out_path, skeleton="auto", options=()):
     return run(exe, ["import-data", path, "-o", out_path] + skeleton_args(skeleton) + list(options)).warnings
 
 
-def export_plan(exe, out_path="", source="", source_format="", requested="", use_template=True):
+def export_plan(exe, out_path="", source="", source_format="", requested="", use_template=True, model=False):
     """Runs animkit export-plan --json: what an export of a rig read from `source` (a
     `source_format` file) to `out_path` ("" = the default file) writes, `requested` the
-    format chosen explicitly. Returns the JSON document (output, format, to, template,
-    family, notes); AnimkitError with animkit's message when the format must be chosen."""
-    args = ["export-plan"] + ([out_path] if out_path else []) + ["--json"]
+    format chosen explicitly; `model`: the export writes meshes (any format convert writes,
+    models too). Returns the JSON document (output, format, to, template, family, notes);
+    AnimkitError with animkit's message when the format must be chosen."""
+    args = ["export-plan"] + ([out_path] if out_path else []) + ["--json"] + (["--model"] if model else [])
     if source:
         args += ["--source", source]
     if source_format:
@@ -99,6 +100,26 @@ def export_plan(exe, out_path="", source="", source_format="", requested="", use
     if not use_template:
         args.append("--no-template")
     return json.loads(run(exe, args).stdout)
+
+
+def merge_options(stored, extra):
+    """stored import options + the export's, the export's winning for the same flag."""
+    def parse(args):
+        out = []
+        k = 0
+        while k < len(args):
+            flag = args[k]
+            if k + 1 < len(args) and not args[k + 1].startswith("--"):
+                out.append((flag, [args[k + 1]]))
+                k += 2
+            else:
+                out.append((flag, []))
+                k += 1
+        return out
+    given = parse(list(extra))
+    flags = {f for f, _ in given}
+    merged = [(f, v) for f, v in parse(list(stored)) if f not in flags] + given
+    return [x for f, v in merged for x in [f] + v]
 
 
 def convert(exe, src, dst, skeleton="", options=(), template="", to=""):

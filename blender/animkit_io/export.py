@@ -19,8 +19,8 @@ import tempfile
 import bpy
 from mathutils import Euler, Matrix, Quaternion, Vector
 
-from . import (action_api, actions_build, cli, export_curves, export_keys, export_plan, formats, gltf_write,
-               rig as rigmod, slots)
+from . import (action_api, actions_build, cli, export_curves, export_keys, export_model, export_plan, formats,
+               gltf_write, mesh_read, rig as rigmod, slots)
 
 # Where export keeps a copy of the glTF it hands to animkit (for debugging), when set.
 KEEP_ENV = "ANIMKIT_BLENDER_KEEP_GLTF"
@@ -456,45 +456,41 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
 
 
 def plan_for(exe, arm_obj, filepath, output_format="", use_template=True):
-    """The export_plan.Plan for exporting `arm_obj` to `filepath` (PlanError: the format
-    must be chosen)."""
-    return export_plan.plan(exe, os.path.abspath(bpy.path.abspath(filepath)), output_format,
-                            arm_obj.get("animkit_source", ""), arm_obj.get("animkit_format", ""), use_template)
+    """(export_plan.Plan, whether it writes the character) for exporting `arm_obj` to
+    `filepath`: a rig with mesh objects to a file its format writes as a model writes its
+    meshes (export_model.py), else its clips (PlanError: the format must be chosen)."""
+    path = os.path.abspath(bpy.path.abspath(filepath))
+    source, fmt = arm_obj.get("animkit_source", ""), arm_obj.get("animkit_format", "")
+    model_error = None
+    if mesh_read.mesh_objects(arm_obj):
+        try:
+            p = export_plan.plan(exe, path, output_format, source, fmt, use_template, model=True)
+            if export_plan.writes_model(p, path):
+                return p, True
+        except export_plan.PlanError as e:
+            model_error = e
+    try:
+        return export_plan.plan(exe, path, output_format, source, fmt, use_template), False
+    except export_plan.PlanError:
+        if model_error is not None and os.path.splitext(path)[1].lower() not in formats.export_extensions():
+            raise model_error
+        raise
 
 
 def dialog_notes(exe, arm_obj, filepath, output_format, clips_mode):
-    """What the export dialog says before it runs: the format written, what another
-    family's format loses, the actions linked slots share (never raises)."""
+    """What the export dialog says before it runs: the format written (the character's
+    meshes, or clips), what another family's format loses, the actions linked slots share
+    (never raises)."""
     if arm_obj is None:
         return []
     actions = choose_actions(arm_obj, "ACTIVE" if clips_mode == "ACTIVE" else "ALL")
     try:
-        p = plan_for(exe, arm_obj, filepath, output_format)
+        p, model = plan_for(exe, arm_obj, filepath, output_format)
     except export_plan.PlanError as e:
         return [("ERROR", str(e))]
-    notes = [("INFO", "writes %s%s" % (p.format, ", keeping the source's other data (template)" if p.template else ""))]
-    notes += p.notes + slots.link_notes(actions)
-    return notes
-
-
-def _merge_options(stored, extra):
-    """stored import options + the export's, the export's winning for the same flag."""
-    def parse(args):
-        out = []
-        k = 0
-        while k < len(args):
-            flag = args[k]
-            if k + 1 < len(args) and not args[k + 1].startswith("--"):
-                out.append((flag, [args[k + 1]]))
-                k += 2
-            else:
-                out.append((flag, []))
-                k += 1
-        return out
-    given = parse(list(extra))
-    flags = {f for f, _ in given}
-    merged = [(f, v) for f, v in parse(list(stored)) if f not in flags] + given
-    return [x for f, v in merged for x in [f] + v]
+    what = p.format + (": the character (its meshes; no clips)" if model else "")
+    notes = [("INFO", "writes %s%s" % (what, ", keeping the source's other data (template)" if p.template else ""))]
+    return notes + p.notes + ([] if model else slots.link_notes(actions))
 
 
 def _read_clips(context, arm_obj, actions, rig, mapping, scene_rate):
@@ -517,11 +513,20 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
         raise ExportError("select an armature (imported with animkit) to export")
     filepath = os.path.abspath(bpy.path.abspath(filepath))
     try:
-        plan = plan_for(exe, arm_obj, filepath, output_format, use_template)
+        plan, model = plan_for(exe, arm_obj, filepath, output_format, use_template)
     except export_plan.PlanError as e:
         raise ExportError(str(e))
     fmt = plan.format
     result.messages += plan.notes
+    stored_options = rigmod.loads(arm_obj.get("animkit_options", ""), []) or []
+    if model:  # the character's meshes (a model file holds no clips)
+        rig, mapping, _extra = rig_of(arm_obj)
+        try:
+            export_model.export(arm_obj, filepath, exe, plan, rig, mapping, cli.merge_options(stored_options, options),
+                                result)
+        except ValueError as e:
+            raise ExportError(str(e))
+        return result
     multi = formats.multi_clip(fmt)
     mode = clips
     if mode == "AUTO":
@@ -539,7 +544,7 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
     if export_curves.control_rig(rig):
         if (plan.template and fmt == arm_obj.get("animkit_format", "") and
                 all(a.get("animkit_curves") for a in actions)):
-            limits = export_curves.limit_flags(_merge_options(rigmod.loads(arm_obj.get("animkit_options", ""), []) or [], options))
+            limits = export_curves.limit_flags(cli.merge_options(rigmod.loads(arm_obj.get("animkit_options", ""), []) or [], options))
             if export_curves.write_curves(arm_obj, actions, rig, plan, filepath, exe, result, limits):
                 return result
         mapping = export_curves.control_mapping(rig, arm_obj)  # the control bones hold the clips
@@ -565,8 +570,7 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
         info = rigmod.loads(arm_obj.get("animkit_info", ""), {}) or {}
         if mode == "ACTIVE" and len(info.get("clips", [])) > 1:
             extra_args += ["--clip", clip_data[0]["name"]]
-    stored_options = rigmod.loads(arm_obj.get("animkit_options", ""), []) or []
-    args = _merge_options(stored_options, options) + extra_args
+    args = cli.merge_options(stored_options, options) + extra_args
     to = fmt if plan.to else ""
     if fmt == "text-anm" and not template and "--anm-layout" not in args:
         # No source to keep the sets of: the clips as they are in Blender, on a new timeline.
@@ -578,11 +582,7 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
         keep = os.environ.get(KEEP_ENV)
         if keep:
             shutil.copyfile(glb, keep)
-        if template and os.path.abspath(template) == filepath:
-            # animkit never writes over a file the conversion reads: keep a copy to read.
-            copy = os.path.join(tmp, "template" + os.path.splitext(template)[1])
-            shutil.copyfile(template, copy)
-            template = copy
+        template = export_model.readable_template(template, filepath, tmp)
         result.command = ["convert", glb, filepath] + (["--skeleton", skeleton] if skeleton else []) + (
             ["--template", template] if template else []) + (["--to", to] if to else []) + args
         warnings = cli.convert(exe, glb, filepath, skeleton, args, template, to)

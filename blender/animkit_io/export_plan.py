@@ -34,15 +34,16 @@ _CACHE = {}
 _CACHE_SIZE = 32
 
 
-def plan(exe, filepath, requested, source, source_format, use_template=True):
+def plan(exe, filepath, requested, source, source_format, use_template=True, model=False):
     """The Plan for an export of a rig read from `source` (a `source_format` file) to
-    `filepath` ("" = the default file), `requested` the format chosen explicitly ("" = none).
-    PlanError when the format must be chosen (or animkit cannot be run)."""
+    `filepath` ("" = the default file), `requested` the format chosen explicitly ("" = none);
+    `model`: of the character (meshes), which model formats also write. PlanError when the
+    format must be chosen (or animkit cannot be run)."""
     key = (exe, filepath, requested, source, source_format, bool(use_template),
-           os.path.isfile(source) if source else False)
+           os.path.isfile(source) if source else False, bool(model))
     if key not in _CACHE:
         try:
-            _CACHE[key] = Plan(cli.export_plan(exe, filepath, source, source_format, requested, use_template))
+            _CACHE[key] = Plan(cli.export_plan(exe, filepath, source, source_format, requested, use_template, model))
         except cli.AnimkitError as e:
             _CACHE[key] = PlanError(str(e))
         while len(_CACHE) > _CACHE_SIZE:
@@ -53,16 +54,29 @@ def plan(exe, filepath, requested, source, source_format, use_template=True):
     return found
 
 
-def default_path(exe, source, source_format):
+def default_path(exe, source, source_format, model=False):
     """The export dialog's default file: the imported file itself when its format writes
-    an animation to its extension, else its name with the first extension its format's
-    family writes; "" without a source or when there is none."""
+    an animation to its extension (`model`, a character with meshes: any file its format
+    writes), else its name with the first extension its format's family writes; "" without
+    a source or when there is none."""
     if not source:
         return ""
+    if model:
+        try:
+            return plan(exe, source, "", source, source_format, model=True).output
+        except PlanError:
+            pass
     try:
         return plan(exe, "", "", source, source_format).output
     except PlanError:
         return ""
+
+
+def writes_model(plan, filepath):
+    """Whether the planned export (a Plan made with model=True) writes `filepath` as a
+    model: its format writes no animation to its extension (.mdlx, .mdb, .glb)."""
+    f = formats.find(plan.format)
+    return f is not None and os.path.splitext(filepath)[1].lower() not in f["animation_extensions"]
 
 
 def with_extension(filepath, fmt):

@@ -45,9 +45,23 @@ def export_extensions():
     return tuple(_unique(e for f in FORMATS for e in f["animation_extensions"]))
 
 
+def model_extensions():
+    """The extensions a writable format writes models to (no animation extension of any
+    format): .mdlx, .mdb, .glb..."""
+    animation = set(export_extensions())
+    return tuple(_unique(e for f in FORMATS if f["writable"] for e in f["extensions"] if e not in animation))
+
+
 def export_formats():
     """The formats that write an animation, in table order."""
     return [f for f in FORMATS if f["animation_extensions"]]
+
+
+def model_formats():
+    """The other writable formats that write a model extension (a character's meshes: EDF
+    MDB, glTF, ...), in table order."""
+    models = set(model_extensions())
+    return [f for f in FORMATS if f["writable"] and not f["animation_extensions"] and models & set(f["extensions"])]
 
 
 def output_format(extension, requested="", source_format=""):

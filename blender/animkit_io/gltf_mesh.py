@@ -4,8 +4,9 @@
 # GltfSceneView read the glTF).
 
 
-def triangles(mode, indices):
-    """The triangles (index triples, degenerate ones dropped) of a triangle primitive."""
+def triangles(mode, indices, degenerate=False):
+    """The triangles (index triples, degenerate ones dropped unless `degenerate`) of a
+    triangle primitive."""
     out = []
     if mode == 4:
         out = [tuple(indices[j:j + 3]) for j in range(0, len(indices) - 2, 3)]
@@ -15,7 +16,7 @@ def triangles(mode, indices):
             out.append((a, b, c) if j % 2 == 0 else (b, a, c))
     elif mode == 6:
         out = [(indices[0], indices[j], indices[j + 1]) for j in range(1, len(indices) - 1)]
-    return [t for t in out if len(set(t)) == 3]
+    return out if degenerate else [t for t in out if len(set(t)) == 3]
 
 
 def lines(mode, indices):

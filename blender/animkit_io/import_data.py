@@ -142,6 +142,7 @@ class Material:
         self.alpha_mode = raw.get("alpha_mode", "OPAQUE")
         self.alpha_cutoff = raw.get("alpha_cutoff", 0.5)
         self.double_sided = bool(raw.get("double_sided", False))
+        self.extras = raw.get("extras") or {}  # extras.animkit (export writes them back)
 
 
 class Image:

@@ -11,6 +11,7 @@
 # rides its node's bone. Primitives over the same vertex attributes (a mesh's triangles
 # and lines) share their vertices, so the object has the glTF mesh's vertices in order.
 
+import json
 import os
 import tempfile
 
@@ -20,6 +21,12 @@ from mathutils import Matrix, Vector
 from . import gltf_mesh
 
 _VERTEX_COLOR = "Color"
+# The file's normals as read (float32, per vertex): export writes them back exactly where
+# Blender's (stored compressed) are still within NORMAL_MATCH of them (mesh_gltf.py).
+NORMAL_ATTRIBUTE = "animkit_normal"
+# The file's UVs as read (glTF's, rows top-down): Blender's are 1 - v, which float32 does not
+# always turn back exactly.
+UV_ATTRIBUTE = "animkit_uv"
 
 
 def vertex_color_material():
@@ -64,6 +71,7 @@ class MaterialCache:
                 img = bpy.data.images.load(path)
                 img.pack()
             img.name = src.name
+            img["animkit_image_name"] = src.name  # Blender renames a name taken
         self.images[index] = img
         return img
 
@@ -76,6 +84,18 @@ class MaterialCache:
                 self.materials[key] = _build_material(self.gm.materials[index], self.image(self.gm.materials[index].image)
                                                       if self.gm.materials[index].image is not None else None, colored)
         return self.materials[key]
+
+    def every_material(self):
+        """The Blender names of the file's materials in its order, each made (one no mesh
+        uses kept with a fake user): export writes them all back, in that order."""
+        names = []
+        for index in range(len(self.gm.materials)):
+            made = [m for (k, _c), m in self.materials.items() if k == index and m is not None]
+            if not made:
+                made = [self.material(index, False)]
+                made[0].use_fake_user = True
+            names.append(made[0].name)
+        return names
 
 
 def _multiply(nt, a, b, location):
@@ -95,6 +115,9 @@ def _build_material(src, image, colored):
     nt = mat.node_tree
     bsdf = next((nd for nd in nt.nodes if nd.type == "BSDF_PRINCIPLED"), None)
     mat["animkit_material"] = src.index
+    mat["animkit_material_name"] = src.name
+    if src.extras:
+        mat["animkit_material_extras"] = json.dumps(src.extras, separators=(",", ":"))
     mat.use_backface_culling = not src.double_sided
     if bsdf is None:
         return mat
@@ -157,10 +180,35 @@ def _faces(prim, base, slot, faces, face_material, seen):
             face_material.append(slot)
 
 
-def build_gltf_mesh(name, prims, skinned, bone_of_node, arm_obj, cache):
-    """One mesh object for a glTF mesh: vertices, triangles (material slots per
-    primitive), UVs, vertex colours, custom normals, materials; skinned also vertex groups
-    and the Armature modifier, parented to `arm_obj` (else the caller puts it on its bone)."""
+def _keep_source(obj, me, source, prims, faces, normals, uvs):
+    """What export needs to write an unedited mesh back as it was read: the glTF mesh's
+    index and extras, its triangles when Blender keeps fewer (duplicates, degenerate ones),
+    its normals and UVs exactly (Blender stores custom normals compressed, UVs flipped)."""
+    if source is not None:
+        obj["animkit_mesh_index"] = source.index
+        if source.extras:
+            obj["animkit_mesh_extras"] = json.dumps(source.extras, separators=(",", ":"))
+    read, base, bases = [], 0, {}
+    for prim in prims:
+        if prim.vertex_key not in bases:
+            bases[prim.vertex_key] = base
+            base += len(prim.positions)
+        read += [bases[prim.vertex_key] + i for t in gltf_mesh.triangles(prim.mode, prim.indices, True) for i in t]
+    if read != [i for t in faces for i in t]:
+        obj["animkit_triangles"] = read
+    if normals:
+        attr = me.attributes.new(NORMAL_ATTRIBUTE, "FLOAT_VECTOR", "POINT")
+        attr.data.foreach_set("vector", [c for n in normals for c in n])
+    if uvs:
+        attr = me.attributes.new(UV_ATTRIBUTE, "FLOAT2", "POINT")
+        attr.data.foreach_set("vector", [c for u, v in uvs for c in (u, 1.0 - v)])  # exact: 1 - v was, in double
+
+
+def build_gltf_mesh(name, prims, skinned, bone_of_node, arm_obj, cache, source=None):
+    """One mesh object for a glTF mesh (`source`: the import_data.Mesh): vertices,
+    triangles (material slots per primitive), UVs, vertex colours, custom normals,
+    materials; skinned also vertex groups and the Armature modifier, parented to `arm_obj`
+    (else the caller puts it on its bone)."""
     verts, normals, uvs, colors, faces, face_material, groups, edges = [], [], [], [], [], [], [], []
     slots, seen, bases = [], set(), {}
     any_uv = any(p.uvs for p in prims)
@@ -180,7 +228,7 @@ def build_gltf_mesh(name, prims, skinned, bone_of_node, arm_obj, cache):
         for v, p in enumerate(prim.positions):
             verts.append(tuple(p))
             if any_normal:
-                normals.append(tuple(Vector(prim.normals[v]).normalized()))
+                normals.append(prim.normals[v])
             uvs.append(prim.uvs[v] if prim.uvs else (0.0, 0.0))
             colors.append(prim.colors[v] if prim.colors else (1.0, 1.0, 1.0, 1.0))
             groups.append(gltf_mesh.influences(prim, v) if skinned else [])
@@ -202,10 +250,11 @@ def build_gltf_mesh(name, prims, skinned, bone_of_node, arm_obj, cache):
     if any_normal and verts:
         if hasattr(me, "use_auto_smooth"):  # Blender < 4.1 uses custom normals only with it
             me.use_auto_smooth = True
-        me.normals_split_custom_set_from_vertices(normals)
+        me.normals_split_custom_set_from_vertices([tuple(Vector(n).normalized()) for n in normals])
     me.update()
     obj = bpy.data.objects.new(name, me)
     obj["animkit_mesh_name"] = name  # the glTF mesh's (Blender renames a name taken)
+    _keep_source(obj, me, source, prims, faces, normals, uvs if any_uv else None)
     if not skinned:
         return obj
     vgroups = {}

@@ -6,7 +6,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import build, cli, export, export_plan, formats, import_data
+from . import build, cli, export, export_plan, formats, import_data, mesh_read
 from .option_props import AUTO, add_limit_properties, add_option_properties, option_args
 
 _ERRORS = (cli.AnimkitError, import_data.ImportDataError, export.ExportError, export_plan.PlanError, OSError)
@@ -126,7 +126,8 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
 
 
 class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
-    """Export the active armature's animation to a game format through animkit"""
+    """Export the active armature's animation to a game format through animkit; to a model
+    file (.mdlx, .mdb), its character: the meshes with their materials and images"""
 
     bl_idname = "export_scene.animkit"
     bl_label = "Export Game Animation"
@@ -134,7 +135,8 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
 
     filename_ext = ""  # the default file is the imported one (invoke)
     check_extension = None  # the extension and Format choose the format: keep what the user typed
-    filter_glob: StringProperty(default=";".join("*" + e for e in formats.export_extensions()), options={"HIDDEN"})
+    filter_glob: StringProperty(default=";".join("*" + e for e in formats.export_extensions() + formats.model_extensions()),
+                                options={"HIDDEN"})
 
     clips: EnumProperty(
         name="Clips", default="AUTO",
@@ -147,9 +149,9 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
         name="Format", default=AUTO,
         items=[(AUTO, "Imported file's", "The imported file's format, or one of its family that writes the "
                                          "extension (a rig made in Blender: the extension's format)")] +
-              [(f["id"], f["id"], f["description"]) for f in formats.export_formats()],
-        description="The format written. Another family's format than the imported file's must be chosen "
-                    "here; the panel says what it loses")
+              [(f["id"], f["id"], f["description"]) for f in formats.export_formats() + formats.model_formats()],
+        description="The format written (a model format: the character's meshes). Another family's format "
+                    "than the imported file's must be chosen here; the panel says what it loses")
     use_template: BoolProperty(
         name="Keep the source's header", default=True,
         description="Pass the imported file as --template when it still exists and has the output's format: "
@@ -178,7 +180,8 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
                 exe = ""  # the dialog's notes say so; no default file
             if exe:
                 self.filepath = export_plan.default_path(exe, arm.get("animkit_source", ""),
-                                                         arm.get("animkit_format", ""))
+                                                         arm.get("animkit_format", ""),
+                                                         model=bool(mesh_read.mesh_objects(arm)))
         return ExportHelper.invoke(self, context, event)
 
     def check(self, context):

@@ -19,6 +19,9 @@
 #                 files with curves written by the test, every deform bone at every frame,
 #                 each curve 1:1 on its control F-curve, Blender's inherit-scale modes
 #                 against KH2's per-axis rule.
+# --part mesh     the model export (addon_mesh.py): real models imported, their glTF for
+#                 animkit against the import's (1:1), exported unedited (the file's bytes)
+#                 and with one mesh moved (read back moved, the others unchanged).
 # --only TEXT     only the sample paths that contain TEXT.
 #
 # The expected poses are composed here from animkit's own output (sample JSON, glTF node
@@ -39,6 +42,7 @@ from addon_common import ARGS, CLI, SKIP, Failure, enable_addon  # noqa: E402
 from addon_curves import part_curves  # noqa: E402
 from addon_export import part_export  # noqa: E402
 from addon_import import part_import  # noqa: E402
+from addon_mesh import part_mesh  # noqa: E402
 from addon_moveset import part_moveset  # noqa: E402
 from addon_skin import part_skin  # noqa: E402
 # ---------------------------------------------------------------------------------------
@@ -64,6 +68,8 @@ def main():
             count += part_skin()
         if ARGS["part"] in ("curves", "all"):
             count += part_curves()
+        if ARGS["part"] in ("mesh", "all"):
+            count += part_mesh()
     except Failure as e:
         print("FAILED: %s" % e)
         sys.stdout.flush()

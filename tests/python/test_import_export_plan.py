@@ -60,3 +60,16 @@ def test_export_plan_branches():
         animkit.export_plan("/o/x.anm", source=MSET, source_format="kh2-bar")
     with pytest.raises(animkit.Error, match="psx-anm writes .anm, not .mset"):
         animkit.export_plan("/o/x.mset", format="psx-anm", source_format="kh2-bar")
+
+
+def test_export_plan_of_a_model(tmp_path):
+    """model=True (`--model`): the rig's meshes go to any file convert writes, a model too."""
+    model = tmp_path / "ex.mdlx"
+    model.write_bytes(b"")  # the plan reads nothing; a template must exist
+    plan = animkit.export_plan(str(model), source=str(model), source_format="kh2-bar", model=True)
+    assert plan == json.loads(cli("export-plan", str(model), "--source", str(model), "--source-format", "kh2-bar",
+                                  "--model", "--json").stdout)
+    assert (plan["format"], plan["template"]) == ("kh2-bar", str(model))
+    with pytest.raises(animkit.Error, match="names no format animkit writes an animation to"):
+        animkit.export_plan(str(model), source=str(model), source_format="kh2-bar")
+    assert animkit.export_plan("/o/x.mset", source=MSET, source_format="kh2-bar", model=True)["format"] == "kh2-bar"

@@ -301,6 +301,9 @@ CLI::App* AddExportPlanCommand(CLI::App& app, ExportPlanJob& job, bool& json) {
   plan->add_option("--source-format", job.source_format, "The source's format id (none: a rig made elsewhere)");
   plan->add_option("--format", job.format, "The format asked for explicitly (an id); it must write OUT's extension");
   plan->add_flag_callback("--no-template", [&job] { job.use_template = false; }, "Never use the source as template");
+  plan->add_flag_callback("--model", [&job] { job.kind = ExportOutput::Any; },
+                          "The export writes the rig's meshes: any file convert writes (a model: .mdlx, .mdb, .glb), "
+                          "not only an animation");
   plan->add_flag("--json", json, "JSON instead of a human summary");
   return plan;
 }
