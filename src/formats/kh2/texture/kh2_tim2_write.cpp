@@ -89,10 +89,9 @@ Bytes Encode(Bytes header, const Image& img, const std::string& name) {
 
 // The header of a picture added: 8-bit, 256 colours of 32 bits in CSM1 order.
 Bytes NewHeader() {
-  Bytes h(kPictureHeader, 0);
+  Bytes h(kPictureHeader + 256 * 4, 0);  // the header, then no image data and a CLUT of zeros
   Set(h, 4, 4, 256 * 4), Set(h, 12, 2, kPictureHeader), Set(h, 14, 2, 256);
   h[17] = 1, h[18] = 3, h[19] = 5;
-  h.resize(kPictureHeader + 256 * 4, 0);  // the "template" CLUT bytes: none
   return h;
 }
 
