@@ -51,10 +51,10 @@ Bytes EncodeRawTexture(const std::vector<Image>& images);
 // template used (raw GS form or TIM2, its bit depth): of the template's size in place (only
 // its picture and palette bytes change), of another size with the layout rebuilt around
 // it; images past the template's count are added (to the first set of a set list).
-// Without a template: the raw GS form, 8-bit (4-bit when an image has at most 16 colours).
-// Indexed pictures of more colours than they hold are quantised (libimagequant, no
-// dithering). Throws animkit::Error naming the texture and the limit for a size the GS or
-// the form cannot hold (not a power of two, a side over 512, GS memory).
+// Without a template: the raw GS form, 8-bit, as the game's files. Indexed pictures of
+// more colours than they hold are quantised (libimagequant, no dithering). Throws
+// animkit::Error naming the texture and the limit for a size the GS or the form cannot
+// hold (not a power of two, a side over 512, GS memory).
 struct TextureWrite {
   Bytes entry;
   std::vector<std::string> warnings;
