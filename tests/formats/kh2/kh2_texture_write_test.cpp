@@ -165,6 +165,31 @@ TEST(Kh2TextureWrite, SizesTheGameCannotHoldAreRefused) {
   EXPECT_NE(gs.find("texture 'b' does not fit the GS memory"), std::string::npos) << gs;
 }
 
+// A damaged template (cut short, a field overwritten) is an animkit::Error or a written
+// entry the reader takes, never a read outside it (the sanitizer build checks).
+TEST(Kh2TextureWrite, ADamagedTemplateIsAnErrorNotACrash) {
+  Image img = Solid(32, 16, {10, 20, 30, 255});
+  const Bytes raw = WriteTextureEntry({}, {img}).entry;
+  const Bytes tim2 = Tim2({0, 1, 0, 1, 1, 0, 1, 0}, {{1, 2, 3, 0x80}, {4, 5, 6, 0x80}});
+  SetPixel(img, 1, 1, {1, 1, 1, 255});
+  Image small = Solid(4, 2, {9, 9, 9, 255});
+  size_t errors = 0;
+  for (const Bytes* base : {&raw, &tim2}) {
+    const Image& changed = base == &raw ? img : small;
+    for (size_t cut = 4; cut < base->size(); cut += 7) {
+      Bytes damaged(base->begin(), base->begin() + std::ptrdiff_t(cut));
+      if (!test::ErrorOf([&] { WriteTextureEntry(damaged, {changed}); }).empty()) ++errors;
+    }
+    for (size_t at = 4; at + 4 <= std::min<size_t>(base->size(), 0x300); at += 4) {
+      Bytes damaged = *base;
+      damaged[at + 1] ^= 0x5A, damaged[at + 3] ^= 0x81;
+      if (test::ErrorOf([&] { WriteTextureEntry(damaged, {changed}); }).empty()) continue;
+      ++errors;
+    }
+  }
+  EXPECT_GT(errors, 0u);
+}
+
 // The texture entries of the real models (skipped when ../shared is absent).
 struct RealEntry {
   std::string file;
