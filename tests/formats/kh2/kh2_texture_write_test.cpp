@@ -225,12 +225,24 @@ TEST(Kh2TextureWrite, UneditedRealEntriesAreByteIdenticalAndTheLayoutRebuildsAsT
     EXPECT_EQ(w.entry, r.entry) << r.file;
     EXPECT_EQ(w.kept, set.images.size() + set.other_sets.size()) << r.file;
     EXPECT_TRUE(w.warnings.empty()) << r.file << ": " << w.warnings.at(0);
-    if (set.container != "KH2 raw texture") continue;
-    // Every texture kept but the layout laid out anew: the game files' own bytes.
-    std::vector<const Image*> images;
-    for (const Image& img : set.images) images.push_back(&img);
-    const detail::FormWrite rebuilt = detail::WriteRawForm(r.entry, set.images, images, true);
-    EXPECT_EQ(rebuilt.bytes, r.entry) << r.file;
+    // Every texture kept but the layout laid out anew: the game files' own bytes (each
+    // set of a set list on its own).
+    std::vector<Bytes> forms = {r.entry};
+    if (set.container == "KH2 texture sets") {
+      forms.clear();
+      auto u32 = [&](size_t at) { return size_t(r.entry[at] | r.entry[at + 1] << 8 | r.entry[at + 2] << 16 | r.entry[at + 3] << 24); };
+      for (size_t k = 0; k < u32(4); ++k) {
+        const size_t end = k + 1 < u32(4) ? u32(12 + 4 * k) : r.entry.size();
+        forms.emplace_back(r.entry.begin() + std::ptrdiff_t(u32(8 + 4 * k)), r.entry.begin() + std::ptrdiff_t(end));
+      }
+    }
+    for (const Bytes& form : forms) {
+      const TextureSet own = DecodeTextures(form);
+      std::vector<const Image*> images;
+      for (const Image& img : own.images) images.push_back(&img);
+      const detail::FormWrite rebuilt = detail::WriteRawForm(form, own.images, images, true);
+      EXPECT_EQ(rebuilt.bytes, form) << r.file;
+    }
   }
 }
 
