@@ -131,6 +131,30 @@ TEST(Kh2TextureWrite, ATim2PictureChangedInPlaceAndOneAdded) {
   EXPECT_EQ(back.images[1].rgba, added.rgba);
 }
 
+// A TIM2 picture of another size: its header's sizes follow, the rest of it as it was.
+TEST(Kh2TextureWrite, ATim2PictureResized) {
+  const Bytes tim2 = Tim2({0, 1, 0, 1, 1, 0, 1, 0}, {{1, 2, 3, 0x80}, {4, 5, 6, 0x80}});
+  Image bigger = Solid(8, 4, {4, 5, 6, 255});
+  SetPixel(bigger, 7, 3, {1, 2, 3, 255});
+  const TextureWrite w = WriteTextureEntry(tim2, {bigger});
+  EXPECT_EQ(w.reencoded, 1u);
+  Bytes want(tim2.begin(), tim2.begin() + 0x10);
+  Put32(want, 0x30 + 32 + 1024), Put32(want, 1024), Put32(want, 32);  // 32 index bytes
+  want.insert(want.end(), {0x30, 0, 0, 1, 0, 1, 3, 5, 8, 0, 4, 0});
+  want.resize(0x10 + 0x30, 0);
+  Bytes pixels(32, 0);
+  pixels[31] = 1;  // (7, 3): the second colour met
+  want.insert(want.end(), pixels.begin(), pixels.end());
+  Bytes clut(1024, 0);
+  const uint8_t colours[8] = {4, 5, 6, 0x80, 1, 2, 3, 0x80};
+  std::copy(colours, colours + 8, clut.begin());
+  want.insert(want.end(), clut.begin(), clut.end());
+  EXPECT_EQ(w.entry, want);
+  const TextureSet back = DecodeTextures(w.entry);
+  EXPECT_TRUE(back.warnings.empty());
+  EXPECT_EQ(back.images.at(0).rgba, bigger.rgba);
+}
+
 // The swizzle from the PSMT8 layout: (0, 0) is byte 0 of upload texel 0, (8, 0) byte 2,
 // (0, 2) byte 1 of upload texel (4, 0) (an even column's third row); PSMT4 likewise by nibbles.
 TEST(Kh2TextureWrite, TheSwizzleIsTheGsLayoutAndItsInverse) {
