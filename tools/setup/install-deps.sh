@@ -13,7 +13,7 @@ case "${1:-}" in
 esac
 # The library and the CLI (libjs-three: the preview pages embed three.js).
 packages=(cmake make ninja-build g++ pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libsquish-dev libcli11-dev
-          libjs-three zlib1g-dev)
+          libjs-three zlib1g-dev libimagequant-dev)
 if [ "$full" = 1 ]; then
   packages+=(git libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev lld-14
              python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-dev)

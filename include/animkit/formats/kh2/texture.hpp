@@ -44,4 +44,23 @@ Bytes EncodeTim2(const std::vector<Image>& images);
 // picture and the palette uploaded as PSMCT32 rectangles (GS memory from block 0x3A00).
 Bytes EncodeRawTexture(const std::vector<Image>& images);
 
+// A texture entry written back (docs/formats/kh2.md, "Writing textures"). `images` are
+// the template's images in the order DecodeTextures lists them (images, then other_sets),
+// then the ones to add. With a template entry (its bytes; empty: none), an image equal to
+// the template's decoded one keeps its bytes; a changed one is re-encoded in the form the
+// template used (raw GS form or TIM2, its bit depth): of the template's size in place (only
+// its picture and palette bytes change), of another size with the layout rebuilt around
+// it; images past the template's count are added (to the first set of a set list).
+// Without a template: the raw GS form, 8-bit, as the game's files. Indexed pictures of
+// more colours than they hold are quantised (libimagequant, no dithering). Throws
+// animkit::Error naming the texture and the limit for a size the GS or the form cannot
+// hold (not a power of two, a side over 512, GS memory).
+struct TextureWrite {
+  Bytes entry;
+  std::vector<std::string> warnings;
+  size_t kept = 0, reencoded = 0, added = 0;
+  std::vector<int> index;  // per image: its texture index in the entry's first set; -1 in another set
+};
+TextureWrite WriteTextureEntry(ByteView template_entry, const std::vector<Image>& images, const Limits& limits = {});
+
 }  // namespace animkit::kh2
