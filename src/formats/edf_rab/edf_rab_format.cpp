@@ -1,4 +1,5 @@
 // Registry entry and document for the EDF RAB / MRAB archive: members, and the model they hold.
+#include <animkit/formats/edf_mdb.hpp>
 #include <animkit/formats/edf_rab.hpp>
 #include <animkit/formats/registry.hpp>
 
@@ -163,6 +164,41 @@ class RabDocument final : public FileDocument<File, kEdfRabFormat, Serialize> {
 
   std::string Version() const override { return std::to_string(file_.header.version); }
 
+  // The archive with its model written from scene (edf_mdb::WriteModel, the model member as
+  // template) and the textures it changed or added as members: replaced in place (CMPL when
+  // the member was), new ones before the model (the game binds only those). Every other byte
+  // stays when no member is added.
+  Bytes WithModel(const Scene& scene, EncodeContext& context) const {
+    if (!model_) throw Error::General("the template archive holds no readable .mdb member to write into");
+    edf_mdb::WriteOptions options;
+    options.template_textures = [this](const std::string& name, std::string& why) -> std::optional<Bytes> {
+      const std::optional<size_t> i = FindMember(name);
+      if (!i) why = "the archive has no member '" + name + "'";
+      return i ? std::optional<Bytes>(MemberBytes(*i)) : std::nullopt;
+    };
+    edf_mdb::WriteResult r = edf_mdb::WriteModel(scene, edf_mdb::Parse(MemberBytes(model_index_)), options);
+    for (std::string& w : r.warnings) context.warnings.push_back(std::move(w));
+    File f = file_;
+    auto replace = [&](size_t i, const Bytes& raw) {
+      f = Parse(ReplaceStored(f, i, IsCmpl(StoredBytes(f, i)) ? Compress(raw) : raw));
+    };
+    if (r.mdb != MemberBytes(model_index_)) replace(model_index_, r.mdb);
+    std::vector<BuildMember> added;
+    for (auto& [name, dds] : r.textures) {
+      if (const std::optional<size_t> i = FindMember(name)) replace(*i, dds);
+      else added.push_back({"TEXTURE", name, std::move(dds), false});
+    }
+    if (added.empty()) return Serialize(f);
+    std::vector<BuildMember> all;  // as stored, the new textures before the model
+    for (size_t i = 0; i < f.members.size(); ++i) {
+      if (i == model_index_)
+        for (BuildMember& a : added) all.push_back({a.folder, a.name, std::move(a.bytes), false});
+      const ByteView stored = StoredBytes(f, i);
+      all.push_back({f.members[i].folder_name, f.members[i].name, Bytes(stored.begin(), stored.end()), false});
+    }
+    return BuildStored(all);
+  }
+
  private:
   std::string Label(size_t i) const { return "member " + std::to_string(i) + " '" + file_.members[i].name + "'"; }
 
@@ -269,12 +305,18 @@ std::unique_ptr<Document> Read(ByteView data, const ReadContext& context) {
   return std::make_unique<RabDocument>(Parse(data), context);
 }
 
+std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
+  const auto* templ = context.templ ? dynamic_cast<const RabDocument*>(context.templ->document) : nullptr;
+  if (!templ) throw Error::General("an EDF RAB is written into its original: give --template original.rab");
+  return std::make_unique<RabDocument>(Parse(templ->WithModel(scene, context)), ReadContext{});
+}
+
 }  // namespace
 }  // namespace edf_rab
 
 const FormatDescriptor kEdfRabFormat{
     .id = "edf-rab", .description = "Earth Defense Force RAB / MRAB archive (a model, its textures; CMPL members)",
-    .extensions = {".rab", ".mrab"}, .companions = {}, .probe = edf_rab::Probe, .read = edf_rab::Read, .encode = nullptr,
+    .extensions = {".rab", ".mrab"}, .companions = {}, .probe = edf_rab::Probe, .read = edf_rab::Read, .encode = edf_rab::Encode,
     .options = {}};
 
 }  // namespace animkit
