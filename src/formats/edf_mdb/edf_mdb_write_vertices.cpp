@@ -51,6 +51,7 @@ void PutF32(uint8_t* p, float v) {
 
 // Writes up to `count` components of v; the others (w) stay as the base bytes hold them.
 void PutElement(uint8_t* p, uint32_t type, std::array<float, 4> v, size_t count) {
+  for (float& x : v) x += 0.0f;  // -0 as +0: computed frames write the bytes stock files hold
   switch (ElementType(type)) {
     case ElementType::Float4: for (size_t i = 0; i < std::min<size_t>(count, 4); ++i) PutF32(p + 4 * i, v[i]); break;
     case ElementType::Float3: for (size_t i = 0; i < std::min<size_t>(count, 3); ++i) PutF32(p + 4 * i, v[i]); break;

@@ -23,12 +23,12 @@ uint16_t U16At(const Bytes& b, size_t at) { return uint16_t(b.at(at) | b.at(at +
 float F32At(const Bytes& b, size_t at) { return std::bit_cast<float>(U32At(b, at)); }
 
 // Decoded as the format reads it: no damaged record, no warning but missing textures.
-Scene Read(const Bytes& bytes, std::vector<std::string>* warnings = nullptr) {
-  auto doc = kEdfMdbFormat.read(bytes, ReadContext{{}, "", {}});
+// path: where its textures are looked for ("": nowhere).
+Scene Read(const Bytes& bytes, const std::string& path = "") {
+  auto doc = kEdfMdbFormat.read(bytes, ReadContext{{}, path, {}});
   EXPECT_TRUE(doc->Damaged().empty()) << doc->Damaged().front();
   for (const std::string& w : doc->Warnings())
     if (w.find("texture") != 0) ADD_FAILURE() << w;
-  if (warnings) *warnings = doc->Warnings();
   return doc->Decode(DecodeContext{});
 }
 
@@ -219,7 +219,9 @@ TEST(EdfMdbWrite, ChangedWeightsOfTheSkinnedSampleReadBackWithin1Over255) {
 }
 
 TEST(EdfMdbWrite, ANewSkinnedModelFromTheSampleReadsBackInBothVersions) {
-  const Scene s = Read(ReadFileBytes(test::SourcePath("samples/edf_mdb/soldier.mdb")));
+  const std::string path = test::SourcePath("samples/edf_mdb/soldier.mdb");
+  const Scene s = Read(ReadFileBytes(path), path);
+  ASSERT_FALSE(s.textures[0].Missing());
   for (uint32_t version : {edf_mdb::kVersionEdf5, edf_mdb::kVersionEdf6}) {
     edf_mdb::WriteOptions options;
     options.version = version;
