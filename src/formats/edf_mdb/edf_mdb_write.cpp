@@ -88,6 +88,7 @@ class TemplateWriter {
   std::vector<int> joint_map_;
   std::vector<Target> targets_;      // template meshes (decoded ones), with their scene mesh
   std::vector<const Mesh*> added_;   // scene meshes no template mesh names
+  bool material_changed_ = false;
   WriteResult result_;
 };
 
@@ -283,7 +284,7 @@ WriteResult TemplateWriter::Run() {
       continue;
     }
     if (Unedited(t)) {
-      if (t.scene->material != t.decoded->material) m.material = t.scene->material;
+      if (t.scene->material != t.decoded->material) m.material = t.scene->material, material_changed_ = true;
       ++result_.kept_meshes;
     } else {
       const Bytes base = m.vertices;
@@ -306,7 +307,10 @@ WriteResult TemplateWriter::Run() {
       if (m.material >= int(stored_.materials.size()))
         throw Error::General("a mesh names material " + std::to_string(m.material) + ", but the model has " +
                              std::to_string(stored_.materials.size()));
-  result_.mdb = WriteStored(stored_);
+  // Nothing edited: the template's own bytes (also when it was not laid out in the stock order).
+  const bool edited = result_.rebuilt_meshes || result_.new_meshes || result_.deleted_meshes || material_changed_ ||
+                      stored_.materials.size() != file_.material_count || stored_.textures.size() != file_.texture_count;
+  result_.mdb = edited ? WriteStored(stored_) : file_.image;
   return std::move(result_);
 }
 

@@ -12,6 +12,7 @@
 
 namespace animkit {
 extern const FormatDescriptor kEdfMdbFormat;
+extern const FormatDescriptor kEdfRabFormat;
 namespace {
 
 using test::ErrorOf;
@@ -200,16 +201,15 @@ TEST(EdfMdbWrite, ChangedWeightsOfTheSkinnedSampleReadBackWithin1Over255) {
   const Bytes bytes = ReadFileBytes(test::SourcePath("samples/edf_mdb/soldier.mdb"));
   Scene s = Read(bytes);
   ASSERT_TRUE(s.meshes[0].Skinned());
-  // Unedited: the sample's own layout is not the stock order, so it is re-laid out; the
-  // meshes read back as they were.
+  // Unedited: the template's bytes, though the sample is not laid out in the stock order.
   const edf_mdb::WriteResult same = edf_mdb::WriteModel(s, edf_mdb::Parse(bytes), {});
   EXPECT_EQ(same.kept_meshes, 1u);
-  ExpectStockLayout(same.mdb);
-  EXPECT_EQ(Read(same.mdb).meshes[0].positions, s.meshes[0].positions);
+  EXPECT_EQ(same.mdb, bytes);
   Mesh& m = s.meshes[0];
   m.joints[0] = {1, 2, 0, 0}, m.weights[0] = {0.75f, 0.25f, 0, 0};
   const edf_mdb::WriteResult r = edf_mdb::WriteModel(s, edf_mdb::Parse(bytes), {});
   EXPECT_EQ(r.rebuilt_meshes, 1u);
+  ExpectStockLayout(r.mdb);
   const Mesh b = Read(r.mdb).meshes[0];
   EXPECT_EQ(b.joints[0][0], 1);
   EXPECT_EQ(b.joints[0][1], 2);
@@ -266,6 +266,37 @@ TEST(EdfMdbWrite, LimitsAreErrorsOrWarningsNamingTheMesh) {
   const edf_mdb::WriteResult r = edf_mdb::WriteModel(lines, {});
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("'tri'"), std::string::npos);
+}
+
+// The model inside a RAB: written into the archive's member (CMPL-packed as it was), changed
+// textures replace their members; unedited, the archive's bytes.
+TEST(EdfMdbWrite, TheModelAndItsTextureWrittenIntoTheirArchive) {
+  const std::string path = test::SourcePath("samples/edf_rab/soldier.rab");
+  const Bytes bytes = ReadFileBytes(path);
+  const auto doc = kEdfRabFormat.read(bytes, ReadContext{{}, path, {}});
+  Scene s = doc->Decode(DecodeContext{});
+  ASSERT_FALSE(s.textures[0].Missing());
+  const EncodeTemplate templ{path, bytes, doc.get()};
+  EncodeContext context;
+  context.templ = &templ;
+  EXPECT_EQ(kEdfRabFormat.encode(s, context)->Write(), bytes);
+
+  s.meshes[0].positions[0].x += 0.5f;
+  for (size_t p = 0; p < 16; ++p) s.textures[0].rgba[p * 4] = 255;  // a red top row
+  const Bytes written = kEdfRabFormat.encode(s, context)->Write();
+  const auto back = kEdfRabFormat.read(written, ReadContext{{}, "", {}});
+  EXPECT_TRUE(back->Damaged().empty());
+  const Scene b = back->Decode(DecodeContext{});
+  EXPECT_NEAR(b.meshes[0].positions[0].x, s.meshes[0].positions[0].x, 1e-5f);
+  ASSERT_FALSE(b.textures[0].Missing());
+  EXPECT_NEAR(b.textures[0].rgba[0], 255, 8);
+  const std::vector<ArchiveMember> members = back->Members();
+  const std::vector<ArchiveMember> before = doc->Members();
+  ASSERT_EQ(members.size(), before.size());
+  for (size_t i = 0; i < members.size(); ++i) {
+    EXPECT_EQ(members[i].name, before[i].name);
+    EXPECT_EQ(members[i].compressed, before[i].compressed) << members[i].name;
+  }
 }
 
 }  // namespace
