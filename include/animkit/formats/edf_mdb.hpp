@@ -230,7 +230,9 @@ struct WriteOptions {
   uint32_t version = 0;  // without a template: kVersionEdf5 or kVersionEdf6 (0: EDF5)
   // Without a template: bones by name from this skeleton (--skeleton); nullptr: the scene's.
   const Skeleton* skeleton = nullptr;
-  // The template's textures as files beside it (for telling changed images); may be empty.
+  // The template's images as decoded (for telling changed ones); nullptr: read through
+  // template_textures (may be empty: every image given is then written).
+  const std::vector<Image>* template_images = nullptr;
   TextureReader template_textures;
 };
 struct WriteResult {

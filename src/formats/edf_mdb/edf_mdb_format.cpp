@@ -88,6 +88,7 @@ class MdbDocument final : public FileDocument<File, kEdfMdbFormat, Serialize> {
     return {{"objects", std::move(objects)}, {"materials", std::move(materials)}, {"textures", std::move(textures)}};
   }
   std::string Version() const override { return std::to_string(file_.version); }
+  const std::vector<Image>& Textures() const { return decoded_.textures; }
 
  private:
   std::string path_;
@@ -106,8 +107,7 @@ std::unique_ptr<Document> Read(ByteView data, const ReadContext& context) {
   return std::make_unique<MdbDocument>(Parse(data), context.path, context.neighbour);
 }
 
-// Shares --edf-version (same choices) with the EDF CAS writer; the MDB is listed first, so
-// its help is the one shown and speaks of both.
+// Shares --edf-version with the EDF CAS writer: declared the same in both (help included).
 const ChoiceOption<uint32_t> kVersionOption{
     {.name = "edf-version",
      .help = "EDF version to write. CAS: 4.1 (0x200), 5 (0x203) or 6 (0x204); an older set given as input or "
@@ -129,7 +129,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   WriteOptions options;
   WriteResult result;
   if (templ) {
-    options.template_textures = FolderTextureReader(std::filesystem::path(context.templ->path).parent_path().string());
+    options.template_images = &templ->Textures();  // as read: beside it, or from its archive
     result = WriteModel(scene, templ->file(), options);
   } else {
     const uint32_t input = scene.metadata.value<uint32_t>(metadata_keys::kMdbVersion, kVersionEdf6);

@@ -46,7 +46,9 @@ class TemplateWriter {
     model_ = ParseModel(templ);
     decoded_.skeleton = DecodeSkeleton(templ);
     std::vector<std::string> damaged;
-    DecodeModel(templ, model_, options.template_textures, decoded_, damaged);
+    DecodeModel(templ, model_, options.template_images ? TextureReader() : options.template_textures, decoded_, damaged);
+    if (options.template_images && options.template_images->size() == decoded_.textures.size())
+      decoded_.textures = *options.template_images;
     rest_ = BindMatrices(decoded_.skeleton);
     for (const Bone& b : stored_.bones) bind_.push_back(InverseAffine(MatrixFrom(b.inverse_bind)));
     for (size_t j = 0; j < scene.skeleton.joints.size(); ++j) {

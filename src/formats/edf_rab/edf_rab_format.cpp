@@ -1,5 +1,4 @@
 // Registry entry and document for the EDF RAB / MRAB archive: members, and the model they hold.
-#include <animkit/formats/edf_mdb.hpp>
 #include <animkit/formats/edf_rab.hpp>
 #include <animkit/formats/registry.hpp>
 
@@ -164,27 +163,29 @@ class RabDocument final : public FileDocument<File, kEdfRabFormat, Serialize> {
 
   std::string Version() const override { return std::to_string(file_.header.version); }
 
-  // The archive with its model written from scene (edf_mdb::WriteModel, the model member as
+  // The archive with its model written from scene (the edf-mdb writer, the model member as
   // template) and the textures it changed or added as members: replaced in place (CMPL when
   // the member was), new ones before the model (the game binds only those). Every other byte
   // stays when no member is added.
   Bytes WithModel(const Scene& scene, EncodeContext& context) const {
-    if (!model_) throw Error::General("the template archive holds no readable .mdb member to write into");
-    edf_mdb::WriteOptions options;
-    options.template_textures = [this](const std::string& name, std::string& why) -> std::optional<Bytes> {
-      const std::optional<size_t> i = FindMember(name);
-      if (!i) why = "the archive has no member '" + name + "'";
-      return i ? std::optional<Bytes>(MemberBytes(*i)) : std::nullopt;
-    };
-    edf_mdb::WriteResult r = edf_mdb::WriteModel(scene, edf_mdb::Parse(MemberBytes(model_index_)), options);
-    for (std::string& w : r.warnings) context.warnings.push_back(std::move(w));
+    const FormatDescriptor* mdb = FindFormat("edf-mdb");
+    if (!model_ || !mdb || !mdb->encode) throw Error::General("the template archive holds no readable .mdb member to write into");
+    const EncodeTemplate member{context.templ->path + ":" + model_name_, MemberBytes(model_index_), model_.get()};
+    EncodeContext c;
+    c.options = context.options;
+    c.templ = &member;
+    const Bytes model = mdb->encode(scene, c)->Write();
+    for (std::string& w : c.warnings) context.warnings.push_back(std::move(w));
+    context.report = c.report;
     File f = file_;
     auto replace = [&](size_t i, const Bytes& raw) {
       f = Parse(ReplaceStored(f, i, IsCmpl(StoredBytes(f, i)) ? Compress(raw) : raw));
     };
-    if (r.mdb != MemberBytes(model_index_)) replace(model_index_, r.mdb);
+    if (model != member.bytes) replace(model_index_, model);
     std::vector<BuildMember> added;
-    for (auto& [name, dds] : r.textures) {
+    for (ExtraOutput& x : c.extra_outputs) {  // DDS files named as the model names them
+      const std::string name = x.path;
+      Bytes& dds = x.bytes;
       if (const std::optional<size_t> i = FindMember(name)) replace(*i, dds);
       else added.push_back({"TEXTURE", name, std::move(dds), false});
     }
