@@ -78,6 +78,7 @@ class TemplateWriter {
   void AddMesh(const Mesh& s);
   void AddMaterials();
   void AddTextures();
+  void UpdateBounds();
   uint32_t NameSlot(const std::string& name);
 
   const Scene& scene_;
@@ -91,6 +92,7 @@ class TemplateWriter {
   std::vector<Target> targets_;      // template meshes (decoded ones), with their scene mesh
   std::vector<const Mesh*> added_;   // scene meshes no template mesh names
   bool material_changed_ = false;
+  std::vector<bool> touched_;  // per object: a mesh of it rebuilt, added or deleted
   WriteResult result_;
 };
 
@@ -272,6 +274,8 @@ void TemplateWriter::AddMesh(const Mesh& s) {
   t.scene = &s;
   Rebuild(m, t, {}, {});
   stored_.objects[o].meshes.push_back(std::move(m));
+  touched_.resize(stored_.objects.size(), false);
+  touched_[o] = true;
   ++result_.new_meshes;
 }
 
@@ -279,10 +283,12 @@ WriteResult TemplateWriter::Run() {
   MatchMeshes();
   std::vector<StoredObject> objects = stored_.objects;
   for (StoredObject& o : objects) o.meshes.clear();
+  touched_.assign(objects.size(), false);
   for (const Target& t : targets_) {
     StoredMesh m = stored_.objects[t.object].meshes[t.mesh];
     if (!t.scene) {
       ++result_.deleted_meshes;
+      touched_[t.object] = true;
       continue;
     }
     if (Unedited(t)) {
@@ -292,6 +298,7 @@ WriteResult TemplateWriter::Run() {
       const Bytes base = m.vertices;
       Rebuild(m, t, base, Unmoved(*t.scene, *t.decoded, m));
       ++result_.rebuilt_meshes;
+      touched_[t.object] = true;
     }
     objects[t.object].meshes.push_back(std::move(m));
   }
@@ -304,6 +311,7 @@ WriteResult TemplateWriter::Run() {
   AddMaterials();
   AddTextures();
   for (const Mesh* s : added_) AddMesh(*s);
+  UpdateBounds();
   for (const StoredObject& o : stored_.objects)
     for (const StoredMesh& m : o.meshes)
       if (m.material >= int(stored_.materials.size()))
@@ -314,6 +322,38 @@ WriteResult TemplateWriter::Run() {
                       stored_.materials.size() != file_.material_count || stored_.textures.size() != file_.texture_count;
   result_.mdb = edited ? WriteStored(stored_) : file_.image;
   return std::move(result_);
+}
+
+// A bone carrying rigid meshes of an edited object: its bounds (+0xA0 half size, +0xB0
+// centre, in the bone's space: the stored rigid vertices' box, as the stock files have it)
+// from every rigid mesh on it. Skinned bones keep theirs.
+void TemplateWriter::UpdateBounds() {
+  for (size_t o = 0; o < stored_.objects.size(); ++o) {
+    if (!touched_[o]) continue;
+    const uint32_t bone_name = stored_.objects[o].name;
+    auto bone = std::find_if(stored_.bones.begin(), stored_.bones.end(), [&](const auto& b) { return b.name_index == bone_name; });
+    if (bone == stored_.bones.end()) continue;
+    Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
+    bool any = false, rigid = false;
+    for (const StoredObject& x : stored_.objects) {
+      if (x.name != bone_name) continue;
+      for (const StoredMesh& m : x.meshes) {
+        if (m.flags[1] != 0) continue;
+        rigid = true;
+        for (const Vec3& p : write::StoredPositions(m)) {
+          lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+          hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+          any = true;
+        }
+      }
+    }
+    if (!rigid) continue;
+    bone->unknown_flag = any ? 1 : 0;
+    bone->unknown = {0, 0, 0, 1, 0, 0, 0, 1};
+    if (any)
+      bone->unknown = {(hi.x - lo.x) / 2, (hi.y - lo.y) / 2, (hi.z - lo.z) / 2, 1,
+                       (hi.x + lo.x) / 2, (hi.y + lo.y) / 2, (hi.z + lo.z) / 2, 1};
+  }
 }
 
 // Scene materials past the template's: copies of the template's first material (its shader,

@@ -25,6 +25,8 @@ struct FileMesh {
 Bytes BuildVertices(const std::vector<StoredElement>& layout, uint16_t stride, const FileMesh& m, const Bytes& base,
                     const std::vector<bool>& keep, float binormal_sign);
 Bytes BuildIndices(const FileMesh& m);
+// The positions a mesh stores (its channel-0 "position" element; empty without one).
+std::vector<Vec3> StoredPositions(const StoredMesh& m);
 
 // The stock layout of a version (docs/formats/edf_mdb.md "Writing models").
 std::vector<StoredElement> StockLayout(uint32_t version, bool skinned, bool colored, uint16_t& stride);

@@ -149,6 +149,30 @@ Bytes BuildVertices(const std::vector<StoredElement>& layout, uint16_t stride, c
   return out;
 }
 
+std::vector<Vec3> StoredPositions(const StoredMesh& m) {
+  std::vector<Vec3> out;
+  for (const StoredElement& e : m.layout) {
+    if (e.channel != 0 || Lower(e.name) != "position" || e.offset + ElementBytes(e.type) > m.stride) continue;
+    const bool half = ElementType(e.type) == ElementType::Half4;
+    for (size_t v = 0; v < m.VertexCount(); ++v) {
+      const uint8_t* p = m.vertices.data() + v * m.stride + e.offset;
+      float c[3];
+      for (size_t i = 0; i < 3; ++i) {
+        if (half) {
+          c[i] = HalfValue(uint16_t(p[2 * i] | p[2 * i + 1] << 8));
+        } else {
+          uint32_t u = 0;
+          for (size_t k = 0; k < 4; ++k) u |= uint32_t(p[4 * i + k]) << (8 * k);
+          c[i] = std::bit_cast<float>(u);
+        }
+      }
+      out.push_back({c[0], c[1], c[2]});
+    }
+    break;
+  }
+  return out;
+}
+
 Bytes BuildIndices(const FileMesh& m) {
   Bytes out;
   out.reserve(m.triangles.size() * 2);

@@ -119,6 +119,23 @@ TEST(EdfMdbWrite, TheRealFilesRecordsGiveItsBytesInTheStockOrder) {
   EXPECT_EQ(edf_mdb::WriteStored(edf_mdb::ReadStored(edf_mdb::Parse(bytes))), bytes);
 }
 
+// The stock bounds of a rigid mesh's bone are the box of its vertices (as stored, before
+// half rounding: within one half step).
+TEST(EdfMdbWrite, TheRealFilesBoneBoundsAreItsVerticesBox) {
+  const Bytes bytes = test::FixtureBytes("edf/airtortoise_missile.mdb");
+  if (bytes.empty()) GTEST_SKIP() << "../shared/fixtures/edf/airtortoise_missile.mdb is absent";
+  const Mesh m = Read(bytes).meshes[0];
+  Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
+  for (const Vec3& p : m.positions) {
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+  }
+  const size_t at = 0x11C + 0xA0;  // bone 1 (its object's bone)
+  EXPECT_NEAR(F32At(bytes, at), (hi.x - lo.x) / 2, 5e-4);
+  EXPECT_NEAR(F32At(bytes, at + 8), (hi.z - lo.z) / 2, 5e-4);
+  EXPECT_NEAR(F32At(bytes, at + 24), (hi.z + lo.z) / 2, 5e-4);
+}
+
 TEST(EdfMdbWrite, AnUneditedSceneWritesTheTemplateByteForByte) {
   const Bytes bytes = test::FixtureBytes("edf/airtortoise_missile.mdb");
   if (bytes.empty()) GTEST_SKIP() << "../shared/fixtures/edf/airtortoise_missile.mdb is absent";
@@ -145,10 +162,18 @@ TEST(EdfMdbWrite, MovedVerticesAndAChangedUvAreRebuiltInTheDeclaredLayout) {
   for (size_t v = 0; v < 10; ++v) EXPECT_NEAR(b.positions[v].x, m.positions[v].x, 4.9e-4 * std::max(1.0f, std::fabs(m.positions[v].x)));
   EXPECT_EQ(b.uvs[20], m.uvs[20]);  // float2: exact
   EXPECT_EQ(b.triangles, m.triangles);
-  // Every vertex not edited keeps its 40 bytes; everything before the buffers too.
+  // Every vertex not edited keeps its 40 bytes; everything before the buffers too, but the
+  // bounds of the mesh's bone (0x11C + 0xA0: half size, centre), the box of its vertices.
   const edf_mdb::Model model = edf_mdb::ParseModel(edf_mdb::Parse(bytes));
-  const size_t vertices = model.objects[0].meshes[0].vertex_at;
-  EXPECT_TRUE(std::equal(bytes.begin(), bytes.begin() + ptrdiff_t(vertices), r.mdb.begin()));
+  const size_t vertices = model.objects[0].meshes[0].vertex_at, bounds = 0x11C + 0xA0;
+  EXPECT_TRUE(std::equal(bytes.begin(), bytes.begin() + ptrdiff_t(bounds), r.mdb.begin()));
+  EXPECT_TRUE(std::equal(bytes.begin() + ptrdiff_t(bounds + 32), bytes.begin() + ptrdiff_t(vertices),
+                         r.mdb.begin() + ptrdiff_t(bounds + 32)));
+  float lo = INFINITY, hi = -INFINITY;
+  for (const Vec3& p : b.positions) lo = std::min(lo, p.x), hi = std::max(hi, p.x);
+  EXPECT_FLOAT_EQ(F32At(r.mdb, bounds), (hi - lo) / 2);
+  EXPECT_FLOAT_EQ(F32At(r.mdb, bounds + 16), (hi + lo) / 2);
+  EXPECT_EQ(F32At(r.mdb, bounds + 12), 1.0f);
   for (size_t v = 10; v < 692; ++v) {
     if (v == 20) continue;
     const size_t at = vertices + 40 * v;
