@@ -268,6 +268,37 @@ TEST(EdfMdbWrite, ANewSkinnedModelFromTheSampleReadsBackInBothVersions) {
   }
 }
 
+// Bones in depth-first pre-order (root, a, a.child, b for root, a, b, a.child), the mesh's
+// bone indices following them; with a skeleton given, bones are taken from it by name.
+TEST(EdfMdbWrite, BonesInPreOrderAndFromAGivenSkeletonByName) {
+  Scene s = Triangle();
+  s.skeleton.joints = {{"root", -1, {}}, {"a", 0, {}}, {"b", 0, {}}, {"a.child", 1, {}}};
+  Mesh& m = s.meshes[0];
+  m.joint = -1;
+  m.joints.assign(3, {3, 2, 0, 0}), m.weights.assign(3, {0.5f, 0.5f, 0, 0});
+  const Scene back = Read(edf_mdb::WriteModel(s, {}).mdb);
+  ASSERT_EQ(back.skeleton.joints.size(), 4u);
+  EXPECT_EQ(back.skeleton.joints[2].name, "a.child");
+  EXPECT_EQ(back.skeleton.joints[3].name, "b");
+  EXPECT_EQ(back.skeleton.joints[2].parent, 1);
+  EXPECT_EQ(back.meshes[0].joints[0][0], 2);  // a.child
+  EXPECT_EQ(back.meshes[0].joints[0][1], 3);  // b
+
+  Skeleton given;  // the game's: other order, one more bone
+  given.joints = {{"root", -1, {}}, {"b", 0, {}}, {"extra", 0, {}}, {"a", 0, {}}, {"a.child", 3, {}}};
+  edf_mdb::WriteOptions options;
+  options.skeleton = &given;
+  const Scene mapped = Read(edf_mdb::WriteModel(s, options).mdb);
+  ASSERT_EQ(mapped.skeleton.joints.size(), 5u);
+  const Mesh& x = mapped.meshes[0];
+  EXPECT_EQ(mapped.skeleton.joints[x.joints[0][0]].name, "a.child");
+  EXPECT_EQ(mapped.skeleton.joints[x.joints[0][1]].name, "b");
+  s.skeleton.joints[2].name = "tail";
+  const std::string e = ErrorOf([&] { edf_mdb::WriteModel(s, options); });
+  EXPECT_NE(e.find("'tri'"), std::string::npos) << e;
+  EXPECT_NE(e.find("'tail'"), std::string::npos) << e;
+}
+
 TEST(EdfMdbWrite, LimitsAreErrorsOrWarningsNamingTheMesh) {
   Scene big = Triangle();
   big.meshes[0].positions.assign(65537, {0, 0, 0});
