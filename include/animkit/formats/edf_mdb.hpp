@@ -19,6 +19,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace animkit::edf_mdb {
@@ -161,11 +162,98 @@ void DecodeModel(const File& file, const Model& model, const TextureReader& text
 File EncodeModel(const Skeleton& skeleton, const std::vector<Mesh>& meshes, const std::vector<Material>& materials,
                  const std::vector<std::string>& texture_files, uint32_t version = kVersionEdf5);
 
+// ---- Writing models (docs/formats/edf_mdb.md "Writing models") -------------------------
+// The whole file as records, every field the writer does not compute kept as stored, strings
+// as stored (UTF-16 code units, 8-bit bytes). WriteStored lays them out in the stock order:
+// header, names, bones, textures, materials (each followed by its parameters and slots),
+// objects, per object its mesh headers each followed by its layout, every index buffer then
+// every vertex buffer (each 16-aligned), the 8-bit pool (sorted, unique, then 2-aligned), the
+// UTF-16 pool (sorted, unique).
+struct StoredElement {
+  uint32_t type = 0, offset = 0, channel = 0;
+  std::string name;  // 8-bit, as stored
+};
+struct StoredMesh {
+  std::array<uint8_t, 4> flags{};  // topology, skinned, influences, 0
+  int32_t material = -1;
+  uint32_t reserved = 0;
+  uint16_t stride = 0;
+  uint32_t mesh_index = 0;
+  std::vector<StoredElement> layout;
+  Bytes vertices;  // stride * vertex count bytes
+  Bytes indices;   // u16 little-endian, 2 * index count bytes
+  uint32_t VertexCount() const { return stride ? uint32_t(vertices.size() / stride) : 0; }
+};
+struct StoredObject {
+  uint32_t index = 0, name = 0;  // +0, +4 (the name table slot of its bone)
+  std::vector<StoredMesh> meshes;
+};
+struct StoredParameter {
+  std::array<uint8_t, 24> values{};  // f32[4] and two words, as stored
+  std::string name;
+  uint32_t type = 0;
+};
+struct StoredSlot {
+  uint32_t texture = 0;
+  std::string map;
+  std::array<uint8_t, 20> sampler{};
+};
+struct StoredMaterial {
+  uint16_t index = 0;
+  uint8_t priority = 0, queue = 0;
+  uint32_t name = 0;
+  std::u16string shader;
+  std::vector<StoredParameter> parameters;
+  std::vector<StoredSlot> slots;
+  uint32_t flags = 3;
+};
+struct StoredTexture {
+  uint32_t index = 0;
+  std::u16string name, file_name;
+  uint32_t reserved = 0;
+};
+struct StoredFile {
+  uint32_t version = kVersionEdf5;
+  std::vector<std::optional<std::u16string>> names;  // nullopt: an empty slot (offset 0)
+  std::vector<Bone> bones;
+  std::vector<StoredTexture> textures;
+  std::vector<StoredMaterial> materials;
+  std::vector<StoredObject> objects;
+};
+// Every record of a parsed file; throws Error for a record that does not read.
+StoredFile ReadStored(const File& file);
+// The file in the stock order; Parse(WriteStored(ReadStored(f))) of a stock file is f's bytes.
+Bytes WriteStored(const StoredFile& stored);
+
+// How a scene becomes an MDB (animkit convert ... .mdb, the Python module).
+struct WriteOptions {
+  uint32_t version = 0;  // without a template: kVersionEdf5 or kVersionEdf6 (0: EDF5)
+  // Without a template: bones by name from this skeleton (--skeleton); nullptr: the scene's.
+  const Skeleton* skeleton = nullptr;
+  // The template's images as decoded (for telling changed ones); nullptr: read through
+  // template_textures (may be empty: every image given is then written).
+  const std::vector<Image>* template_images = nullptr;
+  TextureReader template_textures;
+};
+struct WriteResult {
+  Bytes mdb;
+  std::vector<std::pair<std::string, Bytes>> textures;  // DDS files to write beside the model
+  std::vector<std::string> warnings;
+  size_t kept_meshes = 0, rebuilt_meshes = 0, new_meshes = 0, deleted_meshes = 0;
+};
+// The scene written into the template: meshes matched by their metadata "object" and
+// "mesh_index" (what DecodeModel sets), else by name; an unedited mesh keeps its bytes, an
+// edited one is rebuilt with the template's declared layout, a new one takes the layout of a
+// template mesh of the same kind; every record not edited is kept as stored.
+WriteResult WriteModel(const Scene& scene, const File& templ, const WriteOptions& options);
+// A new model in the stock layout of options.version; limits checked (errors name the mesh).
+WriteResult WriteModel(const Scene& scene, const WriteOptions& options);
+
 // ---- DDS textures ------------------------------------------------------------------------
 // Mip 0 of a DDS: uncompressed RGB(A) by its bit masks, BC1/BC2/BC3 (libsquish). Other
 // formats (BC7 among them) give an Image with `missing` set; a damaged file throws Error.
 Image DecodeDds(ByteView data, const std::string& name);
-enum class DdsEncoding { Bgra8, Bc1 };
+enum class DdsEncoding { Bgra8, Bc1, Bc3 };
 Bytes EncodeDds(const Image& image, DdsEncoding encoding);
 
 // The metadata keys a decoded MDB holds (glTF extras keep them).

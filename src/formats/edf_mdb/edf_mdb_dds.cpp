@@ -144,21 +144,22 @@ Bytes EncodeDds(const Image& image, DdsEncoding encoding) {
   const size_t w = image.width, h = image.height;
   if (w == 0 || h == 0 || w > kMaxSide || h > kMaxSide || image.rgba.size() != w * h * 4)
     throw Error::General("DDS: image '" + image.name + "' has no pixels of its size to write");
-  const bool bc1 = encoding == DdsEncoding::Bc1;
-  const size_t data_size = bc1 ? size_t(squish::GetStorageRequirements(int(w), int(h), squish::kDxt1)) : w * h * 4;
+  const bool compressed = encoding != DdsEncoding::Bgra8;  // BC1 or BC3
+  const int flags = encoding == DdsEncoding::Bc3 ? squish::kDxt5 : squish::kDxt1;
+  const size_t data_size = compressed ? size_t(squish::GetStorageRequirements(int(w), int(h), flags)) : w * h * 4;
   ByteWriter out(Endian::Little);
   for (char c : {'D', 'D', 'S', ' '}) out.U8(uint8_t(c));
   out.U32(124);
-  out.U32(0x1007 | (bc1 ? 0x80000 : 0x8));  // caps, height, width, pixel format; linear size or pitch
+  out.U32(0x1007 | (compressed ? 0x80000 : 0x8));  // caps, height, width, pixel format; linear size or pitch
   out.U32(uint32_t(h));
   out.U32(uint32_t(w));
-  out.U32(uint32_t(bc1 ? data_size : w * 4));
+  out.U32(uint32_t(compressed ? data_size : w * 4));
   out.U32(0);  // depth
   out.U32(1);  // mip count
   out.Fill(44);
   out.U32(32);
-  if (bc1) {
-    out.U32(kPfFourCC), out.U32(FourCC("DXT1"));
+  if (compressed) {
+    out.U32(kPfFourCC), out.U32(encoding == DdsEncoding::Bc3 ? FourCC("DXT5") : FourCC("DXT1"));
     out.Fill(20);
   } else {
     out.U32(kPfRgb | kPfAlphaPixels), out.U32(0), out.U32(32);
@@ -167,8 +168,8 @@ Bytes EncodeDds(const Image& image, DdsEncoding encoding) {
   out.U32(0x1000);  // caps: a texture
   out.Fill(16);
   Bytes pixels(data_size);
-  if (bc1) {
-    squish::CompressImage(image.rgba.data(), int(w), int(h), pixels.data(), squish::kDxt1);
+  if (compressed) {
+    squish::CompressImage(image.rgba.data(), int(w), int(h), pixels.data(), flags);
   } else {
     for (size_t i = 0; i < w * h; ++i) {
       const uint8_t* p = &image.rgba[i * 4];

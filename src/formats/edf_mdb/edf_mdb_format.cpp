@@ -2,6 +2,7 @@
 #include <animkit/formats/edf_mdb.hpp>
 
 #include "formats/common/document.hpp"
+#include "formats/common/options.hpp"
 #include "edf_mdb_fields.hpp"
 
 #include <cstring>
@@ -87,6 +88,7 @@ class MdbDocument final : public FileDocument<File, kEdfMdbFormat, Serialize> {
     return {{"objects", std::move(objects)}, {"materials", std::move(materials)}, {"textures", std::move(textures)}};
   }
   std::string Version() const override { return std::to_string(file_.version); }
+  const std::vector<Image>& Textures() const { return decoded_.textures; }
 
  private:
   std::string path_;
@@ -105,11 +107,45 @@ std::unique_ptr<Document> Read(ByteView data, const ReadContext& context) {
   return std::make_unique<MdbDocument>(Parse(data), context.path, context.neighbour);
 }
 
+// Shares --edf-version with the EDF CAS writer: declared the same in both (help included).
+const ChoiceOption<uint32_t> kVersionOption{
+    {.name = "edf-version",
+     .help = "EDF version to write. CAS: 4.1 (0x200), 5 (0x203) or 6 (0x204); an older set given as input or "
+             "--template is converted to 6 (tables renumbered, CANM 768); default: the template's or input's, else 6. "
+             "MDB without --template: 5 and 4.1 write version 0x14, 6 writes 0x20; default: the input's, else 6",
+     .use = OptionUse::Write},
+    {{"6", kVersionEdf6}, {"5", kVersionEdf5}, {"4.1", kVersionEdf5}}};
+
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
-  const Skeleton& skeleton = context.ModelToWrite(scene).skeleton;
-  if (skeleton.empty()) throw Error::General("nothing to write: the input has no skeleton");
-  context.report["bones"] = skeleton.joints.size();
-  return std::make_unique<MdbDocument>(EncodeSkeleton(skeleton), std::string());
+  const auto* templ = context.templ ? dynamic_cast<const MdbDocument*>(context.templ->document) : nullptr;
+  if (context.templ && !templ) throw Error::General("the template " + context.templ->path + " is not an EDF MDB");
+  if (!templ && scene.meshes.empty()) {  // a skeleton-only model
+    const Skeleton& skeleton = context.ModelToWrite(scene).skeleton;
+    if (skeleton.empty()) throw Error::General("nothing to write: the input has no skeleton or meshes");
+    context.report["bones"] = skeleton.joints.size();
+    return std::make_unique<MdbDocument>(EncodeSkeleton(skeleton, kVersionOption.Get(context.options, kVersionEdf5)),
+                                         std::string());
+  }
+  WriteOptions options;
+  WriteResult result;
+  if (templ) {
+    options.template_images = &templ->Textures();  // as read: beside it, or from its archive
+    result = WriteModel(scene, templ->file(), options);
+  } else {
+    const uint32_t input = scene.metadata.value<uint32_t>(metadata_keys::kMdbVersion, kVersionEdf6);
+    options.version = kVersionOption.Get(context.options, input == kVersionEdf5 ? kVersionEdf5 : kVersionEdf6);
+    if (context.reference && context.reference != &scene && !context.reference->skeleton.empty())
+      options.skeleton = &context.reference->skeleton;
+    result = WriteModel(scene, options);
+  }
+  context.report["meshes_kept"] = result.kept_meshes;
+  context.report["meshes_rebuilt"] = result.rebuilt_meshes;
+  context.report["meshes_new"] = result.new_meshes;
+  context.report["meshes_deleted"] = result.deleted_meshes;
+  for (std::string& w : result.warnings) context.warnings.push_back(std::move(w));
+  const std::filesystem::path folder = std::filesystem::path(context.output_path).parent_path();
+  for (auto& [name, bytes] : result.textures) context.extra_outputs.push_back({(folder / name).string(), std::move(bytes)});
+  return std::make_unique<MdbDocument>(Parse(result.mdb), std::string());
 }
 
 }  // namespace
@@ -118,6 +154,6 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kEdfMdbFormat{
     .id = "edf-mdb", .description = "Earth Defense Force MDB model (skeleton, meshes, materials, textures)",
     .extensions = {".mdb"}, .companions = {}, .probe = edf_mdb::Probe, .read = edf_mdb::Read, .encode = edf_mdb::Encode,
-    .options = {}};
+    .options = {edf_mdb::kVersionOption.spec()}};
 
 }  // namespace animkit

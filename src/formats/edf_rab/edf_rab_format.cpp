@@ -163,6 +163,43 @@ class RabDocument final : public FileDocument<File, kEdfRabFormat, Serialize> {
 
   std::string Version() const override { return std::to_string(file_.header.version); }
 
+  // The archive with its model written from scene (the edf-mdb writer, the model member as
+  // template) and the textures it changed or added as members: replaced in place (CMPL when
+  // the member was), new ones before the model (the game binds only those). Every other byte
+  // stays when no member is added.
+  Bytes WithModel(const Scene& scene, EncodeContext& context) const {
+    const FormatDescriptor* mdb = FindFormat("edf-mdb");
+    if (!model_ || !mdb || !mdb->encode) throw Error::General("the template archive holds no readable .mdb member to write into");
+    const EncodeTemplate member{context.templ->path + ":" + model_name_, MemberBytes(model_index_), model_.get()};
+    EncodeContext c;
+    c.options = context.options;
+    c.templ = &member;
+    const Bytes model = mdb->encode(scene, c)->Write();
+    for (std::string& w : c.warnings) context.warnings.push_back(std::move(w));
+    context.report = c.report;
+    File f = file_;
+    auto replace = [&](size_t i, const Bytes& raw) {
+      f = Parse(ReplaceStored(f, i, IsCmpl(StoredBytes(f, i)) ? Compress(raw) : raw));
+    };
+    if (model != member.bytes) replace(model_index_, model);
+    std::vector<BuildMember> added;
+    for (ExtraOutput& x : c.extra_outputs) {  // DDS files named as the model names them
+      const std::string name = x.path;
+      Bytes& dds = x.bytes;
+      if (const std::optional<size_t> i = FindMember(name)) replace(*i, dds);
+      else added.push_back({"TEXTURE", name, std::move(dds), false});
+    }
+    if (added.empty()) return Serialize(f);
+    std::vector<BuildMember> all;  // as stored, the new textures before the model
+    for (size_t i = 0; i < f.members.size(); ++i) {
+      if (i == model_index_)
+        for (BuildMember& a : added) all.push_back({a.folder, a.name, std::move(a.bytes), false});
+      const ByteView stored = StoredBytes(f, i);
+      all.push_back({f.members[i].folder_name, f.members[i].name, Bytes(stored.begin(), stored.end()), false});
+    }
+    return BuildStored(all);
+  }
+
  private:
   std::string Label(size_t i) const { return "member " + std::to_string(i) + " '" + file_.members[i].name + "'"; }
 
@@ -269,12 +306,18 @@ std::unique_ptr<Document> Read(ByteView data, const ReadContext& context) {
   return std::make_unique<RabDocument>(Parse(data), context);
 }
 
+std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
+  const auto* templ = context.templ ? dynamic_cast<const RabDocument*>(context.templ->document) : nullptr;
+  if (!templ) throw Error::General("an EDF RAB is written into its original: give --template original.rab");
+  return std::make_unique<RabDocument>(Parse(templ->WithModel(scene, context)), ReadContext{});
+}
+
 }  // namespace
 }  // namespace edf_rab
 
 const FormatDescriptor kEdfRabFormat{
     .id = "edf-rab", .description = "Earth Defense Force RAB / MRAB archive (a model, its textures; CMPL members)",
-    .extensions = {".rab", ".mrab"}, .companions = {}, .probe = edf_rab::Probe, .read = edf_rab::Read, .encode = nullptr,
+    .extensions = {".rab", ".mrab"}, .companions = {}, .probe = edf_rab::Probe, .read = edf_rab::Read, .encode = edf_rab::Encode,
     .options = {}};
 
 }  // namespace animkit

@@ -18,8 +18,9 @@ namespace {
 
 const ChoiceOption<uint32_t> kEdfVersionOption{
     {.name = "edf-version",
-     .help = "EDF CAS version to write: 4.1 (0x200), 5 (0x203) or 6 (0x204); an older set given as input or "
-             "--template is converted to 6 (tables renumbered, CANM 768); default: the template's or input's, else 6",
+     .help = "EDF version to write. CAS: 4.1 (0x200), 5 (0x203) or 6 (0x204); an older set given as input or "
+             "--template is converted to 6 (tables renumbered, CANM 768); default: the template's or input's, else 6. "
+             "MDB without --template: 5 and 4.1 write version 0x14, 6 writes 0x20; default: the input's, else 6",
      .use = OptionUse::Write},
     {{"6", kVersion6}, {"5", kVersion5}, {"4.1", kVersion41}}};
 
