@@ -438,8 +438,14 @@ std::unique_ptr<Document> EncodeBareMotion(const Scene& scene, EncodeContext& co
 }
 
 const std::vector<OptionSpec> kOptions = {kRawSpaceOption.spec(), kTriggerRateOption.spec(), kConstraintsOption.spec(), kUnverifiedOption.spec(), kKeysOption.spec(),
-                                          kRawOption.spec(), kToleranceOption.spec(), kShadowOption.spec(), kModelSkeletonOption.spec(),
-                                          kPacketOption.spec(), kRebuildOption.spec()};
+                                          kRawOption.spec(), kToleranceOption.spec()};
+// An MDLX's model is written through the BAR format alone.
+const std::vector<OptionSpec> kBarOptions = [] {
+  std::vector<OptionSpec> o = kOptions;
+  for (const OptionSpec& m : {kShadowOption.spec(), kModelSkeletonOption.spec(), kPacketOption.spec(), kRebuildOption.spec()})
+    o.push_back(m);
+  return o;
+}();
 
 }  // namespace
 }  // namespace kh2
@@ -447,7 +453,7 @@ const std::vector<OptionSpec> kOptions = {kRawSpaceOption.spec(), kTriggerRateOp
 const FormatDescriptor kKh2BarFormat{
     .id = "kh2-bar", .description = "Kingdom Hearts II BAR archive (ANB, MSET, MDLX)",
     .extensions = {".anb", ".mset", ".bar", ".mdlx"}, .companions = {".mdlx"}, .probe = kh2::ProbeBar, .read = kh2::ReadBar, .encode = kh2::EncodeBar,
-    .options = kh2::kOptions, .multi_clip = true, .animation_extensions = {".anb", ".mset"}};
+    .options = kh2::kBarOptions, .multi_clip = true, .animation_extensions = {".anb", ".mset"}};
 
 const FormatDescriptor kKh2MotionFormat{
     .id = "kh2-motion", .description = "Kingdom Hearts II motion entry (raw or interpolated)",

@@ -36,8 +36,7 @@ struct ModelMeshes {
 ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint64_t base = 0,
                               const Limits& limits = {});
 
-// Sample and test writers (limited scope; writing a modder's edited mesh back into an
-// MDLX is the next step, not done): a model entry whose groups are the given skinned
+// Sample and test writer (a modder's meshes: WriteModelEntry below): a model entry whose groups are the given skinned
 // meshes (positions at the bind pose of bones' rest pose), one VIF packet per group: an
 // object model, then a shadow model (type 4, shadow packets) of the meshes whose metadata
 // model_role is "shadow" (each vertex on one bone) when there are any.
