@@ -86,7 +86,9 @@ Bytes GroupPackets(const Bytes& entry, uint32_t g) {
 // The object meshes of a model entry, decoded; no warnings.
 std::vector<Mesh> ObjectMeshes(const Model& model, bool expect_clean = true) {
   ModelMeshes m = DecodeModelMeshes(model, SkeletonFromModel(model));
-  if (expect_clean) EXPECT_TRUE(m.warnings.empty()) << (m.warnings.empty() ? "" : m.warnings.front());
+  if (expect_clean) {
+    EXPECT_TRUE(m.warnings.empty()) << (m.warnings.empty() ? "" : m.warnings.front());
+  }
   std::vector<Mesh> out;
   for (Mesh& mesh : m.meshes)
     if (mesh.metadata["model_role"] == "object") out.push_back(std::move(mesh));
@@ -149,8 +151,9 @@ TEST(Kh2ModelWriteEdit, EditedGroupsReadBackAndTheOthersKeepTheirPackets) {
   ASSERT_GE(w, 0);
   for (size_t k = 0; k < 4; ++k)
     for (size_t j = 0; j < 4; ++j)
-      if (back[0].joints[size_t(w)][k] == edited[0].joints[shared][j] && edited[0].weights[shared][j] > 0)
+      if (back[0].joints[size_t(w)][k] == edited[0].joints[shared][j] && edited[0].weights[shared][j] > 0) {
         EXPECT_NEAR(back[0].weights[size_t(w)][k], edited[0].weights[shared][j], 1.0 / 255);
+      }
 }
 
 TEST(Kh2ModelWriteEdit, ANewMeshAddsAGroupAndADeletedOneGoes) {
@@ -179,7 +182,9 @@ TEST(Kh2ModelWriteEdit, ANewMeshAddsAGroupAndADeletedOneGoes) {
   const Bytes bar = ReplaceEntry(s.file, s.bar, ModelOf(s.bar).second, entry);
   const Bar parsed = ParseBar(bar);
   for (size_t i = 0; i < parsed.entries.size(); ++i)
-    if (i != ModelOf(s.bar).second) EXPECT_EQ(SerializePayload(parsed.entries[i]), SerializePayload(s.bar.entries[i]));
+    if (i != ModelOf(s.bar).second) {
+      EXPECT_EQ(SerializePayload(parsed.entries[i]), SerializePayload(s.bar.entries[i]));
+    }
 }
 
 TEST(Kh2ModelWriteEdit, TheShadowModelIsKeptRebuiltOrDropped) {
@@ -203,10 +208,11 @@ TEST(Kh2ModelWriteEdit, TheShadowModelIsKeptRebuiltOrDropped) {
     }
     EXPECT_EQ(next % 0x80, 0u);
     EXPECT_EQ(back.shadow_models, 1u);
-    if (mode == ShadowWrite::Keep)
+    if (mode == ShadowWrite::Keep) {
       EXPECT_TRUE(std::equal(model.bytes.begin() + std::ptrdiff_t(shadow_at), model.bytes.end(), entry.begin() + 0x90 + next));
-    else
+    } else {
       EXPECT_EQ(back.meshes.back().triangles.size(), meshes[0].triangles.size());
+    }
   }
 }
 

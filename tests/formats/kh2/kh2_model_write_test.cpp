@@ -58,7 +58,7 @@ TEST(Kh2ModelWrite, OneTrianglesPacketIsTheLayoutsBytes) {
   EXPECT_EQ(R32(entry, h + 0x14), 0x160u);
   EXPECT_EQ(R32(entry, h + 0x18), 0x40u);
   EXPECT_EQ(R32(entry, h + 0x1C), 1u);
-  const size_t vif_at = 0x1A0;
+  const size_t vif_at = h + 0x1A0;  // 0x20 + 0x20 + 0x120 + 0x40
   // The strip: nodes 1, 2, 0 flagged stock, stock, draw; packet vertices in node order
   // (1 -> 0, 2 -> 1, 0 -> 2); 3 nodes from qword 4, positions from 7, counts table at 10,
   // matrices at 11.
@@ -108,6 +108,7 @@ TEST(Kh2ModelWrite, SharedWeightsAndColoursReadBack) {
   b1.index = 1, b1.parent = 0, b1.translation = {0, 10, 0, 0};
   bones.push_back(b1);
   Mesh m = Triangle();
+  m.positions = {{0, 0, 0}, {1, 0, 0}, {0.5f, 1, 0}};
   m.joints = {{0, 1, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, 0}};
   m.weights = {{0.25f, 0.75f, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
   m.colors = {{1, 0.5f, 0, 1}, {0, 0, 1, 1}, {0.5f, 0.5f, 0.5f, 0.5f}};

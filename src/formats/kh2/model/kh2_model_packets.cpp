@@ -183,7 +183,9 @@ struct Packer {
         if (cur.nodes.empty()) Fail();
         done.push_back(std::move(cur));
         cur = {};
-        if (i >= 2) add = {{strip[i - 2].vertex, kStripStock}, {strip[i - 1].vertex, kStripStock}, strip[i]};
+        add.clear();  // the strip's last two nodes before this one go along (stored only)
+        for (size_t k = i >= 2 ? i - 2 : 0; k < i; ++k) add.push_back({strip[k].vertex, kStripStock});
+        add.push_back(strip[i]);
         if (!TryAdd(add)) Fail();
       }
     if (!cur.nodes.empty()) done.push_back(std::move(cur));
