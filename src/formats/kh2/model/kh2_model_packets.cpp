@@ -94,11 +94,15 @@ VertexData Influences(const Mesh& mesh, size_t bones) {
   if (over != mesh.metadata.end() && over->is_array())
     for (const Value& e : *over) {
       if (!e.is_object() || !e.contains("vertex") || !e.contains("joints") || !e.contains("weights")) continue;
-      const size_t v = e["vertex"].get<size_t>();
-      if (v >= n || e["joints"].size() != e["weights"].size()) continue;
+      const Value &vertex = e["vertex"], &joints = e["joints"], &weights = e["weights"];
+      if (!vertex.is_number_integer() || vertex.get<int64_t>() < 0 || uint64_t(vertex.get<int64_t>()) >= n ||
+          !joints.is_array() || !weights.is_array() || joints.size() != weights.size())
+        continue;  // not what the decoder writes: the mesh's 4 influences stand
+      const size_t v = size_t(vertex.get<int64_t>());
       std::vector<std::pair<int32_t, float>> all;
-      for (size_t k = 0; k < e["joints"].size(); ++k)
-        all.emplace_back(e["joints"][k].get<int32_t>(), e["weights"][k].get<float>());
+      for (size_t k = 0; k < joints.size(); ++k)
+        if (joints[k].is_number_integer() && weights[k].is_number() && weights[k].get<double>() > 0)
+          all.emplace_back(int32_t(joints[k].get<int64_t>()), float(weights[k].get<double>()));
       bool heaviest = true;  // the mesh's joints are among them: the weights were not edited
       for (const auto& inf : d.influences[v]) {
         const int32_t bone = inf.first;

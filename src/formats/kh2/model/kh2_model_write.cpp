@@ -82,7 +82,7 @@ std::optional<size_t> GroupOf(const Mesh& mesh) {
     return std::nullopt;
   }
   const std::string prefix = "model0_group";
-  if (mesh.name.rfind(prefix, 0) == 0 && mesh.name.size() > prefix.size() &&
+  if (mesh.name.rfind(prefix, 0) == 0 && mesh.name.size() > prefix.size() && mesh.name.size() - prefix.size() <= 9 &&
       mesh.name.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
     return size_t(std::stoul(mesh.name.substr(prefix.size())));
   return std::nullopt;
@@ -104,7 +104,10 @@ int64_t IntMeta(const Mesh& mesh, const char* key, int64_t otherwise) {
 Bytes RebuiltHeader(const Bytes* templ, const Mesh& mesh, const detail::GroupBytes& g) {
   Bytes h = templ ? *templ : Bytes(kGroupHeader, 0);
   if (!templ) Set32(h, 0x00, uint32_t(IntMeta(mesh, "render_flags", 0)));
-  Set32(h, 0x04, uint32_t(IntMeta(mesh, "texture_index", templ ? int64_t(Get32(*templ, 4)) : std::max(mesh.material, 0))));
+  // The texture: the mesh's material (decoded materials are one per texture index), else its
+  // metadata's, else the template group's (0 for a new group).
+  const int64_t kept = IntMeta(mesh, "texture_index", templ ? int64_t(Get32(*templ, 4)) : 0);
+  Set32(h, 0x04, uint32_t(mesh.material >= 0 ? int64_t(mesh.material) : kept));
   Set32(h, 0x08, uint32_t(mesh.triangles.size() / 3));
   Set32(h, 0x10, g.dma_offset), Set32(h, 0x14, g.slot_offset), Set32(h, 0x18, g.records);
   return h;

@@ -103,7 +103,7 @@ Bytes WriteNewModelEntry(const std::vector<BoneRecord>& bones, const std::vector
       return meta.is_object() && meta.contains(key) && meta[key].is_number_integer() ? meta[key].get<int64_t>() : otherwise;
     };
     Put(body, h + 0x00, uint32_t(meta_int("render_flags", 0)));
-    Put(body, h + 0x04, uint32_t(meta_int("texture_index", std::max(object[i]->material, 0))));
+    Put(body, h + 0x04, uint32_t(object[i]->material >= 0 ? int64_t(object[i]->material) : meta_int("texture_index", 0)));
     Put(body, h + 0x08, uint32_t(object[i]->triangles.size() / 3));
     Put(body, h + 0x10, g.dma_offset), Put(body, h + 0x14, g.slot_offset), Put(body, h + 0x18, g.records);
     ++r.added;
