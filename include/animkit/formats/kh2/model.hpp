@@ -64,9 +64,10 @@ struct ModelWriteReport {
 // The template's model entry with the object meshes given (joints are template bone
 // indices; metadata "model" 0 + "group", else the name model0_group<G>, picks the group;
 // shadow meshes are ignored): an unedited group keeps its bytes (DMA addresses relocated),
-// an edited one is rebuilt as VIF packets, a new mesh appends a group (texture index: its
-// metadata texture_index, else its material), an unnamed group is removed. Nothing edited:
-// the template's bytes. Errors name the mesh and the limit.
+// an edited one is rebuilt as VIF packets, a new mesh appends a group, an unnamed group is
+// removed; a rebuilt group's texture index is its mesh's material, else its metadata
+// texture_index, else the template group's. Nothing edited: the template's bytes. Errors
+// name the mesh and the limit.
 Bytes WriteModelEntry(const Model& templ, const std::vector<Mesh>& meshes, const ModelWriteSettings& settings = {},
                       ModelWriteReport* report = nullptr);
 // A new model entry (no template): the bones, then one group per object mesh, rebuilt.
