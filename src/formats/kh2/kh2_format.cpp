@@ -1,6 +1,7 @@
 // Registry entries and documents for KH2 BAR archives (kh2-bar) and bare motion entries (kh2-motion).
 #include <animkit/formats/registry.hpp>
 #include "formats/kh2/kh2_internal.hpp"
+#include "formats/kh2/model/kh2_model_write.hpp"
 
 #include "formats/common/clips.hpp"
 #include "formats/common/document.hpp"
@@ -50,6 +51,35 @@ const NumberOption<float> kToleranceOption{{.name = "kh2-tolerance",
                                             .help = "KH2 interpolated encoder: largest error at any frame, radians "
                                                     "for rotation and relative for translation and scale",
                                             .default_value = "1e-4", .min = 0, .max = 1, .use = OptionUse::Write}};
+
+const ChoiceOption<ShadowWrite> kShadowOption{
+    {.name = "kh2-shadow",
+     .help = "KH2 model written over a template: its shadow model kept byte for byte, rebuilt from the new meshes "
+             "(each vertex on its heaviest bone; the stock shadow packet layout is not known) or dropped",
+     .default_value = "keep", .use = OptionUse::Write},
+    {{"keep", ShadowWrite::Keep}, {"rebuild", ShadowWrite::Rebuild}, {"drop", ShadowWrite::Drop}}};
+const ChoiceOption<detail::SkeletonSource> kModelSkeletonOption{
+    {.name = "kh2-skeleton",
+     .help = "KH2 model written without a template: reference takes the bones of the --skeleton model (joints matched "
+             "by name), gltf writes the glTF's own skeleton as the model's",
+     .default_value = "reference", .use = OptionUse::Write},
+    {{"reference", detail::SkeletonSource::Reference}, {"gltf", detail::SkeletonSource::Scene}}};
+const NumberOption<int> kPacketOption{{.name = "kh2-packet-qwords",
+                                       .help = "KH2 model: a rebuilt group's VIF packet is closed before its VU1 "
+                                               "footprint reaches this many qwords (the game's limit: 224)",
+                                       .default_value = "224", .min = 32, .max = 255, .use = OptionUse::Write}};
+const FlagOption kRebuildOption{{.name = "kh2-rebuild-groups",
+                                 .help = "KH2 model: rebuild every group's VIF packets, unedited ones too",
+                                 .use = OptionUse::Write}};
+
+detail::ModelBarSettings ModelSettingsFrom(const Options& o) {
+  detail::ModelBarSettings s;
+  s.write.shadow = kShadowOption.Get(o);
+  s.write.packet_qwords = size_t(kPacketOption.Get(o));
+  s.write.rebuild_all = kRebuildOption.Get(o);
+  s.skeleton = kModelSkeletonOption.Get(o);
+  return s;
+}
 
 DecodeSettings SettingsFrom(const Options& o) {
   DecodeSettings s;
@@ -351,7 +381,12 @@ std::unique_ptr<Document> EncodeWithTemplate(const Scene& scene, EncodeContext& 
 }
 
 std::unique_ptr<Document> EncodeBar(const Scene& scene, EncodeContext& context) {
-  if (const Bar* templ = TemplateBar(context)) return EncodeWithTemplate(scene, context, *templ);
+  const Bar* templ = TemplateBar(context);
+  if (detail::WritesModel(scene, context, templ)) {
+    Bytes bytes = detail::EncodeModelBar(scene, context, templ, ModelSettingsFrom(context.options));
+    return std::make_unique<BarDocument>(ParseBar(bytes));
+  }
+  if (templ) return EncodeWithTemplate(scene, context, *templ);
   WarnWithoutTemplate(scene, context);
   const EncodeSettings settings = EncodeSettingsFrom(context.options);
   const Skeleton& skeleton = SkeletonFor(scene, context);
@@ -404,6 +439,13 @@ std::unique_ptr<Document> EncodeBareMotion(const Scene& scene, EncodeContext& co
 
 const std::vector<OptionSpec> kOptions = {kRawSpaceOption.spec(), kTriggerRateOption.spec(), kConstraintsOption.spec(), kUnverifiedOption.spec(), kKeysOption.spec(),
                                           kRawOption.spec(), kToleranceOption.spec()};
+// An MDLX's model is written through the BAR format alone.
+const std::vector<OptionSpec> kBarOptions = [] {
+  std::vector<OptionSpec> o = kOptions;
+  for (const OptionSpec& m : {kShadowOption.spec(), kModelSkeletonOption.spec(), kPacketOption.spec(), kRebuildOption.spec()})
+    o.push_back(m);
+  return o;
+}();
 
 }  // namespace
 }  // namespace kh2
@@ -411,7 +453,7 @@ const std::vector<OptionSpec> kOptions = {kRawSpaceOption.spec(), kTriggerRateOp
 const FormatDescriptor kKh2BarFormat{
     .id = "kh2-bar", .description = "Kingdom Hearts II BAR archive (ANB, MSET, MDLX)",
     .extensions = {".anb", ".mset", ".bar", ".mdlx"}, .companions = {".mdlx"}, .probe = kh2::ProbeBar, .read = kh2::ReadBar, .encode = kh2::EncodeBar,
-    .options = kh2::kOptions, .multi_clip = true, .animation_extensions = {".anb", ".mset"}};
+    .options = kh2::kBarOptions, .multi_clip = true, .animation_extensions = {".anb", ".mset"}};
 
 const FormatDescriptor kKh2MotionFormat{
     .id = "kh2-motion", .description = "Kingdom Hearts II motion entry (raw or interpolated)",

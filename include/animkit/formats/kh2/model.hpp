@@ -36,11 +36,47 @@ struct ModelMeshes {
 ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint64_t base = 0,
                               const Limits& limits = {});
 
-// Sample and test writers (limited scope; writing a modder's edited mesh back into an
-// MDLX is the next step, not done): a model entry whose groups are the given skinned
+// Sample and test writer (a modder's meshes: WriteModelEntry below): a model entry whose groups are the given skinned
 // meshes (positions at the bind pose of bones' rest pose), one VIF packet per group: an
 // object model, then a shadow model (type 4, shadow packets) of the meshes whose metadata
 // model_role is "shadow" (each vertex on one bone) when there are any.
 Bytes EncodeModelEntry(const std::vector<BoneRecord>& bones, const std::vector<Mesh>& meshes);
+
+// Writing a modder's meshes into a model entry (docs/formats/kh2.md, "Writing models").
+// The shadow model (type 4) after the object model: kept byte for byte (its header offset
+// updated), rebuilt from the object meshes (each vertex on its heaviest bone, in the
+// sample writer's packet form: the stock shadow packet layout is not known), or dropped.
+enum class ShadowWrite { Keep, Rebuild, Drop };
+struct ModelWriteSettings {
+  ShadowWrite shadow = ShadowWrite::Keep;
+  // A rebuilt group's packets: one is closed before its VU1 footprint (header, strip nodes,
+  // colours, positions, tables, 4 qwords per matrix slot) reaches packet_qwords (the game's
+  // limit as OpenKH's builder keeps it: 0xE0) or its strip nodes pass max_strip_nodes
+  // (strip nodes + 3 <= 255); at most 256 vertices (u8 indices).
+  size_t packet_qwords = 0xE0;
+  size_t max_strip_nodes = 252;
+  bool rebuild_all = false;  // rebuild every group, even unedited ones
+};
+struct ModelWriteReport {
+  size_t kept = 0, rebuilt = 0, added = 0, deleted = 0, packets = 0;  // groups; packets written
+  std::vector<std::string> warnings;
+};
+// The template's model entry with the object meshes given (joints are template bone
+// indices; metadata "model" 0 + "group", else the name model0_group<G>, picks the group;
+// shadow meshes are ignored): an unedited group keeps its bytes (DMA addresses relocated),
+// an edited one is rebuilt as VIF packets, a new mesh appends a group, an unnamed group is
+// removed; a rebuilt group's texture index is its mesh's material, else its metadata
+// texture_index, else the template group's. Nothing edited: the template's bytes. Errors
+// name the mesh and the limit.
+Bytes WriteModelEntry(const Model& templ, const std::vector<Mesh>& meshes, const ModelWriteSettings& settings = {},
+                      ModelWriteReport* report = nullptr);
+// A new model entry (no template): the bones, then one group per object mesh, rebuilt.
+Bytes WriteNewModelEntry(const std::vector<BoneRecord>& bones, const std::vector<Mesh>& meshes,
+                         const ModelWriteSettings& settings = {}, ModelWriteReport* report = nullptr);
+// Bone records of a skeleton (rest scale, Euler XYZ radians, translation; flags 0).
+std::vector<BoneRecord> BonesFromSkeleton(const Skeleton& skeleton);
+// Whether mesh equals the decoded one within what the file stores (positions 1e-4
+// relative, texture coordinates 1/8192, weights 1/510, colours 1/256; same triangles and joints).
+bool SameGroupMesh(const Mesh& mesh, const Mesh& decoded);
 
 }  // namespace animkit::kh2

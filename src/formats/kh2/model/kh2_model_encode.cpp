@@ -2,7 +2,7 @@
 // model, one group per mesh, one VIF packet per group (every table unpacked as V4-32).
 // Not a modding writer: a real model's groups, flags and packet splits are not kept.
 #include "formats/kh2/kh2_internal.hpp"
-#include "formats/kh2/model/kh2_vif.hpp"
+#include "formats/kh2/model/kh2_model_write.hpp"
 
 #include <animkit/offline/skinning.hpp>
 
@@ -233,6 +233,11 @@ Bytes EncodeModelEntry(const std::vector<BoneRecord>& bones, const std::vector<M
   }
   body.insert(body.begin(), kReservedSize, uint8_t{0});  // the reserved bytes before the header
   return body;
+}
+
+Bytes detail::ShadowPacketBytes(const std::vector<detail::StripNode>& strip, const std::vector<std::array<float, 4>>& positions,
+                                const std::vector<int32_t>& per_slot) {
+  return ShadowPacket(strip, positions, per_slot);
 }
 
 }  // namespace animkit::kh2

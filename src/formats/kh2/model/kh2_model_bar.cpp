@@ -1,0 +1,162 @@
+// A scene's meshes written as an MDLX archive: over the template's (its model entry replaced,
+// every other entry kept byte for byte) or new (model entry and texture entry).
+#include "formats/kh2/kh2_internal.hpp"
+#include "formats/kh2/model/kh2_model_write.hpp"
+
+#include <animkit/formats/kh2/texture.hpp>
+#include <animkit/formats/registry.hpp>
+
+#include <map>
+
+namespace animkit::kh2::detail {
+
+namespace {
+
+constexpr uint32_t kMaxTextureSide = 512;
+
+// The top-level model entry of an archive (-1: none).
+int ModelEntryIndex(const Bar& bar) {
+  for (size_t i = 0; i < bar.entries.size(); ++i)
+    if (bar.entries[i].type == kEntryModel && bar.entries[i].model && bar.entries[i].size > 0) return int(i);
+  return -1;
+}
+
+// The object meshes with their joints renumbered to target's joints (matched by name), a
+// rigid mesh's vertices on its joint. Errors name the mesh and the joint.
+std::vector<Mesh> MapJoints(const Scene& scene, const Skeleton& target, std::vector<std::string>& warnings) {
+  std::map<std::string, uint16_t> by_name;
+  for (size_t i = 0; i < target.joints.size(); ++i) by_name.emplace(target.joints[i].name, uint16_t(i));
+  const Skeleton& from = scene.skeleton;
+  std::vector<Mesh> out;
+  for (const Mesh& source : scene.meshes) {
+    Mesh m = source;
+    if (!m.lines.empty()) {
+      warnings.push_back("mesh '" + m.name + "': " + std::to_string(m.lines.size() / 2) +
+                         " lines left out (a KH2 model draws triangles only)");
+      m.lines.clear();
+    }
+    if (!m.Skinned() && m.joint >= 0) {
+      m.joints.assign(m.positions.size(), {uint16_t(m.joint), 0, 0, 0});
+      m.weights.assign(m.positions.size(), {1, 0, 0, 0});
+    }
+    if (!m.Skinned()) throw Error::General("mesh '" + m.name + "' is not skinned: a KH2 model's vertices are on bones");
+    if (!from.joints.empty())
+      for (size_t v = 0; v < m.joints.size(); ++v)
+        for (size_t k = 0; k < 4; ++k) {
+          if (m.weights[v][k] <= 0) continue;
+          const uint16_t j = m.joints[v][k];
+          if (j >= from.joints.size())
+            throw Error::General("mesh '" + m.name + "' names joint " + std::to_string(j) + "; the skeleton has " +
+                                 std::to_string(from.joints.size()));
+          const auto it = by_name.find(from.joints[j].name);
+          if (it == by_name.end())
+            throw Error::General("mesh '" + m.name + "' is weighted to joint '" + from.joints[j].name +
+                                 "', which the model's skeleton does not have");
+          m.joints[v][k] = it->second;
+        }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+bool SameImages(const std::vector<animkit::Image>& a, const std::vector<animkit::Image>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].width != b[i].width || a[i].height != b[i].height || a[i].rgba != b[i].rgba) return false;
+  return true;
+}
+
+// The texture entry the output keeps: the template's when the scene's images are its decoded
+// ones; when they differ the template's is kept too (for now), with a warning.
+void TextureEntryFor(const Scene& scene, const Bar& templ, std::vector<std::string>& warnings) {
+  for (const BarEntry& e : templ.entries) {
+    if (e.type != kEntryTexture || e.Damaged() || e.raw.empty()) continue;
+    TextureSet set;
+    try {
+      set = DecodeTextures(e.raw, e.offset);
+    } catch (const Error&) {
+      return;  // unreadable: kept as it is, nothing to compare with
+    }
+    std::vector<animkit::Image> images = set.images;
+    images.insert(images.end(), set.other_sets.begin(), set.other_sets.end());
+    if (!scene.textures.empty() && !SameImages(scene.textures, images) && !SameImages(scene.textures, set.images))
+      warnings.push_back("the scene's textures differ from the template's: the template's texture entry is kept "
+                         "(textures are not written over a template yet)");
+    return;
+  }
+}
+
+void CheckTextures(const std::vector<animkit::Image>& images) {
+  for (const animkit::Image& im : images) {
+    const auto pow2 = [](uint32_t v) { return v != 0 && (v & (v - 1)) == 0; };
+    if (im.Missing()) throw Error::General("texture '" + im.name + "' has no pixels (" + im.missing + ")");
+    if (!pow2(im.width) || !pow2(im.height) || im.width > kMaxTextureSide || im.height > kMaxTextureSide)
+      throw Error::General("texture '" + im.name + "' is " + std::to_string(im.width) + "x" + std::to_string(im.height) +
+                           ": a KH2 texture's sides are powers of two up to " + std::to_string(kMaxTextureSide));
+  }
+}
+
+void ReportCounts(EncodeContext& context, const ModelWriteReport& r) {
+  context.report["groups_kept"] = r.kept;
+  context.report["groups_rebuilt"] = r.rebuilt;
+  context.report["groups_added"] = r.added;
+  context.report["groups_deleted"] = r.deleted;
+  context.report["packets_written"] = r.packets;
+  context.warnings.insert(context.warnings.end(), r.warnings.begin(), r.warnings.end());
+}
+
+std::array<char, 4> EntryName(std::string base) {
+  std::array<char, 4> name{};
+  for (size_t i = 0; i < 4 && i < base.size(); ++i) name[i] = char(std::tolower(static_cast<unsigned char>(base[i])));
+  return name;
+}
+
+}  // namespace
+
+bool WritesModel(const Scene& scene, const EncodeContext& context, const Bar* templ) {
+  if (!scene.clips.empty() || scene.meshes.empty()) return false;
+  return ExtensionOf(context.output_path) == ".mdlx" || (templ && ModelEntryIndex(*templ) >= 0);
+}
+
+Bytes EncodeModelBar(const Scene& scene, EncodeContext& context, const Bar* templ, const ModelBarSettings& settings) {
+  ModelWriteReport report;
+  if (templ) {
+    const int index = ModelEntryIndex(*templ);
+    if (index < 0) throw Error::General("the template " + context.templ->path + " has no model entry (BAR type 4)");
+    const Model& model = *templ->entries[size_t(index)].model;
+    const std::vector<Mesh> meshes = MapJoints(scene, SkeletonFromModel(model), context.warnings);
+    const Bytes entry = WriteModelEntry(model, meshes, settings.write, &report);
+    TextureEntryFor(scene, *templ, context.warnings);
+    ReportCounts(context, report);
+    if (entry == model.bytes) return context.templ->bytes;
+    return ReplaceEntry(context.templ->bytes, *templ, size_t(index), entry);
+  }
+  const Skeleton* target = nullptr;
+  if (settings.skeleton == SkeletonSource::Scene) target = &scene.skeleton;
+  else if (context.reference && !context.reference->skeleton.empty()) target = &context.reference->skeleton;
+  if (!target || target->empty())
+    throw Error::General("a new KH2 model needs bones: give --template, --skeleton (a model whose bones the glTF's joints "
+                         "are matched to by name) or --kh2-skeleton gltf (the glTF's own skeleton)");
+  const std::vector<Mesh> meshes = MapJoints(scene, *target, context.warnings);
+  const Bytes entry = WriteNewModelEntry(BonesFromSkeleton(*target), meshes, settings.write, &report);
+  ReportCounts(context, report);
+  Bar bar;
+  BarEntry m;
+  m.type = kEntryModel;
+  std::string base = context.output_path.substr(context.output_path.find_last_of("/\\") + 1);
+  m.name = EntryName(base);
+  m.model = std::make_shared<Model>(ParseModel(entry));
+  bar.entries.push_back(std::move(m));
+  if (!scene.textures.empty()) {
+    CheckTextures(scene.textures);
+    BarEntry t;
+    t.type = kEntryTexture;
+    t.name = EntryName("tim_");
+    t.raw = EncodeRawTexture(scene.textures);
+    bar.entries.push_back(std::move(t));
+  }
+  LayoutBar(bar);
+  return SerializeBar(bar);
+}
+
+}  // namespace animkit::kh2::detail

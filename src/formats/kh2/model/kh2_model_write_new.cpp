@@ -1,0 +1,116 @@
+// A model entry without a template (the bones given, every group built), and the test
+// that tells an edited group from an unedited one.
+#include "formats/kh2/kh2_internal.hpp"
+#include "formats/kh2/model/kh2_model_write.hpp"
+
+#include <animkit/offline/skinning.hpp>
+
+#include <cmath>
+
+namespace animkit::kh2 {
+
+namespace {
+
+constexpr size_t kNewHeader = 0x20, kNewGroupHeader = 0x20;
+constexpr size_t kSkeletonData = 0x120;  // bounding box, IK bias, body-part bones: zero in a new model
+
+void Put(Bytes& b, size_t at, uint32_t v) {
+  for (int k = 0; k < 4; ++k) b[at + size_t(k)] = uint8_t(v >> (8 * k));
+}
+
+bool Near(float a, float b, float tolerance) { return std::fabs(a - b) <= tolerance; }
+
+}  // namespace
+
+bool SameGroupMesh(const Mesh& m, const Mesh& d) {
+  const size_t n = d.positions.size();
+  if (m.positions.size() != n || m.triangles != d.triangles || m.uvs.size() != d.uvs.size() ||
+      m.colors.size() != d.colors.size() || m.joints.size() != d.joints.size() || m.weights.size() != d.weights.size())
+    return false;
+  for (size_t v = 0; v < n; ++v) {
+    const Vec3 a = m.positions[v], b = d.positions[v];
+    const float tol = 1e-4f * std::max({1.f, std::fabs(b.x), std::fabs(b.y), std::fabs(b.z)});
+    if (!Near(a.x, b.x, tol) || !Near(a.y, b.y, tol) || !Near(a.z, b.z, tol)) return false;
+  }
+  for (size_t v = 0; v < m.uvs.size(); ++v)
+    for (size_t k = 0; k < 2; ++k)
+      if (!Near(m.uvs[v][k], d.uvs[v][k], 1.f / 8192)) return false;
+  for (size_t v = 0; v < m.colors.size(); ++v)
+    for (size_t k = 0; k < 4; ++k)
+      if (!Near(m.colors[v][k], d.colors[v][k], 1.f / 256)) return false;
+  for (size_t v = 0; v < m.weights.size(); ++v)
+    for (size_t k = 0; k < 4; ++k) {
+      if (!Near(m.weights[v][k], d.weights[v][k], 1.f / 510)) return false;
+      if (d.weights[v][k] > 1.f / 510 && m.joints[v][k] != d.joints[v][k]) return false;
+    }
+  return true;
+}
+
+std::vector<BoneRecord> BonesFromSkeleton(const Skeleton& skeleton) {
+  std::vector<BoneRecord> bones;
+  for (size_t i = 0; i < skeleton.joints.size(); ++i) {
+    const Joint& j = skeleton.joints[i];
+    BoneRecord b;
+    b.index = int16_t(i);
+    b.parent = int16_t(j.parent);
+    b.sibling = -1, b.child = -1;
+    for (size_t k = i + 1; k < skeleton.joints.size() && b.sibling < 0; ++k)
+      if (skeleton.joints[k].parent == j.parent) b.sibling = int16_t(k);
+    for (size_t k = i + 1; k < skeleton.joints.size() && b.child < 0; ++k)
+      if (skeleton.joints[k].parent == int(i)) b.child = int16_t(k);
+    const Vec3 e = EulerFromQuat(j.rest.rotation, EulerOrder::XYZ);
+    b.scale = {j.rest.scale.x, j.rest.scale.y, j.rest.scale.z, 0};
+    b.rotation = {e.x, e.y, e.z, 0};
+    b.translation = {j.rest.translation.x, j.rest.translation.y, j.rest.translation.z, 0};
+    bones.push_back(b);
+  }
+  return bones;
+}
+
+Bytes WriteNewModelEntry(const std::vector<BoneRecord>& bones, const std::vector<Mesh>& meshes, const ModelWriteSettings& s,
+                         ModelWriteReport* report) {
+  ModelWriteReport local;
+  ModelWriteReport& r = report ? *report : local;
+  if (bones.empty() || bones.size() > 0x7FFF)
+    throw Error::General("a KH2 model needs 1 to 32767 bones (i16 bone indices); the skeleton has " +
+                         std::to_string(bones.size()));
+  Model skeleton_model;
+  skeleton_model.bones = bones;
+  const std::vector<Mat4> bind = BindMatrices(SkeletonFromModel(skeleton_model), ScaleInheritance::PerAxis);
+  std::vector<const Mesh*> object;
+  for (const Mesh& m : meshes)
+    if (!(m.metadata.is_object() && m.metadata.contains(kMeshModelRoleKey) && m.metadata[kMeshModelRoleKey] == "shadow"))
+      object.push_back(&m);
+  if (object.empty()) throw Error::General("no mesh to write: a KH2 model needs at least one group");
+  const size_t skeleton_at = kNewHeader + kNewGroupHeader * object.size();
+  const size_t bones_at = skeleton_at + kSkeletonData;
+  Bytes body(bones_at, 0);
+  ByteWriter bw(Endian::Little);
+  for (const BoneRecord& b : bones) detail::WriteBone(bw, b);
+  body.insert(body.end(), bw.bytes().begin(), bw.bytes().end());
+  Put(body, 0x00, 3);  // object model, subtype 0 (character)
+  body[0x10] = uint8_t(bones.size()), body[0x11] = uint8_t(bones.size() >> 8);
+  Put(body, 0x14, uint32_t(bones_at)), Put(body, 0x18, uint32_t(skeleton_at)), Put(body, 0x1C, uint32_t(object.size()));
+  for (size_t i = 0; i < object.size(); ++i) {
+    while (body.size() % 16) body.push_back(0);
+    const std::vector<detail::PacketOut> packets = detail::BuildObjectPackets(*object[i], bind, s);
+    r.packets += packets.size();
+    const detail::GroupBytes g = detail::LayOutGroup(packets, body.size());
+    body.insert(body.end(), g.bytes.begin(), g.bytes.end());
+    const size_t h = kNewHeader + kNewGroupHeader * i;
+    const Value& meta = object[i]->metadata;
+    auto meta_int = [&](const char* key, int64_t otherwise) {
+      return meta.is_object() && meta.contains(key) && meta[key].is_number_integer() ? meta[key].get<int64_t>() : otherwise;
+    };
+    Put(body, h + 0x00, uint32_t(meta_int("render_flags", 0)));
+    Put(body, h + 0x04, uint32_t(object[i]->material >= 0 ? int64_t(object[i]->material) : meta_int("texture_index", 0)));
+    Put(body, h + 0x08, uint32_t(object[i]->triangles.size() / 3));
+    Put(body, h + 0x10, g.dma_offset), Put(body, h + 0x14, g.slot_offset), Put(body, h + 0x18, g.records);
+    ++r.added;
+  }
+  while (body.size() % 16) body.push_back(0);
+  body.insert(body.begin(), kReservedSize, uint8_t{0});
+  return body;
+}
+
+}  // namespace animkit::kh2
