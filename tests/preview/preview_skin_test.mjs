@@ -10,7 +10,9 @@
 // positions of the glb the page embeds). The texture must
 // have loaded, the skeleton checkbox and the K key must show and hide the skeleton, the
 // page must make no request but file:, data: and blob: (its own textures), and stay within
-// the size rule (1.5 MB + 1.4 x the glb). Screenshots go to OUT (skeleton off and on).
+// the size rule (1.5 MB + 1.4 x the glb). Sora's model with one mesh moved in its glb and
+// written back over itself (`convert --template`) must draw that mesh moved and the others in
+// place. Screenshots go to OUT (skeleton off and on).
 //
 // node preview_skin_test.mjs --cli ANIMKIT --out DIR [--chromium PATH] [--python PYTHON]
 // Exit 77: skipped.
@@ -232,13 +234,14 @@ try {
 
   // ---- a real model edited and written back over itself (`animkit convert --template`):
   // the page of the written file draws the moved mesh moved and every other one in place.
-  for (const rel of ['kh2/P_EX100.mdlx', 'edf/airtortoise_missile.mdb']) {
+  // (The EDF model's meshes are rigid: the page's skinned vertices do not cover them.)
+  for (const rel of ['kh2/P_EX100.mdlx']) {
     const file = path.join(fixtures, rel);
     if (!fs.existsSync(file)) { console.log(`${rel} edited: absent (${fixtures}), skipped`); continue; }
     const name = rel.replace(/[/.]/g, '_') + '_edited', source = path.join(out, `${name}.source.glb`);
     run('convert', file, source);
     const first = readGlb(source), size = sizeOf(first.rows(first.json.meshes[0].primitives[0].attributes.POSITION));
-    const { before, moved } = moveMesh(source, 0, 0.25 * size);
+    const shift = 0.25 * size, { before, moved } = moveMesh(source, 0, shift);
     const written = path.join(out, name + path.extname(rel));
     run('convert', source, written, '--template', file);
     const page = await openPage(written, name);
@@ -246,9 +249,20 @@ try {
     const glb = readGlb(page.glbPath);
     const names = rest.map((g) => glb.json.meshes[g.mesh].name);
     check(names.includes(moved), `${rel} edited: the page has no mesh ${moved}`);
-    const want = names.map((n) => (before[n] || []).map((p) => (n === moved ? [p[0] + 0.25 * size, p[1], p[2]] : p)));
-    const w = compare(`${rel} edited (${moved} moved by ${0.25 * size})`, rest, want, 10 * sizeOf(want.flat()));
-    console.log(`${rel} edited: ${moved} moved, ${rest.length} meshes drawn as written, worst ${w.toExponential(2)} x 10 size`);
+    const tolerance = 1e-3 * size;
+    let w = 0;
+    rest.forEach((g, m) => {
+      const want = before[names[m]] || [];
+      if (names[m] !== moved) { w = Math.max(w, compare(`${rel} edited: ${names[m]} (kept)`, [g], [want], 10 * size)); return; }
+      // The moved mesh was rebuilt: its vertices may be split and ordered anew (packets, strips).
+      const got = Array.from({ length: g.positions.length / 3 }, (_, v) => g.positions.slice(3 * v, 3 * v + 3));
+      const target = want.map((p) => [p[0] + shift, p[1], p[2]]);
+      const far = (a, b) => Math.max(...a.map((p) => Math.min(...b.map((q) => Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2])))));
+      const off = Math.max(far(got, target), far(target, got));
+      check(off <= tolerance, `${rel} edited: ${moved} drawn ${off} away from where the edit put it (tolerance ${tolerance})`);
+      w = Math.max(w, off / size);
+    });
+    console.log(`${rel} edited: ${moved} moved by ${shift}, ${rest.length} meshes drawn as written, worst ${w.toExponential(2)} x size`);
     await screenshots(page.tab, name, 0);
     check(page.errors.length === 0, `${rel} edited: errors in the page: ${page.errors.join('; ')}`);
     await page.tab.close();

@@ -66,24 +66,33 @@ bool SameImages(const std::vector<animkit::Image>& a, const std::vector<animkit:
   return true;
 }
 
-// The texture entry the output keeps: the template's when the scene's images are its decoded
-// ones; when they differ the template's is kept too (for now), with a warning.
-void TextureEntryFor(const Scene& scene, const Bar& templ, std::vector<std::string>& warnings) {
-  for (const BarEntry& e : templ.entries) {
+// The texture entry written over the template's: nullopt when the scene's images are its
+// decoded ones (or it cannot be read: kept as it is), else WriteTextureEntry's (changed images
+// re-encoded in the template's form, new ones added) and the entry's index.
+std::optional<std::pair<size_t, Bytes>> TextureEntryFor(const Scene& scene, const Bar& templ, const Limits& limits,
+                                                        std::vector<std::string>& warnings) {
+  for (size_t i = 0; i < templ.entries.size(); ++i) {
+    const BarEntry& e = templ.entries[i];
     if (e.type != kEntryTexture || e.Damaged() || e.raw.empty()) continue;
     TextureSet set;
     try {
       set = DecodeTextures(e.raw, e.offset);
     } catch (const Error&) {
-      return;  // unreadable: kept as it is, nothing to compare with
+      return std::nullopt;
     }
     std::vector<animkit::Image> images = set.images;
     images.insert(images.end(), set.other_sets.begin(), set.other_sets.end());
-    if (!scene.textures.empty() && !SameImages(scene.textures, images) && !SameImages(scene.textures, set.images))
-      warnings.push_back("the scene's textures differ from the template's: the template's texture entry is kept "
-                         "(textures are not written over a template yet)");
-    return;
+    if (scene.textures.empty() || SameImages(scene.textures, images) || SameImages(scene.textures, set.images))
+      return std::nullopt;
+    TextureWrite written = WriteTextureEntry(e.raw, scene.textures, limits);
+    for (size_t k = images.size(); k < written.index.size(); ++k)
+      if (written.index[k] != int(k))
+        warnings.push_back("texture '" + scene.textures[k].name + "' is texture " + std::to_string(written.index[k]) +
+                           " of the entry's first set: a new mesh names it by that number");
+    warnings.insert(warnings.end(), written.warnings.begin(), written.warnings.end());
+    return std::make_pair(i, std::move(written.entry));
   }
+  return std::nullopt;
 }
 
 void CheckTextures(const std::vector<animkit::Image>& images) {
@@ -126,10 +135,13 @@ Bytes EncodeModelBar(const Scene& scene, EncodeContext& context, const Bar* temp
     const Model& model = *templ->entries[size_t(index)].model;
     const std::vector<Mesh> meshes = MapJoints(scene, SkeletonFromModel(model), context.warnings);
     const Bytes entry = WriteModelEntry(model, meshes, settings.write, &report);
-    TextureEntryFor(scene, *templ, context.warnings);
+    const auto textures = TextureEntryFor(scene, *templ, context.options.limits(), context.warnings);
     ReportCounts(context, report);
-    if (entry == model.bytes) return context.templ->bytes;
-    return ReplaceEntry(context.templ->bytes, *templ, size_t(index), entry);
+    context.report["textures_written"] = textures.has_value();
+    Bytes out = context.templ->bytes;
+    if (textures) out = ReplaceEntry(out, *templ, textures->first, textures->second);
+    if (entry == model.bytes) return out;
+    return ReplaceEntry(out, textures ? ParseBar(out) : *templ, size_t(index), entry);
   }
   const Skeleton* target = nullptr;
   if (settings.skeleton == SkeletonSource::Scene) target = &scene.skeleton;
