@@ -80,3 +80,19 @@ def test_save_never_writes_over_its_template(tmp_path):
     scene = model(path)
     with pytest.raises(animkit.Error):
         animkit.save(scene, path, template=path)
+
+
+def test_a_changed_texture_goes_into_the_models_texture_entry(tmp_path):
+    path = MODELS[0]
+    scene = model(path)
+    pixels = scene.textures[0].pixels.copy()
+    pixels[: pixels.shape[0] // 2, :, 0] = 255 - pixels[: pixels.shape[0] // 2, :, 0]  # top half's red inverted
+    out = tmp_path / path.name
+    animkit.save(scene.with_texture(0, pixels), out, template=path)
+    back = animkit.load(out).decode()
+    got = back.textures[0].pixels.astype(np.int32)
+    assert np.abs(got - pixels).mean() < 3, "the changed texture reads back within the palette's error"
+    for a, b in zip(scene.textures[1:], back.textures[1:]):
+        np.testing.assert_array_equal(b.pixels, a.pixels, err_msg=f"texture {a.name} was not changed")
+    for a, b in zip(scene.meshes, back.meshes):
+        np.testing.assert_array_equal(b.positions, a.positions)
