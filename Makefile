@@ -16,7 +16,7 @@ SANITIZE_BUILD := $(BUILD)/asan
 # with sanitizer and coverage code, and lld links each in a quarter of ld's time.
 LLD_FLAGS := $(foreach kind,EXE SHARED MODULE,-DCMAKE_$(kind)_LINKER_FLAGS=-fuse-ld=lld)
 # Seconds each fuzz target runs in `make fuzz-smoke` (CI).
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 15
 # Ninja for a new build folder when it is installed (make deps installs it): it compiles a
 # target's files while the targets it links are still building. A folder keeps its generator.
 generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja),-G Ninja))
@@ -82,7 +82,7 @@ test-blender-5: build
 
 # libFuzzer targets (clang-14, ASan + UBSan), built by build-sanitize. `make fuzz` runs each
 # for FUZZ_SECONDS (default 300), seeded with fuzz/corpus/<target>/, the samples and, when present, the
-# real files under ../shared/fixtures; `make fuzz-smoke` (CI) runs each for FUZZ_SMOKE_SECONDS (20) on the
+# real files under ../shared/fixtures; `make fuzz-smoke` (CI) runs each for FUZZ_SMOKE_SECONDS (15) on the
 # committed corpus alone, JOBS targets at a time. See docs/reliability.md, "Fuzzing".
 fuzz-build: build-sanitize
 

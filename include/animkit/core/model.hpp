@@ -191,6 +191,12 @@ inline constexpr char kMeshModelKey[] = "model";
 // The mesh metadata key saying what its model is for ("object", "shadow"): info shows it
 // after the model's name.
 inline constexpr char kMeshModelRoleKey[] = "model_role";
+// The mesh metadata key listing the vertices that have more than 4 influences, each with all
+// of them: [{vertex, joints (Skeleton::joints indices), weights (summing to 1)}]; the mesh's
+// own joints and weights hold the 4 heaviest, renormalised. KH2's decoder and glTF's
+// JOINTS_1/WEIGHTS_1 fill it; a writer whose format blends more (KH2) writes them all, one
+// that does not (EDF MDB) says how many vertices lose influences.
+inline constexpr char kMeshInfluencesKey[] = "influences_over_4";
 // The mesh metadata key (true) of a mesh the game draws only as an effect (KH2's shadow
 // model): the Blender add-on and the preview page hide it by default. glTF carries it in
 // the mesh's extras.animkit.metadata.

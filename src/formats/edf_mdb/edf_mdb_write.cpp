@@ -42,7 +42,7 @@ struct Target {
 class TemplateWriter {
  public:
   TemplateWriter(const Scene& scene, const File& templ, const WriteOptions& options)
-      : scene_(scene), file_(templ), options_(options), stored_(ReadStored(templ)) {
+      : scene_(scene), file_(templ), stored_(ReadStored(templ)) {
     model_ = ParseModel(templ);
     decoded_.skeleton = DecodeSkeleton(templ);
     std::vector<std::string> damaged;
@@ -83,7 +83,6 @@ class TemplateWriter {
 
   const Scene& scene_;
   const File& file_;
-  const WriteOptions& options_;
   StoredFile stored_;
   Model model_;
   Scene decoded_;
@@ -217,9 +216,7 @@ void TemplateWriter::Rebuild(StoredMesh& out, const Target& t, const Bytes& base
   const Mesh& s = *t.scene;
   const bool moved = t.decoded && t.decoded->metadata.value("moved_to_rest", false);
   const FileMesh f = ToFile(s, moved);
-  if (!s.lines.empty())
-    result_.warnings.push_back("mesh '" + s.name + "': " + std::to_string(s.lines.size() / 2) +
-                               " lines not written (an MDB mesh is a triangle list)");
+  write::WarnLosses(s, result_.warnings);
   const float sign = stored_.version == kVersionEdf6 ? -1.0f : 1.0f;
   out.vertices = write::BuildVertices(out.layout, out.stride, f, base, keep, sign);
   out.indices = write::BuildIndices(f);

@@ -33,4 +33,8 @@ std::vector<StoredElement> StockLayout(uint32_t version, bool skinned, bool colo
 
 std::string Lower(std::string s);
 
+// What a mesh loses on its way into an MDB, one warning each: lines (an MDB mesh is a
+// triangle list) and influences past 4 (metadata kMeshInfluencesKey: an MDB vertex names 4).
+void WarnLosses(const Mesh& m, std::vector<std::string>& warnings);
+
 }  // namespace animkit::edf_mdb::write

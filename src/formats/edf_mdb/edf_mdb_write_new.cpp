@@ -104,9 +104,7 @@ FileMesh NewWriter::ToFile(const Mesh& m, size_t& bone) {
   if (m.positions.size() > 65536)
     throw Error::General("mesh '" + m.name + "': " + std::to_string(m.positions.size()) +
                          " vertices; an MDB mesh holds at most 65536 (16-bit indices)");
-  if (!m.lines.empty())
-    result_.warnings.push_back("mesh '" + m.name + "': " + std::to_string(m.lines.size() / 2) +
-                               " lines not written (an MDB mesh is a triangle list)");
+  write::WarnLosses(m, result_.warnings);
   bone = 0;
   if (m.Skinned()) {
     for (size_t v = 0; v < m.joints.size(); ++v) {

@@ -173,6 +173,27 @@ std::vector<Vec3> StoredPositions(const StoredMesh& m) {
   return out;
 }
 
+void WarnLosses(const Mesh& m, std::vector<std::string>& warnings) {
+  if (!m.lines.empty())
+    warnings.push_back("mesh '" + m.name + "': " + std::to_string(m.lines.size() / 2) +
+                       " lines not written (an MDB mesh is a triangle list)");
+  const auto over = m.metadata.find(kMeshInfluencesKey);
+  if (over == m.metadata.end() || !over->is_array() || over->empty()) return;
+  double dropped = 0;
+  for (const Value& e : *over) {
+    if (!e.is_object() || !e.contains("weights") || !e["weights"].is_array()) continue;
+    std::vector<double> w;
+    for (const Value& x : e["weights"]) w.push_back(x.is_number() ? x.get<double>() : 0.0);
+    std::sort(w.rbegin(), w.rend());
+    double past = 0;
+    for (size_t k = 4; k < w.size(); ++k) past += w[k];
+    dropped = std::max(dropped, past);
+  }
+  warnings.push_back("mesh '" + m.name + "': " + std::to_string(over->size()) +
+                     " vertices have more than 4 influences; an MDB vertex holds 4: the 4 heaviest are written, "
+                     "renormalised (the largest share of a vertex's weight left out: " + std::to_string(dropped) + ")");
+}
+
 Bytes BuildIndices(const FileMesh& m) {
   Bytes out;
   out.reserve(m.triangles.size() * 2);

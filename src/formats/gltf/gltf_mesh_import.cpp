@@ -191,6 +191,12 @@ std::vector<uint32_t> PrimitiveIndices(const MeshSource& s, const tinygltf::Prim
   }
   for (uint32_t i : indices)
     if (i >= vertices) Fail(what + " indexes vertex " + std::to_string(i) + " of " + std::to_string(vertices));
+  if (p.mode == TINYGLTF_MODE_LINE_STRIP || p.mode == TINYGLTF_MODE_LINE_LOOP) {  // as lines (2 indices each)
+    std::vector<uint32_t> list;
+    for (size_t k = 1; k < indices.size(); ++k) list.insert(list.end(), {indices[k - 1], indices[k]});
+    if (p.mode == TINYGLTF_MODE_LINE_LOOP && indices.size() > 2) list.insert(list.end(), {indices.back(), indices[0]});
+    return list;
+  }
   if (p.mode == TINYGLTF_MODE_TRIANGLE_STRIP || p.mode == TINYGLTF_MODE_TRIANGLE_FAN) {
     std::vector<uint32_t> list;
     for (size_t k = 2; k < indices.size(); ++k) {
@@ -237,15 +243,40 @@ void ReadAttributes(const MeshSource& s, const tinygltf::Primitive& p, const std
   }
 }
 
-// JOINTS_0/WEIGHTS_0 of a skinned primitive, joints mapped to the skeleton's indices, and the
-// positions (and normals) moved to the rest pose when the inverse bind matrices are not the
-// rest pose's inverses (for animkit's own files they are, and nothing moves).
+// A vertex's influences beyond 4 (JOINTS_1/WEIGHTS_1 and on): the mesh keeps the 4 heaviest,
+// renormalised; every influence goes into its metadata (kMeshInfluencesKey), where a writer
+// whose format holds more (KH2) takes them and one that does not (EDF MDB) says it drops them.
+void KeepFourHeaviest(std::vector<std::pair<float, uint32_t>>& all, size_t v, Mesh& mesh) {
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  float total = 0, kept = 0;
+  for (size_t c = 0; c < all.size(); ++c) total += all[c].first, kept += c < 4 ? all[c].first : 0;
+  Value joints = Value::array(), weights = Value::array();
+  for (const auto& [w, j] : all) joints.push_back(Value(int64_t(j))), weights.push_back(Value(double(total > 0 ? w / total : 0)));
+  if (!mesh.metadata.contains(kMeshInfluencesKey)) mesh.metadata[kMeshInfluencesKey] = Value::array();
+  mesh.metadata[kMeshInfluencesKey].push_back(Value{{"vertex", int64_t(v)}, {"joints", joints}, {"weights", weights}});
+  all.resize(4);
+  for (auto& [w, j] : all) w = kept > 0 ? w * total / kept : w;
+}
+
+// JOINTS_n/WEIGHTS_n of a skinned primitive (every set: KeepFourHeaviest), joints mapped to the
+// skeleton's indices, and the positions (and normals) moved to the rest pose when the inverse
+// bind matrices are not the rest pose's inverses (for animkit's own files they are, and
+// nothing moves).
 void ReadSkin(const MeshSource& s, const tinygltf::Primitive& p, const tinygltf::Skin& skin,
               const std::vector<Mat4>& world, const std::string& what, Mesh& mesh) {
   const size_t n = mesh.positions.size();
-  const std::vector<uint32_t> joints = s.reader.ReadUnsigned(p.attributes.at("JOINTS_0"), TINYGLTF_TYPE_VEC4, what + " JOINTS_0");
-  const std::vector<float> weights = s.reader.Read(p.attributes.at("WEIGHTS_0"), TINYGLTF_TYPE_VEC4, false, what + " WEIGHTS_0");
-  if (joints.size() != n * 4 || weights.size() != n * 4) Fail(what + " JOINTS_0 or WEIGHTS_0 count differs from POSITION's");
+  std::vector<uint32_t> joints;
+  std::vector<float> weights;
+  size_t sets = 0;
+  for (;; ++sets) {
+    const std::string j = "JOINTS_" + std::to_string(sets), w = "WEIGHTS_" + std::to_string(sets);
+    if (!p.attributes.count(j) || !p.attributes.count(w)) break;
+    const std::vector<uint32_t> js = s.reader.ReadUnsigned(p.attributes.at(j), TINYGLTF_TYPE_VEC4, what + " " + j);
+    const std::vector<float> ws = s.reader.Read(p.attributes.at(w), TINYGLTF_TYPE_VEC4, false, what + " " + w);
+    if (js.size() != n * 4 || ws.size() != n * 4) Fail(what + " " + j + " or " + w + " count differs from POSITION's");
+    joints.insert(joints.end(), js.begin(), js.end());
+    weights.insert(weights.end(), ws.begin(), ws.end());
+  }
   std::vector<float> ibm;
   if (skin.inverseBindMatrices >= 0)
     ibm = s.reader.Read(skin.inverseBindMatrices, TINYGLTF_TYPE_MAT4, true, what + " inverse bind matrices");
@@ -269,21 +300,37 @@ void ReadSkin(const MeshSource& s, const tinygltf::Primitive& p, const tinygltf:
   for (size_t v = 0; v < n; ++v) {
     std::array<uint16_t, 4> j{};
     std::array<float, 4> w{};
-    for (size_t c = 0; c < 4; ++c) {
-      const uint32_t k = joints[v * 4 + c];
-      w[c] = weights[v * 4 + c];
-      if (!std::isfinite(w[c]) || w[c] < 0)
-        Fail(what + " WEIGHTS_0 " + std::to_string(v) + " is negative or not a finite number");
-      if (k >= skin.joints.size()) {
-        if (w[c] != 0) Fail(what + " vertex " + std::to_string(v) + " names skin joint " + std::to_string(k));
-        continue;
+    std::vector<std::pair<float, uint32_t>> all;  // (weight, skin joint) of every weight over 0
+    for (size_t set = 0; set < sets; ++set)
+      for (size_t c = 0; c < 4; ++c) {
+        const size_t at = set * n * 4 + v * 4 + c;
+        const uint32_t k = joints[at];
+        const float weight = weights[at];
+        if (!std::isfinite(weight) || weight < 0)
+          Fail(what + " WEIGHTS_" + std::to_string(set) + " " + std::to_string(v) + " is negative or not a finite number");
+        if (k >= skin.joints.size()) {
+          if (weight != 0) Fail(what + " vertex " + std::to_string(v) + " names skin joint " + std::to_string(k));
+          continue;
+        }
+        if (set == 0) j[c] = joint_of[k], w[c] = weight;
+        if (weight != 0) all.emplace_back(weight, k);
       }
-      j[c] = joint_of[k];
+    if (sets > 1 && all.size() > 4) {
+      std::vector<std::pair<float, uint32_t>> named;  // skeleton joints, for the metadata
+      for (const auto& [weight, k] : all) named.emplace_back(weight, joint_of[k]);
+      KeepFourHeaviest(named, v, mesh);
+      for (size_t c = 0; c < 4; ++c) j[c] = uint16_t(named[c].second), w[c] = named[c].first;
+    } else if (sets > 1) {  // the influences of every set fit in 4
+      j = {}, w = {};
+      for (size_t c = 0; c < all.size(); ++c) j[c] = joint_of[all[c].second], w[c] = all[c].first;
     }
     if (moves) {
       Vec3 sum{0, 0, 0};
-      for (size_t c = 0; c < 4; ++c)
-        if (w[c] != 0) sum = sum + TransformPoint(to_rest[joints[v * 4 + c]], mesh.positions[v]) * w[c];
+      for (size_t c = 0; c < 4; ++c) {
+        if (w[c] == 0) continue;
+        const auto skin_joint = std::find(joint_of.begin(), joint_of.end(), j[c]);
+        sum = sum + TransformPoint(to_rest[size_t(skin_joint - joint_of.begin())], mesh.positions[v]) * w[c];
+      }
       mesh.positions[v] = sum;
     }
     mesh.joints.push_back(j);
@@ -323,16 +370,17 @@ void ImportMeshes(const tinygltf::Model& model, const AccessorReader& reader, co
     for (size_t k = 0; k < gm.primitives.size(); ++k) {
       const tinygltf::Primitive& p = gm.primitives[k];
       const auto position = p.attributes.find("POSITION");
-      const bool lines = p.mode == TINYGLTF_MODE_LINE;
+      const bool lines = p.mode == TINYGLTF_MODE_LINE || p.mode == TINYGLTF_MODE_LINE_STRIP || p.mode == TINYGLTF_MODE_LINE_LOOP;
       if (position == p.attributes.end() || (!lines && p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != -1 &&
                                              p.mode != TINYGLTF_MODE_TRIANGLE_STRIP && p.mode != TINYGLTF_MODE_TRIANGLE_FAN))
-        continue;  // points, line strips and loops are not kept
+        continue;  // points are not kept
       const std::string what = ElementName("mesh", mesh_index) + " primitive " + std::to_string(k);
       auto [it, added] = mesh_of_positions.try_emplace(position->second, scene.meshes.size());
       if (added) {
         Mesh mesh;
         mesh.name = gm.name.empty() ? "mesh_" + std::to_string(mesh_index) : gm.name;
         if (gm.primitives.size() > 1 && k > 0) mesh.name += "_" + std::to_string(k);
+        mesh.metadata = MetadataOf(extras);  // before the skin, which may add kMeshInfluencesKey
         ReadAttributes(source, p, what, mesh);
         const bool skinned = skin >= 0 && size_t(skin) < model.skins.size() && p.attributes.count("JOINTS_0") &&
                              p.attributes.count("WEIGHTS_0");
@@ -348,7 +396,6 @@ void ImportMeshes(const tinygltf::Model& model, const AccessorReader& reader, co
         mesh.material = own != extras.end() && own->is_number_unsigned() && own->get<size_t>() < scene.materials.size()
                             ? own->get<int>()
                             : material;
-        mesh.metadata = MetadataOf(extras);
         scene.meshes.push_back(std::move(mesh));
       }
       Mesh& mesh = scene.meshes[it->second];

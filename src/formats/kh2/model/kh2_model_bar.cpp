@@ -54,6 +54,26 @@ std::vector<Mesh> MapJoints(const Scene& scene, const Skeleton& target, std::vec
                                  "', which the model's skeleton does not have");
           m.joints[v][k] = it->second;
         }
+    // The influences past 4 name the scene's joints too: renamed the same way (a joint the
+    // model lacks drops that record: the vertex keeps its 4).
+    const auto over = m.metadata.find(kMeshInfluencesKey);
+    if (!from.joints.empty() && over != m.metadata.end() && over->is_array()) {
+      Value mapped = Value::array();
+      for (const Value& e : *over) {
+        if (!e.is_object() || !e.contains("joints") || !e["joints"].is_array()) continue;
+        Value copy = e;
+        bool known = true;
+        for (Value& j : copy["joints"]) {
+          const int64_t index = j.is_number_integer() ? j.get<int64_t>() : -1;
+          const auto it = index >= 0 && size_t(index) < from.joints.size() ? by_name.find(from.joints[size_t(index)].name)
+                                                                          : by_name.end();
+          known = known && it != by_name.end();
+          if (known) j = Value(int64_t(it->second));
+        }
+        if (known) mapped.push_back(std::move(copy));
+      }
+      m.metadata[kMeshInfluencesKey] = std::move(mapped);
+    }
     out.push_back(std::move(m));
   }
   return out;

@@ -22,7 +22,6 @@ constexpr size_t kModelHeaderSize = 0x20;
 constexpr size_t kGroupHeaderSize = 0x20;
 constexpr size_t kMaxModels = 64;
 constexpr int32_t kModelShadow = 4;                     // model header type: 3 object, 4 shadow
-constexpr char kInfluencesKey[] = "influences_over_4";  // mesh metadata: every influence of a vertex of over 4
 
 std::string N(uint64_t v) { return std::to_string(v); }
 
@@ -99,8 +98,8 @@ void KeepAllInfluences(Mesh& mesh, const std::vector<std::pair<float, uint16_t>>
     joints.push_back(Value(int64_t(joint)));
     weights.push_back(Value(double(total > 0 ? weight / total : 0)));
   }
-  if (!mesh.metadata.contains(kInfluencesKey)) mesh.metadata[kInfluencesKey] = Value::array();
-  mesh.metadata[kInfluencesKey].push_back(
+  if (!mesh.metadata.contains(kMeshInfluencesKey)) mesh.metadata[kMeshInfluencesKey] = Value::array();
+  mesh.metadata[kMeshInfluencesKey].push_back(
       Value{{"vertex", int64_t(mesh.positions.size() - 1)}, {"joints", joints}, {"weights", weights}});
 }
 

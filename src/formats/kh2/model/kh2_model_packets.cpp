@@ -90,7 +90,7 @@ VertexData Influences(const Mesh& mesh, size_t bones) {
       if (mesh.weights[v][k] > 0) d.influences[v].emplace_back(int32_t(mesh.joints[v][k]), mesh.weights[v][k]);
     if (d.influences[v].empty()) throw Error::General("mesh '" + mesh.name + "' vertex " + std::to_string(v) + " has no weight");
   }
-  const auto over = mesh.metadata.find("influences_over_4");
+  const auto over = mesh.metadata.find(kMeshInfluencesKey);
   if (over != mesh.metadata.end() && over->is_array())
     for (const Value& e : *over) {
       if (!e.is_object() || !e.contains("vertex") || !e.contains("joints") || !e.contains("weights")) continue;
