@@ -221,4 +221,31 @@ void ByteWriter::AlignTo(size_t alignment, uint8_t fill) {
   while (out_.size() % alignment) out_.push_back(fill);
 }
 
+namespace le {
+namespace {
+void CheckSpan(size_t size, size_t at, size_t width) {
+  if (at > size || width > size - at)
+    throw Error::General("a " + std::to_string(8 * width) + "-bit value at " + Hex(at) + " lies outside the " +
+                         Hex(size) + "-byte image");
+}
+}  // namespace
+
+uint16_t Load16At(ByteView b, size_t at) {
+  CheckSpan(b.size(), at, 2);
+  return Load16(b.data() + at);
+}
+uint32_t Load32At(ByteView b, size_t at) {
+  CheckSpan(b.size(), at, 4);
+  return Load32(b.data() + at);
+}
+void Store16At(Bytes& b, size_t at, uint16_t v) {
+  CheckSpan(b.size(), at, 2);
+  Store16(b.data() + at, v);
+}
+void Store32At(Bytes& b, size_t at, uint32_t v) {
+  CheckSpan(b.size(), at, 4);
+  Store32(b.data() + at, v);
+}
+}  // namespace le
+
 }  // namespace animkit

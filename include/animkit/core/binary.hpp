@@ -4,6 +4,7 @@
 
 #include <animkit/core/error.hpp>
 
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -102,6 +103,39 @@ class ByteWriter {
   Endian endian_;
   Bytes out_;
 };
+
+// Little-endian loads and stores on memory the caller has already bounds-checked (a
+// vertex buffer, a kept file image patched in place). Untrusted input is read through
+// ByteReader; the `At` forms check the offset and throw instead.
+namespace le {
+inline uint16_t Load16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
+inline uint32_t Load32(const uint8_t* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+inline float LoadF32(const uint8_t* p) { return std::bit_cast<float>(Load32(p)); }
+inline void Store16(uint8_t* p, uint16_t v) {
+  p[0] = static_cast<uint8_t>(v);
+  p[1] = static_cast<uint8_t>(v >> 8);
+}
+inline void Store32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+inline void StoreF32(uint8_t* p, float v) { Store32(p, std::bit_cast<uint32_t>(v)); }
+inline void Append16(Bytes& b, uint16_t v) {
+  b.push_back(static_cast<uint8_t>(v));
+  b.push_back(static_cast<uint8_t>(v >> 8));
+}
+inline void Append32(Bytes& b, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+inline void AppendF32(Bytes& b, float v) { Append32(b, std::bit_cast<uint32_t>(v)); }
+// Checked: an Error naming `at` when [at, at + width) lies outside b.
+uint16_t Load16At(ByteView b, size_t at);
+uint32_t Load32At(ByteView b, size_t at);
+void Store16At(Bytes& b, size_t at, uint16_t v);
+void Store32At(Bytes& b, size_t at, uint32_t v);
+inline void StoreF32At(Bytes& b, size_t at, float v) { Store32At(b, at, std::bit_cast<uint32_t>(v)); }
+}  // namespace le
 
 // UTF-16 code units to UTF-8 (unpaired surrogates become U+FFFD) and back (invalid
 // UTF-8 bytes become U+FFFD).

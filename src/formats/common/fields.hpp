@@ -3,6 +3,9 @@
 // errors call it and its `info` key) and a member; the member's type gives the width:
 // uint8_t U8, int16_t I16, uint16_t U16, int32_t I32, uint32_t U32, float F32, and a
 // std::array of those, element after element.
+//
+// A table is a counted run of one record: ReadTable checks that the run fits before it
+// allocates, and DescribeTable gives `info` one object per record from the same list.
 #pragma once
 
 #include <animkit/core/binary.hpp>
@@ -12,7 +15,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <tuple>
+#include <vector>
 
 namespace animkit::fields {
 
@@ -31,6 +37,7 @@ constexpr std::tuple<F...> List(F... fields) {
 }
 
 inline void Read(ByteReader& r, uint8_t& v, const char* what) { v = r.U8(what); }
+inline void Read(ByteReader& r, int8_t& v, const char* what) { v = r.I8(what); }
 inline void Read(ByteReader& r, int16_t& v, const char* what) { v = r.I16(what); }
 inline void Read(ByteReader& r, uint16_t& v, const char* what) { v = r.U16(what); }
 inline void Read(ByteReader& r, int32_t& v, const char* what) { v = r.I32(what); }
@@ -42,6 +49,7 @@ void Read(ByteReader& r, std::array<T, N>& a, const char* what) {
 }
 
 inline void Write(ByteWriter& w, uint8_t v) { w.U8(v); }
+inline void Write(ByteWriter& w, int8_t v) { w.I8(v); }
 inline void Write(ByteWriter& w, int16_t v) { w.I16(v); }
 inline void Write(ByteWriter& w, uint16_t v) { w.U16(v); }
 inline void Write(ByteWriter& w, int32_t v) { w.I32(v); }
@@ -50,6 +58,23 @@ inline void Write(ByteWriter& w, float v) { w.F32(v); }
 template <class T, size_t N>
 void Write(ByteWriter& w, const std::array<T, N>& a) {
   for (const T& v : a) Write(w, v);
+}
+
+// The width in bytes of one field's type, and of a whole record.
+template <class T>
+constexpr size_t Width() {
+  if constexpr (requires { std::tuple_size<T>::value; })
+    return std::tuple_size<T>::value * Width<typename T::value_type>();
+  else
+    return sizeof(T);
+}
+template <class S, class M>
+constexpr size_t Width(const Field<S, M>&) {
+  return Width<M>();
+}
+template <class List>
+constexpr size_t Size(const List& list) {
+  return std::apply([](const auto&... f) { return (size_t{0} + ... + Width(f)); }, list);
 }
 
 // Reads every field of list into s, in order.
@@ -80,6 +105,33 @@ void WriteAt(Bytes& image, size_t at, Endian endian, const S& s, const List& lis
 template <class S, class List>
 void Describe(Value& info, const S& s, const List& list) {
   std::apply([&](const auto&... f) { ((info[f.name] = Value(s.*(f.member))), ...); }, list);
+}
+
+// Reads count records at r's position; the run is checked to fit before anything is
+// allocated; an error names the field and its offset.
+template <class S, class List>
+std::vector<S> ReadTable(ByteReader& r, uint64_t count, const List& list, std::string_view what) {
+  std::vector<S> out(r.Count(count, Size(list), what));
+  for (S& s : out) ReadAll(r, s, list);
+  return out;
+}
+
+template <class S, class List>
+void WriteTable(ByteWriter& w, const std::vector<S>& records, const List& list) {
+  for (const S& s : records) WriteAll(w, s, list);
+}
+
+// One object per record, keyed by the list's names (`info --full`).
+template <class S, class List>
+Value DescribeTable(const std::vector<S>& records, const List& list) {
+  Value::Array out;
+  out.reserve(records.size());
+  for (const S& s : records) {
+    Value one = Value::Object{};
+    Describe(one, s, list);
+    out.push_back(std::move(one));
+  }
+  return Value(std::move(out));
 }
 
 }  // namespace animkit::fields

@@ -81,5 +81,56 @@ TEST(Fields, DescribeSetsOneKeyPerField) {
   EXPECT_EQ(DumpJson(info), R"({"count":16909060,"flag":7,"offset":-2,"pair":[2571,3085],"scale":1.5})");
 }
 
+TEST(Fields, SizeIsTheSumOfTheMembersWidths) {
+  static_assert(fields::Size(kRecord) == 15);  // 4 + 2 + 1 + 4 + 2 * 2
+  EXPECT_EQ(fields::Size(kRecord), kLittle.size());
+}
+
+TEST(Fields, ATableReadsWritesAndDescribesEachRecord) {
+  Bytes two = kLittle;
+  two.insert(two.end(), kLittle.begin(), kLittle.end());
+  two[15] = 0x05;  // the second record's count: 0x01020305
+  ByteReader r(two, Endian::Little);
+  const std::vector<Record> table = fields::ReadTable<Record>(r, 2, kRecord, "records");
+  ASSERT_EQ(table.size(), 2u);
+  EXPECT_EQ(table[0].count, 0x01020304u);
+  EXPECT_EQ(table[1].count, 0x01020305u);
+  EXPECT_EQ(table[1].pair, (std::array<uint16_t, 2>{0x0A0B, 0x0C0D}));
+  ByteWriter w(Endian::Little);
+  fields::WriteTable(w, table, kRecord);
+  EXPECT_EQ(w.Take(), two);
+  const Value described = fields::DescribeTable(table, kRecord);
+  ASSERT_EQ(described.size(), 2u);
+  EXPECT_EQ(described[1]["count"].get<uint64_t>(), 0x01020305u);
+  EXPECT_EQ(described[0]["offset"].get<int64_t>(), -2);
+}
+
+TEST(Fields, ATableCountPastTheDataIsRefusedBeforeAllocating) {
+  ByteReader r(kLittle, Endian::Little);
+  try {
+    (void)fields::ReadTable<Record>(r, 0x40000000, kRecord, "records");
+    FAIL() << "a count of 2^30 records in 15 bytes must not read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("records: count 1073741824 of 15-byte entries does not fit"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Bytes, LittleEndianLoadsAndStoresAtAnOffsetAreChecked) {
+  Bytes b = {0x01, 0x02, 0x03, 0x04, 0x05};
+  EXPECT_EQ(le::Load32At(b, 1), 0x05040302u);
+  EXPECT_EQ(le::Load16At(b, 0), 0x0201u);
+  le::Store32At(b, 0, 0xAABBCCDD);
+  EXPECT_EQ(b, (Bytes{0xDD, 0xCC, 0xBB, 0xAA, 0x05}));
+  EXPECT_THROW((void)le::Load32At(b, 2), Error);
+  EXPECT_THROW(le::Store16At(b, 4, 1), Error);
+  EXPECT_THROW((void)le::Load32At(b, SIZE_MAX - 1), Error);
+  Bytes out;
+  le::Append16(out, 0x0102);
+  le::AppendF32(out, 1.5f);
+  EXPECT_EQ(out, (Bytes{0x02, 0x01, 0x00, 0x00, 0xC0, 0x3F}));
+  EXPECT_EQ(le::LoadF32(out.data() + 2), 1.5f);
+}
+
 }  // namespace
 }  // namespace animkit
