@@ -46,33 +46,30 @@ std::vector<TransformTRS> Pose(const Clip& clip, const Skeleton& skeleton) {
 TEST(ModelPose, TwoJointChainUnderBothRules) {
   const Skeleton s = Chain();
   const float h = std::sqrt(0.5f);  // Rz(90 deg) = (0, 0, h, h)
-  // Matrix: diag(2,1,1) * [Rz90 | (1,0,0)]: origin (2,0,0), axes (0,1,0) and (-2,0,0): Rz90, scale (1,2,1).
-  {
-    const Clip clip = ChainClip(kPi / 2, ScaleInheritance::Matrix);
+  // Matrix: diag(2,1,1) * [Rz90 | (1,0,0)]: origin (2,0,0), axes (0,1,0) and (-2,0,0): Rz90, scale (1,2,1);
+  // the tip, (1,0,0) in the child's frame, is (0,1,0) scaled by diag(2,1,1): (0,1,0) from (2,0,0).
+  // PerAxis: S = (2,1,1) * (1,1,1), R = Rz90, T = R_p (S_p * (1,0,0)) = (2,0,0); the tip is
+  // Rz90 * ((2,1,1) * (1,0,0)) = (0,2,0) from (2,0,0).
+  struct Expected {
+    ScaleInheritance rule;
+    Vec3 scale, tip;
+  };
+  for (const Expected& e : {Expected{ScaleInheritance::Matrix, {1, 2, 1}, {2, 1, 0}},
+                            Expected{ScaleInheritance::PerAxis, {2, 1, 1}, {2, 2, 0}}}) {
+    SCOPED_TRACE(e.rule == ScaleInheritance::Matrix ? "matrix" : "per axis");
+    const Clip clip = ChainClip(kPi / 2, e.rule);
     ClipModelPose model(clip, s);
     model.Compose(Pose(clip, s));
     test::ExpectVec(model.OfTrack(1).translation, 2, 0, 0);
     test::ExpectQuat(model.OfTrack(1).rotation, 0, 0, h, h);
-    test::ExpectVec(model.OfTrack(1).scale, 1, 2, 1);
-    // tip: (1,0,0) in the child's frame is (0,1,0) scaled by diag(2,1,1): (0,1,0) from (2,0,0).
-    test::ExpectVec(model.transforms()[2].translation, 2, 1, 0);
-  }
-  // PerAxis: S = (2,1,1) * (1,1,1), R = Rz90, T = R_p (S_p * (1,0,0)) = (2,0,0).
-  {
-    const Clip clip = ChainClip(kPi / 2, ScaleInheritance::PerAxis);
-    ClipModelPose model(clip, s);
-    model.Compose(Pose(clip, s));
-    test::ExpectVec(model.OfTrack(1).translation, 2, 0, 0);
-    test::ExpectQuat(model.OfTrack(1).rotation, 0, 0, h, h);
-    test::ExpectVec(model.OfTrack(1).scale, 2, 1, 1);
-    // tip: Rz90 * ((2,1,1) * (1,0,0)) = (0,2,0) from (2,0,0).
-    test::ExpectVec(model.transforms()[2].translation, 2, 2, 0);
+    test::ExpectVec(model.OfTrack(1).scale, e.scale.x, e.scale.y, e.scale.z);
+    test::ExpectVec(model.transforms()[2].translation, e.tip.x, e.tip.y, e.tip.z);
     // The plain function agrees, with matrices that are MatrixFromTRS of the transforms.
     std::vector<Mat4> m(3);
     std::vector<TransformTRS> t(3);
-    ASSERT_TRUE(LocalToModel(s, model.locals(), ScaleInheritance::PerAxis, m, t));
-    test::ExpectVec(t[2].translation, 2, 2, 0);
-    test::ExpectVec(TransformPoint(m[2], {0, 0, 0}), 2, 2, 0);
+    ASSERT_TRUE(LocalToModel(s, model.locals(), e.rule, m, t));
+    test::ExpectVec(t[2].translation, e.tip.x, e.tip.y, e.tip.z);
+    test::ExpectVec(TransformPoint(m[2], {0, 0, 0}), e.tip.x, e.tip.y, e.tip.z);
   }
 }
 

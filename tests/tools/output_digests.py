@@ -9,6 +9,12 @@ Fixture entries are skipped (with a message) when ../shared/fixtures is absent. 
 intended change of output re-records the file, and its commit says why.
 
   output_digests.py --cli build/release/tools/animkit/animkit [--update]
+
+The same outputs of every real file (../shared/real) compare two builds, before and after a
+change, without committing digests of third-party files:
+
+  output_digests.py --cli OLD --real --record /tmp/real.json --update
+  output_digests.py --cli NEW --real --record /tmp/real.json
 """
 
 import argparse
@@ -109,12 +115,20 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--update", action="store_true")
+    ap.add_argument("--real", action="store_true", help="the real files of ../shared/real instead of the samples")
+    ap.add_argument("--record", default=RECORD, help="the digests file (default: the committed one)")
     a = ap.parse_args()
     cli = os.path.abspath(a.cli)
     fixtures = os.path.abspath(os.path.join(SOURCE, "..", "shared", "fixtures"))
     roots = [("samples", os.path.join(SOURCE, "samples"))]
     have_fixtures = os.path.isdir(fixtures)
-    if have_fixtures:
+    if a.real:
+        real = os.path.abspath(os.path.join(SOURCE, "..", "shared", "real"))
+        if not os.path.isdir(real):
+            print(f"skipped: {real} is absent")
+            return 0
+        roots, have_fixtures = [("real", real)], False
+    elif have_fixtures:
         roots.append(("fixtures", fixtures))
     out = {}
     with tempfile.TemporaryDirectory() as scratch:
@@ -125,12 +139,12 @@ def main():
                 if os.path.isdir(os.path.join(root, sub)):
                     folder_outputs(cli, label + "/" + sub, os.path.join(root, sub), scratch, out)
     if a.update:
-        with open(RECORD, "w") as f:
+        with open(a.record, "w") as f:
             json.dump(out, f, indent=1, sort_keys=True)
             f.write("\n")
-        print(f"recorded {len(out)} digests in {RECORD}")
+        print(f"recorded {len(out)} digests in {a.record}")
         return 0
-    recorded = json.load(open(RECORD))
+    recorded = json.load(open(a.record))
     failed, compared, skipped = [], 0, 0
     for k, v in sorted(recorded.items()):
         if k not in out:
