@@ -35,6 +35,18 @@ BatchConvertJob Job(const fs::path& in, const fs::path& out, unsigned threads) {
   return job;
 }
 
+// Copies samples into root/in (each {sample, place}) and converts the folder, every file
+// paired with its companion (--skeleton auto).
+BatchReport RunPairedByCompanion(const fs::path& root, const std::vector<std::pair<std::string, std::string>>& files) {
+  for (const auto& [sample, to] : files) {
+    fs::create_directories((root / to).parent_path());
+    fs::copy_file(test::SourcePath("samples/" + sample), root / to);
+  }
+  BatchConvertJob job = Job(root / "in", root / "out", 2);
+  job.skeleton = std::string(kSkeletonAuto);
+  return job.Run();
+}
+
 TEST(BatchGlob, Patterns) {
   EXPECT_TRUE(GlobMatch("**/p_ex100*.mset", "obj/p_ex100_a.mset"));
   EXPECT_TRUE(GlobMatch("**/p_ex100*.mset", "p_ex100.mset"));
@@ -263,19 +275,13 @@ TEST(BatchConvert, SkeletonMapPairsAnimationsWithSkeletons) {
 
 TEST(BatchConvert, SkeletonAutoPairsEachFileWithItsCompanionInItsFolder) {
   const fs::path root = TempDir("batch-skeleton-auto");
-  const auto copy = [&](const std::string& sample, const std::string& to) {
-    fs::create_directories((root / to).parent_path());
-    fs::copy_file(test::SourcePath("samples/" + sample), root / to);
-  };
-  copy("psx_tmd/figure.anm", "in/figure/figure.anm");
-  copy("psx_tmd/figure.tmd", "in/figure/figure.tmd");
-  copy("edf_canm/soldier5.canm", "in/soldier/soldier5.canm");
-  copy("edf_canm/soldier6.canm", "in/soldier/soldier6.canm");
-  copy("edf_canm/soldier.mdb", "in/soldier/soldier.mdb");
-  copy("psx_anm/wave.anm", "in/alone/wave.anm");
-  BatchConvertJob job = Job(root / "in", root / "out", 2);
-  job.skeleton = std::string(kSkeletonAuto);
-  const BatchReport report = job.Run();
+  const BatchReport report = RunPairedByCompanion(root, {
+      {"psx_tmd/figure.anm", "in/figure/figure.anm"},
+      {"psx_tmd/figure.tmd", "in/figure/figure.tmd"},
+      {"edf_canm/soldier5.canm", "in/soldier/soldier5.canm"},
+      {"edf_canm/soldier6.canm", "in/soldier/soldier6.canm"},
+      {"edf_canm/soldier.mdb", "in/soldier/soldier.mdb"},
+      {"psx_anm/wave.anm", "in/alone/wave.anm"}});
   EXPECT_EQ(report.failed, 0u);
   EXPECT_EQ(Find(report, "figure/figure.anm")->skeleton, "figure/figure.tmd");
   EXPECT_EQ(Find(report, "soldier/soldier5.canm")->skeleton, "soldier/soldier.mdb");
@@ -293,18 +299,12 @@ TEST(BatchConvert, SkeletonAutoPairsEachFileWithItsCompanionInItsFolder) {
 // models, named alike (upper case, as the game's files are) or one archive alone in a folder.
 TEST(BatchConvert, EdfSetsPairWithTheArchiveOfTheirModel) {
   const fs::path root = TempDir("batch-edf-sets");
-  const auto copy = [&](const std::string& sample, const std::string& to) {
-    fs::create_directories((root / to).parent_path());
-    fs::copy_file(test::SourcePath("samples/" + sample), root / to);
-  };
-  copy("edf_cas/soldier6.cas", "in/OBJECT/SOLDIER.CAS");
-  copy("edf_cas/soldier.rab", "in/OBJECT/SOLDIER.RAB");
-  copy("edf_cas/soldier.rab", "in/OBJECT/OTHER.RAB");
-  copy("edf_cas/soldier5.cas", "in/OLD/soldier5.cas");
-  copy("edf_cas/soldier.rab", "in/OLD/soldier.rab");
-  BatchConvertJob job = Job(root / "in", root / "out", 2);
-  job.skeleton = std::string(kSkeletonAuto);
-  const BatchReport report = job.Run();
+  const BatchReport report = RunPairedByCompanion(root, {
+      {"edf_cas/soldier6.cas", "in/OBJECT/SOLDIER.CAS"},
+      {"edf_cas/soldier.rab", "in/OBJECT/SOLDIER.RAB"},
+      {"edf_cas/soldier.rab", "in/OBJECT/OTHER.RAB"},
+      {"edf_cas/soldier5.cas", "in/OLD/soldier5.cas"},
+      {"edf_cas/soldier.rab", "in/OLD/soldier.rab"}});
   EXPECT_EQ(report.failed, 0u);
   EXPECT_EQ(report.converted, 5u);
   EXPECT_EQ(Find(report, "OBJECT/SOLDIER.CAS")->skeleton, "OBJECT/SOLDIER.RAB");
