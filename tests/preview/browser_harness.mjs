@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const SKIP = 77;
 
@@ -56,4 +57,27 @@ export function checker() {
       process.exit(failures.length ? 1 : 0);
     },
   };
+}
+
+// Debian's Chromium headless on a closed network, WebGL through SwiftShader: the flags every
+// browser test launches it with.
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+export function launchChromium(chromium, chromiumPath) {
+  return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+}
+
+// Opens a preview page in a new tab of `context` and waits for it: the tab, the errors it
+// reported, `failed` (null when the page became ready, else why not) and its time to ready.
+export async function openPreview(context, file) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const started = Date.now();
+  await page.goto(pathToFileURL(file).href);
+  const failed = await page.evaluate(() => window.animkitPreview.ready.then(() => null, (e) => String(e)));
+  return { page, errors, failed, seconds: (Date.now() - started) / 1000 };
 }

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { checker, loadChromium, parseArgs } from './browser_harness.mjs';
+import { checker, loadChromium, parseArgs, launchChromium } from './browser_harness.mjs';
 
 const args = parseArgs('node preview_damage_test.mjs --cli ANIMKIT --samples DIR --out DIR [--chromium PATH]',
                        ['cli', 'samples', 'out']);
@@ -40,11 +40,7 @@ const cases = [
   { file: untextured, said: /warning: meshes: the texture entry could not be read/, stderr: /texture entry could not be read/ },
 ];
 
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--use-angle=swiftshader',
-         '--enable-unsafe-swiftshader'],
-});
+const browser = await launchChromium(chromium, chromiumPath);
 const tab = await browser.newPage({ viewport: { width: 1000, height: 600 } });
 for (const c of cases) {
   const name = path.basename(c.file);

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { checker, loadChromium, parseArgs } from './browser_harness.mjs';
+import { checker, loadChromium, parseArgs, launchChromium, openPreview } from './browser_harness.mjs';
 import { composeWorld, diagonal, nodeTree, readGlbJson } from './preview_reference.mjs';
 
 const args = parseArgs('node preview_moveset_test.mjs --cli ANIMKIT --make-moveset MAKE_MOVESET --out DIR [--chromium PATH]', ['cli', 'make-moveset', 'out']);
@@ -42,27 +42,15 @@ run(cli, 'preview', mset, '-o', pagePath);
 const site = path.join(out, 'site');
 run(cli, 'preview', input, '-o', site);
 
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-         '--disable-background-networking', '--disable-component-update', '--disable-sync',
-         '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-});
+const browser = await launchChromium(chromium, chromiumPath);
 const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
 const requests = [];
 context.on('request', (r) => { if (!/^(file|data|blob):/.test(r.url())) requests.push(r.url()); });
 const report = { page_bytes: fs.statSync(pagePath).size, glb_bytes: fs.statSync(glb).size };
 
 // Opens a page; returns it with its time to ready (seconds) and the errors it reports.
-async function open(file) {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  const started = Date.now();
-  await page.goto(pathToFileURL(file).href);
-  const failed = await page.evaluate(() => window.animkitPreview.ready.then(() => null, (e) => String(e)));
-  return { page, errors, failed, seconds: (Date.now() - started) / 1000 };
+function open(file) {
+  return openPreview(context, file);
 }
 
 // The page's joints at the frames of the clips, against `animkit sample --clip`.

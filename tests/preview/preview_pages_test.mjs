@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { checker, loadChromium, parseArgs } from './browser_harness.mjs';
+import { checker, loadChromium, parseArgs, launchChromium, openPreview } from './browser_harness.mjs';
 import { composeWorld, diagonal, nodeTree, readGlbJson } from './preview_reference.mjs';
 
 const args = parseArgs('node preview_pages_test.mjs --cli ANIMKIT --samples DIR --out DIR [--chromium PATH]',
@@ -46,12 +46,7 @@ check(/index\.html/.test(siteOutput), `preview DIR printed no index.html path: $
 const indexPath = path.join(site, 'index.html');
 check(fs.existsSync(indexPath), 'the gallery has no index.html');
 
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-         '--disable-background-networking', '--disable-component-update', '--disable-sync',
-         '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-});
+const browser = await launchChromium(chromium, chromiumPath);
 const context = await browser.newContext({ viewport: { width: 800, height: 500 } });
 const requests = [];
 context.on('request', (r) => {
@@ -115,12 +110,7 @@ try {
     const limit = 1.5e6 + 1.4 * glbBytes;
     check(pageBytes <= limit, `${row.path}: the page has ${pageBytes} bytes, over 1.5 MB + 1.4 x ${glbBytes}`);
 
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    await page.goto(pathToFileURL(pagePath).href);
-    const ready = await page.evaluate(() => window.animkitPreview.ready.then(() => null, (e) => String(e)));
+    const { page, errors, failed: ready } = await openPreview(context, pagePath);
     if (!check(ready === null, `${row.path}: the page did not load: ${ready}`)) { await page.close(); continue; }
 
     const shown = await page.evaluate(async () => {

@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { checker, loadChromium, parseArgs } from './browser_harness.mjs';
+import { checker, loadChromium, parseArgs, launchChromium, openPreview } from './browser_harness.mjs';
 
 const TOLERANCE = 1e-4;
 const args = parseArgs('node preview_skin_test.mjs --cli ANIMKIT --out DIR [--chromium PATH] [--python PYTHON]',
@@ -118,11 +118,7 @@ function compare(label, got, want, size) {
   return worst / size;
 }
 
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-         '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-});
+const browser = await launchChromium(chromium, chromiumPath);
 const context = await browser.newContext({ viewport: { width: 900, height: 600 } });
 const requests = [];
 context.on('request', (r) => { if (!/^(file|data|blob):/.test(r.url())) requests.push(r.url()); });
@@ -134,12 +130,7 @@ async function openPage(file, name, skeletonArgs = []) {
   run('convert', file, glb, ...skeletonArgs);
   const pageBytes = fs.statSync(page).size, glbBytes = fs.statSync(glb).size;
   check(pageBytes <= 1.5e6 + 1.4 * glbBytes, `${name}: the page has ${pageBytes} bytes, over 1.5 MB + 1.4 x ${glbBytes}`);
-  const tab = await context.newPage();
-  const errors = [];
-  tab.on('pageerror', (e) => errors.push(e.message));
-  tab.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await tab.goto(pathToFileURL(page).href);
-  const ready = await tab.evaluate(() => window.animkitPreview.ready.then(() => null, (e) => String(e)));
+  const { page: tab, errors, failed: ready } = await openPreview(context, page);
   check(ready === null, `${name}: the page did not load: ${ready}`);
   return { tab, errors, pageBytes, glbBytes, glbPath: glb };
 }
