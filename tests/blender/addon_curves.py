@@ -1,5 +1,5 @@
 # --part curves of test_addon.py: the control rig a clip's own curves make (import file
-# version 3, blender/animkit_io/curves.py, docs/blender.md "The control rig").
+# version 3, blender/animkit_io/io/curves.py, docs/blender.md "The control rig").
 #
 # Until `animkit import-data` writes curves, the test writes the import files itself
 # (write_import_file: the AKIMPORT layout): the header of a real `animkit import-data`

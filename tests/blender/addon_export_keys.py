@@ -1,4 +1,4 @@
-# Export of F-curve keys as they are (blender/animkit_io/export_keys.py):
+# Export of F-curve keys as they are (blender/animkit_io/io/export_keys.py):
 # - curves made here on bones of an imported clip: Bezier keys with FREE handles at the
 #   thirds (component curves keyed at different frames), a sparse linear bone and a
 #   constant one. Their glTF channels must be CUBICSPLINE / LINEAR / STEP over the union of
