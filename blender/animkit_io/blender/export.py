@@ -18,9 +18,11 @@ import tempfile
 import bpy
 from mathutils import Euler, Matrix, Quaternion, Vector
 
-from ..io import cli, export_keys, export_plan, export_run, formats, gltf_write, keys as keymod, rig as rigmod, slots
+from ..io import (cli, export_keys, export_plan, export_run, formats, gltf_write, keys as keymod, rig as rigmod,
+                  slots)
 from ..io.export_run import ExportError, ExportResult
 from . import action_api, actions_build, export_curves, export_model, mesh_read
+
 
 def find_armature(context):
     obj = context.view_layer.objects.active if context.view_layer else None

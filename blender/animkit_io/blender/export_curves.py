@@ -15,7 +15,6 @@ from ..io.export_run import ExportError
 from . import action_api
 
 
-
 def control_rig(rig):
     """Whether the rig has control bones (clips imported with their own curves)."""
     return any(n.get("control") for n in rig["nodes"])
