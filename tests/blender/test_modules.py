@@ -1,4 +1,5 @@
-# Checks of the add-on's pure modules (no bpy): the glTF writer (read back by animkit), the
+# Checks of the add-on's pure modules (no bpy): the add-on's layout (io/ without Blender,
+# no import cycle, every module reloaded), the glTF writer (read back by animkit), the
 # stored records (events from markers, hidden ranges, clip names), the format table and the
 # import file (against `animkit sample`, `info` and the glTF of `convert`); the checks that
 # run animkit need one (--cli or $ANIMKIT_CLI).
@@ -625,6 +626,21 @@ class Layout(unittest.TestCase):
         for m in sorted(graph):
             visit(m)
         self.assertIn("animkit_io.blender.export_curves", graph["animkit_io.blender.export"])
+
+    def test_reload_lists_every_module(self):
+        # register() reloads the add-on's modules (a re-enable in one session): every one, each
+        # after the ones it imports
+        import ast
+        with open(os.path.join(ADDON, "__init__.py"), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        listed = next(["animkit_io." + e.value for e in node.iter.elts] for node in ast.walk(tree)
+                      if isinstance(node, ast.For) and isinstance(node.iter, ast.Tuple))
+        modules = addon_modules()
+        packages = {m for m in modules if os.path.basename(_source(m)) == "__init__.py"}
+        self.assertEqual(sorted(listed), sorted(set(modules) - packages))
+        for k, m in enumerate(listed):
+            later = set(listed[k + 1:])
+            self.assertFalse(modules[m][0] & later, "%s is reloaded before %s" % (m, modules[m][0] & later))
 
     def test_io_imports_without_blender(self):
         import importlib
