@@ -21,10 +21,13 @@ import sys
 import tempfile
 import time
 
-import addon_utils
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blender_bench  # noqa: E402
+
 RUNS = []
+action_api = None  # the add-on's (blender_bench.enable_addon)
 _real_run = subprocess.run
 
 
@@ -45,7 +48,6 @@ def _same_bytes(a, b):
 def thin_curves(step):
     """Remakes every action's F-curves with a Bezier key every `step` frames."""
     kept = 0
-    from animkit_io import action_api
     for action in bpy.data.actions:
         for fc in action_api.fcurves(action):
             n = len(fc.keyframe_points)
@@ -66,7 +68,6 @@ def edit_one():
     """Moves the middle key of the first stored curve of the first action holding curves;
     returns what it edited (or "" when no action holds the file's curves)."""
     import json
-    from animkit_io import action_api
     for action in bpy.data.actions:
         stored = json.loads(action.get("animkit_curves", "{}") or "{}").get("curves", [])
         arm = bpy.context.view_layer.objects.active
@@ -101,22 +102,15 @@ def _interpolations(glb):
 
 
 def main():
-    argv = sys.argv[sys.argv.index("--") + 1:]
-    cli = argv[argv.index("--cli") + 1]
-    addon = argv[argv.index("--addon") + 1] if "--addon" in argv else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "blender")
-    out_dir = argv[argv.index("--out") + 1] if "--out" in argv else tempfile.mkdtemp(prefix="animkit_bench_")
-    thin = int(argv[argv.index("--thin") + 1]) if "--thin" in argv else 0
+    global action_api
+    argv, options, files = blender_bench.arguments(("--cli", "--addon", "--out", "--thin"))
+    out_dir = options.get("--out") or tempfile.mkdtemp(prefix="animkit_bench_")
+    thin = int(options.get("--thin", 0))
     edit = "--edit-one" in argv
-    valued = ("--cli", "--addon", "--out", "--thin")
-    files = [a for k, a in enumerate(argv) if not a.startswith("--") and argv[k - 1] not in valued]
-    sys.path.insert(0, os.path.abspath(addon))
-    addon_utils.enable("animkit_io", default_set=True, handle_error=None)
-    bpy.context.preferences.addons["animkit_io"].preferences.animkit_path = os.path.abspath(cli)
+    action_api = blender_bench.enable_addon(options.get("--addon"), options["--cli"])
     os.makedirs(out_dir, exist_ok=True)
     keep = os.path.join(out_dir, "clips.glb")
     os.environ["ANIMKIT_BLENDER_KEEP_GLTF"] = keep
-    from animkit_io import action_api  # F-curves on any Blender (layered actions from 4.4)
     subprocess.run = _timed_run
     for spec in files:
         path, _, skeleton = spec.partition(":")

@@ -18,8 +18,10 @@ import subprocess
 import sys
 import time
 
-import addon_utils
 import bpy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blender_bench  # noqa: E402
 
 RUNS = []
 _real_run = subprocess.run
@@ -55,18 +57,9 @@ def _largest_property(ids):
 
 
 def main():
-    argv = sys.argv[sys.argv.index("--") + 1:]
-    cli = argv[argv.index("--cli") + 1]
-    addon = argv[argv.index("--addon") + 1] if "--addon" in argv else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "blender")
-    clips = argv[argv.index("--clips") + 1] if "--clips" in argv else ""
-    save = argv[argv.index("--save") + 1] if "--save" in argv else ""
-    valued = ("--cli", "--addon", "--clips", "--save")
-    files = [a for k, a in enumerate(argv) if not a.startswith("--") and argv[k - 1] not in valued]
-    sys.path.insert(0, os.path.abspath(addon))
-    addon_utils.enable("animkit_io", default_set=True, handle_error=None)
-    bpy.context.preferences.addons["animkit_io"].preferences.animkit_path = os.path.abspath(cli)
-    from animkit_io import action_api  # F-curves on any Blender (layered actions from 4.4)
+    _argv, options, files = blender_bench.arguments(("--cli", "--addon", "--clips", "--save"))
+    clips, save = options.get("--clips", ""), options.get("--save", "")
+    action_api = blender_bench.enable_addon(options.get("--addon"), options["--cli"])
     subprocess.run = _counting_run
     for spec in files:
         path, _, skeleton = spec.partition(":")

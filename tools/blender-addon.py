@@ -31,6 +31,8 @@ SOURCE = os.path.join(ROOT, "blender", "animkit_io")
 PACKAGE = "animkit_io"
 MANIFEST = "blender_manifest.toml"
 SKIP = 77
+# In both packages: the add-on's entry, its table and its two packages (docs/blender.md, "Layout").
+PACKAGE_FILES = ("__init__.py", "operators.py", "formats.json", "io/__init__.py", "blender/__init__.py")
 # Left out of both packages: what Python and editors leave beside the sources.
 EXCLUDED_DIRS = {"__pycache__"}
 
@@ -147,14 +149,15 @@ def build_extension(out, version):
 
 
 def check_zip(path, prefix, manifest):
-    """What a user's Blender reads: the add-on's files under `prefix`, formats.json among
-    them, the manifest at the top (extension) or none (legacy), nothing compiled."""
+    """What a user's Blender reads: the add-on's files under `prefix`, formats.json and its
+    two packages (io/, blender/) among them, the manifest at the top (extension) or none
+    (legacy), nothing compiled."""
     with zipfile.ZipFile(path) as z:
         names = set(z.namelist())
     expected = {prefix + name for _, name in source_files() if manifest or name != MANIFEST}
     if names != expected:
         raise BuildError("%s holds %s, expected %s" % (path, sorted(names ^ expected), "the add-on's files"))
-    for needed in ("__init__.py", "formats.json") + ((MANIFEST,) if manifest else ()):
+    for needed in PACKAGE_FILES + ((MANIFEST,) if manifest else ()):
         if prefix + needed not in names:
             raise BuildError("%s lacks %s" % (path, prefix + needed))
 

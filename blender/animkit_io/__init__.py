@@ -1,12 +1,20 @@
 # animkit for Blender: imports and exports game animation formats through the animkit
-# command line. The operators are thin; the work is in build.py (import), mesh_build.py
-# (mesh objects, skins and materials), export.py (export), cli.py (running animkit),
-# formats.py (the library's format and option table), import_data.py (the file one
-# import run writes), gltf_mesh.py (primitives' triangles, edges and influences),
-# gltf_write.py (the clips handed back to animkit), rig.py (the stored skeleton and clip
-# records), slots.py (slots sharing data), export_plan.py (the format and template an
-# export uses, as `animkit export-plan` decides them) and action_api.py (actions' F-curves
-# in every Blender).
+# command line, laid out as glTF-Blender-IO is:
+#   operators.py  the operators, preferences and menu entries (declarations, one hand-off each)
+#   blender/      what calls Blender: build.py (import), mesh_build.py (mesh objects, skins,
+#                 materials), actions_build.py (actions), export.py (export: clips),
+#                 export_model.py and mesh_read.py (the character's meshes), export_curves.py
+#                 (a control rig's curves), action_api.py (F-curves in every Blender),
+#                 option_props.py (one property per library option)
+#   io/           pure Python, no bpy (tested with any Python 3): cli.py (running animkit),
+#                 formats.py (the library's table, formats.json), import_data.py (the file one
+#                 import run writes), export_plan.py (`animkit export-plan`), rig.py (the
+#                 stored skeleton and clip records), slots.py, curves.py and keys.py (curves
+#                 and keys as F-curves), export_keys.py (F-curve keys as glTF channels),
+#                 mesh_gltf.py (Blender's corners as glTF vertices), gltf_mesh.py (the
+#                 import's primitives' topology), gltf_write.py (the glb handed to animkit),
+#                 export_run.py (an export run's result and error)
+# io/ imports nothing of blender/; the import graph has no cycle (tests/blender/test_modules.py).
 
 bl_info = {
     "name": "animkit: game animation formats",
@@ -19,16 +27,16 @@ bl_info = {
     "category": "Import-Export",
 }
 
-# Outside Blender (no bpy) only the pure modules are usable: cli, formats, import_data,
-# gltf_mesh, gltf_write, rig, slots and export_plan import without bpy, so they can be
-# tested with any Python 3.
-
 
 def _reload():
     import importlib
     import sys
-    for name in ("cli", "formats", "import_data", "gltf_mesh", "gltf_write", "option_props", "rig", "slots", "export_plan",
-                 "action_api", "mesh_build", "build", "export", "operators"):
+    # io first, then blender in dependency order, then the operators
+    for name in ("io.cli", "io.formats", "io.curves", "io.keys", "io.rig", "io.slots", "io.import_data",
+                 "io.export_plan", "io.export_run", "io.export_keys", "io.gltf_mesh", "io.mesh_gltf", "io.gltf_write",
+                 "blender.option_props", "blender.action_api", "blender.actions_build", "blender.mesh_build",
+                 "blender.build", "blender.mesh_read", "blender.export_model", "blender.export_curves",
+                 "blender.export", "operators"):
         module = sys.modules.get(__name__ + "." + name)
         if module is not None:
             importlib.reload(module)

@@ -1,15 +1,16 @@
-# The add-on's operators, preferences and menu entries (thin: the work is in build.py
-# and export.py). The format options are the library's: option_props.py makes one
-# property per option from formats.json.
+# The add-on's operators, preferences and menu entries: declarations, each handing its work
+# to one call (blender/build.py imports, blender/export.py exports). The format options are
+# the library's: blender/option_props.py makes one property per option from formats.json.
 
 import bpy
 from bpy.props import BoolProperty, EnumProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import build, cli, export, export_plan, formats, import_data, mesh_read
-from .option_props import AUTO, add_limit_properties, add_option_properties, option_args
+from .blender import build, export
+from .blender.option_props import AUTO, add_limit_properties, add_option_properties, option_args
+from .io import cli, export_plan, export_run, formats, import_data
 
-_ERRORS = (cli.AnimkitError, import_data.ImportDataError, export.ExportError, export_plan.PlanError, OSError)
+_ERRORS = (cli.AnimkitError, import_data.ImportDataError, export_run.ExportError, export_plan.PlanError, OSError)
 
 
 def _preferences(context):
@@ -179,9 +180,7 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
             except cli.AnimkitError:
                 exe = ""  # the dialog's notes say so; no default file
             if exe:
-                self.filepath = export_plan.default_path(exe, arm.get("animkit_source", ""),
-                                                         arm.get("animkit_format", ""),
-                                                         model=bool(mesh_read.mesh_objects(arm)))
+                self.filepath = export.default_file(exe, arm)
         return ExportHelper.invoke(self, context, event)
 
     def check(self, context):

@@ -30,7 +30,7 @@ class _AddonModule:
 
     def __getattr__(self, attr):
         import importlib
-        return getattr(importlib.import_module("animkit_io." + self._name), attr)
+        return getattr(importlib.import_module("animkit_io.blender." + self._name), attr)
 
 
 action_api = _AddonModule("action_api")

@@ -1,5 +1,5 @@
 # --part curves of test_addon.py: the control rig a clip's own curves make (import file
-# version 3, blender/animkit_io/curves.py, docs/blender.md "The control rig").
+# version 3, blender/animkit_io/io/curves.py, docs/blender.md "The control rig").
 #
 # Until `animkit import-data` writes curves, the test writes the import files itself
 # (write_import_file: the AKIMPORT layout): the header of a real `animkit import-data`
@@ -403,7 +403,7 @@ def check_export_curves(arm, curves, tmp):
         check("NOISE" in str(e) and control in str(e), "the refusal does not name the F-curve: %s" % e)
     fc.modifiers.remove(noise)
     print("export into the source: %d curves handed to %s, the edited one (key moved, handle turned, interpolation, "
-          "cycle) as edited; a Noise modifier refused" % (len(got), sys.modules["animkit_io.cli"].CURVES_REPLACE))
+          "cycle) as edited; a Noise modifier refused" % (len(got), sys.modules["animkit_io.io.cli"].CURVES_REPLACE))
 
 
 def check_export_gltf(arm, header, curves, tmp, n, parents, order, rest, size):

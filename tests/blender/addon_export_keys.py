@@ -1,4 +1,4 @@
-# Export of F-curve keys as they are (blender/animkit_io/export_keys.py):
+# Export of F-curve keys as they are (blender/animkit_io/io/export_keys.py):
 # - curves made here on bones of an imported clip: Bezier keys with FREE handles at the
 #   thirds (component curves keyed at different frames), a sparse linear bone and a
 #   constant one. Their glTF channels must be CUBICSPLINE / LINEAR / STEP over the union of
@@ -78,7 +78,7 @@ def _channels_of(clip, node):
 
 
 def _write(path, rig, clip):
-    from animkit_io import gltf_write
+    from animkit_io.io import gltf_write
     gltf_write.write_glb(path, rig, [clip])
     return path
 
@@ -102,7 +102,7 @@ def _compare(a, b, label, size):
 def check_keys_as_curves(samples, out_dir):
     """The Bezier / linear / constant curves written as keys equal the per-frame path (on a
     rig without control bones: KH2 clips import with their own curves, written back as such)."""
-    from animkit_io import export
+    from animkit_io.blender import export
     reset()
     arm = import_file(os.path.join(samples, "metroid_anim/run.anim"))
     action = arm.animation_data.action

@@ -343,7 +343,8 @@ def check_close_keys():
     """Two keys 1.2e-7 frames apart (frame 2 reached as 1.9999998 and 2.0, as in a real KH2
     moveset), written as the import writes keys: the curve is the Bezier of the keys as
     given on every Blender (4.3 and 5.2 merge such keys in FCurve.update())."""
-    from animkit_io import actions_build, keys as keymod
+    from animkit_io.io import keys as keymod
+    from animkit_io.blender import actions_build
     reset()
     curves = keymod.Curves(1, 4, keymod.BEZIER)
     a, b, c, d = 0.8, 1.6, -0.5, 0.4  # handle values at the thirds of each interval

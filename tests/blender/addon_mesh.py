@@ -64,9 +64,10 @@ def _meshes(doc, accessor):
         prims = []
         for p in m["primitives"]:
             a = {k: accessor(v) for k, v in p["attributes"].items()}
-            if "JOINTS_0" in a:
-                a["JOINTS_0"] = [tuple(node_names[skin_joints[j]] if w > 0 else "" for j, w in zip(js, ws))
-                                 for js, ws in zip(a["JOINTS_0"], a["WEIGHTS_0"])]
+            for key in [k for k in a if k.startswith("JOINTS_")]:
+                weights = a["WEIGHTS_" + key[len("JOINTS_"):]]
+                a[key] = [tuple(node_names[skin_joints[j]] if w > 0 else "" for j, w in zip(js, ws))
+                          for js, ws in zip(a[key], weights)]
             prims.append((a, [i[0] for i in accessor(p["indices"])], p.get("material")))
         out.append((m["name"], m.get("extras"), prims))
     return out
@@ -93,8 +94,10 @@ def compare_glb(rel, ours, ref):
             check(a["POSITION"] == ra["POSITION"], "%s: mesh %s positions differ" % (rel, name))
             check(idx == ridx, "%s: mesh %s triangles differ (%d indices, the file's %d)" % (
                 rel, name, len(idx), len(ridx)))
-            for key in ("JOINTS_0", "WEIGHTS_0"):
-                check(a.get(key) == ra.get(key), "%s: mesh %s %s differ" % (rel, name, key))
+            skin = lambda attrs: sorted(k for k in attrs if k.startswith(("JOINTS_", "WEIGHTS_")))  # noqa: E731
+            check(skin(a) == skin(ra), "%s: mesh %s has %s, the file's %s" % (rel, name, skin(a), skin(ra)))
+            for key in skin(a):
+                check(a[key] == ra[key], "%s: mesh %s %s differ" % (rel, name, key))
             for key, eps in (("TEXCOORD_0", 0.0), ("NORMAL", 0.0), ("COLOR_0", 0.0)):
                 check((key in a) == (key in ra), "%s: mesh %s %s %s" % (
                     rel, name, key, "written, the file has none" if key in a else "missing"))
@@ -122,7 +125,7 @@ def _export(rel, arm, out, step):
 
 
 def _positions(arm):
-    from animkit_io import mesh_read
+    from animkit_io.blender import mesh_read
     return {o.get("animkit_mesh_name", o.name): [tuple(v.co) for v in o.data.vertices]
             for o in mesh_read.mesh_objects(arm)}
 
@@ -130,7 +133,7 @@ def _positions(arm):
 def _move_first(arm, offset, restore=None):
     """Moves the first mesh's vertices by `offset` along x (or sets them to `restore`);
     returns its name."""
-    from animkit_io import mesh_read
+    from animkit_io.blender import mesh_read
     obj = mesh_read.mesh_objects(arm)[0]
     points = restore or [(v.co.x + offset, v.co.y, v.co.z) for v in obj.data.vertices]
     obj.data.vertices.foreach_set("co", [c for p in points for c in p])
@@ -157,7 +160,7 @@ def _farthest(points, others, eps):
 def _move_in_edit_mode(arm, offset):
     """Moves the first mesh's vertices by `offset` along x in Edit Mode (left in it)."""
     import bmesh
-    from animkit_io import mesh_read
+    from animkit_io.blender import mesh_read
     obj = mesh_read.mesh_objects(arm)[0]
     bpy.context.view_layer.objects.active = obj
     bpy.ops.object.mode_set(mode="EDIT")
@@ -168,14 +171,21 @@ def _move_in_edit_mode(arm, offset):
     return obj.get("animkit_mesh_name", obj.name)
 
 
-def check_model(rel, out_dir):
+def _import_model(rel):
+    """(path, the armature) of a model of ../shared imported afresh; (path, None) when absent."""
     path = os.path.join(SHARED, rel)
     if not os.path.isfile(path):
         print("%s: absent (%s), skipped" % (rel, SHARED))
-        return 0
-    from animkit_io import export, export_model
+        return path, None
     reset()
-    arm = import_file(path)
+    return path, import_file(path)
+
+
+def check_model(rel, out_dir):
+    from animkit_io.blender import export, export_model
+    path, arm = _import_model(rel)
+    if arm is None:
+        return 0
     base = os.path.join(out_dir, os.path.basename(path))
     ref, ours = base + ".import.glb", base + ".export.glb"
     animkit("convert", path, ref)
@@ -295,34 +305,33 @@ def _new_object(arm, bones):
 
 def check_new_mesh(out_dir):
     """A mesh made in Blender, written with the imported ones (the glTF only: what animkit
-    does with it is the library's): one glTF mesh per material, weights cut to four with
-    a warning, a vertex without weight bound with a warning, the new image as a PNG, and
-    animkit reads the glTF."""
-    rel = "fixtures/kh2/P_EX100.mdlx"
-    path = os.path.join(SHARED, rel)
-    if not os.path.isfile(path):
-        print("%s: absent (%s), skipped" % (rel, SHARED))
+    does with it is the library's): one glTF mesh per material, every weight as it is (a
+    vertex on five bones: JOINTS_0 and JOINTS_1, not renormalised), a vertex without weight
+    bound with a warning, the new image as a PNG, and animkit reads the glTF."""
+    from animkit_io.io import import_data
+    from animkit_io.blender import export, export_model
+    _path, arm = _import_model("fixtures/kh2/P_EX100.mdlx")
+    if arm is None:
         return 0
-    from animkit_io import export, export_model, import_data
-    reset()
-    arm = import_file(path)
     bones = [b.name for b in arm.data.bones][1:6]
     _new_object(arm, bones)
     rig, mapping, _extra = export.rig_of(arm)
     glb = os.path.join(out_dir, "P_EX100.added.glb")
     model, messages = export_model.write_model_glb(glb, arm, rig, mapping)
     warnings = [t for level, t in messages if level == "WARNING"]
-    check(any("1 vertices have more than 4 weights" in t for t in warnings), "no warning of the cut weights: %s" % warnings)
+    check(not any("weights" in t and "more than" in t for t in warnings), "the weights were cut: %s" % warnings)
     check(any("1 vertices have no weight" in t for t in warnings), "no warning of the vertex without weight: %s" % warnings)
     doc, acc, img = read_glb(glb)
     names = [m["name"] for m in doc["meshes"]]
     check(names[3:] == ["added", "added_added_plain"], "new meshes %s" % names[3:])
     a, idx, mat = _meshes(doc, acc)[3][2][0]
     check(len(a["POSITION"]) == 4 and len(idx) == 6, "the quad: %d vertices, %d indices" % (len(a["POSITION"]), len(idx)))
-    want = [bones[0], bones[1], bones[3], bones[4]]  # the 4 heaviest of 5, in the vertex's order
-    got = [j for j in a["JOINTS_0"][0] if j]
-    check(got == want, "vertex 0's joints %s, want %s" % (got, want))
-    check(abs(sum(a["WEIGHTS_0"][0]) - 1.0) < 1e-6, "vertex 0's weights sum %s" % sum(a["WEIGHTS_0"][0]))
+    got = [j for j in a["JOINTS_0"][0] + a["JOINTS_1"][0] if j]
+    check(got == bones, "vertex 0's joints %s, want %s (all five, in the vertex's order)" % (got, bones))
+    weights = [w for w in a["WEIGHTS_0"][0] + a["WEIGHTS_1"][0] if w]
+    want = list(struct.unpack("<5f", struct.pack("<5f", 0.1, 0.4, 0.05, 0.3, 0.15)))
+    check(weights == want, "vertex 0's weights %s, want %s (as given)" % (weights, want))
+    check(a["JOINTS_1"][1] == ("", "", "", ""), "vertex 1's second set %s, want none" % (a["JOINTS_1"][1],))
     texture = doc["materials"][mat]["pbrMetallicRoughness"]["baseColorTexture"]["index"]
     png = img(doc["textures"][texture]["source"])
     check(png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (2, 2), "the new image is no 2x2 PNG")
@@ -330,6 +339,6 @@ def check_new_mesh(out_dir):
     animkit("import-data", glb, "-o", out)
     scene = import_data.read(out).scene
     check(len(scene.meshes) == 5, "animkit reads %d meshes of the glTF, 5 written" % len(scene.meshes))
-    print("%s: a mesh made in Blender: 2 meshes (one per material), 4 of 5 weights, the new 2x2 PNG; "
-          "animkit reads the glTF" % rel)
+    print("P_EX100.mdlx: a mesh made in Blender: 2 meshes (one per material), all 5 weights, the new 2x2 PNG; "
+          "animkit reads the glTF")
     return 1

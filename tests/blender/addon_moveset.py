@@ -87,7 +87,8 @@ def check_edit(source, out, skeleton):
 
 def check_dialog(arm, path):
     """What the export dialog shows for the default file and for an .anm."""
-    from animkit_io import export, export_plan
+    from animkit_io.io import export_plan
+    from animkit_io.blender import export
     check(export_plan.default_path(CLI, arm["animkit_source"], arm["animkit_format"]) == path,
           "the dialog's default file is not the imported one")
     notes = export.dialog_notes(CLI, arm, path, "", "AUTO")

@@ -17,13 +17,13 @@ MAGIC = b"AKIMPORT"
 
 
 def _fcurves(action):
-    from animkit_io import action_api  # the add-on's: Blender 5 has no action.fcurves
+    from animkit_io.blender import action_api  # the add-on's: Blender 5 has no action.fcurves
     return action_api.fcurves(action)
 
 
 def _play(arm, action):
     """Makes `action` the armature's active action (Blender 4.4+: and its slot)."""
-    from animkit_io import action_api
+    from animkit_io.blender import action_api
     action_api.assign(arm.animation_data, action)
 
 
@@ -76,7 +76,7 @@ class FakeImportData:
         self.path = path
 
     def __enter__(self):
-        self.module = sys.modules["animkit_io.cli"]
+        self.module = sys.modules["animkit_io.io.cli"]
         self.real = self.module.import_data
         self.module.import_data = lambda exe, src, out, skeleton="auto", options=(): shutil.copyfile(
             self.path, out) and []
@@ -226,7 +226,7 @@ class CapturedCurvesReplace:
     the export and moveset parts run the real verb on real clips)."""
 
     def __enter__(self):
-        self.module = sys.modules["animkit_io.cli"]
+        self.module = sys.modules["animkit_io.io.cli"]
         self.real = (self.module.has_verb, self.module.curves_replace)
         self.edits = None
         self.argv = None

@@ -16,7 +16,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io import gltf_write, import_data, rig as rigmod  # noqa: E402
+from animkit_io.io import gltf_write, import_data, rig as rigmod  # noqa: E402
 
 CLIPS = 24
 EDITED = 5           # the slot the test edits

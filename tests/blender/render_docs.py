@@ -228,7 +228,7 @@ def main():
         assert result == {"FINISHED"}, result
         arm = next(o for o in bpy.data.objects if o.type == "ARMATURE")
         if action_name:
-            from animkit_io import action_api
+            from animkit_io.blender import action_api
             action_api.assign(arm.animation_data, bpy.data.actions[action_name])
         bpy.context.scene.frame_set(frames[-1])
         meshes = [o for o in bpy.data.objects if o.type == "MESH" and o.parent == arm]

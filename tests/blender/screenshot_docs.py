@@ -69,7 +69,7 @@ def import_file():
 
 def action_api():
     import importlib
-    return importlib.import_module("animkit_io.action_api")
+    return importlib.import_module("animkit_io.blender.action_api")
 
 
 def busiest_bone(arm):

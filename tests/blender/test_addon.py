@@ -45,6 +45,9 @@ from addon_import import part_import  # noqa: E402
 from addon_mesh import part_mesh  # noqa: E402
 from addon_moveset import part_moveset  # noqa: E402
 from addon_skin import part_skin  # noqa: E402
+
+PARTS = (("import", part_import), ("export", part_export), ("moveset", part_moveset), ("skin", part_skin),
+         ("curves", part_curves), ("mesh", part_mesh))
 # ---------------------------------------------------------------------------------------
 
 
@@ -58,18 +61,9 @@ def main():
     t0 = time.time()
     count = 0
     try:
-        if ARGS["part"] in ("import", "all"):
-            count += part_import()
-        if ARGS["part"] in ("export", "all"):
-            count += part_export()
-        if ARGS["part"] in ("moveset", "all"):
-            count += part_moveset()
-        if ARGS["part"] in ("skin", "all"):
-            count += part_skin()
-        if ARGS["part"] in ("curves", "all"):
-            count += part_curves()
-        if ARGS["part"] in ("mesh", "all"):
-            count += part_mesh()
+        for name, part in PARTS:
+            if ARGS["part"] in (name, "all"):
+                count += part()
     except Failure as e:
         print("FAILED: %s" % e)
         sys.stdout.flush()

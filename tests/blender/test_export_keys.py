@@ -15,7 +15,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io import export_keys as ek  # noqa: E402
+from animkit_io.io import export_keys as ek  # noqa: E402
+import unit_run  # noqa: E402
 
 
 def bezier_curve(keys, interp=ek.BEZIER):
@@ -111,9 +112,8 @@ class Split(unittest.TestCase):
 
 
 def run():
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    return unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite).wasSuccessful()
+    return unit_run.run(sys.modules[__name__])
 
 
 if __name__ == "__main__":
-    sys.exit(0 if run() else 1)
+    unit_run.main(sys.modules[__name__])

@@ -1,4 +1,4 @@
-# Checks of the model export's pure modules (no bpy): mesh_gltf.py (weights cut to four,
+# Checks of the model export's pure modules (no bpy): mesh_gltf.py (every weight in sets of four,
 # vertices kept 1:1 or split, the imported triangles and normals kept, the nodes, PNG) and
 # gltf_write.py's meshes, read back by animkit (import-data) when one is given.
 #
@@ -19,7 +19,8 @@ import zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io import export_plan, gltf_write, import_data, mesh_gltf, rig  # noqa: E402
+from animkit_io.io import export_plan, gltf_write, import_data, mesh_gltf, rig  # noqa: E402
+import unit_run  # noqa: E402
 
 CLI = os.environ.get("ANIMKIT_CLI", "")
 
@@ -54,19 +55,27 @@ def _quad(uv_seam=False):
 class Influences(unittest.TestCase):
     def test_four_kept_as_they_are(self):
         # a file's own weights (here summing to 0.9, a KH2 vertex whose fifth is in the extras)
-        j, w, cut = mesh_gltf.influences([(3, 0.6), (1, 0.1), (7, 0.1), (2, 0.1)])
-        self.assertEqual((j, w, cut), ([3, 1, 7, 2], [0.6, 0.1, 0.1, 0.1], False))
+        self.assertEqual(mesh_gltf.influences([(3, 0.6), (1, 0.1), (7, 0.1), (2, 0.1)]),
+                         ([3, 1, 7, 2], [0.6, 0.1, 0.1, 0.1]))
 
     def test_padded(self):
-        self.assertEqual(mesh_gltf.influences([(5, 1.0)]), ([5, 0, 0, 0], [1.0, 0.0, 0.0, 0.0], False))
+        self.assertEqual(mesh_gltf.influences([(5, 1.0)]), ([5, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]))
+        self.assertEqual(mesh_gltf.influences([(5, 1.0)], sets=2), ([5] + [0] * 7, [1.0] + [0.0] * 7))
 
-    def test_five_cut_to_the_heaviest_in_order(self):
-        j, w, cut = mesh_gltf.influences([(1, 0.1), (2, 0.4), (3, 0.05), (4, 0.3), (5, 0.15)])
-        self.assertTrue(cut)
-        self.assertEqual(j, [1, 2, 4, 5])
-        total = 0.1 + 0.4 + 0.3 + 0.15
-        for got, want in zip(w, [0.1 / total, 0.4 / total, 0.3 / total, 0.15 / total]):
-            self.assertAlmostEqual(got, want, places=12)
+    def test_five_all_kept_in_two_sets(self):
+        # which a format keeps, and renormalised how, is the library's
+        groups = [(1, 0.1), (2, 0.4), (3, 0.05), (4, 0.3), (5, 0.15), (6, 0.0)]
+        self.assertEqual(mesh_gltf.influence_sets(groups), 2)
+        self.assertEqual(mesh_gltf.influences(groups),
+                         ([1, 2, 3, 4, 5, 0, 0, 0], [0.1, 0.4, 0.05, 0.3, 0.15, 0.0, 0.0, 0.0]))
+
+    def test_primitive_sets_from_its_heaviest_vertex(self):
+        data = _quad()
+        data.groups[1] = [(0, 0.2), (1, 0.2), (2, 0.2), (3, 0.2), (4, 0.2)]
+        parts, _ = mesh_gltf.split_parts(data)
+        prim = mesh_gltf.primitive(data, parts[0][1], True, 0)
+        self.assertEqual({len(j) for j in prim["joints"]} | {len(w) for w in prim["weights"]}, {8})
+        self.assertEqual(prim["weights"][0], [1.0] + [0.0] * 7)
 
 
 class Vertices(unittest.TestCase):
@@ -74,19 +83,18 @@ class Vertices(unittest.TestCase):
         data = _quad()
         parts, split = mesh_gltf.split_parts(data)
         self.assertEqual((len(parts), split), (1, 0))
-        prim, cut = mesh_gltf.primitive(data, parts[0][1], True, 0)
+        prim = mesh_gltf.primitive(data, parts[0][1], True, 0)
         self.assertEqual(prim["positions"], data.positions)
         self.assertEqual(prim["indices"], [0, 1, 2, 0, 2, 3])
         self.assertEqual(prim["uvs"], [(0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (0.0, 0.0)])  # v flipped for glTF
         self.assertEqual(prim["joints"][3], [1, 0, 0, 0])
         self.assertEqual(prim["weights"][3], [0.7, 0.3, 0.0, 0.0])
-        self.assertEqual(cut, 0)
 
     def test_uv_seam_splits_after_the_others(self):
         data = _quad(uv_seam=True)
         parts, split = mesh_gltf.split_parts(data)
         self.assertEqual(split, 1)
-        prim, _ = mesh_gltf.primitive(data, parts[0][1], True, 0)
+        prim = mesh_gltf.primitive(data, parts[0][1], True, 0)
         self.assertEqual(len(prim["positions"]), 5)
         self.assertEqual(prim["positions"][4], data.positions[0])
         self.assertEqual(prim["indices"], [0, 1, 2, 4, 2, 3])
@@ -97,7 +105,7 @@ class Vertices(unittest.TestCase):
         data.positions = data.positions + [(9.0, 9.0, 9.0)]
         data.groups.append([(0, 1.0)])
         parts, _ = mesh_gltf.split_parts(data)
-        prim, _ = mesh_gltf.primitive(data, parts[0][1], True, 0)
+        prim = mesh_gltf.primitive(data, parts[0][1], True, 0)
         self.assertEqual(prim["positions"][4], (9.0, 9.0, 9.0))
         self.assertEqual(prim["uvs"][4], (0.0, 1.0))
 
@@ -118,7 +126,7 @@ class KeptFromImport(unittest.TestCase):
         # the file had the second triangle twice (the other way round) and a degenerate one
         data.stored_triangles = [0, 1, 2, 0, 2, 3, 3, 2, 0, 1, 1, 2]
         parts, _ = mesh_gltf.split_parts(data)
-        prim, _ = mesh_gltf.primitive(data, parts[0][1], True, 0)
+        prim = mesh_gltf.primitive(data, parts[0][1], True, 0)
         self.assertEqual(prim["indices"], data.stored_triangles)
 
     def test_blender_triangles_once_edited(self):
@@ -126,7 +134,7 @@ class KeptFromImport(unittest.TestCase):
         data.stored_triangles = [0, 1, 2, 0, 2, 3, 3, 2, 0]
         data.triangles, data.slots = data.triangles[:1], [0]  # a face deleted
         parts, _ = mesh_gltf.split_parts(data)
-        prim, _ = mesh_gltf.primitive(data, parts[0][1], True, 0)
+        prim = mesh_gltf.primitive(data, parts[0][1], True, 0)
         self.assertEqual(prim["indices"], [0, 1, 2])
 
     def test_file_normals_while_close(self):
@@ -137,7 +145,7 @@ class KeptFromImport(unittest.TestCase):
         data.normals = [near] * 6
         data.normals[5] = (1.0, 0.0, 0.0)  # vertex 3 turned in Blender
         parts, _ = mesh_gltf.split_parts(data)
-        prim, _ = mesh_gltf.primitive(data, parts[0][1], True, 0)
+        prim = mesh_gltf.primitive(data, parts[0][1], True, 0)
         self.assertEqual(prim["normals"][:3], [file_normal] * 3)
         self.assertEqual(prim["normals"][3], (1.0, 0.0, 0.0))
 
@@ -148,7 +156,7 @@ class KeptFromImport(unittest.TestCase):
         data.stored_uvs = [(0.0, v), (1.0, 1.0), (1.0, 0.0), (0.0, 0.0)]
         data.uvs = [(0.0, 1.0 - v + 3e-8), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0 - v + 3e-8), (1.0, 1.0), (0.3, 1.0)]
         parts, _ = mesh_gltf.split_parts(data)
-        prim, _ = mesh_gltf.primitive(data, parts[0][1], True, 0)
+        prim = mesh_gltf.primitive(data, parts[0][1], True, 0)
         self.assertEqual(prim["uvs"][:3], data.stored_uvs[:3])
         self.assertEqual(prim["uvs"][3], (0.3, 0.0))  # moved in Blender
 
@@ -208,7 +216,7 @@ class ReadBack(unittest.TestCase):
         data = _quad(uv_seam=True)
         data.stored_triangles = None
         parts, _ = mesh_gltf.split_parts(data)
-        prim, _ = mesh_gltf.primitive(data, parts[0][1], True, 0)
+        prim = mesh_gltf.primitive(data, parts[0][1], True, 0)
         meshes = [{"name": "body", "skinned": True, "node": 2, "extras": {"metadata": {"group": 3}},
                    "primitives": [prim]}]
         nodes, joints, root, node_mesh = mesh_gltf.mesh_nodes(_rig(), meshes)
@@ -235,6 +243,39 @@ class ReadBack(unittest.TestCase):
         self.assertEqual(scene.materials[0].extras, {"metadata": {"k": 1}})
         self.assertEqual(json.dumps(scene.asset_extras), json.dumps({"version": 1}))
 
+
+    def test_every_influence_reaches_the_library(self):
+        """A vertex on five joints: both sets read by animkit, which a KH2 model keeps whole
+        (the format holds more than four: the library's rule, not the add-on's)."""
+        if not CLI or not os.path.isfile(CLI):
+            self.skipTest("no animkit executable (--cli or $ANIMKIT_CLI)")
+        skeleton = _rig()
+        for name in ("foot", "toe", "tip"):
+            skeleton["nodes"].append(_node(name, len(skeleton["nodes"]) - 1 if name != "foot" else 1,
+                                           rig.KIND_JOINT, bone=name))
+        skeleton["joints"] += [4, 5, 6]
+        data = _quad()
+        data.groups[0] = [(0, 0.1), (1, 0.4), (2, 0.05), (3, 0.3), (4, 0.15)]
+        parts, _ = mesh_gltf.split_parts(data)
+        prim = mesh_gltf.primitive(data, parts[0][1], True, 0)
+        meshes = [{"name": "body", "skinned": True, "node": 2, "extras": {}, "primitives": [prim]}]
+        nodes, joints, root, node_mesh = mesh_gltf.mesh_nodes(skeleton, meshes)
+        model = {"nodes": nodes, "joints": joints, "root": root, "node_mesh": node_mesh, "skinned": {0},
+                 "meshes": meshes, "images": [], "materials": []}
+        with tempfile.TemporaryDirectory() as tmp:
+            glb, mdlx, back = (os.path.join(tmp, n) for n in ("five.glb", "five.mdlx", "back.glb"))
+            gltf_write.write_glb(glb, skeleton, [], model)
+            subprocess.run([CLI, "convert", glb, mdlx, "--kh2-skeleton", "gltf"], check=True, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+            subprocess.run([CLI, "convert", mdlx, back], check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            with open(back, "rb") as f:
+                data = f.read()
+        doc = json.loads(data[20:20 + struct.unpack_from("<I", data, 12)[0]])
+        over = [e for m in doc["meshes"] for e in m["extras"]["animkit"]["metadata"].get("influences_over_4", [])]
+        self.assertEqual(len(over), 1)
+        self.assertEqual(len(over[0]["joints"]), 5)
+        got = sorted((j, round(w, 6)) for j, w in zip(over[0]["joints"], over[0]["weights"]))
+        self.assertEqual(got, [(0, 0.1), (1, 0.4), (2, 0.05), (3, 0.3), (4, 0.15)])  # skeleton joints, as given
 
 class ModelPlan(unittest.TestCase):
     """`animkit export-plan --model`: a model file is planned in its own format, with the
@@ -263,14 +304,8 @@ class ModelPlan(unittest.TestCase):
 
 
 def run(cli=None):
-    global CLI
-    if cli:
-        CLI = cli
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    return unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite).wasSuccessful()
+    return unit_run.run(sys.modules[__name__], CLI=cli)
 
 
 if __name__ == "__main__":
-    if "--cli" in sys.argv:
-        CLI = sys.argv[sys.argv.index("--cli") + 1]
-    sys.exit(0 if run() else 1)
+    unit_run.main(sys.modules[__name__], {"--cli": "CLI"})

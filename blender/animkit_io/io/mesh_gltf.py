@@ -1,7 +1,9 @@
 # The character's meshes as glTF primitives, for a model export (export_model.py): Blender's
-# per-corner values turned back into glTF's per-vertex ones, weights cut to glTF's four,
-# the nodes the meshes hang on, and PNG images. Pure Python (no bpy): mesh_read.py gives it
-# the scene's meshes as plain lists.
+# per-corner values turned back into glTF's per-vertex ones, every weight of a vertex in
+# sets of four (JOINTS_n / WEIGHTS_n), the nodes the meshes hang on, and PNG images.
+# What a format keeps of them (how many influences, renormalised how) and whether a mesh is
+# edited are the library's: its glTF reader reads every set, its writers decide. Pure
+# Python (no bpy): mesh_read.py gives it the scene's meshes as plain lists.
 #
 # An imported mesh comes back 1:1: the import (mesh_build.py) made one Blender vertex per
 # glTF vertex, in order, so a mesh with one material gives its vertices in Blender's order;
@@ -16,7 +18,7 @@ import zlib
 
 from . import rig as rigmod
 
-MAX_INFLUENCES = 4  # glTF's JOINTS_0 / WEIGHTS_0
+SET = 4  # influences per glTF JOINTS_n / WEIGHTS_n set
 # Blender stores custom normals compressed (about 1e-4 off what was set, 2.3e-3 at worst in
 # the EDF model tested): a normal this close (radians, 0.6 degrees) to the one the file gave
 # is that one.
@@ -25,20 +27,18 @@ _UV_MATCH = 1e-6
 _COLOR_MATCH = 1e-6
 
 
-def influences(groups, limit=MAX_INFLUENCES):
-    """A vertex's (joints, weights) of `limit` each from its [(joint, weight)] in order:
-    as they are when they fit (not renormalised: a file's own weights come back unchanged),
-    else the `limit` heaviest, in their order, renormalised to sum 1. Third value: whether
-    influences were dropped."""
+def influences(groups, sets=1):
+    """A vertex's (joints, weights) from its [(joint, weight)] in order, zero weights left
+    out, every one as it is (not renormalised), padded to `sets` sets of four (at least as
+    many as it needs)."""
     kept = [(j, w) for j, w in groups if w > 0.0]
-    dropped = len(kept) > limit
-    if dropped:
-        top = sorted(sorted(range(len(kept)), key=lambda k: -kept[k][1])[:limit])
-        kept = [kept[k] for k in top]
-        total = sum(w for _, w in kept)
-        kept = [(j, w / total) for j, w in kept]
-    pad = limit - len(kept)
-    return [j for j, _ in kept] + [0] * pad, [w for _, w in kept] + [0.0] * pad, dropped
+    pad = SET * max(sets, influence_sets(kept)) - len(kept)
+    return [j for j, _ in kept] + [0] * pad, [w for _, w in kept] + [0.0] * pad
+
+
+def influence_sets(groups):
+    """The JOINTS_n / WEIGHTS_n sets a vertex's nonzero influences fill (at least one)."""
+    return max(1, -(-sum(1 for _, w in groups if w > 0.0) // SET))
 
 
 def _close(a, b, eps):
@@ -174,8 +174,8 @@ def _restore_triangles(data, part, whole):
 
 
 def primitive(data, part, whole, material):
-    """One glTF primitive (gltf_write.py) of a _Part; also the number of vertices whose
-    influences were cut to four."""
+    """One glTF primitive (gltf_write.py) of a _Part: per vertex its joints and weights in
+    as many sets of four as its heaviest-influenced vertex needs."""
     prim = {"positions": [data.positions[v] for v in part.source], "material": material,
             "indices": _restore_triangles(data, part, whole)}
     keys = part.variant
@@ -199,16 +199,15 @@ def primitive(data, part, whole, material):
         prim["normals"] = out
     if data.colors is not None:
         prim["colors"] = [k[2] if k else (1.0, 1.0, 1.0, 1.0) for k in keys]
-    cut = 0
     if data.groups is not None:
+        sets = max((influence_sets(data.groups[v]) for v in part.source), default=1)
         joints, weights = [], []
         for v in part.source:
-            j, w, dropped = influences(data.groups[v])
-            cut += dropped
+            j, w = influences(data.groups[v], sets)
             joints.append(j)
             weights.append(w)
         prim["joints"], prim["weights"] = joints, weights
-    return prim, cut
+    return prim
 
 
 # ---------------------------------------------------------------------------------------

@@ -8,11 +8,11 @@
 import array
 import json
 import os
-import shutil
 import tempfile
 
-from . import cli, curves as curvesmod, export, rig as rigmod
-
+from ..io import cli, curves as curvesmod, export_run, rig as rigmod
+from ..io.export_run import ExportError
+from . import action_api
 
 
 def control_rig(rig):
@@ -54,11 +54,11 @@ def _channel_of(node, prop, index, fc):
               not any(mod.coefficients) and mod.frame_start > co[2 * n - 2]):
             post = "zero"
         else:
-            raise export.ExportError("%s[%d]: a %s modifier the file's curves cannot hold (they hold Cycles: repeat or repeat "
+            raise ExportError("%s[%d]: a %s modifier the file's curves cannot hold (they hold Cycles: repeat or repeat "
                               "with offset, no count or range; and zero ends)" % (fc.data_path, fc.array_index,
                                                                                     mod.type))
     if fc.extrapolation != "CONSTANT":
-        raise export.ExportError("%s: linear extrapolation, which the file's curves cannot hold" % fc.data_path)
+        raise ExportError("%s: linear extrapolation, which the file's curves cannot hold" % fc.data_path)
     return curvesmod.channel_from_keyframes(node, prop, index, pairs(co), pairs(left), pairs(right),
                                             [p.interpolation for p in points], pre, post)
 
@@ -73,7 +73,7 @@ def control_curves(arm_obj, action, rig):
     # keys, are the file's other data (curves-replace refuses a curve the file lacks).
     own = {(int(n), p, int(k)) for n, p, k in stored.get("curves", [])} if "curves" in stored else None
     by_control = {n["control"]: i for i, n in enumerate(rig["nodes"]) if n.get("control")}
-    fcs_of = export.curves_by_bone(arm_obj, action)
+    fcs_of = action_api.curves_by_bone(arm_obj, action)
     channels = []
     for control, fcs in fcs_of.items():
         i = by_control.get(control)
@@ -81,7 +81,7 @@ def control_curves(arm_obj, action, rig):
             continue
         for (prop, index), fc in sorted(fcs.items()):
             if prop not in curvesmod.PROPERTIES:
-                raise export.ExportError("%s: %s is not a property of the file's curves (location, rotation_euler, "
+                raise ExportError("%s: %s is not a property of the file's curves (location, rotation_euler, "
                                   "scale)" % (control, prop))
             if own is not None and (i, prop, index) not in own:
                 continue
@@ -92,7 +92,7 @@ def control_curves(arm_obj, action, rig):
     for control in fcs_of:
         pb = arm_obj.pose.bones.get(control)
         if control in by_control and pb is not None and pb.rotation_mode != rotation_mode:
-            raise export.ExportError("%s rotates in %s; the file's curves are %s" % (control, pb.rotation_mode, rotation_mode))
+            raise ExportError("%s rotates in %s; the file's curves are %s" % (control, pb.rotation_mode, rotation_mode))
     return curvesmod.to_json(rotation_mode, driven, channels, joints)
 
 
@@ -113,14 +113,8 @@ def write_curves(arm_obj, actions, rig, plan, filepath, exe, result, options=())
         path = os.path.join(tmp, "curves.json")
         with open(path, "w", encoding="utf-8") as f:
             json.dump(edits, f)
-        keep = os.environ.get(export.KEEP_ENV)
-        if keep:
-            shutil.copyfile(path, keep + ".curves.json")
-        template = plan.template
-        if os.path.abspath(template) == filepath:
-            copy = os.path.join(tmp, "template" + os.path.splitext(template)[1])
-            shutil.copyfile(template, copy)
-            template = copy
+        export_run.keep_copy(path, ".curves.json")
+        template = export_run.readable_template(plan.template, filepath, tmp)
         result.command = [cli.CURVES_REPLACE, template, path, "-o", filepath] + list(options)
         warnings = cli.curves_replace(exe, template, path, filepath, options)
     result.clips = [c["name"] for c in edits["clips"]]

@@ -29,8 +29,8 @@ import tempfile
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from . import (action_api, actions_build, cli, curves as curvesmod, formats, import_data, mesh_build, rig as rigmod,
-               slots)
+from ..io import cli, curves as curvesmod, formats, import_data, rig as rigmod, slots
+from . import action_api, actions_build, mesh_build
 
 UP_AXES = {
     # id: (label, description)

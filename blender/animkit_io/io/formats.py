@@ -1,5 +1,5 @@
 # What the add-on knows about formats, options and limits: the library's own table
-# (`animkit formats --json`), kept beside this file as formats.json. Pure Python (no bpy).
+# (`animkit formats --json`), kept at the add-on's top as formats.json. Pure Python (no bpy).
 #
 # formats.json is generated, never edited: `make blender-formats` (or
 # `animkit formats --json > blender/animkit_io/formats.json`) writes it, and the test
@@ -9,7 +9,7 @@
 import json
 import os
 
-PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "formats.json")
+PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "formats.json")
 
 
 def _load():

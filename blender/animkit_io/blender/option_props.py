@@ -3,7 +3,7 @@
 
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
 
-from . import formats
+from ..io import formats
 
 _INT_RANGE = 2 ** 31 - 1
 AUTO = "AUTO"  # an enum's "let the library decide" (Blender enums need a non-empty id)

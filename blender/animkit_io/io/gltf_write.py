@@ -83,9 +83,12 @@ def _primitive(buf, prim):
     for key, name, width in (("normals", "NORMAL", 3), ("uvs", "TEXCOORD_0", 2), ("colors", "COLOR_0", 4)):
         if prim.get(key) is not None:
             attrs[name] = buf._add(flat(prim[key]), count, width, False, target=34962)
-    if prim.get("joints") is not None:
-        attrs["JOINTS_0"] = buf._add(flat(prim["joints"]), count, 4, False, _USHORT, 34962)
-        attrs["WEIGHTS_0"] = buf._add(flat(prim["weights"]), count, 4, False, target=34962)
+    if prim.get("joints") is not None:  # every vertex's influences, four a set
+        sets = len(prim["joints"][0]) // 4 if count else 1
+        for n in range(sets):
+            part = lambda rows: [x for row in rows for x in row[4 * n:4 * n + 4]]  # noqa: E731
+            attrs["JOINTS_%d" % n] = buf._add(part(prim["joints"]), count, 4, False, _USHORT, 34962)
+            attrs["WEIGHTS_%d" % n] = buf._add(part(prim["weights"]), count, 4, False, target=34962)
     out = {"attributes": attrs, "mode": 4,
            "indices": buf._add(prim["indices"], len(prim["indices"]), 1, False, _UINT, 34963)}
     if prim.get("material") is not None:

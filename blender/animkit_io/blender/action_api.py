@@ -6,6 +6,8 @@
 # 3.4 (docs/blender.md). The add-on and its tests reach F-curves, the active action and NLA
 # strips' actions only through this module.
 
+import bpy
+
 SLOT_ID_TYPE = "OBJECT"
 
 
@@ -108,3 +110,22 @@ def strip_slot(strip, action):
         slot = _slot_for(strip.id_data, action)
         if slot is not None:
             strip.action_slot = slot
+
+
+_BONES_PREFIX = 'pose.bones["'
+
+
+def curves_by_bone(arm_obj, action):
+    """{bone name: {(property, index): fcurve}} of the action's unmuted F-curves, read in
+    one pass."""
+    names = {bpy.utils.escape_identifier(b.name): b.name for b in arm_obj.data.bones}
+    out = {}
+    for fc in fcurves(action):
+        path = fc.data_path
+        end = path.rfind('"].')
+        if fc.mute or end < 0 or not path.startswith(_BONES_PREFIX):
+            continue
+        name = names.get(path[len(_BONES_PREFIX):end])
+        if name is not None:
+            out.setdefault(name, {})[(path[end + 3:], fc.array_index)] = fc
+    return out

@@ -12,6 +12,7 @@ import subprocess
 ENV_VAR = "ANIMKIT_CLI"
 EXE_NAME = "animkit"
 
+
 class AnimkitError(Exception):
     """animkit failed; str() is its one-line message."""
 

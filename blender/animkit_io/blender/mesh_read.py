@@ -15,7 +15,8 @@ import os
 import bpy
 from mathutils import Vector
 
-from . import mesh_build, mesh_gltf
+from ..io import mesh_gltf
+from . import mesh_build
 
 
 def mesh_objects(arm_obj):

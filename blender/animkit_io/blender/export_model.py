@@ -9,12 +9,12 @@
 
 import json
 import os
-import shutil
 import tempfile
 
 import bpy
 
-from . import cli, gltf_write, mesh_gltf, mesh_read, rig as rigmod
+from ..io import cli, export_run, gltf_write, mesh_gltf, rig as rigmod
+from . import mesh_read
 
 
 def _skinned(obj, joint_of_bone):
@@ -37,12 +37,13 @@ def _placement(obj, rig, mapping, joint_of_bone):
 
 
 def _unweighted(prim):
-    """Binds a skinned primitive's vertices without weight to skin joint 0; their count."""
+    """Binds a skinned primitive's vertices without weight to skin joint 0 (glTF's weights
+    sum to 1); their count."""
     count = 0
     for k, w in enumerate(prim.get("weights") or ()):
         if not any(w):
-            prim["joints"][k] = [0, 0, 0, 0]
-            prim["weights"][k] = [1.0, 0.0, 0.0, 0.0]
+            prim["joints"][k] = [0] * len(w)
+            prim["weights"][k] = [1.0] + [0.0] * (len(w) - 1)
             count += 1
     return count
 
@@ -64,10 +65,7 @@ def _meshes_of(obj, rig, mapping, joint_of_bone, materials, messages):
     out = []
     for k, (slot, part) in enumerate(parts):
         mat = obj.material_slots[slot].material if slot < len(obj.material_slots) else None
-        prim, cut = mesh_gltf.primitive(data, part, len(parts) == 1, materials.material(mat))
-        if cut:
-            messages.append(("WARNING", "%s: %d vertices have more than %d weights: the %d heaviest kept, "
-                             "renormalised" % (name, cut, mesh_gltf.MAX_INFLUENCES, mesh_gltf.MAX_INFLUENCES)))
+        prim = mesh_gltf.primitive(data, part, len(parts) == 1, materials.material(mat))
         bare = _unweighted(prim) if skinned else 0
         if bare:
             joint = rig["nodes"][rig["joints"][0]]["name"]
@@ -121,28 +119,15 @@ def summary(model, filepath):
                                                len(model["materials"]), len(model["images"])))
 
 
-def readable_template(template, filepath, tmp):
-    """The template to read: a copy in `tmp` when it is the file written (animkit never
-    writes over a file the conversion reads)."""
-    if template and os.path.abspath(template) == os.path.abspath(filepath):
-        copy = os.path.join(tmp, "template" + os.path.splitext(template)[1])
-        shutil.copyfile(template, copy)
-        return copy
-    return template
-
-
 def export(arm_obj, filepath, exe, plan, rig, mapping, args, result):
     """Writes the character to `filepath` (plan: export_plan.Plan; args: the options);
-    messages and the command into `result` (export.ExportResult)."""
-    from .export import KEEP_ENV
+    messages and the command into `result` (export_run.ExportResult)."""
     with tempfile.TemporaryDirectory(prefix="animkit_export_") as tmp:
         glb = os.path.join(tmp, "model.glb")
         model, messages = write_model_glb(glb, arm_obj, rig, mapping)
         result.messages += messages
-        keep = os.environ.get(KEEP_ENV)
-        if keep:
-            shutil.copyfile(glb, keep)
-        template = readable_template(plan.template, filepath, tmp)
+        export_run.keep_copy(glb)
+        template = export_run.readable_template(plan.template, filepath, tmp)
         to = plan.format if plan.to else ""
         result.command = ["convert", glb, filepath] + (["--template", template] if template else []) + (
             ["--to", to] if to else []) + list(args)

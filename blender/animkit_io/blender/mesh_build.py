@@ -18,7 +18,7 @@ import tempfile
 import bpy
 from mathutils import Matrix, Vector
 
-from . import gltf_mesh
+from ..io import gltf_mesh
 
 _VERTEX_COLOR = "Color"
 # The file's normals as read (float32, per vertex): export writes them back exactly where

@@ -13,28 +13,15 @@
 import array
 import math
 import os
-import shutil
 import tempfile
 
 import bpy
 from mathutils import Euler, Matrix, Quaternion, Vector
 
-from . import (action_api, actions_build, cli, export_curves, export_keys, export_model, export_plan, formats,
-               gltf_write, mesh_read, rig as rigmod, slots)
-
-# Where export keeps a copy of the glTF it hands to animkit (for debugging), when set.
-KEEP_ENV = "ANIMKIT_BLENDER_KEEP_GLTF"
-
-
-class ExportError(Exception):
-    pass
-
-
-class ExportResult:
-    def __init__(self):
-        self.messages = []
-        self.clips = []
-        self.command = []
+from ..io import (cli, export_keys, export_plan, export_run, formats, gltf_write, keys as keymod, rig as rigmod,
+                  slots)
+from ..io.export_run import ExportError, ExportResult
+from . import action_api, actions_build, export_curves, export_model, mesh_read
 
 
 def find_armature(context):
@@ -180,25 +167,6 @@ class _BoneCurves:
         return loc, q, s
 
 
-_BONES_PREFIX = 'pose.bones["'
-
-
-def curves_by_bone(arm_obj, action):
-    """{bone name: {(property, index): fcurve}} of the action's unmuted F-curves, read in
-    one pass."""
-    names = {bpy.utils.escape_identifier(b.name): b.name for b in arm_obj.data.bones}
-    out = {}
-    for fc in action_api.fcurves(action):
-        path = fc.data_path
-        end = path.rfind('"].')
-        if fc.mute or end < 0 or not path.startswith(_BONES_PREFIX):
-            continue
-        name = names.get(path[len(_BONES_PREFIX):end])
-        if name is not None:
-            out.setdefault(name, {})[(path[end + 3:], fc.array_index)] = fc
-    return out
-
-
 def read_curve(fc):
     """The F-curve's keys (export_keys.Curve), read with bulk calls; None when what it
     evaluates to is more than its keys (modifiers, extrapolation, no key)."""
@@ -271,14 +239,9 @@ def _close(a, b, eps):
 
 
 def _angle(a, b):
-    """Angle (rad) between two mathutils quaternions, in double precision (mathutils
-    holds float32: 1 - dot near 1 is noise)."""
-    aw, ax, ay, az = (float(c) for c in a)
-    bw, bx, by, bz = (float(c) for c in b)
-    w = aw * bw + ax * bx + ay * by + az * bz
-    x = aw * bx - ax * bw - ay * bz + az * by
-    y = aw * by + ax * bz - ay * bw - az * bx
-    z = aw * bz - ax * by + ay * bx - az * bw
+    """Angle (rad) between two mathutils quaternions: 2 atan2(|v|, |w|) of a^-1 b, in
+    double precision (mathutils holds float32: 1 - dot near 1 is noise)."""
+    w, x, y, z = keymod.quat_mul((float(a.w), -float(a.x), -float(a.y), -float(a.z)), tuple(float(c) for c in b))
     return 2.0 * math.atan2(math.sqrt(x * x + y * y + z * z), abs(w))
 
 
@@ -400,7 +363,7 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
         lm = b if p < 0 or p not in mapping else bones[mapping[p]].matrix_local.inverted() @ b
         offsets[i] = _rigid(lm)
 
-    fcs_of = curves_by_bone(arm_obj, action)
+    fcs_of = action_api.curves_by_bone(arm_obj, action)
     keyed = [i for i in order if fcs_of.get(mapping[i])]
     per_axis = export_curves.control_rig(rig) and record.get("scale_inheritance") == "per_axis"
     if per_axis:
@@ -475,6 +438,13 @@ def plan_for(exe, arm_obj, filepath, output_format="", use_template=True):
         if model_error is not None and os.path.splitext(path)[1].lower() not in formats.export_extensions():
             raise model_error
         raise
+
+
+def default_file(exe, arm_obj):
+    """The export dialog's default file: the imported file's own name and format (a
+    character with meshes: its model file; export_plan.default_path)."""
+    return export_plan.default_path(exe, arm_obj.get("animkit_source", ""), arm_obj.get("animkit_format", ""),
+                                    model=bool(mesh_read.mesh_objects(arm_obj)))
 
 
 def dialog_notes(exe, arm_obj, filepath, output_format, clips_mode):
@@ -579,10 +549,8 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
     with tempfile.TemporaryDirectory(prefix="animkit_export_") as tmp:
         glb = os.path.join(tmp, "clips.glb")
         gltf_write.write_glb(glb, rig, clip_data)
-        keep = os.environ.get(KEEP_ENV)
-        if keep:
-            shutil.copyfile(glb, keep)
-        template = export_model.readable_template(template, filepath, tmp)
+        export_run.keep_copy(glb)
+        template = export_run.readable_template(template, filepath, tmp)
         result.command = ["convert", glb, filepath] + (["--skeleton", skeleton] if skeleton else []) + (
             ["--template", template] if template else []) + (["--to", to] if to else []) + args
         warnings = cli.convert(exe, glb, filepath, skeleton, args, template, to)

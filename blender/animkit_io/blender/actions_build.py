@@ -14,7 +14,8 @@ import operator
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from . import action_api, curves as curvesmod, keys as keymod, rig as rigmod
+from ..io import curves as curvesmod, keys as keymod, rig as rigmod
+from . import action_api
 
 PATHS = (("translation", "location"), ("rotation", "rotation_quaternion"), ("scale", "scale"))
 
