@@ -10,6 +10,10 @@ intended change of output re-records the file, and its commit says why.
 
   output_digests.py --cli build/release/tools/animkit/animkit [--update]
 
+`--part samples/kh2_bar` makes and compares one folder's outputs only; `--parts` lists the
+folders (those on disk and those recorded), so that ctest runs one test a folder
+(Outputs.samples.kh2_bar, ...) and two cores share the work.
+
 The same outputs of every real file (../shared/real) compare two builds, before and after a
 change, without committing digests of third-party files:
 
@@ -111,12 +115,19 @@ def folder_outputs(cli, key, folder, scratch, out):
         out[key + " " + verb + "-folder"] = digest(b"\0".join(parts))
 
 
+def part_of(key):
+    """The folder a digest's input lies in: 'samples/kh2_bar' of 'samples/kh2_bar/ex00.mdlx info'."""
+    return "/".join(key.split(" ")[0].split("/")[:2])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--update", action="store_true")
     ap.add_argument("--real", action="store_true", help="the real files of ../shared/real instead of the samples")
     ap.add_argument("--record", default=RECORD, help="the digests file (default: the committed one)")
+    ap.add_argument("--part", help="one folder's outputs only, e.g. samples/kh2_bar")
+    ap.add_argument("--parts", action="store_true", help="list the folders, one per line, and stop")
     a = ap.parse_args()
     cli = os.path.abspath(a.cli)
     fixtures = os.path.abspath(os.path.join(SOURCE, "..", "shared", "fixtures"))
@@ -130,13 +141,23 @@ def main():
         roots, have_fixtures = [("real", real)], False
     elif have_fixtures:
         roots.append(("fixtures", fixtures))
+    if a.parts:
+        on_disk = {label + "/" + sub for label, root in roots for sub in os.listdir(root)
+                   if os.path.isdir(os.path.join(root, sub))}
+        recorded = {part_of(k) for k in json.load(open(a.record))} if os.path.exists(a.record) else set()
+        print("\n".join(sorted(on_disk | {p for p in recorded if not p.startswith("fixtures/")})))
+        return 0
+    if a.part and a.update:
+        print("--update records every part at once; leave out --part", file=sys.stderr)
+        return 2
     out = {}
     with tempfile.TemporaryDirectory() as scratch:
         for key, path in inputs(roots):
-            file_outputs(cli, key, path, scratch, out)
+            if not a.part or part_of(key) == a.part:
+                file_outputs(cli, key, path, scratch, out)
         for label, root in roots:
             for sub in sorted(os.listdir(root)):
-                if os.path.isdir(os.path.join(root, sub)):
+                if os.path.isdir(os.path.join(root, sub)) and (not a.part or a.part == label + "/" + sub):
                     folder_outputs(cli, label + "/" + sub, os.path.join(root, sub), scratch, out)
     if a.update:
         with open(a.record, "w") as f:
@@ -145,6 +166,8 @@ def main():
         print(f"recorded {len(out)} digests in {a.record}")
         return 0
     recorded = json.load(open(a.record))
+    if a.part:
+        recorded = {k: v for k, v in recorded.items() if part_of(k) == a.part}
     failed, compared, skipped = [], 0, 0
     for k, v in sorted(recorded.items()):
         if k not in out:
