@@ -1,5 +1,6 @@
 // Stored curves: evaluation as the game's curves evaluate (KH2's rule: docs/formats/kh2.md,
 // "Evaluation"), and the names the import file uses.
+#include <animkit/core/names.hpp>
 #include <animkit/core/stored_curves.hpp>
 
 #include <algorithm>
@@ -62,35 +63,20 @@ double EvaluateStoredChannel(const StoredChannel& c, double frame) {
   return v;
 }
 
-std::string_view ToString(CurveProperty p) {
-  switch (p) {
-    case CurveProperty::Location: return "location";
-    case CurveProperty::RotationEuler: return "rotation_euler";
-    case CurveProperty::Scale: return "scale";
-  }
-  return "location";
-}
+namespace {
 
-std::string_view ToString(CurveCycle c) {
-  switch (c) {
-    case CurveCycle::Clamp: return "clamp";
-    case CurveCycle::Offset: return "offset";
-    case CurveCycle::Repeat: return "repeat";
-    case CurveCycle::Zero: return "zero";
-  }
-  return "clamp";
-}
+constexpr NameTable<CurveProperty, 3> kPropertyNames{
+    {{{CurveProperty::Location, "location"}, {CurveProperty::RotationEuler, "rotation_euler"}, {CurveProperty::Scale, "scale"}}}};
+constexpr NameTable<CurveCycle, 4> kCycleNames{{{{CurveCycle::Clamp, "clamp"},
+                                                 {CurveCycle::Offset, "offset"},
+                                                 {CurveCycle::Repeat, "repeat"},
+                                                 {CurveCycle::Zero, "zero"}}}};
 
-std::optional<CurveProperty> ParseCurveProperty(std::string_view text) {
-  for (CurveProperty p : {CurveProperty::Location, CurveProperty::RotationEuler, CurveProperty::Scale})
-    if (ToString(p) == text) return p;
-  return std::nullopt;
-}
+}  // namespace
 
-std::optional<CurveCycle> ParseCurveCycle(std::string_view text) {
-  for (CurveCycle c : {CurveCycle::Clamp, CurveCycle::Offset, CurveCycle::Repeat, CurveCycle::Zero})
-    if (ToString(c) == text) return c;
-  return std::nullopt;
-}
+std::string_view ToString(CurveProperty p) { return kPropertyNames.Name(p); }
+std::string_view ToString(CurveCycle c) { return kCycleNames.Name(c); }
+std::optional<CurveProperty> ParseCurveProperty(std::string_view text) { return kPropertyNames.Parse(text); }
+std::optional<CurveCycle> ParseCurveCycle(std::string_view text) { return kCycleNames.Parse(text); }
 
 }  // namespace animkit

@@ -3,6 +3,7 @@
 // text front ends show for them.
 #include <animkit/core/error.hpp>
 #include <animkit/core/format.hpp>
+#include <animkit/core/names.hpp>
 #include <animkit/formats/registry.hpp>
 #include "formats/common/options.hpp"
 
@@ -173,25 +174,13 @@ double DeclaredOption::NumberIn(std::string_view text) {
 
 namespace {
 
-std::string_view TypeName(OptionType type) {
-  switch (type) {
-    case OptionType::Choice: return "choice";
-    case OptionType::Number: return "number";
-    case OptionType::Integer: return "integer";
-    case OptionType::Word: return "word";
-    case OptionType::Flag: return "flag";
-  }
-  return "word";
-}
-
-std::string_view UseName(OptionUse use) {
-  switch (use) {
-    case OptionUse::Read: return "read";
-    case OptionUse::Write: return "write";
-    case OptionUse::ReadWrite: return "read-write";
-  }
-  return "read";
-}
+constexpr NameTable<OptionType, 5> kTypeNames{{{{OptionType::Choice, "choice"},
+                                                {OptionType::Number, "number"},
+                                                {OptionType::Integer, "integer"},
+                                                {OptionType::Word, "word"},
+                                                {OptionType::Flag, "flag"}}}};
+constexpr NameTable<OptionUse, 3> kUseNames{
+    {{{OptionUse::Read, "read"}, {OptionUse::Write, "write"}, {OptionUse::ReadWrite, "read-write"}}}};
 
 // The Python keyword (and Blender property name) of an option or limit: `_` for `-`.
 std::string Keyword(std::string_view name) {
@@ -210,7 +199,7 @@ Value OptionValue(const OptionSpec& spec) {
   Value d = Value::object();
   d["name"] = spec.name;
   d["keyword"] = Keyword(spec.name);
-  d["type"] = TypeName(spec.type);
+  d["type"] = kTypeNames.Name(spec.type);
   d["choices"] = Strings(spec.choices);
   d["default"] = spec.default_value.empty() ? Value() : Value(spec.default_value);
   d["min"] = spec.min > -1e300 ? Value(spec.min) : Value();
@@ -218,7 +207,7 @@ Value OptionValue(const OptionSpec& spec) {
   d["min_exclusive"] = spec.min_exclusive;
   d["help"] = spec.help;
   d["values"] = DescribeOptionValues(spec);
-  d["use"] = UseName(spec.use);
+  d["use"] = kUseNames.Name(spec.use);
   return d;
 }
 

@@ -21,6 +21,8 @@ const FormatDescriptor* FindFormat(std::string_view id) {
   return nullptr;
 }
 
+const FormatDescriptor& InterchangeFormat() { return kGltfFormat; }
+
 std::string ExtensionOf(std::string_view path) {
   size_t slash = path.find_last_of("/\\");
   std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);

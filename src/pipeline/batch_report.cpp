@@ -1,4 +1,6 @@
 // The batch report: the --report JSON and the human summary (docs/batch.md).
+#include <animkit/core/names.hpp>
+#include <animkit/formats/registry.hpp>
 #include <animkit/pipeline/batch.hpp>
 
 #include <array>
@@ -10,20 +12,6 @@
 namespace animkit {
 
 namespace {
-
-// Files no format reads alone that a format's reader takes from beside its own files.
-struct SideFiles {
-  std::string_view extension;  // lower case, with the dot
-  std::string_view format;     // the format whose files read them
-  std::string_view what;
-};
-constexpr SideFiles kSideFiles[] = {
-    {".dds", "edf-mdb", "textures of the EDF models (.mdb) beside them"},
-    {".bin", "gltf", "buffers of the glTF files beside them"},
-    {".png", "gltf", "images of the glTF files beside them"},
-    {".jpg", "gltf", "images of the glTF files beside them"},
-    {".jpeg", "gltf", "images of the glTF files beside them"},
-};
 
 std::string FolderOf(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -41,7 +29,7 @@ std::string ExtensionOf(const std::string& path) {
 }
 
 // One line per kind of skipped file: its extension and what it is (a side file of a
-// format whose files are in the same folder), or why it was skipped.
+// format whose files are in the same folder: FormatDescriptor::side_files), or why it was skipped.
 std::string SkippedKinds(const std::vector<BatchFileResult>& files) {
   std::set<std::pair<std::string, std::string>> formats_in;  // (folder, format) of the files read
   for (const BatchFileResult& f : files)
@@ -51,9 +39,10 @@ std::string SkippedKinds(const std::vector<BatchFileResult>& files) {
     if (f.status != BatchStatus::Skipped) continue;
     const std::string ext = ExtensionOf(f.path);
     std::string what = f.reason;
-    for (const SideFiles& side : kSideFiles)
-      if (f.format.empty() && ext == side.extension && formats_in.count({FolderOf(f.path), std::string(side.format)}))
-        what = std::string(side.what) + " (no format reads them alone)";
+    for (const FormatDescriptor* format : Formats())
+      for (const SideFile& side : format->side_files)
+        if (f.format.empty() && ext == side.extension && formats_in.count({FolderOf(f.path), std::string(format->id)}))
+          what = std::string(side.what) + " (no format reads them alone)";
     ++kinds[{ext, what}];
   }
   std::string out;
@@ -66,12 +55,9 @@ std::string SkippedKinds(const std::vector<BatchFileResult>& files) {
 }  // namespace
 
 std::string_view ToString(BatchStatus status) {
-  switch (status) {
-    case BatchStatus::Converted: return "converted";
-    case BatchStatus::Skipped: return "skipped";
-    case BatchStatus::Failed: return "failed";
-  }
-  return "?";
+  static constexpr NameTable<BatchStatus, 3> kNames{
+      {{{BatchStatus::Converted, "converted"}, {BatchStatus::Skipped, "skipped"}, {BatchStatus::Failed, "failed"}}}};
+  return kNames.Name(status);
 }
 
 Value BatchReport::ToJson() const {

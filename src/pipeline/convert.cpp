@@ -78,7 +78,7 @@ bool AsksForReencode(const ConvertRequest& request, const FormatDescriptor& form
 }
 
 Options DecodeOptionsFor(const FormatDescriptor* output, Options options) {
-  const bool interchange = output && output == FindFormat("gltf");
+  const bool interchange = output && output == &InterchangeFormat();
   options.SetKeyUse(interchange ? KeyUse::Interchange : KeyUse::Exact);
   return options;
 }

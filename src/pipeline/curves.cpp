@@ -2,7 +2,6 @@
 // (docs/cli.md, "curves"; docs/blender.md, "The import file").
 #include <animkit/pipeline/curves.hpp>
 
-#include <animkit/formats/kh2/curves.hpp>
 #include <animkit/io/io.hpp>
 
 #include <cmath>
@@ -11,8 +10,6 @@
 
 namespace animkit {
 namespace {
-
-bool IsKh2(const FormatDescriptor& f) { return f.id == "kh2-bar" || f.id == "kh2-motion"; }
 
 // The track names of the scene's clip: what the glTF nodes are called.
 void NameJoints(StoredCurves& curves, const Skeleton& skeleton) {
@@ -94,38 +91,11 @@ StoredChannel ParseChannel(const std::string& clip, size_t index, const Value& c
   return s;
 }
 
-void PutFloat(Bytes& out, float f) {
-  uint8_t b[4];
-  std::memcpy(b, &f, 4);
-  out.insert(out.end(), b, b + 4);
-}
-
 }  // namespace
 
-bool StoresCurves(const FormatDescriptor& format) { return IsKh2(format); }
-
-std::vector<ClipCurves> StoredCurvesOfFile(const LoadedFile& loaded, const Scene& scene, const Limits& limits) {
-  std::vector<ClipCurves> out;
-  if (!loaded.format || !IsKh2(*loaded.format)) return out;
-  const Bytes bytes = ReadFileBytes(loaded.path);
-  const std::vector<kh2::ChannelValues> rest = kh2::RestChannels(scene.skeleton, scene.metadata);
-  if (loaded.format->id == "kh2-motion") {
-    const kh2::Motion motion = kh2::ParseMotion(bytes);
-    if (!motion.raw && !motion.placeholder) out.push_back({"motion", kh2::StoredCurvesOf(motion, scene.skeleton, rest)});
-  } else {
-    const kh2::Bar bar = kh2::ParseBar(bytes, 0, limits);
-    std::map<const kh2::Motion*, size_t> done;  // a link's clip: the same curves
-    for (const kh2::MotionClip& c : kh2::MotionClips(bar)) {
-      if (c.motion->raw) continue;
-      const auto known = done.find(c.motion);
-      if (known != done.end()) {
-        out.push_back({c.name, out[known->second].curves});
-        continue;
-      }
-      done.emplace(c.motion, out.size());
-      out.push_back({c.name, kh2::StoredCurvesOf(*c.motion, scene.skeleton, rest)});
-    }
-  }
+std::vector<ClipCurves> StoredCurvesOfFile(const LoadedFile& loaded, const Scene& scene, const Limits&) {
+  if (!loaded.document || !loaded.document->StoresCurves()) return {};
+  std::vector<ClipCurves> out = loaded.document->StoredCurves(scene);
   for (ClipCurves& c : out) NameJoints(c.curves, scene.skeleton);
   return out;
 }
@@ -199,7 +169,7 @@ Value ImportCurvesSection(const StoredCurves& curves, const std::vector<std::str
     const size_t offset = data.size();
     for (const CurveKey& k : c.keys) {
       for (float f : {k.frame, k.value, k.in_slope, k.out_slope, float(static_cast<int>(k.interpolation)), 0.0f})
-        PutFloat(data, f);
+        le::AppendF32(data, f);
     }
     channels.push_back({{"node", node(c.joint_name)},
                         {"joint", c.joint},
@@ -248,14 +218,12 @@ Value CurvesReplaceJob::Run() const {
   std::string why;
   if (!Validate(&why)) throw Error::General(why);
   const LoadedFile loaded = LoadFile(template_path, format, options);
-  if (!StoresCurves(*loaded.format))
+  if (!loaded.document->StoresCurves())
     throw Error::General(template_path + ": " + std::string(loaded.format->id) + " files store no curves to replace");
-  std::vector<kh2::CurveEdit> kh2_edits;
-  for (const ClipCurves& clip : ParseCurveEdits(edits))
-    for (const StoredChannel& c : clip.curves.channels) kh2_edits.push_back({clip.clip, c});
-  const Bytes bytes = ReadFileBytes(loaded.path);
-  kh2::ReplaceCurvesReport report;
-  const Bytes out = kh2::ReplaceCurves(bytes, kh2_edits, &report, options.limits());
+  const std::vector<ClipCurves> clips = ParseCurveEdits(edits);
+  const Bytes bytes = loaded.document->Write();  // a document that was read: the file's bytes
+  CurvesReplaceReport report;
+  const Bytes out = loaded.document->WithCurves(clips, &report, options.limits());
   WriteFileAtomic(output, out, {template_path});
   Value notes = Value::array();
   for (const std::string& n : report.notes) notes.push_back(n);

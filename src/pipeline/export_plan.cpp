@@ -139,7 +139,7 @@ std::vector<std::string> ExportLosses(const FormatDescriptor* source, const Form
   std::vector<std::string> out = {"what the " + from +
                                   " file holds beyond its clips (its header, other entries, the format's own fields) "
                                   "is not kept: it cannot serve as template"};
-  if (SameFamily(*source, target) || to == "gltf") return out;  // glTF, the interchange, holds the skeleton
+  if (SameFamily(*source, target) || &target == &InterchangeFormat()) return out;  // glTF, the interchange, holds the skeleton
   if (!target.companions.empty())
     out.push_back(to + " files take their skeleton from a companion (" + JoinedViews(target.companions, " ") +
                   ") and this rig's " + from +

@@ -17,10 +17,6 @@ namespace {
 constexpr char kImportMagic[8] = {'A', 'K', 'I', 'M', 'P', 'O', 'R', 'T'};
 constexpr uint32_t kImportVersion = 3;
 
-void PutImportU32(Bytes& out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-
 // One decode of the input, the chosen clips kept: what every section reads.
 struct ImportSource {
   LoadedFile loaded;
@@ -33,7 +29,7 @@ struct ImportSource {
 
 // The glTF of `convert FILE OUT.glb`: a glTF input asking for no change as read, else encoded.
 Bytes ImportSceneGlb(const ImportSource& s, const Options& options, std::vector<std::string>& warnings) {
-  const FormatDescriptor& gltf = *FindFormat("gltf");
+  const FormatDescriptor& gltf = InterchangeFormat();
   ConvertRequest request;
   request.options = options;
   if (s.every_clip && s.loaded.format == &gltf && !AsksForReencode(request, gltf)) return s.loaded.document->Write();
@@ -47,7 +43,7 @@ ImportSource ReadImportSource(const ImportDataJob& job) {
   ImportSource s;
   s.loaded = LoadFile(job.input, job.format, job.options);
   // Blender's import reads the glTF: its keys are the interchange's.
-  s.decoded = DecodeWithSkeleton(s.loaded, job.skeleton, DecodeOptionsFor(FindFormat("gltf"), job.options));
+  s.decoded = DecodeWithSkeleton(s.loaded, job.skeleton, DecodeOptionsFor(&InterchangeFormat(), job.options));
   Scene& scene = s.decoded.scene;
   for (const Clip& clip : scene.clips) s.file_clips.push_back(clip.name);
   // Only the chosen clips are encoded (and so decoded from the glTF).
@@ -155,8 +151,8 @@ Bytes ImportDataJob::Run() const {
   std::string text = DumpJson(header);
   while (text.size() % 4) text.push_back(' ');
   Bytes out(kImportMagic, kImportMagic + 8);
-  PutImportU32(out, kImportVersion);
-  PutImportU32(out, static_cast<uint32_t>(text.size()));
+  le::Append32(out, kImportVersion);
+  le::Append32(out, static_cast<uint32_t>(text.size()));
   out.insert(out.end(), text.begin(), text.end());
   out.insert(out.end(), data.begin(), data.end());
   return out;

@@ -1,5 +1,4 @@
 // The skeleton a file decodes against: one value, resolved once per file.
-#include <animkit/formats/kh2.hpp>
 #include <animkit/pipeline/skeleton.hpp>
 
 #include <filesystem>
@@ -76,8 +75,8 @@ bool Numbered(const std::string& name) {
 // Why clip does not fit a skeleton of names ("" when it fits; nullopt when nothing tells).
 std::optional<std::string> ClipMisfit(const Clip& clip, const std::set<std::string>& names) {
   const size_t joints = names.size();
-  const Value& stated = clip.metadata.is_object() && clip.metadata.contains(kh2::metadata_keys::kBoneCount)
-                            ? clip.metadata[kh2::metadata_keys::kBoneCount]
+  const Value& stated = clip.metadata.is_object() && clip.metadata.contains(kClipJointCountKey)
+                            ? clip.metadata[kClipJointCountKey]
                             : Value();
   if (stated.is_number() && stated.get<double>() > 0) {
     const auto count = static_cast<size_t>(stated.get<double>());

@@ -6,6 +6,7 @@
 
 #include "support/test_support.hpp"
 
+#include <array>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -134,11 +135,13 @@ TEST(ExportPlan, AnyOutputForConvert) {
 }
 
 TEST(ExportPlan, DefaultPath) {
-  EXPECT_EQ(DefaultExportPath("/x/P_EX100.mset", "kh2-bar"), "/x/P_EX100.mset");
-  EXPECT_EQ(DefaultExportPath("/x/ex00.mdlx", "kh2-bar"), "/x/ex00.anb");
-  EXPECT_EQ(DefaultExportPath("/x/figure.tmd", "psx-tmd"), "/x/figure.anm");
-  EXPECT_EQ(DefaultExportPath("/x/soldier.mdb", "edf-mdb"), "/x/soldier.canm");
-  EXPECT_EQ(DefaultExportPath("", ""), "");
+  // {source, its format, the default export path}
+  const std::vector<std::array<std::string, 3>> cases = {{"/x/P_EX100.mset", "kh2-bar", "/x/P_EX100.mset"},
+                                                         {"/x/ex00.mdlx", "kh2-bar", "/x/ex00.anb"},
+                                                         {"/x/figure.tmd", "psx-tmd", "/x/figure.anm"},
+                                                         {"/x/soldier.mdb", "edf-mdb", "/x/soldier.canm"},
+                                                         {"", "", ""}};
+  for (const auto& [source, format, expected] : cases) EXPECT_EQ(DefaultExportPath(source, format), expected) << source;
   ExportPlanJob job;
   job.source = "/x/figure.tmd";
   job.source_format = "psx-tmd";

@@ -60,12 +60,7 @@ int RunBatchConvert(const std::string& input_dir, const std::string& output_dir,
   }
 
   BatchReport report;
-  const bool ran = RunFolderJob(args.quiet, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
-    job.progress = progress;
-    job.cancel = cancel;
-    report = job.Run();
-  });
-  if (!ran) return 2;
+  if (!RunFolderJob(args.quiet, job, [&] { report = job.Run(); })) return 2;
 
   const std::string summary = report.Summary(args.every_skipped);
   std::fwrite(summary.data(), 1, summary.size(), stdout);

@@ -10,8 +10,8 @@ namespace animkit::cli {
 int RunCurves(const std::string& file, const std::string& format, const std::string& skeleton, const std::string& clip,
               bool json, const std::string& output, const Options& options) {
   const LoadedFile loaded = LoadFile(file, format, options);
-  if (!StoresCurves(*loaded.format))
-    throw Error::General(file + ": " + std::string(loaded.format->id) + " files store no curves (KH2 files do)");
+  if (!loaded.document->StoresCurves())
+    throw Error::General(file + ": " + std::string(loaded.format->id) + " files store no curves");
   const DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource(skeleton), options);
   std::vector<ClipCurves> clips = StoredCurvesOfFile(loaded, decoded.scene, options.limits());
   if (!clip.empty()) {

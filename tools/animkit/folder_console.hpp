@@ -48,6 +48,15 @@ using ProgressFn = std::function<void(const BatchProgress&)>;
 // Runs a folder job: run(progress, cancel) with progress on stderr unless quiet and
 // SIGINT/SIGTERM cancelling it. An Error it throws is printed: false.
 bool RunFolderJob(bool quiet, const std::function<void(const ProgressFn&, const std::atomic<bool>*)>& run);
+// The same for a job (or request) with progress and cancel members: they are set, then run().
+template <class Job>
+bool RunFolderJob(bool quiet, Job& job, const std::function<void()>& run) {
+  return RunFolderJob(quiet, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    job.progress = progress;
+    job.cancel = cancel;
+    run();
+  });
+}
 // After a run a signal cancelled: says so on stderr and gives 128 + the signal; else 0.
 int InterruptedStatus(size_t not_started);
 

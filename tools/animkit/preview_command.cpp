@@ -33,12 +33,7 @@ int PreviewFolder(const std::string& input, const PreviewArgs& args, const Previ
     return 2;
   }
   PreviewSite site;
-  const bool ran = RunFolderJob(args.quiet, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
-    request.progress = progress;
-    request.cancel = cancel;
-    site = WritePreviewSite(request);
-  });
-  if (!ran) return 2;
+  if (!RunFolderJob(args.quiet, request, [&] { site = WritePreviewSite(request); })) return 2;
   for (const PreviewSiteEntry& e : site.files) {
     if (!e.error.empty()) std::fprintf(stderr, "%s\n", e.error.c_str());
   }

@@ -8,6 +8,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/core/limits.hpp>
 #include <animkit/core/model.hpp>
+#include <animkit/core/stored_curves.hpp>
 #include <animkit/core/value.hpp>
 
 #include <functional>
@@ -156,11 +157,25 @@ class Document {
   virtual std::vector<ArchiveMember> Members() const { return {}; }
   virtual Bytes MemberBytes(size_t index) const { throw NoMember(index); }
   virtual Bytes WithMember(size_t index, ByteView) const { throw NoMember(index); }
+  // Stored curves (core/stored_curves.hpp), for a format whose files keep curves an editor
+  // can key as the game keys them: whether the format stores any (false: the default), each
+  // clip's curves in the file's order (decoded: the scene this document decoded to, whose
+  // skeleton and metadata give the joints and the rest pose), and the file's bytes with the
+  // edited channels' curves replaced, every other byte kept (an edit equal to the file gives
+  // its bytes; errors name the clip and joint). StoredCurves and WithCurves throw when the
+  // format stores none.
+  virtual bool StoresCurves() const { return false; }
+  virtual std::vector<ClipCurves> StoredCurves(const Scene& /*decoded*/) const { throw NoCurves(); }
+  virtual Bytes WithCurves(const std::vector<ClipCurves>& /*edits*/, CurvesReplaceReport* /*report*/,
+                           const Limits& /*limits*/) const {
+    throw NoCurves();
+  }
 
  private:
   static Error NoMember(size_t index) {
     return Error::General("member " + std::to_string(index) + ": this file is no archive");
   }
+  Error NoCurves() const;
 };
 
 enum class OptionType {
@@ -200,6 +215,12 @@ inline constexpr int kProbeDamaged = 40;
 inline constexpr int kProbeStructure = 50;  // plausible structure, no magic
 inline constexpr int kProbeMagic = 100;     // magic bytes and a consistent header
 
+// A kind of file a format's reader takes from beside its own files (FormatDescriptor::side_files).
+struct SideFile {
+  std::string_view extension;  // lower case, with the dot
+  std::string_view what;       // "textures of the EDF models (.mdb) beside them"
+};
+
 struct FormatDescriptor {
   std::string_view id;           // the CLI contract's format id
   std::string_view description;  // a human name
@@ -219,6 +240,11 @@ struct FormatDescriptor {
   // Extensions of the files that hold an animation this format's encoder writes (export
   // targets); glTF, the interchange format itself, lists none.
   std::vector<std::string_view> animation_extensions{};
+  // Files no format reads alone that this format's reader takes from beside its own (an
+  // MDB's textures): what a batch over a folder says they are.
+  std::vector<SideFile> side_files{};
 };
+
+inline Error Document::NoCurves() const { return Error::General(std::string(format().id) + " files store no curves"); }
 
 }  // namespace animkit

@@ -184,6 +184,9 @@ inline constexpr char kSourceFormatKey[] = "source_format";
 // The clip metadata key of a clip whose stored data is another clip's (a KH2 MSET link
 // entry): that clip's name. An edit of one is an edit of both; `info` lists it per clip.
 inline constexpr char kSharesDataWithKey[] = "shares_data_with";
+// The clip metadata key of a clip made for a skeleton of a stated number of joints (a KH2
+// motion's bone count): a skeleton file of another count does not fit it.
+inline constexpr char kClipJointCountKey[] = "bone_count";
 // The mesh metadata key naming the model a mesh belongs to (a name, or its number in the
 // file), for a file that holds several (KH2's character and shadow models); meshes without
 // it belong to the file's one model.

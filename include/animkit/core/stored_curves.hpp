@@ -1,7 +1,8 @@
 // A clip's curves as its file stores them, whatever the format: per channel of a joint its
 // keys, with their interpolation and slopes, so that an editor can key exactly what the game
-// keys (docs/blender.md, "The import file"). Formats that store curves provide it (KH2:
-// formats/kh2/curves.hpp); frames are the clip's (seconds * frame_rate).
+// keys (docs/blender.md, "The import file"). A document whose format stores curves gives them
+// and takes edits back (Document::StoredCurves, WithCurves: core/format.hpp); frames are the
+// clip's (seconds * frame_rate).
 #pragma once
 
 #include <cstdint>
@@ -54,6 +55,21 @@ struct StoredCurves {
   std::vector<int> driven;
   size_t KeyCount() const;
   bool Driven(int joint) const;
+};
+
+// One clip's curves: what a document gives per clip, and what an edit of one clip carries.
+struct ClipCurves {
+  std::string clip;
+  StoredCurves curves;
+};
+
+// What writing edited curves back did (Document::WithCurves).
+struct CurvesReplaceReport {
+  size_t replaced = 0;   // channels written with new keys
+  size_t unchanged = 0;  // channels equal to the file's
+  // What the file's tables grew by: keys, key times, values and tangents appended.
+  size_t appended_keys = 0, appended_times = 0, appended_values = 0, appended_tangents = 0;
+  std::vector<std::string> notes;  // e.g. a motion shared by several clips
 };
 
 // A channel's value at a frame, as the game evaluates its curve (cycles outside the keys).

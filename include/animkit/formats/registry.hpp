@@ -13,6 +13,8 @@ namespace animkit {
 // Every registered format, in table order.
 const std::vector<const FormatDescriptor*>& Formats();
 const FormatDescriptor* FindFormat(std::string_view id);
+// glTF: the interchange every other format converts to and from (Blender's import reads it).
+const FormatDescriptor& InterchangeFormat();
 // Formats claiming an extension (".anm" is claimed by two).
 std::vector<const FormatDescriptor*> FormatsForExtension(std::string_view extension);
 

@@ -1,6 +1,7 @@
 // A file's clips' curves as stored (core/stored_curves.hpp), as the JSON `animkit curves` prints
 // and the import file carries, and a file written back with edited curves (`animkit
-// curves-replace`). Formats that store curves: KH2 (kh2-bar, kh2-motion). docs/cli.md, "curves".
+// curves-replace`). A file's document gives its curves (Document::StoresCurves, StoredCurves,
+// WithCurves); docs/cli.md, "curves".
 #pragma once
 
 #include <animkit/core/stored_curves.hpp>
@@ -12,15 +13,10 @@
 
 namespace animkit {
 
-struct ClipCurves {
-  std::string clip;
-  StoredCurves curves;
-};
-
 // The curves of every clip of the file that stores them, in the file's order; joints named as
 // scene (the file decoded, with its skeleton) names them. Empty for formats without curves.
-std::vector<ClipCurves> StoredCurvesOfFile(const LoadedFile& loaded, const Scene& scene, const Limits& limits = {});
-bool StoresCurves(const FormatDescriptor& format);
+// The document was read within the limits LoadFile was given; the last argument is not used.
+std::vector<ClipCurves> StoredCurvesOfFile(const LoadedFile& loaded, const Scene& scene, const Limits& = {});
 
 // {"rotation_mode", "driven": [joint...], "channels": [{"joint", "joint_name", "property",
 // "index", "pre", "post", "keys": [[frame, value, in_slope, out_slope, interpolation], ...]}],

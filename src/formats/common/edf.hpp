@@ -1,7 +1,9 @@
-// What the EDF formats (edf-canm, edf-mdb) share: the table of UTF-16 names.
+// What the EDF formats (edf-canm, edf-cas, edf-mdb) share: the table of UTF-16 names and the
+// --edf-version option.
 #pragma once
 
 #include <animkit/core/binary.hpp>
+#include <animkit/core/format.hpp>
 
 #include <string>
 #include <vector>
@@ -23,6 +25,17 @@ std::vector<Entry> ReadNameTable(const ByteReader& file, uint32_t offset, uint32
       names[i].name = file.Utf16z(int64_t(entry) + names[i].offset, entry, noun + " " + std::to_string(i));
   }
   return names;
+}
+
+// --edf-version, as the CAS and MDB writers both declare it (one option, one help line; the
+// values each writer maps the versions to are its own).
+inline OptionSpec EdfVersionSpec() {
+  return {.name = "edf-version",
+          .help = "EDF version to write. CAS: 4.1 (0x200), 5 (0x203) or 6 (0x204); an older set given as input or "
+                  "--template is converted to 6 (tables renumbered, CANM 768); default: the template's or input's, "
+                  "else 6. MDB without --template: 5 and 4.1 write version 0x14, 6 writes 0x20; default: the "
+                  "input's, else 6",
+          .use = OptionUse::Write};
 }
 
 }  // namespace animkit::edf

@@ -5,7 +5,6 @@
 #include "formats/gltf/gltf_internal.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace animkit::gltf {
 
@@ -48,32 +47,40 @@ const char* TypeName(int type) {
   }
 }
 
-uint32_t LoadU32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
+// An unsigned component of size bytes (1, 2 or 4), little-endian.
+uint32_t LoadUnsigned(const uint8_t* p, size_t size) { return size == 1 ? p[0] : size == 2 ? le::Load16(p) : le::Load32(p); }
 
 // One component, little-endian; normalized integers map to [-1, 1] / [0, 1] as the spec says.
 float DecodeComponent(const uint8_t* p, int component_type, bool normalized) {
   switch (component_type) {
-    case TINYGLTF_COMPONENT_TYPE_FLOAT: {
-      uint32_t bits = LoadU32(p);
-      float v;
-      std::memcpy(&v, &bits, 4);
-      return v;
-    }
+    case TINYGLTF_COMPONENT_TYPE_FLOAT: return le::LoadF32(p);
     case TINYGLTF_COMPONENT_TYPE_BYTE: {
       float v = static_cast<int8_t>(p[0]);
       return normalized ? std::max(v / 127.0f, -1.0f) : v;
     }
     case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return normalized ? p[0] / 255.0f : p[0];
     case TINYGLTF_COMPONENT_TYPE_SHORT: {
-      float v = static_cast<int16_t>(uint16_t(p[0] | p[1] << 8));
+      float v = static_cast<int16_t>(le::Load16(p));
       return normalized ? std::max(v / 32767.0f, -1.0f) : v;
     }
     case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
-      float v = uint16_t(p[0] | p[1] << 8);
+      float v = le::Load16(p);
       return normalized ? v / 65535.0f : v;
     }
-    default: return static_cast<float>(LoadU32(p));
+    default: return static_cast<float>(le::Load32(p));
   }
+}
+
+// The accessor index names, checked to exist and to be of expected_type; name: how errors
+// name it ("accessor 3 (what)").
+const tinygltf::Accessor& AccessorOf(const tinygltf::Model& model, int index, int expected_type, const std::string& what,
+                                     std::string& name) {
+  if (index < 0 || static_cast<size_t>(index) >= model.accessors.size())
+    Fail(what + " names accessor " + std::to_string(index) + ", which does not exist");
+  const tinygltf::Accessor& a = model.accessors[size_t(index)];
+  name = ElementName("accessor", index) + " (" + what + ")";
+  if (a.type != expected_type) Fail(name + " must be " + TypeName(expected_type));
+  return a;
 }
 
 }  // namespace
@@ -86,11 +93,8 @@ AccessorReader::AccessorReader(const tinygltf::Model& model, size_t file_size)
 // count * components floats. float_only rejects integer component types;
 // otherwise integers must be normalized (rotation outputs).
 std::vector<float> AccessorReader::Read(int index, int expected_type, bool float_only, const std::string& what) const {
-  if (index < 0 || static_cast<size_t>(index) >= model_.accessors.size())
-    Fail(what + " names accessor " + std::to_string(index) + ", which does not exist");
-  const tinygltf::Accessor& a = model_.accessors[index];
-  const std::string name = ElementName("accessor", index) + " (" + what + ")";
-  if (a.type != expected_type) Fail(name + " must be " + TypeName(expected_type));
+  std::string name;
+  const tinygltf::Accessor& a = AccessorOf(model_, index, expected_type, what, name);
   const int component_size = ComponentSize(a.componentType);
   if (component_size == 0 || a.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
     Fail(name + " has an unsupported component type " + std::to_string(a.componentType));
@@ -120,11 +124,8 @@ std::vector<float> AccessorReader::Read(int index, int expected_type, bool float
 }
 
 std::vector<uint32_t> AccessorReader::ReadUnsigned(int index, int expected_type, const std::string& what) const {
-  if (index < 0 || static_cast<size_t>(index) >= model_.accessors.size())
-    Fail(what + " names accessor " + std::to_string(index) + ", which does not exist");
-  const tinygltf::Accessor& a = model_.accessors[index];
-  const std::string name = ElementName("accessor", index) + " (" + what + ")";
-  if (a.type != expected_type) Fail(name + " must be " + TypeName(expected_type));
+  std::string name;
+  const tinygltf::Accessor& a = AccessorOf(model_, index, expected_type, what, name);
   const int size = ComponentSize(a.componentType);
   if (a.normalized || (a.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
                        a.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
@@ -139,7 +140,7 @@ std::vector<uint32_t> AccessorReader::ReadUnsigned(int index, int expected_type,
   for (size_t i = 0; i < a.count; ++i)
     for (size_t c = 0; c < components; ++c) {
       const uint8_t* p = base + i * stride + c * size_t(size);
-      out[i * components + c] = size == 1 ? p[0] : size == 2 ? uint32_t(p[0] | p[1] << 8) : LoadU32(p);
+      out[i * components + c] = LoadUnsigned(p, size_t(size));
     }
   return out;
 }
@@ -186,7 +187,7 @@ void AccessorReader::ApplySparse(const tinygltf::Accessor& a, size_t components,
                                static_cast<size_t>(count), element_size, &stride, name + " sparse values");
   for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
     const uint8_t* p = indices + i * index_stride;
-    uint32_t target = index_size == 1 ? p[0] : index_size == 2 ? uint32_t(p[0] | p[1] << 8) : LoadU32(p);
+    const uint32_t target = LoadUnsigned(p, index_stride);
     if (target >= a.count) Fail(name + " has sparse index " + std::to_string(target) + " past its count");
     for (size_t c = 0; c < components; ++c)
       out[target * components + c] =

@@ -254,11 +254,6 @@ bool SkipImage(tinygltf::Image*, const int, std::string*, std::string*, int, int
   return true;
 }
 
-uint32_t ReadU32(ByteView data, size_t offset) {
-  return uint32_t(data[offset]) | uint32_t(data[offset + 1]) << 8 | uint32_t(data[offset + 2]) << 16 |
-         uint32_t(data[offset + 3]) << 24;
-}
-
 // The GLB framing, checked before tinygltf sees it (tinygltf trusts the BIN
 // chunk length by 8 bytes). Returns the JSON chunk and the length to parse.
 struct GlbFrame {
@@ -269,20 +264,20 @@ struct GlbFrame {
 GlbFrame CheckGlb(ByteView data) {
   if (data.size() < 20)
     throw Error::AtOffset(0, "a GLB header and JSON chunk header need 20 bytes, file has " + std::to_string(data.size()));
-  uint32_t version = ReadU32(data, 4), length = ReadU32(data, 8);
+  uint32_t version = le::Load32At(data, 4), length = le::Load32At(data, 8);
   if (version != 2) throw Error::AtOffset(4, "GLB version 2 expected, found " + std::to_string(version));
   if (length > data.size())
     throw Error::AtOffset(8, "GLB length " + Hex(length) + " runs past the end of the file (" + Hex(data.size()) + " bytes)");
   if (length < 20) throw Error::AtOffset(8, "GLB length " + Hex(length) + " is shorter than its headers");
-  uint64_t json_length = ReadU32(data, 12);
-  if (ReadU32(data, 16) != 0x4E4F534Au) throw Error::AtOffset(16, "the first GLB chunk must be JSON");
+  uint64_t json_length = le::Load32At(data, 12);
+  if (le::Load32At(data, 16) != 0x4E4F534Au) throw Error::AtOffset(16, "the first GLB chunk must be JSON");
   uint64_t json_end = 20 + json_length;
   if (json_end > length)
     throw Error::AtOffset(12, "GLB JSON chunk (" + Hex(json_length) + " bytes) runs past the GLB length " + Hex(length));
   if (json_end < length) {
     if (json_end + 8 > length) throw Error::AtOffset(json_end, "GLB chunk header needs 8 bytes");
-    uint64_t bin_length = ReadU32(data, json_end);
-    if (ReadU32(data, json_end + 4) != 0x004E4942u) throw Error::AtOffset(json_end + 4, "the second GLB chunk must be BIN");
+    uint64_t bin_length = le::Load32At(data, json_end);
+    if (le::Load32At(data, json_end + 4) != 0x004E4942u) throw Error::AtOffset(json_end + 4, "the second GLB chunk must be BIN");
     if (json_end + 8 + bin_length > length)
       throw Error::AtOffset(json_end, "GLB BIN chunk (" + Hex(bin_length) + " bytes) runs past the GLB length " + Hex(length));
   }

@@ -29,39 +29,41 @@ class Appender {
   }
 
   int AddIndices(const std::vector<uint32_t>& indices, size_t vertex_count) {
-    tinygltf::Accessor a;
-    a.type = TINYGLTF_TYPE_SCALAR;
-    a.count = indices.size();
-    if (vertex_count < 0xFFFF) {  // 0xFFFF is the primitive restart value: avoided
-      std::vector<uint16_t> small(indices.begin(), indices.end());
-      a.bufferView = AddView(small.data(), small.size() * 2, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
-      a.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT;
-    } else {
-      a.bufferView = AddView(indices.data(), indices.size() * 4, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
-      a.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
-    }
-    model_.accessors.push_back(std::move(a));
-    return static_cast<int>(model_.accessors.size() - 1);
+    // 0xFFFF is the primitive restart value: avoided.
+    return AddUnsigned<uint16_t>(indices, TINYGLTF_TYPE_SCALAR, indices.size(), vertex_count < 0xFFFF,
+                                 TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
   }
 
   // JOINTS_0: unsigned bytes when every index fits, else unsigned shorts.
   int AddJoints(const std::vector<uint16_t>& joints, bool bytes) {
+    return AddUnsigned<uint8_t>(joints, TINYGLTF_TYPE_VEC4, joints.size() / 4, bytes, TINYGLTF_TARGET_ARRAY_BUFFER);
+  }
+
+ private:
+  static constexpr int UnsignedComponentType(size_t bytes) {
+    return bytes == 1 ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE
+           : bytes == 2 ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT
+                        : TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
+  }
+
+  // count elements of unsigned integers: as Narrow when narrow (every value fits), else as stored.
+  template <class Narrow, class Wide>
+  int AddUnsigned(const std::vector<Wide>& values, int type, size_t count, bool narrow, int target) {
     tinygltf::Accessor a;
-    a.type = TINYGLTF_TYPE_VEC4;
-    a.count = joints.size() / 4;
-    if (bytes) {
-      std::vector<uint8_t> small(joints.begin(), joints.end());
-      a.bufferView = AddView(small.data(), small.size(), TINYGLTF_TARGET_ARRAY_BUFFER);
-      a.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE;
+    a.type = type;
+    a.count = count;
+    if (narrow) {
+      const std::vector<Narrow> small(values.begin(), values.end());
+      a.bufferView = AddView(small.data(), small.size() * sizeof(Narrow), target);
+      a.componentType = UnsignedComponentType(sizeof(Narrow));
     } else {
-      a.bufferView = AddView(joints.data(), joints.size() * 2, TINYGLTF_TARGET_ARRAY_BUFFER);
-      a.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT;
+      a.bufferView = AddView(values.data(), values.size() * sizeof(Wide), target);
+      a.componentType = UnsignedComponentType(sizeof(Wide));
     }
     model_.accessors.push_back(std::move(a));
     return static_cast<int>(model_.accessors.size() - 1);
   }
 
- private:
   tinygltf::Model& model_;
 };
 

@@ -1,4 +1,5 @@
 // Registry entries and documents for KH2 BAR archives (kh2-bar) and bare motion entries (kh2-motion).
+#include <animkit/formats/kh2/curves.hpp>
 #include <animkit/formats/registry.hpp>
 #include "formats/kh2/kh2_internal.hpp"
 #include "formats/kh2/model/kh2_model_write.hpp"
@@ -112,9 +113,47 @@ void RecordSource(Scene& scene, const std::string& source) {
   for (Clip& c : scene.clips) c.metadata[metadata_keys::kSource] = source;
 }
 
-class BarDocument final : public FileDocument<Bar, kKh2BarFormat, SerializeBar> {
+// Stored curves (Document::StoredCurves): an archive's interpolated motions in clip order, a
+// link's clip with its target's curves.
+std::vector<ClipCurves> BarCurves(const Bar& bar, const Scene& decoded) {
+  std::vector<ClipCurves> out;
+  const std::vector<ChannelValues> rest = RestChannels(decoded.skeleton, decoded.metadata);
+  std::map<const Motion*, size_t> done;  // a link's clip: the same curves
+  for (const MotionClip& c : MotionClips(bar)) {
+    if (c.motion->raw) continue;
+    const auto known = done.find(c.motion);
+    if (known != done.end()) {
+      out.push_back({c.name, out[known->second].curves});
+      continue;
+    }
+    done.emplace(c.motion, out.size());
+    out.push_back({c.name, StoredCurvesOf(*c.motion, decoded.skeleton, rest)});
+  }
+  return out;
+}
+
+// What both KH2 documents share: the file name read (for the glTF extras), and stored curves
+// written back through ReplaceCurves (one edit per channel).
+template <class F, const FormatDescriptor& kFormat, Bytes (*kSerialize)(const F&)>
+class Kh2Document : public FileDocument<F, kFormat, kSerialize> {
  public:
-  BarDocument(Bar bar, std::string source = {}) : FileDocument(std::move(bar)), source_(std::move(source)) {}
+  explicit Kh2Document(F file, std::string source = {})
+      : FileDocument<F, kFormat, kSerialize>(std::move(file)), source_(std::move(source)) {}
+  bool StoresCurves() const final { return true; }
+  Bytes WithCurves(const std::vector<ClipCurves>& edits, CurvesReplaceReport* report, const Limits& limits) const final {
+    std::vector<CurveEdit> channels;
+    for (const ClipCurves& clip : edits)
+      for (const StoredChannel& c : clip.curves.channels) channels.push_back({clip.clip, c});
+    return ReplaceCurves(this->Write(), channels, report, limits);
+  }
+
+ protected:
+  std::string source_;  // the file name, for the glTF extras
+};
+
+class BarDocument final : public Kh2Document<Bar, kKh2BarFormat, SerializeBar> {
+ public:
+  using Kh2Document::Kh2Document;
   Value Info() const override { return detail::BarInfo(file_); }
   Value InfoSummary() const override { return detail::BarSummary(file_); }
   std::vector<std::string> Warnings() const override {
@@ -125,25 +164,27 @@ class BarDocument final : public FileDocument<Bar, kKh2BarFormat, SerializeBar> 
     return out;
   }
   std::vector<std::string> Damaged() const override { return DamagedEntries(file_); }
+  std::vector<ClipCurves> StoredCurves(const Scene& decoded) const override { return BarCurves(file_, decoded); }
   Scene Decode(const DecodeContext& context) const override {
     Scene scene = DecodeBar(file_, context.reference, SettingsFrom(context.options));
     RecordSource(scene, source_);
     return scene;
   }
-
- private:
-  std::string source_;  // the file name, for the glTF extras
 };
 
-class MotionDocument final : public FileDocument<Motion, kKh2MotionFormat, SerializeMotion> {
+class MotionDocument final : public Kh2Document<Motion, kKh2MotionFormat, SerializeMotion> {
  public:
-  MotionDocument(Motion motion, std::string source = {}) : FileDocument(std::move(motion)), source_(std::move(source)) {}
+  using Kh2Document::Kh2Document;
   Value Info() const override { return detail::MotionInfo(file_); }
   Value InfoSummary() const override { return detail::MotionSummary(file_); }
   std::vector<std::string> Warnings() const override {
     std::vector<std::string> out = file_.warnings;
     detail::EvaluationWarnings(file_, "", out);
     return out;
+  }
+  std::vector<ClipCurves> StoredCurves(const Scene& decoded) const override {
+    if (file_.raw || file_.placeholder) return {};
+    return {{"motion", StoredCurvesOf(file_, decoded.skeleton, RestChannels(decoded.skeleton, decoded.metadata))}};
   }
   Scene Decode(const DecodeContext& context) const override {
     Scene scene;
@@ -157,15 +198,12 @@ class MotionDocument final : public FileDocument<Motion, kKh2MotionFormat, Seria
     RecordSource(scene, source_);
     return scene;
   }
-
- private:
-  std::string source_;  // the file name, for the glTF extras
 };
 
 int ProbeBar(ByteView data, std::string_view ext) {
   if (LooksLikeBar(data)) {
     if (data.size() < 16) return kProbeStructure;
-    const uint32_t count = data[4] | (data[5] << 8) | (data[6] << 16) | (uint32_t(data[7]) << 24);
+    const uint32_t count = le::Load32(data.data() + 4);
     return uint64_t(count) * 16 + 16 <= data.size() ? kProbeMagic : kProbeStructure;
   }
   return (ext == ".anb" || ext == ".mset" || ext == ".bar" || ext == ".mdlx") ? kProbeExtension : kProbeNone;
@@ -173,8 +211,8 @@ int ProbeBar(ByteView data, std::string_view ext) {
 
 int ProbeMotion(ByteView data, std::string_view ext) {
   if (data.size() >= 0xA0 && std::all_of(data.begin(), data.begin() + 0x90, [](uint8_t b) { return b == 0; })) {
-    const uint32_t type = data[0x90] | (data[0x91] << 8) | (data[0x92] << 16) | (uint32_t(data[0x93]) << 24);
-    const uint32_t count = data[0x98] | (data[0x99] << 8) | (data[0x9A] << 16) | (uint32_t(data[0x9B]) << 24);
+    const uint32_t type = le::Load32(data.data() + 0x90);
+    const uint32_t count = le::Load32(data.data() + 0x98);
     if (type <= 1) return uint64_t(count) + 0x90 == data.size() ? kProbeMagic - 10 : kProbeStructure;
   }
   return ext == ".motion" ? kProbeExtension : kProbeNone;

@@ -56,7 +56,7 @@ int Probe(ByteView data, std::string_view extension) {
   // A damaged .anc (its marker, not its structure) is still read, for the reader's error.
   const int broken = !ext ? kProbeNone : marker ? kProbeDamaged : kProbeExtension;
   if (data.size() < kHeaderSize || !marker) return broken;
-  const size_t count = data[4] | (data[5] << 8);
+  const size_t count = le::Load16(data.data() + 4);
   const size_t end = kHeaderSize + count * kKeyframeSize;
   if (end > data.size()) return broken;
   // The ANM shares the marker; an exact fit plus the extension decides.

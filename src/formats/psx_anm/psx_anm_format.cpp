@@ -76,12 +76,12 @@ int Probe(ByteView data, std::string_view extension) {
   // damaged PS1 ANM (read for the reader's error).
   const int broken = marker && extension == ".anm" ? kProbeDamaged : kProbeNone;
   if (data.size() < 8 || !marker) return broken;
-  const size_t frames = data[4] | (data[5] << 8);
+  const size_t frames = le::Load16(data.data() + 4);
   const size_t table_end = 6 + 2 * (frames + 1);
   if (table_end > data.size()) return broken;
   size_t prev = 0;
   for (size_t i = 0; i <= frames; ++i) {
-    size_t off = size_t(data[6 + 2 * i] | (data[7 + 2 * i] << 8)) * 2;
+    size_t off = size_t(le::Load16(data.data() + 6 + 2 * i)) * 2;
     if (off < prev || off > data.size() || (i == 0 && off < table_end)) return broken;
     prev = off;
   }

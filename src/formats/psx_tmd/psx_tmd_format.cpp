@@ -76,9 +76,7 @@ class PsxTmdDocument final : public FileDocument<File, kPsxTmdFormat, Serialize>
 };
 
 int Probe(ByteView data, std::string_view extension) {
-  auto u32 = [&](size_t at) {
-    return uint32_t{data[at]} | uint32_t{data[at + 1]} << 8 | uint32_t{data[at + 2]} << 16 | uint32_t{data[at + 3]} << 24;
-  };
+  auto u32 = [&](size_t at) { return le::Load32(data.data() + at); };
   const bool ext = extension == ".tmd";
   const bool magic = data.size() >= 4 && u32(0) == kId;
   // A damaged .tmd (its id, not its structure) is still read, for the reader's error.

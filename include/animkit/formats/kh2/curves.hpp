@@ -32,12 +32,7 @@ struct CurveEdit {
   std::string clip;
   StoredChannel channel;
 };
-struct ReplaceCurvesReport {
-  size_t replaced = 0;   // channels written with new keys
-  size_t unchanged = 0;  // channels equal to the file's
-  size_t appended_keys = 0, appended_times = 0, appended_values = 0, appended_tangents = 0;
-  std::vector<std::string> notes;  // e.g. a motion shared by several clips
-};
+using ReplaceCurvesReport = CurvesReplaceReport;
 // file: a BAR (an MSET moveset or an ANB) or a bare motion entry. The file with exactly the
 // edited channels' curves replaced: their keys found in or appended to the motion's key, key
 // time, value and tangent tables (which grow in place, by multiples of 16 bytes; later tables

@@ -50,7 +50,7 @@ namespace metadata_keys {
 inline constexpr char kFormat[] = "format";                     // clip: "kh2"
 inline constexpr char kMotionType[] = "motion_type";            // clip: "raw" or "interpolated"; the encoder keeps it
 inline constexpr char kMotionFlag[] = "motion_flag";            // clip: the motion header's flag; a raw encode keeps it
-inline constexpr char kBoneCount[] = "bone_count";              // clip: the model's bones the motion animates
+inline constexpr const char* kBoneCount = kClipJointCountKey;  // clip: the model's bones the motion animates
 inline constexpr char kTotalBoneCount[] = "total_bone_count";   // clip (interpolated): bones and IK helpers
 inline constexpr char kTotalFrames[] = "total_frames";          // clip: the total frame count (engine frames)
 inline constexpr char kFramesPerLoop[] = "frames_per_loop";     // clip (raw): a raw encode keeps it at the same length
