@@ -29,10 +29,13 @@ void AddMdbMeshAndDds(Corpus& corpus) {
   Material material;
   material.name = "skin";
   material.texture = 0;
-  corpus.Add("edf_mdb", "skinned-mesh.mdb",
-             edf_mdb::Serialize(edf_mdb::EncodeModel(skeleton, {mesh}, {material}, {"skin.dds"})));
   Image image{"seed", 5, 3, std::vector<uint8_t>(5 * 3 * 4, 255), "", ""};
   for (size_t i = 0; i < 15; ++i) image.rgba[i * 4] = uint8_t(i * 17), image.rgba[i * 4 + 1] = uint8_t(255 - i * 17);
+  Scene scene;
+  scene.skeleton = skeleton, scene.meshes = {mesh}, scene.materials = {material}, scene.textures = {image};
+  scene.textures[0].name = "skin.dds";
+  const Bytes model = edf_mdb::WriteModel(scene, edf_mdb::WriteOptions{}).mdb;  // the writer users run
+  corpus.Add("edf_mdb", "skinned-mesh.mdb", model);
   corpus.Add("edf_dds", "gradient-bc1.dds", edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bc1));
   corpus.Add("edf_dds", "gradient-bgra.dds", edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bgra8));
   const Image pixel{"seed", 1, 1, {10, 20, 30, 40}, "", ""};
@@ -40,7 +43,6 @@ void AddMdbMeshAndDds(Corpus& corpus) {
 
   // The same model and texture in RAB archives (CMPL and raw members, stock and texture-last
   // order, no model), and CMPL streams of literals, matches, runs and the zero ring.
-  const Bytes model = edf_mdb::Serialize(edf_mdb::EncodeModel(skeleton, {mesh}, {material}, {"skin.dds"}));
   const Bytes texture = edf_mdb::EncodeDds(image, edf_mdb::DdsEncoding::Bc1);
   corpus.Add("edf_rab", "model-and-texture.rab",
              edf_rab::Build({{"TEXTURE", "skin.lod.dds", texture, true}, {"MODEL", "model.mdb", model, true},

@@ -124,26 +124,36 @@ Bytes SoldierSet(uint32_t version, const Skeleton& skeleton, const std::vector<C
   return cas::Emit(f);
 }
 
-Bytes SoldierModel() {
-  const Skeleton skeleton = Soldier();
+// The soldier written as a new EDF5 model (the writer `animkit convert x.glb y.mdb` runs):
+// the ribbon, one material on the checks; its texture is the DDS beside it.
+edf_mdb::WriteResult SoldierModel() {
+  Scene scene;
+  scene.skeleton = Soldier();
+  scene.meshes = {SoldierRibbon(scene.skeleton)};
   Material material;
   material.name = "soldier";
   material.texture = 0;
-  return edf_mdb::Serialize(edf_mdb::EncodeModel(skeleton, {SoldierRibbon(skeleton)}, {material}, {"soldier.dds"}));
+  scene.materials = {material};
+  scene.textures = {SoldierTexture()};
+  edf_mdb::WriteResult result = edf_mdb::WriteModel(scene, edf_mdb::WriteOptions{});
+  if (result.textures.size() != 1 || result.textures[0].first != "soldier.dds")
+    throw Error::General("the soldier model names one texture, soldier.dds");
+  return result;
 }
 
 }  // namespace
 
 void WriteEdfMdbSamples(const std::filesystem::path& dir) {
-  WriteSample(dir, "soldier.mdb", SoldierModel());
-  WriteSample(dir, "soldier.dds", edf_mdb::EncodeDds(SoldierTexture(), edf_mdb::DdsEncoding::Bc1));
+  const edf_mdb::WriteResult model = SoldierModel();
+  WriteSample(dir, "soldier.mdb", model.mdb);
+  WriteSample(dir, "soldier.dds", model.textures[0].second);
 }
 
 // The model and its texture in one archive, CMPL-packed, folders in the stock order.
 void WriteEdfRabSample(const std::filesystem::path& dir) {
-  WriteSample(dir, "soldier.rab",
-              edf_rab::Build({{"TEXTURE", "soldier.dds", edf_mdb::EncodeDds(SoldierTexture(), edf_mdb::DdsEncoding::Bc1), true},
-                              {"MODEL", "soldier.mdb", SoldierModel(), true}}));
+  const edf_mdb::WriteResult model = SoldierModel();
+  WriteSample(dir, "soldier.rab", edf_rab::Build({{"TEXTURE", "soldier.dds", model.textures[0].second, true},
+                                                  {"MODEL", "soldier.mdb", model.mdb, true}}));
 }
 
 void WriteEdfCasSamples(const std::filesystem::path& dir) {

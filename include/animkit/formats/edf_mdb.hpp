@@ -73,6 +73,10 @@ File EncodeSkeleton(const Skeleton& skeleton, uint32_t version = kVersionEdf5);
 Mat4 MatrixFrom(const std::array<float, 16>& column_major);
 
 // ---- Objects, meshes, materials, textures ----------------------------------------------
+// Every record as stored (layouts in docs/formats/edf_mdb.md, field lists in
+// src/formats/edf_mdb/edf_mdb_fields.hpp): the fixed fields, then what they point at. Offsets
+// count from the record's first byte; strings are kept as stored (UTF-16 code units, 8-bit
+// bytes). The decode view (ParseModel), ReadStored and both writers share these records.
 inline constexpr size_t kObjectSize = 0x10, kMeshSize = 0x28, kElementSize = 0x10;
 inline constexpr size_t kMaterialSize = 0x20, kMaterialTextureSize = 0x1C, kParameterSize = 0x20;
 inline constexpr size_t kTextureSize = 0x10;
@@ -82,63 +86,79 @@ enum class ElementType : uint32_t { Float4 = 1, Float3 = 4, Half4 = 7, Float2 = 
 // Bytes of one value of type, 0 for a type animkit does not know.
 size_t ElementBytes(uint32_t type);
 
-struct VertexElement {
+struct StoredElement {
   uint32_t type = 0, offset = 0, channel = 0;
-  std::string name;  // "position", "normal", "texcoord", "BLENDINDICES"... (case varies)
+  uint32_t name_at = 0;  // written by WriteStored
+  std::string name;      // 8-bit, as stored: "position", "normal", "texcoord", "BLENDINDICES"... (case varies)
 };
-
-struct MeshRecord {
-  size_t at = 0;              // file offset of the record
-  uint8_t topology = 0;       // 0: triangle list; else strips (unverified, not decoded)
-  uint8_t skinned = 0;
-  int8_t influences = 0;      // the most bones one vertex uses
-  int32_t material = -1;      // into the material table
-  uint16_t stride = 0;
-  uint32_t vertex_count = 0, mesh_index = 0, index_count = 0;
-  size_t vertex_at = 0, index_at = 0;  // absolute
-  std::vector<VertexElement> layout;
+struct StoredMesh {
+  std::array<uint8_t, 4> flags{};  // topology (0: triangle list), skinned, influences (i8), 0
+  int32_t material = -1;           // into the material table
+  uint32_t reserved = 0;
+  uint32_t layout_at = 0;
+  uint16_t stride = 0, layout_count = 0;
+  uint32_t vertex_count = 0, mesh_index = 0;
+  uint32_t vertex_at = 0, index_count = 0, index_at = 0;
+  size_t at = 0;  // file offset of the record as read
+  std::vector<StoredElement> layout;
+  Bytes vertices;  // stride * vertex count bytes
+  Bytes indices;   // u16 little-endian, 2 * index count bytes
+  uint32_t VertexCount() const { return stride ? uint32_t(vertices.size() / stride) : 0; }
 };
-
-struct ObjectRecord {
+struct StoredObject {
+  uint32_t index = 0, name = 0;  // +0, +4 (the name table slot of its bone)
+  uint32_t mesh_count = 0, mesh_at = 0;
   size_t at = 0;
-  uint32_t index = 0;
-  std::string name;
-  std::vector<MeshRecord> meshes;
+  std::vector<StoredMesh> meshes;
 };
-
-struct MaterialTexture {
+struct StoredParameter {
+  std::array<float, 4> values{};
+  std::array<uint32_t, 2> extra{};  // two more words (0 in known files; read as two more floats by some tools)
+  uint32_t name_at = 0;
+  uint32_t type = 0;  // (component count << 8) | kind (0 float, 1 float2, 2 float3/colour, 3 float4, ...)
+  std::string name;   // 8-bit, as stored
+  uint32_t Count() const { return (type >> 8) & 0xFF; }
+};
+struct StoredSlot {
   uint32_t texture = 0;  // into the texture table
-  std::string map;       // the shader's slot: "albedo", "normal", ...
+  uint32_t map_at = 0;
+  std::array<uint8_t, 20> sampler{};  // kept verbatim
+  std::string map;  // the shader's slot: "albedo", "normal", ... (8-bit, as stored)
 };
-
-struct MaterialParameter {
-  std::string name;
-  uint8_t type = 0, size = 0;
-  std::array<float, 6> values{};
-};
-
-struct MaterialRecord {
+struct StoredMaterial {
   uint16_t index = 0;
-  std::string name, shader;
-  std::vector<MaterialParameter> parameters;
-  std::vector<MaterialTexture> textures;
+  uint8_t priority = 0, queue = 0;
+  uint32_t name = 0;  // into the name table
+  uint32_t shader_at = 0, parameter_at = 0, parameter_count = 0, slot_at = 0, slot_count = 0;
+  uint32_t flags = 3;
+  std::u16string shader;
+  std::vector<StoredParameter> parameters;
+  std::vector<StoredSlot> slots;
 };
-
-struct TextureRecord {
+struct StoredTexture {
   uint32_t index = 0;
-  std::string name, file_name;
+  uint32_t name_at = 0, file_name_at = 0;
+  uint32_t reserved = 0;
+  std::u16string name, file_name;
 };
 
 struct Model {
-  std::vector<ObjectRecord> objects;  // the readable ones
-  std::vector<MaterialRecord> materials;
-  std::vector<TextureRecord> textures;
+  std::vector<StoredObject> objects;  // the readable ones, each with its readable meshes
+  std::vector<StoredMaterial> materials;
+  std::vector<StoredTexture> textures;
   std::vector<std::string> damaged;   // one line per object, mesh, material skipped: offset and why
 };
 
-// The object, material and texture tables of a parsed file. A record that does not fit is
-// left out and listed in `damaged`; nothing here throws for the file's content.
+// The object, material and texture tables of a parsed file, checked for decoding (names
+// resolve, layouts fit their vertex, slots name a texture). A record that does not fit is
+// left out and listed in `damaged` (a material or texture stays, empty, so that indices stay
+// in place); nothing here throws for the file's content.
 Model ParseModel(const File& file);
+// The name table's entry index as UTF-8 ("" when there is none).
+std::string NameOf(const File& file, uint32_t index);
+// An 8-bit name as the decode view shows it: bytes past ASCII become '?'.
+std::string AsciiName(std::string s);
+std::string Utf8(const std::u16string& s);
 
 // What a model's textures are read from: the bytes of the file of that name beside the model,
 // or nullopt with `why` set. The pipeline's reader gives one over the model's own folder
@@ -155,63 +175,12 @@ TextureReader FolderTextureReader(std::string folder);
 void DecodeModel(const File& file, const Model& model, const TextureReader& textures, Scene& scene,
                  std::vector<std::string>& damaged);
 
-// Writes a model for the project's samples and tests: the skeleton and, per mesh, one object
-// of one mesh (float4 position, float3 normal, float2 texcoord, ubyte4 colour, ubyte4 bone
-// indices, float4 weights), the materials (one "albedo" slot each) and the texture file names.
-// Modders' meshes written back into their MDB are not this (docs/formats/edf_mdb.md).
-File EncodeModel(const Skeleton& skeleton, const std::vector<Mesh>& meshes, const std::vector<Material>& materials,
-                 const std::vector<std::string>& texture_files, uint32_t version = kVersionEdf5);
-
 // ---- Writing models (docs/formats/edf_mdb.md "Writing models") -------------------------
-// The whole file as records, every field the writer does not compute kept as stored, strings
-// as stored (UTF-16 code units, 8-bit bytes). WriteStored lays them out in the stock order:
-// header, names, bones, textures, materials (each followed by its parameters and slots),
-// objects, per object its mesh headers each followed by its layout, every index buffer then
-// every vertex buffer (each 16-aligned), the 8-bit pool (sorted, unique, then 2-aligned), the
-// UTF-16 pool (sorted, unique).
-struct StoredElement {
-  uint32_t type = 0, offset = 0, channel = 0;
-  std::string name;  // 8-bit, as stored
-};
-struct StoredMesh {
-  std::array<uint8_t, 4> flags{};  // topology, skinned, influences, 0
-  int32_t material = -1;
-  uint32_t reserved = 0;
-  uint16_t stride = 0;
-  uint32_t mesh_index = 0;
-  std::vector<StoredElement> layout;
-  Bytes vertices;  // stride * vertex count bytes
-  Bytes indices;   // u16 little-endian, 2 * index count bytes
-  uint32_t VertexCount() const { return stride ? uint32_t(vertices.size() / stride) : 0; }
-};
-struct StoredObject {
-  uint32_t index = 0, name = 0;  // +0, +4 (the name table slot of its bone)
-  std::vector<StoredMesh> meshes;
-};
-struct StoredParameter {
-  std::array<uint8_t, 24> values{};  // f32[4] and two words, as stored
-  std::string name;
-  uint32_t type = 0;
-};
-struct StoredSlot {
-  uint32_t texture = 0;
-  std::string map;
-  std::array<uint8_t, 20> sampler{};
-};
-struct StoredMaterial {
-  uint16_t index = 0;
-  uint8_t priority = 0, queue = 0;
-  uint32_t name = 0;
-  std::u16string shader;
-  std::vector<StoredParameter> parameters;
-  std::vector<StoredSlot> slots;
-  uint32_t flags = 3;
-};
-struct StoredTexture {
-  uint32_t index = 0;
-  std::u16string name, file_name;
-  uint32_t reserved = 0;
-};
+// The whole file as records. WriteStored lays them out in the stock order: header, names,
+// bones, textures, materials (each followed by its parameters and slots), objects, per object
+// its mesh headers each followed by its layout, every index buffer then every vertex buffer
+// (each 16-aligned), the 8-bit pool (sorted, unique, then 2-aligned), the UTF-16 pool (sorted,
+// unique). Counts and offsets are computed from what the records hold.
 struct StoredFile {
   uint32_t version = kVersionEdf5;
   std::vector<std::optional<std::u16string>> names;  // nullopt: an empty slot (offset 0)

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -18,16 +17,6 @@ namespace animkit::edf_canm {
 namespace {
 
 // ---------------------------------------------------------------- parsing helpers
-
-void PutU16(Bytes& out, size_t pos, uint16_t v) {
-  if (pos + 2 > out.size()) throw Error::General("CANM field at " + Hex(pos) + " lies outside the file image");
-  out[pos] = uint8_t(v), out[pos + 1] = uint8_t(v >> 8);
-}
-void PutU32(Bytes& out, size_t pos, uint32_t v) {
-  if (pos + 4 > out.size()) throw Error::General("CANM field at " + Hex(pos) + " lies outside the file image");
-  for (int i = 0; i < 4; ++i) out[pos + size_t(i)] = uint8_t(v >> (8 * i));
-}
-void PutF32(Bytes& out, size_t pos, float v) { PutU32(out, pos, std::bit_cast<uint32_t>(v)); }
 
 constexpr char kMovapsFault[] = ": EDF 6 faults on it (its MOVAPS loads need 16-byte alignment)";
 
@@ -198,32 +187,32 @@ Bytes Serialize(const File& f) {
   Bytes out = f.image;
   if (out.size() < kHeaderSize) throw Error::General("a CANM image needs at least its 0x20-byte header");
   std::memcpy(out.data(), "CANM", 4);
-  PutU32(out, 0x04, f.version);
+  le::Store32At(out, 0x04, f.version);
   fields::WriteAt(out, 0x08, Endian::Little, f, kHeaderTables);
-  for (size_t i = 0; i < f.names.size(); ++i) PutU32(out, f.name_offset + kNameEntrySize * i, f.names[i].offset);
+  for (size_t i = 0; i < f.names.size(); ++i) le::Store32At(out, f.name_offset + kNameEntrySize * i, f.names[i].offset);
   const size_t csize = f.channel_size();
   for (size_t i = 0; i < f.channels.size(); ++i) {
     const Channel& c = f.channels[i];
     const size_t at = f.channel_offset + csize * i;
     if (f.version == kVersion5) {
-      PutU16(out, at, uint16_t(c.has_keyframes));
-      PutU16(out, at + 2, uint16_t(c.key_count));
-      for (size_t k = 0; k < 3; ++k) PutF32(out, at + 4 + 4 * k, c.base[k]);
-      for (size_t k = 0; k < 3; ++k) PutF32(out, at + 16 + 4 * k, c.speed[k]);
-      PutU32(out, at + 0x1C, uint32_t(c.key_offset));
+      le::Store16At(out, at, uint16_t(c.has_keyframes));
+      le::Store16At(out, at + 2, uint16_t(c.key_count));
+      for (size_t k = 0; k < 3; ++k) le::StoreF32At(out, at + 4 + 4 * k, c.base[k]);
+      for (size_t k = 0; k < 3; ++k) le::StoreF32At(out, at + 16 + 4 * k, c.speed[k]);
+      le::Store32At(out, at + 0x1C, uint32_t(c.key_offset));
     } else {
-      for (size_t k = 0; k < 4; ++k) PutF32(out, at + 4 * k, c.base[k]);
-      for (size_t k = 0; k < 4; ++k) PutF32(out, at + 16 + 4 * k, c.speed[k]);
-      PutU32(out, at + 0x20, uint32_t(c.key_offset));
-      PutU32(out, at + 0x24, uint32_t(c.type));
-      PutU32(out, at + 0x28, c.key_count);
-      PutU32(out, at + 0x2C, c.pad);
+      for (size_t k = 0; k < 4; ++k) le::StoreF32At(out, at + 4 * k, c.base[k]);
+      for (size_t k = 0; k < 4; ++k) le::StoreF32At(out, at + 16 + 4 * k, c.speed[k]);
+      le::Store32At(out, at + 0x20, uint32_t(c.key_offset));
+      le::Store32At(out, at + 0x24, uint32_t(c.type));
+      le::Store32At(out, at + 0x28, c.key_count);
+      le::Store32At(out, at + 0x2C, c.pad);
     }
     const size_t keys = size_t(int64_t(at) + c.key_offset);
     for (size_t k = 0; k < c.keys.size(); ++k)
-      for (size_t n = 0; n < 3; ++n) PutU16(out, keys + 6 * k + 2 * n, c.keys[k][n]);
+      for (size_t n = 0; n < 3; ++n) le::Store16At(out, keys + 6 * k + 2 * n, c.keys[k][n]);
     for (size_t k = 0; k < c.quats.size(); ++k)
-      for (size_t n = 0; n < 4; ++n) PutF32(out, keys + 16 * k + 4 * n, c.quats[k][n]);
+      for (size_t n = 0; n < 4; ++n) le::StoreF32At(out, keys + 16 * k + 4 * n, c.quats[k][n]);
   }
   for (size_t i = 0; i < f.animations.size(); ++i) {
     const Animation& a = f.animations[i];
@@ -232,10 +221,10 @@ Bytes Serialize(const File& f) {
     const size_t bones = size_t(int64_t(at) + a.bone_offset);
     for (size_t j = 0; j < a.bones.size(); ++j) {
       const BoneEntry& e = a.bones[j];
-      PutU16(out, bones + 8 * j, uint16_t(e.name_index));
-      PutU16(out, bones + 8 * j + 2, uint16_t(e.position));
-      PutU16(out, bones + 8 * j + 4, uint16_t(e.rotation));
-      PutU16(out, bones + 8 * j + 6, uint16_t(e.scale));
+      le::Store16At(out, bones + 8 * j, uint16_t(e.name_index));
+      le::Store16At(out, bones + 8 * j + 2, uint16_t(e.position));
+      le::Store16At(out, bones + 8 * j + 4, uint16_t(e.rotation));
+      le::Store16At(out, bones + 8 * j + 6, uint16_t(e.scale));
     }
   }
   return out;

@@ -4,19 +4,10 @@
 #include "formats/common/edf.hpp"
 #include "edf_mdb_fields.hpp"
 
-#include <bit>
 #include <cstdio>
 #include <cstring>
 
 namespace animkit::edf_mdb {
-namespace {
-
-void PutU32(Bytes& out, size_t pos, uint32_t v) {
-  if (pos + 4 > out.size()) throw Error::General("MDB field at " + Hex(pos) + " lies outside the file image");
-  for (int i = 0; i < 4; ++i) out[pos + size_t(i)] = uint8_t(v >> (8 * i));
-}
-
-}  // namespace
 
 Mat4 MatrixFrom(const std::array<float, 16>& f) {
   Mat4 m;
@@ -40,11 +31,10 @@ File Parse(ByteView data) {
   f.names = edf::ReadNameTable<NameEntry>(r, f.name_offset, f.name_count, 0x0C, "name", kNameEntrySize);
 
   ByteReader b = r.Table(f.bone_offset, f.bone_count, kBoneSize, 0x14, "bone table");
-  f.bones.resize(f.bone_count);
-  for (size_t i = 0; i < f.bone_count; ++i) {
-    Bone& bone = f.bones[i];
-    const size_t at = b.absolute(b.tell());
-    fields::ReadAll(b, bone, kBoneRecord);
+  f.bones = fields::ReadTable<Bone>(b, f.bone_count, kBoneRecord, "bone table");
+  for (size_t i = 0; i < f.bones.size(); ++i) {
+    const Bone& bone = f.bones[i];
+    const size_t at = f.bone_offset + kBoneSize * i;
     if (bone.parent < -1 || bone.parent >= int64_t(i)) {
       r.FailAt(at + 4, "bone " + std::to_string(i) + " has parent " + std::to_string(bone.parent) +
                            "; a parent must be -1 or a bone that comes before it");
@@ -62,12 +52,10 @@ Bytes Serialize(const File& f) {
   if (out.size() < kHeaderSize) throw Error::General("an MDB image needs at least its 0x30-byte header");
   std::memcpy(out.data(), "MDB0", 4);
   fields::WriteAt(out, 4, Endian::Little, f, kHeader);
-  for (size_t i = 0; i < f.names.size(); ++i) PutU32(out, f.name_offset + kNameEntrySize * i, f.names[i].offset);
-  for (size_t i = 0; i < f.bones.size(); ++i) {
-    const Bone& b = f.bones[i];
-    const size_t at = f.bone_offset + kBoneSize * i;
-    fields::WriteAt(out, at, Endian::Little, b, kBoneRecord);
-  }
+  for (size_t i = 0; i < f.names.size(); ++i)
+    fields::WriteAt(out, f.name_offset + kNameEntrySize * i, Endian::Little, f.names[i], kNameEntry);
+  for (size_t i = 0; i < f.bones.size(); ++i)
+    fields::WriteAt(out, f.bone_offset + kBoneSize * i, Endian::Little, f.bones[i], kBoneRecord);
   return out;
 }
 
@@ -88,68 +76,60 @@ Skeleton DecodeSkeleton(const File& f) {
   return s;
 }
 
-void WriteBones(ByteWriter& w, const Skeleton& skeleton, const std::vector<Mat4>& model) {
+std::vector<Bone> SkeletonBones(const Skeleton& skeleton, const std::vector<Mat4>& model) {
   const size_t n = skeleton.joints.size();
+  std::vector<Bone> bones(n);
   for (size_t i = 0; i < n; ++i) {
     const Joint& j = skeleton.joints[i];
-    int32_t first_child = -1, next_sibling = -1;
-    uint32_t children = 0;
+    Bone& b = bones[i];
+    b.index = uint32_t(i), b.parent = j.parent, b.name_index = uint32_t(i);
     for (size_t k = n; k-- > i + 1;) {
-      if (skeleton.joints[k].parent == int(i)) first_child = int32_t(k), ++children;
+      if (skeleton.joints[k].parent == int(i)) b.first_child = int32_t(k), ++b.child_count;
     }
     for (size_t k = i + 1; k < n; ++k) {
       if (skeleton.joints[k].parent == j.parent) {
-        next_sibling = int32_t(k);
+        b.next_sibling = int32_t(k);
         break;
       }
     }
-    w.U32(uint32_t(i));
-    w.I32(j.parent);
-    w.I32(next_sibling);
-    w.I32(first_child);
-    w.U32(uint32_t(i));
-    w.U32(children);
-    w.U8(j.parent < 0 ? 0 : 3);  // group: 0 root, 3 a skinned bone in known files
-    w.U8(0);
-    w.U8(0);  // the unknown floats below are zero
-    w.Fill(5);
+    b.group = j.parent < 0 ? 0 : 3;  // 0 root, 3 a skinned bone in known files
     const Mat4 l = MatrixFromTRS(j.rest), inv = InverseAffine(model[i]);
     for (size_t c = 0; c < 4; ++c)
-      for (size_t r = 0; r < 4; ++r) w.F32(l.m[c][r]);
-    for (size_t c = 0; c < 4; ++c)
-      for (size_t r = 0; r < 4; ++r) w.F32(inv.m[c][r]);
-    w.Fill(32);
+      for (size_t r = 0; r < 4; ++r) b.local[c * 4 + r] = l.m[c][r], b.inverse_bind[c * 4 + r] = inv.m[c][r];
   }
+  return bones;
 }
 
 File EncodeSkeleton(const Skeleton& skeleton, uint32_t version) {
   const size_t n = skeleton.joints.size();
-  const size_t names_at = kHeaderSize, bones_at = names_at + kNameEntrySize * n, strings_at = bones_at + kBoneSize * n;
-  // Model-space matrices for the inverse bind matrices.
-  std::vector<TransformTRS> local(n);
-  std::vector<Mat4> model(n);
   for (size_t i = 0; i < n; ++i) {
-    local[i] = skeleton.joints[i].rest;
     if (skeleton.joints[i].parent >= int(i)) {
       throw Error::General("joint '" + skeleton.joints[i].name + "' comes before its parent; an MDB lists parents first");
     }
   }
+  // Model-space matrices for the inverse bind matrices.
+  std::vector<TransformTRS> local(n);
+  std::vector<Mat4> model(n);
+  for (size_t i = 0; i < n; ++i) local[i] = skeleton.joints[i].rest;
   LocalToModel(skeleton, local, model);
 
+  File h;
+  h.version = version;
+  h.name_count = h.bone_count = uint32_t(n);
+  h.name_offset = uint32_t(kHeaderSize), h.bone_offset = uint32_t(kHeaderSize + kNameEntrySize * n);
+  const uint32_t strings_at = uint32_t(h.bone_offset + kBoneSize * n);
+  h.object_offset = h.material_offset = h.texture_offset = strings_at;
   ByteWriter w(Endian::Little);
-  for (char c : {'M', 'D', 'B', '0'}) w.U8(uint8_t(c));
-  const uint32_t end_of_bones = uint32_t(strings_at);
-  for (uint32_t v : {version, uint32_t(n), uint32_t(names_at), uint32_t(n), uint32_t(bones_at), 0u, end_of_bones, 0u,
-                     end_of_bones, 0u, end_of_bones})
-    w.U32(v);
+  w.Append(ByteView(reinterpret_cast<const uint8_t*>("MDB0"), 4));
+  fields::WriteAll(w, h, kHeader);
   std::vector<std::vector<uint16_t>> strings;
   size_t at = strings_at;
   for (size_t i = 0; i < n; ++i) {
     strings.push_back(Utf16FromUtf8(skeleton.joints[i].name));
-    w.U32(uint32_t(at - (names_at + kNameEntrySize * i)));
+    fields::WriteAll(w, NameEntry{uint32_t(at - (h.name_offset + kNameEntrySize * i)), {}}, kNameEntry);
     at += 2 * (strings.back().size() + 1);
   }
-  WriteBones(w, skeleton, model);
+  fields::WriteTable(w, SkeletonBones(skeleton, model), kBoneRecord);
   for (const auto& s : strings) {
     for (uint16_t u : s) w.U16(u);
     w.U16(0);

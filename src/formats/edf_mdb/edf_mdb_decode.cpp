@@ -1,11 +1,9 @@
 // MDB objects to the common model's meshes, materials and textures (docs/formats/edf_mdb.md).
-#include <animkit/formats/edf_mdb.hpp>
+#include "edf_mdb_write.hpp"
 #include <animkit/io/io.hpp>
 #include <animkit/offline/skinning.hpp>
 
 #include <algorithm>
-#include <bit>
-#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -13,48 +11,15 @@
 namespace animkit::edf_mdb {
 namespace {
 
-float HalfToFloat(uint16_t h) {
-  const uint32_t exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
-  float magnitude;
-  if (exponent == 0) magnitude = std::ldexp(float(mantissa), -24);                   // zero, subnormal
-  else if (exponent == 31) magnitude = mantissa ? NAN : INFINITY;                      // inf, NaN
-  else magnitude = std::ldexp(float(mantissa | 0x400), int(exponent) - 25);
-  return h & 0x8000 ? -magnitude : magnitude;
-}
-
-// One element of one vertex as four floats (missing components 0; ubyte4 as 0..255).
-std::array<float, 4> ReadElement(const uint8_t* p, uint32_t type) {
-  std::array<float, 4> v{};
-  auto f32 = [&](size_t i) {
-    uint32_t u = uint32_t(p[4 * i]) | uint32_t(p[4 * i + 1]) << 8 | uint32_t(p[4 * i + 2]) << 16 | uint32_t(p[4 * i + 3]) << 24;
-    return std::bit_cast<float>(u);
-  };
-  switch (ElementType(type)) {
-    case ElementType::Float4: for (size_t i = 0; i < 4; ++i) v[i] = f32(i); break;
-    case ElementType::Float3: for (size_t i = 0; i < 3; ++i) v[i] = f32(i); break;
-    case ElementType::Float2: for (size_t i = 0; i < 2; ++i) v[i] = f32(i); break;
-    case ElementType::Half4:
-      for (size_t i = 0; i < 4; ++i) v[i] = HalfToFloat(uint16_t(p[2 * i] | p[2 * i + 1] << 8));
-      break;
-    case ElementType::UByte4: for (size_t i = 0; i < 4; ++i) v[i] = float(p[i]); break;
-  }
-  return v;
-}
-
 Vec3 UnitOrUp(Vec3 n) {
   const float len = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
   return len > 0 && std::isfinite(len) ? n * (1 / len) : Vec3{0, 1, 0};
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // The element of a semantic (case-insensitive) and channel, nullptr when absent.
-const VertexElement* Find(const MeshRecord& m, std::string_view semantic, uint32_t channel = 0) {
-  for (const VertexElement& e : m.layout)
-    if (e.channel == channel && Lower(e.name) == semantic) return &e;
+const StoredElement* Find(const StoredMesh& m, std::string_view semantic, uint32_t channel = 0) {
+  for (const StoredElement& e : m.layout)
+    if (e.channel == channel && write::Lower(AsciiName(e.name)) == semantic) return &e;
   return nullptr;
 }
 
@@ -81,51 +46,51 @@ void AddInfluences(Mesh& mesh, std::array<float, 4> index, std::array<float, 4> 
   mesh.weights.push_back(weight);
 }
 
-Mesh DecodeVertices(const File& f, const MeshRecord& m) {
-  const VertexElement* position = Find(m, "position");
+Mesh DecodeVertices(const File& f, const StoredMesh& m) {
+  const StoredElement* position = Find(m, "position");
   if (!position) throw Error::AtOffset(m.at, "the mesh declares no position element");
-  const VertexElement* normal = Find(m, "normal");
-  const VertexElement* uv = Find(m, "texcoord");
-  const VertexElement* color = Find(m, "color");
-  const VertexElement* indices = Find(m, "blendindices");
-  const VertexElement* weights = Find(m, "blendweight");
+  const StoredElement* normal = Find(m, "normal");
+  const StoredElement* uv = Find(m, "texcoord");
+  const StoredElement* color = Find(m, "color");
+  const StoredElement* indices = Find(m, "blendindices");
+  const StoredElement* weights = Find(m, "blendweight");
   const bool skinned = indices && weights;
   Mesh mesh;
   mesh.positions.reserve(m.vertex_count);
   for (uint32_t v = 0; v < m.vertex_count; ++v) {
-    const size_t at = m.vertex_at + size_t(m.stride) * v;
-    const uint8_t* p = f.image.data() + at;
-    const auto pos = ReadElement(p + position->offset, position->type);
+    const size_t at = m.at + m.vertex_at + size_t(m.stride) * v;
+    const uint8_t* p = m.vertices.data() + size_t(m.stride) * v;
+    const auto pos = write::ElementValue(p + position->offset, position->type);
     mesh.positions.push_back({pos[0], pos[1], pos[2]});
     if (normal) {
-      const auto n = ReadElement(p + normal->offset, normal->type);
+      const auto n = write::ElementValue(p + normal->offset, normal->type);
       mesh.normals.push_back(UnitOrUp({n[0], n[1], n[2]}));
     }
     if (uv) {
-      const auto t = ReadElement(p + uv->offset, uv->type);
+      const auto t = write::ElementValue(p + uv->offset, uv->type);
       mesh.uvs.push_back({t[0], t[1]});  // stored with v down, as glTF's
     }
     if (color) {
-      auto c = ReadElement(p + color->offset, color->type);
+      auto c = write::ElementValue(p + color->offset, color->type);
       if (ElementType(color->type) == ElementType::UByte4)
         for (float& x : c) x /= 255.0f;
       if (ElementType(color->type) == ElementType::Float3) c[3] = 1;
       mesh.colors.push_back(c);
     }
     if (skinned) {
-      AddInfluences(mesh, ReadElement(p + indices->offset, indices->type), ReadElement(p + weights->offset, weights->type),
+      AddInfluences(mesh, write::ElementValue(p + indices->offset, indices->type), write::ElementValue(p + weights->offset, weights->type),
                     f.bones.size(), at + indices->offset);
     }
   }
-  if (m.topology != 0) {
-    throw Error::AtOffset(m.at, "topology " + std::to_string(m.topology) +
+  if (m.flags[0] != 0) {
+    throw Error::AtOffset(m.at, "topology " + std::to_string(m.flags[0]) +
                                     " (triangle strips) is not decoded: no verified file has one");
   }
   if (m.index_count % 3 != 0) throw Error::AtOffset(m.at + 0x20, "an index count that is not a multiple of 3");
   mesh.triangles.resize(m.index_count);
   for (uint32_t i = 0; i < m.index_count; ++i) {
-    const size_t at = m.index_at + 2 * size_t(i);
-    mesh.triangles[i] = uint32_t(f.image[at] | f.image[at + 1] << 8);
+    const size_t at = m.at + m.index_at + 2 * size_t(i);
+    mesh.triangles[i] = le::Load16(m.indices.data() + 2 * size_t(i));
     if (mesh.triangles[i] >= m.vertex_count) {
       throw Error::AtOffset(at, "index " + std::to_string(mesh.triangles[i]) + " past the " +
                                     std::to_string(m.vertex_count) + " vertices");
@@ -155,34 +120,28 @@ bool BindToRest(const File& f, const std::vector<Mat4>& rest, Mesh& mesh) {
   return true;
 }
 
-Value LayoutValue(const MeshRecord& m) {
-  Value layout = Value::array();
-  for (const VertexElement& e : m.layout)
-    layout.push_back({{"name", e.name}, {"type", e.type}, {"offset", e.offset}, {"channel", e.channel}});
-  return layout;
-}
-
-Material DecodeMaterial(const MaterialRecord& r) {
+Material DecodeMaterial(const File& f, const StoredMaterial& r) {
   Material m;
-  m.name = r.name;
+  m.name = NameOf(f, r.name);
   Value slots = Value::array();
-  for (const MaterialTexture& t : r.textures) {
-    slots.push_back({{"map", t.map}, {"texture", t.texture}});
-    if (m.texture < 0 && (t.map == "albedo" || t.map == "diffuse")) m.texture = int(t.texture);
+  for (const StoredSlot& t : r.slots) {
+    const std::string map = AsciiName(t.map);
+    slots.push_back({{"map", map}, {"texture", t.texture}});
+    if (m.texture < 0 && (map == "albedo" || map == "diffuse")) m.texture = int(t.texture);
   }
   Value params = Value::object();
-  for (const MaterialParameter& p : r.parameters) {
+  for (const StoredParameter& p : r.parameters) {
     Value values = Value::array();
-    for (size_t i = 0; i < std::min<size_t>(p.size, 6); ++i) values.push_back(p.values[i]);
-    params[p.name] = std::move(values);
+    for (size_t i = 0; i < std::min<size_t>(p.Count(), p.values.size()); ++i) values.push_back(p.values[i]);
+    params[AsciiName(p.name)] = std::move(values);
   }
-  m.metadata = {{"shader", r.shader}, {"textures", std::move(slots)}, {"parameters", std::move(params)}};
+  m.metadata = {{"shader", Utf8(r.shader)}, {"textures", std::move(slots)}, {"parameters", std::move(params)}};
   return m;
 }
 
-Image LoadTexture(const TextureRecord& t, const TextureReader& reader) {
+Image LoadTexture(const StoredTexture& t, const TextureReader& reader) {
   Image image;
-  image.name = t.file_name.empty() ? t.name : t.file_name;
+  image.name = Utf8(t.file_name.empty() ? t.name : t.file_name);
   std::string why;
   std::optional<Bytes> bytes = reader ? reader(image.name, why) : std::nullopt;
   if (!reader) why = "no folder to look in (the model was not read from a file)";
@@ -210,7 +169,7 @@ TextureReader FolderTextureReader(std::string folder) {
     }
     std::error_code ec;
     for (fs::directory_iterator it(folder.empty() ? "." : folder, ec), end; !ec && it != end; it.increment(ec)) {
-      if (Lower(it->path().filename().string()) != Lower(name) || !it->is_regular_file(ec)) continue;
+      if (write::Lower(it->path().filename().string()) != write::Lower(name) || !it->is_regular_file(ec)) continue;
       try {
         return ReadFileBytes(it->path().string());
       } catch (const Error& e) {
@@ -226,13 +185,14 @@ TextureReader FolderTextureReader(std::string folder) {
 void DecodeModel(const File& f, const Model& model, const TextureReader& reader, Scene& scene,
                  std::vector<std::string>& damaged) {
   const std::vector<Mat4> rest = BindMatrices(scene.skeleton);
-  for (const ObjectRecord& o : model.objects) {
-    const int bone = scene.skeleton.Find(o.name);
+  for (const StoredObject& o : model.objects) {
+    const std::string object = NameOf(f, o.name);
+    const int bone = scene.skeleton.Find(object);
     for (size_t k = 0; k < o.meshes.size(); ++k) {
-      const MeshRecord& m = o.meshes[k];
+      const StoredMesh& m = o.meshes[k];
       try {
         Mesh mesh = DecodeVertices(f, m);
-        mesh.name = o.meshes.size() == 1 ? o.name : o.name + "." + std::to_string(k);
+        mesh.name = o.meshes.size() == 1 ? object : object + "." + std::to_string(k);
         mesh.material = m.material >= 0 && size_t(m.material) < model.materials.size() ? m.material : -1;
         bool moved = false;
         if (mesh.Skinned()) {
@@ -244,16 +204,16 @@ void DecodeModel(const File& f, const Model& model, const TextureReader& reader,
           const Vec3 origin = TransformPoint(to_bone, {0, 0, 0});
           for (Vec3& n : mesh.normals) n = UnitOrUp(TransformPoint(to_bone, n) - origin);
         }
-        mesh.metadata = {{"object", o.name}, {"object_index", o.index}, {"mesh_index", m.mesh_index},
-                         {"material_index", m.material}, {"layout", LayoutValue(m)}, {"moved_to_rest", moved}};
+        mesh.metadata = {{"object", object}, {"object_index", o.index}, {"mesh_index", m.mesh_index},
+                         {"material_index", m.material}, {"layout", write::LayoutValue(m)}, {"moved_to_rest", moved}};
         scene.meshes.push_back(std::move(mesh));
       } catch (const Error& e) {
-        damaged.push_back("object '" + o.name + "' mesh " + std::to_string(k) + ": " + e.what());
+        damaged.push_back("object '" + object + "' mesh " + std::to_string(k) + ": " + e.what());
       }
     }
   }
-  for (const MaterialRecord& r : model.materials) scene.materials.push_back(DecodeMaterial(r));
-  for (const TextureRecord& t : model.textures) scene.textures.push_back(LoadTexture(t, reader));
+  for (const StoredMaterial& r : model.materials) scene.materials.push_back(DecodeMaterial(f, r));
+  for (const StoredTexture& t : model.textures) scene.textures.push_back(LoadTexture(t, reader));
 }
 
 }  // namespace animkit::edf_mdb

@@ -5,6 +5,7 @@
 #include "formats/common/edf.hpp"
 #include "formats/common/options.hpp"
 #include "edf_mdb_fields.hpp"
+#include "edf_mdb_write.hpp"
 
 #include <cstring>
 #include <filesystem>
@@ -66,26 +67,23 @@ class MdbDocument final : public FileDocument<File, kEdfMdbFormat, Serialize> {
   // The meshes as declared (the decoded ones are the Scene's), materials and textures.
   Value ModelInfo() const {
     Value objects = Value::array();
-    for (const ObjectRecord& o : model_.objects) {
+    for (const StoredObject& o : model_.objects) {
       Value meshes = Value::array();
-      for (const MeshRecord& m : o.meshes) {
-        Value layout = Value::array();
-        for (const VertexElement& e : m.layout)
-          layout.push_back({{"name", e.name}, {"type", e.type}, {"offset", e.offset}, {"channel", e.channel}});
-        meshes.push_back({{"offset", m.at}, {"topology", m.topology}, {"skinned", m.skinned},
-                          {"influences", m.influences}, {"material", m.material}, {"stride", m.stride},
-                          {"vertices", m.vertex_count}, {"indices", m.index_count}, {"layout", std::move(layout)}});
+      for (const StoredMesh& m : o.meshes) {
+        meshes.push_back({{"offset", m.at}, {"topology", m.flags[0]}, {"skinned", m.flags[1]},
+                          {"influences", int8_t(m.flags[2])}, {"material", m.material}, {"stride", m.stride},
+                          {"vertices", m.vertex_count}, {"indices", m.index_count}, {"layout", write::LayoutValue(m)}});
       }
-      objects.push_back({{"index", o.index}, {"name", o.name}, {"meshes", std::move(meshes)}});
+      objects.push_back({{"index", o.index}, {"name", NameOf(file_, o.name)}, {"meshes", std::move(meshes)}});
     }
     Value materials = Value::array();
-    for (const MaterialRecord& m : model_.materials) {
+    for (const StoredMaterial& m : model_.materials) {
       Value slots = Value::array();
-      for (const MaterialTexture& t : m.textures) slots.push_back({{"map", t.map}, {"texture", t.texture}});
-      materials.push_back({{"name", m.name}, {"shader", m.shader}, {"textures", std::move(slots)}});
+      for (const StoredSlot& t : m.slots) slots.push_back({{"map", AsciiName(t.map)}, {"texture", t.texture}});
+      materials.push_back({{"name", NameOf(file_, m.name)}, {"shader", Utf8(m.shader)}, {"textures", std::move(slots)}});
     }
     Value textures = Value::array();
-    for (const TextureRecord& t : model_.textures) textures.push_back({{"name", t.name}, {"file", t.file_name}});
+    for (const StoredTexture& t : model_.textures) textures.push_back({{"name", Utf8(t.name)}, {"file", Utf8(t.file_name)}});
     return {{"objects", std::move(objects)}, {"materials", std::move(materials)}, {"textures", std::move(textures)}};
   }
   std::string Version() const override { return std::to_string(file_.version); }

@@ -13,12 +13,8 @@ namespace animkit::edf_mdb {
 namespace {
 
 using write::FileMesh;
+using write::Wide;
 
-std::string Narrow(const std::u16string& s) { return Utf8FromUtf16(std::vector<uint16_t>(s.begin(), s.end())); }
-std::u16string Wide(const std::string& s) {
-  const std::vector<uint16_t> u = Utf16FromUtf8(s);
-  return std::u16string(u.begin(), u.end());
-}
 
 const StoredElement* FindElement(const StoredMesh& m, std::string_view name) {
   for (const StoredElement& e : m.layout)
@@ -104,7 +100,7 @@ void TemplateWriter::MatchMeshes() {
     const std::string object = d.metadata.value("object", "");
     bool found = false;
     for (size_t o = 0; o < model_.objects.size() && !found; ++o) {
-      if (model_.objects[o].index != index || model_.objects[o].name != object) continue;
+      if (model_.objects[o].index != index || NameOf(file_, model_.objects[o].name) != object) continue;
       for (size_t k = 0; k < model_.objects[o].meshes.size() && !found; ++k)
         if (model_.objects[o].meshes[k].mesh_index == mesh) t.object = o, t.mesh = k, found = true;
     }
@@ -245,7 +241,7 @@ void TemplateWriter::AddMesh(const Mesh& s) {
   size_t o = stored_.objects.size();
   for (size_t i = 0; i < stored_.objects.size() && o == stored_.objects.size(); ++i) {
     const uint32_t name = stored_.objects[i].name;
-    const std::string n = name < stored_.names.size() && stored_.names[name] ? Narrow(*stored_.names[name]) : "";
+    const std::string n = name < stored_.names.size() && stored_.names[name] ? Utf8(*stored_.names[name]) : "";
     if ((!object.empty() && n == object) || (object.empty() && name == stored_.bones.at(size_t(bone)).name_index)) o = i;
   }
   if (o == stored_.objects.size()) {
@@ -361,7 +357,7 @@ void TemplateWriter::AddMaterials() {
     StoredMaterial m;
     if (!file_.material_count) {
       m.shader = Wide(mat.metadata.value("shader", "snd_Common_Light_NoOcc"));
-      if (mat.texture >= 0) m.slots.push_back({0, "albedo", {}});
+      if (mat.texture >= 0) m.slots.push_back({.texture = 0, .map = "albedo"});
     } else {
       m = stored_.materials.front();
     }
@@ -385,7 +381,7 @@ void TemplateWriter::AddTextures() {
     }
     std::string file;
     if (i < stored_.textures.size()) {
-      file = Narrow(stored_.textures[i].file_name);
+      file = Utf8(stored_.textures[i].file_name);
     } else {
       file = std::filesystem::path(image.name).filename().replace_extension(".dds").string();
       if (file == ".dds") file = "texture" + std::to_string(i) + ".dds";

@@ -1,4 +1,5 @@
-// Shared by the MDB writer's files: a mesh in the file's own space and its vertex bytes.
+// Shared by the MDB reader's and writer's files: stored vertex values, and a mesh in the
+// file's own space with its vertex bytes.
 #pragma once
 
 #include <animkit/formats/edf_mdb.hpp>
@@ -7,6 +8,10 @@ namespace animkit::edf_mdb::write {
 
 uint16_t HalfBits(float f);  // round to nearest even
 float HalfValue(uint16_t h);
+// One stored element of type at p as four floats (missing components 0; ubyte4 as 0..255).
+std::array<float, 4> ElementValue(const uint8_t* p, uint32_t type);
+// A mesh's declared layout as `info` and the decoded metadata list it.
+Value LayoutValue(const StoredMesh& m);
 
 // A mesh as the file stores it: positions and normals in the file's space, bone indices global.
 struct FileMesh {
@@ -32,6 +37,7 @@ std::vector<Vec3> StoredPositions(const StoredMesh& m);
 std::vector<StoredElement> StockLayout(uint32_t version, bool skinned, bool colored, uint16_t& stride);
 
 std::string Lower(std::string s);
+std::u16string Wide(const std::string& utf8);
 
 // What a mesh loses on its way into an MDB, one warning each: lines (an MDB mesh is a
 // triangle list) and influences past 4 (metadata kMeshInfluencesKey: an MDB vertex names 4).

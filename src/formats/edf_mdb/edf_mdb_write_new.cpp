@@ -6,7 +6,6 @@
 #include <animkit/offline/skinning.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <filesystem>
 
@@ -14,11 +13,8 @@ namespace animkit::edf_mdb {
 namespace {
 
 using write::FileMesh;
+using write::Wide;
 
-std::u16string Wide(const std::string& s) {
-  const std::vector<uint16_t> u = Utf16FromUtf8(s);
-  return std::u16string(u.begin(), u.end());
-}
 
 // Joint indices in depth-first pre-order (the order the engine derives subtree ranges from).
 std::vector<size_t> PreOrder(const Skeleton& s, std::vector<int>& depth) {
@@ -187,10 +183,7 @@ void NewWriter::WriteMaterials() {
         StoredParameter p;
         p.name = item.key();
         const size_t count = values.is_array() ? std::min<size_t>(values.size(), 4) : 0;
-        for (size_t c = 0; c < count; ++c) {
-          const uint32_t u = std::bit_cast<uint32_t>(values[c].get<float>());
-          for (size_t b = 0; b < 4; ++b) p.values[c * 4 + b] = uint8_t(u >> (8 * b));
-        }
+        for (size_t c = 0; c < count; ++c) p.values[c] = values[c].get<float>();
         p.type = uint32_t(count) << 8 | uint32_t(count ? count - 1 : 0);
         m.parameters.push_back(std::move(p));
       }
@@ -198,10 +191,10 @@ void NewWriter::WriteMaterials() {
     if (mat.metadata.contains("textures") && mat.metadata["textures"].is_array()) {
       for (const Value& t : mat.metadata["textures"]) {
         const uint64_t x = t.value<uint64_t>("texture", 0);
-        if (x < scene_.textures.size()) m.slots.push_back({uint32_t(x), t.value("map", "albedo"), {}});
+        if (x < scene_.textures.size()) m.slots.push_back({.texture = uint32_t(x), .map = t.value("map", "albedo")});
       }
     } else if (mat.texture >= 0 && size_t(mat.texture) < scene_.textures.size()) {
-      m.slots.push_back({uint32_t(mat.texture), "albedo", {}});
+      m.slots.push_back({.texture = uint32_t(mat.texture), .map = "albedo"});
     }
     s_.materials.push_back(std::move(m));
   }
@@ -233,7 +226,8 @@ WriteResult NewWriter::Run() {
     const Image& image = scene_.textures[i];
     std::string file = std::filesystem::path(image.name).filename().replace_extension(".dds").string();
     if (file == ".dds") file = "texture" + std::to_string(i) + ".dds";
-    s_.textures.push_back({uint32_t(i), Wide(std::filesystem::path(file).stem().string() + "_dds"), Wide(file), 0});
+    s_.textures.push_back(
+        {.index = uint32_t(i), .name = Wide(std::filesystem::path(file).stem().string() + "_dds"), .file_name = Wide(file)});
     if (image.Missing()) continue;
     bool alpha = false;
     for (size_t p = 3; p < image.rgba.size() && !alpha; p += 4) alpha = image.rgba[p] != 255;

@@ -44,22 +44,16 @@ void TangentFrames(const FileMesh& m, std::vector<Vec3>& tangents, std::vector<V
   }
 }
 
-void PutF32(uint8_t* p, float v) {
-  const uint32_t u = std::bit_cast<uint32_t>(v);
-  for (int i = 0; i < 4; ++i) p[i] = uint8_t(u >> (8 * i));
-}
-
 // Writes up to `count` components of v; the others (w) stay as the base bytes hold them.
 void PutElement(uint8_t* p, uint32_t type, std::array<float, 4> v, size_t count) {
   for (float& x : v) x += 0.0f;  // -0 as +0: computed frames write the bytes stock files hold
   switch (ElementType(type)) {
-    case ElementType::Float4: for (size_t i = 0; i < std::min<size_t>(count, 4); ++i) PutF32(p + 4 * i, v[i]); break;
-    case ElementType::Float3: for (size_t i = 0; i < std::min<size_t>(count, 3); ++i) PutF32(p + 4 * i, v[i]); break;
-    case ElementType::Float2: for (size_t i = 0; i < std::min<size_t>(count, 2); ++i) PutF32(p + 4 * i, v[i]); break;
+    case ElementType::Float4: for (size_t i = 0; i < std::min<size_t>(count, 4); ++i) le::StoreF32(p + 4 * i, v[i]); break;
+    case ElementType::Float3: for (size_t i = 0; i < std::min<size_t>(count, 3); ++i) le::StoreF32(p + 4 * i, v[i]); break;
+    case ElementType::Float2: for (size_t i = 0; i < std::min<size_t>(count, 2); ++i) le::StoreF32(p + 4 * i, v[i]); break;
     case ElementType::Half4:
       for (size_t i = 0; i < std::min<size_t>(count, 4); ++i) {
-        const uint16_t h = HalfBits(v[i]);
-        p[2 * i] = uint8_t(h), p[2 * i + 1] = uint8_t(h >> 8);
+        le::Store16(p + 2 * i, HalfBits(v[i]));
       }
       break;
     case ElementType::UByte4:
@@ -70,8 +64,8 @@ void PutElement(uint8_t* p, uint32_t type, std::array<float, 4> v, size_t count)
 
 // The fourth component 1 where a new vertex has no base bytes (positions and frames of stock files).
 void PutOne(uint8_t* p, uint32_t type) {
-  if (ElementType(type) == ElementType::Float4) PutF32(p + 12, 1);
-  if (ElementType(type) == ElementType::Half4) p[6] = 0x00, p[7] = 0x3C;
+  if (ElementType(type) == ElementType::Float4) le::StoreF32(p + 12, 1);
+  if (ElementType(type) == ElementType::Half4) le::Store16(p + 6, 0x3C00);  // half 1.0
 }
 
 }  // namespace
@@ -102,6 +96,11 @@ float HalfValue(uint16_t h) {
 std::string Lower(std::string s) {
   for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
   return s;
+}
+
+std::u16string Wide(const std::string& utf8) {
+  const std::vector<uint16_t> u = Utf16FromUtf8(utf8);
+  return std::u16string(u.begin(), u.end());
 }
 
 Bytes BuildVertices(const std::vector<StoredElement>& layout, uint16_t stride, const FileMesh& m, const Bytes& base,
@@ -149,23 +148,31 @@ Bytes BuildVertices(const std::vector<StoredElement>& layout, uint16_t stride, c
   return out;
 }
 
+std::array<float, 4> ElementValue(const uint8_t* p, uint32_t type) {
+  std::array<float, 4> v{};
+  switch (ElementType(type)) {
+    case ElementType::Float4: for (size_t i = 0; i < 4; ++i) v[i] = le::LoadF32(p + 4 * i); break;
+    case ElementType::Float3: for (size_t i = 0; i < 3; ++i) v[i] = le::LoadF32(p + 4 * i); break;
+    case ElementType::Float2: for (size_t i = 0; i < 2; ++i) v[i] = le::LoadF32(p + 4 * i); break;
+    case ElementType::Half4: for (size_t i = 0; i < 4; ++i) v[i] = HalfValue(le::Load16(p + 2 * i)); break;
+    case ElementType::UByte4: for (size_t i = 0; i < 4; ++i) v[i] = float(p[i]); break;
+  }
+  return v;
+}
+
+Value LayoutValue(const StoredMesh& m) {
+  Value layout = Value::array();
+  for (const StoredElement& e : m.layout)
+    layout.push_back({{"name", AsciiName(e.name)}, {"type", e.type}, {"offset", e.offset}, {"channel", e.channel}});
+  return layout;
+}
+
 std::vector<Vec3> StoredPositions(const StoredMesh& m) {
   std::vector<Vec3> out;
   for (const StoredElement& e : m.layout) {
     if (e.channel != 0 || Lower(e.name) != "position" || e.offset + ElementBytes(e.type) > m.stride) continue;
-    const bool half = ElementType(e.type) == ElementType::Half4;
     for (size_t v = 0; v < m.VertexCount(); ++v) {
-      const uint8_t* p = m.vertices.data() + v * m.stride + e.offset;
-      float c[3];
-      for (size_t i = 0; i < 3; ++i) {
-        if (half) {
-          c[i] = HalfValue(uint16_t(p[2 * i] | p[2 * i + 1] << 8));
-        } else {
-          uint32_t u = 0;
-          for (size_t k = 0; k < 4; ++k) u |= uint32_t(p[4 * i + k]) << (8 * k);
-          c[i] = std::bit_cast<float>(u);
-        }
-      }
+      const std::array<float, 4> c = ElementValue(m.vertices.data() + v * m.stride + e.offset, e.type);
       out.push_back({c[0], c[1], c[2]});
     }
     break;
@@ -197,7 +204,7 @@ void WarnLosses(const Mesh& m, std::vector<std::string>& warnings) {
 Bytes BuildIndices(const FileMesh& m) {
   Bytes out;
   out.reserve(m.triangles.size() * 2);
-  for (uint32_t i : m.triangles) out.push_back(uint8_t(i)), out.push_back(uint8_t(i >> 8));
+  for (uint32_t i : m.triangles) le::Append16(out, uint16_t(i));
   return out;
 }
 
@@ -205,7 +212,7 @@ std::vector<StoredElement> StockLayout(uint32_t version, bool skinned, bool colo
   std::vector<StoredElement> layout;
   uint32_t at = 0;
   auto add = [&](ElementType t, const char* name, uint32_t channel = 0) {
-    layout.push_back({uint32_t(t), at, channel, name});
+    layout.push_back({.type = uint32_t(t), .offset = at, .channel = channel, .name = name});
     at += uint32_t(ElementBytes(uint32_t(t)));
   };
   const bool edf6 = version == kVersionEdf6;

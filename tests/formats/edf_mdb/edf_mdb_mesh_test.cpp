@@ -289,33 +289,29 @@ TEST(EdfMdbMesh, FindsTexturesInTheModelsFolderOnly) {
   EXPECT_EQ(s.textures[0].name, "tex.dds");
 }
 
+// The new-model writer (what `animkit convert x.glb y.mdb` runs) over the decoded golden model:
+// every value the stock layout stores exactly comes back.
 TEST(EdfMdbMesh, TheModelWriterReadsBack) {
-  Skeleton skeleton;
-  skeleton.joints = {{"root", -1, {}}, {"arm", 0, {}}};
-  skeleton.joints[1].rest.translation = {0, 1, 0};
-  Mesh mesh;
-  mesh.name = "body";
-  mesh.positions = {{0, 0, 0}, {1, 1, 0}, {0, 2, 0}};
-  mesh.normals = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
-  mesh.uvs = {{0, 0}, {1, 0}, {0, 1}};
-  mesh.joints = {{0, 0, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}};
-  mesh.weights = {{1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {1, 0, 0, 0}};
-  mesh.triangles = {0, 1, 2};
-  mesh.material = 0;
-  Material material;
-  material.name = "skin";
-  material.texture = 0;
-  const edf_mdb::File f = edf_mdb::EncodeModel(skeleton, {mesh}, {material}, {"skin.dds"});
-  const Scene s = DecodeBytes(edf_mdb::Serialize(f));
+  const Scene s = DecodeBytes(GoldenModel());
   ASSERT_EQ(s.meshes.size(), 1u);
-  EXPECT_EQ(s.meshes[0].positions, mesh.positions);
-  EXPECT_EQ(s.meshes[0].joints, mesh.joints);
-  EXPECT_EQ(s.meshes[0].weights, mesh.weights);
-  EXPECT_EQ(s.meshes[0].uvs, mesh.uvs);
-  EXPECT_EQ(s.meshes[0].triangles, mesh.triangles);
-  EXPECT_EQ(s.materials[0].name, "skin");
-  EXPECT_EQ(s.materials[0].texture, 0);
-  EXPECT_EQ(s.textures[0].name, "skin.dds");
+  for (uint32_t version : {edf_mdb::kVersionEdf5, edf_mdb::kVersionEdf6}) {
+    edf_mdb::WriteOptions options;
+    options.version = version;
+    const Scene b = DecodeBytes(edf_mdb::WriteModel(s, options).mdb);
+    ASSERT_EQ(b.meshes.size(), 1u);
+    EXPECT_EQ(b.meshes[0].positions, s.meshes[0].positions);  // halves: exact
+    EXPECT_EQ(b.meshes[0].joints, s.meshes[0].joints);
+    EXPECT_EQ(b.meshes[0].weights, s.meshes[0].weights);
+    EXPECT_EQ(b.meshes[0].uvs, s.meshes[0].uvs);
+    EXPECT_EQ(b.meshes[0].colors, s.meshes[0].colors);
+    EXPECT_EQ(b.meshes[0].triangles, s.meshes[0].triangles);
+    ASSERT_EQ(b.materials.size(), 1u);
+    EXPECT_EQ(b.materials[0].name, "skin");
+    EXPECT_EQ(b.materials[0].texture, 0);
+    EXPECT_EQ(b.materials[0].metadata["shader"], "sh");
+    ASSERT_EQ(b.textures.size(), 1u);
+    EXPECT_EQ(b.textures[0].name, "tex.dds");
+  }
 }
 
 TEST(EdfMdbMesh, TheRealEdf5ModelDecodes) {

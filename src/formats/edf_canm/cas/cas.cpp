@@ -256,70 +256,50 @@ File Parse(ByteView data) {
 
   SetReader s(data, f, canm_end);
   ByteReader& r = s.reader();
-  Guarded(f, "the tcontrol table", [&] {
-    ByteReader t = r.Table(f.tcontrol_offset, f.tcontrol_count, kTControlSize, 0x10, "the tcontrol table");
-    f.tcontrols.resize(f.tcontrol_count);
-    for (size_t i = 0; i < f.tcontrols.size(); ++i) {
-      TControl& c = f.tcontrols[i];
-      c.at = size_t(t.absolute(t.tell()));
-      fields::ReadAll(t, c, kTControl);
-      const std::string what = "tcontrol " + std::to_string(i);
-      Guarded(f, what + " at " + Hex(c.at), [&] {
-        c.name = s.ReadName(c.at, c.name_offset, what);
-        ByteReader w = s.Table(c.at, c.words_offset, c.word_count, 4, c.at + 8, what + "'s words");
-        c.words.reserve(c.word_count);
-        for (uint32_t k = 0; k < c.word_count; ++k) c.words.push_back(w.U32("a clip index"));
-      });
-    }
-  });
-  Guarded(f, "the vcontrol table", [&] {
-    ByteReader t = r.Table(f.vcontrol_offset, f.vcontrol_count, kVControlSize, 0x18, "the vcontrol table");
-    f.vcontrols.resize(f.vcontrol_count);
-    for (size_t i = 0; i < f.vcontrols.size(); ++i) {
-      VControl& v = f.vcontrols[i];
-      v.at = size_t(t.absolute(t.tell()));
-      fields::ReadAll(t, v, kVControl);
-      Guarded(f, "vcontrol " + std::to_string(i) + " at " + Hex(v.at),
-              [&] { v.name = s.ReadName(v.at, v.name_offset, "vcontrol " + std::to_string(i)); });
-    }
-  });
-  Guarded(f, "the bone table", [&] {
-    ByteReader t = r.Table(f.bone_offset, f.bone_count, kBoneSize, 0x28, "the bone table");
-    f.bones.resize(f.bone_count);
-    for (size_t i = 0; i < f.bones.size(); ++i) {
-      Bone& b = f.bones[i];
-      b.at = size_t(t.absolute(t.tell()));
-      fields::ReadAll(t, b, kBone);
-      Guarded(f, "bone " + std::to_string(i) + " at " + Hex(b.at),
-              [&] { b.name = s.ReadName(b.at, b.name_offset, "bone " + std::to_string(i)); });
-    }
-  });
+  // A table of named records: each its fields, its name, then `rest` (its own arrays).
+  auto named_table = [&](auto& records, const auto& list, uint32_t offset, uint32_t count, size_t entry_size,
+                         size_t field, const std::string& noun, auto rest) {
+    const std::string table = "the " + noun + " table";
+    Guarded(f, table, [&] {
+      ByteReader t = r.Table(offset, count, entry_size, field, table);
+      records.resize(count);
+      for (size_t i = 0; i < records.size(); ++i) {
+        auto& c = records[i];
+        c.at = size_t(t.absolute(t.tell()));
+        fields::ReadAll(t, c, list);
+        const std::string what = noun + " " + std::to_string(i);
+        Guarded(f, what + " at " + Hex(c.at), [&] {
+          c.name = s.ReadName(c.at, c.name_offset, what);
+          rest(c, what);
+        });
+      }
+    });
+  };
+  auto nothing = [](auto&, const std::string&) {};
+  named_table(f.tcontrols, kTControl, f.tcontrol_offset, f.tcontrol_count, kTControlSize, 0x10, "tcontrol",
+              [&](TControl& c, const std::string& what) {
+                ByteReader w = s.Table(c.at, c.words_offset, c.word_count, 4, c.at + 8, what + "'s words");
+                c.words.reserve(c.word_count);
+                for (uint32_t k = 0; k < c.word_count; ++k) c.words.push_back(w.U32("a clip index"));
+              });
+  named_table(f.vcontrols, kVControl, f.vcontrol_offset, f.vcontrol_count, kVControlSize, 0x18, "vcontrol", nothing);
+  named_table(f.bones, kBone, f.bone_offset, f.bone_count, kBoneSize, 0x28, "bone", nothing);
   if (f.unnamed_group_offset != 0)
     Guarded(f, "the unnamed datagroup", [&] { f.unnamed_group = s.ReadGroup(f.unnamed_group_offset, 0x2C, "the unnamed datagroup"); });
-  Guarded(f, "the anmgroup table", [&] {
-    ByteReader t = r.Table(f.anmgroup_offset, f.anmgroup_count, kAnmGroupSize, 0x20, "the anmgroup table");
-    f.anmgroups.resize(f.anmgroup_count);
-    for (size_t i = 0; i < f.anmgroups.size(); ++i) {
-      AnmGroup& g = f.anmgroups[i];
-      g.at = size_t(t.absolute(t.tell()));
-      fields::ReadAll(t, g, kAnmGroup);
-      const std::string what = "anmgroup " + std::to_string(i);
-      Guarded(f, what + " at " + Hex(g.at), [&] {
-        g.name = s.ReadName(g.at, g.name_offset, what);
-        ByteReader m = s.Table(g.at, g.mcanm_offset, g.mcanm_count, kMcanmSize, g.at + 8, what + "'s mcanm array");
-        for (uint32_t k = 0; k < g.mcanm_count; ++k) {
-          const size_t at = size_t(m.absolute(m.tell()));
-          const std::string mwhat = what + " " + Quoted(g.name) + " mcanm " + std::to_string(k);
-          // A damaged mcanm stays in the image (Serialize leaves its bytes); the next is read on.
-          Guarded(f, mwhat + " at " + Hex(at), [&] {
-            ByteReader one = r.Table(int64_t(at), 1, kMcanmSize, g.at + 8, mwhat);  // counted with its array
-            g.mcanms.push_back(s.ReadMcanm(one, mwhat));
-          });
-          m.Skip(kMcanmSize, mwhat);
-        }
-      });
-    }
-  });
+  named_table(f.anmgroups, kAnmGroup, f.anmgroup_offset, f.anmgroup_count, kAnmGroupSize, 0x20, "anmgroup",
+              [&](AnmGroup& g, const std::string& what) {
+                ByteReader m = s.Table(g.at, g.mcanm_offset, g.mcanm_count, kMcanmSize, g.at + 8, what + "'s mcanm array");
+                for (uint32_t k = 0; k < g.mcanm_count; ++k) {
+                  const size_t at = size_t(m.absolute(m.tell()));
+                  const std::string mwhat = what + " " + Quoted(g.name) + " mcanm " + std::to_string(k);
+                  // A damaged mcanm stays in the image (Serialize leaves its bytes); the next is read on.
+                  Guarded(f, mwhat + " at " + Hex(at), [&] {
+                    ByteReader one = r.Table(int64_t(at), 1, kMcanmSize, g.at + 8, mwhat);  // counted with its array
+                    g.mcanms.push_back(s.ReadMcanm(one, mwhat));
+                  });
+                  m.Skip(kMcanmSize, mwhat);
+                }
+              });
 
   // References the game follows without checking.
   const size_t clips = f.canm ? f.canm->animations.size() : 0;

@@ -26,6 +26,18 @@ std::string GameOf(uint32_t version) {
 
 Value NameValue(const Name& n) { return n.place == Name::Place::None ? Value() : Value(n.text); }
 
+// Records with a place and a name, then every field of list.
+template <class R, class List>
+Value NamedRecords(const std::vector<R>& records, const List& list) {
+  Value out = Value::array();
+  for (const R& c : records) {
+    Value x = {{"at", c.at}, {"name", NameValue(c.name)}};
+    fields::Describe(x, c, list);
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
 Value GroupValue(const DataGroup& g, uint32_t version) {
   Value data = Value::array();
   for (const Data& d : g.data) {
@@ -75,20 +87,8 @@ class CasDocument final : public FileDocument<File, kEdfCasFormat, Serialize> {
       t.push_back(std::move(x));
     }
     info["tcontrols"] = std::move(t);
-    Value v = Value::array();
-    for (const VControl& c : file_.vcontrols) {
-      Value x = {{"at", c.at}, {"name", NameValue(c.name)}};
-      fields::Describe(x, c, kVControl);
-      v.push_back(std::move(x));
-    }
-    info["vcontrols"] = std::move(v);
-    Value b = Value::array();
-    for (const Bone& c : file_.bones) {
-      Value x = {{"at", c.at}, {"name", NameValue(c.name)}};
-      fields::Describe(x, c, kBone);
-      b.push_back(std::move(x));
-    }
-    info["bones"] = std::move(b);
+    info["vcontrols"] = NamedRecords(file_.vcontrols, kVControl);
+    info["bones"] = NamedRecords(file_.bones, kBone);
     info["unnamed_group"] = file_.unnamed_group ? GroupValue(*file_.unnamed_group, file_.version) : Value();
     Value g = Value::array();
     for (const AnmGroup& a : file_.anmgroups) {
