@@ -112,11 +112,23 @@ void RecordSource(Scene& scene, const std::string& source) {
   for (Clip& c : scene.clips) c.metadata[metadata_keys::kSource] = source;
 }
 
-class BarDocument final : public FileDocument<Bar, kKh2BarFormat, SerializeBar> {
+// A KH2 file as a document: its record, `info` and its summary, and the file name it was read
+// from (for the glTF extras).
+template <class F, const FormatDescriptor& kFormat, Bytes (*kSerialize)(const F&), Value (*kInfo)(const F&),
+          Value (*kSummary)(const F&)>
+class Kh2Document : public FileDocument<F, kFormat, kSerialize> {
  public:
-  BarDocument(Bar bar, std::string source = {}) : FileDocument(std::move(bar)), source_(std::move(source)) {}
-  Value Info() const override { return detail::BarInfo(file_); }
-  Value InfoSummary() const override { return detail::BarSummary(file_); }
+  explicit Kh2Document(F file, std::string source = {}) : FileDocument<F, kFormat, kSerialize>(std::move(file)), source_(std::move(source)) {}
+  Value Info() const override { return kInfo(this->file_); }
+  Value InfoSummary() const override { return kSummary(this->file_); }
+
+ protected:
+  std::string source_;
+};
+
+class BarDocument final : public Kh2Document<Bar, kKh2BarFormat, SerializeBar, detail::BarInfo, detail::BarSummary> {
+ public:
+  using Kh2Document::Kh2Document;
   std::vector<std::string> Warnings() const override {
     std::vector<std::string> out = file_.warnings;
     detail::EvaluationWarnings(file_, out);
@@ -130,16 +142,12 @@ class BarDocument final : public FileDocument<Bar, kKh2BarFormat, SerializeBar> 
     RecordSource(scene, source_);
     return scene;
   }
-
- private:
-  std::string source_;  // the file name, for the glTF extras
 };
 
-class MotionDocument final : public FileDocument<Motion, kKh2MotionFormat, SerializeMotion> {
+class MotionDocument final
+    : public Kh2Document<Motion, kKh2MotionFormat, SerializeMotion, detail::MotionInfo, detail::MotionSummary> {
  public:
-  MotionDocument(Motion motion, std::string source = {}) : FileDocument(std::move(motion)), source_(std::move(source)) {}
-  Value Info() const override { return detail::MotionInfo(file_); }
-  Value InfoSummary() const override { return detail::MotionSummary(file_); }
+  using Kh2Document::Kh2Document;
   std::vector<std::string> Warnings() const override {
     std::vector<std::string> out = file_.warnings;
     detail::EvaluationWarnings(file_, "", out);
@@ -157,15 +165,12 @@ class MotionDocument final : public FileDocument<Motion, kKh2MotionFormat, Seria
     RecordSource(scene, source_);
     return scene;
   }
-
- private:
-  std::string source_;  // the file name, for the glTF extras
 };
 
 int ProbeBar(ByteView data, std::string_view ext) {
   if (LooksLikeBar(data)) {
     if (data.size() < 16) return kProbeStructure;
-    const uint32_t count = data[4] | (data[5] << 8) | (data[6] << 16) | (uint32_t(data[7]) << 24);
+    const uint32_t count = le::Load32(data.data() + 4);
     return uint64_t(count) * 16 + 16 <= data.size() ? kProbeMagic : kProbeStructure;
   }
   return (ext == ".anb" || ext == ".mset" || ext == ".bar" || ext == ".mdlx") ? kProbeExtension : kProbeNone;
@@ -173,8 +178,7 @@ int ProbeBar(ByteView data, std::string_view ext) {
 
 int ProbeMotion(ByteView data, std::string_view ext) {
   if (data.size() >= 0xA0 && std::all_of(data.begin(), data.begin() + 0x90, [](uint8_t b) { return b == 0; })) {
-    const uint32_t type = data[0x90] | (data[0x91] << 8) | (data[0x92] << 16) | (uint32_t(data[0x93]) << 24);
-    const uint32_t count = data[0x98] | (data[0x99] << 8) | (data[0x9A] << 16) | (uint32_t(data[0x9B]) << 24);
+    const uint32_t type = le::Load32(data.data() + 0x90), count = le::Load32(data.data() + 0x98);
     if (type <= 1) return uint64_t(count) + 0x90 == data.size() ? kProbeMagic - 10 : kProbeStructure;
   }
   return ext == ".motion" ? kProbeExtension : kProbeNone;
@@ -194,15 +198,15 @@ std::string ShortNumber(double v) {
 }
 
 void Report(EncodeContext& context, const EncodeReport& r) {
-  context.report["bones"] = r.bones;
-  context.report["curves"] = r.curves;
-  context.report["keys"] = r.keys;
-  context.report["fitted_keys"] = r.fitted_keys;
-  context.report["initial_pose"] = r.initial_pose;
-  context.report["skipped_tracks"] = r.skipped_tracks;
-  context.report["tolerance_used"] = r.tolerance_used;
-  context.report["unchanged"] = r.unchanged;
-  context.report["table_tolerance"] = r.table_tolerance;
+  context.report.update({{"bones", r.bones},
+                         {"curves", r.curves},
+                         {"keys", r.keys},
+                         {"fitted_keys", r.fitted_keys},
+                         {"initial_pose", r.initial_pose},
+                         {"skipped_tracks", r.skipped_tracks},
+                         {"tolerance_used", r.tolerance_used},
+                         {"unchanged", r.unchanged},
+                         {"table_tolerance", r.table_tolerance}});
   context.warnings.insert(context.warnings.end(), r.warnings.begin(), r.warnings.end());
   if (r.table_tolerance > 0)
     context.warnings.push_back("the motion needs more keys, values, tangents or key times than its tables hold "
