@@ -1,7 +1,7 @@
 // A header's fields declared once, in file order: reading, writing and `info` walk the
 // same list, so they cannot disagree on order, width or name. A field is a name (what
 // errors call it and its `info` key) and a member; the member's type gives the width:
-// uint8_t U8, int16_t I16, uint16_t U16, int32_t I32, uint32_t U32, float F32, and a
+// uint8_t U8 (char: a byte of a name), int16_t I16, uint16_t U16, int32_t I32, uint32_t U32, float F32, and a
 // std::array of those, element after element.
 //
 // A table is a counted run of one record: ReadTable checks that the run fits before it
@@ -38,6 +38,7 @@ constexpr std::tuple<F...> List(F... fields) {
 
 inline void Read(ByteReader& r, uint8_t& v, const char* what) { v = r.U8(what); }
 inline void Read(ByteReader& r, int8_t& v, const char* what) { v = r.I8(what); }
+inline void Read(ByteReader& r, char& v, const char* what) { v = static_cast<char>(r.U8(what)); }
 inline void Read(ByteReader& r, int16_t& v, const char* what) { v = r.I16(what); }
 inline void Read(ByteReader& r, uint16_t& v, const char* what) { v = r.U16(what); }
 inline void Read(ByteReader& r, int32_t& v, const char* what) { v = r.I32(what); }
@@ -50,6 +51,7 @@ void Read(ByteReader& r, std::array<T, N>& a, const char* what) {
 
 inline void Write(ByteWriter& w, uint8_t v) { w.U8(v); }
 inline void Write(ByteWriter& w, int8_t v) { w.I8(v); }
+inline void Write(ByteWriter& w, char v) { w.U8(static_cast<uint8_t>(v)); }
 inline void Write(ByteWriter& w, int16_t v) { w.I16(v); }
 inline void Write(ByteWriter& w, uint16_t v) { w.U16(v); }
 inline void Write(ByteWriter& w, int32_t v) { w.I32(v); }

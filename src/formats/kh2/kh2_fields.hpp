@@ -6,25 +6,25 @@
 
 #include "formats/common/fields.hpp"
 
+#include <tuple>
+
 namespace animkit::kh2::detail {
 
 using fields::Field;
 
-// At 0x90: what kind of motion follows.
+// At 0x90: what kind of motion follows (named as `info` keys them).
 inline constexpr auto kMotionHeader =
-    fields::List(Field{"motion type", &MotionHeader::type}, Field{"motion flag", &MotionHeader::flag},
-                 Field{"motion byte count", &MotionHeader::byte_count},
-                 Field{"motion header field", &MotionHeader::reserved});
+    fields::List(Field{"type", &MotionHeader::type}, Field{"flag", &MotionHeader::flag},
+                 Field{"byte_count", &MotionHeader::byte_count}, Field{"header_reserved", &MotionHeader::reserved});
 
-// At 0xA0 of a raw motion (0x50 bytes).
+// At 0xA0 of a raw motion (0x50 bytes; named as `info` keys them).
 inline constexpr auto kRawHeader = fields::List(
-    Field{"bone count", &RawMotion::bone_count}, Field{"reserved field", &RawMotion::reserved},
-    Field{"frames per loop", &RawMotion::frames_per_loop}, Field{"total frame count", &RawMotion::total_frames},
-    Field{"animation matrix offset", &RawMotion::matrix_offset},
-    Field{"second matrix table offset", &RawMotion::second_table_offset}, Field{"bounding box", &RawMotion::bbox_min},
-    Field{"bounding box", &RawMotion::bbox_max}, Field{"frame loop", &RawMotion::frame_loop},
-    Field{"frame end", &RawMotion::frame_end}, Field{"frames per second", &RawMotion::fps},
-    Field{"frame return", &RawMotion::frame_return});
+    Field{"bone_count", &RawMotion::bone_count}, Field{"reserved", &RawMotion::reserved},
+    Field{"frames_per_loop", &RawMotion::frames_per_loop}, Field{"total_frames", &RawMotion::total_frames},
+    Field{"matrix_offset", &RawMotion::matrix_offset}, Field{"second_table_offset", &RawMotion::second_table_offset},
+    Field{"bbox_min", &RawMotion::bbox_min}, Field{"bbox_max", &RawMotion::bbox_max},
+    Field{"frame_loop", &RawMotion::frame_loop}, Field{"frame_end", &RawMotion::frame_end},
+    Field{"fps", &RawMotion::fps}, Field{"frame_return", &RawMotion::frame_return});
 
 // At 0xA0 of an interpolated motion (0xA0 bytes); offsets count from 0x90.
 inline constexpr auto kInterpolatedHeader = fields::List(
@@ -60,13 +60,86 @@ inline constexpr auto kInterpolatedHeader = fields::List(
     Field{"external effector count", &InterpolatedMotion::effector_count},
     Field{"unknown field", &InterpolatedMotion::unknown98}, Field{"unknown field", &InterpolatedMotion::unknown9c});
 
+// The records below name their fields as `info --full` keys them (kh2_info.cpp describes
+// them from these lists).
+
 // A model bone (0x40 bytes), in an MDLX model and in a motion's IK helper table.
 inline constexpr auto kBoneRecord = fields::List(
-    Field{"bone index", &BoneRecord::index}, Field{"bone sibling", &BoneRecord::sibling},
-    Field{"bone parent", &BoneRecord::parent}, Field{"bone child", &BoneRecord::child},
-    Field{"bone reserved field", &BoneRecord::reserved}, Field{"bone flags", &BoneRecord::flags},
-    Field{"bone scale", &BoneRecord::scale}, Field{"bone rotation", &BoneRecord::rotation},
-    Field{"bone translation", &BoneRecord::translation});
+    Field{"index", &BoneRecord::index}, Field{"sibling", &BoneRecord::sibling}, Field{"parent", &BoneRecord::parent},
+    Field{"child", &BoneRecord::child}, Field{"reserved", &BoneRecord::reserved}, Field{"flags", &BoneRecord::flags},
+    Field{"scale", &BoneRecord::scale}, Field{"rotation", &BoneRecord::rotation},
+    Field{"translation", &BoneRecord::translation});
+
+// Table 3: a constraint (12 bytes).
+inline constexpr auto kConstraintRecord = fields::List(
+    Field{"type", &Constraint::type}, Field{"temporary_active", &Constraint::temporary_active},
+    Field{"joint", &Constraint::joint}, Field{"source", &Constraint::source}, Field{"limiter", &Constraint::limiter},
+    Field{"activation_count", &Constraint::activation_count},
+    Field{"activation_start", &Constraint::activation_start});
+
+// The constraint activation table (8 bytes each).
+inline constexpr auto kActivationRecord =
+    fields::List(Field{"time", &Activation::time}, Field{"active", &Activation::active});
+
+// Table 8: a limiter (0x30 bytes).
+inline constexpr auto kLimiterRecord = fields::List(
+    Field{"flags", &Limiter::flags}, Field{"padding", &Limiter::padding},
+    Field{"damping_width", &Limiter::damping_width}, Field{"damping_strength", &Limiter::damping_strength},
+    Field{"min", &Limiter::min}, Field{"max", &Limiter::max});
+
+// Table 7: an expression (8 bytes).
+inline constexpr auto kExpressionRecord =
+    fields::List(Field{"joint", &Expression::joint}, Field{"channel", &Expression::channel},
+                 Field{"reserved", &Expression::reserved}, Field{"node", &Expression::node});
+
+// Table 6: an expression node (12 bytes).
+inline constexpr auto kExpressionNodeRecord = fields::List(
+    Field{"type", &ExpressionNode::type}, Field{"flags", &ExpressionNode::flags},
+    Field{"element", &ExpressionNode::element}, Field{"value", &ExpressionNode::value},
+    Field{"car", &ExpressionNode::car}, Field{"cdr", &ExpressionNode::cdr});
+
+// Table 4: a joint entry (4 bytes; `info` shows it as a [joint, flags] row).
+inline constexpr auto kJointEntry = fields::List(Field{"joint", &JointEntry::joint}, Field{"flags", &JointEntry::flags});
+
+// The root position footer (0x54 bytes).
+inline constexpr auto kRootPosition = fields::List(
+    Field{"scale", &RootPosition::scale}, Field{"rotation", &RootPosition::rotation},
+    Field{"translation", &RootPosition::translation}, Field{"fields", &RootPosition::unknown});
+
+// A model header (0x20 bytes): the fields `info --full` shows, then the two it leaves out.
+inline constexpr auto kModelHeaderShown = fields::List(
+    Field{"type", &ModelHeader::type}, Field{"subtype", &ModelHeader::subtype},
+    Field{"attributes", &ModelHeader::attributes}, Field{"next_offset", &ModelHeader::next_offset},
+    Field{"bone_count", &ModelHeader::bone_count}, Field{"texture_count", &ModelHeader::texture_count},
+    Field{"bone_offset", &ModelHeader::bone_offset});
+inline constexpr auto kModelHeader =
+    std::tuple_cat(kModelHeaderShown, fields::List(Field{"skeleton_data_offset", &ModelHeader::skeleton_data_offset},
+                                                   Field{"group_count", &ModelHeader::group_count}));
+
+// A model's group ("subpart", one DMA chain) header (0x20 bytes, after the model header).
+struct GroupHeader {
+  int32_t render_flags = 0;  // bit 0: transparent
+  int32_t texture_index = 0;
+  int32_t polygon_count = 0;
+  int32_t unknown0c = 0;
+  uint32_t dma_offset = 0;         // the first DMA tag
+  uint32_t slot_table_offset = 0;  // u32 count, then bone indices (-1 ends a packet's list)
+  uint32_t dma_length = 0;         // DMA records
+  uint32_t unknown1c = 0;
+};
+inline constexpr auto kGroupHeader = fields::List(
+    Field{"group render flags", &GroupHeader::render_flags}, Field{"group texture index", &GroupHeader::texture_index},
+    Field{"group polygon count", &GroupHeader::polygon_count}, Field{"group header field 0x0c", &GroupHeader::unknown0c},
+    Field{"group DMA tag offset", &GroupHeader::dma_offset},
+    Field{"group matrix slot table offset", &GroupHeader::slot_table_offset},
+    Field{"group DMA length", &GroupHeader::dma_length}, Field{"group header field 0x1c", &GroupHeader::unknown1c});
+
+// The skeleton data block (0x120 bytes at the header's skeleton_data_offset): bounding box,
+// IK bias and body-part bones, whose layout is not known; kept as words.
+struct SkeletonData {
+  std::array<uint32_t, 0x48> words{};
+};
+inline constexpr auto kSkeletonData = fields::List(Field{"skeleton data", &SkeletonData::words});
 
 // Table 1: an initial pose value (8 bytes).
 inline constexpr auto kInitialPoseRecord =
@@ -83,18 +156,10 @@ inline constexpr auto kKeyRecord =
     fields::List(Field{"key type and time index", &Key::packed}, Field{"key value index", &Key::value},
                  Field{"key in-tangent index", &Key::in_tangent}, Field{"key out-tangent index", &Key::out_tangent});
 
-// A BAR entry as stored (16 bytes); BarEntry keeps these fields and the parsed payload.
-struct BarEntryRecord {
-  uint16_t type = 0;
-  uint16_t duplicate = 0;
-  std::array<uint8_t, 4> name{};
-  uint32_t offset = 0;
-  uint32_t size = 0;
-};
-inline constexpr auto kBarEntryRecord =
-    fields::List(Field{"entry type", &BarEntryRecord::type}, Field{"entry duplicate flag", &BarEntryRecord::duplicate},
-                 Field{"entry name", &BarEntryRecord::name}, Field{"entry offset", &BarEntryRecord::offset},
-                 Field{"entry size", &BarEntryRecord::size});
+// A BAR entry's record (16 bytes): the stored fields of BarEntry.
+inline constexpr auto kBarEntry =
+    fields::List(Field{"type", &BarEntry::type}, Field{"duplicate", &BarEntry::duplicate},
+                 Field{"name", &BarEntry::name}, Field{"offset", &BarEntry::offset}, Field{"size", &BarEntry::size});
 
 // A triggers entry's records before their parameter count and parameters (u8 count, i16 each).
 inline constexpr auto kRangeTriggerHead =

@@ -132,13 +132,16 @@ std::vector<ClipCurves> BarCurves(const Bar& bar, const Scene& decoded) {
   return out;
 }
 
-// What both KH2 documents share: the file name read (for the glTF extras), and stored curves
-// written back through ReplaceCurves (one edit per channel).
-template <class F, const FormatDescriptor& kFormat, Bytes (*kSerialize)(const F&)>
+// A KH2 file as a document: its record, `info` and its summary, the file name it was read
+// from (for the glTF extras), and stored curves written back through ReplaceCurves (one edit
+// per channel).
+template <class F, const FormatDescriptor& kFormat, Bytes (*kSerialize)(const F&), Value (*kInfo)(const F&),
+          Value (*kSummary)(const F&)>
 class Kh2Document : public FileDocument<F, kFormat, kSerialize> {
  public:
-  explicit Kh2Document(F file, std::string source = {})
-      : FileDocument<F, kFormat, kSerialize>(std::move(file)), source_(std::move(source)) {}
+  explicit Kh2Document(F file, std::string source = {}) : FileDocument<F, kFormat, kSerialize>(std::move(file)), source_(std::move(source)) {}
+  Value Info() const override { return kInfo(this->file_); }
+  Value InfoSummary() const override { return kSummary(this->file_); }
   bool StoresCurves() const final { return true; }
   Bytes WithCurves(const std::vector<ClipCurves>& edits, CurvesReplaceReport* report, const Limits& limits) const final {
     std::vector<CurveEdit> channels;
@@ -148,14 +151,12 @@ class Kh2Document : public FileDocument<F, kFormat, kSerialize> {
   }
 
  protected:
-  std::string source_;  // the file name, for the glTF extras
+  std::string source_;
 };
 
-class BarDocument final : public Kh2Document<Bar, kKh2BarFormat, SerializeBar> {
+class BarDocument final : public Kh2Document<Bar, kKh2BarFormat, SerializeBar, detail::BarInfo, detail::BarSummary> {
  public:
   using Kh2Document::Kh2Document;
-  Value Info() const override { return detail::BarInfo(file_); }
-  Value InfoSummary() const override { return detail::BarSummary(file_); }
   std::vector<std::string> Warnings() const override {
     std::vector<std::string> out = file_.warnings;
     detail::EvaluationWarnings(file_, out);
@@ -172,11 +173,10 @@ class BarDocument final : public Kh2Document<Bar, kKh2BarFormat, SerializeBar> {
   }
 };
 
-class MotionDocument final : public Kh2Document<Motion, kKh2MotionFormat, SerializeMotion> {
+class MotionDocument final
+    : public Kh2Document<Motion, kKh2MotionFormat, SerializeMotion, detail::MotionInfo, detail::MotionSummary> {
  public:
   using Kh2Document::Kh2Document;
-  Value Info() const override { return detail::MotionInfo(file_); }
-  Value InfoSummary() const override { return detail::MotionSummary(file_); }
   std::vector<std::string> Warnings() const override {
     std::vector<std::string> out = file_.warnings;
     detail::EvaluationWarnings(file_, "", out);
@@ -211,8 +211,7 @@ int ProbeBar(ByteView data, std::string_view ext) {
 
 int ProbeMotion(ByteView data, std::string_view ext) {
   if (data.size() >= 0xA0 && std::all_of(data.begin(), data.begin() + 0x90, [](uint8_t b) { return b == 0; })) {
-    const uint32_t type = le::Load32(data.data() + 0x90);
-    const uint32_t count = le::Load32(data.data() + 0x98);
+    const uint32_t type = le::Load32(data.data() + 0x90), count = le::Load32(data.data() + 0x98);
     if (type <= 1) return uint64_t(count) + 0x90 == data.size() ? kProbeMagic - 10 : kProbeStructure;
   }
   return ext == ".motion" ? kProbeExtension : kProbeNone;
@@ -232,15 +231,15 @@ std::string ShortNumber(double v) {
 }
 
 void Report(EncodeContext& context, const EncodeReport& r) {
-  context.report["bones"] = r.bones;
-  context.report["curves"] = r.curves;
-  context.report["keys"] = r.keys;
-  context.report["fitted_keys"] = r.fitted_keys;
-  context.report["initial_pose"] = r.initial_pose;
-  context.report["skipped_tracks"] = r.skipped_tracks;
-  context.report["tolerance_used"] = r.tolerance_used;
-  context.report["unchanged"] = r.unchanged;
-  context.report["table_tolerance"] = r.table_tolerance;
+  context.report.update({{"bones", r.bones},
+                         {"curves", r.curves},
+                         {"keys", r.keys},
+                         {"fitted_keys", r.fitted_keys},
+                         {"initial_pose", r.initial_pose},
+                         {"skipped_tracks", r.skipped_tracks},
+                         {"tolerance_used", r.tolerance_used},
+                         {"unchanged", r.unchanged},
+                         {"table_tolerance", r.table_tolerance}});
   context.warnings.insert(context.warnings.end(), r.warnings.begin(), r.warnings.end());
   if (r.table_tolerance > 0)
     context.warnings.push_back("the motion needs more keys, values, tangents or key times than its tables hold "

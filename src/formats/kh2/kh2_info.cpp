@@ -1,4 +1,5 @@
 // `animkit info` for KH2 BAR archives and motion entries: every header field, table and gap.
+#include "formats/kh2/kh2_fields.hpp"
 #include "formats/kh2/kh2_internal.hpp"
 
 #include <map>
@@ -18,10 +19,13 @@ Value GapsInfo(const std::vector<Gap>& gaps) {
   return out;
 }
 
-Value BoneInfo(const BoneRecord& b) {
-  return {{"index", b.index},       {"sibling", b.sibling},   {"parent", b.parent},
-          {"child", b.child},       {"reserved", b.reserved}, {"flags", b.flags},
-          {"scale", V4(b.scale)},   {"rotation", V4(b.rotation)}, {"translation", V4(b.translation)}};
+// One array per record, its fields in the list's order (the joint table's [joint, flags] rows).
+template <class S, class List>
+Value Rows(const std::vector<S>& records, const List& list) {
+  Value out = Value::array();
+  for (const S& s : records)
+    out.push_back(std::apply([&](const auto&... f) { return Value::array({Value(s.*(f.member))...}); }, list));
+  return out;
 }
 
 // The initial pose, curves and keys; the tables as the file holds them (entries read
@@ -64,9 +68,6 @@ Value CurveTablesInfo(const Motion& m) {
            {{"keys", past.keys}, {"key_times", past.key_times}, {"values", past.values}, {"tangents", past.tangents}}},
           {"warnings", m.warnings}};
 }
-
-// Seconds from the first played frame to the last.
-double Duration(size_t frames, float fps) { return frames > 1 && fps > 0 ? double(frames - 1) / double(fps) : 0.0; }
 
 constexpr std::string_view kConstraintNames[] = {
     "position",   "path", "orientation", "direction", "up_vector",      "two_points",     "scale",
@@ -140,114 +141,82 @@ void EvaluationWarnings(const Bar& bar, std::vector<std::string>& out) {
   BarWarnings(bar, "", bars, motions, out);
 }
 
-Value MotionInfo(const Motion& m) {
-  if (m.placeholder) return {{"kind", "placeholder"}, {"size", m.size}, {"gaps", GapsInfo(m.gaps)}};
-  Value j = {{"kind", m.raw ? "raw" : "interpolated"},
-             {"type", m.header.type},
-             {"flag", m.header.flag},
-             {"byte_count", m.header.byte_count},
-             {"header_reserved", m.header.reserved},
-             {"size", m.size},
-             {"gaps", GapsInfo(m.gaps)}};
-  if (m.raw) {
-    const RawMotion& r = m.raw_motion;
-    j.update({{"bone_count", r.bone_count},
-              {"reserved", r.reserved},
-              {"frames_per_loop", r.frames_per_loop},
-              {"total_frames", r.total_frames},
-              {"matrix_offset", r.matrix_offset},
-              {"second_table_offset", r.second_table_offset},
-              {"second_table_bytes", r.second_table.size()},
-              {"bbox_min", V4(r.bbox_min)},
-              {"bbox_max", V4(r.bbox_max)},
-              {"frame_loop", r.frame_loop},
-              {"frame_end", r.frame_end},
-              {"fps", r.fps},
-              {"engine_rate", kEngineRate},
-              {"frame_return", r.frame_return},
-              {"matrix_count", r.matrices.size()},
-              {"duration", Duration(size_t(std::max(r.total_frames, 0)), r.fps)}});
-    return j;
-  }
-  const InterpolatedMotion& im = m.interpolated;
+namespace {
+// Seconds from the first played frame to the last.
+double Duration(size_t frames, float fps) { return frames > 1 && fps > 0 ? double(frames - 1) / double(fps) : 0.0; }
+}  // namespace
+
+Value MotionHeadInfo(const Motion& m) {
+  Value j = {{"kind", m.raw ? "raw" : "interpolated"}, {"size", m.size}};
+  fields::Describe(j, m.header, kMotionHeader);
+  if (!m.raw) return j;
+  const RawMotion& r = m.raw_motion;
+  fields::Describe(j, r, kRawHeader);
+  j.update({{"second_table_bytes", r.second_table.size()},
+            {"engine_rate", kEngineRate},
+            {"matrix_count", r.matrices.size()},
+            {"duration", Duration(size_t(std::max(r.total_frames, 0)), r.fps)}});
+  return j;
+}
+
+Value InterpolatedHeadInfo(const InterpolatedMotion& im) {
   PlayedFrames played{0, 0};  // count 0: more frames than can be decoded
   try {
     played = FramesPlayed(im, Limits{});
   } catch (const Error&) {
   }
-  j.update({{"bone_count", im.bone_count},
-            {"total_bone_count", im.total_bone_count},
-            {"total_frames", im.total_frames},
-            {"fps", im.fps},
-            {"engine_rate", kEngineRate},
-            {"frame_loop", im.frame_loop},
-            {"frame_end", im.frame_end},
-            {"frame_count", im.frame_count},
-            {"played_frames", played.count},
-            {"played_from", played.start},
-            {"duration", Duration(played.count, im.fps)},
-            {"evaluation", EvaluationInfo(im)},
-            {"bbox_min", V4(im.bbox_min)},
-            {"bbox_max", V4(im.bbox_max)},
-            {"offsets",
-             {{"ik_helpers", im.ik_helper_offset},
-              {"joints", im.joint_offset},
-              {"initial_pose", im.initial_pose_offset},
-              {"root_position", im.root_position_offset},
-              {"forward_curves", im.forward_offset},
-              {"inverse_curves", im.inverse_offset},
-              {"keys", im.key_offset},
-              {"key_times", im.key_time_offset},
-              {"key_values", im.key_value_offset},
-              {"tangents", im.tangent_offset},
-              {"constraints", im.constraint_offset},
-              {"activations", im.activation_offset},
-              {"limiters", im.limiter_offset},
-              {"expressions", im.expression_offset},
-              {"expression_nodes", im.expression_node_offset},
-              {"external_effectors", im.effector_offset}}},
-            {"external_effector_count", im.effector_count},
-            {"unknown98", im.unknown98},
-            {"unknown9c", im.unknown9c}});
-  Value constraints = Value::array();
-  for (const Constraint& c : im.constraints)
-    constraints.push_back({{"type", c.type},
-                           {"temporary_active", c.temporary_active},
-                           {"joint", c.joint},
-                           {"source", c.source},
-                           {"limiter", c.limiter},
-                           {"activation_count", c.activation_count},
-                           {"activation_start", c.activation_start}});
-  Value limiters = Value::array();
-  for (const Limiter& l : im.limiters) limiters.push_back({{"flags", l.flags},
-                                                                   {"padding", l.padding},
-                                                                   {"damping_width", l.damping_width},
-                                                                   {"damping_strength", l.damping_strength},
-                                                                   {"min", l.min},
-                                                                   {"max", l.max}});
-  Value expressions = Value::array();
-  for (const Expression& e : im.expressions) 
-    expressions.push_back({{"joint", e.joint}, {"channel", e.channel}, {"reserved", e.reserved}, {"node", e.node}});
-  Value nodes = Value::array();
-  for (const ExpressionNode& e : im.expression_nodes)
-    nodes.push_back({{"type", e.type}, {"flags", e.flags}, {"element", e.element}, {"value", e.value}, {"car", e.car},
-                     {"cdr", e.cdr}});
-  Value helpers = Value::array();
-  for (const BoneRecord& b : im.ik_helpers) helpers.push_back(BoneInfo(b));
-  Value joints = Value::array();
-  for (const JointEntry& e : im.joints) joints.push_back({e.joint, e.flags});
+  return {{"bone_count", im.bone_count},
+          {"total_bone_count", im.total_bone_count},
+          {"total_frames", im.total_frames},
+          {"fps", im.fps},
+          {"engine_rate", kEngineRate},
+          {"frame_loop", im.frame_loop},
+          {"frame_end", im.frame_end},
+          {"frame_count", im.frame_count},
+          {"played_frames", played.count},
+          {"played_from", played.start},
+          {"duration", Duration(played.count, im.fps)},
+          {"evaluation", EvaluationInfo(im)},
+          {"bbox_min", V4(im.bbox_min)},
+          {"bbox_max", V4(im.bbox_max)},
+          {"external_effector_count", im.effector_count},
+          {"unknown98", im.unknown98},
+          {"unknown9c", im.unknown9c}};
+}
+
+Value MotionInfo(const Motion& m) {
+  if (m.placeholder) return {{"kind", "placeholder"}, {"size", m.size}, {"gaps", GapsInfo(m.gaps)}};
+  Value j = MotionHeadInfo(m);
+  j["gaps"] = GapsInfo(m.gaps);
+  if (m.raw) return j;
+  const InterpolatedMotion& im = m.interpolated;
+  j.update(InterpolatedHeadInfo(im));
+  j["offsets"] = {{"ik_helpers", im.ik_helper_offset},
+                  {"joints", im.joint_offset},
+                  {"initial_pose", im.initial_pose_offset},
+                  {"root_position", im.root_position_offset},
+                  {"forward_curves", im.forward_offset},
+                  {"inverse_curves", im.inverse_offset},
+                  {"keys", im.key_offset},
+                  {"key_times", im.key_time_offset},
+                  {"key_values", im.key_value_offset},
+                  {"tangents", im.tangent_offset},
+                  {"constraints", im.constraint_offset},
+                  {"activations", im.activation_offset},
+                  {"limiters", im.limiter_offset},
+                  {"expressions", im.expression_offset},
+                  {"expression_nodes", im.expression_node_offset},
+                  {"external_effectors", im.effector_offset}};
   j.update(CurveTablesInfo(m));
-  j.update({{"constraints", constraints},
-            {"limiters", limiters},
-            {"expressions", expressions},
-            {"expression_nodes", nodes},
-            {"ik_helpers", helpers},
-            {"joints", joints},
-            {"root_position",
-             {{"scale", V4(im.root_position.scale)},
-              {"rotation", V4(im.root_position.rotation)},
-              {"translation", V4(im.root_position.translation)},
-              {"fields", im.root_position.unknown}}}});
+  Value root = Value::object();
+  fields::Describe(root, im.root_position, kRootPosition);
+  j.update({{"constraints", fields::DescribeTable(im.constraints, kConstraintRecord)},
+            {"limiters", fields::DescribeTable(im.limiters, kLimiterRecord)},
+            {"expressions", fields::DescribeTable(im.expressions, kExpressionRecord)},
+            {"expression_nodes", fields::DescribeTable(im.expression_nodes, kExpressionNodeRecord)},
+            {"ik_helpers", fields::DescribeTable(im.ik_helpers, kBoneRecord)},
+            {"joints", Rows(im.joints, kJointEntry)},
+            {"root_position", root}});
   return j;
 }
 
@@ -262,12 +231,9 @@ Value TriggersInfo(const Triggers& t) {
 }
 
 Value ModelInfo(const Model& model) {
-  Value bones = Value::array();
-  for (const BoneRecord& b : model.bones) bones.push_back(BoneInfo(b));
-  return {{"type", model.type},         {"subtype", model.subtype},
-          {"attributes", model.attributes}, {"next_offset", model.next_offset},
-          {"bone_count", model.bone_count}, {"texture_count", model.texture_count},
-          {"bone_offset", model.bone_offset}, {"bones", bones}};
+  Value j = {{"bones", fields::DescribeTable(model.bones, kBoneRecord)}};
+  fields::Describe(j, model, kModelHeaderShown);
+  return j;
 }
 
 Value BarDocument(const Bar& bar, const BarInfoParts& parts) {
@@ -276,7 +242,9 @@ Value BarDocument(const Bar& bar, const BarInfoParts& parts) {
   std::map<const Bar*, size_t> shown;  // a nested archive several entries share is described once
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
-    Value j = {{"type", e.type}, {"duplicate", e.duplicate}, {"name", e.Name()}, {"offset", e.offset}, {"size", e.size}};
+    Value j = Value::object();
+    fields::Describe(j, e, kBarEntry);
+    j["name"] = e.Name();  // its bytes as text
     if (e.size == 0) j["empty"] = true, ++empty;
     if (const int target = LinkTarget(bar, i); target >= 0) j["link_to"] = target, ++links;
     if (e.IsDummy()) j["dummy"] = true, ++dummies;

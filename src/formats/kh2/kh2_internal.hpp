@@ -17,7 +17,6 @@ namespace animkit::kh2::detail {
 constexpr size_t kHeaderEnd = kReservedSize + 0x10;  // 0xA0: the body header ends
 constexpr size_t kRawHeaderSize = 0x50;
 constexpr size_t kInterpolatedHeaderSize = 0xA0;
-constexpr size_t kRootPositionSize = 0x54;
 
 // Which byte ranges of an entry the parsed tables cover; the rest becomes Gaps.
 class Coverage {
@@ -83,15 +82,6 @@ std::span<const T> OwnEntries(const std::vector<T>& table, size_t read_past) {
   return {table.data(), table.size() - read_past};
 }
 
-inline Vec4f ReadVec4(ByteReader& r, std::string_view what) {
-  Vec4f v;
-  for (float& f : v) f = r.F32(what);
-  return v;
-}
-inline void WriteVec4(ByteWriter& w, const Vec4f& v) {
-  for (float f : v) w.F32(f);
-}
-
 // `animkit info` of an archive and of a motion entry (kh2_info.cpp).
 Value BarInfo(const Bar& bar);
 // A stored (x, y, z, w) as the info documents write it.
@@ -105,6 +95,10 @@ struct BarInfoParts {
 };
 Value BarDocument(const Bar& bar, const BarInfoParts& parts);
 Value MotionInfo(const Motion& motion);
+// What `info` and its summary both show of a motion: its kind, size and header fields (a raw
+// motion's whole header), and an interpolated motion's header fields besides its offsets.
+Value MotionHeadInfo(const Motion& motion);
+Value InterpolatedHeadInfo(const InterpolatedMotion& motion);
 // The same without the records: per table its count, offset and size (kh2_info_summary.cpp).
 Value BarSummary(const Bar& bar);
 Value MotionSummary(const Motion& motion);
@@ -147,7 +141,7 @@ std::string DrivenBy(const InterpolatedMotion& motion, int joint, const Skeleton
 // beside it) into scene; what was left out, as warnings (when given).
 void AddModelMeshes(const Bar& bar, Scene& scene, const Limits& limits, std::vector<std::string>* warnings);
 
-BoneRecord ReadBone(ByteReader& r);
+// A bone record through its field list (formats/kh2/kh2_fields.hpp).
 void WriteBone(ByteWriter& w, const BoneRecord& b);
 
 }  // namespace animkit::kh2::detail

@@ -4,6 +4,7 @@
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/curves.hpp>
 
+#include "formats/kh2/kh2_test_motion.hpp"
 #include "support/test_support.hpp"
 
 #include <array>
@@ -15,17 +16,8 @@ namespace {
 
 using namespace kh2;
 
-uint16_t PackKey(int time_index, KeyType type) { return uint16_t((time_index << 2) | int(type)); }
-
-Curve CurveOf(int joint, Channel channel, int first_key, int key_count, CycleType pre = CycleType::Clamp,
-              CycleType post = CycleType::Clamp) {
-  Curve c;
-  c.joint = int16_t(joint);
-  c.packed = uint8_t(int(channel) | (int(pre) << 4) | (int(post) << 6));
-  c.first_key = uint16_t(first_key);
-  c.key_count = uint8_t(key_count);
-  return c;
-}
+using kh2_test::CurveOf;
+using kh2_test::PackKey;
 
 // Two bones (1 the child of 0) at 30 fps, frames 0..10 (key times 0..20). Bone 0: translation X
 // Hermite at key times 0, 6, 20 (values 1, 4, 2; tangents per key-time unit in/out 0.5/0.5,
@@ -34,11 +26,8 @@ Curve CurveOf(int joint, Channel channel, int first_key, int key_count, CycleTyp
 // after; rotation X: a Zero key at 0 (value 3, read as 0) then 1 at key time 12; an initial
 // pose of translation Z 0.5.
 Motion TwoBones() {
-  Motion m;
+  Motion m = kh2_test::InterpolatedMotionOf(2, 30, 10);
   InterpolatedMotion& im = m.interpolated;
-  im.bone_count = im.total_bone_count = 2;
-  im.fps = 30;
-  im.frame_end = 10;
   im.key_times = {0, 6, 20, 4, 16, 10, 12};
   im.values = {1, 4, 2, 0, 10, std::numbers::pi_v<float> / 2, 2, 3};
   im.tangents = {0.5f, -0.25f, 0.1f, 0};

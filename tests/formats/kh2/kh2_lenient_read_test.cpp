@@ -3,6 +3,7 @@
 // files. Each is read as the game reads it, or damages its own entry alone.
 #include <animkit/formats/kh2.hpp>
 
+#include "formats/kh2/kh2_test_motion.hpp"
 #include "support/test_support.hpp"
 
 #include <cstring>
@@ -37,11 +38,8 @@ float F32At(const Bytes& b, size_t at) {
 // key table); helper 0's translation y: a constant 5. Key times {0, 10, 0, 0}: the two
 // unused zero times make the bytes after the key table read as keys of time 0, value 0.
 Motion KeyedMotion() {
-  Motion m;
+  Motion m = kh2_test::InterpolatedMotionOf(2, 30, 5);
   InterpolatedMotion& im = m.interpolated;
-  im.bone_count = 2;
-  im.fps = 30;
-  im.frame_end = 5;
   im.key_times = {0, 10, 0, 0};
   im.values = {1, 3, 5};
   im.keys = {{uint16_t((0 << 2) | 0), 2, 0, 0},                  // helper curve: constant 5

@@ -4,6 +4,7 @@
 #include <animkit/formats/registry.hpp>
 #include <animkit/pipeline/pipeline.hpp>
 
+#include "formats/kh2/kh2_test_motion.hpp"
 #include "support/test_support.hpp"
 
 #include <cmath>
@@ -42,11 +43,8 @@ void Pad16(ByteWriter& w) {
 
 // A small interpolated motion: bone 0 translation X keyed hermite 0 -> 1 over key time 0..10.
 Bytes SmallMotion() {
-  Motion m;
+  Motion m = kh2_test::InterpolatedMotionOf(2, 30, 5);
   InterpolatedMotion& im = m.interpolated;
-  im.bone_count = im.total_bone_count = 2;
-  im.fps = 30;
-  im.frame_end = 5;
   im.frame_loop = 2;
   im.key_times = {0, 10};
   im.values = {0, 1};

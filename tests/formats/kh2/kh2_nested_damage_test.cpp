@@ -4,6 +4,7 @@
 // The archives are built here byte by byte from the layout (docs/formats/kh2.md).
 #include <animkit/formats/kh2.hpp>
 
+#include "formats/kh2/kh2_test_motion.hpp"
 #include "support/test_support.hpp"
 
 #include <cstring>
@@ -70,11 +71,8 @@ Bytes Archive(const std::vector<RawEntry>& entries, std::vector<size_t>* offsets
 // Bone 0's translation y: linear from 1 at key time 0 to 3 at key time 10; scale x an
 // initial pose value 2. Built by the project's own writer.
 Motion OneBoneMotion() {
-  Motion m;
+  Motion m = kh2_test::InterpolatedMotionOf(1, 30, 5);
   InterpolatedMotion& im = m.interpolated;
-  im.bone_count = 1;
-  im.fps = 30;
-  im.frame_end = 5;
   im.key_times = {0, 10};
   im.values = {1, 3};
   im.keys = {{uint16_t((0 << 2) | 1), 0, 0, 0}, {uint16_t((1 << 2) | 1), 1, 0, 0}};

@@ -6,6 +6,7 @@
 #include <animkit/offline/sampling.hpp>
 #include <animkit/pipeline/pipeline.hpp>
 
+#include "formats/kh2/kh2_test_motion.hpp"
 #include "support/test_support.hpp"
 
 #include <cmath>
@@ -17,27 +18,16 @@ namespace {
 
 using namespace kh2;
 
-uint16_t PackKey(int time_index, KeyType type) { return uint16_t((time_index << 2) | int(type)); }
-
-Curve CurveOf(int joint, Channel channel, int first_key, int key_count) {
-  Curve c;
-  c.joint = int16_t(joint);
-  c.packed = uint8_t(channel);
-  c.first_key = uint16_t(first_key);
-  c.key_count = uint8_t(key_count);
-  return c;
-}
+using kh2_test::CurveOf;
+using kh2_test::PackKey;
 
 // One bone at 30 fps, frames 0..10 (key times 0..20, two per frame). Translation X: Hermite
 // keys at key times 0, 6 and 20 (values 1, 4, 2; tangents per key-time unit 0.5, -0.25 / 0.1, 0);
 // Translation Y: linear 0 -> 10 over key times 4..16 (clamped before and after); rotation Z:
 // Hermite 0 -> pi/2 over key times 0..20 with zero tangents; scale and the rest at the identity.
 Motion OneBone() {
-  Motion m;
+  Motion m = kh2_test::InterpolatedMotionOf(1, 30, 10);
   InterpolatedMotion& im = m.interpolated;
-  im.bone_count = im.total_bone_count = 1;
-  im.fps = 30;
-  im.frame_end = 10;
   im.key_times = {0, 6, 20, 4, 16};
   im.values = {1, 4, 2, 0, 10, std::numbers::pi_v<float> / 2};
   im.tangents = {0.5f, -0.25f, 0.1f, 0};

@@ -25,12 +25,14 @@ inline constexpr uint16_t kEntryOtherArchive = 46;
 
 struct Bar;
 
+// An entry of the table after the 16-byte header: its record as stored (16 bytes: u16 type,
+// u16 duplicate flag, 4 name bytes, u32 offset, u32 size), then what the reader made of it.
 struct BarEntry {
   uint16_t type = 0;
   uint16_t duplicate = 0;
   std::array<char, 4> name{};
-  uint32_t offset = 0;
-  uint32_t size = 0;
+  uint32_t offset = 0, size = 0;
+
   // The parsed payload: one of these, by type (a zero-size entry is an empty slot).
   std::shared_ptr<Motion> motion;
   std::shared_ptr<Triggers> triggers;

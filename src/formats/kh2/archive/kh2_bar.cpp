@@ -14,7 +14,7 @@ using namespace detail;
 
 namespace {
 constexpr size_t kBarHeaderSize = 16;
-constexpr size_t kBarEntrySize = 16;
+constexpr size_t kBarEntrySize = fields::Size(kBarEntry);
 std::string N(int64_t v) { return std::to_string(v); }
 }  // namespace
 
@@ -139,21 +139,13 @@ Model ParseModel(ByteView data, uint64_t base) {
   m.bytes.assign(data.begin(), data.end());
   r.Require(kReservedSize + 0x20, "a model entry (0x90 reserved bytes and its header)");
   r.Seek(kReservedSize, "the model header");
-  m.type = r.I32("model type");
-  m.subtype = r.I32("model subtype");
-  m.attributes = r.I32("model attributes");
-  m.next_offset = r.U32("model next offset");
-  m.bone_count = r.U16("bone count");
-  m.texture_count = r.U16("texture count");
-  m.bone_offset = r.U32("bone table offset");
+  fields::ReadAll(r, m, kModelHeader);
   const size_t at = kReservedSize + m.bone_offset;
   if (m.bone_count > 0) {
     if (at > data.size())
       r.FailAt(kReservedSize + 0x14, "bone table offset " + Hex(m.bone_offset) + " points past the end of the model");
     ByteReader t = r.Sub(at, data.size() - at, "bone table");
-    t.Count(m.bone_count, 0x40, "bone table");
-    m.bones.reserve(m.bone_count);
-    for (size_t i = 0; i < m.bone_count; ++i) m.bones.push_back(ReadBone(t));
+    m.bones = fields::ReadTable<BoneRecord>(t, m.bone_count, kBoneRecord, "bone table");
   }
   return m;
 }
@@ -233,10 +225,7 @@ Bar ParseBarIn(ByteView data, size_t declared, uint64_t base, ParsedPayloads& pa
   for (size_t i = 0; i < count; ++i) {
     BarEntry& e = bar.entries[i];
     const size_t pos = r.tell();
-    BarEntryRecord record;
-    fields::ReadAll(r, record, kBarEntryRecord);
-    e.type = record.type, e.duplicate = record.duplicate, e.offset = record.offset, e.size = record.size;
-    std::memcpy(e.name.data(), record.name.data(), 4);
+    fields::ReadAll(r, e, kBarEntry);
     if (e.size == 0) continue;  // an empty slot: the game never reads its offset
     const uint64_t end = uint64_t(e.offset) + e.size;
     if (end > data.size()) {
@@ -377,11 +366,7 @@ Bytes SerializeBar(const Bar& bar) {
   w.U32(static_cast<uint32_t>(bar.entries.size()));
   w.U32(bar.reserved);
   w.I32(bar.mset_type);
-  for (const BarEntry& e : bar.entries) {
-    BarEntryRecord record{e.type, e.duplicate, {}, e.offset, e.size};
-    std::memcpy(record.name.data(), e.name.data(), 4);
-    fields::WriteAll(w, record, kBarEntryRecord);
-  }
+  fields::WriteTable(w, bar.entries, kBarEntry);
   Image img(Extent(bar));
   img.Put(0, w.bytes(), "the BAR header and entry table");
   std::map<const Bar*, Bytes> nested;  // entries sharing one parsed archive: serialized once

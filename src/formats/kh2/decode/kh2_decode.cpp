@@ -268,6 +268,15 @@ void PushKey(JointTrack& track, Seconds t, const TransformTRS& x) {
 
 Value Vec(const Vec4f& v) { return Value::array({v[0], v[1], v[2], v[3]}); }
 
+// The header fields raw and interpolated motions share, as clip metadata.
+template <class Header>
+Value HeaderMetadata(const Header& h) {
+  return {{metadata_keys::kBoneCount, h.bone_count}, {metadata_keys::kTotalFrames, h.total_frames},
+          {metadata_keys::kFps, h.fps},              {metadata_keys::kFrameLoop, h.frame_loop},
+          {metadata_keys::kFrameEnd, h.frame_end},   {metadata_keys::kBboxMin, Vec(h.bbox_min)},
+          {metadata_keys::kBboxMax, Vec(h.bbox_max)}};
+}
+
 // Raw: model matrices, or with a skeleton each bone relative to its parent by the game's
 // per-axis rule (the baked matrices are the game's model space, composed per axis).
 void DecodeRaw(const RawMotion& raw, const Skeleton& skeleton, const DecodeSettings& settings, Clip& clip) {
@@ -279,15 +288,9 @@ void DecodeRaw(const RawMotion& raw, const Skeleton& skeleton, const DecodeSetti
                      (settings.raw_space == RawSpace::Auto && bones > 0 && skeleton.joints.size() >= bones);
   clip.space = local ? Space::Local : Space::Model;
   clip.scale_inheritance = ScaleInheritance::PerAxis;
-  clip.metadata.update({{metadata_keys::kBoneCount, raw.bone_count},
-                        {metadata_keys::kFramesPerLoop, raw.frames_per_loop},
-                        {metadata_keys::kTotalFrames, raw.total_frames},
-                        {metadata_keys::kFps, raw.fps},
-                        {metadata_keys::kFrameLoop, raw.frame_loop},
-                        {metadata_keys::kFrameEnd, raw.frame_end},
-                        {metadata_keys::kFrameReturn, raw.frame_return},
-                        {metadata_keys::kBboxMin, Vec(raw.bbox_min)},
-                        {metadata_keys::kBboxMax, Vec(raw.bbox_max)}});
+  clip.metadata.update(HeaderMetadata(raw));
+  clip.metadata.update(
+      {{metadata_keys::kFramesPerLoop, raw.frames_per_loop}, {metadata_keys::kFrameReturn, raw.frame_return}});
   clip.tracks.resize(bones);
   for (size_t b = 0; b < bones; ++b) {
     clip.tracks[b].joint = JointName(skeleton, b);
@@ -324,15 +327,9 @@ void DecodeInterpolated(const InterpolatedMotion& im, const Skeleton& skeleton, 
   clip.SetFrames(frames, rate);
   clip.space = Space::Local;
   clip.scale_inheritance = ScaleInheritance::PerAxis;
-  clip.metadata.update({{metadata_keys::kBoneCount, im.bone_count},
-                        {metadata_keys::kTotalBoneCount, im.total_bone_count},
-                        {metadata_keys::kTotalFrames, im.total_frames},
-                        {metadata_keys::kFps, im.fps},
-                        {metadata_keys::kFrameLoop, im.frame_loop},
-                        {metadata_keys::kFrameEnd, im.frame_end},
+  clip.metadata.update(HeaderMetadata(im));
+  clip.metadata.update({{metadata_keys::kTotalBoneCount, im.total_bone_count},
                         {metadata_keys::kFrameCount, im.frame_count},
-                        {metadata_keys::kBboxMin, Vec(im.bbox_min)},
-                        {metadata_keys::kBboxMax, Vec(im.bbox_max)},
                         {metadata_keys::kConstraintCount, im.constraints.size()},
                         {metadata_keys::kExpressionCount, im.expressions.size()},
                         {metadata_keys::kLimiterCount, im.limiters.size()}});

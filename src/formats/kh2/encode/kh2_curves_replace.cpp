@@ -7,7 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
+#include <bit>
 #include <functional>
 #include <optional>
 #include <map>
@@ -67,12 +67,6 @@ int ChannelOf(const StoredChannel& c) {
   return first + c.axis;
 }
 
-uint32_t Bits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-
 // A table growing at its end: existing entries found by their bits, new ones appended.
 class Table {
  public:
@@ -80,11 +74,11 @@ class Table {
   Table(const std::vector<float>& entries, size_t own, size_t read_past, size_t limit, std::string what,
         const std::function<float(float)>& view)
       : own_(own), read_past_(read_past), limit_(limit), what_(std::move(what)) {
-    for (size_t i = 0; i < own; ++i) index_.emplace(Bits(view(entries[i])), i);
+    for (size_t i = 0; i < own; ++i) index_.emplace(std::bit_cast<uint32_t>(view(entries[i])), i);
   }
   // The index of the entry whose view is wanted; else stored (appended).
   size_t Find(float wanted, float stored, const std::string& where) {
-    const auto it = index_.find(Bits(wanted));
+    const auto it = index_.find(std::bit_cast<uint32_t>(wanted));
     if (it != index_.end()) return it->second;
     if (read_past_ > 0)
       throw Error::General(where + ": the motion's " + what_ + " table would grow, but curves read " +
@@ -92,7 +86,7 @@ class Table {
     const size_t i = own_ + added.size();
     if (i >= limit_) throw Error::General(where + ": the motion's " + what_ + " table is full (" + std::to_string(limit_) + " entries)");
     added.push_back(stored);
-    index_.emplace(Bits(wanted), i);
+    index_.emplace(std::bit_cast<uint32_t>(wanted), i);
     return i;
   }
   std::vector<float> added;
@@ -172,12 +166,9 @@ class MotionRewrite {
     report.appended_values += values_.added.size();
     report.appended_tangents += tangents_.added.size();
     Bytes bytes = SerializeMotion(motion_);  // the entry as read (Serialize(Parse(x)) == x)
-    for (const auto& [i, patched] : patched_) {
-      const size_t pos = At(im_.forward_offset) + i * 6;
-      const auto& rec = patched;  // clang 14 lambdas capture no structured binding
-      const Bytes b = Chunk([&](ByteWriter& w) { w.I16(rec.joint), w.U8(rec.packed), w.U8(rec.key_count), w.U16(rec.first_key); });
-      std::memcpy(bytes.data() + pos, b.data(), b.size());
-    }
+    for (const auto& [i, patched] : patched_)
+      fields::WriteAt(bytes, At(im_.forward_offset) + i * fields::Size(detail::kCurveRecord), Endian::Little, patched,
+                      detail::kCurveRecord);
     const std::vector<Growth> growth = Growths();
     MoveOffsets(growth);
     Bytes out;
@@ -191,10 +182,8 @@ class MotionRewrite {
     MotionHeader header = motion_.header;
     if (size_t(uint32_t(header.byte_count)) + kReservedSize == bytes.size())
       header.byte_count = static_cast<int32_t>(out.size() - kReservedSize);
-    const Bytes h = Chunk([&](ByteWriter& w) { fields::WriteAll(w, header, detail::kMotionHeader); });
-    std::memcpy(out.data() + kReservedSize, h.data(), h.size());
-    const Bytes ih = Chunk([&](ByteWriter& w) { fields::WriteAll(w, im_, detail::kInterpolatedHeader); });
-    std::memcpy(out.data() + detail::kHeaderEnd, ih.data(), ih.size());
+    fields::WriteAt(out, kReservedSize, Endian::Little, header, detail::kMotionHeader);
+    fields::WriteAt(out, detail::kHeaderEnd, Endian::Little, im_, detail::kInterpolatedHeader);
     return out;
   }
 
@@ -287,9 +276,8 @@ class MotionRewrite {
     const auto& past = old.read_past;
     std::vector<Growth> growth;
     if (!added_keys_.empty())
-      growth.push_back({&InterpolatedMotion::key_offset, At(old.key_offset) + own_keys_ * 8, pad16(Chunk([&](ByteWriter& w) {
-                          for (const Key& k : added_keys_) w.U16(k.packed), w.U16(k.value), w.U16(k.in_tangent), w.U16(k.out_tangent);
-                        }))});
+      growth.push_back({&InterpolatedMotion::key_offset, At(old.key_offset) + own_keys_ * fields::Size(detail::kKeyRecord),
+                        pad16(Chunk([&](ByteWriter& w) { fields::WriteTable(w, added_keys_, detail::kKeyRecord); }))});
     if (!times_.added.empty())
       growth.push_back({&InterpolatedMotion::key_time_offset,
                         At(old.key_time_offset) + (old.key_times.size() - past.key_times) * 4, floats(times_.added)});

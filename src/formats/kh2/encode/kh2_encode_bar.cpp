@@ -1,4 +1,5 @@
 // KH2 encoding of archives: events -> triggers, a clip -> an ANB, a template's slot replaced.
+#include "formats/kh2/kh2_fields.hpp"
 #include "formats/kh2/kh2_internal.hpp"
 
 #include <string>
@@ -167,19 +168,21 @@ Bytes ReplaceEntry(ByteView archive, const Bar& bar, size_t index, const Bytes& 
   out.insert(out.end(), payload.begin(), payload.end());
   out.resize(out.size() + size_t(new_len - int64_t(payload.size())), 0);
   out.insert(out.end(), archive.begin() + std::ptrdiff_t(region_end), archive.end());
-  auto put32 = [&](size_t at, uint32_t v) {
-    for (int k = 0; k < 4; ++k) out[at + size_t(k)] = static_cast<uint8_t>(v >> (8 * k));
-  };
   for (size_t i = 0; i < bar.entries.size(); ++i) {
     const BarEntry& e = bar.entries[i];
-    const size_t rec = 16 + i * 16;
+    BarEntry record;  // the entry's stored fields, as the table holds them
+    record.type = e.type, record.duplicate = e.duplicate, record.name = e.name, record.offset = e.offset;
+    record.size = e.size;
     if (e.size > 0 && e.offset == off) {
-      put32(rec + 12, static_cast<uint32_t>(payload.size()));  // the slot and its links
+      record.size = static_cast<uint32_t>(payload.size());  // the slot and its links
     } else if (e.offset >= region_end) {
       const int64_t moved = int64_t(e.offset) + delta;
       if (moved < 0 || moved > 0xFFFFFFFF) throw Error::General("the replaced archive is too large");
-      put32(rec + 8, static_cast<uint32_t>(moved));
+      record.offset = static_cast<uint32_t>(moved);
+    } else {
+      continue;
     }
+    fields::WriteAt(out, 16 + i * fields::Size(detail::kBarEntry), Endian::Little, record, detail::kBarEntry);
   }
   return out;
 }

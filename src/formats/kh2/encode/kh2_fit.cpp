@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+#include <bit>
 
 namespace animkit::kh2::detail {
 namespace {
@@ -71,9 +71,7 @@ std::vector<FittedKey> FitHermite(const std::vector<double>& t, const std::vecto
 }
 
 size_t Tables::Index(std::map<uint32_t, size_t>& index, std::vector<float>& table, float v, size_t capacity) {
-  uint32_t bits;
-  std::memcpy(&bits, &v, 4);
-  auto [it, added] = index.emplace(bits, table.size());
+  auto [it, added] = index.emplace(std::bit_cast<uint32_t>(v), table.size());
   if (added) table.push_back(v);
   if (it->second >= capacity) {
     full_ = true;

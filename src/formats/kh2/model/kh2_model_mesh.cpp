@@ -2,6 +2,7 @@
 // DMA tags of each group's packets and their matrix (bone) slots, and the skinned Mesh
 // each group decodes to (docs/formats/kh2.md, "Meshes"; facts from OpenKH's Mdlx.Model.cs
 // and Kkdf2MdlxParser.cs).
+#include "formats/kh2/kh2_fields.hpp"
 #include "formats/kh2/kh2_internal.hpp"
 #include "formats/kh2/model/kh2_vif.hpp"
 
@@ -13,22 +14,17 @@
 
 namespace animkit::kh2 {
 
+using detail::GroupHeader;
 using detail::StripNode;
 using detail::VertexBatch;
 
 namespace {
 
-constexpr size_t kModelHeaderSize = 0x20;
-constexpr size_t kGroupHeaderSize = 0x20;
+constexpr size_t kModelHeaderSize = fields::Size(detail::kModelHeader);
 constexpr size_t kMaxModels = 64;
 constexpr int32_t kModelShadow = 4;                     // model header type: 3 object, 4 shadow
 
 std::string N(uint64_t v) { return std::to_string(v); }
-
-struct GroupHeader {
-  int32_t render_flags = 0, texture_index = 0, unk08 = 0, unk0c = 0;
-  uint32_t dma_offset = 0, slot_table_offset = 0, dma_length = 0, unk1c = 0;
-};
 
 // One DMA packet of a group: its VIF bytes and its matrix slots' bones.
 struct GroupPacket {
@@ -218,13 +214,13 @@ ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint
       break;
     }
     ByteReader m(entry.subspan(at), Endian::Little, base + at);
-    const int32_t type = m.I32("model type");
-    m.Skip(8, "model header fields");
-    const uint32_t next = m.U32("next model offset");
-    m.Skip(12, "bone count and offsets");
-    const uint32_t group_count = m.U32("group count");
+    ModelHeader header;
+    fields::ReadAll(m, header, detail::kModelHeader);
+    const int32_t type = header.type;
+    const uint32_t next = header.next_offset;
+    std::vector<GroupHeader> groups;
     try {
-      m.Count(group_count, kGroupHeaderSize, "the model's group headers");
+      groups = fields::ReadTable<GroupHeader>(m, header.group_count, detail::kGroupHeader, "the model's group headers");
     } catch (const Error& e) {
       if (index == 0) throw;  // nothing readable
       out.warnings.push_back("model " + N(index) + " left out: " + e.what());
@@ -233,10 +229,8 @@ ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint
     ++out.models;
     const bool shadow = type == kModelShadow;
     if (shadow) ++out.shadow_models;
-    for (uint32_t gi = 0; gi < group_count; ++gi) {
-      GroupHeader g;
-      g.render_flags = m.I32(), g.texture_index = m.I32(), g.unk08 = m.I32(), g.unk0c = m.I32();
-      g.dma_offset = m.U32(), g.slot_table_offset = m.U32(), g.dma_length = m.U32(), g.unk1c = m.U32();
+    for (uint32_t gi = 0; gi < groups.size(); ++gi) {
+      const GroupHeader& g = groups[gi];
       const std::string where = "model " + N(index) + (shadow ? " (shadow)" : "") + " group " + N(gi);
       try {
         std::vector<std::string> notes;

@@ -1,6 +1,7 @@
 // A model entry written from a modder's meshes over the template's: unedited groups keep
 // their bytes (DMA REF addresses relocated), edited and new ones are rebuilt as VIF packets,
 // the header, skeleton data and bones stay; the shadow model is kept, rebuilt or dropped.
+#include "formats/kh2/kh2_fields.hpp"
 #include "formats/kh2/kh2_internal.hpp"
 #include "formats/kh2/model/kh2_model_write.hpp"
 
@@ -13,56 +14,54 @@ namespace animkit::kh2 {
 
 namespace {
 
-constexpr size_t kHeader = 0x20, kGroupHeader = 0x20;
+using detail::GroupHeader;
+using detail::kGroupHeader;
+using detail::kModelHeader;
+
+constexpr size_t kHeaderSize = fields::Size(kModelHeader), kGroupHeaderSize = fields::Size(kGroupHeader);
 constexpr size_t kSubmodelAlign = 0x80;  // stock files start the shadow model 0x80-aligned
 
-uint32_t Get32(ByteView b, size_t at) {
-  if (at + 4 > b.size()) throw Error::AtOffset(at, "the model entry ends inside a table");
-  return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
-}
-void Set32(Bytes& b, size_t at, uint32_t v) {
-  for (int k = 0; k < 4; ++k) b[at + size_t(k)] = uint8_t(v >> (8 * k));
-}
 size_t AlignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-// A template group: its header bytes and the span of its data (first packet .. slot list end).
+// A template group: its header and the span of its data (first packet .. slot list end).
 struct TemplateGroup {
-  Bytes header;  // 0x20
+  GroupHeader header;
   size_t begin = 0, end = 0;
   std::vector<size_t> packet_tags;  // offsets of the packets' REF tags (from the model header)
 };
 
-// The object model at 0x90: its groups, the offset of its next (shadow) model, its end.
+// The object model at 0x90: its header and groups, and its bytes to the entry's end.
 struct TemplateModel {
   ByteView model;  // from the model header to the entry's end
-  uint32_t group_count = 0, next = 0;
+  ModelHeader header;
   std::vector<TemplateGroup> groups;
 };
 
 TemplateModel ReadTemplate(const Model& templ) {
   TemplateModel t;
-  if (templ.bytes.size() < kReservedSize + kHeader) throw Error::General("the template's model entry has no model header");
+  if (templ.bytes.size() < kReservedSize + kHeaderSize) throw Error::General("the template's model entry has no model header");
   t.model = ByteView(templ.bytes).subspan(kReservedSize);
-  t.next = Get32(t.model, 0x0C);
-  t.group_count = Get32(t.model, 0x1C);
-  if (uint64_t(t.group_count) * kGroupHeader + kHeader > t.model.size())
+  ByteReader r(t.model, Endian::Little, kReservedSize);
+  fields::ReadAll(r, t.header, kModelHeader);
+  if (uint64_t(t.header.group_count) * kGroupHeaderSize + kHeaderSize > t.model.size())
     throw Error::General("the template's group headers run past its model entry");
-  for (uint32_t g = 0; g < t.group_count; ++g) {
-    const size_t h = kHeader + kGroupHeader * g;
+  const std::vector<GroupHeader> headers =
+      fields::ReadTable<GroupHeader>(r, t.header.group_count, kGroupHeader, "the template's group headers");
+  for (size_t g = 0; g < headers.size(); ++g) {
     TemplateGroup tg;
-    tg.header.assign(t.model.begin() + std::ptrdiff_t(h), t.model.begin() + std::ptrdiff_t(h + kGroupHeader));
-    const uint32_t dma = Get32(t.model, h + 0x10), slots = Get32(t.model, h + 0x14);
-    const uint32_t count = Get32(t.model, slots);
+    tg.header = headers[g];
+    const uint32_t dma = tg.header.dma_offset, slots = tg.header.slot_table_offset;
+    const uint32_t count = le::Load32At(t.model, slots);
     std::vector<size_t> per_packet(1, 0);
     for (uint32_t i = 0; i < count; ++i) {
-      if (Get32(t.model, slots + 4 + 4 * size_t(i)) == 0xFFFFFFFF) per_packet.push_back(0);
+      if (le::Load32At(t.model, slots + 4 + 4 * size_t(i)) == 0xFFFFFFFF) per_packet.push_back(0);
       else ++per_packet.back();
     }
     tg.begin = dma, tg.end = slots + 4 + 4 * size_t(count);
     size_t tag = dma;
     for (size_t bones : per_packet) {
       tg.packet_tags.push_back(tag);
-      tg.begin = std::min<size_t>(tg.begin, Get32(t.model, tag + 4) & 0x7FFFFFFF);
+      tg.begin = std::min<size_t>(tg.begin, le::Load32At(t.model, tag + 4) & 0x7FFFFFFF);
       tag += 16 * (bones + 2);
     }
     if (tg.end > t.model.size() || (g > 0 && tg.begin < t.groups.back().end))
@@ -101,22 +100,22 @@ int64_t IntMeta(const Mesh& mesh, const char* key, int64_t otherwise) {
 }
 
 // The group header of a rebuilt or new group (attributes and texture index kept or from the mesh).
-Bytes RebuiltHeader(const Bytes* templ, const Mesh& mesh, const detail::GroupBytes& g) {
-  Bytes h = templ ? *templ : Bytes(kGroupHeader, 0);
-  if (!templ) Set32(h, 0x00, uint32_t(IntMeta(mesh, "render_flags", 0)));
+GroupHeader RebuiltHeader(const GroupHeader* templ, const Mesh& mesh, const detail::GroupBytes& g) {
+  GroupHeader h = templ ? *templ : GroupHeader{};
+  if (!templ) h.render_flags = int32_t(IntMeta(mesh, "render_flags", 0));
   // The texture: the mesh's material (decoded materials are one per texture index), else its
   // metadata's, else the template group's (0 for a new group).
-  const int64_t kept = IntMeta(mesh, "texture_index", templ ? int64_t(Get32(*templ, 4)) : 0);
-  Set32(h, 0x04, uint32_t(mesh.material >= 0 ? int64_t(mesh.material) : kept));
-  Set32(h, 0x08, uint32_t(mesh.triangles.size() / 3));
-  Set32(h, 0x10, g.dma_offset), Set32(h, 0x14, g.slot_offset), Set32(h, 0x18, g.records);
+  const int64_t kept = IntMeta(mesh, "texture_index", templ ? int64_t(uint32_t(templ->texture_index)) : 0);
+  h.texture_index = int32_t(mesh.material >= 0 ? int64_t(mesh.material) : kept);
+  h.polygon_count = int32_t(mesh.triangles.size() / 3);
+  h.dma_offset = g.dma_offset, h.slot_table_offset = g.slot_offset, h.dma_length = g.records;
   return h;
 }
 
 // What goes into the output model, in order: a kept template group or a rebuilt mesh.
 struct OutGroup {
   const TemplateGroup* kept = nullptr;
-  const Bytes* templ_header = nullptr;  // rebuilt from a template group
+  const GroupHeader* templ_header = nullptr;  // rebuilt from a template group
   const Mesh* mesh = nullptr;
 };
 
@@ -126,19 +125,20 @@ void WriteGroups(Bytes& body, const std::vector<OutGroup>& groups, ByteView temp
   for (size_t i = 0; i < groups.size(); ++i) {
     while (body.size() % 16) body.push_back(0);
     const OutGroup& g = groups[i];
-    const size_t h = kHeader + kGroupHeader * i;
+    const size_t h = kHeaderSize + kGroupHeaderSize * i;
     if (g.kept) {  // its bytes, the REF addresses of its packets moved with it
       const size_t at = body.size();
       const int64_t delta = int64_t(at) - int64_t(g.kept->begin);
       body.insert(body.end(), templ_model.begin() + std::ptrdiff_t(g.kept->begin), templ_model.begin() + std::ptrdiff_t(g.kept->end));
       for (size_t tag : g.kept->packet_tags) {
         const size_t w = at + (tag - g.kept->begin) + 4;
-        const uint32_t old = Get32(body, w);
-        Set32(body, w, (old & 0x80000000u) | uint32_t(int64_t(old & 0x7FFFFFFF) + delta));
+        const uint32_t old = le::Load32At(body, w);
+        le::Store32At(body, w, (old & 0x80000000u) | uint32_t(int64_t(old & 0x7FFFFFFF) + delta));
       }
-      std::copy(g.kept->header.begin(), g.kept->header.end(), body.begin() + std::ptrdiff_t(h));
-      Set32(body, h + 0x10, uint32_t(int64_t(Get32(g.kept->header, 0x10)) + delta));
-      Set32(body, h + 0x14, uint32_t(int64_t(Get32(g.kept->header, 0x14)) + delta));
+      GroupHeader header = g.kept->header;
+      header.dma_offset = uint32_t(int64_t(header.dma_offset) + delta);
+      header.slot_table_offset = uint32_t(int64_t(header.slot_table_offset) + delta);
+      fields::WriteAt(body, h, Endian::Little, header, kGroupHeader);
       ++r.kept;
       continue;
     }
@@ -146,8 +146,7 @@ void WriteGroups(Bytes& body, const std::vector<OutGroup>& groups, ByteView temp
     r.packets += packets.size();
     const detail::GroupBytes gb = detail::LayOutGroup(packets, body.size());
     body.insert(body.end(), gb.bytes.begin(), gb.bytes.end());
-    const Bytes header = RebuiltHeader(g.templ_header, *g.mesh, gb);
-    std::copy(header.begin(), header.end(), body.begin() + std::ptrdiff_t(h));
+    fields::WriteAt(body, h, Endian::Little, RebuiltHeader(g.templ_header, *g.mesh, gb), kGroupHeader);
   }
   while (body.size() % 16) body.push_back(0);
 }
@@ -164,16 +163,24 @@ Bytes RebuildShadow(ByteView templ_shadow, uint16_t bones, const std::vector<con
     all.weights.insert(all.weights.end(), m->weights.begin(), m->weights.end());
     for (uint32_t t : m->triangles) all.triangles.push_back(base + t);
   }
-  Bytes body(kHeader + kGroupHeader, 0);
-  if (templ_shadow.size() >= kHeader) std::copy(templ_shadow.begin(), templ_shadow.begin() + kHeader, body.begin());
-  else Set32(body, 0, 4), body[0x10] = uint8_t(bones), body[0x11] = uint8_t(bones >> 8);
-  Set32(body, 0x0C, 0), Set32(body, 0x14, 0), Set32(body, 0x18, 0), Set32(body, 0x1C, 1);
+  Bytes body(kHeaderSize + kGroupHeaderSize, 0);
+  ModelHeader header;
+  if (templ_shadow.size() >= kHeaderSize) {
+    ByteReader kept(templ_shadow, Endian::Little);
+    fields::ReadAll(kept, header, kModelHeader);
+  } else {
+    header.type = 4, header.bone_count = bones;
+  }
+  header.next_offset = 0, header.bone_offset = 0, header.skeleton_data_offset = 0, header.group_count = 1;
+  fields::WriteAt(body, 0, Endian::Little, header, kModelHeader);
   const std::vector<detail::PacketOut> packets = detail::BuildShadowPackets(all, bind, s);
   r.packets += packets.size();
   const detail::GroupBytes gb = detail::LayOutGroup(packets, body.size());
   body.insert(body.end(), gb.bytes.begin(), gb.bytes.end());
-  Set32(body, kHeader + 0x08, uint32_t(all.triangles.size() / 3));
-  Set32(body, kHeader + 0x10, gb.dma_offset), Set32(body, kHeader + 0x14, gb.slot_offset), Set32(body, kHeader + 0x18, gb.records);
+  GroupHeader group;
+  group.polygon_count = int32_t(all.triangles.size() / 3);
+  group.dma_offset = gb.dma_offset, group.slot_table_offset = gb.slot_offset, group.dma_length = gb.records;
+  fields::WriteAt(body, kHeaderSize, Endian::Little, group, kGroupHeader);
   return body;
 }
 
@@ -192,11 +199,12 @@ Bytes WriteModelEntry(const Model& templ, const std::vector<Mesh>& meshes, const
   const std::vector<Mat4> bind = BindOf(templ.bones);
   // The template's decoded groups, to tell edited meshes from unedited ones.
   const ModelMeshes decoded = DecodeModelMeshes(templ, SkeletonFromModel(templ));
-  std::vector<const Mesh*> decoded_group(t.group_count, nullptr);
+  const size_t group_count = t.groups.size();
+  std::vector<const Mesh*> decoded_group(group_count, nullptr);
   for (const Mesh& m : decoded.meshes)
     if (!IsShadowMesh(m))
       if (const auto g = GroupOf(m); g && *g < decoded_group.size()) decoded_group[*g] = &m;
-  std::vector<const Mesh*> named(t.group_count, nullptr), added, object;
+  std::vector<const Mesh*> named(group_count, nullptr), added, object;
   for (const Mesh& m : meshes) {
     if (IsShadowMesh(m)) continue;
     object.push_back(&m);
@@ -205,8 +213,8 @@ Bytes WriteModelEntry(const Model& templ, const std::vector<Mesh>& meshes, const
     else added.push_back(&m);
   }
   std::vector<OutGroup> out;
-  bool edited = !added.empty() || s.shadow == ShadowWrite::Rebuild || (s.shadow == ShadowWrite::Drop && t.next != 0);
-  for (size_t g = 0; g < t.group_count; ++g) {
+  bool edited = !added.empty() || s.shadow == ShadowWrite::Rebuild || (s.shadow == ShadowWrite::Drop && t.header.next_offset != 0);
+  for (size_t g = 0; g < group_count; ++g) {
     if (!named[g]) {
       ++r.deleted, edited = true;
       continue;
@@ -217,38 +225,40 @@ Bytes WriteModelEntry(const Model& templ, const std::vector<Mesh>& meshes, const
   }
   for (const Mesh* m : added) out.push_back({nullptr, nullptr, m}), ++r.added;
   if (!edited) {
-    r.kept = t.group_count;
+    r.kept = group_count;
     return templ.bytes;
   }
   if (out.empty()) throw Error::General("no mesh to write: a KH2 model needs at least one group");
   // Header, group headers (resized), then what lay between them and the first group's data.
-  const size_t old_table = kHeader + kGroupHeader * t.group_count;
+  const size_t old_table = kHeaderSize + kGroupHeaderSize * group_count;
   const size_t first = t.groups.empty() ? old_table : t.groups.front().begin;
-  Bytes body(kHeader + kGroupHeader * out.size(), 0);
-  std::copy(t.model.begin(), t.model.begin() + kHeader, body.begin());
+  Bytes body(kHeaderSize + kGroupHeaderSize * out.size(), 0);
   body.insert(body.end(), t.model.begin() + std::ptrdiff_t(old_table), t.model.begin() + std::ptrdiff_t(first));
-  const int64_t shift = int64_t(kGroupHeader) * (int64_t(out.size()) - int64_t(t.group_count));
-  for (size_t field : {size_t(0x14), size_t(0x18)})  // bone table and skeleton data offsets
-    if (Get32(body, field) != 0) Set32(body, field, uint32_t(int64_t(Get32(body, field)) + shift));
-  Set32(body, 0x1C, uint32_t(out.size()));
+  ModelHeader header = t.header;
+  const int64_t shift = int64_t(kGroupHeaderSize) * (int64_t(out.size()) - int64_t(group_count));
+  for (uint32_t* offset : {&header.bone_offset, &header.skeleton_data_offset})  // after the group headers
+    if (*offset != 0) *offset = uint32_t(int64_t(*offset) + shift);
+  header.group_count = uint32_t(out.size());
   WriteGroups(body, out, t.model, bind, s, r);
   const size_t old_end = t.groups.empty() ? first : t.groups.back().end;
-  if (t.next != 0 && s.shadow == ShadowWrite::Keep) {
-    if (t.next > t.model.size()) throw Error::General("the template's shadow model lies past its entry");
+  const uint32_t next = t.header.next_offset;
+  if (next != 0 && s.shadow == ShadowWrite::Keep) {
+    if (next > t.model.size()) throw Error::General("the template's shadow model lies past its entry");
     body.resize(AlignUp(body.size(), kSubmodelAlign), 0);
-    Set32(body, 0x0C, uint32_t(body.size()));
-    body.insert(body.end(), t.model.begin() + std::ptrdiff_t(t.next), t.model.end());
+    header.next_offset = uint32_t(body.size());
+    body.insert(body.end(), t.model.begin() + std::ptrdiff_t(next), t.model.end());
   } else if (s.shadow == ShadowWrite::Rebuild) {
     body.resize(AlignUp(body.size(), kSubmodelAlign), 0);
-    Set32(body, 0x0C, uint32_t(body.size()));
-    const ByteView old = t.next != 0 ? t.model.subspan(t.next) : ByteView{};
+    header.next_offset = uint32_t(body.size());
+    const ByteView old = next != 0 ? t.model.subspan(next) : ByteView{};
     const Bytes shadow = RebuildShadow(old, templ.bone_count, object, bind, s, r);
     body.insert(body.end(), shadow.begin(), shadow.end());
     body.resize(AlignUp(body.size(), kSubmodelAlign), 0);
   } else {
-    Set32(body, 0x0C, 0);
-    if (t.next == 0 && old_end < t.model.size()) body.insert(body.end(), t.model.begin() + std::ptrdiff_t(old_end), t.model.end());
+    header.next_offset = 0;
+    if (next == 0 && old_end < t.model.size()) body.insert(body.end(), t.model.begin() + std::ptrdiff_t(old_end), t.model.end());
   }
+  fields::WriteAt(body, 0, Endian::Little, header, kModelHeader);
   Bytes entry(templ.bytes.begin(), templ.bytes.begin() + kReservedSize);
   entry.insert(entry.end(), body.begin(), body.end());
   return entry;

@@ -1,5 +1,6 @@
 // A model entry without a template (the bones given, every group built), and the test
 // that tells an edited group from an unedited one.
+#include "formats/kh2/kh2_fields.hpp"
 #include "formats/kh2/kh2_internal.hpp"
 #include "formats/kh2/model/kh2_model_write.hpp"
 
@@ -11,12 +12,9 @@ namespace animkit::kh2 {
 
 namespace {
 
-constexpr size_t kNewHeader = 0x20, kNewGroupHeader = 0x20;
-constexpr size_t kSkeletonData = 0x120;  // bounding box, IK bias, body-part bones: zero in a new model
-
-void Put(Bytes& b, size_t at, uint32_t v) {
-  for (int k = 0; k < 4; ++k) b[at + size_t(k)] = uint8_t(v >> (8 * k));
-}
+using detail::kGroupHeader;
+using detail::kModelHeader;
+using detail::kSkeletonData;
 
 bool Near(float a, float b, float tolerance) { return std::fabs(a - b) <= tolerance; }
 
@@ -82,30 +80,36 @@ Bytes WriteNewModelEntry(const std::vector<BoneRecord>& bones, const std::vector
     if (!(m.metadata.is_object() && m.metadata.contains(kMeshModelRoleKey) && m.metadata[kMeshModelRoleKey] == "shadow"))
       object.push_back(&m);
   if (object.empty()) throw Error::General("no mesh to write: a KH2 model needs at least one group");
-  const size_t skeleton_at = kNewHeader + kNewGroupHeader * object.size();
-  const size_t bones_at = skeleton_at + kSkeletonData;
-  Bytes body(bones_at, 0);
-  ByteWriter bw(Endian::Little);
-  for (const BoneRecord& b : bones) detail::WriteBone(bw, b);
-  body.insert(body.end(), bw.bytes().begin(), bw.bytes().end());
-  Put(body, 0x00, 3);  // object model, subtype 0 (character)
-  body[0x10] = uint8_t(bones.size()), body[0x11] = uint8_t(bones.size() >> 8);
-  Put(body, 0x14, uint32_t(bones_at)), Put(body, 0x18, uint32_t(skeleton_at)), Put(body, 0x1C, uint32_t(object.size()));
+  const size_t skeleton_at = fields::Size(kModelHeader) + fields::Size(kGroupHeader) * object.size();
+  const size_t bones_at = skeleton_at + fields::Size(kSkeletonData);
+  ByteWriter w(Endian::Little);
+  ModelHeader header;
+  header.type = 3;  // object model, subtype 0 (character)
+  header.bone_count = uint16_t(bones.size());
+  header.bone_offset = uint32_t(bones_at), header.skeleton_data_offset = uint32_t(skeleton_at);
+  header.group_count = uint32_t(object.size());
+  fields::WriteAll(w, header, kModelHeader);
+  w.Fill(fields::Size(kGroupHeader) * object.size());  // the group headers, set below
+  // Bounding box, IK bias and body-part bones are not derived: zero in a new model.
+  fields::WriteAll(w, detail::SkeletonData{}, kSkeletonData);
+  fields::WriteTable(w, bones, detail::kBoneRecord);
+  Bytes body = w.Take();
   for (size_t i = 0; i < object.size(); ++i) {
     while (body.size() % 16) body.push_back(0);
     const std::vector<detail::PacketOut> packets = detail::BuildObjectPackets(*object[i], bind, s);
     r.packets += packets.size();
     const detail::GroupBytes g = detail::LayOutGroup(packets, body.size());
     body.insert(body.end(), g.bytes.begin(), g.bytes.end());
-    const size_t h = kNewHeader + kNewGroupHeader * i;
     const Value& meta = object[i]->metadata;
     auto meta_int = [&](const char* key, int64_t otherwise) {
       return meta.is_object() && meta.contains(key) && meta[key].is_number_integer() ? meta[key].get<int64_t>() : otherwise;
     };
-    Put(body, h + 0x00, uint32_t(meta_int("render_flags", 0)));
-    Put(body, h + 0x04, uint32_t(object[i]->material >= 0 ? int64_t(object[i]->material) : meta_int("texture_index", 0)));
-    Put(body, h + 0x08, uint32_t(object[i]->triangles.size() / 3));
-    Put(body, h + 0x10, g.dma_offset), Put(body, h + 0x14, g.slot_offset), Put(body, h + 0x18, g.records);
+    detail::GroupHeader group;
+    group.render_flags = int32_t(meta_int("render_flags", 0));
+    group.texture_index = int32_t(object[i]->material >= 0 ? int64_t(object[i]->material) : meta_int("texture_index", 0));
+    group.polygon_count = int32_t(object[i]->triangles.size() / 3);
+    group.dma_offset = g.dma_offset, group.slot_table_offset = g.slot_offset, group.dma_length = g.records;
+    fields::WriteAt(body, fields::Size(kModelHeader) + fields::Size(kGroupHeader) * i, Endian::Little, group, kGroupHeader);
     ++r.added;
   }
   while (body.size() % 16) body.push_back(0);

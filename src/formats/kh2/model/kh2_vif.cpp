@@ -4,17 +4,13 @@
 
 #include <animkit/core/limits.hpp>
 
-#include <cstring>
+#include <bit>
 
 namespace animkit::kh2::detail {
 
 namespace {
 
 [[noreturn]] void Fail(uint64_t at, const std::string& message) { throw Error::AtOffset(at, message); }
-
-uint32_t Word(ByteView p, size_t at) {
-  return uint32_t(p[at]) | uint32_t(p[at + 1]) << 8 | uint32_t(p[at + 2]) << 16 | uint32_t(p[at + 3]) << 24;
-}
 
 struct VifState {
   uint8_t cycle_cl = 1, cycle_wl = 1;
@@ -24,9 +20,9 @@ struct VifState {
 
 // One element of an unpack's source (vl: 0 = 32, 1 = 16, 2 = 8 bits), extended.
 uint32_t Element(ByteView p, size_t at, int vl, bool is_unsigned) {
-  if (vl == 0) return Word(p, at);
+  if (vl == 0) return le::Load32(p.data() + at);
   if (vl == 1) {
-    const uint16_t h = uint16_t(p[at] | p[at + 1] << 8);
+    const uint16_t h = le::Load16(p.data() + at);
     return is_unsigned ? h : uint32_t(int32_t(int16_t(h)));
   }
   return is_unsigned ? p[at] : uint32_t(int32_t(int8_t(p[at])));
@@ -78,7 +74,7 @@ VuMemory UnpackVif(ByteView p, uint64_t base) {
     if (pc + n > p.size()) Fail(base + pc, std::string("VIF ") + what + " is cut by the end of the packet");
   };
   while (pc + 4 <= p.size()) {
-    const uint32_t code = Word(p, pc);
+    const uint32_t code = le::Load32(p.data() + pc);
     pc += 4;
     const int cmd = int(code >> 24) & 0x7F;
     if ((cmd & 0x60) == 0x60) {
@@ -90,11 +86,11 @@ VuMemory UnpackVif(ByteView p, uint64_t base) {
       case 0x10: case 0x11: case 0x13: break;                                        // FLUSHE, FLUSH, FLUSHA
       case 0x01: s.cycle_cl = uint8_t(code & 0xFF), s.cycle_wl = uint8_t((code >> 8) & 0xFF); break;
       case 0x14: case 0x15: case 0x17: mem.microprogram = true; return mem;  // MSCAL, MSCALF, MSCNT
-      case 0x20: need(4, "STMASK"), s.mask = Word(p, pc), pc += 4; break;
+      case 0x20: need(4, "STMASK"), s.mask = le::Load32(p.data() + pc), pc += 4; break;
       case 0x30: case 0x31: {
         need(16, cmd == 0x30 ? "STROW" : "STCOL");
         auto& reg = cmd == 0x30 ? s.row : s.col;
-        for (size_t k = 0; k < 4; ++k) reg[k] = Word(p, pc + 4 * k);
+        for (size_t k = 0; k < 4; ++k) reg[k] = le::Load32(p.data() + pc + 4 * k);
         pc += 16;
         break;
       }
@@ -153,7 +149,7 @@ VertexBatch ReadVertexBatch(const VuMemory& mem, uint64_t base) {
   k = TableAt(pos_at, pos_count, 1, "position", base);
   b.positions.resize(size_t(pos_count));
   for (auto& p : b.positions) {
-    for (size_t f = 0; f < 4; ++f) std::memcpy(&p[f], &w[k + f], 4);
+    for (size_t f = 0; f < 4; ++f) p[f] = std::bit_cast<float>(w[k + f]);
     k += 4;
   }
   k = TableAt(count_at, slots, 4, "matrix count", base);

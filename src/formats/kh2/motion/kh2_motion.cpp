@@ -8,12 +8,6 @@
 namespace animkit::kh2 {
 namespace detail {
 
-BoneRecord ReadBone(ByteReader& r) {
-  BoneRecord b;
-  fields::ReadAll(r, b, kBoneRecord);
-  return b;
-}
-
 void WriteBone(ByteWriter& w, const BoneRecord& b) { fields::WriteAll(w, b, kBoneRecord); }
 
 }  // namespace detail
@@ -185,11 +179,6 @@ void ResolveCurves(const ByteReader& r, const ByteReader& beyond, InterpolatedMo
   }
 }
 
-std::vector<Curve> ReadCurves(ByteReader t, size_t count) {
-  std::vector<Curve> curves(count);
-  for (Curve& c : curves) fields::ReadAll(t, c, kCurveRecord);
-  return curves;
-}
 
 // The initial pose table: a value for each channel no curve animates. A value for a joint
 // past the motion's joints, or for a channel past the 9 known ones, lands outside the pose
@@ -257,77 +246,42 @@ void ReadKeyTables(ByteReader& r, Coverage& cov, InterpolatedMotion& im) {
 // helpers, the joint table and the root position.
 void ReadRigTables(ByteReader& r, Coverage& cov, InterpolatedMotion& im, int total) {
   const size_t h = kHeaderEnd;
+  const size_t constraint_size = fields::Size(kConstraintRecord), limiter_size = fields::Size(kLimiterRecord);
   {
-    ByteReader t = Table(r, cov, h + 0x40, im.constraint_offset, im.constraint_count, 12, "constraint table");
-    im.constraints.resize(size_t(im.constraint_count));
-    for (Constraint& c : im.constraints) {
-      c.type = t.U8("constraint type");
-      c.temporary_active = t.U8("constraint active flag");
-      c.joint = t.I16("constrained joint");
-      c.source = t.I16("constraint source joint");
-      c.limiter = t.I16("constraint limiter");
-      c.activation_count = t.I16("constraint activation count");
-      c.activation_start = t.I16("constraint activation start");
-    }
+    ByteReader t =
+        Table(r, cov, h + 0x40, im.constraint_offset, im.constraint_count, constraint_size, "constraint table");
+    im.constraints = fields::ReadTable<Constraint>(t, uint64_t(im.constraint_count), kConstraintRecord, "constraint table");
   }
   {
     const int64_t n =
-        Room(r, h + 0x4C, im.limiter_offset, im.expression_offset, 0x30, "limiter table", "expression table");
-    ByteReader t = Table(r, cov, h + 0x4C, im.limiter_offset, n, 0x30, "limiter table");
-    im.limiters.resize(size_t(n));
-    for (Limiter& l : im.limiters) {
-      l.flags = t.U32("limiter flags");
-      l.padding = t.I32("limiter padding");
-      l.damping_width = t.F32("limiter damping width");
-      l.damping_strength = t.F32("limiter damping strength");
-      for (float& v : l.min) v = t.F32("limiter minimum");
-      for (float& v : l.max) v = t.F32("limiter maximum");
-    }
+        Room(r, h + 0x4C, im.limiter_offset, im.expression_offset, limiter_size, "limiter table", "expression table");
+    ByteReader t = Table(r, cov, h + 0x4C, im.limiter_offset, n, limiter_size, "limiter table");
+    im.limiters = fields::ReadTable<Limiter>(t, uint64_t(n), kLimiterRecord, "limiter table");
   }
   {
-    ByteReader t = Table(r, cov, h + 0x50, im.expression_offset, im.expression_count, 8, "expression table");
-    im.expressions.resize(size_t(im.expression_count));
-    for (Expression& e : im.expressions) {
-      e.joint = t.I16("expression joint");
-      e.channel = t.I16("expression channel");
-      e.reserved = t.I16("expression reserved field");
-      e.node = t.I16("expression node");
-    }
+    ByteReader t = Table(r, cov, h + 0x50, im.expression_offset, im.expression_count, fields::Size(kExpressionRecord),
+                         "expression table");
+    im.expressions = fields::ReadTable<Expression>(t, uint64_t(im.expression_count), kExpressionRecord, "expression table");
   }
   {
-    ByteReader t =
-        Table(r, cov, h + 0x58, im.expression_node_offset, im.expression_node_count, 12, "expression node table");
-    im.expression_nodes.resize(size_t(im.expression_node_count));
-    for (ExpressionNode& e : im.expression_nodes) {
-      e.type = t.U8("expression node type");
-      e.flags = t.U8("expression node flags");
-      e.element = t.I16("expression node element");
-      e.value = t.F32("expression node value");
-      e.car = t.I16("expression node car");
-      e.cdr = t.I16("expression node cdr");
-    }
+    ByteReader t = Table(r, cov, h + 0x58, im.expression_node_offset, im.expression_node_count,
+                         fields::Size(kExpressionNodeRecord), "expression node table");
+    im.expression_nodes = fields::ReadTable<ExpressionNode>(t, uint64_t(im.expression_node_count), kExpressionNodeRecord,
+                                                            "expression node table");
   }
   {
     const int64_t n = total - im.bone_count;
-    ByteReader t = Table(r, cov, h + 0x08, im.ik_helper_offset, n, 0x40, "IK helper table");
-    im.ik_helpers.resize(size_t(n));
-    for (BoneRecord& b : im.ik_helpers) b = ReadBone(t);
+    ByteReader t = Table(r, cov, h + 0x08, im.ik_helper_offset, n, fields::Size(kBoneRecord), "IK helper table");
+    im.ik_helpers = fields::ReadTable<BoneRecord>(t, uint64_t(n), kBoneRecord, "IK helper table");
   }
   {
     const int64_t n = int64_t(total) + 1;
-    ByteReader t = Table(r, cov, h + 0x0C, im.joint_offset, n, 4, "joint table");
-    im.joints.resize(size_t(n));
-    for (JointEntry& j : im.joints) {
-      j.joint = t.I16("joint index");
-      j.flags = t.I16("joint flags");
-    }
+    ByteReader t = Table(r, cov, h + 0x0C, im.joint_offset, n, fields::Size(kJointEntry), "joint table");
+    im.joints = fields::ReadTable<JointEntry>(t, uint64_t(n), kJointEntry, "joint table");
   }
   {
-    ByteReader t = Table(r, cov, h + 0x1C, im.root_position_offset, 1, kRootPositionSize, "root position");
-    im.root_position.scale = ReadVec4(t, "root scale");
-    im.root_position.rotation = ReadVec4(t, "root rotation");
-    im.root_position.translation = ReadVec4(t, "root translation");
-    for (int32_t& v : im.root_position.unknown) v = t.I32("root position field");
+    ByteReader t = Table(r, cov, h + 0x1C, im.root_position_offset, 1, fields::Size(kRootPosition), "root position");
+    fields::ReadAll(t, im.root_position, kRootPosition);
   }
 }
 
@@ -339,7 +293,7 @@ void ReadActivations(ByteReader& r, Coverage& cov, InterpolatedMotion& im) {
   int64_t n = 0;
   for (size_t i = 0; i < im.constraints.size(); ++i) {
     const Constraint& c = im.constraints[i];
-    const size_t pos = kReservedSize + size_t(uint32_t(im.constraint_offset)) + i * 12;
+    const size_t pos = kReservedSize + size_t(uint32_t(im.constraint_offset)) + i * fields::Size(kConstraintRecord);
     const std::string name = "constraint " + N(int64_t(i));
     if (c.activation_count < 0)
       r.FailAt(pos + 8, name + ": activation count " + N(c.activation_count) + " is negative");
@@ -347,7 +301,8 @@ void ReadActivations(ByteReader& r, Coverage& cov, InterpolatedMotion& im) {
     if (c.activation_start < 0)
       r.FailAt(pos + 10, name + ": activation start " + N(c.activation_start) + " is negative");
     const int64_t end = int64_t(c.activation_start) + c.activation_count;
-    const int64_t room = (int64_t(r.size()) - int64_t(kReservedSize) - im.activation_offset) / 8;
+    const int64_t room =
+        (int64_t(r.size()) - int64_t(kReservedSize) - im.activation_offset) / int64_t(fields::Size(kActivationRecord));
     if (im.activation_offset < 0 || end > room)
       r.FailAt(pos + 8, name + ": activations " + N(c.activation_start) + ".." + N(end - 1) +
                             " run past the end of the entry (the activation table at " +
@@ -356,12 +311,9 @@ void ReadActivations(ByteReader& r, Coverage& cov, InterpolatedMotion& im) {
     n = std::max(n, end);
   }
   if (n == 0) return;  // the offset of an empty table is not checked: the game never reads it
-  ByteReader t = Table(r, cov, h + 0x48, im.activation_offset, n, 8, "constraint activation table");
-  im.activations.resize(size_t(n));
-  for (Activation& a : im.activations) {
-    a.time = t.F32("activation time");
-    a.active = t.I32("activation state");
-  }
+  ByteReader t = Table(r, cov, h + 0x48, im.activation_offset, n, fields::Size(kActivationRecord),
+                       "constraint activation table");
+  im.activations = fields::ReadTable<Activation>(t, uint64_t(n), kActivationRecord, "constraint activation table");
 }
 
 void ParseInterpolated(ByteReader& r, const ByteReader& beyond, Motion& m, Coverage& cov) {
@@ -378,10 +330,11 @@ void ParseInterpolated(ByteReader& r, const ByteReader& beyond, Motion& m, Cover
   const int total = im.total_bone_count;
 
   ReadInitialPose(r, cov, im, total, m.warnings);
-  im.forward = ReadCurves(Table(r, cov, h + 0x20, im.forward_offset, im.forward_count, 6, "forward curve table"),
-                          size_t(im.forward_count));
-  im.inverse = ReadCurves(Table(r, cov, h + 0x28, im.inverse_offset, im.inverse_count, 6, "inverse curve table"),
-                          size_t(im.inverse_count));
+  const size_t curve_size = fields::Size(kCurveRecord);
+  ByteReader forward = Table(r, cov, h + 0x20, im.forward_offset, im.forward_count, curve_size, "forward curve table");
+  im.forward = fields::ReadTable<Curve>(forward, uint64_t(im.forward_count), kCurveRecord, "forward curve table");
+  ByteReader inverse = Table(r, cov, h + 0x28, im.inverse_offset, im.inverse_count, curve_size, "inverse curve table");
+  im.inverse = fields::ReadTable<Curve>(inverse, uint64_t(im.inverse_count), kCurveRecord, "inverse curve table");
   ReadKeyTables(r, cov, im);
   ReadRigTables(r, cov, im, total);
   ReadActivations(r, cov, im);

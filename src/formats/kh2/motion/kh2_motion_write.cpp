@@ -41,22 +41,16 @@ Bytes SerializeMotion(const Motion& m) {
     const InterpolatedMotion& im = m.interpolated;
     img.Put(kHeaderEnd, Chunk([&](ByteWriter& w) { fields::WriteAll(w, im, kInterpolatedHeader); }),
             "the interpolated motion header");
-    img.Put(at(im.initial_pose_offset), Chunk([&](ByteWriter& w) {
-              for (const InitialPose& p : im.initial_pose) w.I16(p.bone), w.I16(p.channel), w.F32(p.value);
-            }),
-            "the initial pose");
-    auto curves = [](const std::vector<Curve>& cs) {
-      return Chunk([&](ByteWriter& w) {
-        for (const Curve& c : cs) w.I16(c.joint), w.U8(c.packed), w.U8(c.key_count), w.U16(c.first_key);
-      });
+    auto table = [](const auto& records, const auto& list) {
+      return Chunk([&](ByteWriter& w) { fields::WriteTable(w, records, list); });
     };
-    img.Put(at(im.forward_offset), curves(im.forward), "the forward curves");
-    img.Put(at(im.inverse_offset), curves(im.inverse), "the inverse curves");
+    img.Put(at(im.initial_pose_offset), table(im.initial_pose, kInitialPoseRecord), "the initial pose");
+    img.Put(at(im.forward_offset), table(im.forward, kCurveRecord), "the forward curves");
+    img.Put(at(im.inverse_offset), table(im.inverse, kCurveRecord), "the inverse curves");
     // Entries read past a table are other bytes of the file: only each table's own are written.
     const InterpolatedMotion::ReadPast& past = im.read_past;
     img.Put(at(im.key_offset), Chunk([&](ByteWriter& w) {
-              for (const Key& k : OwnEntries(im.keys, past.keys))
-                w.U16(k.packed), w.U16(k.value), w.U16(k.in_tangent), w.U16(k.out_tangent);
+              for (const Key& k : OwnEntries(im.keys, past.keys)) fields::WriteAll(w, k, kKeyRecord);
             }),
             "the keys");
     auto floats = [](const std::vector<float>& v, size_t read_past) {
@@ -67,50 +61,15 @@ Bytes SerializeMotion(const Motion& m) {
     img.Put(at(im.key_time_offset), floats(im.key_times, past.key_times), "the key times");
     img.Put(at(im.key_value_offset), floats(im.values, past.values), "the key values");
     img.Put(at(im.tangent_offset), floats(im.tangents, past.tangents), "the tangents");
-    img.Put(at(im.constraint_offset), Chunk([&](ByteWriter& w) {
-              for (const Constraint& c : im.constraints) {
-                w.U8(c.type), w.U8(c.temporary_active), w.I16(c.joint), w.I16(c.source), w.I16(c.limiter);
-                w.I16(c.activation_count), w.I16(c.activation_start);
-              }
-            }),
-            "the constraints");
+    img.Put(at(im.constraint_offset), table(im.constraints, kConstraintRecord), "the constraints");
     if (!im.activations.empty())  // the offset of an empty table is never read: it may point anywhere
-      img.Put(at(im.activation_offset), Chunk([&](ByteWriter& w) {
-                for (const Activation& a : im.activations) w.F32(a.time), w.I32(a.active);
-              }),
-              "the constraint activations");
-    img.Put(at(im.limiter_offset), Chunk([&](ByteWriter& w) {
-              for (const Limiter& l : im.limiters) {
-                w.U32(l.flags), w.I32(l.padding), w.F32(l.damping_width), w.F32(l.damping_strength);
-                for (float f : l.min) w.F32(f);
-                for (float f : l.max) w.F32(f);
-              }
-            }),
-            "the limiters");
-    img.Put(at(im.expression_offset), Chunk([&](ByteWriter& w) {
-              for (const Expression& e : im.expressions) w.I16(e.joint), w.I16(e.channel), w.I16(e.reserved), w.I16(e.node);
-            }),
-            "the expressions");
-    img.Put(at(im.expression_node_offset), Chunk([&](ByteWriter& w) {
-              for (const ExpressionNode& e : im.expression_nodes) {
-                w.U8(e.type), w.U8(e.flags), w.I16(e.element), w.F32(e.value), w.I16(e.car), w.I16(e.cdr);
-              }
-            }),
-            "the expression nodes");
-    img.Put(at(im.ik_helper_offset), Chunk([&](ByteWriter& w) {
-              for (const BoneRecord& b : im.ik_helpers) WriteBone(w, b);
-            }),
-            "the IK helpers");
-    img.Put(at(im.joint_offset), Chunk([&](ByteWriter& w) {
-              for (const JointEntry& j : im.joints) w.I16(j.joint), w.I16(j.flags);
-            }),
-            "the joint table");
-    img.Put(at(im.root_position_offset), Chunk([&](ByteWriter& w) {
-              WriteVec4(w, im.root_position.scale);
-              WriteVec4(w, im.root_position.rotation);
-              WriteVec4(w, im.root_position.translation);
-              for (int32_t v : im.root_position.unknown) w.I32(v);
-            }),
+      img.Put(at(im.activation_offset), table(im.activations, kActivationRecord), "the constraint activations");
+    img.Put(at(im.limiter_offset), table(im.limiters, kLimiterRecord), "the limiters");
+    img.Put(at(im.expression_offset), table(im.expressions, kExpressionRecord), "the expressions");
+    img.Put(at(im.expression_node_offset), table(im.expression_nodes, kExpressionNodeRecord), "the expression nodes");
+    img.Put(at(im.ik_helper_offset), table(im.ik_helpers, kBoneRecord), "the IK helpers");
+    img.Put(at(im.joint_offset), table(im.joints, kJointEntry), "the joint table");
+    img.Put(at(im.root_position_offset), Chunk([&](ByteWriter& w) { fields::WriteAll(w, im.root_position, kRootPosition); }),
             "the root position");
     img.Put(at(im.effector_offset), Chunk([&](ByteWriter& w) {
               for (int16_t e : im.effectors) w.I16(e);
@@ -157,21 +116,22 @@ void LayoutMotion(Motion& m) {
     im.total_bone_count = static_cast<int16_t>(im.bone_count + static_cast<int>(im.ik_helpers.size()));
     im.joints.resize(size_t(im.total_bone_count) + 1);
     pos += kInterpolatedHeaderSize;
-    place(im.initial_pose_offset, im.initial_pose.size() * 8);
-    place(im.forward_offset, im.forward.size() * 6);
-    place(im.inverse_offset, im.inverse.size() * 6);
-    place(im.key_offset, im.keys.size() * 8, 4);
+    using fields::Size;
+    place(im.initial_pose_offset, im.initial_pose.size() * Size(kInitialPoseRecord));
+    place(im.forward_offset, im.forward.size() * Size(kCurveRecord));
+    place(im.inverse_offset, im.inverse.size() * Size(kCurveRecord));
+    place(im.key_offset, im.keys.size() * Size(kKeyRecord), 4);
     place(im.key_time_offset, im.key_times.size() * 4);
     place(im.key_value_offset, im.values.size() * 4);
     place(im.tangent_offset, im.tangents.size() * 4);
-    place(im.constraint_offset, im.constraints.size() * 12);
-    place(im.activation_offset, im.activations.size() * 8, 16);
-    place(im.limiter_offset, im.limiters.size() * 0x30, 16);
-    place(im.expression_offset, im.expressions.size() * 8);
-    place(im.expression_node_offset, im.expression_nodes.size() * 12, 16);
-    place(im.ik_helper_offset, im.ik_helpers.size() * 0x40);
-    place(im.joint_offset, im.joints.size() * 4, 16);
-    place(im.root_position_offset, kRootPositionSize);
+    place(im.constraint_offset, im.constraints.size() * Size(kConstraintRecord));
+    place(im.activation_offset, im.activations.size() * Size(kActivationRecord), 16);
+    place(im.limiter_offset, im.limiters.size() * Size(kLimiterRecord), 16);
+    place(im.expression_offset, im.expressions.size() * Size(kExpressionRecord));
+    place(im.expression_node_offset, im.expression_nodes.size() * Size(kExpressionNodeRecord), 16);
+    place(im.ik_helper_offset, im.ik_helpers.size() * Size(kBoneRecord));
+    place(im.joint_offset, im.joints.size() * Size(kJointEntry), 16);
+    place(im.root_position_offset, Size(kRootPosition));
     place(im.effector_offset, im.effectors.size() * 2, 16);
   }
   m.size = static_cast<uint32_t>(pos);
