@@ -5,8 +5,8 @@
 #include "formats/kh2/kh2_internal.hpp"
 #include "formats/kh2/model/kh2_model_write.hpp"
 
+#include <bit>
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <unordered_map>
 
@@ -16,14 +16,6 @@ namespace {
 
 constexpr size_t kMaxPacketVertices = 256;  // strip nodes index vertices with one byte
 
-void W32(Bytes& b, uint32_t v) {
-  for (int k = 0; k < 4; ++k) b.push_back(uint8_t(v >> (8 * k)));
-}
-uint32_t FloatBits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 size_t Qw(size_t words) { return (words + 3) / 4; }
 
 // A node of a strip: the mesh vertex it draws and its flag.
@@ -118,8 +110,8 @@ VertexData Influences(const Mesh& mesh, size_t bones) {
   std::map<std::vector<uint32_t>, uint32_t> seen;
   d.weld.resize(n);
   for (size_t v = 0; v < n; ++v) {
-    std::vector<uint32_t> k{FloatBits(mesh.positions[v].x), FloatBits(mesh.positions[v].y), FloatBits(mesh.positions[v].z)};
-    for (const auto& [bone, w] : d.influences[v]) k.insert(k.end(), {uint32_t(bone), FloatBits(w)});
+    std::vector<uint32_t> k{std::bit_cast<uint32_t>(mesh.positions[v].x), std::bit_cast<uint32_t>(mesh.positions[v].y), std::bit_cast<uint32_t>(mesh.positions[v].z)};
+    for (const auto& [bone, w] : d.influences[v]) k.insert(k.end(), {uint32_t(bone), std::bit_cast<uint32_t>(w)});
     d.weld[v] = seen.emplace(std::move(k), uint32_t(v)).first->second;
   }
   return d;
@@ -215,8 +207,8 @@ std::vector<Packing> Pack(const Mesh& mesh, const VertexData& data, const ModelW
 
 // VIF: STCYCL 1,1 then UNPACK code with its data, 4-byte padded.
 void EmitUnpack(Bytes& out, uint32_t code, const Bytes& data) {
-  W32(out, 0x01000101);
-  W32(out, code);
+  le::Append32(out, 0x01000101);
+  le::Append32(out, code);
   out.insert(out.end(), data.begin(), data.end());
   while (out.size() % 4) out.push_back(0);
 }
@@ -278,7 +270,7 @@ PacketOut ObjectPacket(const Packing& p, const Mesh& mesh, const VertexData& dat
                          single ? 0 : uint32_t(groups_at), uint32_t(pos.size()), uint32_t(pos_at),
                          single ? 0 : uint32_t(groups_at + Qw(most)), uint32_t(p.bones.size())};
   Bytes out, d;
-  for (uint32_t h : header) W32(d, h);
+  for (uint32_t h : header) le::Append32(d, h);
   EmitUnpack(out, Code(0x6C, 4, 0, kFlg), d);
   d.clear();
   for (const Node& node : p.nodes) {  // u, v: 16-bit signed, 4096 = 1.0
@@ -291,11 +283,11 @@ PacketOut ObjectPacket(const Packing& p, const Mesh& mesh, const VertexData& dat
   EmitUnpack(out, Code(0x65, n, 4, kFlg), d);
   d.clear();
   for (const Node& node : p.nodes) d.push_back(uint8_t(index.at(data.weld[node.vertex])));
-  W32(out, 0x20000000), W32(out, 0xCFCFCFCF);  // STMASK: the index into z
+  le::Append32(out, 0x20000000), le::Append32(out, 0xCFCFCFCF);  // STMASK: the index into z
   EmitUnpack(out, Code(0x72, n, 4, kFlg | kUsn), d);
   d.clear();
   for (const Node& node : p.nodes) d.push_back(uint8_t(node.flag));
-  W32(out, 0x20000000), W32(out, 0x3F3F3F3F);  // STMASK: the flag into w
+  le::Append32(out, 0x20000000), le::Append32(out, 0x3F3F3F3F);  // STMASK: the flag into w
   EmitUnpack(out, Code(0x72, n, 4, kFlg | kUsn), d);
   if (colors) {
     d.clear();
@@ -305,22 +297,51 @@ PacketOut ObjectPacket(const Packing& p, const Mesh& mesh, const VertexData& dat
   }
   d.clear();
   if (single) {  // w = 1.0 from STCOL
-    W32(out, 0x31000000);
-    for (int k = 0; k < 4; ++k) W32(out, FloatBits(1.f));
-    W32(out, 0x20000000), W32(out, 0x80808080);
+    le::Append32(out, 0x31000000);
+    for (int k = 0; k < 4; ++k) le::AppendF32(out, 1.f);
+    le::Append32(out, 0x20000000), le::Append32(out, 0x80808080);
     for (const auto& q : pos)
-      for (size_t k = 0; k < 3; ++k) W32(d, FloatBits(q[k]));
+      for (size_t k = 0; k < 3; ++k) le::AppendF32(d, q[k]);
     EmitUnpack(out, Code(0x78, pos.size(), pos_at, kFlg), d);
   } else {
     for (const auto& q : pos)
-      for (float f : q) W32(d, FloatBits(f));
+      for (float f : q) le::AppendF32(d, f);
     EmitUnpack(out, Code(0x6C, pos.size(), pos_at, kFlg), d);
   }
   d.clear();
-  for (uint32_t t : table) W32(d, t);
+  for (uint32_t t : table) le::Append32(d, t);
   EmitUnpack(out, Code(0x6C, table.size() / 4, table_at, kFlg), d);
-  while (out.size() % 16) W32(out, 0);
+  while (out.size() % 16) le::Append32(out, 0);
   return {std::move(out), p.bones};
+}
+
+// The shadow packet (type 2) as one V4-32 unpack of its VU image: STCYCL 1,1, UNPACK
+// V4-32 runs of at most 255 qwords from 0, MSCNT. The image: a 3-qword header, strip nodes
+// from qword 3 (no u, v), each position one vertex on one bone (w 1), the per-slot counts.
+Bytes ShadowPacket(const std::vector<StripNode>& strip, const std::vector<std::array<float, 4>>& positions,
+                   const std::vector<int32_t>& per_slot) {
+  std::vector<uint32_t> words(12, 0);
+  auto qword = [&] { return uint32_t(words.size() / 4); };
+  words[0] = uint32_t(kPacketShadow);
+  words[4] = uint32_t(strip.size()), words[5] = 3;
+  for (const auto& n : strip) words.insert(words.end(), {0u, 0u, uint32_t(n.index), uint32_t(n.flag)});
+  words[8] = uint32_t(positions.size()), words[9] = qword();
+  for (const auto& p : positions)
+    for (float f : p) words.push_back(std::bit_cast<uint32_t>(f));
+  words[6] = qword(), words[11] = uint32_t(per_slot.size());
+  for (int32_t n : per_slot) words.push_back(uint32_t(n));
+  while (words.size() % 4) words.push_back(0);
+  words[7] = qword();  // the bones' matrices go here at run time
+  Bytes out;
+  le::Append32(out, 0x01000101);  // STCYCL cl 1 wl 1
+  for (size_t start = 0; start < qword(); start += 255) {
+    const size_t n = std::min<size_t>(255, qword() - start);
+    le::Append32(out, 0x6C000000u | uint32_t(n) << 16 | uint32_t(start));  // UNPACK V4-32
+    for (size_t w = start * 4; w < (start + n) * 4; ++w) le::Append32(out, words[w]);
+  }
+  le::Append32(out, 0x17000000);  // MSCNT
+  while (out.size() % 16) le::Append32(out, 0);
+  return out;
 }
 
 std::vector<Mat4> Inverses(const std::vector<Mat4>& bind) {
@@ -369,7 +390,7 @@ std::vector<PacketOut> BuildShadowPackets(const Mesh& mesh, const std::vector<Ma
     }
     std::vector<StripNode> strip;
     for (const Node& n : p.nodes) strip.push_back({0, 0, int32_t(index.at(data.weld[n.vertex])), n.flag});
-    out.push_back({ShadowPacketBytes(strip, pos, per_slot), p.bones});
+    out.push_back({ShadowPacket(strip, pos, per_slot), p.bones});
   }
   return out;
 }
@@ -385,23 +406,23 @@ GroupBytes LayOutGroup(const std::vector<PacketOut>& packets, size_t at) {
   g.dma_offset = uint32_t(at + b.size());
   for (size_t i = 0; i < packets.size(); ++i) {
     const PacketOut& p = packets[i];
-    W32(b, 0x30000000u | uint32_t(p.vif.size() / 16)), W32(b, uint32_t(vif_at[i])), W32(b, 0), W32(b, 0);  // REF
+    le::Append32(b, 0x30000000u | uint32_t(p.vif.size() / 16)), le::Append32(b, uint32_t(vif_at[i])), le::Append32(b, 0), le::Append32(b, 0);  // REF
     const VuMemory mem = UnpackVif(p.vif, 0);
     const uint32_t matrix_at = mem.words[7];  // header word 7, object and shadow packets alike
     for (size_t j = 0; j < p.bones.size(); ++j) {  // the game puts bone j's matrix at the address
-      W32(b, 0x30000004), W32(b, uint32_t(p.bones[j]));
-      W32(b, 0x01000101), W32(b, 0x6C048000u | uint32_t(matrix_at + 4 * j));
+      le::Append32(b, 0x30000004), le::Append32(b, uint32_t(p.bones[j]));
+      le::Append32(b, 0x01000101), le::Append32(b, 0x6C048000u | uint32_t(matrix_at + 4 * j));
     }
-    W32(b, 0x10000000), W32(b, 0), W32(b, 0x17000000), W32(b, 0);  // CNT, MSCNT
+    le::Append32(b, 0x10000000), le::Append32(b, 0), le::Append32(b, 0x17000000), le::Append32(b, 0);  // CNT, MSCNT
     g.records += uint32_t(p.bones.size() + 2);
   }
   g.slot_offset = uint32_t(at + b.size());
   size_t count = 0;
   for (const PacketOut& p : packets) count += p.bones.size();
-  W32(b, uint32_t(count + (packets.empty() ? 0 : packets.size() - 1)));
+  le::Append32(b, uint32_t(count + (packets.empty() ? 0 : packets.size() - 1)));
   for (size_t i = 0; i < packets.size(); ++i) {
-    if (i) W32(b, 0xFFFFFFFF);
-    for (int32_t bone : packets[i].bones) W32(b, uint32_t(bone));
+    if (i) le::Append32(b, 0xFFFFFFFF);
+    for (int32_t bone : packets[i].bones) le::Append32(b, uint32_t(bone));
   }
   while (b.size() % 16) b.push_back(0);
   return g;
