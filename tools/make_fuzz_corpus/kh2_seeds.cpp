@@ -172,7 +172,8 @@ void AddKh2Curves(Corpus& corpus) {
   }
 }
 
-// Model entries with meshes (one bone, two bones sharing a vertex) and TIM2 textures.
+// Model entries with meshes (one bone, two bones sharing a vertex) and TIM2 textures, from
+// the writers `convert` runs.
 void AddKh2Meshes(Corpus& corpus) {
   std::vector<kh2::BoneRecord> bones(2);
   bones[1].index = 1, bones[1].parent = 0, bones[1].translation = {0, 10, 0, 0};
@@ -184,45 +185,44 @@ void AddKh2Meshes(Corpus& corpus) {
   m.colors = {{1, 1, 1, 1}, {0.5f, 0, 0, 1}, {0, 1, 0, 0.5f}, {1, 1, 1, 1}};
   m.triangles = {0, 1, 2, 2, 1, 3};
   m.material = 0;
-  corpus.Add("kh2_mesh", "two-bones.model", kh2::EncodeModelEntry(bones, {m}));
+  corpus.Add("kh2_mesh", "two-bones.model", kh2::WriteNewModelEntry(bones, {m}));
   m.colors.clear();
-  corpus.Add("kh2_mesh", "two-groups.model", kh2::EncodeModelEntry(bones, {m, m}));
+  corpus.Add("kh2_mesh", "two-groups.model", kh2::WriteNewModelEntry(bones, {m, m}));
   // A character and its shadow model (type 4, shadow packets: 3-qword header, no u, v,
   // colours or weights), the shadow's vertices each on one bone.
   Mesh shadow = m;
   shadow.uvs.clear();
   shadow.weights[3] = {1, 0, 0, 0};
   shadow.metadata[kMeshModelRoleKey] = "shadow";
-  corpus.Add("kh2_mesh", "character-and-shadow.model", kh2::EncodeModelEntry(bones, {m, shadow}));
-  corpus.Add("kh2_mesh", "two-shadow-groups.model", kh2::EncodeModelEntry(bones, {m, shadow, shadow}));
+  corpus.Add("kh2_mesh", "character-and-shadow.model", kh2::WriteNewModelEntry(bones, {m, shadow}));
+  corpus.Add("kh2_mesh", "two-shadow-groups.model", kh2::WriteNewModelEntry(bones, {m, shadow, shadow}));
   Image img;
   img.width = 4, img.height = 2;
   for (int i = 0; i < 8; ++i) img.rgba.insert(img.rgba.end(), {uint8_t(i * 30), 0, 0, uint8_t(i % 2 ? 255 : 128)});
-  corpus.Add("kh2_mesh", "four-bit.tm2", kh2::EncodeTim2({img}));
-  img.width = 40, img.height = 1;
+  corpus.Add("kh2_mesh", "few-colours.tm2", kh2::WriteNewTextureEntry({img}, kh2::TextureForm::Tim2).entry);
+  img.width = 8, img.height = 8;
   img.rgba.clear();
-  for (int i = 0; i < 40; ++i) img.rgba.insert(img.rgba.end(), {uint8_t(i), uint8_t(3 * i), 9, 255});
-  corpus.Add("kh2_mesh", "eight-bit.tm2", kh2::EncodeTim2({img, img}));
+  for (int i = 0; i < 64; ++i) img.rgba.insert(img.rgba.end(), {uint8_t(i % 40), uint8_t(3 * (i % 40)), 9, 255});
+  corpus.Add("kh2_mesh", "two-pictures.tm2", kh2::WriteNewTextureEntry({img, img}, kh2::TextureForm::Tim2).entry);
 }
 
-// Texture entries in the raw GS form (8-bit and 4-bit; their palette uploads run past the
-// entry, as the game's do) and a list of two texture sets.
+// Texture entries in the raw GS form as the writer lays them out (8-bit pictures of few and
+// many colours) and a list of two texture sets.
 void AddKh2Textures(Corpus& corpus) {
   Image eight, four;
   eight.width = 16, eight.height = 4;
   for (int i = 0; i < 64; ++i) eight.rgba.insert(eight.rgba.end(), {uint8_t(i % 20), uint8_t(9 * (i % 20)), 3, 255});
   four.width = 8, four.height = 2;
   for (int i = 0; i < 16; ++i) four.rgba.insert(four.rgba.end(), {uint8_t(i % 4), 0, 0, uint8_t(i % 2 ? 255 : 0)});
-  const Bytes raw = kh2::EncodeRawTexture({eight, four});
-  corpus.Add("kh2_texture", "eight-and-four-bit.raw", raw);
-  const Bytes one = kh2::EncodeRawTexture({eight});
+  const Bytes raw = kh2::WriteNewTextureEntry({eight, four}).entry;
+  corpus.Add("kh2_texture", "two-textures.raw", raw);
+  const Bytes one = kh2::WriteNewTextureEntry({eight}).entry;
   Bytes sets = {0xFF, 0xFF, 0xFF, 0xFF, 2, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0};
-  const uint32_t second = uint32_t(0x10 + one.size());
-  for (int i = 0; i < 4; ++i) sets[12 + size_t(i)] = uint8_t(second >> (8 * i));
+  le::Store32At(sets, 12, uint32_t(0x10 + one.size()));  // the second set's offset
   sets.insert(sets.end(), one.begin(), one.end());
   sets.insert(sets.end(), one.begin(), one.end());
   corpus.Add("kh2_texture", "two-sets.raw", sets);
-  corpus.Add("kh2_texture", "four-bit.raw", kh2::EncodeRawTexture({four}));
+  corpus.Add("kh2_texture", "few-colours.raw", kh2::WriteNewTextureEntry({four}).entry);
 }
 
 void AddKh2Seeds(Corpus& corpus) {

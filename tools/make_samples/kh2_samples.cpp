@@ -50,7 +50,7 @@ Mesh Ribbon(const Skeleton& skeleton) {
   return m;
 }
 
-// A 4x4 checker of two colours, one half transparent: a 4-bit TIM2 picture.
+// A 4x4 checker of two colours, one half transparent.
 Image Checker() {
   Image img;
   img.name = "checker";
@@ -64,34 +64,19 @@ Image Checker() {
   return img;
 }
 
-// An MDLX-like archive: a model entry whose bone table describes skeleton, and a texture entry.
+// An MDLX: a model entry of skeleton's bones with a small skinned ribbon along them, and a
+// TIM2 texture entry of its checker, both from the writers `convert` runs.
 Bytes ModelArchive(const Skeleton& skeleton) {
-  ByteWriter w(Endian::Little);
-  w.Fill(kReservedSize);
-  w.I32(3), w.I32(0), w.I32(0), w.U32(0);                         // type, subtype, attributes, next
-  w.U16(static_cast<uint16_t>(skeleton.joints.size())), w.U16(0);  // bones, textures
-  w.U32(0x20), w.U32(0), w.I32(0);                                  // bone table offset, bone data, groups
-  for (size_t i = 0; i < skeleton.joints.size(); ++i) {
-    const Joint& j = skeleton.joints[i];
-    const Vec3 e = EulerFromQuat(j.rest.rotation, EulerOrder::XYZ);
-    w.I16(static_cast<int16_t>(i)), w.I16(0), w.I16(static_cast<int16_t>(j.parent)), w.I16(-1);
-    w.I32(0), w.I32(0);
-    for (float f : {j.rest.scale.x, j.rest.scale.y, j.rest.scale.z, 0.0f, e.x, e.y, e.z, 0.0f, j.rest.translation.x,
-                    j.rest.translation.y, j.rest.translation.z, 1.0f})
-      w.F32(f);
-  }
-  // The bone table as read, with a small skinned ribbon along the bones and its texture.
-  const std::vector<BoneRecord> bones = ParseModel(w.bytes()).bones;
   Bar bar;
   BarEntry e;
   e.type = kEntryModel;
   Name(e, "ex00");
-  e.model = std::make_shared<Model>(ParseModel(EncodeModelEntry(bones, {Ribbon(skeleton)})));
+  e.model = std::make_shared<Model>(ParseModel(WriteNewModelEntry(BonesFromSkeleton(skeleton), {Ribbon(skeleton)})));
   bar.entries.push_back(std::move(e));
   BarEntry t;
   t.type = kEntryTexture;
   Name(t, "tim_");
-  t.raw = EncodeTim2({Checker()});
+  t.raw = WriteNewTextureEntry({Checker()}, TextureForm::Tim2).entry;
   bar.entries.push_back(std::move(t));
   LayoutBar(bar);
   return SerializeBar(bar);

@@ -130,23 +130,11 @@ Bytes Kh2MovesetBytes(const Skeleton& skeleton, const MovesetSpec& spec) {
 }
 
 Bytes Kh2SkeletonModelBytes(const Skeleton& skeleton) {
-  std::vector<kh2::BoneRecord> bones;
-  for (size_t i = 0; i < skeleton.joints.size(); ++i) {
-    const Joint& j = skeleton.joints[i];
-    const Vec3 e = EulerFromQuat(j.rest.rotation, EulerOrder::XYZ);
-    kh2::BoneRecord b;
-    b.index = static_cast<int16_t>(i);
-    b.parent = static_cast<int16_t>(j.parent);
-    b.scale = {j.rest.scale.x, j.rest.scale.y, j.rest.scale.z, 0};
-    b.rotation = {e.x, e.y, e.z, 0};
-    b.translation = {j.rest.translation.x, j.rest.translation.y, j.rest.translation.z, 1};
-    bones.push_back(b);
-  }
   kh2::Bar bar;
   kh2::BarEntry e;
   e.type = kh2::kEntryModel;
   std::memcpy(e.name.data(), "mset", 4);
-  e.model = std::make_shared<kh2::Model>(kh2::ParseModel(kh2::EncodeModelEntry(bones, {})));
+  e.model = std::make_shared<kh2::Model>(kh2::ParseModel(kh2::WriteNewModelEntry(kh2::BonesFromSkeleton(skeleton), {})));
   bar.entries.push_back(std::move(e));
   kh2::LayoutBar(bar);
   return kh2::SerializeBar(bar);

@@ -12,6 +12,8 @@
 
 #include "support/test_support.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 namespace animkit {
@@ -126,6 +128,56 @@ TEST(Kh2ModelWriteNew, LimitsAreWarningsOrErrorsNamingMeshAndLimit) {
   EXPECT_TRUE(warned);
   e = test::ErrorOf([&] { ToMdlx(WriteGlb(Quad(), dir, "plain.glb"), (dir / "none.mdlx").string(), {}); });
   EXPECT_TRUE(test::Has(e, "--kh2-skeleton gltf")) << e;
+}
+
+// A true-colour texture (a 64x64 gradient of 4096 colours, as an ordinary PNG gives): a new
+// MDLX quantises it to 8 bits as the template path does, with the same result, within the
+// quantiser's error; a texture over the side limit is refused naming the limit.
+TEST(Kh2ModelWriteNew, ATrueColourTextureIsQuantisedAsOverATemplate) {
+  const auto dir = test::TempDir("kh2_model_write_new_true_colour");
+  Scene scene = Quad();
+  scene.skeleton.joints[0].name = "#0", scene.skeleton.joints[1].name = "#1";  // the names a new model's bones get
+  Image& im = scene.textures[0];
+  im.width = im.height = 64;
+  im.rgba.clear();
+  for (uint32_t y = 0; y < 64; ++y)
+    for (uint32_t x = 0; x < 64; ++x) im.rgba.insert(im.rgba.end(), {uint8_t(4 * x), uint8_t(4 * y), uint8_t(2 * (x + y)), 255});
+  const std::string glb = WriteGlb(scene, dir, "true.glb"), out = (dir / "true.mdlx").string();
+  const ConvertResult r = ToMdlx(glb, out, {{"kh2-skeleton", "gltf"}});
+  EXPECT_TRUE(r.warnings.empty()) << (r.warnings.empty() ? "" : r.warnings.front());
+  const kh2::Bar bar = kh2::ParseBar(ReadFileBytes(out));
+  ASSERT_EQ(bar.entries.size(), 2u);
+  const kh2::TextureSet fresh = kh2::DecodeTextures(bar.entries[1].raw);
+  ASSERT_EQ(fresh.images.size(), 1u);
+  EXPECT_EQ(fresh.images[0].source_format, "KH2 raw texture, 8-bit indexed");
+  ASSERT_EQ(fresh.images[0].rgba.size(), im.rgba.size());
+  double total = 0, most = 0;
+  for (size_t i = 0; i < im.rgba.size(); ++i) {
+    const double d = std::abs(double(fresh.images[0].rgba[i]) - double(im.rgba[i]));
+    total += d, most = std::max(most, d);
+  }
+  // A smooth gradient is the quantiser's hard case (4096 colours in 256): measured mean 2.6,
+  // against 0.3-1.1 for the real textures' edits (kh2_texture_write_test.cpp).
+  EXPECT_LT(total / double(im.rgba.size()), 4.0);
+  EXPECT_LT(most, 32.0) << most;
+  // Over a template of the 16x4 texture (Quad's), the same picture re-encoded (another size:
+  // the layout rebuilt, 8-bit as the template's) decodes to the same texels.
+  const std::string templ = (dir / "templ.mdlx").string(), over = (dir / "over.mdlx").string();
+  ToMdlx(WriteGlb(Quad(), dir, "quad.glb"), templ, {{"kh2-skeleton", "gltf"}});
+  ConvertRequest request;
+  request.input = glb, request.output = over;
+  request.template_path = templ;
+  Convert(request);
+  const kh2::Bar edited = kh2::ParseBar(ReadFileBytes(over));
+  const kh2::TextureSet again = kh2::DecodeTextures(edited.entries.at(1).raw);
+  ASSERT_EQ(again.images.size(), 1u);
+  EXPECT_EQ(again.images[0].rgba, fresh.images[0].rgba);
+  // Over the limit: refused, naming it.
+  Scene big = Quad();
+  big.textures[0].width = 1024, big.textures[0].height = 4;
+  big.textures[0].rgba.assign(size_t(1024) * 4 * 4, 200);
+  const std::string e = test::ErrorOf([&] { ToMdlx(WriteGlb(big, dir, "big.glb"), (dir / "big.mdlx").string(), {{"kh2-skeleton", "gltf"}}); });
+  EXPECT_TRUE(test::Has(e, "1024x4") && test::Has(e, "powers of two up to 512")) << e;
 }
 
 // Sora through glTF: group 1's vertices moved in the glb; written over the template, the

@@ -308,11 +308,11 @@ TEST(Kh2RawTexture, TheWriterRoundTrips) {
   for (int i = 0; i < 256; ++i) eight.rgba.insert(eight.rgba.end(), {uint8_t(i % 40), uint8_t(3 * (i % 40)), 9, uint8_t(i % 3 ? 255 : 0)});
   four.name = "four", four.width = 16, four.height = 4;
   for (int i = 0; i < 64; ++i) four.rgba.insert(four.rgba.end(), {uint8_t(i % 5), 1, 2, 255});
-  const TextureSet set = DecodeTextures(EncodeRawTexture({eight, four}));
+  const TextureSet set = DecodeTextures(WriteNewTextureEntry({eight, four}).entry);
   EXPECT_TRUE(set.warnings.empty()) << set.warnings.at(0);
   ASSERT_EQ(set.images.size(), 2u);
   EXPECT_EQ(set.images[0].rgba, eight.rgba);
-  EXPECT_EQ(set.images[1].source_format, "KH2 raw texture, 4-bit indexed");
+  EXPECT_EQ(set.images[1].source_format, "KH2 raw texture, 8-bit indexed");  // new pictures are 8-bit, as the game's
   EXPECT_EQ(set.images[1].rgba, four.rgba);
 }
 

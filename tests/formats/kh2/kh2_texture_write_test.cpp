@@ -131,6 +131,24 @@ TEST(Kh2TextureWrite, ATim2PictureChangedInPlaceAndOneAdded) {
   EXPECT_EQ(back.images[1].rgba, added.rgba);
 }
 
+// A new TIM2 (no template): the 16-byte file header, then each picture as an added one:
+// 8-bit, 256 32-bit colours in CSM1 order.
+TEST(Kh2TextureWrite, ANewTim2HasAddedPictures) {
+  const Image img = Solid(2, 2, {7, 8, 9, 255}, "new");
+  const TextureWrite w = WriteNewTextureEntry({img}, TextureForm::Tim2);
+  EXPECT_EQ(w.added, 1u);
+  Bytes want = {'T', 'I', 'M', '2', 4, 0, 1, 0};
+  want.resize(0x10, 0);
+  Put32(want, 0x30 + 16 + 1024), Put32(want, 1024), Put32(want, 16);
+  want.insert(want.end(), {0x30, 0, 0, 1, 0, 1, 3, 5, 2, 0, 2, 0});
+  want.resize(want.size() + 0x18 + 16, 0);
+  Bytes clut(1024, 0);
+  clut[0] = 7, clut[1] = 8, clut[2] = 9, clut[3] = 0x80;
+  want.insert(want.end(), clut.begin(), clut.end());
+  EXPECT_EQ(w.entry, want);
+  EXPECT_EQ(DecodeTextures(w.entry).images.at(0).rgba, img.rgba);
+}
+
 // A TIM2 picture of another size: its header's sizes follow, the rest of it as it was.
 TEST(Kh2TextureWrite, ATim2PictureResized) {
   const Bytes tim2 = Tim2({0, 1, 0, 1, 1, 0, 1, 0}, {{1, 2, 3, 0x80}, {4, 5, 6, 0x80}});
@@ -182,9 +200,14 @@ TEST(Kh2TextureWrite, TheSwizzleIsTheGsLayoutAndItsInverse) {
 }
 
 TEST(Kh2TextureWrite, SizesTheGameCannotHoldAreRefused) {
-  EXPECT_NE(test::ErrorOf([] { WriteTextureEntry({}, {Solid(100, 64, {1, 2, 3, 255}, "face")}); }).find("'face' is 100x64: KH2 textures are powers of two"),
+  EXPECT_NE(test::ErrorOf([] { WriteTextureEntry({}, {Solid(100, 64, {1, 2, 3, 255}, "face")}); }).find("'face' is 100x64: KH2 textures are powers of two up to 512"),
             std::string::npos);
-  EXPECT_NE(test::ErrorOf([] { WriteTextureEntry({}, {Solid(1024, 64, {1, 2, 3, 255}, "big")}); }).find("'big' is 1024x64: at most 512"), std::string::npos);
+  for (TextureForm form : {TextureForm::Raw, TextureForm::Tim2}) {  // one limit for both forms
+    const std::string big = test::ErrorOf([&] { WriteNewTextureEntry({Solid(1024, 64, {1, 2, 3, 255}, "big")}, form); });
+    EXPECT_NE(big.find("'big' is 1024x64: KH2 textures are powers of two up to 512 a side"), std::string::npos) << big;
+  }
+  const std::vector<Image> many(256, Solid(4, 4, {1, 2, 3, 255}));
+  EXPECT_NE(test::ErrorOf([&] { WriteTextureEntry({}, many); }).find("256 textures; a model holds at most 255"), std::string::npos);
   const std::string gs = test::ErrorOf([] { WriteTextureEntry({}, {Solid(512, 512, {1, 2, 3, 255}, "a"), Solid(512, 256, {1, 2, 3, 255}, "b")}); });
   EXPECT_NE(gs.find("texture 'b' does not fit the GS memory"), std::string::npos) << gs;
 }
@@ -218,6 +241,7 @@ TEST(Kh2TextureWrite, ADamagedTemplateIsAnErrorNotACrash) {
 struct RealEntry {
   std::string file;
   Bytes entry;
+  TextureSet set;  // decoded
 };
 std::vector<RealEntry> RealEntries() {
   const std::filesystem::path shared = std::filesystem::path(ANIMKIT_SOURCE_DIR).parent_path() / "shared";
@@ -230,7 +254,7 @@ std::vector<RealEntry> RealEntries() {
     std::sort(files.begin(), files.end());
     for (const auto& f : files)
       for (const BarEntry& e : ParseBar(ReadFileBytes(f.string())).entries)
-        if (e.type == kEntryTexture) out.push_back({f.filename().string(), e.raw});
+        if (e.type == kEntryTexture) out.push_back({f.filename().string(), e.raw, DecodeTextures(e.raw)});
   }
   return out;
 }
@@ -244,15 +268,14 @@ TEST(Kh2TextureWrite, UneditedRealEntriesAreByteIdenticalAndTheLayoutRebuildsAsT
   const std::vector<RealEntry> real = RealEntries();
   if (real.empty()) GTEST_SKIP() << "no MDLX under ../shared";
   for (const RealEntry& r : real) {
-    const TextureSet set = DecodeTextures(r.entry);
-    const TextureWrite w = WriteTextureEntry(r.entry, AllImages(set));
+    const TextureWrite w = WriteTextureEntry(r.entry, AllImages(r.set));
     EXPECT_EQ(w.entry, r.entry) << r.file;
-    EXPECT_EQ(w.kept, set.images.size() + set.other_sets.size()) << r.file;
+    EXPECT_EQ(w.kept, r.set.images.size() + r.set.other_sets.size()) << r.file;
     EXPECT_TRUE(w.warnings.empty()) << r.file << ": " << w.warnings.at(0);
     // Every texture kept but the layout laid out anew: the game files' own bytes (each
     // set of a set list on its own).
     std::vector<Bytes> forms = {r.entry};
-    if (set.container == "KH2 texture sets") {
+    if (r.set.container == "KH2 texture sets") {
       forms.clear();
       auto u32 = [&](size_t at) { return size_t(r.entry[at] | r.entry[at + 1] << 8 | r.entry[at + 2] << 16 | r.entry[at + 3] << 24); };
       for (size_t k = 0; k < u32(4); ++k) {
@@ -302,8 +325,7 @@ TEST(Kh2TextureWrite, AChangedTextureChangesOnlyItsPictureAndPaletteBytes) {
   const std::vector<RealEntry> real = RealEntries();
   if (real.empty()) GTEST_SKIP() << "no MDLX under ../shared";
   for (const RealEntry& r : real) {
-    const TextureSet set = DecodeTextures(r.entry);
-    std::vector<Image> images = AllImages(set);
+    std::vector<Image> images = AllImages(r.set);
     const size_t which = images.size() - 1;  // the last texture (of the last set of a set list)
     images[which] = Edited(images[which]);
     const TextureWrite w = WriteTextureEntry(r.entry, images);
@@ -313,7 +335,7 @@ TEST(Kh2TextureWrite, AChangedTextureChangesOnlyItsPictureAndPaletteBytes) {
     size_t first = w.entry.size(), last = 0, differ = 0;
     for (size_t i = 0; i < w.entry.size(); ++i)
       if (w.entry[i] != r.entry[i]) first = std::min(first, i), last = i, ++differ;
-    const size_t form = set.container == "KH2 texture sets" ? size_t(r.entry[8 + 4 * (r.entry[4] - 1)] | r.entry[9 + 4 * (r.entry[4] - 1)] << 8 |
+    const size_t form = r.set.container == "KH2 texture sets" ? size_t(r.entry[8 + 4 * (r.entry[4] - 1)] | r.entry[9 + 4 * (r.entry[4] - 1)] << 8 |
                                                                      r.entry[10 + 4 * (r.entry[4] - 1)] << 16)
                                                             : 0;
     auto word = [&](size_t at) { return size_t(r.entry[form + at] | r.entry[form + at + 1] << 8 | r.entry[form + at + 2] << 16); };
@@ -338,8 +360,7 @@ TEST(Kh2TextureWrite, AnAddedAndAResizedTextureRebuildTheLayout) {
   const std::vector<RealEntry> real = RealEntries();
   if (real.empty()) GTEST_SKIP() << "no MDLX under ../shared";
   for (const RealEntry& r : real) {
-    const TextureSet set = DecodeTextures(r.entry);
-    std::vector<Image> images = AllImages(set);
+    std::vector<Image> images = AllImages(r.set);
     Image added = Solid(64, 32, {40, 80, 120, 255}, "added");
     SetPixel(added, 5, 7, {1, 2, 3, 64});
     images.push_back(added);
@@ -351,13 +372,13 @@ TEST(Kh2TextureWrite, AnAddedAndAResizedTextureRebuildTheLayout) {
     EXPECT_EQ(w.reencoded, 1u);
     const TextureSet back = DecodeTextures(w.entry);
     EXPECT_TRUE(back.warnings.empty()) << r.file << ": " << back.warnings.at(0);
-    ASSERT_EQ(back.images.size(), set.images.size() + 1) << r.file;
-    EXPECT_EQ(w.index.back(), int(set.images.size())) << r.file;
+    ASSERT_EQ(back.images.size(), r.set.images.size() + 1) << r.file;
+    EXPECT_EQ(w.index.back(), int(r.set.images.size())) << r.file;
     EXPECT_EQ(back.images.back().rgba, added.rgba) << r.file;  // few colours: exact
     EXPECT_EQ(back.images[0].rgba, resized.rgba) << r.file;
-    for (size_t i = 1; i < set.images.size(); ++i) EXPECT_EQ(back.images[i].rgba, set.images[i].rgba) << r.file << " " << i;
-    ASSERT_EQ(back.other_sets.size(), set.other_sets.size());
-    for (size_t i = 0; i < set.other_sets.size(); ++i) EXPECT_EQ(back.other_sets[i].rgba, set.other_sets[i].rgba) << r.file << " " << i;
+    for (size_t i = 1; i < r.set.images.size(); ++i) EXPECT_EQ(back.images[i].rgba, r.set.images[i].rgba) << r.file << " " << i;
+    ASSERT_EQ(back.other_sets.size(), r.set.other_sets.size());
+    for (size_t i = 0; i < r.set.other_sets.size(); ++i) EXPECT_EQ(back.other_sets[i].rgba, r.set.other_sets[i].rgba) << r.file << " " << i;
   }
 }
 

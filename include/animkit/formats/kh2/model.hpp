@@ -1,6 +1,6 @@
 // Kingdom Hearts II model meshes: the VIF packets of an MDLX's model entry decoded to
-// skinned meshes, and the writer the project's samples and tests use. The texture entry:
-// formats/kh2/texture.hpp. See docs/formats/kh2.md, "Meshes".
+// skinned meshes, and written (over a template's model or new). The texture entry:
+// formats/kh2/texture.hpp. See docs/formats/kh2.md, "Meshes" and "Writing models".
 #pragma once
 
 #include <animkit/core/model.hpp>
@@ -36,16 +36,12 @@ struct ModelMeshes {
 ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint64_t base = 0,
                               const Limits& limits = {});
 
-// Sample and test writer (a modder's meshes: WriteModelEntry below): a model entry whose groups are the given skinned
-// meshes (positions at the bind pose of bones' rest pose), one VIF packet per group: an
-// object model, then a shadow model (type 4, shadow packets) of the meshes whose metadata
-// model_role is "shadow" (each vertex on one bone) when there are any.
-Bytes EncodeModelEntry(const std::vector<BoneRecord>& bones, const std::vector<Mesh>& meshes);
-
 // Writing a modder's meshes into a model entry (docs/formats/kh2.md, "Writing models").
 // The shadow model (type 4) after the object model: kept byte for byte (its header offset
-// updated), rebuilt from the object meshes (each vertex on its heaviest bone, in the
-// sample writer's packet form: the stock shadow packet layout is not known), or dropped.
+// updated), rebuilt from the object meshes (each vertex on its heaviest bone, every table
+// one V4-32 unpack: the stock shadow packet layout is not known), or dropped. A new model
+// (WriteNewModelEntry) has a shadow model of the meshes given as shadow meshes (Keep),
+// of its object meshes (Rebuild) or none (Drop).
 enum class ShadowWrite { Keep, Rebuild, Drop };
 struct ModelWriteSettings {
   ShadowWrite shadow = ShadowWrite::Keep;
@@ -70,7 +66,10 @@ struct ModelWriteReport {
 // name the mesh and the limit.
 Bytes WriteModelEntry(const Model& templ, const std::vector<Mesh>& meshes, const ModelWriteSettings& settings = {},
                       ModelWriteReport* report = nullptr);
-// A new model entry (no template): the bones, then one group per object mesh, rebuilt.
+// A new model entry (no template): the bones, then one group per object mesh, rebuilt (no
+// mesh: a model of bones alone, as a moveset's skeleton model); then the shadow model
+// (settings.shadow above: the meshes whose metadata model_role is "shadow" as one shadow
+// group, each vertex on its heaviest bone), when it has meshes.
 Bytes WriteNewModelEntry(const std::vector<BoneRecord>& bones, const std::vector<Mesh>& meshes,
                          const ModelWriteSettings& settings = {}, ModelWriteReport* report = nullptr);
 // Bone records of a skeleton (rest scale, Euler XYZ radians, translation; flags 0).

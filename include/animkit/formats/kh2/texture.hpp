@@ -1,6 +1,6 @@
 // Kingdom Hearts II textures: an MDLX's texture entry (BAR type 7) decoded to images and
-// materials, and the writers the project's samples and tests use. See docs/formats/kh2.md,
-// "Textures".
+// materials, and written (over a template's or new). See docs/formats/kh2.md, "Textures"
+// and "Writing textures".
 #pragma once
 
 #include <animkit/core/model.hpp>
@@ -37,13 +37,6 @@ TextureSet DecodeTim2(ByteView data, uint64_t base = 0, const Limits& limits = {
 // the other sets' images follow, each with a material no mesh uses, so they are kept.
 void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scene, std::vector<std::string>& warnings);
 
-// A TIM2 of indexed pictures (at most 16 colours: 4-bit, else at most 256: 8-bit).
-Bytes EncodeTim2(const std::vector<Image>& images);
-// A raw texture entry (magic 0) of power-of-two images as the game's files lay them out:
-// 4-bit indexed when an image has at most 16 colours, else 8-bit (at most 256), each
-// picture and the palette uploaded as PSMCT32 rectangles (GS memory from block 0x3A00).
-Bytes EncodeRawTexture(const std::vector<Image>& images);
-
 // A texture entry written back (docs/formats/kh2.md, "Writing textures"). `images` are
 // the template's images in the order DecodeTextures lists them (images, then other_sets),
 // then the ones to add. With a template entry (its bytes; empty: none), an image equal to
@@ -53,8 +46,9 @@ Bytes EncodeRawTexture(const std::vector<Image>& images);
 // it; images past the template's count are added (to the first set of a set list).
 // Without a template: the raw GS form, 8-bit, as the game's files. Indexed pictures of
 // more colours than they hold are quantised (libimagequant, no dithering). Throws
-// animkit::Error naming the texture and the limit for a size the GS or the form cannot
-// hold (not a power of two, a side over 512, GS memory).
+// animkit::Error naming the texture and the limit for what the GS or the form cannot hold
+// (docs/formats/kh2.md, "Texture limits": a side not a power of two or over 512, GS
+// memory, more than 255 textures).
 struct TextureWrite {
   Bytes entry;
   std::vector<std::string> warnings;
@@ -62,5 +56,11 @@ struct TextureWrite {
   std::vector<int> index;  // per image: its texture index in the entry's first set; -1 in another set
 };
 TextureWrite WriteTextureEntry(ByteView template_entry, const std::vector<Image>& images, const Limits& limits = {});
+
+// A new texture entry (no template) in either form the game reads: the raw GS form (what
+// WriteTextureEntry writes without a template) or a TIM2 file; every picture 8-bit indexed,
+// quantised as above, within the same limits.
+enum class TextureForm { Raw, Tim2 };
+TextureWrite WriteNewTextureEntry(const std::vector<Image>& images, TextureForm form = TextureForm::Raw);
 
 }  // namespace animkit::kh2

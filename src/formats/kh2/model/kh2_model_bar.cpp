@@ -12,8 +12,6 @@ namespace animkit::kh2::detail {
 
 namespace {
 
-constexpr uint32_t kMaxTextureSide = 512;
-
 // The top-level model entry of an archive (-1: none).
 int ModelEntryIndex(const Bar& bar) {
   for (size_t i = 0; i < bar.entries.size(); ++i)
@@ -115,16 +113,6 @@ std::optional<std::pair<size_t, Bytes>> TextureEntryFor(const Scene& scene, cons
   return std::nullopt;
 }
 
-void CheckTextures(const std::vector<animkit::Image>& images) {
-  for (const animkit::Image& im : images) {
-    const auto pow2 = [](uint32_t v) { return v != 0 && (v & (v - 1)) == 0; };
-    if (im.Missing()) throw Error::General("texture '" + im.name + "' has no pixels (" + im.missing + ")");
-    if (!pow2(im.width) || !pow2(im.height) || im.width > kMaxTextureSide || im.height > kMaxTextureSide)
-      throw Error::General("texture '" + im.name + "' is " + std::to_string(im.width) + "x" + std::to_string(im.height) +
-                           ": a KH2 texture's sides are powers of two up to " + std::to_string(kMaxTextureSide));
-  }
-}
-
 void ReportCounts(EncodeContext& context, const ModelWriteReport& r) {
   context.report["groups_kept"] = r.kept;
   context.report["groups_rebuilt"] = r.rebuilt;
@@ -179,12 +167,13 @@ Bytes EncodeModelBar(const Scene& scene, EncodeContext& context, const Bar* temp
   m.name = EntryName(base);
   m.model = std::make_shared<Model>(ParseModel(entry));
   bar.entries.push_back(std::move(m));
-  if (!scene.textures.empty()) {
-    CheckTextures(scene.textures);
+  if (!scene.textures.empty()) {  // the template path's writer: quantised, checked against the same limits
+    TextureWrite written = WriteTextureEntry({}, scene.textures, context.options.limits());
+    context.warnings.insert(context.warnings.end(), written.warnings.begin(), written.warnings.end());
     BarEntry t;
     t.type = kEntryTexture;
     t.name = EntryName("tim_");
-    t.raw = EncodeRawTexture(scene.textures);
+    t.raw = std::move(written.entry);
     bar.entries.push_back(std::move(t));
   }
   LayoutBar(bar);

@@ -264,4 +264,9 @@ Bytes WriteModelEntry(const Model& templ, const std::vector<Mesh>& meshes, const
   return entry;
 }
 
+Bytes detail::NewShadowModel(uint16_t bones, const std::vector<const Mesh*>& meshes, const std::vector<Mat4>& bind,
+                             const ModelWriteSettings& s, ModelWriteReport& r) {
+  return RebuildShadow({}, bones, meshes, bind, s, r);
+}
+
 }  // namespace animkit::kh2

@@ -19,11 +19,14 @@ struct PacketOut {
 // A mesh (joints = bone indices of bind) as object packets (type 1): strips, texture
 // coordinates, colours when the mesh has them, weight groups. Errors name the mesh.
 std::vector<PacketOut> BuildObjectPackets(const Mesh& mesh, const std::vector<Mat4>& bind, const ModelWriteSettings& s);
-// The same as shadow packets (type 2, each vertex on its heaviest bone, the sample writer's form).
+// The same as shadow packets (type 2, each vertex on its heaviest bone, every table one
+// V4-32 unpack: the stock shadow packet layout is not known).
 std::vector<PacketOut> BuildShadowPackets(const Mesh& mesh, const std::vector<Mat4>& bind, const ModelWriteSettings& s);
-// The sample writer's shadow packet (kh2_model_encode.cpp).
-Bytes ShadowPacketBytes(const std::vector<StripNode>& strip, const std::vector<std::array<float, 4>>& positions,
-                        const std::vector<int32_t>& per_slot);
+
+// A shadow model (type 4, offsets from its header) of the meshes as one group, each vertex
+// on its heaviest bone: the template writer's rebuilt shadow, for a new model.
+Bytes NewShadowModel(uint16_t bones, const std::vector<const Mesh*>& meshes, const std::vector<Mat4>& bind,
+                     const ModelWriteSettings& s, ModelWriteReport& r);
 
 // A group's bytes placed at `at` (from the model header, 16-aligned): packets, DMA records
 // (REF to the packet, a REF per matrix slot naming its bone, CNT + MSCNT), slot list, 16-aligned.

@@ -1,5 +1,5 @@
-// A model entry without a template (the bones given, every group built), and the test
-// that tells an edited group from an unedited one.
+// A model entry without a template (the bones given, every group built, a shadow model of
+// the shadow meshes), and the test that tells an edited group from an unedited one.
 #include "formats/kh2/kh2_fields.hpp"
 #include "formats/kh2/kh2_internal.hpp"
 #include "formats/kh2/model/kh2_model_write.hpp"
@@ -75,10 +75,10 @@ Bytes WriteNewModelEntry(const std::vector<BoneRecord>& bones, const std::vector
   Model skeleton_model;
   skeleton_model.bones = bones;
   const std::vector<Mat4> bind = BindMatrices(SkeletonFromModel(skeleton_model), ScaleInheritance::PerAxis);
-  std::vector<const Mesh*> object;
+  std::vector<const Mesh*> object, shadow;
   for (const Mesh& m : meshes)
-    if (!(m.metadata.is_object() && m.metadata.contains(kMeshModelRoleKey) && m.metadata[kMeshModelRoleKey] == "shadow"))
-      object.push_back(&m);
+    (m.metadata.is_object() && m.metadata.contains(kMeshModelRoleKey) && m.metadata[kMeshModelRoleKey] == "shadow" ? shadow : object)
+        .push_back(&m);
   if (object.empty()) throw Error::General("no mesh to write: a KH2 model needs at least one group");
   const size_t skeleton_at = fields::Size(kModelHeader) + fields::Size(kGroupHeader) * object.size();
   const size_t bones_at = skeleton_at + fields::Size(kSkeletonData);
@@ -113,6 +113,15 @@ Bytes WriteNewModelEntry(const std::vector<BoneRecord>& bones, const std::vector
     ++r.added;
   }
   while (body.size() % 16) body.push_back(0);
+  const std::vector<const Mesh*>& shadow_of = s.shadow == ShadowWrite::Rebuild ? object : shadow;
+  if (s.shadow != ShadowWrite::Drop && !shadow_of.empty()) {  // after the object model, 0x80-aligned as stock files
+    body.resize((body.size() + 0x7F) / 0x80 * 0x80, 0);
+    header.next_offset = uint32_t(body.size());
+    fields::WriteAt(body, 0, Endian::Little, header, kModelHeader);
+    const Bytes model = detail::NewShadowModel(uint16_t(bones.size()), shadow_of, bind, s, r);
+    body.insert(body.end(), model.begin(), model.end());
+    body.resize((body.size() + 0x7F) / 0x80 * 0x80, 0);
+  }
   body.insert(body.begin(), kReservedSize, uint8_t{0});
   return body;
 }

@@ -45,28 +45,32 @@ inline size_t Address16(size_t bp, size_t bw, size_t x, size_t y) {
   return (half * 2) % kGsBytes;
 }
 
-// Byte address of a PSMT8 texel (page 128x64) in its column (4 rows of 16): the word
-// pattern swaps halves on odd columns, the byte follows the row pair.
-inline size_t Address8(size_t bp, size_t bw, size_t x, size_t y) {
-  const size_t page = (y / 64) * (std::max<size_t>(bw, 2) / 2) + x / 128;
-  const size_t block = size_t(kBlock32[(y % 64) / 16][(x % 128) / 16]);
-  const size_t column = (y % 16) / 4, row = y % 4, cx = x % 16;
+// The unit (byte of PSMT8, nibble of PSMT4) of an indexed texel in its page and block: in
+// its column (4 rows), the word pattern swaps halves on odd columns, the unit follows the row pair.
+inline size_t IndexedUnit(size_t bp, size_t page, size_t block, size_t cx, size_t y, size_t units_per_word) {
+  const size_t column = (y % 16) / 4, row = y % 4;
   const bool swap = ((column & 1) != 0) != (row >= 2);
   const size_t word = size_t(kColumn32[(row % 2) * 8 + ((cx % 8) ^ (swap ? 4 : 0))]);
-  const size_t byte = (cx / 8) * 2 + (row >= 2 ? 1 : 0);
-  return ((bp * 64 + page * 2048 + block * 64 + column * 16 + word) * 4 + byte) % kGsBytes;
+  return (bp * 64 + page * 2048 + block * 64 + column * 16 + word) * units_per_word + (cx / 8) * 2 + (row >= 2 ? 1 : 0);
 }
 
-// Nibble address of a PSMT4 texel (page 128x128) in its column (4 rows of 32).
+// Byte address of a PSMT8 texel (page 128x64, columns of 4 rows of 16).
+inline size_t Address8(size_t bp, size_t bw, size_t x, size_t y) {
+  const size_t page = (y / 64) * (std::max<size_t>(bw, 2) / 2) + x / 128;
+  return IndexedUnit(bp, page, size_t(kBlock32[(y % 64) / 16][(x % 128) / 16]), x % 16, y, 4) % kGsBytes;
+}
+
+// Nibble address of a PSMT4 texel (page 128x128, columns of 4 rows of 32).
 inline size_t Address4(size_t bp, size_t bw, size_t x, size_t y) {
   const size_t page = (y / 128) * (std::max<size_t>(bw, 2) / 2) + x / 128;
-  const size_t block = size_t(kBlock4[(y % 128) / 16][(x % 128) / 32]);
-  const size_t column = (y % 16) / 4, row = y % 4, cx = x % 32;
-  const bool swap = ((column & 1) != 0) != (row >= 2);
-  const size_t word = size_t(kColumn32[(row % 2) * 8 + ((cx % 8) ^ (swap ? 4 : 0))]);
-  const size_t nibble = (cx / 8) * 2 + (row >= 2 ? 1 : 0);
-  return ((bp * 64 + page * 2048 + block * 64 + column * 16 + word) * 8 + nibble) % (kGsBytes * 2);
+  return IndexedUnit(bp, page, size_t(kBlock4[(y % 128) / 16][(x % 128) / 32]), x % 32, y, 8) % (kGsBytes * 2);
 }
+
+// CSM1 order: within each 32 entries of a CLUT, entries 8-15 and 16-23 trade places (index
+// bits 3 and 4 swap); entry e lies at (x, y) of the CLUT's PSMCT32 rectangle.
+inline size_t Csm1Slot(size_t e) { return (e & ~size_t(0x18)) | ((e & 0x8) << 1) | ((e & 0x10) >> 1); }
+inline size_t Csm1X(size_t e) { return e % 32 % 8 + (e % 32 / 16) * 8; }
+inline size_t Csm1Y(size_t e) { return (e / 32) * 2 + (e % 32 / 8) % 2; }
 
 // GS memory, its pages made when an upload first writes them (so a small file cannot make
 // 4 MB per texture), with which bits an upload wrote: reading a bit no upload wrote is
@@ -203,6 +207,9 @@ inline Rgba From16(uint16_t c) {
   return {five(c & 31), five((c >> 5) & 31), five((c >> 10) & 31), uint8_t(c >> 15 ? 255 : 0)};
 }
 
+// A colour (PS2 alpha) as PSMCT16 / TIM2 A1B5G5R5: the inverse of From16 on what it gives.
+inline uint16_t To16(const Rgba& c) { return uint16_t((c[0] >> 3) | (c[1] >> 3) << 5 | (c[2] >> 3) << 10 | (c[3] >= 0x40 ? 0x8000 : 0)); }
+
 // A colour of format psm at a byte address, or false when no upload wrote it.
 inline bool ColourAt(const GsMemory& gs, size_t psm, size_t at, Rgba& out) {
   uint8_t b[4] = {0, 0, 0, 0x80};
@@ -230,8 +237,7 @@ inline ClutBuffer LoadClut(const GsMemory& gs, const ClutLoad& load) {
   ClutBuffer clut;
   const size_t count = load.psm == kT4 ? 16 : 256, first = load.psm == kT4 ? load.csa * 16 : 0;
   for (size_t e = 0; e < count; ++e) {
-    const size_t in32 = e % 32;
-    const size_t x = in32 % 8 + (in32 / 16) * 8, y = (e / 32) * 2 + (in32 / 8) % 2;
+    const size_t x = Csm1X(e), y = Csm1Y(e);
     const size_t at = load.cpsm == kCt16 ? Address16(load.cbp, 1, x, y) : Address32(load.cbp, 1, x, y);
     const size_t slot = (first + e) % clut.colour.size();
     clut.held[slot] = ColourAt(gs, load.cpsm == kCt16 ? kCt16 : kCt32, at, clut.colour[slot]);

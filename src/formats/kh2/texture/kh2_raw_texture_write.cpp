@@ -1,6 +1,7 @@
 // KH2 raw textures (magic 0) written back: a changed picture of the template's size in
 // place (its upload's bytes and its CLUT's, every other byte kept); otherwise the form
 // rebuilt in the layout of the game's files (docs/formats/kh2.md, "Writing textures").
+#include "formats/kh2/texture/kh2_texture_limits.hpp"
 #include "formats/kh2/texture/kh2_texture_write.hpp"
 
 #include <animkit/core/error.hpp>
@@ -10,26 +11,21 @@ namespace animkit::kh2::detail {
 // Named, not anonymous: the library compiles as unity batches (no shared anonymous names).
 namespace raw_write {
 
-constexpr size_t kPaletteBlock = 0x3A00;  // where the game's files upload their CLUTs
-constexpr size_t kGsEnd = 0x4000;         // GS memory ends at block 0x4000
+constexpr size_t kPaletteBlock = kTextureFirstBlock;  // where the game's files upload their CLUTs
 constexpr uint64_t kTex0Layout = 0x3FFFull | 63ull << 14 | 63ull << 20 | 15ull << 26 | 15ull << 30;
 constexpr uint64_t kClutFields = 0x3FFFull << 37 | 15ull << 51 | 1ull << 55 | 31ull << 56;
 
-uint64_t U64At(ByteView b, size_t at) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < 8; ++i) v |= uint64_t(b[at + i]) << (8 * i);
-  return v;
+// A GS register (64 bits) of a GS info record, as two words.
+uint64_t RegisterAt(ByteView b, size_t at) { return uint64_t(le::Load32At(b, at)) | uint64_t(le::Load32At(b, at + 4)) << 32; }
+void SetRegisterAt(Bytes& b, size_t at, uint64_t v) { le::Store32At(b, at, uint32_t(v)), le::Store32At(b, at + 4, uint32_t(v >> 32)); }
+// DMA, VIF and GIF words of a transfer or GS info record.
+void AppendWords(Bytes& b, std::initializer_list<uint32_t> words) {
+  for (uint32_t w : words) le::Append32(b, w);
 }
-void PutU64At(Bytes& b, size_t at, uint64_t v) {
-  for (size_t i = 0; i < 8; ++i) b[at + i] = uint8_t(v >> (8 * i));
-}
-void PutWords(Bytes& b, std::initializer_list<uint32_t> words) {
-  for (uint32_t w : words)
-    for (int i = 0; i < 4; ++i) b.push_back(uint8_t(w >> (8 * i)));
-}
-void PutPair(Bytes& b, uint64_t value, uint32_t reg) { PutWords(b, {uint32_t(value), uint32_t(value >> 32), reg, 0}); }
-size_t Field(uint64_t v, int shift, uint64_t mask) { return size_t((v >> shift) & mask); }
-std::string Name(const Image& img, size_t i) { return img.name.empty() ? "texture " + std::to_string(i) : img.name; }
+// A GIF A+D pair: a register's value, then its address.
+void AppendRegister(Bytes& b, uint64_t value, uint32_t reg) { AppendWords(b, {uint32_t(value), uint32_t(value >> 32), reg, 0}); }
+size_t RegisterField(uint64_t v, int shift, uint64_t mask) { return size_t((v >> shift) & mask); }
+std::string Name(const animkit::Image& img, size_t i) { return img.name.empty() ? "texture " + std::to_string(i) : img.name; }
 
 struct Template {
   RawTextureHeader h;
@@ -64,11 +60,10 @@ Template ReadTemplate(ByteView form) {
 bool ClutAddress(uint64_t tex0, uint64_t tex2, size_t index, size_t& at, size_t& cpsm) {
   const ClutLoad t0 = ClutLoadOf(tex0), t2 = ClutLoadOf(tex2);
   const ClutLoad load = t0.cld != 0 ? t0 : t2.cld != 0 ? t2 : t0;
-  const size_t psm = Field(tex0, 20, 63), slot = (psm == kT4 ? t0.csa * 16 : 0) + index;
+  const size_t psm = RegisterField(tex0, 20, 63), slot = (psm == kT4 ? t0.csa * 16 : 0) + index;
   const size_t first = load.psm == kT4 ? load.csa * 16 : 0, count = load.psm == kT4 ? 16 : 256;
   if (slot < first || slot - first >= count || load.csm != 0 || (load.cpsm != kCt32 && load.cpsm != kCt16)) return false;
-  const size_t e = slot - first, in32 = e % 32;
-  const size_t x = in32 % 8 + (in32 / 16) * 8, y = (e / 32) * 2 + (in32 / 8) % 2;
+  const size_t e = slot - first, x = Csm1X(e), y = Csm1Y(e);
   cpsm = load.cpsm;
   at = load.cpsm == kCt16 ? Address16(load.cbp, 1, x, y) : Address32(load.cbp, 1, x, y);
   return true;
@@ -76,7 +71,7 @@ bool ClutAddress(uint64_t tex0, uint64_t tex2, size_t index, size_t& at, size_t&
 
 void WriteColour(GsMemory& gs, size_t psm, size_t at, const Rgba& c) {  // c carries PS2 alpha
   if (psm == kCt16) {
-    const uint16_t v = uint16_t((c[0] >> 3) | (c[1] >> 3) << 5 | (c[2] >> 3) << 10 | (c[3] >= 0x40 ? 0x8000 : 0));
+    const uint16_t v = To16(c);
     gs.Write(at, uint8_t(v)), gs.Write(at + 1, uint8_t(v >> 8));
     return;
   }
@@ -101,9 +96,9 @@ void Rewrite(Bytes& form, const Transfer& t, size_t limit, const std::string& wh
 }
 
 // A changed texture of the template's size: its texels and its CLUT colours in place.
-void Replace(Bytes& form, const Template& tp, size_t i, const Image& img) {
-  const uint64_t tex0 = U64At(form, tp.gs_at[i] + 0x70), tex2 = U64At(form, tp.gs_at[i] + 0x50);
-  const size_t tbp = Field(tex0, 0, 0x3FFF), tbw = Field(tex0, 14, 63), psm = Field(tex0, 20, 63);
+void Replace(Bytes& form, const Template& tp, size_t i, const animkit::Image& img) {
+  const uint64_t tex0 = RegisterAt(form, tp.gs_at[i] + 0x70), tex2 = RegisterAt(form, tp.gs_at[i] + 0x50);
+  const size_t tbp = RegisterField(tex0, 0, 0x3FFF), tbw = RegisterField(tex0, 14, 63), psm = RegisterField(tex0, 20, 63);
   const std::string what = "texture '" + Name(img, i) + "'";
   const Transfer& t = tp.transfers[tp.which[i]];
   const size_t picture_end = std::min<size_t>(form.size(), tp.h.palette_offset > t.data_offset ? tp.h.palette_offset : form.size());
@@ -150,9 +145,9 @@ struct Item {
 };
 
 // A kept texture's own indices and CLUT colours (as stored), read from the template.
-bool Extract(ByteView form, const Template& tp, size_t i, const Image& decoded, Item& item) {
-  const uint64_t tex0 = U64At(form, tp.gs_at[i] + 0x70), tex2 = U64At(form, tp.gs_at[i] + 0x50);
-  const size_t tbp = Field(tex0, 0, 0x3FFF), tbw = Field(tex0, 14, 63), psm = Field(tex0, 20, 63);
+bool Extract(ByteView form, const Template& tp, size_t i, const animkit::Image& decoded, Item& item) {
+  const uint64_t tex0 = RegisterAt(form, tp.gs_at[i] + 0x70), tex2 = RegisterAt(form, tp.gs_at[i] + 0x50);
+  const size_t tbp = RegisterField(tex0, 0, 0x3FFF), tbw = RegisterField(tex0, 14, 63), psm = RegisterField(tex0, 20, 63);
   size_t at = 0, cpsm = 0;
   if ((psm != kT8 && psm != kT4) || !ClutAddress(tex0, tex2, 0, at, cpsm) || cpsm != kCt32) return false;
   GsMemory texels, clut;
@@ -181,27 +176,27 @@ bool Extract(ByteView form, const Template& tp, size_t i, const Image& decoded, 
   return true;
 }
 
-void PutTransfer(Bytes& b, size_t dbp, size_t dbw, size_t w, size_t h, uint32_t offset) {
+void AppendTransfer(Bytes& b, size_t dbp, size_t dbw, size_t w, size_t h, uint32_t offset) {
   const uint32_t qwc = uint32_t(w * h * 4 / 16);
-  PutWords(b, {0x10000006, 0, 0x13000000, 0x50000006, 4, 0x10000000, 0xE, 0});
-  PutPair(b, uint64_t(dbp) << 32 | uint64_t(dbw) << 48, 0x50);  // BITBLTBUF, DPSM PSMCT32
-  PutPair(b, 0, 0x51);                                           // TRXPOS
-  PutPair(b, uint64_t(w) | uint64_t(h) << 32, 0x52);             // TRXREG
-  PutPair(b, 0, 0x53);                                           // TRXDIR
-  PutWords(b, {qwc | 0x8000, 0x08000000, 0, 0});                 // IMAGE GIF tag
-  PutWords(b, {0x30000000 | qwc, offset, 0, 0x50000000 | qwc});  // DMA REF, VIF DIRECT
-  PutWords(b, {0x60000000, 0, 0x13000000, 0});                   // DMA RET
+  AppendWords(b, {0x10000006, 0, 0x13000000, 0x50000006, 4, 0x10000000, 0xE, 0});
+  AppendRegister(b, uint64_t(dbp) << 32 | uint64_t(dbw) << 48, 0x50);  // BITBLTBUF, DPSM PSMCT32
+  AppendRegister(b, 0, 0x51);                                           // TRXPOS
+  AppendRegister(b, uint64_t(w) | uint64_t(h) << 32, 0x52);             // TRXREG
+  AppendRegister(b, 0, 0x53);                                           // TRXDIR
+  AppendWords(b, {qwc | 0x8000, 0x08000000, 0, 0});                 // IMAGE GIF tag
+  AppendWords(b, {0x30000000 | qwc, offset, 0, 0x50000000 | qwc});  // DMA REF, VIF DIRECT
+  AppendWords(b, {0x60000000, 0, 0x13000000, 0});                   // DMA RET
 }
 
 Bytes DefaultGsInfo() {
   Bytes b;
-  PutWords(b, {0x10000008, 0, 0x13000000, 0x50000008, 0x8007, 0x10000000, 0xE, 0});
-  PutPair(b, 0, 0x3F), PutPair(b, 0, 0x34), PutPair(b, 0, 0x36);  // TEXFLUSH, MIPTBP1, MIPTBP2
-  PutPair(b, uint64_t(4) << 61, 0x16);                             // TEX2: CLUT load (CLD 4)
-  PutPair(b, 0x20, 0x14);                                          // TEX1
-  PutPair(b, uint64_t(1) << 34, 0x06);                             // TEX0: TCC RGBA
-  PutPair(b, 0xA, 0x08);                                           // CLAMP: region clamp on both
-  PutWords(b, {0x60000000, 0, 0x13000000, 0});
+  AppendWords(b, {0x10000008, 0, 0x13000000, 0x50000008, 0x8007, 0x10000000, 0xE, 0});
+  AppendRegister(b, 0, 0x3F), AppendRegister(b, 0, 0x34), AppendRegister(b, 0, 0x36);  // TEXFLUSH, MIPTBP1, MIPTBP2
+  AppendRegister(b, uint64_t(4) << 61, 0x16);                             // TEX2: CLUT load (CLD 4)
+  AppendRegister(b, 0x20, 0x14);                                          // TEX1
+  AppendRegister(b, uint64_t(1) << 34, 0x06);                             // TEX0: TCC RGBA
+  AppendRegister(b, 0xA, 0x08);                                           // CLAMP: region clamp on both
+  AppendWords(b, {0x60000000, 0, 0x13000000, 0});
   return b;
 }
 
@@ -209,15 +204,15 @@ Bytes DefaultGsInfo() {
 // clamp that covered the old picture follow the new size.
 void PlaceTexture(Bytes& g, const Item& it, size_t tbp, size_t tbw, size_t cbp) {
   auto log2 = [](uint32_t v) { uint64_t n = 0; while ((1u << n) < v) ++n; return n; };
-  const uint64_t old0 = U64At(g, 0x70), old2 = U64At(g, 0x50), clamp = U64At(g, 0x80);
+  const uint64_t old0 = RegisterAt(g, 0x70), old2 = RegisterAt(g, 0x50), clamp = RegisterAt(g, 0x80);
   const uint64_t layout = uint64_t(tbp) | uint64_t(tbw) << 14 | uint64_t(it.psm) << 20 | log2(it.pic.width) << 26 | log2(it.pic.height) << 30;
-  PutU64At(g, 0x70, (old0 & ~kTex0Layout & ~kClutFields) | layout | uint64_t(cbp) << 37);
-  PutU64At(g, 0x50, (old2 & ~(63ull << 20) & ~kClutFields) | uint64_t(kT8) << 20 | uint64_t(cbp) << 37);
-  const size_t old_w = size_t(1) << Field(old0, 26, 15), old_h = size_t(1) << Field(old0, 30, 15);
+  SetRegisterAt(g, 0x70, (old0 & ~kTex0Layout & ~kClutFields) | layout | uint64_t(cbp) << 37);
+  SetRegisterAt(g, 0x50, (old2 & ~(63ull << 20) & ~kClutFields) | uint64_t(kT8) << 20 | uint64_t(cbp) << 37);
+  const size_t old_w = size_t(1) << RegisterField(old0, 26, 15), old_h = size_t(1) << RegisterField(old0, 30, 15);
   uint64_t c = clamp;
-  if (Field(c, 0, 3) == 2 && Field(c, 14, 0x3FF) == old_w - 1) c = (c & ~(0x3FFull << 14)) | uint64_t(it.pic.width - 1) << 14;
-  if (Field(c, 2, 3) == 2 && Field(c, 34, 0x3FF) == old_h - 1) c = (c & ~(0x3FFull << 34)) | uint64_t(it.pic.height - 1) << 34;
-  PutU64At(g, 0x80, c);
+  if (RegisterField(c, 0, 3) == 2 && RegisterField(c, 14, 0x3FF) == old_w - 1) c = (c & ~(0x3FFull << 14)) | uint64_t(it.pic.width - 1) << 14;
+  if (RegisterField(c, 2, 3) == 2 && RegisterField(c, 34, 0x3FF) == old_h - 1) c = (c & ~(0x3FFull << 34)) | uint64_t(it.pic.height - 1) << 34;
+  SetRegisterAt(g, 0x80, c);
 }
 
 // The form in the game files' layout: header, offset data, transfers (the CLUTs' first,
@@ -236,15 +231,14 @@ Bytes Build(const std::vector<Item>& items, const std::vector<std::string>& name
   for (size_t i = 0; i < n; ++i) {
     const Item& it = items[i];
     layouts[i] = LayoutOf(it.pic.width, it.pic.height, it.psm);
-    if (block + layouts[i].blocks > kGsEnd)
+    if (block + layouts[i].blocks > kTextureEndBlock)
       throw Error::General("texture '" + names[i] + "' does not fit the GS memory KH2 models upload textures to (blocks " + Hex(kPaletteBlock) + ".." +
-                           Hex(kGsEnd) + "): the textures before it take " + Hex(block - kPaletteBlock) + " blocks, it needs " + Hex(layouts[i].blocks));
+                           Hex(kTextureEndBlock) + "): the textures before it take " + Hex(block - kPaletteBlock) + " blocks, it needs " + Hex(layouts[i].blocks));
     tbps[i] = block, block += layouts[i].blocks;
     pictures[i] = SwizzleIndexed(it.pic.index, it.pic.width, it.pic.height, it.psm);
     const size_t cbp = kPaletteBlock + 4 * i;
     for (size_t e = 0; e < it.pic.palette.size(); ++e) {  // CSM1: x, y of entry e in the CLUT
-      const size_t in32 = e % 32, x = in32 % 8 + (in32 / 16) * 8, y = (e / 32) * 2 + (in32 / 8) % 2;
-      WriteColour(clut, kCt32, Address32(cbp, 1, x, y), it.pic.palette[e]);
+      WriteColour(clut, kCt32, Address32(cbp, 1, Csm1X(e), Csm1Y(e)), it.pic.palette[e]);
     }
   }
   Bytes palette;
@@ -261,14 +255,14 @@ Bytes Build(const std::vector<Item>& items, const std::vector<std::string>& name
   size_t palette_offset = picture_offset;
   for (const Bytes& p : pictures) palette_offset += p.size();
   Bytes out;
-  PutWords(out, {0, uint32_t(colours), uint32_t(n), uint32_t(n), 0x24, uint32_t(transfer_offset), uint32_t(gs_info_offset),
+  AppendWords(out, {0, uint32_t(colours), uint32_t(n), uint32_t(n), 0x24, uint32_t(transfer_offset), uint32_t(gs_info_offset),
                  uint32_t(picture_offset), uint32_t(palette_offset)});
   for (size_t i = 0; i < n; ++i) out.push_back(uint8_t(i));
   out.resize(transfer_offset, 0);
-  PutTransfer(out, kPaletteBlock, 1, 64, clut_pages * 32, uint32_t(palette_offset));
+  AppendTransfer(out, kPaletteBlock, 1, 64, clut_pages * 32, uint32_t(palette_offset));
   size_t at = picture_offset;
   for (size_t i = 0; i < n; ++i) {
-    PutTransfer(out, tbps[i], layouts[i].tbw / 2, layouts[i].rect_w, layouts[i].rect_h, uint32_t(at));
+    AppendTransfer(out, tbps[i], layouts[i].tbw / 2, layouts[i].rect_w, layouts[i].rect_h, uint32_t(at));
     at += pictures[i].size();
   }
   for (size_t i = 0; i < n; ++i) {
@@ -285,14 +279,14 @@ Bytes Build(const std::vector<Item>& items, const std::vector<std::string>& name
 
 }  // namespace raw_write
 
-FormWrite WriteRawForm(ByteView form, const std::vector<Image>& decoded, const std::vector<const Image*>& images, bool rebuild) {
+FormWrite WriteRawForm(ByteView form, const std::vector<animkit::Image>& decoded, const std::vector<const animkit::Image*>& images, bool rebuild) {
   using namespace raw_write;
   FormWrite out;
   const Template tp = form.empty() ? Template{} : ReadTemplate(form);
   const size_t old_n = form.empty() ? 0 : std::min<size_t>(tp.h.gs_count, decoded.size());
   std::vector<bool> changed(images.size(), true);
   for (size_t i = 0; i < images.size(); ++i) {
-    const Image& img = *images[i];
+    const animkit::Image& img = *images[i];
     if (i < old_n && (SameImage(img, decoded[i]) || (img.Missing() && decoded[i].Missing()))) {
       changed[i] = false, ++out.kept;
     } else if (i < old_n && img.Missing()) {
@@ -321,7 +315,7 @@ FormWrite WriteRawForm(ByteView form, const std::vector<Image>& decoded, const s
         if (Extract(form, tp, i, decoded[i], it)) continue;
         out.warnings.push_back("texture '" + names[i] + "': its template format is re-encoded as 8-bit indexed (the layout is rebuilt)");
       }
-      const size_t old_psm = i < old_n ? Field(U64At(form, tp.gs_at[i] + 0x70), 20, 63) : kT8;
+      const size_t old_psm = i < old_n ? RegisterField(RegisterAt(form, tp.gs_at[i] + 0x70), 20, 63) : kT8;
       it.psm = old_psm == kT4 ? kT4 : kT8;
       it.pic = Quantise(changed[i] ? *images[i] : decoded[i], it.psm == kT4 ? 16 : 256);
       it.pic.palette.resize(it.psm == kT4 ? 16 : 256, Rgba{0, 0, 0, 0});
@@ -337,7 +331,7 @@ FormWrite WriteRawForm(ByteView form, const std::vector<Image>& decoded, const s
   // The written form read back: kept textures as they were, no new warning.
   std::vector<std::string> notes;
   const Template back = ReadTemplate(out.bytes);
-  const std::vector<Image> read = DecodeRawTextures({out.bytes, out.bytes.size(), {}}, back.h, 0, notes);
+  const std::vector<animkit::Image> read = DecodeRawTextures({out.bytes, out.bytes.size(), {}}, back.h, 0, notes);
   for (size_t i = 0; i < images.size() && i < read.size(); ++i)
     if (i < old_n && !changed[i] && !SameImage(read[i], decoded[i]))
       throw Error::General("texture '" + Name(*images[i], i) + "' is kept but shares picture or CLUT bytes with a changed texture");

@@ -1,9 +1,10 @@
 // KH2 model textures (BAR type 7): TIM2 pictures decoded to RGBA8, KH2's raw GS form
-// (kh2_raw_texture.cpp) and lists of texture sets of it; Scene materials for the meshes; a TIM2 writer for samples and
-// tests (docs/formats/kh2.md, "Textures"; facts from OpenKH's docs/common/tm2.md,
+// (kh2_raw_texture.cpp) and lists of texture sets of it; Scene materials for the meshes
+// (docs/formats/kh2.md, "Textures"; facts from OpenKH's docs/common/tm2.md,
 // docs/kh2/file/raw-texture.md and Tm2.cs).
 #include "formats/kh2/kh2_internal.hpp"
-#include "formats/kh2/texture/kh2_raw_texture.hpp"
+#include "formats/kh2/texture/kh2_gs_memory.hpp"
+#include "formats/kh2/texture/kh2_texture_limits.hpp"
 
 #include <animkit/core/limits.hpp>
 
@@ -18,27 +19,16 @@ namespace {
 using Pixel = std::array<uint8_t, 4>;
 constexpr size_t kTim2HeaderSize = 0x10;
 constexpr size_t kPictureHeaderSize = 0x30;
-constexpr uint32_t kMaxSide = 4096;  // the GS addresses textures up to 1024; TIM2 stores at most this
 
 std::string N(uint64_t v) { return std::to_string(v); }
 
-// PS2 alpha: 0x80 is opaque; 0..0x80 scaled to 0..255.
-uint8_t Alpha(uint8_t a) { return a >= 0x80 ? uint8_t{255} : uint8_t((a * 255 + 64) / 128); }
-
 // A colour of a TIM2 colour type (1: 16-bit A1B5G5R5, 2: 24-bit RGB, 3: 32-bit RGBA) at p.
 Pixel Colour(int type, const uint8_t* p) {
-  if (type == 1) {
-    const uint16_t c = uint16_t(p[0] | p[1] << 8);
-    auto five = [](int v) { return uint8_t((v << 3) | (v >> 2)); };
-    return {five(c & 31), five((c >> 5) & 31), five((c >> 10) & 31), uint8_t(c >> 15 ? 255 : 0)};
-  }
+  if (type == 1) return detail::From16(le::Load16(p));
   if (type == 2) return {p[0], p[1], p[2], 255};
-  return {p[0], p[1], p[2], Alpha(p[3])};
+  return {p[0], p[1], p[2], detail::AlphaOf(p[3])};
 }
 size_t ColourBytes(int type) { return type == 1 ? 2 : type == 2 ? 3 : 4; }
-
-// CSM1 order: within each 32 entries, entries 8-15 and 16-23 trade places (index bits 3 and 4 swap).
-size_t Csm1(size_t i) { return (i & ~size_t(0x18)) | ((i & 0x8) << 1) | ((i & 0x10) >> 1); }
 
 struct PictureHeader {
   uint32_t total = 0, clut_size = 0, image_size = 0;
@@ -63,8 +53,8 @@ animkit::Image DecodePicture(ByteReader& r, const PictureHeader& h, const Limits
   animkit::Image img;
   img.source_format = TypeName(h.image_type);
   if (h.image_type < 1 || h.image_type > 5) r.Fail("unknown TIM2 image type " + N(h.image_type));
-  if (h.width == 0 || h.height == 0 || h.width > kMaxSide || h.height > kMaxSide)
-    r.Fail("TIM2 picture size " + N(h.width) + "x" + N(h.height) + " (1..4096 expected)");
+  if (h.width == 0 || h.height == 0 || h.width > detail::kTim2MaxSide || h.height > detail::kTim2MaxSide)
+    r.Fail("TIM2 picture size " + N(h.width) + "x" + N(h.height) + " (1.." + N(detail::kTim2MaxSide) + " expected)");
   CheckLimit(uint64_t(h.width) * h.height, &Limits::max_values, limits, "the pixels of a TIM2 picture", Place::At(r.absolute(r.tell())));
   const uint64_t bits = h.image_type == 4 ? 4 : h.image_type == 5 ? 8 : 8 * ColourBytes(h.image_type);
   const uint64_t need = (uint64_t(h.width) * h.height * bits + 7) / 8;
@@ -81,7 +71,7 @@ animkit::Image DecodePicture(ByteReader& r, const PictureHeader& h, const Limits
     palette.resize(colours);
     const bool csm1 = (h.clut_type & 0x80) == 0 && colours >= 32;  // 16-colour CLUTs need no reorder
     for (size_t i = 0; i < colours; ++i) {
-      const size_t stored = csm1 ? Csm1(i) : i;
+      const size_t stored = csm1 ? detail::Csm1Slot(i) : i;
       palette[i] = stored < colours ? Colour(clut_type, clut.data() + stored * ColourBytes(clut_type)) : Pixel{0, 0, 0, 0};
     }
   }
@@ -269,58 +259,6 @@ void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scen
     if (flags.is_number_integer() && (flags.get<int64_t>() & 1) != 0)
       scene.materials[size_t(mesh.material)].alpha = AlphaMode::Blend;  // the group's transparency flag
   }
-}
-
-namespace {
-void Put16(Bytes& b, uint16_t v) { b.push_back(uint8_t(v)), b.push_back(uint8_t(v >> 8)); }
-void Put32(Bytes& b, uint32_t v) { Put16(b, uint16_t(v)), Put16(b, uint16_t(v >> 16)); }
-uint8_t Ps2Alpha(uint8_t a) { return uint8_t((a * 128 + 127) / 255); }
-}  // namespace
-
-Bytes EncodeTim2(const std::vector<animkit::Image>& images) {
-  Bytes out = {'T', 'I', 'M', '2', 4, 0};
-  Put16(out, uint16_t(images.size()));
-  out.resize(kTim2HeaderSize, 0);
-  for (const animkit::Image& img : images) {
-    if (img.Missing() || img.rgba.size() != size_t(img.width) * img.height * 4)
-      throw Error::General("EncodeTim2: image '" + img.name + "' has no pixels");
-    std::vector<Pixel> palette;
-    std::vector<uint8_t> index(size_t(img.width) * img.height);
-    for (size_t i = 0; i < index.size(); ++i) {
-      const Pixel px{img.rgba[i * 4], img.rgba[i * 4 + 1], img.rgba[i * 4 + 2], img.rgba[i * 4 + 3]};
-      auto it = std::find(palette.begin(), palette.end(), px);
-      if (it == palette.end()) {
-        if (palette.size() == 256) throw Error::General("EncodeTim2: image '" + img.name + "' has more than 256 colours");
-        it = palette.insert(palette.end(), px);
-      }
-      index[i] = uint8_t(it - palette.begin());
-    }
-    const bool four = palette.size() <= 16;
-    const size_t colours = four ? 16 : 256;
-    Bytes pixels;
-    if (four) {
-      pixels.assign((index.size() + 1) / 2, 0);
-      for (size_t i = 0; i < index.size(); ++i) pixels[i / 2] |= uint8_t(index[i] << (4 * (i & 1)));
-    } else {
-      pixels.assign(index.begin(), index.end());
-    }
-    while (pixels.size() % 16) pixels.push_back(0);
-    Bytes clut(colours * 4, 0);
-    for (size_t i = 0; i < palette.size(); ++i) {  // 8-bit: stored in CSM1 order (type bit 7 clear)
-      const size_t at = four ? i : Csm1(i);
-      clut[at * 4] = palette[i][0], clut[at * 4 + 1] = palette[i][1], clut[at * 4 + 2] = palette[i][2];
-      clut[at * 4 + 3] = Ps2Alpha(palette[i][3]);
-    }
-    Put32(out, uint32_t(kPictureHeaderSize + pixels.size() + clut.size()));
-    Put32(out, uint32_t(clut.size())), Put32(out, uint32_t(pixels.size()));
-    Put16(out, uint16_t(kPictureHeaderSize)), Put16(out, uint16_t(colours));
-    out.push_back(0), out.push_back(1), out.push_back(3), out.push_back(four ? 4 : 5);
-    Put16(out, uint16_t(img.width)), Put16(out, uint16_t(img.height));
-    out.resize(out.size() + 0x18, 0);  // GS registers: left zero (the decoder does not read them)
-    out.insert(out.end(), pixels.begin(), pixels.end());
-    out.insert(out.end(), clut.begin(), clut.end());
-  }
-  return out;
 }
 
 }  // namespace animkit::kh2

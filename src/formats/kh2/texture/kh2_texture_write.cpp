@@ -1,6 +1,7 @@
 // KH2 texture entries written back: which form the template uses, texture-set lists,
 // quantisation (libimagequant) and the swizzle of indexed pictures (docs/formats/kh2.md,
 // "Writing textures").
+#include "formats/kh2/texture/kh2_texture_limits.hpp"
 #include "formats/kh2/texture/kh2_texture_write.hpp"
 
 #include <animkit/core/error.hpp>
@@ -13,14 +14,14 @@ namespace animkit::kh2::detail {
 
 uint8_t ToPs2Alpha(uint8_t a) { return uint8_t((a * 128 + 127) / 255); }
 
-bool SameImage(const Image& a, const Image& b) { return a.width == b.width && a.height == b.height && a.rgba == b.rgba; }
+bool SameImage(const animkit::Image& a, const animkit::Image& b) { return a.width == b.width && a.height == b.height && a.rgba == b.rgba; }
 
 namespace quantise {
 
-std::string SizeText(const Image& img) { return std::to_string(img.width) + "x" + std::to_string(img.height); }
+std::string SizeText(const animkit::Image& img) { return std::to_string(img.width) + "x" + std::to_string(img.height); }
 
 // libimagequant's palette and remap of rgba (alpha already at PS2 precision).
-Indexed QuantiseWithLiq(const Image& img, const std::vector<uint8_t>& rgba, size_t colours) {
+Indexed QuantiseWithLiq(const animkit::Image& img, const std::vector<uint8_t>& rgba, size_t colours) {
   struct Free {
     void operator()(liq_attr* p) const { liq_attr_destroy(p); }
     void operator()(liq_image* p) const { liq_image_destroy(p); }
@@ -54,7 +55,7 @@ Indexed QuantiseWithLiq(const Image& img, const std::vector<uint8_t>& rgba, size
 
 }  // namespace quantise
 
-Indexed Quantise(const Image& img, size_t colours) {
+Indexed Quantise(const animkit::Image& img, size_t colours) {
   std::vector<uint8_t> rgba = img.rgba;
   for (size_t i = 3; i < rgba.size(); i += 4) rgba[i] = AlphaOf(ToPs2Alpha(rgba[i]));
   Indexed out;
@@ -74,15 +75,14 @@ Indexed Quantise(const Image& img, size_t colours) {
   return out;
 }
 
-void CheckTextureSize(const Image& img) {
+void CheckTextureSize(const animkit::Image& img) {
   auto pow2 = [](uint32_t v) { return v != 0 && (v & (v - 1)) == 0; };
   if (img.Missing() || img.rgba.size() != size_t(img.width) * img.height * 4)
     throw Error::General("texture '" + img.name + "' has no pixels to write" + (img.missing.empty() ? "" : " (" + img.missing + ")"));
-  if (!pow2(img.width) || !pow2(img.height))
-    throw Error::General("texture '" + img.name + "' is " + quantise::SizeText(img) + ": KH2 textures are powers of two on each side (GS TEX0 TW/TH)");
-  if (img.width > 512 || img.height > 512)
-    throw Error::General("texture '" + img.name + "' is " + quantise::SizeText(img) +
-                         ": at most 512 a side (the GS memory KH2 models upload textures to, blocks 0x3A00..0x4000)");
+  if (!pow2(img.width) || !pow2(img.height) || img.width > kMaxTextureSide || img.height > kMaxTextureSide)
+    throw Error::General("texture '" + img.name + "' is " + quantise::SizeText(img) + ": KH2 textures are powers of two up to " +
+                         std::to_string(kMaxTextureSide) + " a side (GS TEX0 TW/TH; the GS memory KH2 models upload textures to, blocks " +
+                         Hex(kTextureFirstBlock) + ".." + Hex(kTextureEndBlock) + ")");
 }
 
 IndexedLayout LayoutOf(uint32_t w, uint32_t h, size_t psm) {
@@ -191,23 +191,39 @@ namespace animkit::kh2 {
 
 namespace entry_write {  // named: the library compiles as unity batches
 
-uint32_t U32At(ByteView b, size_t at) { return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24; }
-void PutU32At(Bytes& b, size_t at, uint32_t v) {
-  for (size_t i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
-}
-
 void Absorb(TextureWrite& out, detail::FormWrite&& f) {
   out.warnings.insert(out.warnings.end(), f.warnings.begin(), f.warnings.end());
   out.kept += f.kept, out.reencoded += f.reencoded, out.added += f.added;
 }
 
+// A single form's entry: every image at its own index of the first set.
+TextureWrite OfForm(detail::FormWrite&& f, size_t images) {
+  TextureWrite out;
+  out.entry = std::move(f.bytes);
+  Absorb(out, std::move(f));
+  for (size_t i = 0; i < images; ++i) out.index.push_back(int(i));
+  return out;
+}
+
+void CheckCount(const std::vector<animkit::Image>& images) {
+  if (images.size() > detail::kMaxTextures)
+    throw Error::General("KH2 texture entry: " + std::to_string(images.size()) + " textures; a model holds at most " +
+                         std::to_string(detail::kMaxTextures) + " (the raw form's offset data gives each a byte)");
+}
+
+std::vector<const animkit::Image*> Pointers(const std::vector<animkit::Image>& images) {
+  std::vector<const animkit::Image*> out;
+  for (const animkit::Image& img : images) out.push_back(&img);
+  return out;
+}
+
 // A texture-set list (magic 0xFFFFFFFF, a count, an offset per set; each set a raw form):
 // each set written by the raw form's writer; the list is rebuilt (sets 0x80-aligned, as the
 // game's files have them) only when a set's size changed.
-TextureWrite WriteSetList(ByteView entry, const TextureSet& decoded, const std::vector<Image>& images) {
-  const uint32_t count = U32At(entry, 4);
+TextureWrite WriteSetList(ByteView entry, const TextureSet& decoded, const std::vector<animkit::Image>& images) {
+  const uint32_t count = le::Load32At(entry, 4);
   std::vector<size_t> at(count), end(count, entry.size());
-  for (size_t k = 0; k < count; ++k) at[k] = U32At(entry, 8 + 4 * k);
+  for (size_t k = 0; k < count; ++k) at[k] = le::Load32At(entry, 8 + 4 * k);
   for (size_t k = 0; k < count; ++k)
     for (size_t o : at)
       if (o > at[k] && o < end[k]) end[k] = o;
@@ -220,14 +236,14 @@ TextureWrite WriteSetList(ByteView entry, const TextureSet& decoded, const std::
   for (size_t k = 0; k < count; ++k) {
     if (k > 0 && at[k] <= at[k - 1]) throw Error::General("KH2 texture sets: the template's sets are not in file order");
     const ByteView form = entry.subspan(at[k], end[k] - at[k]);
-    std::vector<Image> old;
-    std::vector<const Image*> mine;
+    std::vector<animkit::Image> old;
+    std::vector<const animkit::Image*> mine;
     if (k == 0) {  // added images join the first set (the one the model's materials use)
       old = decoded.images;
       for (size_t i = 0; i < n0; ++i) mine.push_back(&images[i]);
       for (size_t i = total; i < images.size(); ++i) mine.push_back(&images[i]);
     } else {
-      const size_t n = std::min<size_t>(U32At(form, 12), decoded.other_sets.size() - other);
+      const size_t n = std::min<size_t>(le::Load32At(form, 12), decoded.other_sets.size() - other);
       old.assign(decoded.other_sets.begin() + std::ptrdiff_t(other), decoded.other_sets.begin() + std::ptrdiff_t(other + n));
       for (size_t i = 0; i < n; ++i) mine.push_back(&images[next++]);
       other += n;
@@ -247,7 +263,7 @@ TextureWrite WriteSetList(ByteView entry, const TextureSet& decoded, const std::
   out.entry.assign(entry.begin(), entry.begin() + std::ptrdiff_t(std::min(at[0], entry.size())));
   for (size_t k = 0; k < count; ++k) {
     out.entry.resize((out.entry.size() + 0x7F) / 0x80 * 0x80, 0);
-    PutU32At(out.entry, 8 + 4 * k, uint32_t(out.entry.size()));
+    le::Store32At(out.entry, 8 + 4 * k, uint32_t(out.entry.size()));
     out.entry.insert(out.entry.end(), sets[k].begin(), sets[k].end());
   }
   return out;
@@ -255,32 +271,33 @@ TextureWrite WriteSetList(ByteView entry, const TextureSet& decoded, const std::
 
 }  // namespace entry_write
 
-TextureWrite WriteTextureEntry(ByteView template_entry, const std::vector<Image>& images, const Limits& limits) {
+TextureWrite WriteTextureEntry(ByteView template_entry, const std::vector<animkit::Image>& images, const Limits& limits) {
   using namespace entry_write;
-  if (images.size() > 255) throw Error::General("KH2 texture entry: " + std::to_string(images.size()) + " textures; a model holds at most 255");
-  TextureWrite out;
+  CheckCount(images);
   const bool tim2 = template_entry.size() >= 4 && template_entry[0] == 'T' && template_entry[1] == 'I' && template_entry[2] == 'M' &&
                     template_entry[3] == '2';
-  if (!template_entry.empty() && !tim2 && template_entry.size() >= 8 && U32At(template_entry, 0) == 0xFFFFFFFF) {
+  if (!template_entry.empty() && !tim2 && template_entry.size() >= 8 && le::Load32At(template_entry, 0) == 0xFFFFFFFF) {
     const TextureSet decoded = DecodeTextures(template_entry, 0, limits);
     if (!decoded.warnings.empty()) throw Error::General("KH2 texture template: " + decoded.warnings.front());
     return WriteSetList(template_entry, decoded, images);
   }
-  std::vector<Image> old;
+  std::vector<animkit::Image> old;
   if (!template_entry.empty()) {
     TextureSet decoded = DecodeTextures(template_entry, 0, limits);
     old = std::move(decoded.images);
   }
-  std::vector<const Image*> mine;
-  for (const Image& img : images) mine.push_back(&img);
-  if (mine.size() < old.size())
+  if (images.size() < old.size())
     throw Error::General("KH2 texture entry: " + std::to_string(images.size()) + " images for a template of " + std::to_string(old.size()) +
                          " (a texture the model's meshes name cannot be deleted)");
-  detail::FormWrite f = tim2 ? detail::WriteTim2(template_entry, old, mine) : detail::WriteRawForm(template_entry, old, mine);
-  out.entry = std::move(f.bytes);
-  Absorb(out, std::move(f));
-  for (size_t i = 0; i < images.size(); ++i) out.index.push_back(int(i));
-  return out;
+  const std::vector<const animkit::Image*> mine = Pointers(images);
+  return OfForm(tim2 ? detail::WriteTim2(template_entry, old, mine) : detail::WriteRawForm(template_entry, old, mine), images.size());
+}
+
+TextureWrite WriteNewTextureEntry(const std::vector<animkit::Image>& images, TextureForm form) {
+  using namespace entry_write;
+  if (form == TextureForm::Raw) return WriteTextureEntry({}, images);
+  CheckCount(images);
+  return OfForm(detail::WriteTim2({}, {}, Pointers(images)), images.size());
 }
 
 }  // namespace animkit::kh2

@@ -17,14 +17,15 @@ struct Indexed {
 };
 
 uint8_t ToPs2Alpha(uint8_t a);  // 255 -> 0x80; the inverse of AlphaOf on every value it gives
-bool SameImage(const Image& a, const Image& b);
+bool SameImage(const animkit::Image& a, const animkit::Image& b);
 // At most `colours` colours: exactly the image's own when it has no more (alpha at PS2
 // precision), else libimagequant's palette and remap (no dithering).
-Indexed Quantise(const Image& img, size_t colours);
+Indexed Quantise(const animkit::Image& img, size_t colours);
 
-// A texture's size checked against what the GS and the forms hold: each side a power of
-// two, 1..512. Throws animkit::Error naming the texture and the limit.
-void CheckTextureSize(const Image& img);
+// A texture's size checked against what the GS and the forms hold (kh2_texture_limits.hpp):
+// each side a power of two up to kMaxTextureSide. Throws animkit::Error naming the texture
+// and the limit.
+void CheckTextureSize(const animkit::Image& img);
 
 // The PSMCT32 rectangle an 8-bit (psm 19) or 4-bit (psm 20) picture of w x h is uploaded
 // as (the stock layout: TBW = 2 x DBW, TBP = DBP): its width and height in PSMCT32 texels,
@@ -49,8 +50,9 @@ struct FormWrite {
   std::vector<std::string> warnings;
   size_t kept = 0, reencoded = 0, added = 0;
 };
-// rebuild: lay the form out anew even when every image fits the template's layout.
-FormWrite WriteRawForm(ByteView form, const std::vector<Image>& decoded, const std::vector<const Image*>& images, bool rebuild = false);
-FormWrite WriteTim2(ByteView tim2, const std::vector<Image>& decoded, const std::vector<const Image*>& images);
+// rebuild: lay the form out anew even when every image fits the template's layout. An
+// empty template (form, tim2): a new one, every image added.
+FormWrite WriteRawForm(ByteView form, const std::vector<animkit::Image>& decoded, const std::vector<const animkit::Image*>& images, bool rebuild = false);
+FormWrite WriteTim2(ByteView tim2, const std::vector<animkit::Image>& decoded, const std::vector<const animkit::Image*>& images);
 
 }  // namespace animkit::kh2::detail
