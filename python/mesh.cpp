@@ -38,6 +38,12 @@ py::object RowsOrNone(const std::vector<Record>& records) {
   return records.empty() ? py::object(py::none()) : py::object(Rows<T, C>(records));
 }
 
+// The getter of a mesh's optional per-vertex array: its RowsOrNone.
+template <class T, size_t C, class Record>
+auto OptionalRows(std::vector<Record> Mesh::*rows) {
+  return [rows](const MeshRef& r) { return RowsOrNone<T, C>(r.mesh().*rows); };
+}
+
 // Flat indices as an (N / C, C) array.
 py::array_t<uint32_t> Grouped(const std::vector<uint32_t>& flat, size_t per) {
   py::array_t<uint32_t> out({static_cast<py::ssize_t>(flat.size() / per), static_cast<py::ssize_t>(per)});
@@ -166,15 +172,13 @@ void BindMeshes(py::module_& m) {
       }, "A rigid mesh's joint (its positions are in that joint's space); None otherwise.")
       .def_property_readonly("positions", [](const MeshRef& r) { return Rows<float, 3>(r.mesh().positions); },
                              "float32 (V, 3); a skinned mesh's in model space at the bind (rest) pose.")
-      .def_property_readonly("normals", [](const MeshRef& r) { return RowsOrNone<float, 3>(r.mesh().normals); },
-                             "float32 (V, 3) or None.")
-      .def_property_readonly("uvs", [](const MeshRef& r) { return RowsOrNone<float, 2>(r.mesh().uvs); },
+      .def_property_readonly("normals", OptionalRows<float, 3>(&Mesh::normals), "float32 (V, 3) or None.")
+      .def_property_readonly("uvs", OptionalRows<float, 2>(&Mesh::uvs),
                              "float32 (V, 2) or None: u right, v down from the image's top row (glTF's).")
-      .def_property_readonly("colors", [](const MeshRef& r) { return RowsOrNone<float, 4>(r.mesh().colors); },
-                             "float32 (V, 4) linear RGBA or None.")
-      .def_property_readonly("joints", [](const MeshRef& r) { return RowsOrNone<uint16_t, 4>(r.mesh().joints); },
+      .def_property_readonly("colors", OptionalRows<float, 4>(&Mesh::colors), "float32 (V, 4) linear RGBA or None.")
+      .def_property_readonly("joints", OptionalRows<uint16_t, 4>(&Mesh::joints),
                              "uint16 (V, 4) skeleton joint indices, or None when not skinned.")
-      .def_property_readonly("weights", [](const MeshRef& r) { return RowsOrNone<float, 4>(r.mesh().weights); },
+      .def_property_readonly("weights", OptionalRows<float, 4>(&Mesh::weights),
                              "float32 (V, 4), each row summing to 1, or None when not skinned.")
       .def_property_readonly("indices", [](const MeshRef& r) { return Grouped(r.mesh().triangles, 3); },
                              "uint32 (T, 3) triangles.")

@@ -1,6 +1,7 @@
 // Format options: the declarations every front end is built from, checked by the library.
 #include <animkit/formats/registry.hpp>
 #include "formats/common/options.hpp"
+#include "support/expect_same.hpp"
 #include "support/test_support.hpp"
 
 #include <algorithm>
@@ -10,6 +11,14 @@
 
 namespace animkit {
 namespace {
+
+using fields::Field;
+
+// What an option means, which every format declaring its name must agree on.
+constexpr auto kMeaning = fields::List(
+    Field{"type", &OptionSpec::type}, Field{"choices", &OptionSpec::choices}, Field{"help", &OptionSpec::help},
+    Field{"default_value", &OptionSpec::default_value}, Field{"min", &OptionSpec::min}, Field{"max", &OptionSpec::max},
+    Field{"min_exclusive", &OptionSpec::min_exclusive});
 
 std::string SetError(const std::string& name, const std::string& value) {
   Options o;
@@ -30,23 +39,33 @@ TEST(FormatOptions, UnknownNameIsAnErrorNamingTheKnownOnes) {
   EXPECT_TRUE(o.values().empty());  // nothing is kept from a rejected Set
 }
 
+// A value SetOption rejects, and the whole message it gives.
+struct Rejected {
+  const char* name;
+  const char* value;
+  const char* error;
+};
+void ExpectSetErrors(std::initializer_list<Rejected> rejected) {
+  for (const Rejected& r : rejected) EXPECT_EQ(SetError(r.name, r.value), r.error) << "--" << r.name << " " << r.value;
+}
+
 TEST(FormatOptions, BadChoicesNamesAndFlagsAreErrorsNamingWhatIsAllowed) {
-  EXPECT_EQ(SetError("euler", "xyz2"), "option --euler expects xyz|zyx, got 'xyz2'");
-  EXPECT_EQ(SetError("anm-set", "two words"), "option --anm-set expects a name without spaces, got 'two words'");
-  EXPECT_EQ(SetError("anm-set", ""), "option --anm-set expects a name without spaces, got ''");
-  EXPECT_EQ(SetError("raw", "yes"), "option --raw expects 1 or 0, got 'yes'");
+  ExpectSetErrors({{"euler", "xyz2", "option --euler expects xyz|zyx, got 'xyz2'"},
+                   {"anm-set", "two words", "option --anm-set expects a name without spaces, got 'two words'"},
+                   {"anm-set", "", "option --anm-set expects a name without spaces, got ''"},
+                   {"raw", "yes", "option --raw expects 1 or 0, got 'yes'"}});
 }
 
 TEST(FormatOptions, NumbersOutsideTheirRangeAreErrorsNamingTheRange) {
-  EXPECT_EQ(SetError("psx-rate", "fast"), "option --psx-rate expects a number 0..1000, got 'fast'");
-  EXPECT_EQ(SetError("psx-rate", "1000.5"), "option --psx-rate expects a number 0..1000, got '1000.5'");
-  EXPECT_EQ(SetError("psx-rate", "-1"), "option --psx-rate expects a number 0..1000, got '-1'");
-  EXPECT_EQ(SetError("anm-gap", "1.5"), "option --anm-gap expects a whole number 1..100000, got '1.5'");
-  EXPECT_EQ(SetError("rotation-divisor", "0"), "option --rotation-divisor expects a whole number 1..32767, got '0'");
-  EXPECT_EQ(SetError("canm-fps", "0"), "option --canm-fps expects a number > 0 and <= 1000, got '0'");
-  EXPECT_EQ(SetError("max-error-pos", "-0.5"), "option --max-error-pos expects a number >= 0, got '-0.5'");
-  EXPECT_EQ(SetError("kh2-tolerance", "nan"), "option --kh2-tolerance expects a number 0..1, got 'nan'");
-  EXPECT_EQ(SetError("psx-rate", "24 "), "option --psx-rate expects a number 0..1000, got '24 '");
+  ExpectSetErrors({{"psx-rate", "fast", "option --psx-rate expects a number 0..1000, got 'fast'"},
+                   {"psx-rate", "1000.5", "option --psx-rate expects a number 0..1000, got '1000.5'"},
+                   {"psx-rate", "-1", "option --psx-rate expects a number 0..1000, got '-1'"},
+                   {"anm-gap", "1.5", "option --anm-gap expects a whole number 1..100000, got '1.5'"},
+                   {"rotation-divisor", "0", "option --rotation-divisor expects a whole number 1..32767, got '0'"},
+                   {"canm-fps", "0", "option --canm-fps expects a number > 0 and <= 1000, got '0'"},
+                   {"max-error-pos", "-0.5", "option --max-error-pos expects a number >= 0, got '-0.5'"},
+                   {"kh2-tolerance", "nan", "option --kh2-tolerance expects a number 0..1, got 'nan'"},
+                   {"psx-rate", "24 ", "option --psx-rate expects a number 0..1000, got '24 '"}});
 }
 
 TEST(FormatOptions, GoodValuesAreKeptAndReadTyped) {
@@ -98,12 +117,7 @@ TEST(FormatOptions, EveryDeclarationIsConsistent) {
       }
       // A name several formats declare means the same everywhere.
       const OptionSpec& first = *FindOption(spec.name);
-      EXPECT_EQ(first.type, spec.type);
-      EXPECT_EQ(first.choices, spec.choices);
-      EXPECT_EQ(first.default_value, spec.default_value);
-      EXPECT_EQ(first.min, spec.min);
-      EXPECT_EQ(first.max, spec.max);
-      EXPECT_EQ(first.help, spec.help);
+      test::ExpectSameMembers(spec, first, "as first declared", kMeaning);
     }
   }
   EXPECT_EQ(AllOptions().size(), names.size());

@@ -1,5 +1,6 @@
 // glTF export and import of skinned meshes, materials and textures (docs/gltf.md), on
 // SkinnedArmScene (tools/synthetic): the numbers expected come from its layout.
+#include "support/expect_same.hpp"
 #include "support/test_support.hpp"
 
 #include <animkit/animkit.hpp>
@@ -15,6 +16,7 @@
 namespace animkit {
 namespace {
 
+using fields::Field;
 using nlohmann::json;
 
 // A GLB's JSON and BIN chunks.
@@ -119,23 +121,24 @@ TEST(GltfSkin, TheArmIsWrittenAsItsLayoutSays) {
   EXPECT_EQ(doc["asset"]["extras"]["animkit"]["missing_images"][0]["index"], 1);
 }
 
+// What an export and import must keep of a mesh, a material and a texture.
+constexpr auto kMeshMembers = fields::List(
+    Field{"name", &Mesh::name}, Field{"joint", &Mesh::joint}, Field{"positions", &Mesh::positions},
+    Field{"normals", &Mesh::normals}, Field{"uvs", &Mesh::uvs}, Field{"colors", &Mesh::colors},
+    Field{"joints", &Mesh::joints}, Field{"weights", &Mesh::weights}, Field{"triangles", &Mesh::triangles},
+    Field{"lines", &Mesh::lines}, Field{"material", &Mesh::material}, Field{"metadata", &Mesh::metadata});
+constexpr auto kMaterialMembers = fields::List(
+    Field{"name", &Material::name}, Field{"texture", &Material::texture}, Field{"alpha", &Material::alpha},
+    Field{"base_color", &Material::base_color}, Field{"double_sided", &Material::double_sided});
+// PNG pixels come back exactly.
+constexpr auto kImageMembers = fields::List(
+    Field{"name", &Image::name}, Field{"width", &Image::width}, Field{"height", &Image::height},
+    Field{"rgba", &Image::rgba}, Field{"source_format", &Image::source_format}, Field{"missing", &Image::missing});
+
 void ExpectSameMeshes(const Scene& out, const Scene& in) {
   ASSERT_EQ(out.meshes.size(), in.meshes.size());
   for (size_t m = 0; m < in.meshes.size(); ++m) {
-    const Mesh &a = in.meshes[m], &b = out.meshes[m];
-    SCOPED_TRACE(a.name);
-    EXPECT_EQ(b.name, a.name);
-    EXPECT_EQ(b.joint, a.joint);
-    EXPECT_EQ(b.positions, a.positions);
-    EXPECT_EQ(b.normals, a.normals);
-    EXPECT_EQ(b.uvs, a.uvs);
-    EXPECT_EQ(b.colors, a.colors);
-    EXPECT_EQ(b.joints, a.joints);
-    EXPECT_EQ(b.weights, a.weights);
-    EXPECT_EQ(b.triangles, a.triangles);
-    EXPECT_EQ(b.lines, a.lines);
-    EXPECT_EQ(b.material, a.material);
-    EXPECT_EQ(b.metadata, a.metadata);
+    test::ExpectSameMembers(out.meshes[m], in.meshes[m], in.meshes[m].name, kMeshMembers);
   }
 }
 
@@ -143,24 +146,14 @@ void ExpectSameLooks(const Scene& out, const Scene& in) {
   ASSERT_EQ(out.materials.size(), in.materials.size());
   for (size_t m = 0; m < in.materials.size(); ++m) {
     const Material &a = in.materials[m], &b = out.materials[m];
-    EXPECT_EQ(b.name, a.name);
-    EXPECT_EQ(b.texture, a.texture) << a.name;
-    EXPECT_EQ(b.base_color, a.base_color) << a.name;
-    EXPECT_EQ(b.alpha, a.alpha) << a.name;
+    test::ExpectSameMembers(b, a, a.name, kMaterialMembers);
     if (a.alpha == AlphaMode::Mask) {
       EXPECT_EQ(b.alpha_cutoff, a.alpha_cutoff) << a.name;
     }
-    EXPECT_EQ(b.double_sided, a.double_sided) << a.name;
   }
   ASSERT_EQ(out.textures.size(), in.textures.size());
   for (size_t t = 0; t < in.textures.size(); ++t) {
-    const Image &a = in.textures[t], &b = out.textures[t];
-    EXPECT_EQ(b.name, a.name);
-    EXPECT_EQ(b.width, a.width) << a.name;
-    EXPECT_EQ(b.height, a.height) << a.name;
-    EXPECT_EQ(b.rgba, a.rgba) << a.name << ": PNG pixels come back exactly";
-    EXPECT_EQ(b.source_format, a.source_format) << a.name;
-    EXPECT_EQ(b.missing, a.missing) << a.name;
+    test::ExpectSameMembers(out.textures[t], in.textures[t], in.textures[t].name, kImageMembers);
   }
 }
 

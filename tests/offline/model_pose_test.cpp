@@ -1,9 +1,11 @@
 // The two scale inheritance rules, a clip's model-space pose under them and the
 // conversion between them (docs/conventions.md). Expected values are worked by hand.
+#include "support/expect_same.hpp"
 #include "support/test_support.hpp"
 
 #include <animkit/offline/runtime_build.hpp>
 #include <animkit/runtime/sampling_job.hpp>
+#include <synthetic/synthetic_clips.hpp>
 
 #include <numbers>
 
@@ -12,29 +14,14 @@ namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
 
-// root (scaled 2 along x) -> child (1 along x, turned `angle` about z) -> tip (1 along x).
+// root -> child -> tip (1 along x), the joints of ScaledChainClip (root scaled 2 along x,
+// child 1 along x turned `angle` about z) and a tip to pose.
 Skeleton Chain() {
   Skeleton s;
   s.joints.push_back({"root", -1, {}});
   s.joints.push_back({"child", 0, {}});
   s.joints.push_back({"tip", 1, {{1, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}});
   return s;
-}
-
-Clip ChainClip(float angle, ScaleInheritance rule) {
-  Clip clip;
-  clip.name = "chain";
-  clip.scale_inheritance = rule;
-  clip.SetFrames(2, 30);
-  JointTrack& root = clip.tracks.emplace_back();
-  root.joint = "root";
-  root.scale.Add(0, {2, 1, 1});
-  root.scale.Add(FrameTime(1, 30), {2, 1, 1});
-  JointTrack& child = clip.tracks.emplace_back();
-  child.joint = "child";
-  child.translation.Add(0, {1, 0, 0});
-  child.rotation.Add(0, AxisAngle({0, 0, 1}, angle));
-  return clip;
 }
 
 std::vector<TransformTRS> Pose(const Clip& clip, const Skeleton& skeleton) {
@@ -57,7 +44,7 @@ TEST(ModelPose, TwoJointChainUnderBothRules) {
   for (const Expected& e : {Expected{ScaleInheritance::Matrix, {1, 2, 1}, {2, 1, 0}},
                             Expected{ScaleInheritance::PerAxis, {2, 1, 1}, {2, 2, 0}}}) {
     SCOPED_TRACE(e.rule == ScaleInheritance::Matrix ? "matrix" : "per axis");
-    const Clip clip = ChainClip(kPi / 2, e.rule);
+    const Clip clip = ScaledChainClip(kPi / 2, e.rule, 2);
     ClipModelPose model(clip, s);
     model.Compose(Pose(clip, s));
     test::ExpectVec(model.OfTrack(1).translation, 2, 0, 0);
@@ -75,7 +62,7 @@ TEST(ModelPose, TwoJointChainUnderBothRules) {
 
 TEST(ModelPose, ModelSpaceClipKeepsItsKeyedJoints) {
   const Skeleton s = Chain();
-  Clip clip = ChainClip(kPi / 2, ScaleInheritance::PerAxis);
+  Clip clip = ScaledChainClip(kPi / 2, ScaleInheritance::PerAxis, 2);
   clip.space = Space::Model;
   ClipModelPose model(clip, s);
   model.Compose(Pose(clip, s));
@@ -88,7 +75,7 @@ TEST(ModelPose, ModelSpaceClipKeepsItsKeyedJoints) {
 TEST(ModelPose, SkeletonOutOfOrderIsAnError) {
   Skeleton s = Chain();
   s.joints[0].parent = 2;
-  EXPECT_THROW((ClipModelPose(ChainClip(0, ScaleInheritance::Matrix), s)), Error);
+  EXPECT_THROW((ClipModelPose(ScaledChainClip(0, ScaleInheritance::Matrix, 2), s)), Error);
   std::vector<TransformTRS> local(3);
   std::vector<Mat4> m(3);
   EXPECT_FALSE(LocalToModel(s, local, ScaleInheritance::Matrix, m, {}));
@@ -99,7 +86,7 @@ TEST(ScaleInheritanceConversion, ExactWhereNoShearArises) {
   // diag(.5,1,1) Rz90 diag(2,1,1) has columns (0,2,0), (-.5,0,0), (0,0,1): Rz90, scale (2,.5,1),
   // and the translation diag(.5,1,1) (2,0,0) = (1,0,0).
   const Skeleton s = Chain();
-  const Clip original = ChainClip(kPi / 2, ScaleInheritance::PerAxis);
+  const Clip original = ScaledChainClip(kPi / 2, ScaleInheritance::PerAxis, 2);
   Clip clip = original;
   ConvertScaleInheritance(s, clip, ScaleInheritance::Matrix);
   EXPECT_EQ(clip.scale_inheritance, ScaleInheritance::Matrix);
@@ -126,7 +113,7 @@ TEST(ScaleInheritanceConversion, ClosestLocalsWhereShearWouldArise) {
   // relative to diag(2,1,1) that is (c,2s,0), (-s/2,c,0): sheared (dot 0.75), which a glTF
   // local cannot hold. The closest local keeps the origin exactly and the tip within the shear.
   const Skeleton s = Chain();
-  const Clip original = ChainClip(kPi / 4, ScaleInheritance::PerAxis);
+  const Clip original = ScaledChainClip(kPi / 4, ScaleInheritance::PerAxis, 2);
   Clip clip = original;
   ConvertScaleInheritance(s, clip, ScaleInheritance::Matrix);
   test::ExpectVec(clip.FindTrack("child")->translation.values[0], 1, 0, 0, 1e-6);
@@ -144,24 +131,19 @@ TEST(ScaleInheritanceConversion, ClosestLocalsWhereShearWouldArise) {
 
 TEST(ScaleInheritanceConversion, UniformScaleLeavesTheClipAsItIs) {
   const Skeleton s = Chain();
-  Clip clip = ChainClip(kPi / 4, ScaleInheritance::PerAxis);
+  Clip clip = ScaledChainClip(kPi / 4, ScaleInheritance::PerAxis, 2);
   clip.tracks[0].scale.values = {{2, 2, 2}, {3, 3, 3}};
   const Clip before = clip;
   ConvertScaleInheritance(s, clip, ScaleInheritance::Matrix);
   EXPECT_EQ(clip.scale_inheritance, ScaleInheritance::Matrix);
-  ASSERT_EQ(clip.tracks.size(), before.tracks.size());
-  for (size_t i = 0; i < clip.tracks.size(); ++i) {
-    EXPECT_EQ(clip.tracks[i].translation.values, before.tracks[i].translation.values);
-    EXPECT_EQ(clip.tracks[i].rotation.values, before.tracks[i].rotation.values);
-    EXPECT_EQ(clip.tracks[i].scale.values, before.tracks[i].scale.values);
-  }
+  test::ExpectSameKeyValues(clip, before);
 }
 
 // The playback runtime composes matrices: it plays a per-axis clip's closest matrix-rule
 // locals, the child's (1,0,0), Rz90, (2,.5,1) as above.
 TEST(ScaleInheritanceConversion, RuntimePlaysTheMatrixRuleLocals) {
   const Skeleton s = Chain();
-  const runtime::Animation a = BuildRuntimeAnimation(ChainClip(kPi / 2, ScaleInheritance::PerAxis), s);
+  const runtime::Animation a = BuildRuntimeAnimation(ScaledChainClip(kPi / 2, ScaleInheritance::PerAxis, 2), s);
   runtime::SamplingContext context(a.num_tracks);
   std::vector<runtime::SoaTransform> pose(size_t(a.num_soa_tracks()));
   ASSERT_TRUE((runtime::SamplingJob{&a, &context, 0, pose}.Run()));
@@ -175,7 +157,7 @@ TEST(ScaleInheritanceConversion, RuntimePlaysTheMatrixRuleLocals) {
 TEST(ScaleInheritanceConversion, GltfRoundTripReturnsPerAxisLocals) {
   Scene scene;
   scene.skeleton = Chain();
-  scene.clips.push_back(ChainClip(kPi / 2, ScaleInheritance::PerAxis));
+  scene.clips.push_back(ScaledChainClip(kPi / 2, ScaleInheritance::PerAxis, 2));
   const Bytes gltf = ExportGltf(scene, {false, {}});
   const std::string text(gltf.begin(), gltf.end());
   EXPECT_TRUE(test::Has(text, "\"scale_inheritance\": \"per_axis\""));

@@ -32,31 +32,37 @@ nlohmann::json InfoOf(const LoadedFile& loaded, InfoDetail detail) {
 // param), the frame list at byte 12.
 const Bytes kTriggers = {1, 1, 12, 0, 5, 0, 20, 0, 4, 1, 7, 0, 10, 0, 2, 1, 3, 0};
 
+// One row of a BAR's entry table.
+struct TableEntry {
+  uint16_t type;
+  const char* name;  // 4 characters
+  uint32_t offset, size;
+};
+
+// A BAR's 16-byte header and its entry table (docs/formats/kh2.md, "Archives").
+Bytes BarHead(int32_t mset_type, const std::vector<TableEntry>& table) {
+  ByteWriter w(Endian::Little);
+  w.Append(ByteView(reinterpret_cast<const uint8_t*>("BAR\x01"), 4));
+  w.U32(uint32_t(table.size())), w.U32(0), w.I32(mset_type);
+  for (const TableEntry& e : table) {
+    w.U16(e.type), w.U16(0);
+    w.Append(ByteView(reinterpret_cast<const uint8_t*>(e.name), 4));
+    w.U32(e.offset), w.U32(e.size);
+  }
+  return w.Take();
+}
+
 // An MSET: [0] an ANB at 0x40 holding the triggers entry at 0x20, [1] an empty slot,
 // [2] a second slot at [0]'s offset (a link); 6 bytes after the data no entry covers.
 Bytes HandMset() {
-  ByteWriter anb(Endian::Little);
-  anb.Append(ByteView(reinterpret_cast<const uint8_t*>("BAR\x01"), 4));
-  anb.U32(1), anb.U32(0), anb.I32(0);
-  anb.U16(kEntryTriggers), anb.U16(0);
-  anb.Append(ByteView(reinterpret_cast<const uint8_t*>("A000"), 4));
-  anb.U32(0x20), anb.U32(uint32_t(kTriggers.size()));
-  anb.Append(kTriggers);
-  const Bytes inner = anb.Take();
-  ByteWriter w(Endian::Little);
-  w.Append(ByteView(reinterpret_cast<const uint8_t*>("BAR\x01"), 4));
-  w.U32(3), w.U32(0), w.I32(2);
-  auto entry = [&](const char* name, uint32_t off, uint32_t size) {
-    w.U16(kEntryAnb), w.U16(0);
-    w.Append(ByteView(reinterpret_cast<const uint8_t*>(name), 4));
-    w.U32(off), w.U32(size);
-  };
-  entry("A000", 0x40, uint32_t(inner.size()));
-  entry("A001", 0x40 + uint32_t(inner.size()), 0);
-  entry("A002", 0x40, uint32_t(inner.size()));
-  w.Append(inner);
-  w.Fill(6, 0xEE);
-  return w.Take();
+  Bytes anb = BarHead(0, {{kEntryTriggers, "A000", 0x20, uint32_t(kTriggers.size())}});
+  anb.insert(anb.end(), kTriggers.begin(), kTriggers.end());
+  const auto size = uint32_t(anb.size());
+  Bytes mset = BarHead(2, {{kEntryAnb, "A000", 0x40, size}, {kEntryAnb, "A001", 0x40 + size, 0},
+                           {kEntryAnb, "A002", 0x40, size}});
+  mset.insert(mset.end(), anb.begin(), anb.end());
+  mset.insert(mset.end(), 6, 0xEE);
+  return mset;
 }
 
 TEST(InfoSummary, WarningsOfOneKindFoldIntoTheirFirst) {

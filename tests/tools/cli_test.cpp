@@ -2,6 +2,8 @@
 #include <animkit/formats/registry.hpp>
 #include "support/test_support.hpp"
 
+#include <synthetic/synthetic_clips.hpp>
+
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
@@ -76,17 +78,7 @@ TEST(Cli, SampleFollowsTheContract) {
 std::string WriteChainGltf(const std::filesystem::path& dir, ScaleInheritance rule) {
   Scene scene;
   scene.skeleton.joints = {{"root", -1, {}}, {"child", 0, {}}};
-  Clip& clip = scene.clips.emplace_back();
-  clip.name = "chain";
-  clip.scale_inheritance = rule;
-  clip.SetFrames(1, 30);
-  JointTrack& root = clip.tracks.emplace_back();
-  root.joint = "root";
-  root.scale.Add(0, {2, 1, 1});
-  JointTrack& child = clip.tracks.emplace_back();
-  child.joint = "child";
-  child.translation.Add(0, {1, 0, 0});
-  child.rotation.Add(0, AxisAngle({0, 0, 1}, 1.5707963f));
+  scene.clips.push_back(ScaledChainClip(1.5707963f, rule, 1));
   const std::string file = (dir / "chain.gltf").string();
   const Bytes bytes = ExportGltf(scene, {false, {}});
   std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));

@@ -1,5 +1,6 @@
 // The scenes every encoder runs on.
 #include <synthetic/synthetic.hpp>
+#include <synthetic/synthetic_clips.hpp>
 
 #include "corpus.hpp"
 
@@ -30,21 +31,11 @@ Scene SmallScene(int joints, size_t frames, unsigned seed, bool scale) {
 
 Scene CameraScene(size_t frames, unsigned seed) {
   Scene scene;
-  Clip clip;
-  clip.name = "camera";
-  clip.SetFrames(frames, 30);
-  CameraTrack cam;
-  cam.name = "camera";
-  for (size_t f = 0; f < frames; ++f) {
+  scene.clips.push_back(CameraClip(frames, [&](size_t f) {
     const double a = 2 * std::numbers::pi * double(f + seed) / double(frames + 1);
-    cam.times.push_back(FrameTime(f, 30));
-    cam.positions.push_back({float(300 * std::sin(a)), -50.0f * float(seed), float(-300 * std::cos(a))});
-    cam.targets.push_back({0, float(seed), 0});
-    cam.roll.push_back(float(0.05 * double(f)));
-    cam.yfov.push_back(0.8f);
-  }
-  clip.cameras.push_back(std::move(cam));
-  scene.clips.push_back(std::move(clip));
+    return CameraKey{{float(300 * std::sin(a)), -50.0f * float(seed), float(-300 * std::cos(a))}, {0, float(seed), 0},
+                     float(0.05 * double(f)), 0.8f};
+  }));
   return scene;
 }
 

@@ -4,6 +4,8 @@
 
 #include "sample_writers.hpp"
 
+#include <synthetic/synthetic_clips.hpp>
+
 #include <cmath>
 #include <numbers>
 
@@ -91,20 +93,11 @@ void WritePsxTmdSamples(const std::filesystem::path& dir) {
 
 void WritePsxAncSamples(const std::filesystem::path& dir) {
   // A camera circling the figure, rolling a little and zooming in.
-  Clip clip;
-  clip.name = "camera";
-  clip.SetFrames(45, 30);
-  CameraTrack cam;
-  cam.name = "camera";
-  for (size_t f = 0; f < clip.frame_count; ++f) {
+  const Clip clip = CameraClip(45, [](size_t f) {
     const double a = 2 * std::numbers::pi * double(f) / 45.0;
-    cam.times.push_back(FrameTime(f, 30));
-    cam.positions.push_back({float(600 * std::sin(a)), -120.0f, float(-600 * std::cos(a))});
-    cam.targets.push_back({0, -20, 0});
-    cam.roll.push_back(float(0.1 * std::sin(a)));
-    cam.yfov.push_back(float(0.9 - 0.3 * double(f) / 45.0));
-  }
-  clip.cameras.push_back(std::move(cam));
+    return CameraKey{{float(600 * std::sin(a)), -120.0f, float(-600 * std::cos(a))}, {0, -20, 0},
+                     float(0.1 * std::sin(a)), float(0.9 - 0.3 * double(f) / 45.0)};
+  });
   psx_anc::DecodeSettings settings;
   settings.fov = psx_anc::FovUnit::Projection;
   WriteSample(dir, "orbit.anc", psx_anc::Serialize(psx_anc::EncodeClip(clip, settings)));

@@ -2,6 +2,8 @@
 
 #include "sample_writers.hpp"
 
+#include <synthetic/synthetic_clips.hpp>
+
 #include <cmath>
 
 namespace animkit::samples {
@@ -37,23 +39,11 @@ Scene FigureModel() {
   model.skeleton = FigureSkeleton();
   for (size_t i = 0; i < model.skeleton.joints.size(); ++i)
     model.skeleton.joints[i].rest.translation = i == 0 ? Vec3{0, 10, 0} : Vec3{0, i % 3 == 0 ? -3.0f : 3.0f, 0};
-  Clip timeline;
-  timeline.name = "timeline";
-  timeline.SetFrames(101, 24);
-  for (size_t i = 0; i < model.skeleton.joints.size(); ++i) {
-    JointTrack t;
-    t.joint = model.skeleton.joints[i].name;
-    for (int f = 0; f <= 100; f += 6) {
-      const auto time = static_cast<Seconds>(f / 24.0);
-      const float u = static_cast<float>(f) * 0.15f + static_cast<float>(i);
-      t.rotation.Add(time, AxisAngle(Vec3{1, 0, 0}, 0.5f * std::sin(u)));
-      if (i == 0) {
-        t.translation.Add(time, Vec3{0, 10 + 0.5f * std::sin(2 * u), 0});
-      }
-    }
-    timeline.tracks.push_back(std::move(t));
-  }
-  model.clips.push_back(std::move(timeline));
+  model.clips.push_back(FigureTimeline(model.skeleton, 6, [](size_t i, int f, Seconds time, JointTrack& t) {
+    const float u = static_cast<float>(f) * 0.15f + static_cast<float>(i);
+    t.rotation.Add(time, AxisAngle(Vec3{1, 0, 0}, 0.5f * std::sin(u)));
+    if (i == 0) t.translation.Add(time, Vec3{0, 10 + 0.5f * std::sin(2 * u), 0});
+  }));
   return model;
 }
 
@@ -67,10 +57,7 @@ void WriteTextAnmSamples(const std::filesystem::path& dir) {
   WriteSample(dir, "figure_model.glb", ExportGltf(FigureModel(), GltfExportOptions{}));
 
   // The inverse: three clips laid out on one timeline by the encoder.
-  SyntheticSpec spec;
-  spec.joints = 6;
-  spec.frame_rate = 24;
-  spec.animate_scale = false;
+  SyntheticSpec spec{.joints = 6, .frame_rate = 24, .animate_scale = false};
   const Skeleton skeleton = SyntheticSkeleton(spec);
   std::vector<Clip> clips;
   const std::vector<std::pair<const char*, size_t>> names = {{"Body/walk", 13}, {"Body/run", 9}, {"idle", 7}};

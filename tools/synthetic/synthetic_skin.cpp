@@ -65,19 +65,18 @@ Scene SkinnedArmScene() {
   badge_material.alpha = AlphaMode::Blend;
   scene.materials = {skin_material, badge_material};
 
-  Clip bend;
+  Clip& bend = scene.clips.emplace_back();
   bend.name = "bend";
   bend.SetFrames(3, 30);
-  JointTrack upper;
+  const Seconds last = FrameTime(2, 30);  // both joints move linearly over frames 0..2
+  JointTrack& upper = bend.tracks.emplace_back();
   upper.joint = "upper";
   upper.translation.Add(0, {0, 0, 0});
-  upper.translation.Add(FrameTime(2, 30), {2, 0, 0});
-  JointTrack lower;
+  upper.translation.Add(last, {2, 0, 0});
+  JointTrack& lower = bend.tracks.emplace_back();
   lower.joint = "lower";
   lower.rotation.Add(0, {0, 0, 0, 1});
-  lower.rotation.Add(FrameTime(2, 30), AxisAngle({0, 0, 1}, float(std::numbers::pi / 2)));
-  bend.tracks = {upper, lower};
-  scene.clips.push_back(std::move(bend));
+  lower.rotation.Add(last, AxisAngle({0, 0, 1}, float(std::numbers::pi / 2)));
   return scene;
 }
 

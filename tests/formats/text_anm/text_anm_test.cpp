@@ -4,6 +4,8 @@
 
 #include "support/test_support.hpp"
 
+#include <synthetic/synthetic_clips.hpp>
+
 #include <nlohmann/json.hpp>
 #include <cmath>
 #include <fstream>
@@ -60,20 +62,10 @@ Skeleton Figure() { return FigureSkeleton(); }
 Scene FigureModel() {
   Scene model;
   model.skeleton = Figure();
-  Clip timeline;
-  timeline.name = "timeline";
-  timeline.SetFrames(101, 24);
-  for (size_t j = 0; j < model.skeleton.joints.size(); ++j) {
-    JointTrack t;
-    t.joint = model.skeleton.joints[j].name;
-    for (int f = 0; f <= 100; f += 4) {
-      const auto time = static_cast<Seconds>(f / 24.0);
-      t.translation.Add(time, Vec3{static_cast<float>(f), static_cast<float>(j), 0});
-      t.rotation.Add(time, AxisAngle(Vec3{0, 0, 1}, 0.01f * static_cast<float>(f)));
-    }
-    timeline.tracks.push_back(std::move(t));
-  }
-  model.clips.push_back(std::move(timeline));
+  model.clips.push_back(FigureTimeline(model.skeleton, 4, [](size_t j, int f, Seconds time, JointTrack& t) {
+    t.translation.Add(time, Vec3{static_cast<float>(f), static_cast<float>(j), 0});
+    t.rotation.Add(time, AxisAngle(Vec3{0, 0, 1}, 0.01f * static_cast<float>(f)));
+  }));
   return model;
 }
 
