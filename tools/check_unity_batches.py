@@ -17,7 +17,7 @@ import sys
 KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "catch", "decltype", "alignof", "static_assert",
             "operator", "requires", "noexcept", "alignas", "defined"}
 TYPE_HEAD = re.compile(r"\b(?:struct|class|union|enum(?:\s+class)?)\s+(\w+)\s*(?:final\s*)?(?::[^{]*)?$")
-FUNCTION_HEAD = re.compile(r"(~?\w+)\s*\((?:[^()]|\([^()]*\))*\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->[^{]*)?$")
+FUNCTION_HEAD = re.compile(r"((?:\w+::)*~?\w+)\s*\((?:[^()]|\([^()]*\))*\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->[^{]*)?$")
 
 
 def strip_code(text):
@@ -123,6 +123,8 @@ def main(argv):
         seen_batches += 1
         where = collections.defaultdict(list)
         for source in sources:
+            if not os.path.exists(source):
+                continue  # generated at build time (the preview's assets): no file-local code of ours
             for kind, name in sorted(local_names(source)):
                 where[name].append((kind, source))
         for name, places in sorted(where.items()):

@@ -12,7 +12,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Lower(std::string s) {
+std::string LowerCase(std::string s) {
   for (char& c : s)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return s;
@@ -62,11 +62,11 @@ Companion FindCompanion(const std::string& path, const FormatDescriptor& format)
   const std::string kinds = KindList(format);
   if (candidates.empty()) return {"", "no " + kinds + " file beside " + name + ": decoded without a skeleton file"};
 
-  const std::string stem = Lower(file.stem().string());
+  const std::string stem = LowerCase(file.stem().string());
   std::vector<std::string> exact, prefixed;
   for (const std::string& c : candidates) {
-    const std::string lower = Lower(c);
-    if (Lower(fs::path(c).stem().string()) == stem) exact.push_back(c);
+    const std::string lower = LowerCase(c);
+    if (LowerCase(fs::path(c).stem().string()) == stem) exact.push_back(c);
     if (lower.starts_with(stem)) prefixed.push_back(c);
   }
   auto chosen = [&](const std::string& c, const std::string& why) {

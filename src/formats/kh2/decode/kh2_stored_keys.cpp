@@ -174,7 +174,7 @@ struct SplineKey {
   Quat q, in, out;  // in/out: per second
 };
 
-Quat HermiteAt(const SplineKey& a, const SplineKey& b, double tau) {
+Quat RotationHermiteAt(const SplineKey& a, const SplineKey& b, double tau) {
   const double d = (b.tau - a.tau) / kEngineRate, u = (tau - a.tau) / (b.tau - a.tau);
   const double u2 = u * u, u3 = u2 * u;
   return Add(Add(Scale(a.q, 2 * u3 - 3 * u2 + 1), Scale(a.out, (u3 - 2 * u2 + u) * d)),
@@ -199,7 +199,7 @@ std::optional<std::vector<SplineKey>> RotationSpline(const ChannelFunction* ch, 
     const double half = frame_step / 2;
     for (double s = std::ceil((a.tau - tau0) / half + 1e-9); tau0 + s * half < b.tau - 1e-9; s += 1) {
       const double tau = tau0 + s * half;
-      const double err = AngleBetween(HermiteAt(a, b, tau), RotationAt(ch, tau, false).q);
+      const double err = AngleBetween(RotationHermiteAt(a, b, tau), RotationAt(ch, tau, false).q);
       if (err > worst) worst = err, worst_tau = tau;
     }
     if (worst <= tolerance) {

@@ -20,7 +20,7 @@ using Pixel = std::array<uint8_t, 4>;
 constexpr size_t kTim2HeaderSize = 0x10;
 constexpr size_t kPictureHeaderSize = 0x30;
 
-std::string N(uint64_t v) { return std::to_string(v); }
+std::string Number(uint64_t v) { return std::to_string(v); }
 
 // A colour of a TIM2 colour type (1: 16-bit A1B5G5R5, 2: 24-bit RGB, 3: 32-bit RGBA) at p.
 Pixel Colour(int type, const uint8_t* p) {
@@ -44,7 +44,7 @@ std::string TypeName(int image_type) {
     case 3: return "TIM2 32-bit direct";
     case 4: return "TIM2 4-bit indexed";
     case 5: return "TIM2 8-bit indexed";
-    default: return "TIM2 image type " + N(uint64_t(image_type));
+    default: return "TIM2 image type " + Number(uint64_t(image_type));
   }
 }
 
@@ -52,13 +52,13 @@ std::string TypeName(int image_type) {
 animkit::Image DecodePicture(ByteReader& r, const PictureHeader& h, const Limits& limits) {
   animkit::Image img;
   img.source_format = TypeName(h.image_type);
-  if (h.image_type < 1 || h.image_type > 5) r.Fail("unknown TIM2 image type " + N(h.image_type));
+  if (h.image_type < 1 || h.image_type > 5) r.Fail("unknown TIM2 image type " + Number(h.image_type));
   if (h.width == 0 || h.height == 0 || h.width > detail::kTim2MaxSide || h.height > detail::kTim2MaxSide)
-    r.Fail("TIM2 picture size " + N(h.width) + "x" + N(h.height) + " (1.." + N(detail::kTim2MaxSide) + " expected)");
+    r.Fail("TIM2 picture size " + Number(h.width) + "x" + Number(h.height) + " (1.." + Number(detail::kTim2MaxSide) + " expected)");
   CheckLimit(uint64_t(h.width) * h.height, &Limits::max_values, limits, "the pixels of a TIM2 picture", Place::At(r.absolute(r.tell())));
   const uint64_t bits = h.image_type == 4 ? 4 : h.image_type == 5 ? 8 : 8 * ColourBytes(h.image_type);
   const uint64_t need = (uint64_t(h.width) * h.height * bits + 7) / 8;
-  if (h.image_size < need) r.Fail("TIM2 image data of " + Hex(h.image_size) + " bytes; " + N(h.width) + "x" + N(h.height) + " needs " + Hex(need));
+  if (h.image_size < need) r.Fail("TIM2 image data of " + Hex(h.image_size) + " bytes; " + Number(h.width) + "x" + Number(h.height) + " needs " + Hex(need));
   const ByteView pixels = r.Take(h.image_size, "the TIM2 image data");
   std::vector<Pixel> palette;
   if (h.image_type >= 4) {
@@ -66,7 +66,7 @@ animkit::Image DecodePicture(ByteReader& r, const PictureHeader& h, const Limits
     if (clut_type < 1 || clut_type > 3) r.Fail("unknown TIM2 CLUT type " + Hex(h.clut_type));
     const size_t colours = h.clut_colours;
     if (colours == 0 || colours * ColourBytes(clut_type) > h.clut_size)
-      r.Fail("TIM2 CLUT of " + N(colours) + " colours in " + Hex(h.clut_size) + " bytes");
+      r.Fail("TIM2 CLUT of " + Number(colours) + " colours in " + Hex(h.clut_size) + " bytes");
     const ByteView clut = r.Take(h.clut_size, "the TIM2 CLUT");
     palette.resize(colours);
     const bool csm1 = (h.clut_type & 0x80) == 0 && colours >= 32;  // 16-colour CLUTs need no reorder
@@ -114,7 +114,7 @@ TextureSet DecodeTim2(ByteView data, uint64_t base, const Limits& limits) {
   r.Count(count, kPictureHeaderSize, "the TIM2 pictures");
   for (size_t i = 0; i < count; ++i) {
     animkit::Image img;
-    img.name = "texture " + N(i);
+    img.name = "texture " + Number(i);
     try {
       ByteReader p = r.Table(int64_t(at), 1, kPictureHeaderSize, 0, "a TIM2 picture");
       const PictureHeader h = ReadPictureHeader(p);
@@ -125,7 +125,7 @@ TextureSet DecodeTim2(ByteView data, uint64_t base, const Limits& limits) {
       decoded.name = img.name;
       // Mipmaps: level 0 comes first in the image data (the smaller levels after it, their
       // sizes in the header's mipmap block); the full-size picture is the texture.
-      if (h.mipmaps > 1) decoded.source_format += ", mipmap level 0 of " + N(h.mipmaps);
+      if (h.mipmaps > 1) decoded.source_format += ", mipmap level 0 of " + Number(h.mipmaps);
       img = std::move(decoded);
       at += h.total;
     } catch (const Error& e) {
@@ -135,7 +135,7 @@ TextureSet DecodeTim2(ByteView data, uint64_t base, const Limits& limits) {
       set.images.push_back(std::move(img));
       for (size_t j = i + 1; j < count; ++j) {  // the pictures after it cannot be found
         animkit::Image rest;
-        rest.name = "texture " + N(j), rest.source_format = "TIM2";
+        rest.name = "texture " + Number(j), rest.source_format = "TIM2";
         rest.missing = "follows a damaged TIM2 picture";
         set.images.push_back(std::move(rest));
       }
@@ -189,7 +189,7 @@ TextureSet DecodeTextures(ByteView entry, uint64_t base, const Limits& limits, B
   for (size_t k = 0; k < count; ++k) {
     std::vector<std::string> notes;
     std::vector<animkit::Image> images;
-    const std::string label = "set " + N(k);
+    const std::string label = "set " + Number(k);
     try {
       if (at[k] < table_end || at[k] >= entry.size())
         r.FailAt(8 + k * 4, "texture set offset " + Hex(at[k]) + " lies outside " + Hex(table_end) + ".." + Hex(entry.size()));
@@ -245,7 +245,7 @@ void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scen
       img.name = "texture " + std::to_string(index);
       img.missing = held == 0 && textures.container == "unreadable" ? "the texture entry could not be read"
                     : held == 0 ? "the MDLX has no texture entry (PC releases may keep textures elsewhere)"
-                              : "texture index " + std::to_string(index) + " is past the " + N(held) + " textures of the entry";
+                              : "texture index " + std::to_string(index) + " is past the " + Number(held) + " textures of the entry";
       warnings.push_back(mesh.name + ": " + img.missing);
       Material m;
       m.name = img.name;
