@@ -375,6 +375,8 @@ def part_import():
     sys.path.insert(0, HERE)
     import test_modules
     check(test_modules.run(ARGS["samples"], CLI), "the pure modules' checks failed (test_modules.py)")
+    import test_layout
+    check(test_layout.run(), "the add-on's layout checks failed (test_layout.py)")
     check_option_properties()
     axes = ["AUTO", "Y_UP", "KEEP", "Y_DOWN"]
     files = sample_files()
