@@ -15,9 +15,7 @@ namespace animkit {
 namespace {
 
 using namespace kh2;
-
-using kh2_test::CurveOf;
-using kh2_test::PackKey;
+using namespace kh2_test;
 
 // Two bones (1 the child of 0) at 30 fps, frames 0..10 (key times 0..20). Bone 0: translation X
 // Hermite at key times 0, 6, 20 (values 1, 4, 2; tangents per key-time unit in/out 0.5/0.5,

@@ -5,7 +5,7 @@
 
 #include "support/test_support.hpp"
 
-#include <bit>
+#include <tuple>
 
 namespace animkit {
 namespace {
@@ -58,15 +58,9 @@ TEST(Kh2Fields, ModelHeader) {
   Half(image, 0x9B), Half(image, 5);                                       // bones, textures
   Word(image, 0x1E0), Word(image, 0xC0), Word(image, 2);                   // bone table, skeleton data, groups
   const ModelHeader h = ReadImage<ModelHeader>(image, kModelHeader);
-  EXPECT_EQ(h.type, 3);
-  EXPECT_EQ(h.subtype, 1);
-  EXPECT_EQ(h.attributes, 0x20);
-  EXPECT_EQ(h.next_offset, 0x1A80u);
-  EXPECT_EQ(h.bone_count, 0x9B);
-  EXPECT_EQ(h.texture_count, 5);
-  EXPECT_EQ(h.bone_offset, 0x1E0u);
-  EXPECT_EQ(h.skeleton_data_offset, 0xC0u);
-  EXPECT_EQ(h.group_count, 2u);
+  EXPECT_EQ(std::tuple(h.type, h.subtype, h.attributes, h.next_offset, h.bone_count, h.texture_count, h.bone_offset,
+                       h.skeleton_data_offset, h.group_count),
+            std::tuple(3, 1, 0x20, 0x1A80u, uint16_t(0x9B), uint16_t(5), 0x1E0u, 0xC0u, 2u));
   EXPECT_EQ(fields::Size(kModelHeader), 0x20u);
   EXPECT_EQ(WriteImage(h, kModelHeader), image);
   ExpectNamed(CutError<ModelHeader>(image, 0x1E, kModelHeader), "offset 0x101c: group_count runs past the end");
@@ -83,13 +77,9 @@ TEST(Kh2Fields, GroupHeader) {
   Word(image, 1), Word(image, 4), Word(image, 312), Word(image, 0);  // flags, texture, polygons, field
   Word(image, 0x400), Word(image, 0x9F0), Word(image, 12), Word(image, 0xFFFFFFFF);
   const GroupHeader g = ReadImage<GroupHeader>(image, kGroupHeader);
-  EXPECT_EQ(g.render_flags, 1);
-  EXPECT_EQ(g.texture_index, 4);
-  EXPECT_EQ(g.polygon_count, 312);
-  EXPECT_EQ(g.dma_offset, 0x400u);
-  EXPECT_EQ(g.slot_table_offset, 0x9F0u);
-  EXPECT_EQ(g.dma_length, 12u);
-  EXPECT_EQ(g.unknown1c, 0xFFFFFFFFu);
+  EXPECT_EQ(std::tuple(g.render_flags, g.texture_index, g.polygon_count, g.dma_offset, g.slot_table_offset, g.dma_length,
+                       g.unknown1c),
+            std::tuple(1, 4, 312, 0x400u, 0x9F0u, 12u, 0xFFFFFFFFu));
   EXPECT_EQ(WriteImage(g, kGroupHeader), image);
   ExpectNamed(CutError<GroupHeader>(image, 0x16, kGroupHeader), "offset 0x1014: group matrix slot table offset");
 }
@@ -108,8 +98,7 @@ TEST(Kh2Fields, JointEntryAndRootPosition) {
   Bytes joint;
   Half(joint, 0x12), Half(joint, 0x81);
   const JointEntry j = ReadImage<JointEntry>(joint, kJointEntry);
-  EXPECT_EQ(j.joint, 0x12);
-  EXPECT_EQ(j.flags, 0x81);
+  EXPECT_EQ(std::tuple(j.joint, j.flags), std::tuple(int16_t(0x12), int16_t(0x81)));
   EXPECT_EQ(WriteImage(j, kJointEntry), joint);
   ExpectNamed(CutError<JointEntry>(joint, 3, kJointEntry), "offset 0x1002: flags runs past the end");
 
@@ -130,13 +119,9 @@ TEST(Kh2Fields, JointEntryAndRootPosition) {
 TEST(Kh2Fields, ConstraintAndActivation) {
   const Bytes image = {2, 1, 0x05, 0x00, 0xFE, 0xFF, 0xFF, 0xFF, 0x03, 0x00, 0x10, 0x00};
   const Constraint c = ReadImage<Constraint>(image, kConstraintRecord);
-  EXPECT_EQ(c.type, uint8_t(ConstraintType::Orientation));
-  EXPECT_EQ(c.temporary_active, 1);
-  EXPECT_EQ(c.joint, 5);
-  EXPECT_EQ(c.source, -2);
-  EXPECT_EQ(c.limiter, -1);
-  EXPECT_EQ(c.activation_count, 3);
-  EXPECT_EQ(c.activation_start, 16);
+  EXPECT_EQ(std::tuple(int(c.type), int(c.temporary_active), c.joint, c.source, c.limiter, c.activation_count,
+                       c.activation_start),
+            std::tuple(int(ConstraintType::Orientation), 1, int16_t(5), int16_t(-2), int16_t(-1), int16_t(3), int16_t(16)));
   EXPECT_EQ(WriteImage(c, kConstraintRecord), image);
   ExpectNamed(CutError<Constraint>(image, 3, kConstraintRecord), "offset 0x1002: joint runs past the end");
   ExpectNamed(CutError<Constraint>(image, 11, kConstraintRecord), "offset 0x100a: activation_start runs past the end");
@@ -144,8 +129,7 @@ TEST(Kh2Fields, ConstraintAndActivation) {
   Bytes activation;
   Float(activation, 12.5f), Word(activation, 1);
   const Activation a = ReadImage<Activation>(activation, kActivationRecord);
-  EXPECT_EQ(a.time, 12.5f);
-  EXPECT_EQ(a.active, 1);
+  EXPECT_EQ(std::tuple(a.time, a.active), std::tuple(12.5f, 1));
   EXPECT_EQ(WriteImage(a, kActivationRecord), activation);
 }
 
@@ -170,21 +154,15 @@ TEST(Kh2Fields, ExpressionAndNode) {
   Bytes expression;
   Half(expression, 7), Half(expression, uint16_t(Channel::RotateY)), Half(expression, 0), Half(expression, 3);
   const Expression e = ReadImage<Expression>(expression, kExpressionRecord);
-  EXPECT_EQ(e.joint, 7);
-  EXPECT_EQ(e.channel, int16_t(Channel::RotateY));
-  EXPECT_EQ(e.node, 3);
+  EXPECT_EQ(std::tuple(e.joint, e.channel, e.node), std::tuple(int16_t(7), int16_t(Channel::RotateY), int16_t(3)));
   EXPECT_EQ(WriteImage(e, kExpressionRecord), expression);
   ExpectNamed(CutError<Expression>(expression, 7, kExpressionRecord), "offset 0x1006: node runs past the end");
 
   Bytes node = {uint8_t(ExpressionNodeType::Mul), 1};
   Half(node, 0xFFFF), Float(node, 2.5f), Half(node, 4), Half(node, 0xFFFF);
   const ExpressionNode n = ReadImage<ExpressionNode>(node, kExpressionNodeRecord);
-  EXPECT_EQ(n.type, uint8_t(ExpressionNodeType::Mul));
-  EXPECT_EQ(n.flags, 1);
-  EXPECT_EQ(n.element, -1);
-  EXPECT_EQ(n.value, 2.5f);
-  EXPECT_EQ(n.car, 4);
-  EXPECT_EQ(n.cdr, -1);
+  EXPECT_EQ(std::tuple(int(n.type), int(n.flags), n.element, n.value, n.car, n.cdr),
+            std::tuple(int(ExpressionNodeType::Mul), 1, int16_t(-1), 2.5f, int16_t(4), int16_t(-1)));
   EXPECT_EQ(WriteImage(n, kExpressionNodeRecord), node);
   ExpectNamed(CutError<ExpressionNode>(node, 6, kExpressionNodeRecord), "offset 0x1004: value runs past the end");
 }
@@ -195,10 +173,7 @@ TEST(Kh2Fields, BarEntryIsOneType) {
   for (char c : {'A', '1', '0', '1'}) image.push_back(uint8_t(c));
   Word(image, 0x40), Word(image, 0x1234);
   const BarEntry e = ReadImage<BarEntry>(image, kBarEntry);
-  EXPECT_EQ(e.type, kEntryMotion);
-  EXPECT_EQ(e.Name(), "A101");
-  EXPECT_EQ(e.offset, 0x40u);
-  EXPECT_EQ(e.size, 0x1234u);
+  EXPECT_EQ(std::tuple(e.type, e.Name(), e.offset, e.size), std::tuple(kEntryMotion, std::string("A101"), 0x40u, 0x1234u));
   EXPECT_EQ(WriteImage(e, kBarEntry), image);
   ExpectNamed(CutError<BarEntry>(image, 10, kBarEntry), "offset 0x1008: offset runs past the end");
   // `info` keys the entry as the list names its fields; the name is shown as text.

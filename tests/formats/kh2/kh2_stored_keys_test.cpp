@@ -17,9 +17,7 @@ extern const FormatDescriptor kKh2BarFormat;
 namespace {
 
 using namespace kh2;
-
-using kh2_test::CurveOf;
-using kh2_test::PackKey;
+using namespace kh2_test;
 
 // One bone at 30 fps, frames 0..10 (key times 0..20, two per frame). Translation X: Hermite
 // keys at key times 0, 6 and 20 (values 1, 4, 2; tangents per key-time unit 0.5, -0.25 / 0.1, 0);
