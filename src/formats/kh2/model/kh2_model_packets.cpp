@@ -316,6 +316,35 @@ PacketOut ObjectPacket(const Packing& p, const Mesh& mesh, const VertexData& dat
   return {std::move(out), p.bones};
 }
 
+// The shadow packet (type 2) as one V4-32 unpack of its VU image: STCYCL 1,1, UNPACK
+// V4-32 runs of at most 255 qwords from 0, MSCNT. The image: a 3-qword header, strip nodes
+// from qword 3 (no u, v), each position one vertex on one bone (w 1), the per-slot counts.
+Bytes ShadowPacket(const std::vector<StripNode>& strip, const std::vector<std::array<float, 4>>& positions,
+                   const std::vector<int32_t>& per_slot) {
+  std::vector<uint32_t> words(12, 0);
+  auto qword = [&] { return uint32_t(words.size() / 4); };
+  words[0] = uint32_t(kPacketShadow);
+  words[4] = uint32_t(strip.size()), words[5] = 3;
+  for (const auto& n : strip) words.insert(words.end(), {0u, 0u, uint32_t(n.index), uint32_t(n.flag)});
+  words[8] = uint32_t(positions.size()), words[9] = qword();
+  for (const auto& p : positions)
+    for (float f : p) words.push_back(std::bit_cast<uint32_t>(f));
+  words[6] = qword(), words[11] = uint32_t(per_slot.size());
+  for (int32_t n : per_slot) words.push_back(uint32_t(n));
+  while (words.size() % 4) words.push_back(0);
+  words[7] = qword();  // the bones' matrices go here at run time
+  Bytes out;
+  le::Append32(out, 0x01000101);  // STCYCL cl 1 wl 1
+  for (size_t start = 0; start < qword(); start += 255) {
+    const size_t n = std::min<size_t>(255, qword() - start);
+    le::Append32(out, 0x6C000000u | uint32_t(n) << 16 | uint32_t(start));  // UNPACK V4-32
+    for (size_t w = start * 4; w < (start + n) * 4; ++w) le::Append32(out, words[w]);
+  }
+  le::Append32(out, 0x17000000);  // MSCNT
+  while (out.size() % 16) le::Append32(out, 0);
+  return out;
+}
+
 std::vector<Mat4> Inverses(const std::vector<Mat4>& bind) {
   std::vector<Mat4> inv;
   inv.reserve(bind.size());
@@ -362,7 +391,7 @@ std::vector<PacketOut> BuildShadowPackets(const Mesh& mesh, const std::vector<Ma
     }
     std::vector<StripNode> strip;
     for (const Node& n : p.nodes) strip.push_back({0, 0, int32_t(index.at(data.weld[n.vertex])), n.flag});
-    out.push_back({ShadowPacketBytes(strip, pos, per_slot), p.bones});
+    out.push_back({ShadowPacket(strip, pos, per_slot), p.bones});
   }
   return out;
 }
