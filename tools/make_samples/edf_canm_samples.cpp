@@ -15,7 +15,21 @@ SyntheticSpec SoldierSpec() {
   return {.joints = 11, .frames = 31, .frame_rate = 30, .translation_scale = 0.5f};
 }
 
-Skeleton Soldier() { return SyntheticSkeleton(SoldierSpec()); }
+// The soldier's joints in the order its MDB stores them (edf_mdb::BoneOrder), so that its
+// CANM and CAS files list the bones as the model does.
+Skeleton Soldier() {
+  const Skeleton built = SyntheticSkeleton(SoldierSpec());
+  const std::vector<size_t> order = edf_mdb::BoneOrder(built);
+  std::vector<int> position(order.size());
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = int(i);
+  Skeleton s;
+  for (size_t j : order) {
+    Joint joint = built.joints[j];
+    if (joint.parent >= 0) joint.parent = position[size_t(joint.parent)];
+    s.joints.push_back(std::move(joint));
+  }
+  return s;
+}
 
 // Two clips that share their leg motion, plus a Scene_Root bone the skeleton lacks.
 std::vector<Clip> SoldierClips(bool animate_scale, size_t frames) {
@@ -23,7 +37,7 @@ std::vector<Clip> SoldierClips(bool animate_scale, size_t frames) {
   spec.frames = frames;
   spec.animate_scale = animate_scale;
   spec.name = "walk";
-  const Skeleton skeleton = Soldier();
+  const Skeleton skeleton = SyntheticSkeleton(SoldierSpec());  // tracks by name: any joint order
   Clip walk = SyntheticClip(skeleton, spec);
   spec.name = "idle";
   spec.seed = 3;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <animkit/core/format.hpp>
+#include <animkit/formats/edf_names.hpp>
 
 #include <array>
 #include <cstdint>
@@ -79,10 +80,7 @@ struct Channel {
   }
 };
 
-struct NameEntry {
-  uint32_t offset = 0;  // from the entry itself
-  std::string name;     // UTF-8 (read-only)
-};
+using NameEntry = edf::NameEntry;
 
 struct File {
   uint32_t version = kVersion5;

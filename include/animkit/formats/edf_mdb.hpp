@@ -13,6 +13,7 @@
 #pragma once
 
 #include <animkit/core/format.hpp>
+#include <animkit/formats/edf_names.hpp>
 
 #include <array>
 #include <cstdint>
@@ -46,10 +47,7 @@ struct Bone {
   std::array<float, 8> unknown{};        // unknown, kept verbatim
 };
 
-struct NameEntry {
-  uint32_t offset = 0;  // from the entry; 0 = no name
-  std::string name;     // UTF-8 (read-only)
-};
+using NameEntry = edf::NameEntry;
 
 struct File {
   uint32_t version = kVersionEdf5;
@@ -217,6 +215,9 @@ struct WriteResult {
 WriteResult WriteModel(const Scene& scene, const File& templ, const WriteOptions& options);
 // A new model in the stock layout of options.version; limits checked (errors name the mesh).
 WriteResult WriteModel(const Scene& scene, const WriteOptions& options);
+// The joints of skeleton in the order a new model stores its bones: depth-first pre-order
+// (the engine derives subtree ranges from it).
+std::vector<size_t> BoneOrder(const Skeleton& skeleton);
 
 // ---- DDS textures ------------------------------------------------------------------------
 // Mip 0 of a DDS: uncompressed RGB(A) by its bit masks, BC1/BC2/BC3 (libsquish). Other

@@ -267,4 +267,9 @@ WriteResult NewWriter::Run() {
 
 WriteResult WriteModel(const Scene& scene, const WriteOptions& options) { return NewWriter(scene, options).Run(); }
 
+std::vector<size_t> BoneOrder(const Skeleton& skeleton) {
+  std::vector<int> depth;
+  return PreOrder(skeleton, depth);
+}
+
 }  // namespace animkit::edf_mdb

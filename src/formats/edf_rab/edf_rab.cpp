@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 
 namespace animkit::edf_rab {
 
@@ -47,6 +48,17 @@ File Parse(ByteView data) {
     f.pool_end = std::max(f.pool_end, uint64_t(int64_t(at) + offset) + 2 * (Utf16Units(name) + 1));
     return name;
   };
+  // A record's fields and its pool name; the error when the name does not read.
+  auto read_named = [&](ByteReader& table, auto& rec, const auto& list, const std::string& what) -> std::optional<std::string> {
+    rec.at = table.absolute(table.tell());
+    fields::ReadAll(table, rec, list);
+    try {
+      rec.name = pool_string(rec.at, rec.name_offset, what);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  };
 
   f.folders.resize(h.folder_count);
   for (size_t i = 0; i < f.folders.size(); ++i) {
@@ -59,12 +71,8 @@ File Parse(ByteView data) {
   f.members.resize(h.member_count);
   for (size_t i = 0; i < f.members.size(); ++i) {
     MemberRecord& m = f.members[i];
-    m.at = members.absolute(members.tell());
-    fields::ReadAll(members, m, kMemberFields);
-    try {
-      m.name = pool_string(m.at, m.name_offset, "the name of member " + std::to_string(i));
-    } catch (const Error& e) {
-      f.damaged.push_back(MemberLabel(i, m) + ": " + e.what());
+    if (const auto error = read_named(members, m, kMemberFields, "the name of member " + std::to_string(i))) {
+      f.damaged.push_back(MemberLabel(i, m) + ": " + *error);
       continue;
     }
     if (m.folder < f.folders.size()) {
@@ -92,13 +100,8 @@ File Parse(ByteView data) {
   std::vector<bool> indexed(h.member_count, false);
   for (size_t i = 0; i < f.index.size(); ++i) {
     IndexRecord& e = f.index[i];
-    e.at = index.absolute(index.tell());
-    fields::ReadAll(index, e, kIndexFields);
-    try {
-      e.name = pool_string(e.at, e.name_offset, "the name of sorted index entry " + std::to_string(i));
-    } catch (const Error& error) {
-      f.warnings.push_back(std::string("sorted index entry ") + std::to_string(i) + ": " + error.what());
-    }
+    if (const auto error = read_named(index, e, kIndexFields, "the name of sorted index entry " + std::to_string(i)))
+      f.warnings.push_back(std::string("sorted index entry ") + std::to_string(i) + ": " + *error);
     if (e.member >= h.member_count) {
       f.warnings.push_back("offset " + Hex(e.at + 4) + ": sorted index entry " + std::to_string(i) + " names member " +
                            std::to_string(e.member) + ", but the archive has " + std::to_string(h.member_count));
