@@ -102,6 +102,17 @@ Bytes Tim2(const std::vector<uint8_t>& index, const std::vector<std::array<uint8
   return t;
 }
 
+// An added TIM2 picture of a 2x2 image of colour (7, 8, 9): 8-bit, 256 32-bit colours (4
+// index bytes padded to 16), the colour at CLUT entry 0.
+void AppendAddedPicture(Bytes& want) {
+  Put32(want, 0x30 + 16 + 1024), Put32(want, 1024), Put32(want, 16);
+  want.insert(want.end(), {0x30, 0, 0, 1, 0, 1, 3, 5, 2, 0, 2, 0});
+  want.resize(want.size() + 0x18 + 16, 0);
+  Bytes clut(1024, 0);
+  clut[0] = 7, clut[1] = 8, clut[2] = 9, clut[3] = 0x80;
+  want.insert(want.end(), clut.begin(), clut.end());
+}
+
 TEST(Kh2TextureWrite, ATim2PictureChangedInPlaceAndOneAdded) {
   const Bytes tim2 = Tim2({0, 1, 0, 1, 1, 0, 1, 0}, {{1, 2, 3, 0x80}, {4, 5, 6, 0x80}});
   const TextureSet old = DecodeTextures(tim2);
@@ -116,13 +127,7 @@ TEST(Kh2TextureWrite, ATim2PictureChangedInPlaceAndOneAdded) {
   // CSM1 slot 2; the rest of the CLUT as it was.
   Bytes want = Tim2({0, 1, 0, 1, 1, 0, 1, 2}, {{1, 2, 3, 0x80}, {4, 5, 6, 0x80}, {9, 9, 9, 0x80}});
   want[6] = 2;  // two pictures
-  // Picture 1: 8-bit, 256 32-bit colours, 2x2 (4 index bytes padded to 16).
-  Put32(want, 0x30 + 16 + 1024), Put32(want, 1024), Put32(want, 16);
-  want.insert(want.end(), {0x30, 0, 0, 1, 0, 1, 3, 5, 2, 0, 2, 0});
-  want.resize(want.size() + 0x18 + 16, 0);
-  Bytes clut(1024, 0);
-  clut[0] = 7, clut[1] = 8, clut[2] = 9, clut[3] = 0x80;
-  want.insert(want.end(), clut.begin(), clut.end());
+  AppendAddedPicture(want);
   EXPECT_EQ(w.entry, want);
   const TextureSet back = DecodeTextures(w.entry);
   EXPECT_TRUE(back.warnings.empty());
@@ -139,12 +144,7 @@ TEST(Kh2TextureWrite, ANewTim2HasAddedPictures) {
   EXPECT_EQ(w.added, 1u);
   Bytes want = {'T', 'I', 'M', '2', 4, 0, 1, 0};
   want.resize(0x10, 0);
-  Put32(want, 0x30 + 16 + 1024), Put32(want, 1024), Put32(want, 16);
-  want.insert(want.end(), {0x30, 0, 0, 1, 0, 1, 3, 5, 2, 0, 2, 0});
-  want.resize(want.size() + 0x18 + 16, 0);
-  Bytes clut(1024, 0);
-  clut[0] = 7, clut[1] = 8, clut[2] = 9, clut[3] = 0x80;
-  want.insert(want.end(), clut.begin(), clut.end());
+  AppendAddedPicture(want);
   EXPECT_EQ(w.entry, want);
   EXPECT_EQ(DecodeTextures(w.entry).images.at(0).rgba, img.rgba);
 }

@@ -180,22 +180,22 @@ void AppendTransfer(Bytes& b, size_t dbp, size_t dbw, size_t w, size_t h, uint32
   const uint32_t qwc = uint32_t(w * h * 4 / 16);
   AppendWords(b, {0x10000006, 0, 0x13000000, 0x50000006, 4, 0x10000000, 0xE, 0});
   AppendRegister(b, uint64_t(dbp) << 32 | uint64_t(dbw) << 48, 0x50);  // BITBLTBUF, DPSM PSMCT32
-  AppendRegister(b, 0, 0x51);                                           // TRXPOS
-  AppendRegister(b, uint64_t(w) | uint64_t(h) << 32, 0x52);             // TRXREG
-  AppendRegister(b, 0, 0x53);                                           // TRXDIR
-  AppendWords(b, {qwc | 0x8000, 0x08000000, 0, 0});                 // IMAGE GIF tag
-  AppendWords(b, {0x30000000 | qwc, offset, 0, 0x50000000 | qwc});  // DMA REF, VIF DIRECT
-  AppendWords(b, {0x60000000, 0, 0x13000000, 0});                   // DMA RET
+  AppendRegister(b, 0, 0x51);                                          // TRXPOS
+  AppendRegister(b, uint64_t(w) | uint64_t(h) << 32, 0x52);            // TRXREG
+  AppendRegister(b, 0, 0x53);                                          // TRXDIR
+  AppendWords(b, {qwc | 0x8000, 0x08000000, 0, 0});                    // IMAGE GIF tag
+  AppendWords(b, {0x30000000 | qwc, offset, 0, 0x50000000 | qwc});     // DMA REF, VIF DIRECT
+  AppendWords(b, {0x60000000, 0, 0x13000000, 0});                      // DMA RET
 }
 
 Bytes DefaultGsInfo() {
   Bytes b;
   AppendWords(b, {0x10000008, 0, 0x13000000, 0x50000008, 0x8007, 0x10000000, 0xE, 0});
   AppendRegister(b, 0, 0x3F), AppendRegister(b, 0, 0x34), AppendRegister(b, 0, 0x36);  // TEXFLUSH, MIPTBP1, MIPTBP2
-  AppendRegister(b, uint64_t(4) << 61, 0x16);                             // TEX2: CLUT load (CLD 4)
-  AppendRegister(b, 0x20, 0x14);                                          // TEX1
-  AppendRegister(b, uint64_t(1) << 34, 0x06);                             // TEX0: TCC RGBA
-  AppendRegister(b, 0xA, 0x08);                                           // CLAMP: region clamp on both
+  AppendRegister(b, uint64_t(4) << 61, 0x16);                                          // TEX2: CLUT load (CLD 4)
+  AppendRegister(b, 0x20, 0x14);                                                       // TEX1
+  AppendRegister(b, uint64_t(1) << 34, 0x06);                                          // TEX0: TCC RGBA
+  AppendRegister(b, 0xA, 0x08);                                                        // CLAMP: region clamp on both
   AppendWords(b, {0x60000000, 0, 0x13000000, 0});
   return b;
 }
