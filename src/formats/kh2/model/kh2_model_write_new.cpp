@@ -79,7 +79,6 @@ Bytes WriteNewModelEntry(const std::vector<BoneRecord>& bones, const std::vector
   for (const Mesh& m : meshes)
     (m.metadata.is_object() && m.metadata.contains(kMeshModelRoleKey) && m.metadata[kMeshModelRoleKey] == "shadow" ? shadow : object)
         .push_back(&m);
-  if (object.empty()) throw Error::General("no mesh to write: a KH2 model needs at least one group");
   const size_t skeleton_at = fields::Size(kModelHeader) + fields::Size(kGroupHeader) * object.size();
   const size_t bones_at = skeleton_at + fields::Size(kSkeletonData);
   ByteWriter w(Endian::Little);
