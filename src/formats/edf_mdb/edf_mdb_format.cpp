@@ -2,6 +2,7 @@
 #include <animkit/formats/edf_mdb.hpp>
 
 #include "formats/common/document.hpp"
+#include "formats/common/edf.hpp"
 #include "formats/common/options.hpp"
 #include "edf_mdb_fields.hpp"
 #include "edf_mdb_write.hpp"
@@ -105,14 +106,8 @@ std::unique_ptr<Document> Read(ByteView data, const ReadContext& context) {
   return std::make_unique<MdbDocument>(Parse(data), context.path, context.neighbour);
 }
 
-// Shares --edf-version with the EDF CAS writer: declared the same in both (help included).
-const ChoiceOption<uint32_t> kVersionOption{
-    {.name = "edf-version",
-     .help = "EDF version to write. CAS: 4.1 (0x200), 5 (0x203) or 6 (0x204); an older set given as input or "
-             "--template is converted to 6 (tables renumbered, CANM 768); default: the template's or input's, else 6. "
-             "MDB without --template: 5 and 4.1 write version 0x14, 6 writes 0x20; default: the input's, else 6",
-     .use = OptionUse::Write},
-    {{"6", kVersionEdf6}, {"5", kVersionEdf5}, {"4.1", kVersionEdf5}}};
+const ChoiceOption<uint32_t> kVersionOption{edf::VersionSpec(),
+                                            {{"6", kVersionEdf6}, {"5", kVersionEdf5}, {"4.1", kVersionEdf5}}};
 
 std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   const auto* templ = context.templ ? dynamic_cast<const MdbDocument*>(context.templ->document) : nullptr;

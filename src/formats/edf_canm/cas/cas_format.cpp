@@ -5,6 +5,7 @@
 
 #include "formats/common/descriptors.hpp"
 #include "formats/common/document.hpp"
+#include "formats/common/edf.hpp"
 #include "formats/common/options.hpp"
 #include "cas_fields.hpp"
 
@@ -16,13 +17,8 @@ namespace animkit {
 namespace edf_canm::cas {
 namespace {
 
-const ChoiceOption<uint32_t> kEdfVersionOption{
-    {.name = "edf-version",
-     .help = "EDF version to write. CAS: 4.1 (0x200), 5 (0x203) or 6 (0x204); an older set given as input or "
-             "--template is converted to 6 (tables renumbered, CANM 768); default: the template's or input's, else 6. "
-             "MDB without --template: 5 and 4.1 write version 0x14, 6 writes 0x20; default: the input's, else 6",
-     .use = OptionUse::Write},
-    {{"6", kVersion6}, {"5", kVersion5}, {"4.1", kVersion41}}};
+const ChoiceOption<uint32_t> kEdfVersionOption{edf::VersionSpec(),
+                                               {{"6", kVersion6}, {"5", kVersion5}, {"4.1", kVersion41}}};
 
 std::string GameOf(uint32_t version) {
   return version == kVersion6 ? "EDF 6" : version == kVersion5 ? "EDF 5" : "EDF 4.1";
