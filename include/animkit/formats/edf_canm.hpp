@@ -18,7 +18,6 @@
 #pragma once
 
 #include <animkit/core/format.hpp>
-#include <animkit/formats/edf_names.hpp>
 
 #include <array>
 #include <cstdint>
@@ -80,7 +79,10 @@ struct Channel {
   }
 };
 
-using NameEntry = edf::NameEntry;
+struct NameEntry {
+  uint32_t offset = 0;  // from the entry itself
+  std::string name;     // UTF-8 (read-only)
+};
 
 struct File {
   uint32_t version = kVersion5;

@@ -13,7 +13,6 @@
 #pragma once
 
 #include <animkit/core/format.hpp>
-#include <animkit/formats/edf_names.hpp>
 
 #include <array>
 #include <cstdint>
@@ -47,7 +46,10 @@ struct Bone {
   std::array<float, 8> unknown{};        // unknown, kept verbatim
 };
 
-using NameEntry = edf::NameEntry;
+struct NameEntry {
+  uint32_t offset = 0;  // from the entry; 0 = no name
+  std::string name;     // UTF-8 (read-only)
+};
 
 struct File {
   uint32_t version = kVersionEdf5;

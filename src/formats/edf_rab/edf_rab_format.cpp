@@ -295,7 +295,7 @@ class RabDocument final : public FileDocument<File, kEdfRabFormat, Serialize> {
 int Probe(ByteView data, std::string_view extension) {
   const bool named = extension == ".rab" || extension == ".mrab";
   if (data.size() >= 8 && std::memcmp(data.data(), "SSA\0", 4) == 0) {
-    const uint32_t v = uint32_t(data[4]) | uint32_t(data[5]) << 8 | uint32_t(data[6]) << 16 | uint32_t(data[7]) << 24;
+    const uint32_t v = le::Load32(data.data() + 4);
     if (v == kVersion && data.size() >= kHeaderSize) return kProbeMagic;
     return named ? kProbeDamaged : kProbeStructure;
   }

@@ -156,7 +156,7 @@ Bytes Patched(const File& f, Bytes image) {
       const int64_t at = words + int64_t(4 * i);
       if (at < 0 || size_t(at) + 4 > image.size())
         throw Error::AtOffset(t.at + 8, "tcontrol " + Quoted(t.name) + ": its words lie outside the file");
-      for (size_t b = 0; b < 4; ++b) image[size_t(at) + b] = uint8_t(t.words[i] >> (8 * b));
+      le::Store32(image.data() + size_t(at), t.words[i]);
     }
   }
   for (const VControl& v : f.vcontrols) fields::WriteAt(image, v.at, Endian::Little, v, kVControl);
@@ -432,7 +432,7 @@ Name AddString(File& file, const std::string& utf8) {
   n.text = utf8;
   n.place = Name::Place::Strings;
   n.at = file.strings.size();
-  for (uint16_t u : Utf16FromUtf8(utf8)) file.strings.push_back(uint8_t(u)), file.strings.push_back(uint8_t(u >> 8));
+  for (uint16_t u : Utf16FromUtf8(utf8)) le::Append16(file.strings, u);
   file.strings.push_back(0), file.strings.push_back(0);
   return n;
 }

@@ -168,7 +168,7 @@ class CasDocument final : public FileDocument<File, kEdfCasFormat, Serialize> {
 
 int Probe(ByteView data, std::string_view extension) {
   if (data.size() >= 8 && std::memcmp(data.data(), "CAS\0", 4) == 0) {
-    const uint32_t v = uint32_t(data[4]) | uint32_t(data[5]) << 8 | uint32_t(data[6]) << 16 | uint32_t(data[7]) << 24;
+    const uint32_t v = le::Load32(data.data() + 4);
     return v == kVersion41 || v == kVersion5 || v == kVersion6 ? kProbeMagic : kProbeDamaged;
   }
   return extension == ".cas" ? kProbeExtension : kProbeNone;
