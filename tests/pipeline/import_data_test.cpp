@@ -16,16 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-uint32_t U32At(const Bytes& b, size_t at) {
-  return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
-}
 
-float F32At(const Bytes& b, size_t at) {
-  const uint32_t u = U32At(b, at);
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
 // The file split as the layout says: the header's JSON and where the data starts.
 struct ImportFile {
@@ -37,8 +28,8 @@ ImportFile ParseLayout(const Bytes& b) {
   ImportFile f;
   EXPECT_GE(b.size(), 16u);
   EXPECT_EQ(std::string(b.begin(), b.begin() + 8), "AKIMPORT");
-  EXPECT_EQ(U32At(b, 8), 3u);  // version
-  const uint32_t h = U32At(b, 12);
+  EXPECT_EQ(le::Load32At(b, 8), 3u);  // version
+  const uint32_t h = le::Load32At(b, 12);
   EXPECT_EQ(h % 4, 0u) << "the header is padded to 4 bytes";
   EXPECT_LE(16u + h, b.size());
   const std::string text(b.begin() + 16, b.begin() + 16 + h);
@@ -66,7 +57,7 @@ void ExpectChannelsInside(const ImportFile& f, const Bytes& b) {
       EXPECT_LE(v_off + 4 * width * rows, data_size);
       EXPECT_EQ(rows, ch["interpolation"] == "CUBICSPLINE" ? 3 * keys : keys) << ch.dump();
       for (size_t k = 1; k < keys; ++k)
-        EXPECT_LE(F32At(b, f.data + t_off + 4 * (k - 1)), F32At(b, f.data + t_off + 4 * k)) << "times ascend";
+        EXPECT_LE(le::LoadF32At(b, f.data + t_off + 4 * (k - 1)), le::LoadF32At(b, f.data + t_off + 4 * k)) << "times ascend";
     }
   }
 }

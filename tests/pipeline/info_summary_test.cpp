@@ -15,11 +15,6 @@ namespace {
 using kh2::kEntryAnb;
 using kh2::kEntryTriggers;
 
-int32_t I32At(const Bytes& b, size_t at) {
-  int32_t v;
-  std::memcpy(&v, b.data() + at, 4);
-  return v;
-}
 
 nlohmann::json InfoOf(const LoadedFile& loaded, InfoDetail detail) {
   InfoRequest request;
@@ -111,19 +106,19 @@ void ExpectTablesFromTheHeader(const std::string& path) {
   const nlohmann::json tables = InfoOf(LoadBytes(b, path, "", Options{}), InfoDetail::Summary)["fields"]["tables"];
   auto expect = [&](const char* name, size_t offset_at, int64_t count, size_t record) {
     SCOPED_TRACE(name);
-    EXPECT_EQ(tables[name]["offset"], I32At(b, 0xA0 + offset_at));
+    EXPECT_EQ(tables[name]["offset"], int32_t(le::Load32At(b, 0xA0 + offset_at)));
     EXPECT_EQ(tables[name]["count"], count);
     EXPECT_EQ(tables[name]["size"], count * int64_t(record));
   };
-  expect("initial_pose", 0x14, I32At(b, 0xA0 + 0x18), 8);
-  expect("forward_curves", 0x20, I32At(b, 0xA0 + 0x24), 6);
-  expect("inverse_curves", 0x28, I32At(b, 0xA0 + 0x2C), 6);
-  expect("keys", 0x30, (I32At(b, 0xA0 + 0x34) - I32At(b, 0xA0 + 0x30)) / 8, 8);
-  expect("key_times", 0x34, I32At(b, 0xA0 + 0x10), 4);
-  expect("constraints", 0x40, I32At(b, 0xA0 + 0x44), 12);
-  expect("expressions", 0x50, I32At(b, 0xA0 + 0x54), 8);
-  expect("expression_nodes", 0x58, I32At(b, 0xA0 + 0x5C), 12);
-  EXPECT_EQ(tables["root_position"]["offset"], I32At(b, 0xA0 + 0x1C));
+  expect("initial_pose", 0x14, int32_t(le::Load32At(b, 0xA0 + 0x18)), 8);
+  expect("forward_curves", 0x20, int32_t(le::Load32At(b, 0xA0 + 0x24)), 6);
+  expect("inverse_curves", 0x28, int32_t(le::Load32At(b, 0xA0 + 0x2C)), 6);
+  expect("keys", 0x30, (int32_t(le::Load32At(b, 0xA0 + 0x34)) - int32_t(le::Load32At(b, 0xA0 + 0x30))) / 8, 8);
+  expect("key_times", 0x34, int32_t(le::Load32At(b, 0xA0 + 0x10)), 4);
+  expect("constraints", 0x40, int32_t(le::Load32At(b, 0xA0 + 0x44)), 12);
+  expect("expressions", 0x50, int32_t(le::Load32At(b, 0xA0 + 0x54)), 8);
+  expect("expression_nodes", 0x58, int32_t(le::Load32At(b, 0xA0 + 0x5C)), 12);
+  EXPECT_EQ(tables["root_position"]["offset"], int32_t(le::Load32At(b, 0xA0 + 0x1C)));
 }
 
 TEST(InfoSummary, MotionTablesAreTheHeadersCountsAndOffsets) {

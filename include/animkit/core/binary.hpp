@@ -129,9 +129,14 @@ inline void Append32(Bytes& b, uint32_t v) {
   for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }
 inline void AppendF32(Bytes& b, float v) { Append32(b, std::bit_cast<uint32_t>(v)); }
+inline void Append64(Bytes& b, uint64_t v) {
+  Append32(b, static_cast<uint32_t>(v));
+  Append32(b, static_cast<uint32_t>(v >> 32));
+}
 // Checked: an Error naming `at` when [at, at + width) lies outside b.
 uint16_t Load16At(ByteView b, size_t at);
 uint32_t Load32At(ByteView b, size_t at);
+inline float LoadF32At(ByteView b, size_t at) { return std::bit_cast<float>(Load32At(b, at)); }
 void Store16At(Bytes& b, size_t at, uint16_t v);
 void Store32At(Bytes& b, size_t at, uint32_t v);
 inline void StoreF32At(Bytes& b, size_t at, float v) { Store32At(b, at, std::bit_cast<uint32_t>(v)); }

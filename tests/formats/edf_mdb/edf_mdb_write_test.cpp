@@ -17,11 +17,6 @@ namespace {
 
 using test::ErrorOf;
 
-uint32_t U32At(const Bytes& b, size_t at) {
-  return uint32_t(b.at(at)) | uint32_t(b.at(at + 1)) << 8 | uint32_t(b.at(at + 2)) << 16 | uint32_t(b.at(at + 3)) << 24;
-}
-uint16_t U16At(const Bytes& b, size_t at) { return uint16_t(b.at(at) | b.at(at + 1) << 8); }
-float F32At(const Bytes& b, size_t at) { return std::bit_cast<float>(U32At(b, at)); }
 
 // Decoded as the format reads it: no damaged record, no warning but missing textures.
 // path: where its textures are looked for ("": nowhere).
@@ -64,14 +59,14 @@ TEST(EdfMdbWrite, AParameterRecordIsItsLayout) {
   s.materials = {m};
   s.names = {u"m"};
   const Bytes bytes = edf_mdb::WriteStored(s);
-  const uint32_t material = U32At(bytes, 0x24), at = material + U32At(bytes, material + 0x0C);
-  EXPECT_EQ(U32At(bytes, material + 0x10), 1u);  // parameter count
-  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(F32At(bytes, at + 4 * i), p.values[i]);
-  EXPECT_EQ(U32At(bytes, at + 0x10), 0x11223344u);
-  EXPECT_EQ(U32At(bytes, at + 0x14), 5u);
-  const uint32_t name = at + U32At(bytes, at + 0x18);
+  const uint32_t material = le::Load32At(bytes, 0x24), at = material + le::Load32At(bytes, material + 0x0C);
+  EXPECT_EQ(le::Load32At(bytes, material + 0x10), 1u);  // parameter count
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(le::LoadF32At(bytes, at + 4 * i), p.values[i]);
+  EXPECT_EQ(le::Load32At(bytes, at + 0x10), 0x11223344u);
+  EXPECT_EQ(le::Load32At(bytes, at + 0x14), 5u);
+  const uint32_t name = at + le::Load32At(bytes, at + 0x18);
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes.data() + name)), "diffuse");
-  EXPECT_EQ(U32At(bytes, at + 0x1C), 0x402u);
+  EXPECT_EQ(le::Load32At(bytes, at + 0x1C), 0x402u);
 
   const edf_mdb::File f = edf_mdb::Parse(bytes);
   const edf_mdb::Model model = edf_mdb::ParseModel(f);
@@ -136,39 +131,39 @@ TEST(EdfMdbWrite, ANewEdf6ModelHasTheStockLayoutByteForByte) {
   ASSERT_EQ(b.size(), 0x2C6u);
   EXPECT_EQ(std::memcmp(b.data(), "MDB0", 4), 0);
   const uint32_t header[] = {0x20, 3, 0x30, 1, 0x3C, 1, 0x11C, 1, 0xFC, 0, 0xFC};
-  for (size_t i = 0; i < 11; ++i) EXPECT_EQ(U32At(b, 4 + 4 * i), header[i]) << "header word " << i;
-  EXPECT_EQ(U32At(b, 0x30), 0x28Eu - 0x30);  // "root"
-  EXPECT_EQ(U32At(b, 0x34), 0x28Au - 0x34);  // "m"
-  EXPECT_EQ(U32At(b, 0x38), 0x28Eu - 0x38);  // the object's name slot: its bone's name
-  EXPECT_EQ(U32At(b, 0x3C + 4), 0xFFFFFFFFu);  // no parent
+  for (size_t i = 0; i < 11; ++i) EXPECT_EQ(le::Load32At(b, 4 + 4 * i), header[i]) << "header word " << i;
+  EXPECT_EQ(le::Load32At(b, 0x30), 0x28Eu - 0x30);  // "root"
+  EXPECT_EQ(le::Load32At(b, 0x34), 0x28Au - 0x34);  // "m"
+  EXPECT_EQ(le::Load32At(b, 0x38), 0x28Eu - 0x38);  // the object's name slot: its bone's name
+  EXPECT_EQ(le::Load32At(b, 0x3C + 4), 0xFFFFFFFFu);  // no parent
   EXPECT_EQ(b[0x3C + 0x18], 1);                 // kind: a rigid mesh's bone
   EXPECT_EQ(b[0x3C + 0x19], 0);                 // last bone: its own depth
   EXPECT_EQ(b[0x3C + 0x1A], 1);                 // bounded
-  EXPECT_EQ(F32At(b, 0x3C + 0xA0), 0.5f);       // half size x
-  EXPECT_EQ(F32At(b, 0x3C + 0xB4), 0.5f);       // centre y
-  EXPECT_EQ(U32At(b, 0xFC + 8), 0x298u - 0xFC);  // shader
-  EXPECT_EQ(U32At(b, 0xFC + 0xC), 0x20u);
-  EXPECT_EQ(U32At(b, 0xFC + 0x1C), 3u);
-  EXPECT_EQ(U32At(b, 0x11C), 2u);  // EDF 6: the object's name slot
-  EXPECT_EQ(U32At(b, 0x11C + 0xC), 0x10u);
+  EXPECT_EQ(le::LoadF32At(b, 0x3C + 0xA0), 0.5f);       // half size x
+  EXPECT_EQ(le::LoadF32At(b, 0x3C + 0xB4), 0.5f);       // centre y
+  EXPECT_EQ(le::Load32At(b, 0xFC + 8), 0x298u - 0xFC);  // shader
+  EXPECT_EQ(le::Load32At(b, 0xFC + 0xC), 0x20u);
+  EXPECT_EQ(le::Load32At(b, 0xFC + 0x1C), 3u);
+  EXPECT_EQ(le::Load32At(b, 0x11C), 2u);  // EDF 6: the object's name slot
+  EXPECT_EQ(le::Load32At(b, 0x11C + 0xC), 0x10u);
   const size_t mesh = 0x12C;
-  EXPECT_EQ(U32At(b, mesh + 0xC), 0x28u);
-  EXPECT_EQ(U16At(b, mesh + 0x10), 48u);
-  EXPECT_EQ(U16At(b, mesh + 0x12), 6u);
-  EXPECT_EQ(U32At(b, mesh + 0x14), 3u);
-  EXPECT_EQ(U32At(b, mesh + 0x1C), 0x1D0u - mesh);
-  EXPECT_EQ(U32At(b, mesh + 0x20), 3u);
-  EXPECT_EQ(U32At(b, mesh + 0x24), 0x1C0u - mesh);
-  EXPECT_EQ(U32At(b, 0x154), 7u);                   // position half4
-  EXPECT_EQ(U32At(b, 0x154 + 0xC), 0x270u - 0x154);  // "position" after "binormal", "normal"
+  EXPECT_EQ(le::Load32At(b, mesh + 0xC), 0x28u);
+  EXPECT_EQ(le::Load16At(b, mesh + 0x10), 48u);
+  EXPECT_EQ(le::Load16At(b, mesh + 0x12), 6u);
+  EXPECT_EQ(le::Load32At(b, mesh + 0x14), 3u);
+  EXPECT_EQ(le::Load32At(b, mesh + 0x1C), 0x1D0u - mesh);
+  EXPECT_EQ(le::Load32At(b, mesh + 0x20), 3u);
+  EXPECT_EQ(le::Load32At(b, mesh + 0x24), 0x1C0u - mesh);
+  EXPECT_EQ(le::Load32At(b, 0x154), 7u);                   // position half4
+  EXPECT_EQ(le::Load32At(b, 0x154 + 0xC), 0x270u - 0x154);  // "position" after "binormal", "normal"
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(&b[0x260])), "binormal");
-  EXPECT_EQ(U16At(b, 0x1C2), 1u);
+  EXPECT_EQ(le::Load16At(b, 0x1C2), 1u);
   const size_t v1 = 0x1D0 + 48;
   const uint16_t halves[] = {0x3C00, 0, 0, 0x3C00, 0, 0, 0x3C00, 0x3C00, 0, 0xBC00, 0, 0x3C00, 0x3C00, 0, 0, 0x3C00};
-  for (size_t i = 0; i < 16; ++i) EXPECT_EQ(U16At(b, v1 + 2 * i), halves[i]) << "half " << i;  // EDF 6: binormal -dP/dv
-  EXPECT_EQ(F32At(b, v1 + 32), 1.0f);
-  EXPECT_EQ(F32At(b, v1 + 40), 1.0f);  // texcoord 1: the same uv
-  EXPECT_EQ(U16At(b, 0x28A), 'm');
+  for (size_t i = 0; i < 16; ++i) EXPECT_EQ(le::Load16At(b, v1 + 2 * i), halves[i]) << "half " << i;  // EDF 6: binormal -dP/dv
+  EXPECT_EQ(le::LoadF32At(b, v1 + 32), 1.0f);
+  EXPECT_EQ(le::LoadF32At(b, v1 + 40), 1.0f);  // texcoord 1: the same uv
+  EXPECT_EQ(le::Load16At(b, 0x28A), 'm');
   ExpectStockLayout(b);
   const Scene s = Read(b);
   ASSERT_EQ(s.meshes.size(), 1u);
@@ -193,9 +188,9 @@ TEST(EdfMdbWrite, TheRealFilesBoneBoundsAreItsVerticesBox) {
     hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
   }
   const size_t at = 0x11C + 0xA0;  // bone 1 (its object's bone)
-  EXPECT_NEAR(F32At(bytes, at), (hi.x - lo.x) / 2, 5e-4);
-  EXPECT_NEAR(F32At(bytes, at + 8), (hi.z - lo.z) / 2, 5e-4);
-  EXPECT_NEAR(F32At(bytes, at + 24), (hi.z + lo.z) / 2, 5e-4);
+  EXPECT_NEAR(le::LoadF32At(bytes, at), (hi.x - lo.x) / 2, 5e-4);
+  EXPECT_NEAR(le::LoadF32At(bytes, at + 8), (hi.z - lo.z) / 2, 5e-4);
+  EXPECT_NEAR(le::LoadF32At(bytes, at + 24), (hi.z + lo.z) / 2, 5e-4);
 }
 
 TEST(EdfMdbWrite, AnUneditedSceneWritesTheTemplateByteForByte) {
@@ -234,9 +229,9 @@ TEST(EdfMdbWrite, MovedVerticesAndAChangedUvAreRebuiltInTheDeclaredLayout) {
                          r.mdb.begin() + ptrdiff_t(bounds + 32)));
   float lo = INFINITY, hi = -INFINITY;
   for (const Vec3& p : b.positions) lo = std::min(lo, p.x), hi = std::max(hi, p.x);
-  EXPECT_FLOAT_EQ(F32At(r.mdb, bounds), (hi - lo) / 2);
-  EXPECT_FLOAT_EQ(F32At(r.mdb, bounds + 16), (hi + lo) / 2);
-  EXPECT_EQ(F32At(r.mdb, bounds + 12), 1.0f);
+  EXPECT_FLOAT_EQ(le::LoadF32At(r.mdb, bounds), (hi - lo) / 2);
+  EXPECT_FLOAT_EQ(le::LoadF32At(r.mdb, bounds + 16), (hi + lo) / 2);
+  EXPECT_EQ(le::LoadF32At(r.mdb, bounds + 12), 1.0f);
   for (size_t v = 10; v < 692; ++v) {
     if (v == 20) continue;
     const size_t at = vertices + 40 * v;
@@ -264,7 +259,7 @@ TEST(EdfMdbWrite, ANewMeshMaterialAndTextureAndADeletedMesh) {
   ExpectStockLayout(r.mdb);
   ASSERT_EQ(r.textures.size(), 1u);
   EXPECT_EQ(r.textures[0].first, "fin_paint.dds");
-  EXPECT_EQ(U32At(r.textures[0].second, 84), 0x35545844u);  // "DXT5"
+  EXPECT_EQ(le::Load32At(r.textures[0].second, 84), 0x35545844u);  // "DXT5"
   Scene back = Read(r.mdb);
   ASSERT_EQ(back.meshes.size(), 2u);
   EXPECT_EQ(back.meshes[1].joint, 1);

@@ -17,48 +17,41 @@ namespace {
 
 using namespace kh2;
 
-void Put16(Bytes& b, uint16_t v) { b.push_back(uint8_t(v)), b.push_back(uint8_t(v >> 8)); }
-void Put32(Bytes& b, uint32_t v) { Put16(b, uint16_t(v)), Put16(b, uint16_t(v >> 16)); }
-void PutF(Bytes& b, float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  Put32(b, u);
-}
 void Pad16(Bytes& b) {
   while (b.size() % 16) b.push_back(0);
 }
 
 // A bone record (0x40 bytes): index, sibling, parent, child, reserved, flags, scale, rotation, translation.
 void PutBone(Bytes& b, int16_t index, int16_t parent, float ty) {
-  Put16(b, uint16_t(index)), Put16(b, 0xFFFF), Put16(b, uint16_t(parent)), Put16(b, 0xFFFF);
-  Put32(b, 0), Put32(b, 0);
-  for (float f : {1.f, 1.f, 1.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, ty, 0.f, 0.f}) PutF(b, f);
+  le::Append16(b, uint16_t(index)), le::Append16(b, 0xFFFF), le::Append16(b, uint16_t(parent)), le::Append16(b, 0xFFFF);
+  le::Append32(b, 0), le::Append32(b, 0);
+  for (float f : {1.f, 1.f, 1.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, ty, 0.f, 0.f}) le::AppendF32(b, f);
 }
 
 // A VIF packet as the game writes one (V2-16 UVs, masked S-8 indices and flags, V4-8
 // colours, V4-32 positions and tables). Four vertices: three on one bone, one shared.
 Bytes HandPacket() {
   Bytes p;
-  Put32(p, 0x01000101);  // STCYCL 1, 1
-  Put32(p, 0x6C040000);  // UNPACK V4-32, 4 qwords at 0: the header
-  for (uint32_t w : {1u, 0u, 0u, 0u, 4u, 4u, 17u, 21u, 4u, 8u, 2u, 18u, 5u, 12u, 0u, 2u}) Put32(p, w);
-  Put32(p, 0x65044004);  // UNPACK V2-16 unsigned, 4 at qword 4: u, v
-  for (uint16_t s : {0, 0, 4096, 0, 0, 4096, 2048, 2048}) Put16(p, s);
-  Put32(p, 0x20000000), Put32(p, 0xCFCFCFCF);  // STMASK: write z only
-  Put32(p, 0x72044004);                        // UNPACK S-8 masked: vertex indices
+  le::Append32(p, 0x01000101);  // STCYCL 1, 1
+  le::Append32(p, 0x6C040000);  // UNPACK V4-32, 4 qwords at 0: the header
+  for (uint32_t w : {1u, 0u, 0u, 0u, 4u, 4u, 17u, 21u, 4u, 8u, 2u, 18u, 5u, 12u, 0u, 2u}) le::Append32(p, w);
+  le::Append32(p, 0x65044004);  // UNPACK V2-16 unsigned, 4 at qword 4: u, v
+  for (uint16_t s : {0, 0, 4096, 0, 0, 4096, 2048, 2048}) le::Append16(p, s);
+  le::Append32(p, 0x20000000), le::Append32(p, 0xCFCFCFCF);  // STMASK: write z only
+  le::Append32(p, 0x72044004);                        // UNPACK S-8 masked: vertex indices
   for (uint8_t i : {0, 1, 2, 3}) p.push_back(i);
-  Put32(p, 0x20000000), Put32(p, 0x3F3F3F3F);  // STMASK: write w only
-  Put32(p, 0x72044004);                        // strip flags
+  le::Append32(p, 0x20000000), le::Append32(p, 0x3F3F3F3F);  // STMASK: write w only
+  le::Append32(p, 0x72044004);                        // strip flags
   for (uint8_t f : {0x10, 0x10, 0x20, 0x30}) p.push_back(f);
-  Put32(p, 0x6E044008);  // UNPACK V4-8 unsigned, 4 colours at qword 8
+  le::Append32(p, 0x6E044008);  // UNPACK V4-8 unsigned, 4 colours at qword 8
   for (uint8_t c : {0x80, 0x80, 0x80, 0x80, 0x40, 0x00, 0x00, 0x80, 0x00, 0x40, 0x00, 0x40, 0xFF, 0x00, 0x20, 0x00})
     p.push_back(c);
-  Put32(p, 0x6C05000C);  // UNPACK V4-32, 5 positions at qword 12 (slot 0: three, slot 1: two)
+  le::Append32(p, 0x6C05000C);  // UNPACK V4-32, 5 positions at qword 12 (slot 0: three, slot 1: two)
   for (float f : {1.f, 0.f, 0.f, 0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 2.5f, 0.f, 0.5f, 1.f, 0.f, 0.f, 0.f, 0.f, -2.5f, 0.f, 0.5f})
-    PutF(p, f);
-  Put32(p, 0x6C040011);  // UNPACK V4-32, 4 qwords at 17: per-slot counts, weight groups, their lists
-  for (uint32_t w : {3u, 2u, 0u, 0u, 3u, 1u, 0u, 0u, 0u, 1u, 3u, 0u, 2u, 4u, 0u, 0u}) Put32(p, w);
-  Put32(p, 0x17000000);  // MSCNT
+    le::AppendF32(p, f);
+  le::Append32(p, 0x6C040011);  // UNPACK V4-32, 4 qwords at 17: per-slot counts, weight groups, their lists
+  for (uint32_t w : {3u, 2u, 0u, 0u, 3u, 1u, 0u, 0u, 0u, 1u, 3u, 0u, 2u, 4u, 0u, 0u}) le::Append32(p, w);
+  le::Append32(p, 0x17000000);  // MSCNT
   Pad16(p);
   return p;
 }
@@ -67,20 +60,20 @@ Bytes HandPacket() {
 Bytes HandModel(const Bytes& packet, int32_t texture_index = 0) {
   Bytes m(0x90, 0);
   Bytes b;  // from 0x90
-  Put32(b, 3), Put32(b, 0), Put32(b, 0), Put32(b, 0);  // type, two fields, next model
-  Put16(b, 2), Put16(b, 0), Put32(b, 0x40), Put32(b, 0), Put32(b, 1);  // bones at 0x40, 1 group
+  le::Append32(b, 3), le::Append32(b, 0), le::Append32(b, 0), le::Append32(b, 0);  // type, two fields, next model
+  le::Append16(b, 2), le::Append16(b, 0), le::Append32(b, 0x40), le::Append32(b, 0), le::Append32(b, 1);  // bones at 0x40, 1 group
   const size_t group = b.size();
   b.resize(b.size() + 0x20, 0);
   PutBone(b, 0, -1, 0), PutBone(b, 1, 0, 10);
   const size_t vif = b.size();
   b.insert(b.end(), packet.begin(), packet.end());
   const size_t dma = b.size();
-  Put32(b, uint32_t(packet.size() / 16) | 0x30000000), Put32(b, uint32_t(vif)), Put32(b, 0), Put32(b, 0);
-  for (uint32_t bone : {0u, 1u}) Put32(b, 0x30000004), Put32(b, bone), Put32(b, 0x01000101), Put32(b, 0);
-  Put32(b, 0x10000000), Put32(b, 0), Put32(b, 0x17000000), Put32(b, 0);
+  le::Append32(b, uint32_t(packet.size() / 16) | 0x30000000), le::Append32(b, uint32_t(vif)), le::Append32(b, 0), le::Append32(b, 0);
+  for (uint32_t bone : {0u, 1u}) le::Append32(b, 0x30000004), le::Append32(b, bone), le::Append32(b, 0x01000101), le::Append32(b, 0);
+  le::Append32(b, 0x10000000), le::Append32(b, 0), le::Append32(b, 0x17000000), le::Append32(b, 0);
   const size_t slots = b.size();
-  Put32(b, 2), Put32(b, 0), Put32(b, 1);  // the entry ends here: every byte is needed
-  auto at = [&](size_t pos, uint32_t v) { std::memcpy(b.data() + pos, &v, 4); };
+  le::Append32(b, 2), le::Append32(b, 0), le::Append32(b, 1);  // the entry ends here: every byte is needed
+  auto at = [&](size_t pos, uint32_t v) { le::Store32At(b, pos, v); };
   at(group + 4, uint32_t(texture_index)), at(group + 0x10, uint32_t(dma)), at(group + 0x14, uint32_t(slots));
   m.insert(m.end(), b.begin(), b.end());
   return m;
@@ -178,10 +171,10 @@ TEST(Kh2Mesh, EveryTruncationIsAnErrorOrAWarning) {
 Bytes Tim2Four() {
   Bytes t = {'T', 'I', 'M', '2', 4, 0, 1, 0};
   t.resize(16, 0);
-  Put32(t, 0x30 + 16 + 64), Put32(t, 64), Put32(t, 16);
-  Put16(t, 0x30), Put16(t, 16);
+  le::Append32(t, 0x30 + 16 + 64), le::Append32(t, 64), le::Append32(t, 16);
+  le::Append16(t, 0x30), le::Append16(t, 16);
   t.insert(t.end(), {0, 1, 3, 4});  // format, mipmaps, CLUT type 32-bit, 4-bit indexed
-  Put16(t, 2), Put16(t, 2);
+  le::Append16(t, 2), le::Append16(t, 2);
   t.resize(t.size() + 0x18, 0);
   Bytes pixels = {0x10, 0x32};  // low nibble first: 0, 1, 2, 3
   pixels.resize(16, 0);
@@ -197,10 +190,10 @@ Bytes Tim2Four() {
 Bytes Tim2Eight() {
   Bytes t = {'T', 'I', 'M', '2', 4, 0, 1, 0};
   t.resize(16, 0);
-  Put32(t, 0x30 + 16 + 1024), Put32(t, 1024), Put32(t, 16);
-  Put16(t, 0x30), Put16(t, 256);
+  le::Append32(t, 0x30 + 16 + 1024), le::Append32(t, 1024), le::Append32(t, 16);
+  le::Append16(t, 0x30), le::Append16(t, 256);
   t.insert(t.end(), {0, 1, 3, 5});
-  Put16(t, 2), Put16(t, 1);
+  le::Append16(t, 2), le::Append16(t, 1);
   t.resize(t.size() + 0x18, 0);
   Bytes pixels = {8, 16};
   pixels.resize(16, 0);

@@ -61,25 +61,22 @@ std::pair<Model, size_t> ModelOf(const Bar& bar) {
   return {};
 }
 
-uint32_t U32(const Bytes& b, size_t at) {
-  return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
-}
 
 // Group g's VIF packets and matrix-slot list, as bytes (where they lie does not count).
 Bytes GroupPackets(const Bytes& entry, uint32_t g) {
   const size_t h = 0x90, gh = h + 0x20 + 0x20 * g;
   Bytes out;
-  size_t tag = h + U32(entry, gh + 0x10);
-  const size_t end = tag + 16 * U32(entry, gh + 0x18);
+  size_t tag = h + le::Load32At(entry, gh + 0x10);
+  const size_t end = tag + 16 * le::Load32At(entry, gh + 0x18);
   while (tag < end) {
-    const size_t at = h + U32(entry, tag + 4), qwc = U32(entry, tag) & 0xFFFF;
+    const size_t at = h + le::Load32At(entry, tag + 4), qwc = le::Load32At(entry, tag) & 0xFFFF;
     out.insert(out.end(), entry.begin() + std::ptrdiff_t(at), entry.begin() + std::ptrdiff_t(at + 16 * qwc));
     tag += 16;
-    while ((U32(entry, tag) >> 28) != 1) tag += 16;  // the slot tags, up to the closing CNT
+    while ((le::Load32At(entry, tag) >> 28) != 1) tag += 16;  // the slot tags, up to the closing CNT
     tag += 16;
   }
-  const size_t slots = h + U32(entry, gh + 0x14);
-  out.insert(out.end(), entry.begin() + std::ptrdiff_t(slots), entry.begin() + std::ptrdiff_t(slots + 4 + 4 * U32(entry, slots)));
+  const size_t slots = h + le::Load32At(entry, gh + 0x14);
+  out.insert(out.end(), entry.begin() + std::ptrdiff_t(slots), entry.begin() + std::ptrdiff_t(slots + 4 + 4 * le::Load32At(entry, slots)));
   return out;
 }
 
@@ -193,12 +190,12 @@ TEST(Kh2ModelWriteEdit, TheShadowModelIsKeptRebuiltOrDropped) {
   const Model model = ModelOf(ParseBar(ReadFileBytes(path))).first;
   std::vector<Mesh> meshes = ObjectMeshes(model);
   for (Vec3& p : meshes[0].positions) p.z += 1.f;
-  const size_t shadow_at = 0x90 + U32(model.bytes, 0x9C);
+  const size_t shadow_at = 0x90 + le::Load32At(model.bytes, 0x9C);
   for (ShadowWrite mode : {ShadowWrite::Keep, ShadowWrite::Rebuild, ShadowWrite::Drop}) {
     ModelWriteSettings settings;
     settings.shadow = mode;
     const Bytes entry = WriteModelEntry(model, meshes, settings);
-    const uint32_t next = U32(entry, 0x9C);
+    const uint32_t next = le::Load32At(entry, 0x9C);
     const ModelMeshes back = DecodeModelMeshes(ParseModel(entry), SkeletonFromModel(model));
     EXPECT_TRUE(back.warnings.empty());
     if (mode == ShadowWrite::Drop) {

@@ -18,10 +18,6 @@ namespace {
 using namespace kh2;
 using Texel = std::vector<uint8_t>;
 
-void Put32(Bytes& b, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
-}
-void Put64(Bytes& b, uint64_t v) { Put32(b, uint32_t(v)), Put32(b, uint32_t(v >> 32)); }
 
 // A GS upload: a DPSM rectangle rrw x rrh at block dbp, dbw x 64 texels wide, of qwc
 // qwords read from `data` (an offset into the builder's data area).
@@ -46,26 +42,26 @@ Bytes RawEntry(const std::vector<Upload>& uploads, const std::vector<Draw>& draw
   const uint32_t gs_infos = transfers + 0x90 * uint32_t(uploads.size());
   const uint32_t start = gs_infos + 0xA0 * uint32_t(draws.size());
   Bytes b;
-  for (uint32_t w : {0u, colours, uint32_t(uploads.size() - 1), uint32_t(draws.size()), 0x24u, transfers, gs_infos, start, start + palette_at}) Put32(b, w);
+  for (uint32_t w : {0u, colours, uint32_t(uploads.size() - 1), uint32_t(draws.size()), 0x24u, transfers, gs_infos, start, start + palette_at}) le::Append32(b, w);
   for (const Draw& d : draws) b.push_back(d.transfer);
   b.resize(transfers, 0);
   for (const Upload& u : uploads) {  // the 0x90-byte DMA program of an upload
-    for (uint32_t w : {0x10000006u, 0u, 0x13000000u, 0x50000006u, 4u, 0x10000000u, 0xEu, 0u}) Put32(b, w);
-    Put64(b, uint64_t(u.dbp) << 32 | uint64_t(u.dbw) << 48 | uint64_t(u.dpsm) << 56), Put64(b, 0x50);
-    Put64(b, 0), Put64(b, 0x51);
-    Put64(b, uint64_t(u.rrw) | uint64_t(u.rrh) << 32), Put64(b, 0x52);
-    Put64(b, 0), Put64(b, 0x53);
-    for (uint32_t w : {u.qwc | 0x8000u, 0x08000000u, 0u, 0u, 0x30000000u | u.qwc, start + u.data, 0u, 0x50000000u | u.qwc}) Put32(b, w);
-    for (uint32_t w : {0x60000000u, 0u, 0x13000000u, 0u}) Put32(b, w);
+    for (uint32_t w : {0x10000006u, 0u, 0x13000000u, 0x50000006u, 4u, 0x10000000u, 0xEu, 0u}) le::Append32(b, w);
+    le::Append64(b, uint64_t(u.dbp) << 32 | uint64_t(u.dbw) << 48 | uint64_t(u.dpsm) << 56), le::Append64(b, 0x50);
+    le::Append64(b, 0), le::Append64(b, 0x51);
+    le::Append64(b, uint64_t(u.rrw) | uint64_t(u.rrh) << 32), le::Append64(b, 0x52);
+    le::Append64(b, 0), le::Append64(b, 0x53);
+    for (uint32_t w : {u.qwc | 0x8000u, 0x08000000u, 0u, 0u, 0x30000000u | u.qwc, start + u.data, 0u, 0x50000000u | u.qwc}) le::Append32(b, w);
+    for (uint32_t w : {0x60000000u, 0u, 0x13000000u, 0u}) le::Append32(b, w);
   }
   for (const Draw& d : draws) {  // the 0xA0-byte GS info
-    for (uint32_t w : {0x10000008u, 0u, 0x13000000u, 0x50000008u, 0x8007u, 0x10000000u, 0xEu, 0u}) Put32(b, w);
-    for (uint64_t reg : {0x3Full, 0x34ull, 0x36ull}) Put64(b, 0), Put64(b, reg);
-    Put64(b, d.tex2), Put64(b, 0x16);
-    Put64(b, 0x20), Put64(b, 0x14);
-    Put64(b, d.tex0), Put64(b, 0x06);
-    Put64(b, 0), Put64(b, 0x08);
-    for (uint32_t w : {0x60000000u, 0u, 0x13000000u, 0u}) Put32(b, w);
+    for (uint32_t w : {0x10000008u, 0u, 0x13000000u, 0x50000008u, 0x8007u, 0x10000000u, 0xEu, 0u}) le::Append32(b, w);
+    for (uint64_t reg : {0x3Full, 0x34ull, 0x36ull}) le::Append64(b, 0), le::Append64(b, reg);
+    le::Append64(b, d.tex2), le::Append64(b, 0x16);
+    le::Append64(b, 0x20), le::Append64(b, 0x14);
+    le::Append64(b, d.tex0), le::Append64(b, 0x06);
+    le::Append64(b, 0), le::Append64(b, 0x08);
+    for (uint32_t w : {0x60000000u, 0u, 0x13000000u, 0u}) le::Append32(b, w);
   }
   b.insert(b.end(), data.begin(), data.end());
   return b;
@@ -226,7 +222,7 @@ TEST(Kh2RawTexture, ATextureSamplingColoursPastTheFileSaysSo) {
 // A list of texture sets: 0xFFFFFFFF, a count, an offset per set; each set a raw texture.
 Bytes TwoSets(const Bytes& first, const Bytes& second) {
   Bytes b;
-  for (uint32_t w : {0xFFFFFFFFu, 2u, 0x10u, 0x10u + uint32_t(first.size())}) Put32(b, w);
+  for (uint32_t w : {0xFFFFFFFFu, 2u, 0x10u, 0x10u + uint32_t(first.size())}) le::Append32(b, w);
   b.insert(b.end(), first.begin(), first.end());
   b.insert(b.end(), second.begin(), second.end());
   return b;
@@ -322,7 +318,7 @@ TEST(Kh2Texture, Tim2MipmapsGiveLevelZero) {
   Bytes t = {'T', 'I', 'M', '2', 4, 0, 1, 0};
   t.resize(0x10, 0);
   const uint32_t clut = 256 * 4, image = 16 + 16;
-  Put32(t, 0x50 + image + clut), Put32(t, clut), Put32(t, image);
+  le::Append32(t, 0x50 + image + clut), le::Append32(t, clut), le::Append32(t, image);
   t.insert(t.end(), {0x50, 0, 0, 1});        // header size 0x50, 256 colours
   t.insert(t.end(), {0, 2, 0x83, 5});        // format, 2 mipmaps, CLUT 32-bit linear, 8-bit indexed
   t.insert(t.end(), {4, 0, 2, 0});           // 4 x 2

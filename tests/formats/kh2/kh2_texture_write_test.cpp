@@ -19,10 +19,6 @@ namespace {
 
 using namespace kh2;
 
-void Put32(Bytes& b, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
-}
-void Put64(Bytes& b, uint64_t v) { Put32(b, uint32_t(v)), Put32(b, uint32_t(v >> 32)); }
 
 Image Solid(uint32_t w, uint32_t h, std::array<uint8_t, 4> c, const std::string& name = "t") {
   Image img;
@@ -37,13 +33,13 @@ void SetPixel(Image& img, size_t x, size_t y, std::array<uint8_t, 4> c) {
 // The 0x90-byte DMA program of a PSMCT32 upload (facts 5a's table).
 void PutTransfer(Bytes& b, uint32_t dbp, uint32_t dbw, uint32_t w, uint32_t h, uint32_t addr) {
   const uint32_t qwc = w * h * 4 / 16;
-  for (uint32_t v : {0x10000006u, 0u, 0x13000000u, 0x50000006u, 4u, 0x10000000u, 0xEu, 0u}) Put32(b, v);
-  Put64(b, uint64_t(dbp) << 32 | uint64_t(dbw) << 48), Put64(b, 0x50);
-  Put64(b, 0), Put64(b, 0x51);
-  Put64(b, uint64_t(w) | uint64_t(h) << 32), Put64(b, 0x52);
-  Put64(b, 0), Put64(b, 0x53);
-  for (uint32_t v : {qwc | 0x8000u, 0x08000000u, 0u, 0u, 0x30000000u | qwc, addr, 0u, 0x50000000u | qwc}) Put32(b, v);
-  for (uint32_t v : {0x60000000u, 0u, 0x13000000u, 0u}) Put32(b, v);
+  for (uint32_t v : {0x10000006u, 0u, 0x13000000u, 0x50000006u, 4u, 0x10000000u, 0xEu, 0u}) le::Append32(b, v);
+  le::Append64(b, uint64_t(dbp) << 32 | uint64_t(dbw) << 48), le::Append64(b, 0x50);
+  le::Append64(b, 0), le::Append64(b, 0x51);
+  le::Append64(b, uint64_t(w) | uint64_t(h) << 32), le::Append64(b, 0x52);
+  le::Append64(b, 0), le::Append64(b, 0x53);
+  for (uint32_t v : {qwc | 0x8000u, 0x08000000u, 0u, 0u, 0x30000000u | qwc, addr, 0u, 0x50000000u | qwc}) le::Append32(b, v);
+  for (uint32_t v : {0x60000000u, 0u, 0x13000000u, 0u}) le::Append32(b, v);
 }
 
 // A 16x16 image of colour A with B at (8, 0), written without a template: the raw form of
@@ -57,18 +53,18 @@ TEST(Kh2TextureWrite, ANewRawEntryHasTheGameFilesLayout) {
   // Header: magic, colour count (CLUT 0 = 16x16 at (0, 0) of a 64-wide upload: through
   // texel 15 * 64 + 15), 1 transfer, 1 GS info, offset data 0x24, transfers 0x30 (16-aligned),
   // GS infos 0x30 + 2 x 0x90, pictures 0x80-aligned after the GS info, palette after 256 bytes.
-  for (uint32_t v : {0u, 976u, 1u, 1u, 0x24u, 0x30u, 0x150u, 0x200u, 0x300u}) Put32(want, v);
+  for (uint32_t v : {0u, 976u, 1u, 1u, 0x24u, 0x30u, 0x150u, 0x200u, 0x300u}) le::Append32(want, v);
   want.push_back(0);
   want.resize(0x30, 0);
   PutTransfer(want, 0x3A00, 1, 64, 32, 0x300);  // the CLUT page at block 0x3A00
   PutTransfer(want, 0x3A20, 1, 8, 8, 0x200);    // 16x16 PSMT8 = 8x8 PSMCT32 at the next page
-  for (uint32_t v : {0x10000008u, 0u, 0x13000000u, 0x50000008u, 0x8007u, 0x10000000u, 0xEu, 0u}) Put32(want, v);
-  for (uint64_t reg : {0x3Full, 0x34ull, 0x36ull}) Put64(want, 0), Put64(want, reg);
-  Put64(want, uint64_t(19) << 20 | uint64_t(0x3A00) << 37 | uint64_t(4) << 61), Put64(want, 0x16);  // TEX2: load the CLUT
-  Put64(want, 0x20), Put64(want, 0x14);                                                          // TEX1
-  Put64(want, 0x3A20 | 2ull << 14 | 19ull << 20 | 4ull << 26 | 4ull << 30 | 1ull << 34 | 0x3A00ull << 37), Put64(want, 0x06);
-  Put64(want, 0xA | 15ull << 14 | 15ull << 34), Put64(want, 0x08);  // CLAMP: region clamp 0..15
-  for (uint32_t v : {0x60000000u, 0u, 0x13000000u, 0u}) Put32(want, v);
+  for (uint32_t v : {0x10000008u, 0u, 0x13000000u, 0x50000008u, 0x8007u, 0x10000000u, 0xEu, 0u}) le::Append32(want, v);
+  for (uint64_t reg : {0x3Full, 0x34ull, 0x36ull}) le::Append64(want, 0), le::Append64(want, reg);
+  le::Append64(want, uint64_t(19) << 20 | uint64_t(0x3A00) << 37 | uint64_t(4) << 61), le::Append64(want, 0x16);  // TEX2: load the CLUT
+  le::Append64(want, 0x20), le::Append64(want, 0x14);                                                          // TEX1
+  le::Append64(want, 0x3A20 | 2ull << 14 | 19ull << 20 | 4ull << 26 | 4ull << 30 | 1ull << 34 | 0x3A00ull << 37), le::Append64(want, 0x06);
+  le::Append64(want, 0xA | 15ull << 14 | 15ull << 34), le::Append64(want, 0x08);  // CLAMP: region clamp 0..15
+  for (uint32_t v : {0x60000000u, 0u, 0x13000000u, 0u}) le::Append32(want, v);
   want.resize(0x200, 0);
   Bytes picture(256, 0);
   picture[2] = 1;  // PSMT8 (8, 0): word 0 of the block, byte 2
@@ -90,7 +86,7 @@ TEST(Kh2TextureWrite, ANewRawEntryHasTheGameFilesLayout) {
 Bytes Tim2(const std::vector<uint8_t>& index, const std::vector<std::array<uint8_t, 4>>& colours) {
   Bytes t = {'T', 'I', 'M', '2', 4, 0, 1, 0};
   t.resize(0x10, 0);
-  Put32(t, 0x30 + 16 + 1024), Put32(t, 1024), Put32(t, 16);
+  le::Append32(t, 0x30 + 16 + 1024), le::Append32(t, 1024), le::Append32(t, 16);
   t.insert(t.end(), {0x30, 0, 0, 1, 0, 1, 3, 5, 4, 0, 2, 0});
   t.resize(0x10 + 0x30, 0);
   Bytes pixels(index.begin(), index.end());
@@ -105,7 +101,7 @@ Bytes Tim2(const std::vector<uint8_t>& index, const std::vector<std::array<uint8
 // An added TIM2 picture of a 2x2 image of colour (7, 8, 9): 8-bit, 256 32-bit colours (4
 // index bytes padded to 16), the colour at CLUT entry 0.
 void AppendAddedPicture(Bytes& want) {
-  Put32(want, 0x30 + 16 + 1024), Put32(want, 1024), Put32(want, 16);
+  le::Append32(want, 0x30 + 16 + 1024), le::Append32(want, 1024), le::Append32(want, 16);
   want.insert(want.end(), {0x30, 0, 0, 1, 0, 1, 3, 5, 2, 0, 2, 0});
   want.resize(want.size() + 0x18 + 16, 0);
   Bytes clut(1024, 0);
@@ -157,7 +153,7 @@ TEST(Kh2TextureWrite, ATim2PictureResized) {
   const TextureWrite w = WriteTextureEntry(tim2, {bigger});
   EXPECT_EQ(w.reencoded, 1u);
   Bytes want(tim2.begin(), tim2.begin() + 0x10);
-  Put32(want, 0x30 + 32 + 1024), Put32(want, 1024), Put32(want, 32);  // 32 index bytes
+  le::Append32(want, 0x30 + 32 + 1024), le::Append32(want, 1024), le::Append32(want, 32);  // 32 index bytes
   want.insert(want.end(), {0x30, 0, 0, 1, 0, 1, 3, 5, 8, 0, 4, 0});
   want.resize(0x10 + 0x30, 0);
   Bytes pixels(32, 0);
