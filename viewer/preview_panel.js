@@ -22,6 +22,19 @@
     return t;
   }
 
+  // The page's clip (index into state.clips) that is info's clip `i`, or -1.
+  function pageClip(i) {
+    for (var k = 0; k < state.clips.length; k++) if (state.clips[k].info === i) return k;
+    return -1;
+  }
+
+  // info's events of its clip `i`: info lists them clip after clip, each clip giving its count.
+  function eventsOf(info, i) {
+    var clips = info.clips || [], all = info.events || [], from = 0;
+    for (var k = 0; k < i; k++) from += clips[k].events || 0;
+    return all.slice(from, from + (clips[i].events || 0));
+  }
+
   function buildPanel() {
     var info = data.info || {};
     var panel = el('panel');
@@ -53,27 +66,31 @@
 
     panel.appendChild(node('h2', {}, ['Clips']));
     var clips = info.clips || [];
+    // The clip shown, as a row of info's clips (the page's clips are the glb's: with --clip, one).
+    var current = state.clip >= 0 ? state.clips[state.clip].info : -1;
     if (!clips.length) panel.appendChild(node('p', { class: 'dim' }, ['none: the rest pose is shown']));
     else {
       // Fits the panel: the name cut with an ellipsis (whole in its tooltip), the duration
-      // and loop in the tooltip too.
+      // and loop in the tooltip too. A clip the page does not carry (--clip) is dimmed.
       var clipTable = table(clips.map(function (c, i) {
         var joints = c.joint_count !== undefined ? c.joint_count : (c.joints || []).length;
-        var row = node('tr', { class: 'clip' + (i === state.clip ? ' current' : ''),
-                               title: c.name + ': ' + text(c.frames) + ' frames at ' + text(c.rate) + ' fps, ' + text(c.duration) +
-                                      ' s' + (c.loop ? ', loops' : '') + ', ' + joints + ' joints, ' + text(c.events) + ' events' }, [
-          node('td', { class: 'name' }, [c.name]), node('td', { class: 'n' }, [text(c.frames)]), node('td', { class: 'n' }, [text(c.rate)]),
+        var at = pageClip(i);
+        var row = node('tr', { class: 'clip' + (i === current ? ' current' : '') + (at < 0 ? ' absent' : ''),
+                               title: c.name + ': ' + text(c.frames) + ' frames at ' + rateText(c.rate) + ' fps, ' + text(c.duration) +
+                                      ' s' + (c.loop ? ', loops' : '') + ', ' + joints + ' joints, ' + text(c.events) + ' events' +
+                                      (at < 0 ? ' (not on this page: it was made with --clip ' + data.clip + ')' : '') }, [
+          node('td', { class: 'name' }, [c.name]), node('td', { class: 'n' }, [text(c.frames)]), node('td', { class: 'n' }, [rateText(c.rate)]),
           node('td', { class: 'n' }, [String(joints)]), node('td', { class: 'n' }, [text(c.events)])]);
-        row.addEventListener('click', function () { if (state.clips.length === clips.length) chooseClip(i); });
+        row.addEventListener('click', function () { if (at >= 0) chooseClip(at); });
         return row;
       }), [['clip'], ['frames', 1], ['fps', 1], ['joints', 1], ['events', 1]]);
       clipTable.className = 'clips';
       panel.appendChild(clipTable);
     }
 
-    var events = (info.events || []).filter(function (e) { return state.clip < 0 || !clips[state.clip] || e.clip === clips[state.clip].name; });
+    var events = current >= 0 && clips[current] ? eventsOf(info, current) : info.events || [];
     if (events.length) {
-      panel.appendChild(node('h2', {}, ['Events' + (state.clip >= 0 && clips[state.clip] ? ' of ' + clips[state.clip].name : '')]));
+      panel.appendChild(node('h2', {}, ['Events' + (current >= 0 && clips[current] ? ' of ' + clips[current].name : '')]));
       panel.appendChild(table(events.map(function (e) {
         return node('tr', {}, [node('td', { class: 'n' }, [text(e.time)]), node('td', {}, [e.name]),
                               node('td', {}, [e.params && e.params.length ? JSON.stringify(e.params) : ''])]);

@@ -76,7 +76,7 @@
       var c = state.clips[state.clip];
       var f = currentFrame();
       label.textContent = 'frame ' + f + ' / ' + (c.frames - 1) + '  \u00b7  ' + state.time.toFixed(3) + ' s / ' +
-        c.duration.toFixed(3) + ' s  \u00b7  ' + c.rate + ' fps';
+        c.duration.toFixed(3) + ' s  \u00b7  ' + rateText(c.rate) + ' fps';
       el('scrubber').value = String(f);
     }
     el('play').innerHTML = state.playing ? '&#10074;&#10074;' : '&#9654;';
@@ -178,10 +178,12 @@
     scrubber.disabled = false;
     scrubber.max = String(c.frames - 1);
     // Every event is a tick on a strip over the scrubber; its label goes to the first of
-    // three lanes above where it clears the label before, marked by a line in that lane
-    // only (no line crosses another label); a label that fits no lane is left out (the
-    // tick's tooltip names the event).
-    var width = markers.clientWidth, lanes = [-Infinity, -Infinity, -Infinity], used = 0, placed = [];
+    // three lanes above where it clears the labels already there, marked by a line in that
+    // lane only (no line crosses another label). A label starts at its tick, or ends there
+    // when it would run past the strip's right end (.flip); one wider than the room on
+    // either side is cut with an ellipsis; every label stays within the strip. One that
+    // fits no lane is left out (the tick's tooltip names the event).
+    var width = markers.clientWidth, lanes = [[], [], []], used = 0, placed = [], GAP = 3;
     var span = c.duration > 0 ? c.duration : 1;
     c.events.slice().sort(function (a, b) { return a.time - b.time; }).forEach(function (e) {
       var at = Math.min(1, Math.max(0, e.time / span));
@@ -196,18 +198,27 @@
       markers.appendChild(tick);
       var m = document.createElement('div');
       m.className = 'marker';
-      m.style.left = (at * 100) + '%';
       m.title = title;
       m.textContent = e.name;
       m.addEventListener('click', go);
       markers.appendChild(m);
-      var x = at * width;
-      var lane = lanes.findIndex(function (end) { return x > end + 3; });
-      if (lane < 0) {
+      var x = at * width, w = Math.ceil(m.getBoundingClientRect().width);
+      var flip = x + w > width && x > width - x;
+      if (w > (flip ? x : width - x)) {
+        w = Math.max(0, Math.floor(flip ? x : width - x));
+        m.style.width = w + 'px';
+      }
+      if (flip) m.classList.add('flip');
+      var left = flip ? x - w : x, right = left + w;
+      var lane = lanes.findIndex(function (spans) {
+        return spans.every(function (s) { return right + GAP <= s[0] || left >= s[1] + GAP; });
+      });
+      if (lane < 0 || w < 12) {
         markers.removeChild(m);
         return;
       }
-      lanes[lane] = x + m.offsetWidth;
+      m.style.left = left + 'px';
+      lanes[lane].push([left, right]);
       used = Math.max(used, lane + 1);
       placed.push([m, lane]);
     });

@@ -3,6 +3,15 @@
 // A part of the viewer: src/preview/preview_page.cpp (ViewerScript) says how the page joins them.
 
   // ---- set-up ----------------------------------------------------------------------------------
+  // Colour: the scene is lit in linear light, as glTF has it (base colour factors and vertex
+  // colours linear; the loader marks base colour textures sRGB, so three.js decodes them),
+  // and every built-in material's output is encoded to sRGB for the canvas. r111 encodes a
+  // canvas only by a power (gammaOutput, 2.2 by default), so the page replaces the chunk each
+  // such shader ends with by the exact sRGB curve. The overlay's colours are given as they
+  // show (sRGB), so they are decoded to linear (shown()).
+  THREE.ShaderChunk.encodings_fragment = 'gl_FragColor = LinearTosRGB( gl_FragColor );';
+  function shown(hex) { return new THREE.Color(hex).convertSRGBToLinear(); }
+
   function start() {
     var view = el('view');
     try {
@@ -12,16 +21,19 @@
       return;
     }
     renderer.setPixelRatio(window.devicePixelRatio || 1);
-    renderer.setClearColor(0x1d2128);
+    renderer.setClearColor(0x1d2128);  // as it is: the clear colour is not encoded
     view.appendChild(renderer.domElement);
     scene = new THREE.Scene();
     camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);
     camera.up.copy(UP);
-    var sky = new THREE.HemisphereLight(0xffffff, 0x404050, 0.9);
+    // The lights: a surface facing up gets 1 in all (the sky's 0.8 and the sun's 0.2), so
+    // a texel facing up is drawn its own colour; one facing the front about 0.72, below 0.44.
+    var sky = new THREE.HemisphereLight(0xffffff, new THREE.Color(0.55, 0.55, 0.6), 0.8);
     sky.position.copy(UP);  // the sky above, as the source's up axis has it
     scene.add(sky);
-    var sun = new THREE.DirectionalLight(0xffffff, 0.6);
+    var sun = new THREE.DirectionalLight(0xffffff, 0);
     sun.position.set(1, 0, 1).addScaledVector(UP, 2);
+    sun.intensity = 0.2 / sun.position.clone().normalize().dot(UP);
     scene.add(sun);
     overlay = new THREE.Group();
     overlay.renderOrder = 10;
@@ -125,8 +137,8 @@
     el('show-skeleton').checked = overlay.visible = state.skinned.length === 0;
     frameCamera();
     buildControls();
-    buildPanel();
     selectClip(first);
+    buildPanel();  // after selectClip: the panel marks the clip shown
     showFrame(0);
     el('loop').checked = first >= 0 && state.clips[first].loop;
     renderer.domElement.addEventListener('pointermove', hover);
@@ -167,7 +179,9 @@
       var frames = extras.frame_count > 0 ? extras.frame_count : Math.round(duration * rate) + 1;
       var animated = {};
       a.channels.forEach(function (ch) { animated[ch.target.node] = true; });
-      state.clips.push({ name: a.name !== undefined ? a.name : 'animation_' + k, index: k, clip: null, rate: rate,
+      // The glb's clips are info's, or with --clip the one at data.clip_index.
+      var info = typeof data.clip_index === 'number' ? data.clip_index : k;
+      state.clips.push({ name: a.name !== undefined ? a.name : 'animation_' + k, index: k, info: info, clip: null, rate: rate,
                          frames: frames, duration: duration, loop: !!extras.loop, space: extras.space || 'local',
                          events: extras.events || [], placeholder: !!extras.placeholder, animated: animated });
     });
@@ -218,7 +232,7 @@
     var pairs = state.joints.filter(function (j) { return j.parent >= 0; }).length;
     var geometry = new THREE.BufferGeometry();
     geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(Math.max(1, pairs) * 6), 3));
-    bones = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: 0xffb347, depthTest: false, transparent: true }));
+    bones = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: shown(0xffb347), depthTest: false, transparent: true }));
     bones.frustumCulled = false;
     bones.renderOrder = 12;
     overlay.add(bones);
@@ -232,7 +246,7 @@
     dots.renderOrder = 13;
     overlay.add(dots);
     var stickGeometry = new THREE.CylinderBufferGeometry(0.35, 1, 1, 8, 1).translate(0, 0.5, 0);
-    var stickMaterial = new THREE.MeshBasicMaterial({ color: 0xc9822a, depthTest: false, transparent: true, opacity: 0.55 });
+    var stickMaterial = new THREE.MeshBasicMaterial({ color: shown(0xc9822a), depthTest: false, transparent: true, opacity: 0.55 });
     state.joints.forEach(function (j) {
       if (j.parent < 0) return;
       var stick = new THREE.Mesh(stickGeometry, stickMaterial);
@@ -243,11 +257,11 @@
     });
     json.nodes.forEach(function (n, i) {
       if (n.camera === undefined) return;
-      var path = new THREE.Mesh(new THREE.BufferGeometry(), new THREE.MeshBasicMaterial({ color: 0x6fc3ff }));
+      var path = new THREE.Mesh(new THREE.BufferGeometry(), new THREE.MeshBasicMaterial({ color: shown(0x6fc3ff) }));
       path.frustumCulled = false;
       overlay.add(path);
       var pyramid = new THREE.Mesh(new THREE.ConeBufferGeometry(0.6, 1, 4).rotateX(Math.PI / 2).translate(0, 0, -0.5),
-                                   new THREE.MeshBasicMaterial({ color: 0x6fc3ff, wireframe: false, transparent: true, opacity: 0.8 }));
+                                   new THREE.MeshBasicMaterial({ color: shown(0x6fc3ff), wireframe: false, transparent: true, opacity: 0.8 }));
       pyramid.userData.overlay = true;  // not part of the model: left out of its box
       state.nodes[i].add(pyramid);
       state.cameraPaths.push({ node: i, object: state.nodes[i], path: path, pyramid: pyramid, points: [] });
@@ -432,7 +446,7 @@
     controls.update();
     var step = Math.pow(10, Math.floor(Math.log10(size / 4)));
     var divisions = Math.max(4, Math.min(40, Math.ceil(size * 1.6 / step)));
-    grid = new THREE.GridHelper(divisions * step, divisions, 0x4d5666, 0x343a45);
+    grid = new THREE.GridHelper(divisions * step, divisions, shown(0x4d5666), shown(0x343a45));
     var floor = UP.y < 0 ? state.box.max.y : state.box.min.y;
     grid.position.set(center.x, floor, center.z);
     scene.add(grid);

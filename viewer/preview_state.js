@@ -12,7 +12,7 @@
     nodes: [],          // glTF node index -> Object3D
     root: null,         // the glTF scene's root node (animkit_root)
     joints: [],         // {name, node, object, parent (index into joints or -1), rest: {p, q, s}, parentObject}
-    clips: [],          // {name, index, clip (AnimationClip; null until loadClip), loading, rate, frames, duration, loop, space, events, animated}
+    clips: [],          // {name, index, info (its index in data.info.clips), clip (AnimationClip; null until loadClip), loading, rate, frames, duration, loop, space, events, animated}
     clip: -1,           // the clip shown; -1: the rest pose
     action: null,
     time: 0,
@@ -122,6 +122,20 @@
       el('hud').style.visibility = visible ? '' : 'hidden';
     },
     render: function () { renderer.render(scene, camera); return renderer.domElement; },
+    // Renders now and returns the canvas's [r, g, b, a] (0..255) where the world point [x, y, z] is drawn.
+    colourAt: function (point) {
+      renderer.render(scene, camera);
+      var canvas = renderer.domElement;
+      var v = new THREE.Vector3(point[0], point[1], point[2]).project(camera);
+      var x = Math.min(canvas.width - 1, Math.max(0, Math.floor((v.x + 1) / 2 * canvas.width)));
+      var y = Math.min(canvas.height - 1, Math.max(0, Math.floor((1 - v.y) / 2 * canvas.height)));
+      var copy = document.createElement('canvas');
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      var g = copy.getContext('2d');
+      g.drawImage(canvas, 0, 0);
+      return Array.from(g.getImageData(x, y, 1, 1).data);
+    },
     // Turns the camera around the joints' centre as they are, at `factor` times its distance (< 1: closer).
     zoom: function (factor) {
       var centre = new THREE.Vector3(), v = new THREE.Vector3();
@@ -135,6 +149,9 @@
     modelSize: function () { return state.size; },
     timings: function () { return Object.assign({}, state.timings); }
   };
+
+  // A frame rate as the page shows it: at most two decimals (48.89228439331055: "48.89").
+  function rateText(rate) { return typeof rate === 'number' && isFinite(rate) ? String(Number(rate.toFixed(2))) : '\u2013'; }
 
   function clipIndex(clip) {
     if (typeof clip === 'number') {

@@ -121,9 +121,12 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
   // What the side panel shows: `info --json` of the file as decoded here, every clip.
   page.info = InfoValue(loaded, decoded);
   Scene& scene = decoded.scene;
+  Value clip_index;  // with --clip: the index in info's clips of the one clip the glb carries
   if (!request.clip.empty()) {
-    const Clip only = RequireClip(scene, request.clip, loaded.path);
-    scene.clips = {only};
+    const Clip& only = RequireClip(scene, request.clip, loaded.path);
+    clip_index = size_t(&only - scene.clips.data());
+    Clip kept = only;
+    scene.clips = {std::move(kept)};
   }
   Bytes glb;
   try {
@@ -139,6 +142,7 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
                       {"description", loaded.format->description},
                       {"up", PreviewUpAxis(loaded.format->id)},
                       {"clip", request.clip},
+                      {"clip_index", clip_index},
                       {"glb_bytes", glb.size()}};
   // The info and the glb, gzipped, as Text7; the page reads as many bytes as data says.
   const std::string info_json = DumpJson(PageInfo(page.info));
