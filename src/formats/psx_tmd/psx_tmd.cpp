@@ -1,5 +1,7 @@
 #include <animkit/formats/psx_tmd.hpp>
 
+#include "formats/common/colour.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -346,8 +348,9 @@ void AssignOffsets(File& file) {
 
 namespace {
 
+// The GPU's colour bytes are display colours (sRGB); the library's are linear.
 std::array<float, 4> Color(std::array<uint8_t, 3> c) {
-  return {c[0] / 255.0f, c[1] / 255.0f, c[2] / 255.0f, 1.0f};
+  return {colour::SrgbToLinear(c[0]), colour::SrgbToLinear(c[1]), colour::SrgbToLinear(c[2]), 1.0f};
 }
 
 }  // namespace
@@ -398,11 +401,6 @@ Scene DecodeScene(const File& file) {
 
 namespace {
 
-uint8_t Channel(float v) {
-  if (!std::isfinite(v)) return 0;
-  return static_cast<uint8_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f));
-}
-
 int16_t Coordinate(float v, const std::string& where) {
   const double q = std::round(double(v));
   if (!(q >= -32768 && q <= 32767)) throw Error::General(where + " " + std::to_string(v) + " does not fit in 16 bits");
@@ -432,7 +430,7 @@ File EncodeScene(const Scene& scene) {
     auto rgb = [&](uint32_t i) -> std::array<uint8_t, 3> {
       if (i >= mesh.colors.size()) return {128, 128, 128};
       const auto& c = mesh.colors[i];
-      return {Channel(c[0]), Channel(c[1]), Channel(c[2])};
+      return {colour::LinearToSrgb(c[0]), colour::LinearToSrgb(c[1]), colour::LinearToSrgb(c[2])};
     };
     auto at = [&](uint32_t i) {
       if (i >= remap.size()) throw Error::General(where + " indexes vertex " + std::to_string(i) + ", past its positions");

@@ -3,9 +3,11 @@
 #include <animkit/formats/psx_tmd.hpp>
 #include <animkit/pipeline/skeleton.hpp>
 
+#include "formats/common/colour.hpp"
 #include "formats/gltf/gltf_internal.hpp"
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -408,6 +410,28 @@ TEST(PsxTmd, EncodeThenDecodeKeepsTheGeometry) {
   }
   s.meshes[0].positions[0].x = 40000;
   EXPECT_THROW(psx_tmd::EncodeScene(s), Error);
+}
+
+// The GPU's colour bytes are display (sRGB) colours; the scene's are linear, and every byte
+// comes back from its linear value. Golden values from IEC 61966-2-1's formula.
+TEST(PsxTmd, ColourBytesAreSrgbAndTheSceneLinear) {
+  for (int b = 0; b < 256; ++b) EXPECT_EQ(colour::LinearToSrgb(colour::SrgbToLinear(uint8_t(b))), b) << b;
+  EXPECT_NEAR(colour::SrgbToLinear(0x80), 0.2158605, 1e-6);  // ((128/255 + 0.055) / 1.055)^2.4
+  EXPECT_NEAR(colour::SrgbToLinear(10), 10 / 255.0 / 12.92, 1e-9);
+  EXPECT_EQ(colour::LinearToSrgb(0.5f), 188);  // 1.055 x 0.5^(1/2.4) - 0.055 = 0.7354
+  Bytes tmd = Golden();
+  const std::array<uint8_t, 4> red_line{0xFF, 0x00, 0x00, 0x40};  // the line's colour word, 0x400000FF
+  auto at = std::search(tmd.begin(), tmd.end(), red_line.begin(), red_line.end());
+  ASSERT_NE(at, tmd.end());
+  *at = 0x80;
+  const Scene s = psx_tmd::DecodeScene(psx_tmd::Parse(tmd));
+  EXPECT_NEAR(s.meshes.at(0).colors.at(0)[0], 0.2158605f, 1e-6);
+  const psx_tmd::File back = psx_tmd::EncodeScene(s);
+  bool found = false;
+  for (const auto& o : back.objects)
+    for (const auto& p : o.primitives)
+      if (psx_tmd::View(p).layout.kind == Kind::Line) found = psx_tmd::View(p).colors.at(0) == std::array<uint8_t, 3>{0x80, 0, 0};
+  EXPECT_TRUE(found) << "the line's colour is not written back as 0x80";
 }
 
 TEST(PsxTmd, ProbeRecognisesTheFormat) {
