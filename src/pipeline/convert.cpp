@@ -132,25 +132,24 @@ ResolvedSkeleton ConvertSkeleton(const ConvertRequest& request, const LoadedFile
 // the input's skeleton. Only the clips the input names (all when it names none of them). The
 // template scene itself when the input is of the output's format; nothing when the input's
 // format cannot be written.
-std::optional<Scene> TemplateAsInput(const TemplateFile& t, const LoadedFile& input, const DecodedScene& decoded,
-                                     const std::optional<Scene>& template_scene, const Options& options) {
-  if (!template_scene) return std::nullopt;
-  if (input.format == t.loaded.format) return template_scene;
-  if (!input.format->encode) return std::nullopt;
-  const Scene* reference = decoded.reference_used();
+std::optional<Scene> TemplateAsInput(const TemplateFile& t, const FormatDescriptor* input_format, const Scene& input,
+                                     const Scene* reference, const std::optional<Scene>& template_scene,
+                                     const Options& options) {
+  if (!template_scene || !input_format) return std::nullopt;
+  if (input_format == t.loaded.format) return template_scene;
+  if (!input_format->encode) return std::nullopt;
   try {
-    Scene exported = DecodeDocument(t.loaded, DecodeContext{reference, DecodeOptionsFor(input.format, options)});
+    Scene exported = DecodeDocument(t.loaded, DecodeContext{reference, DecodeOptionsFor(input_format, options)});
     std::vector<Clip> named;
     for (Clip& c : exported.clips)
-      if (std::any_of(decoded.scene.clips.begin(), decoded.scene.clips.end(),
-                      [&](const Clip& x) { return x.name == c.name; }))
+      if (std::any_of(input.clips.begin(), input.clips.end(), [&](const Clip& x) { return x.name == c.name; }))
         named.push_back(std::move(c));
     if (!named.empty()) exported.clips = std::move(named);
-    const std::string path = "template" + std::string(input.format->extensions.empty() ? std::string_view()
-                                                                                       : input.format->extensions.back());
+    const std::string path = "template" + std::string(input_format->extensions.empty() ? std::string_view()
+                                                                                       : input_format->extensions.back());
     const EncodeResult written =
-        Encode(std::move(exported), *input.format, EncodeRequest{reference, options, path, nullptr, nullptr, {}, nullptr, nullptr});
-    const LoadedFile back = LoadBytes(written.bytes, path, input.format->id, options);
+        Encode(std::move(exported), *input_format, EncodeRequest{reference, options, path, nullptr, nullptr, {}, nullptr, nullptr});
+    const LoadedFile back = LoadBytes(written.bytes, path, input_format->id, options);
     return DecodeDocument(back, DecodeContext{reference, options});
   } catch (const Error&) {
     return std::nullopt;  // the encoder then compares with the template's own pose
@@ -180,8 +179,12 @@ EncodeResult EncodeOverTemplate(Scene scene, const FormatDescriptor& format, con
   std::optional<Scene> template_scene;
   if (t.templ.document && t.loaded.format == &format)
     template_scene = DecodeDocument(t.loaded, DecodeContext{reference, DecodeOptionsFor(&format, options)});
+  // What the template gives back through the scene's own format (a glTF decoded by the
+  // caller), as convert compares with: an unedited scene is the template's bytes.
+  const std::optional<Scene> template_as_input =
+      TemplateAsInput(t, FindFormat(scene.source.format), scene, reference, template_scene, options);
   EncodeRequest e{reference, options, output_path, &t.templ, template_scene ? &*template_scene : nullptr, clip,
-                  nullptr, nullptr};
+                  template_as_input ? &*template_as_input : nullptr, nullptr};
   if (!t.templ.document) e.templ = nullptr;
   return Encode(std::move(scene), format, e);
 }
@@ -215,7 +218,8 @@ ConvertResult Convert(const ConvertRequest& request) {
   std::optional<Scene> template_scene;
   if (t.templ.document && t.loaded.format == out_format)
     template_scene = DecodeDocument(t.loaded, DecodeContext{decoded.reference_used(), decode_options});
-  const std::optional<Scene> template_as_input = TemplateAsInput(t, loaded, decoded, template_scene, request.options);
+  const std::optional<Scene> template_as_input =
+      TemplateAsInput(t, loaded.format, decoded.scene, decoded.reference_used(), template_scene, request.options);
   if (!request.clip.empty() && request.template_path.empty()) {
     (void)RequireClip(scene, request.clip, request.input);
     std::erase_if(scene.clips, [&](const Clip& c) { return c.name != request.clip; });

@@ -21,8 +21,21 @@ void RequireEncoder(const FormatDescriptor& format, const std::string& path) {
   throw path.empty() ? e : e.InFile(path);
 }
 
+bool HoldsNothing(const Scene& scene) {
+  return scene.clips.empty() && scene.meshes.empty() && scene.textures.empty() && scene.skeleton.empty();
+}
+
 EncodeResult Encode(Scene scene, const FormatDescriptor& format, const EncodeRequest& request) {
   RequireEncoder(format, request.output_path);
+  // Nothing to edit, nothing changed: the file the output replaces, as it is. (--clip asks
+  // for a clip of the input: the encoder says there is none.)
+  if (request.templ && request.templ->document && &request.templ->document->format() == &format &&
+      request.template_clip.empty() && HoldsNothing(scene)) {
+    EncodeResult kept;
+    kept.bytes = request.templ->bytes;
+    kept.report["nothing_to_edit"] = true;
+    return kept;
+  }
   if (request.template_scene) TakeTemplateMetadata(scene, *request.template_scene, request.template_clip);
   EncodeContext context;
   context.reference = request.reference;

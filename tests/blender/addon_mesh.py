@@ -22,8 +22,12 @@ from addon_common import ARGS, CLI, Failure, animkit, check, import_file, reset
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared"))
-# the fixtures, then the real KH2 models (../shared/real/kh2/*.mdlx) there are
-MODELS = ("fixtures/kh2/P_EX100.mdlx", "fixtures/edf/airtortoise_missile.mdb", "real/kh2/*.mdlx")
+# the fixtures, then the real KH2 models (../shared/real/kh2/*.mdlx) there are, and the open
+# case of a vertex in two matrix slots of one bone (one glTF influence: still unedited)
+MODELS = ("fixtures/kh2/P_EX100.mdlx", "fixtures/edf/airtortoise_missile.mdb", "real/kh2/*.mdlx",
+          "real/kh2-open/P_EX101.mdlx")
+# Files a glTF holds nothing of (no bone, mesh or clip): exported unedited, the file's bytes
+NOTHING = ("real/kh2-open/placeholder/ECA11602E.anb", "real/kh2-open/F_PO590.mdlx")
 _COMPONENT = {5126: "f", 5125: "I", 5123: "H", 5121: "B"}
 _WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
 
@@ -270,9 +274,36 @@ def part_mesh():
             except Failure as e:
                 print("FAILED: %s" % e)
                 failed.append(rel)
+    for rel in NOTHING:
+        if ARGS["only"] in rel:
+            count += check_nothing_to_edit(rel, out_dir)
     count += check_new_mesh(out_dir)
     check(not failed, "%d models failed (above): %s" % (len(failed), ", ".join(failed)))
     return count
+
+
+def check_nothing_to_edit(rel, out_dir):
+    """A file with nothing a glTF holds: imported (an armature of no bone), exported with
+    the file as template: the file's bytes; without a template: animkit's error."""
+    path = os.path.join(SHARED, rel)
+    if not os.path.isfile(path):
+        print("%s: absent (%s), skipped" % (rel, SHARED))
+        return 0
+    reset()
+    arm = import_file(path)
+    check(len(arm.data.bones) == 0, "%s: imported %d bones" % (rel, len(arm.data.bones)))
+    out = os.path.join(out_dir, "nothing_" + os.path.basename(path))
+    _export(rel, arm, out, "unedited export")
+    with open(path, "rb") as f, open(out, "rb") as g:
+        check(f.read() == g.read(), "%s: the unedited export differs from the file" % rel)
+    bpy.context.view_layer.objects.active = arm
+    try:
+        bpy.ops.export_scene.animkit(filepath=out + ".new" + os.path.splitext(path)[1], use_template=False)
+        raise Failure("%s: exported without a template, with nothing to write" % rel)
+    except RuntimeError as e:
+        check("nothing to write" in str(e), "%s: without a template: %s" % (rel, str(e).strip()))
+    print("%s: nothing to edit: the file's bytes (without a template: nothing to write)" % rel)
+    return 2
 
 
 def _new_object(arm, bones):

@@ -21,7 +21,9 @@
 #                 against KH2's per-axis rule.
 # --part mesh     the model export (addon_mesh.py): real models imported, their glTF for
 #                 animkit against the import's (1:1), exported unedited (the file's bytes)
-#                 and with one mesh moved (read back moved, the others unchanged).
+#                 and with one mesh moved (read back moved, the others unchanged); a file
+#                 with nothing to edit (a placeholder ANB, an MDLX without a model entry)
+#                 exported unedited: its bytes.
 # --only TEXT     only the sample paths that contain TEXT.
 #
 # The expected poses are composed here from animkit's own output (sample JSON, glTF node

@@ -11,6 +11,10 @@ from animkit_support import SOURCE_DIR, animkit, np
 SHARED = SOURCE_DIR.parent / "shared"
 MODELS = [SHARED / "fixtures/kh2/P_EX100.mdlx", SHARED / "fixtures/edf/airtortoise_missile.mdb",
           *sorted((SHARED / "real/kh2").glob("*.mdlx"))]
+# Every file of ../shared a glTF writes back into with the file as template: models,
+# movesets, ANBs, motions, the open cases too (a placeholder ANB, an MDLX without a model).
+WRITTEN_BACK = sorted(p for folder in ("fixtures", "real") for p in (SHARED / folder).rglob("*")
+                      if p.suffix.lower() in (".mdlx", ".mset", ".anb", ".motion", ".mdb"))
 
 
 def model(path):
@@ -45,6 +49,32 @@ def test_an_unedited_scene_saved_over_its_model_is_the_models_bytes(path, tmp_pa
         warnings.simplefilter("error")  # an unedited scene gives no warning
         animkit.save(scene, out, template=path)
     assert out.read_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("path", WRITTEN_BACK or [SHARED / "fixtures/kh2/P_EX100.mdlx"],
+                         ids=lambda p: str(p.relative_to(SHARED)))
+def test_an_unedited_gltf_saved_over_its_file_is_its_bytes(path, tmp_path):
+    """Every group judged unedited (a bone in two matrix slots is one glTF influence), and a
+    file whose glTF holds nothing (no clip, mesh or joint) comes back as its bytes."""
+    if not path.exists():
+        pytest.skip(f"{path} is absent (the real files live in ../shared)")
+    glb = tmp_path / (path.name + ".glb")
+    animkit.convert(path, glb)
+    # decoded against the template's companion (a moveset's model beside it), as `animkit
+    # convert` decodes a glTF going back over a game file
+    companion = path.with_suffix(".mdlx")
+    with_companion = path.suffix.lower() != ".mdlx" and companion.exists()
+    scene = animkit.load(glb, skeleton=companion).decode() if with_companion else animkit.load(glb).decode()
+    out = tmp_path / path.name
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the open cases' decode warnings are not this test's
+        animkit.save(scene, out, template=path)
+    assert out.read_bytes() == path.read_bytes()
+    if not scene.clips and not scene.meshes and len(scene.skeleton) == 0:  # nothing to edit
+        report = animkit.encode(scene, path=out, template=path, details=True)["report"]
+        assert report["nothing_to_edit"] is True
+        with pytest.raises(animkit.Error, match="nothing to write"):
+            animkit.save(scene, tmp_path / ("new" + path.suffix))  # without a template: why not
 
 
 def assert_same_points(got, want, tolerance, name):

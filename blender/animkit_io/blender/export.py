@@ -418,16 +418,26 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
     return {"name": name, "extras": extras, "times": times, "channels": channels}
 
 
+def holds_nothing(arm_obj):
+    """Whether the rig holds nothing a file is written from: no bone, mesh object or action
+    (imported from a placeholder ANB, an MDLX without a model entry)."""
+    return not arm_obj.data.bones and not mesh_read.mesh_objects(arm_obj) and not choose_actions(arm_obj, "ALL")
+
+
 def plan_for(exe, arm_obj, filepath, output_format="", use_template=True):
     """(export_plan.Plan, whether it writes the character) for exporting `arm_obj` to
     `filepath`: a rig with mesh objects to a file its format writes as a model writes its
-    meshes (export_model.py), else its clips (PlanError: the format must be chosen)."""
+    meshes (export_model.py), else its clips (PlanError: the format must be chosen); a rig
+    that holds nothing to any file its format writes."""
     path = os.path.abspath(bpy.path.abspath(filepath))
     source, fmt = arm_obj.get("animkit_source", ""), arm_obj.get("animkit_format", "")
     model_error = None
-    if mesh_read.mesh_objects(arm_obj):
+    nothing = holds_nothing(arm_obj)
+    if nothing or mesh_read.mesh_objects(arm_obj):
         try:
             p = export_plan.plan(exe, path, output_format, source, fmt, use_template, model=True)
+            if nothing:
+                return p, False
             if export_plan.writes_model(p, path):
                 return p, True
         except export_plan.PlanError as e:
@@ -497,6 +507,8 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
         except ValueError as e:
             raise ExportError(str(e))
         return result
+    if holds_nothing(arm_obj):
+        return _export_nothing(arm_obj, filepath, exe, plan, cli.merge_options(stored_options, options), result)
     multi = formats.multi_clip(fmt)
     mode = clips
     if mode == "AUTO":
@@ -558,4 +570,25 @@ def export_file(context, arm_obj, filepath, exe, clips="AUTO", output_format="",
         result.messages.append(("WARNING", w))
     result.messages.append(("INFO", "%s: %d clip(s) written (%s)" % (
         os.path.basename(filepath), len(clip_data), ", ".join(result.clips))))
+    return result
+
+
+def _export_nothing(arm_obj, filepath, exe, plan, args, result):
+    """Nothing to edit, nothing changed: the glTF of a rig that holds nothing, written over
+    the source (the template) as animkit writes it: the source's bytes. Without a template,
+    animkit's error says there is nothing to write."""
+    rig, _mapping, _extra = rig_of(arm_obj)
+    to = plan.format if plan.to else ""
+    with tempfile.TemporaryDirectory(prefix="animkit_export_") as tmp:
+        glb = os.path.join(tmp, "nothing.glb")
+        gltf_write.write_glb(glb, rig, [])
+        export_run.keep_copy(glb)
+        template = export_run.readable_template(plan.template, filepath, tmp)
+        result.command = ["convert", glb, filepath] + (["--template", template] if template else []) + (
+            ["--to", to] if to else []) + list(args)
+        warnings = cli.convert(exe, glb, filepath, "", args, template, to)
+    result.messages += [("WARNING", w) for w in warnings]
+    if template:
+        result.messages.append(("INFO", "%s: nothing to edit (no bone, mesh or action): the source's bytes written" %
+                                os.path.basename(filepath)))
     return result

@@ -28,9 +28,15 @@ struct EncodeResult {
   std::vector<std::string> warnings;
 };
 // Encodes scene as format. With a template scene, its metadata first fills what the scene
-// cannot carry (TakeTemplateMetadata). Errors name the output (when known); one names it
-// when the format cannot be written from animation data (RequireEncoder).
+// cannot carry (TakeTemplateMetadata). Nothing to edit (HoldsNothing, a template of the
+// output's format, no template_clip asked for): the template's bytes, report
+// "nothing_to_edit" true. Errors name the output (when known); one names it when the format
+// cannot be written from animation data (RequireEncoder).
 EncodeResult Encode(Scene scene, const FormatDescriptor& format, const EncodeRequest& request);
+
+// Whether a scene holds nothing a file is written from: no clip, mesh, texture or joint
+// (the glTF of a file that has none: a placeholder ANB, an MDLX without a model entry).
+bool HoldsNothing(const Scene& scene);
 
 // What glTF cannot carry, from the file the output replaces: the template's decoded
 // metadata wins over the scene's (its glTF extras), for the scene and each clip (the

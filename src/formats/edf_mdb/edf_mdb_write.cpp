@@ -3,6 +3,8 @@
 // (docs/formats/edf_mdb.md "Writing models").
 #include "edf_mdb_write.hpp"
 
+#include "formats/common/influences.hpp"
+
 #include <animkit/offline/skinning.hpp>
 
 #include <algorithm>
@@ -142,9 +144,10 @@ std::vector<bool> TemplateWriter::Unmoved(const Mesh& s, const Mesh& d, const St
     if (ok && !s.normals.empty()) ok = Close3(s.normals[v], d.normals[v], nt);
     if (ok && !s.uvs.empty()) ok = Close(s.uvs[v][0], d.uvs[v][0], ut) && Close(s.uvs[v][1], d.uvs[v][1], ut);
     for (size_t c = 0; ok && c < 4 && !s.colors.empty(); ++c) ok = std::fabs(s.colors[v][c] - d.colors[v][c]) <= 0.5f / 255;
-    for (size_t k = 0; ok && k < 4 && !s.weights.empty(); ++k) {
-      ok = std::fabs(s.weights[v][k] - d.weights[v][k]) <= 0.5f / 255;
-      if (ok && s.weights[v][k] > 0) ok = BoneOf(s, s.joints[v][k]) == int(d.joints[v][k]);
+    if (ok && !s.weights.empty()) {  // as skinning blends them: a bone named twice is one influence
+      std::array<uint16_t, 4> bones{};
+      for (size_t k = 0; k < 4; ++k) bones[k] = s.weights[v][k] > 0 ? uint16_t(BoneOf(s, s.joints[v][k])) : 0;
+      ok = SameInfluences(BlendedSlots(bones, s.weights[v]), BlendedSlots(d.joints[v], d.weights[v]), 0.5f / 255);
     }
     same[v] = ok;
   }

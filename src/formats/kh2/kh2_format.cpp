@@ -423,6 +423,8 @@ std::unique_ptr<Document> EncodeBar(const Scene& scene, EncodeContext& context) 
     Bytes bytes = detail::EncodeModelBar(scene, context, templ, ModelSettingsFrom(context.options));
     return std::make_unique<BarDocument>(ParseBar(bytes));
   }
+  if (scene.clips.empty() && scene.meshes.empty())  // not even a joint, over a template: its bytes (HoldsNothing)
+    throw Error::General("nothing to write: the input has no animation clip (an ANB or MSET) and no mesh (an MDLX)");
   if (templ) return EncodeWithTemplate(scene, context, *templ);
   WarnWithoutTemplate(scene, context);
   const EncodeSettings settings = EncodeSettingsFrom(context.options);

@@ -1,6 +1,7 @@
 // An unedited glTF round trip with --template gives the template's bytes back, for every
-// real moveset and ANB beside the checkout (../shared/real/kh2, ../shared/fixtures), whatever
+// real moveset and ANB beside the checkout (../shared/real, ../shared/fixtures), whatever
 // the game drives; an edit of one joint of one clip rewrites that clip's entry alone.
+#include "support/shared_files.hpp"
 #include "support/test_support.hpp"
 
 #include <animkit/formats/kh2.hpp>
@@ -13,11 +14,7 @@
 namespace animkit {
 namespace {
 
-// ../shared/<relative> beside the checkout, or "" when absent.
-std::string SharedPath(const std::string& relative) {
-  const std::filesystem::path p = std::filesystem::path(ANIMKIT_SOURCE_DIR).parent_path() / "shared" / relative;
-  return std::filesystem::exists(p) ? p.string() : std::string();
-}
+std::string SharedPath(const std::string& relative) { return test::SharedPath(relative); }
 
 // `animkit convert in out [--template templ]` through the library.
 ConvertResult ConvertFile(const std::string& in, const std::string& out, const std::string& templ = {}) {
@@ -28,42 +25,37 @@ ConvertResult ConvertFile(const std::string& in, const std::string& out, const s
   return Convert(request);
 }
 
-const char* const kFiles[] = {
-    "real/kh2/M_EX530.mset",         "real/kh2/F_PO030.mset",       "real/kh2/N_CM080_TSURU.mset",
-    "real/kh2/M_EX690.mset",         "real/kh2/P_EX100.mset",       "real/kh2/airslide/P_EX100.mset",
-    "fixtures/kh2-baked/M_EX660.mset", "fixtures/kh2-baked/M_EX660_RAW.mset", "fixtures/kh2/interpolated.motion",
-    "fixtures/kh2/raw.motion",       "fixtures/kh2/test-0000.anb",
-};
-
-// A file's path as a test name and a folder name.
-std::string Identifier(const char* relative) {
-  std::string name;
-  for (const char* c = relative; *c; ++c) name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
-  return name;
+// Every moveset, ANB and motion of ../shared (the open cases too: a placeholder ANB, whose
+// glTF holds nothing, comes back as its bytes); one name stands for them when absent.
+std::vector<std::string> SharedMotions() {
+  std::vector<std::string> found = test::SharedFiles({"fixtures", "real"}, {".mset", ".anb", ".motion"});
+  if (found.empty()) found.push_back("fixtures/kh2/test-0000.anb");
+  return found;
 }
+const std::vector<std::string> kFiles = SharedMotions();
 
 // One test per file, so ctest runs them side by side and a slow one shows by name.
-class Kh2TemplateIdentityFile : public ::testing::TestWithParam<const char*> {};
+class Kh2TemplateIdentityFile : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Kh2TemplateIdentityFile, AnUneditedGltfRoundTripIsTheTemplatesBytes) {
-  const char* relative = GetParam();
+  const std::string& relative = GetParam();
   const std::string path = SharedPath(relative);
   if (path.empty()) GTEST_SKIP() << "../shared/" << relative << " absent";
-  const std::filesystem::path dir = test::TempDir("kh2_template_identity_" + Identifier(relative));
+  const std::filesystem::path dir = test::TempDir("kh2_template_identity_" + test::SharedTestName(relative));
   const std::string ext = std::filesystem::path(path).extension().string();
   const std::string glb = (dir / "clip.glb").string();
   const std::string back = (dir / ("back" + ext)).string();
   ConvertFile(path, glb);
   const ConvertResult r = ConvertFile(glb, back, path);
   const bool same = ReadFileBytes(back) == ReadFileBytes(path);
-  std::printf("kh2 template identity: %s %s (%zu warnings)\n", relative, same ? "identical" : "DIFFERS",
+  std::printf("kh2 template identity: %s %s (%zu warnings)\n", relative.c_str(), same ? "identical" : "DIFFERS",
               r.warnings.size());
   EXPECT_TRUE(same) << relative;
   for (const std::string& w : r.warnings) EXPECT_EQ(w.find("differs from the template"), std::string::npos) << w;
 }
 
 INSTANTIATE_TEST_SUITE_P(RealAndFixtures, Kh2TemplateIdentityFile, ::testing::ValuesIn(kFiles),
-                         [](const ::testing::TestParamInfo<const char*>& info) { return Identifier(info.param); });
+                         [](const ::testing::TestParamInfo<std::string>& info) { return test::SharedTestName(info.param); });
 
 // The entries whose stored bytes differ between two archives of the same entry table.
 std::vector<size_t> ChangedEntries(const Bytes& a, const Bytes& b) {

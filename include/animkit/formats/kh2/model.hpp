@@ -75,7 +75,9 @@ Bytes WriteNewModelEntry(const std::vector<BoneRecord>& bones, const std::vector
 // Bone records of a skeleton (rest scale, Euler XYZ radians, translation; flags 0).
 std::vector<BoneRecord> BonesFromSkeleton(const Skeleton& skeleton);
 // Whether mesh equals the decoded one within what the file stores (positions 1e-4
-// relative, texture coordinates 1/8192, weights 1/510, colours 1/256; same triangles and joints).
+// relative, texture coordinates 1/8192, colours 1/256; same triangles), each vertex's
+// influences as the game blends them: each bone's summed weight within 1/510 (a bone in two
+// matrix slots is one influence, as glTF holds it), its 4 and, past 4, every one.
 bool SameGroupMesh(const Mesh& mesh, const Mesh& decoded);
 
 }  // namespace animkit::kh2

@@ -1,5 +1,6 @@
 // A model entry without a template (the bones given, every group built, a shadow model of
 // the shadow meshes), and the test that tells an edited group from an unedited one.
+#include "formats/common/influences.hpp"
 #include "formats/kh2/kh2_fields.hpp"
 #include "formats/kh2/kh2_internal.hpp"
 #include "formats/kh2/model/kh2_model_write.hpp"
@@ -7,6 +8,7 @@
 #include <animkit/offline/skinning.hpp>
 
 #include <cmath>
+#include <map>
 
 namespace animkit::kh2 {
 
@@ -17,6 +19,25 @@ using detail::kModelHeader;
 using detail::kSkeletonData;
 
 bool Near(float a, float b, float tolerance) { return std::fabs(a - b) <= tolerance; }
+
+// Every influence of the vertices that have more than 4 (metadata kMeshInfluencesKey, as the
+// decoder and the glTF reader write it), by vertex.
+std::map<size_t, BlendedInfluences> InfluencesOverFour(const Mesh& m) {
+  std::map<size_t, BlendedInfluences> out;
+  const auto over = m.metadata.find(kMeshInfluencesKey);
+  if (over == m.metadata.end() || !over->is_array()) return out;
+  for (const Value& e : *over) {
+    if (!e.is_object() || !e.contains("vertex") || !e["vertex"].is_number_integer() || !e.contains("joints") ||
+        !e.contains("weights") || !e["joints"].is_array() || !e["weights"].is_array() || e["joints"].size() != e["weights"].size())
+      continue;
+    BlendedInfluences all;
+    for (size_t k = 0; k < e["joints"].size(); ++k)
+      if (e["joints"][k].is_number_integer() && e["weights"][k].is_number())
+        all.emplace_back(uint32_t(e["joints"][k].get<int64_t>()), float(e["weights"][k].get<double>()));
+    out[size_t(e["vertex"].get<int64_t>())] = Blended(std::move(all));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -36,11 +57,16 @@ bool SameGroupMesh(const Mesh& m, const Mesh& d) {
   for (size_t v = 0; v < m.colors.size(); ++v)
     for (size_t k = 0; k < 4; ++k)
       if (!Near(m.colors[v][k], d.colors[v][k], 1.f / 256)) return false;
+  // Influences as the game blends them (a bone in two matrix slots is one influence), the
+  // four a glTF reader gets and, past four, every one.
+  constexpr float kWeight = 1.f / 510;
   for (size_t v = 0; v < m.weights.size(); ++v)
-    for (size_t k = 0; k < 4; ++k) {
-      if (!Near(m.weights[v][k], d.weights[v][k], 1.f / 510)) return false;
-      if (d.weights[v][k] > 1.f / 510 && m.joints[v][k] != d.joints[v][k]) return false;
-    }
+    if (!SameInfluences(BlendedSlots(m.joints[v], m.weights[v]), BlendedSlots(d.joints[v], d.weights[v]), kWeight))
+      return false;
+  const std::map<size_t, BlendedInfluences> mine = InfluencesOverFour(m), decoded = InfluencesOverFour(d);
+  if (mine.size() != decoded.size()) return false;
+  for (const auto& [v, all] : decoded)
+    if (const auto it = mine.find(v); it == mine.end() || !SameInfluences(it->second, all, kWeight)) return false;
   return true;
 }
 
