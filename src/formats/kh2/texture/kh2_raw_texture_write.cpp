@@ -86,7 +86,7 @@ void Rewrite(Bytes& form, const Transfer& t, size_t limit, const std::string& wh
   Upload(t, {form, form.size(), {}}, gs);
   change(gs);
   if (t.data_offset >= form.size()) throw Error::General(what + ": its upload's bytes lie past the texture entry");
-  Bytes data(form.begin() + std::ptrdiff_t(t.data_offset), form.begin() + std::ptrdiff_t(std::min(form.size(), t.data_offset + t.qwc * 16)));
+  Bytes data(form.begin() + std::ptrdiff_t(t.data_offset), form.begin() + std::ptrdiff_t(std::min(form.size(), t.data_offset + SentBytes(t))));
   const Bytes before = data;
   Download(t, gs, data);
   for (size_t k = 0; k < data.size(); ++k)
@@ -293,7 +293,9 @@ FormWrite WriteRawForm(ByteView form, const std::vector<animkit::Image>& decoded
       changed[i] = false, ++out.kept;
       out.warnings.push_back("texture '" + Name(img, i) + "' has no pixels: the template's picture is kept");
     } else {
-      CheckTextureSize(img);
+      // In the template's layout a picture of its size fits as the template's did (H_EX500_CA: 1024 x 1024).
+      const bool same_size = i < old_n && img.width == decoded[i].width && img.height == decoded[i].height;
+      CheckTextureSize(img, same_size ? uint32_t(1) << kGsMaxSideLog2 : kMaxTextureSide);
       ++(i < old_n ? out.reencoded : out.added);
       if (i < old_n && (img.width != decoded[i].width || img.height != decoded[i].height)) rebuild = true;
     }
