@@ -411,6 +411,19 @@ TEST(Kh2GsMemory, ThePirateFellasTexturesDecodeWholeAndWriteBack) {
   EXPECT_EQ(At(t1, 1, 1), (Texel{255, 255, 255, 255}));
   EXPECT_EQ(At(t1, 2, 0), (Texel{0, 0, 0, 0}));
   EXPECT_EQ(WriteTextureEntry(m.texture_entry, m.scene.textures).entry, m.texture_entry);
+  // Texture 0 edited (texel (10, 10) given texel (200, 100)'s colour): written in its
+  // layout; texture 1, reading what texture 0's upload left, follows it (said if it changed).
+  std::vector<Image> edited = m.scene.textures;
+  Image& face = edited[0];
+  for (size_t k = 0; k < 4; ++k) face.rgba[(10 * face.width + 10) * 4 + k] = face.rgba[(100 * face.width + 200) * 4 + k];
+  const TextureWrite written = WriteTextureEntry(m.texture_entry, edited);
+  ASSERT_EQ(written.entry.size(), m.texture_entry.size());
+  const TextureSet back = DecodeTextures(written.entry);
+  EXPECT_EQ(back.images.at(0).rgba, face.rgba);
+  if (back.images.at(1).rgba != m.scene.textures[1].rgba) {
+    ASSERT_FALSE(written.warnings.empty());
+    EXPECT_TRUE(test::Has(written.warnings.back(), "'texture 1' reads texels an earlier texture's upload left")) << written.warnings.back();
+  }
 }
 
 }  // namespace

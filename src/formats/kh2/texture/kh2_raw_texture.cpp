@@ -46,7 +46,7 @@ std::string Shortfall(const Transfer& t, const RawTextureBytes& bytes, uint64_t 
 }  // namespace
 
 std::vector<animkit::Image> DecodeRawTextures(const RawTextureBytes& bytes, const RawTextureHeader& h, uint64_t base,
-                                              std::vector<std::string>& warnings, std::vector<UnheldTexels>* unheld) {
+                                              std::vector<std::string>& warnings, std::vector<UnheldTexels>* unheld, bool alone) {
   const ByteView own = bytes.rest.first(std::min(bytes.own, bytes.rest.size()));
   ByteReader r(own, Endian::Little, base);
   ByteReader offsets = r.Table(h.offset_data_offset, h.gs_count, 1, 0x10, "the texture offset data");
@@ -76,6 +76,10 @@ std::vector<animkit::Image> DecodeRawTextures(const RawTextureBytes& bytes, cons
   uint64_t budget = 64 * uint64_t(bytes.rest.size() + bytes.after.size()) + (uint64_t{1} << 22);
   for (const size_t which : order) {
     const size_t t = which + 1;
+    if (alone && which != order.front()) {  // each texture's upload over the CLUT upload alone
+      gs_memory = GsMemory();
+      Upload(table[0], bytes, gs_memory);
+    }
     const size_t written = t < table.size() ? Upload(table[t], bytes, gs_memory) : 0;
     for (const size_t i : users[which]) {
       animkit::Image& img = images[i];

@@ -31,7 +31,10 @@ struct RawTextureBytes {
 // saying how; the image keeps what was read. Throws animkit::Error when the header's
 // tables lie outside the raw texture.
 // `unheld` (when given) receives, per image, the texels whose colours no upload wrote.
+// alone: each texture's upload replayed over the CLUT upload only (which textures read
+// texels an earlier upload left: the writer's question).
 std::vector<animkit::Image> DecodeRawTextures(const RawTextureBytes& bytes, const RawTextureHeader& header, uint64_t base,
-                                              std::vector<std::string>& warnings, std::vector<UnheldTexels>* unheld = nullptr);
+                                              std::vector<std::string>& warnings, std::vector<UnheldTexels>* unheld = nullptr,
+                                              bool alone = false);
 
 }  // namespace animkit::kh2::detail

@@ -6,6 +6,8 @@
 
 #include <animkit/core/error.hpp>
 
+#include <algorithm>
+
 namespace animkit::kh2::detail {
 
 // Named, not anonymous: the library compiles as unity batches (no shared anonymous names).
@@ -334,9 +336,20 @@ FormWrite WriteRawForm(ByteView form, const std::vector<animkit::Image>& decoded
   std::vector<std::string> notes;
   const Template back = ReadTemplate(out.bytes);
   const std::vector<animkit::Image> read = DecodeRawTextures({out.bytes, out.bytes.size(), {}}, back.h, 0, notes);
-  for (size_t i = 0; i < images.size() && i < read.size(); ++i)
-    if (i < old_n && !changed[i] && !SameImage(read[i], decoded[i]))
-      throw Error::General("texture '" + Name(*images[i], i) + "' is kept but shares picture or CLUT bytes with a changed texture");
+  std::vector<UnheldTexels> leftovers;  // the template's textures that read texels an earlier upload left
+  bool looked = false;
+  for (size_t i = 0; i < images.size() && i < read.size(); ++i) {
+    if (i >= old_n || changed[i] || SameImage(read[i], decoded[i])) continue;
+    if (!looked) {
+      std::vector<std::string> ignored;
+      DecodeRawTextures({form, form.size(), {}}, tp.h, 0, ignored, &leftovers, true);
+      looked = true;
+    }
+    const bool leans = std::any_of(leftovers.begin(), leftovers.end(), [&](const UnheldTexels& u) { return u.image == i; });
+    if (!leans) throw Error::General("texture '" + Name(*images[i], i) + "' is kept but shares picture or CLUT bytes with a changed texture");
+    out.warnings.push_back("texture '" + Name(*images[i], i) +
+                           "' reads texels an earlier texture's upload left at its blocks (as the GS draws it): they follow the changed picture");
+  }
   for (const std::string& n : notes) out.warnings.push_back("written texture entry: " + n);
   return out;
 }
