@@ -43,6 +43,40 @@ std::string Shortfall(const Transfer& t, const RawTextureBytes& bytes, uint64_t 
   return out;
 }
 
+// The texels of img (its size set) read from GS memory as TEX0 says, indexed ones through
+// the CLUT; those no upload wrote (or whose CLUT colour none wrote) are listed, transparent.
+struct TexelsRead {
+  std::vector<uint32_t> unwritten, uncoloured;  // y * width + x
+};
+TexelsRead ReadTexels(const GsMemory& gs, animkit::Image& img, size_t psm, size_t tbp, size_t tbw, const ClutBuffer& clut, size_t csa) {
+  TexelsRead out;
+  const bool indexed = psm == kT8 || psm == kT4;
+  for (size_t y = 0; y < img.height; ++y)
+    for (size_t x = 0; x < img.width; ++x) {
+      Rgba c{0, 0, 0, 0};
+      uint8_t index = 0;
+      bool ok = true;
+      if (psm == kT8) {
+        ok = gs.Read(Address8(tbp, tbw, x, y), index);
+      } else if (psm == kT4) {
+        const size_t nibble = Address4(tbp, tbw, x, y), shift = 4 * (nibble & 1);
+        ok = gs.Read(nibble / 2, index, uint8_t(15 << shift));
+        index = uint8_t(index >> shift);
+      } else {
+        ok = ColourAt(gs, psm, psm == kCt16 ? Address16(tbp, tbw, x, y) : Address32(tbp, tbw, x, y), c);
+      }
+      if (!ok) {
+        out.unwritten.push_back(uint32_t(y * img.width + x));
+      } else if (indexed) {
+        const size_t slot = (csa + index) % clut.colour.size();
+        if (clut.held[slot]) c = clut.colour[slot];
+        else out.uncoloured.push_back(uint32_t(y * img.width + x));
+      }
+      std::copy(c.begin(), c.end(), img.rgba.begin() + std::ptrdiff_t((y * img.width + x) * 4));
+    }
+  return out;
+}
+
 }  // namespace
 
 std::vector<animkit::Image> DecodeRawTextures(const RawTextureBytes& bytes, const RawTextureHeader& h, uint64_t base,
@@ -124,30 +158,7 @@ std::vector<animkit::Image> DecodeRawTextures(const RawTextureBytes& bytes, cons
       img.rgba.assign(size_t(img.width) * img.height * 4, 0);
       const ClutBuffer clut = indexed ? LoadClut(*gs, load) : ClutBuffer{};
       const size_t csa = psm == kT4 ? tex0_clut.csa * 16 : 0;
-      std::vector<uint32_t> unwritten_texels, unwritten_colours;
-      for (size_t y = 0; y < img.height; ++y)
-        for (size_t x = 0; x < img.width; ++x) {
-          Rgba c{0, 0, 0, 0};
-          uint8_t index = 0;
-          bool ok = true;
-          if (psm == kT8) {
-            ok = gs->Read(Address8(tbp, tbw, x, y), index);
-          } else if (psm == kT4) {
-            const size_t nibble = Address4(tbp, tbw, x, y), shift = 4 * (nibble & 1);
-            ok = gs->Read(nibble / 2, index, uint8_t(15 << shift));
-            index = uint8_t(index >> shift);
-          } else {
-            ok = ColourAt(*gs, psm, psm == kCt16 ? Address16(tbp, tbw, x, y) : Address32(tbp, tbw, x, y), c);
-          }
-          if (!ok) {
-            unwritten_texels.push_back(uint32_t(y * img.width + x));
-          } else if (indexed) {
-            const size_t slot = (csa + index) % clut.colour.size();
-            if (clut.held[slot]) c = clut.colour[slot];
-            else unwritten_colours.push_back(uint32_t(y * img.width + x));
-          }
-          std::copy(c.begin(), c.end(), img.rgba.begin() + std::ptrdiff_t((y * img.width + x) * 4));
-        }
+      TexelsRead read = ReadTexels(*gs, img, psm, tbp, tbw, clut, csa);
       g.Seek(0x80, "CLAMP");
       const uint64_t clamp = U64(g, "CLAMP");
       auto note = [&](std::vector<uint32_t>&& texels, std::string what, const Transfer& upload, std::string_view upload_name) {
@@ -161,8 +172,8 @@ std::vector<animkit::Image> DecodeRawTextures(const RawTextureBytes& bytes, cons
         u.clamp_u = (clamp & 3) == 1 || (clamp & 3) == 2, u.clamp_v = ((clamp >> 2) & 3) == 1 || ((clamp >> 2) & 3) == 2;
         unheld->push_back(std::move(u));
       };
-      note(std::move(unwritten_texels), "lie where its upload wrote nothing (left transparent)", table[t], "the upload");
-      note(std::move(unwritten_colours), "use CLUT colours the palette upload did not write (left transparent)", table[0], "the palette upload");
+      note(std::move(read.unwritten), "lie where its upload wrote nothing (left transparent)", table[t], "the upload");
+      note(std::move(read.uncoloured), "use CLUT colours the palette upload did not write (left transparent)", table[0], "the palette upload");
     }
   }
   return images;
