@@ -205,7 +205,7 @@ TEST(Kh2RawTexture, ATextureSamplingColoursPastTheFileSaysSo) {
   const TextureSet set = DecodeTextures(entry, 0x1000);
   ASSERT_EQ(set.warnings.size(), 1u);
   EXPECT_TRUE(test::Has(set.warnings[0], "texture 1 (GS info at 0x"));
-  EXPECT_TRUE(test::Has(set.warnings[0], "256 texels use CLUT colours the palette upload did not write"));
+  EXPECT_TRUE(test::Has(set.warnings[0], "256 of its 16x16 texels use CLUT colours the palette upload did not write"));
   EXPECT_TRUE(test::Has(set.warnings[0], "sends 0x2000 bytes from 0x" ));
   EXPECT_TRUE(test::Has(set.warnings[0], "the file holds 0xf44 of them"));
   EXPECT_EQ(At(set.images.at(0), 0, 0), (Texel{975 & 255, 3, 7, 255}));

@@ -18,13 +18,26 @@ namespace animkit::kh2 {
 // 4- and 8-bit indexed with PSMCT32/PSMCT16 CLUTs, 16/24/32-bit direct colour); or a list
 // of texture sets (magic 0xFFFFFFFF, a count, then an offset per set, each a raw form):
 // set 0's images are `images` (the ones the model's materials use), the other sets' are
-// `other_sets`, named "set N texture I". An upload reads QWC x 16 bytes from its address,
-// on past the entry into `after` (the file's bytes that follow the entry) as the game's
-// DMA does; a texture that samples bytes the file does not hold, a damaged TIM2 picture
-// or set, or a format not read gives a warning saying how. An error when a header or a
-// table lies outside the entry.
+// `other_sets`, named "set N texture I". An upload reads QWC x 16 bytes from its address
+// (the rectangle's bytes when QWC wrapped), on past the entry into `after` (the file's
+// bytes that follow the entry) as the game's DMA does, over what the uploads before it
+// wrote; a texture that samples bytes the file does not hold (also in `unheld`), a
+// damaged TIM2 picture or set, or a format not read gives a warning saying how. An error
+// when a header or a table lies outside the entry.
+// Texels of an image whose colours no upload wrote (left transparent), as one of the
+// set's warnings says. AttachMaterials keeps that warning only as one per mesh that samples
+// them (its UV triangles, bilinear footprint), naming the mesh.
+struct UnheldTexels {
+  size_t image = 0;              // index into TextureSet::images
+  std::string warning;           // the entry of TextureSet::warnings that says it
+  std::string texture;           // "texture 0 (GS info at 0x...)"
+  std::string what;              // "lie where its upload wrote nothing (left transparent)...", after "N texels"
+  std::vector<uint32_t> texels;  // y * width + x
+  bool clamp_u = false, clamp_v = false;  // CLAMP clamps (WMS/WMT 1, 2) rather than repeats the coordinate
+};
 struct TextureSet {
   std::vector<Image> images;
+  std::vector<UnheldTexels> unheld;  // of `images` (set 0)
   std::vector<Image> other_sets;  // the images of texture sets 1.. of a set list
   std::vector<std::string> warnings;
   std::string container;  // "TIM2", "KH2 raw texture", "KH2 texture sets"; "unreadable" when the entry could not be read
@@ -35,6 +48,7 @@ TextureSet DecodeTim2(ByteView data, uint64_t base = 0, const Limits& limits = {
 // Scene materials for the meshes: material i shows texture i of textures.images (a texture
 // index past them gets a material and an Image saying why it is missing, with a warning);
 // the other sets' images follow, each with a material no mesh uses, so they are kept.
+// textures.unheld's warnings become one per mesh that samples those texels, naming it.
 void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scene, std::vector<std::string>& warnings);
 
 // A texture entry written back (docs/formats/kh2.md, "Writing textures"). `images` are

@@ -74,11 +74,10 @@ inline size_t Csm1Y(size_t e) { return (e / 32) * 2 + (e % 32 / 8) % 2; }
 
 // GS memory, its pages made when an upload first writes them (so a small file cannot make
 // 4 MB per texture), with which bits an upload wrote: reading a bit no upload wrote is
-// reading bytes the file does not hold. A memory may lie over another (the texture upload
-// over the CLUT upload), so the CLUT upload is replayed once.
+// reading bytes the file does not hold. Uploads write over what earlier uploads left.
 class GsMemory {
  public:
-  explicit GsMemory(const GsMemory* under = nullptr) : pages_(kGsBytes / kGsPageBytes), under_(under) {}
+  GsMemory() : pages_(kGsBytes / kGsPageBytes) {}
 
   void Write(size_t byte, uint8_t value, uint8_t mask = 0xFF) {
     std::unique_ptr<Page>& page = pages_[byte / kGsPageBytes];
@@ -89,12 +88,9 @@ class GsMemory {
   }
   // The byte's bits under mask, or false unless uploads wrote all of them.
   bool Read(size_t byte, uint8_t& value, uint8_t mask = 0xFF) const {
-    uint8_t below = 0;
-    const bool under = under_ && under_->Read(byte, below, mask);
     const std::unique_ptr<Page>& page = pages_[byte / kGsPageBytes];
-    const uint8_t written = page ? uint8_t(page->written[byte % kGsPageBytes] & mask) : uint8_t{0};
-    if (written != mask && !under) return false;
-    value = uint8_t(((page ? page->value[byte % kGsPageBytes] : 0) & written) | (below & mask & ~written));
+    if (!page || (page->written[byte % kGsPageBytes] & mask) != mask) return false;
+    value = uint8_t(page->value[byte % kGsPageBytes] & mask);
     return true;
   }
 
@@ -103,8 +99,18 @@ class GsMemory {
     std::array<uint8_t, kGsPageBytes> value{}, written{};
   };
   std::vector<std::unique_ptr<Page>> pages_;
-  const GsMemory* under_;
 };
+
+inline size_t BitsPerTexel(size_t psm) {
+  switch (psm) {
+    case kCt32: return 32;
+    case kCt24: return 24;
+    case kCt16: return 16;
+    case kT8: return 8;
+    case kT4: return 4;
+    default: return 0;
+  }
+}
 
 struct Transfer {
   size_t dbp = 0, dbw = 0, dpsm = 0, dsax = 0, dsay = 0, rrw = 0, rrh = 0;
@@ -135,20 +141,9 @@ inline Transfer ReadTransfer(ByteReader r) {
   t.rrw = reg & 0xFFF, t.rrh = (reg >> 32) & 0xFFF;
   t.qwc = ref & 0xFFFF;
   if (((ref >> 28) & 7) != 3) t.damage = "its DMA tag is not a REF tag (" + Hex(ref) + ")";
-  else if ((image_tag & 0x7FFF) != t.qwc)
+  else if ((image_tag & 0x7FFF) != (t.qwc & 0x7FFF))  // NLOOP holds 15 bits (SentBytes)
     t.damage = "its IMAGE tag sends " + Hex(image_tag & 0x7FFF) + " qwords but its DMA tag " + Hex(t.qwc);
   return t;
-}
-
-inline size_t BitsPerTexel(size_t psm) {
-  switch (psm) {
-    case kCt32: return 32;
-    case kCt24: return 24;
-    case kCt16: return 16;
-    case kT8: return 8;
-    case kT4: return 4;
-    default: return 0;
-  }
 }
 
 // The bytes an upload sends that the file holds: QWC x 16 from the REF address, as far as
@@ -161,20 +156,43 @@ struct UploadData {
     return at < bytes->rest.size() ? bytes->rest[at] : bytes->after[at - bytes->rest.size()];
   }
 };
+// The bytes an upload sends: QWC qwords. The IMAGE GIF tag's NLOOP holds 15 bits and the
+// DMA tag's QWC 16, so an upload of 0x8000 qwords (512 KB) or more cannot be counted: files
+// written by OpenKH's ModelTexture (NLOOP = 0x8000 | QWC, read back as NLOOP & 0x7FFF) keep
+// the counts modulo 0x8000 (the 512x512 and 512x256 PSMCT32 rectangles of H_EX500_CA send
+// "0"), and readers take the rectangle (OpenKH reads TEX0's picture from the REF address).
+// So a count equal to the rectangle's bytes / 16 modulo 0x8000, but less, sends the rectangle.
+inline size_t SentBytes(const Transfer& t) {
+  const uint64_t rect = uint64_t(t.rrw) * t.rrh * BitsPerTexel(t.dpsm) / 8;
+  if (rect % 16 == 0 && rect / 16 > t.qwc && (rect / 16) % 0x8000 == t.qwc % 0x8000) return size_t(rect);
+  return t.qwc * 16;
+}
+
 inline UploadData DataOf(const Transfer& t, const RawTextureBytes& bytes) {
-  UploadData d{&bytes, t.data_offset, 0, t.qwc * 16};
+  UploadData d{&bytes, t.data_offset, 0, SentBytes(t)};
   const size_t total = bytes.rest.size() + bytes.after.size();
   d.held = t.data_offset < total ? std::min(d.sent, total - t.data_offset) : 0;
   return d;
 }
 
-// Replays an upload: the texels it sends, in rows of RRW from (DSAX, DSAY), written in its
-// destination format (texels the file does not hold stay unwritten). Returns the bytes written.
+// The texels an upload writes of `bytes` it sends: every one, in rows of RRW from (DSAX,
+// DSAY). Data past RRW x RRH goes on in the rows below: OpenKH's ModelTexture sets a CLUT
+// upload's RRH to its colours / 64 rounded down (P_EX020_CA: 64x15 for 992 colours) and
+// reads the colours from the data, as the remastered textures the PC release draws show
+// them (docs/formats/kh2.md, "Uploads"); a PS2 GS would drop them (PCSX2's
+// GSTransferBuffer::Update).
+inline size_t TexelsSent(const Transfer& t, size_t bytes) {
+  const size_t bits = BitsPerTexel(t.dpsm);
+  return bits == 0 || t.rrw == 0 ? 0 : bytes * 8 / bits;
+}
+
+// Replays an upload: the texels it sends (TexelsSent), written in its destination format
+// (texels the file does not hold stay unwritten). Returns the bytes written.
 inline size_t Upload(const Transfer& t, const RawTextureBytes& bytes, GsMemory& gs) {
   const size_t bits = BitsPerTexel(t.dpsm);
   if (bits == 0 || t.rrw == 0 || !t.damage.empty()) return 0;
   const UploadData d = DataOf(t, bytes);
-  const size_t texels = std::min<size_t>(t.rrw * t.rrh, d.held * 8 / bits);
+  const size_t texels = TexelsSent(t, d.held);
   for (size_t k = 0; k < texels; ++k) {
     const size_t x = (t.dsax + k % t.rrw) % 2048, y = (t.dsay + k / t.rrw) % 2048;
     switch (t.dpsm) {

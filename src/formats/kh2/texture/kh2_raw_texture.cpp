@@ -43,10 +43,44 @@ std::string Shortfall(const Transfer& t, const RawTextureBytes& bytes, uint64_t 
   return out;
 }
 
+// The texels of img (its size set) read from GS memory as TEX0 says, indexed ones through
+// the CLUT; those no upload wrote (or whose CLUT colour none wrote) are listed, transparent.
+struct TexelsRead {
+  std::vector<uint32_t> unwritten, uncoloured;  // y * width + x
+};
+TexelsRead ReadTexels(const GsMemory& gs, animkit::Image& img, size_t psm, size_t tbp, size_t tbw, const ClutBuffer& clut, size_t csa) {
+  TexelsRead out;
+  const bool indexed = psm == kT8 || psm == kT4;
+  for (size_t y = 0; y < img.height; ++y)
+    for (size_t x = 0; x < img.width; ++x) {
+      Rgba c{0, 0, 0, 0};
+      uint8_t index = 0;
+      bool ok = true;
+      if (psm == kT8) {
+        ok = gs.Read(Address8(tbp, tbw, x, y), index);
+      } else if (psm == kT4) {
+        const size_t nibble = Address4(tbp, tbw, x, y), shift = 4 * (nibble & 1);
+        ok = gs.Read(nibble / 2, index, uint8_t(15 << shift));
+        index = uint8_t(index >> shift);
+      } else {
+        ok = ColourAt(gs, psm, psm == kCt16 ? Address16(tbp, tbw, x, y) : Address32(tbp, tbw, x, y), c);
+      }
+      if (!ok) {
+        out.unwritten.push_back(uint32_t(y * img.width + x));
+      } else if (indexed) {
+        const size_t slot = (csa + index) % clut.colour.size();
+        if (clut.held[slot]) c = clut.colour[slot];
+        else out.uncoloured.push_back(uint32_t(y * img.width + x));
+      }
+      std::copy(c.begin(), c.end(), img.rgba.begin() + std::ptrdiff_t((y * img.width + x) * 4));
+    }
+  return out;
+}
+
 }  // namespace
 
 std::vector<animkit::Image> DecodeRawTextures(const RawTextureBytes& bytes, const RawTextureHeader& h, uint64_t base,
-                                              std::vector<std::string>& warnings) {
+                                              std::vector<std::string>& warnings, std::vector<UnheldTexels>* unheld, bool alone) {
   const ByteView own = bytes.rest.first(std::min(bytes.own, bytes.rest.size()));
   ByteReader r(own, Endian::Little, base);
   ByteReader offsets = r.Table(h.offset_data_offset, h.gs_count, 1, 0x10, "the texture offset data");
@@ -58,18 +92,29 @@ std::vector<animkit::Image> DecodeRawTextures(const RawTextureBytes& bytes, cons
   // Work is bounded by what the input holds: the CLUT upload and each texture upload are
   // replayed once, an image samples at most 2 texels per byte its upload wrote, and all
   // images together at most 64 per byte the upload data holds (plus 4M).
-  GsMemory with_clut;
-  Upload(table[0], bytes, with_clut);
+  // One GS memory, as the model's draws leave it: the CLUT upload, then each texture's upload
+  // before its draws (in the order the GS infos first use them), over what the uploads before
+  // it wrote. A texture whose upload covers fewer texels than it samples (P_EX020_CA's 4x4
+  // texture uploads 2x2 PSMCT32 texels at the block texture 0 filled) reads what they left.
+  GsMemory gs_memory;
+  const GsMemory* gs = &gs_memory;
+  Upload(table[0], bytes, gs_memory);
   std::vector<animkit::Image> images(h.gs_count);
   std::vector<std::vector<size_t>> users(256);  // the GS infos of each transfer index
-  for (size_t i = 0; i < h.gs_count; ++i) users[offsets.U8("a texture's transfer index")].push_back(i);
+  std::vector<size_t> order;                    // transfer indices in the order GS infos first use them
+  for (size_t i = 0; i < h.gs_count; ++i) {
+    const size_t which = offsets.U8("a texture's transfer index");
+    if (users[which].empty()) order.push_back(which);
+    users[which].push_back(i);
+  }
   uint64_t budget = 64 * uint64_t(bytes.rest.size() + bytes.after.size()) + (uint64_t{1} << 22);
-  for (size_t which = 0; which < users.size(); ++which) {
-    if (users[which].empty()) continue;
+  for (const size_t which : order) {
     const size_t t = which + 1;
-    GsMemory texture(&with_clut);
-    const GsMemory* gs = &texture;
-    const size_t written = t < table.size() ? Upload(table[t], bytes, texture) : 0;
+    if (alone && which != order.front()) {  // each texture's upload over the CLUT upload alone
+      gs_memory = GsMemory();
+      Upload(table[0], bytes, gs_memory);
+    }
+    const size_t written = t < table.size() ? Upload(table[t], bytes, gs_memory) : 0;
     for (const size_t i : users[which]) {
       animkit::Image& img = images[i];
       img.name = "texture " + std::to_string(i);
@@ -113,42 +158,22 @@ std::vector<animkit::Image> DecodeRawTextures(const RawTextureBytes& bytes, cons
       img.rgba.assign(size_t(img.width) * img.height * 4, 0);
       const ClutBuffer clut = indexed ? LoadClut(*gs, load) : ClutBuffer{};
       const size_t csa = psm == kT4 ? tex0_clut.csa * 16 : 0;
-      size_t unwritten_texels = 0, unwritten_colours = 0;
-      for (size_t y = 0; y < img.height; ++y)
-        for (size_t x = 0; x < img.width; ++x) {
-          Rgba c{0, 0, 0, 0};
-          uint8_t index = 0;
-          bool ok = true;
-          if (psm == kT8) {
-            ok = gs->Read(Address8(tbp, tbw, x, y), index);
-          } else if (psm == kT4) {
-            const size_t nibble = Address4(tbp, tbw, x, y), shift = 4 * (nibble & 1);
-            ok = gs->Read(nibble / 2, index, uint8_t(15 << shift));
-            index = uint8_t(index >> shift);
-          } else {
-            ok = ColourAt(*gs, psm, psm == kCt16 ? Address16(tbp, tbw, x, y) : Address32(tbp, tbw, x, y), c);
-          }
-          if (!ok) {
-            ++unwritten_texels;
-          } else if (indexed) {
-            const size_t slot = (csa + index) % clut.colour.size();
-            if (clut.held[slot]) c = clut.colour[slot];
-            else ++unwritten_colours;
-          }
-          std::copy(c.begin(), c.end(), img.rgba.begin() + std::ptrdiff_t((y * img.width + x) * 4));
-        }
-      if (unwritten_texels != 0) {
-        std::string w = img.name + at + ": " + std::to_string(unwritten_texels) + " of its " + std::to_string(img.width) + "x" +
-                        std::to_string(img.height) + " texels lie where its upload wrote nothing (left transparent)";
-        if (const std::string s = Shortfall(table[t], bytes, base, "the upload"); !s.empty()) w += ": " + s;
-        warnings.push_back(w);
-      }
-      if (unwritten_colours != 0) {
-        std::string w = img.name + at + ": " + std::to_string(unwritten_colours) +
-                        " texels use CLUT colours the palette upload did not write (left transparent)";
-        if (const std::string s = Shortfall(table[0], bytes, base, "the palette upload"); !s.empty()) w += ": " + s;
-        warnings.push_back(w);
-      }
+      TexelsRead read = ReadTexels(*gs, img, psm, tbp, tbw, clut, csa);
+      g.Seek(0x80, "CLAMP");
+      const uint64_t clamp = U64(g, "CLAMP");
+      auto note = [&](std::vector<uint32_t>&& texels, std::string what, const Transfer& upload, std::string_view upload_name) {
+        if (texels.empty()) return;
+        if (const std::string s = Shortfall(upload, bytes, base, upload_name); !s.empty()) what += ": " + s;
+        warnings.push_back(img.name + at + ": " + std::to_string(texels.size()) + " of its " + std::to_string(img.width) + "x" +
+                           std::to_string(img.height) + " texels " + what);
+        if (!unheld) return;
+        UnheldTexels u;
+        u.image = i, u.warning = warnings.back(), u.texture = img.name + at, u.what = std::move(what), u.texels = std::move(texels);
+        u.clamp_u = (clamp & 3) == 1 || (clamp & 3) == 2, u.clamp_v = ((clamp >> 2) & 3) == 1 || ((clamp >> 2) & 3) == 2;
+        unheld->push_back(std::move(u));
+      };
+      note(std::move(read.unwritten), "lie where its upload wrote nothing (left transparent)", table[t], "the upload");
+      note(std::move(read.uncoloured), "use CLUT colours the palette upload did not write (left transparent)", table[0], "the palette upload");
     }
   }
   return images;

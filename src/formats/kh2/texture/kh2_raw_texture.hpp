@@ -3,6 +3,7 @@
 
 #include <animkit/core/binary.hpp>
 #include <animkit/core/model.hpp>
+#include <animkit/formats/kh2/texture.hpp>
 
 #include <string>
 #include <vector>
@@ -29,7 +30,11 @@ struct RawTextureBytes {
 // GS info that samples texels no upload wrote, or a format not read, gives a warning
 // saying how; the image keeps what was read. Throws animkit::Error when the header's
 // tables lie outside the raw texture.
+// `unheld` (when given) receives, per image, the texels whose colours no upload wrote.
+// alone: each texture's upload replayed over the CLUT upload only (which textures read
+// texels an earlier upload left: the writer's question).
 std::vector<animkit::Image> DecodeRawTextures(const RawTextureBytes& bytes, const RawTextureHeader& header, uint64_t base,
-                                              std::vector<std::string>& warnings);
+                                              std::vector<std::string>& warnings, std::vector<UnheldTexels>* unheld = nullptr,
+                                              bool alone = false);
 
 }  // namespace animkit::kh2::detail

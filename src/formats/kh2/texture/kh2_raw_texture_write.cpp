@@ -6,6 +6,8 @@
 
 #include <animkit/core/error.hpp>
 
+#include <algorithm>
+
 namespace animkit::kh2::detail {
 
 // Named, not anonymous: the library compiles as unity batches (no shared anonymous names).
@@ -86,7 +88,7 @@ void Rewrite(Bytes& form, const Transfer& t, size_t limit, const std::string& wh
   Upload(t, {form, form.size(), {}}, gs);
   change(gs);
   if (t.data_offset >= form.size()) throw Error::General(what + ": its upload's bytes lie past the texture entry");
-  Bytes data(form.begin() + std::ptrdiff_t(t.data_offset), form.begin() + std::ptrdiff_t(std::min(form.size(), t.data_offset + t.qwc * 16)));
+  Bytes data(form.begin() + std::ptrdiff_t(t.data_offset), form.begin() + std::ptrdiff_t(std::min(form.size(), t.data_offset + SentBytes(t))));
   const Bytes before = data;
   Download(t, gs, data);
   for (size_t k = 0; k < data.size(); ++k)
@@ -293,7 +295,9 @@ FormWrite WriteRawForm(ByteView form, const std::vector<animkit::Image>& decoded
       changed[i] = false, ++out.kept;
       out.warnings.push_back("texture '" + Name(img, i) + "' has no pixels: the template's picture is kept");
     } else {
-      CheckTextureSize(img);
+      // In the template's layout a picture of its size fits as the template's did (H_EX500_CA: 1024 x 1024).
+      const bool same_size = i < old_n && img.width == decoded[i].width && img.height == decoded[i].height;
+      CheckTextureSize(img, same_size ? uint32_t(1) << kGsMaxSideLog2 : kMaxTextureSide);
       ++(i < old_n ? out.reencoded : out.added);
       if (i < old_n && (img.width != decoded[i].width || img.height != decoded[i].height)) rebuild = true;
     }
@@ -332,9 +336,20 @@ FormWrite WriteRawForm(ByteView form, const std::vector<animkit::Image>& decoded
   std::vector<std::string> notes;
   const Template back = ReadTemplate(out.bytes);
   const std::vector<animkit::Image> read = DecodeRawTextures({out.bytes, out.bytes.size(), {}}, back.h, 0, notes);
-  for (size_t i = 0; i < images.size() && i < read.size(); ++i)
-    if (i < old_n && !changed[i] && !SameImage(read[i], decoded[i]))
-      throw Error::General("texture '" + Name(*images[i], i) + "' is kept but shares picture or CLUT bytes with a changed texture");
+  std::vector<UnheldTexels> leftovers;  // the template's textures that read texels an earlier upload left
+  bool looked = false;
+  for (size_t i = 0; i < images.size() && i < read.size(); ++i) {
+    if (i >= old_n || changed[i] || SameImage(read[i], decoded[i])) continue;
+    if (!looked) {
+      std::vector<std::string> ignored;
+      DecodeRawTextures({form, form.size(), {}}, tp.h, 0, ignored, &leftovers, true);
+      looked = true;
+    }
+    const bool leans = std::any_of(leftovers.begin(), leftovers.end(), [&](const UnheldTexels& u) { return u.image == i; });
+    if (!leans) throw Error::General("texture '" + Name(*images[i], i) + "' is kept but shares picture or CLUT bytes with a changed texture");
+    out.warnings.push_back("texture '" + Name(*images[i], i) +
+                           "' reads texels an earlier texture's upload left at its blocks (as the GS draws it): they follow the changed picture");
+  }
   for (const std::string& n : notes) out.warnings.push_back("written texture entry: " + n);
   return out;
 }

@@ -8,6 +8,7 @@
 
 #include <animkit/core/limits.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -150,7 +151,8 @@ namespace {
 
 // A raw texture (magic 0) at `at` in the entry, `own` bytes long; its DMA reads on to the
 // entry's end and into `after`.
-std::vector<animkit::Image> DecodeRawForm(ByteView entry, size_t at, size_t own, ByteView after, uint64_t base, std::vector<std::string>& warnings) {
+std::vector<animkit::Image> DecodeRawForm(ByteView entry, size_t at, size_t own, ByteView after, uint64_t base, std::vector<std::string>& warnings,
+                                         std::vector<UnheldTexels>* unheld) {
   const ByteView rest = entry.subspan(at);
   ByteReader r(rest.first(own), Endian::Little, base + at);
   r.Require(0x24, "a KH2 raw texture header");
@@ -160,7 +162,7 @@ std::vector<animkit::Image> DecodeRawForm(ByteView entry, size_t at, size_t own,
   h.gs_count = r.U32("GS info count"), h.offset_data_offset = r.U32("offset data offset");
   h.transfer_offset = r.U32("transfer offset"), h.gs_info_offset = r.U32("GS info offset");
   h.picture_offset = r.U32("picture offset"), h.palette_offset = r.U32("palette offset");
-  return detail::DecodeRawTextures({rest, own, after}, h, base + at, warnings);
+  return detail::DecodeRawTextures({rest, own, after}, h, base + at, warnings, unheld);
 }
 
 }  // namespace
@@ -174,7 +176,7 @@ TextureSet DecodeTextures(ByteView entry, uint64_t base, const Limits& limits, B
   const uint32_t magic = r.U32("texture magic");
   if (magic == 0) {
     set.container = "KH2 raw texture";
-    set.images = DecodeRawForm(entry, 0, entry.size(), after, base, set.warnings);
+    set.images = DecodeRawForm(entry, 0, entry.size(), after, base, set.warnings, &set.unheld);
     return set;
   }
   if (magic != 0xFFFFFFFF) r.FailAt(0, "expected the TIM2 magic, a KH2 raw texture (magic 0) or a texture-set list (magic 0xFFFFFFFF)");
@@ -188,6 +190,7 @@ TextureSet DecodeTextures(ByteView entry, uint64_t base, const Limits& limits, B
   const size_t table_end = 8 + size_t(count) * 4;
   for (size_t k = 0; k < count; ++k) {
     std::vector<std::string> notes;
+    std::vector<UnheldTexels> unheld;
     std::vector<animkit::Image> images;
     const std::string label = "set " + Number(k);
     try {
@@ -197,13 +200,15 @@ TextureSet DecodeTextures(ByteView entry, uint64_t base, const Limits& limits, B
       size_t end = entry.size();
       for (uint32_t o : at)
         if (o > at[k] && o < end) end = o;
-      images = DecodeRawForm(entry, at[k], end - at[k], after, base, notes);
+      images = DecodeRawForm(entry, at[k], end - at[k], after, base, notes, k == 0 ? &unheld : nullptr);
     } catch (const Error& e) {
       notes.push_back(std::string("the set could not be read: ") + e.what());
     }
     for (const std::string& n : notes) set.warnings.push_back(label + ": " + n);
     if (k == 0) {
       set.images = std::move(images);
+      for (UnheldTexels& u : unheld) u.warning = label + ": " + u.warning;
+      set.unheld = std::move(unheld);
     } else {
       for (animkit::Image& img : images) {
         img.name = label + " " + img.name;
@@ -214,10 +219,77 @@ TextureSet DecodeTextures(ByteView entry, uint64_t base, const Limits& limits, B
   return set;
 }
 
+namespace {
+
+// How many of `unheld`'s texels of a w x h image the mesh's UV triangles sample: a texel
+// whose bilinear footprint (its square grown by half a texel each side: a sample at u reads
+// the texels around u * w - 0.5) overlaps a triangle, the coordinates repeated or clamped
+// as the texture's CLAMP says.
+size_t SampledTexels(const Mesh& mesh, const UnheldTexels& unheld, uint32_t w, uint32_t h) {
+  if (mesh.uvs.size() != mesh.positions.size() || w == 0 || h == 0) return 0;
+  std::vector<bool> wanted(size_t(w) * h, false), seen(size_t(w) * h, false);
+  for (uint32_t t : unheld.texels)
+    if (t < wanted.size()) wanted[t] = true;
+  size_t count = 0;
+  auto wrap = [](int64_t v, uint32_t n, bool clamp) {
+    return clamp ? size_t(std::clamp<int64_t>(v, 0, int64_t(n) - 1)) : size_t(((v % int64_t(n)) + int64_t(n)) % int64_t(n));
+  };
+  for (size_t k = 0; k + 2 < mesh.triangles.size(); k += 3) {
+    std::array<std::array<double, 2>, 3> p{};
+    bool ok = true;
+    for (size_t j = 0; j < 3; ++j) {
+      const uint32_t v = mesh.triangles[k + j];
+      if (v >= mesh.uvs.size()) ok = false;
+      else p[j] = {double(mesh.uvs[v][0]) * w, double(mesh.uvs[v][1]) * h};
+    }
+    if (!ok) continue;
+    const double x0 = std::min({p[0][0], p[1][0], p[2][0]}), x1 = std::max({p[0][0], p[1][0], p[2][0]});
+    const double y0 = std::min({p[0][1], p[1][1], p[2][1]}), y1 = std::max({p[0][1], p[1][1], p[2][1]});
+    if (!(x1 - x0 < 4.0 * w && y1 - y0 < 4.0 * h)) continue;  // a degenerate UV (or NaN) spans no texel the game samples
+    // Separating axes: the box's two and the triangle's three edge normals.
+    auto overlaps = [&](double bx0, double by0, double bx1, double by1) {
+      for (size_t e = 0; e < 3; ++e) {
+        const auto& a = p[e];
+        const auto& b = p[(e + 1) % 3];
+        const double nx = b[1] - a[1], ny = a[0] - b[0];
+        double tmin = 1e300, tmax = -1e300, cmin = 1e300, cmax = -1e300;
+        for (const auto& q : p) tmin = std::min(tmin, nx * q[0] + ny * q[1]), tmax = std::max(tmax, nx * q[0] + ny * q[1]);
+        for (double cx : {bx0, bx1})
+          for (double cy : {by0, by1}) cmin = std::min(cmin, nx * cx + ny * cy), cmax = std::max(cmax, nx * cx + ny * cy);
+        if (tmax < cmin || tmin > cmax) return false;
+      }
+      return true;
+    };
+    for (int64_t ty = int64_t(std::floor(y0 - 1.5)); ty <= int64_t(std::ceil(y1 + 0.5)); ++ty)
+      for (int64_t tx = int64_t(std::floor(x0 - 1.5)); tx <= int64_t(std::ceil(x1 + 0.5)); ++tx) {
+        const double bx0 = double(tx) - 0.5, bx1 = double(tx) + 1.5, by0 = double(ty) - 0.5, by1 = double(ty) + 1.5;
+        if (bx1 < x0 || bx0 > x1 || by1 < y0 || by0 > y1 || !overlaps(bx0, by0, bx1, by1)) continue;
+        const size_t at = wrap(ty, h, unheld.clamp_v) * w + wrap(tx, w, unheld.clamp_u);
+        if (wanted[at] && !seen[at]) seen[at] = true, ++count;
+      }
+  }
+  return count;
+}
+
+}  // namespace
+
 void AttachMaterials(std::vector<Mesh>& meshes, TextureSet textures, Scene& scene, std::vector<std::string>& warnings) {
   const size_t first_material = scene.materials.size();
   const size_t held = textures.images.size();
+  // Texels no upload wrote are said once per mesh that samples them, and not when none does.
+  std::vector<std::string> sampled;
+  for (const UnheldTexels& u : textures.unheld) {
+    if (auto it = std::find(textures.warnings.begin(), textures.warnings.end(), u.warning); it != textures.warnings.end())
+      textures.warnings.erase(it);
+    if (u.image >= held) continue;
+    const animkit::Image& img = textures.images[u.image];
+    for (const Mesh& mesh : meshes)
+      if (mesh.material == int(u.image))
+        if (const size_t n = SampledTexels(mesh, u, img.width, img.height); n != 0)
+          sampled.push_back(mesh.name + ": samples " + std::to_string(n) + " texels of " + u.texture + " that " + u.what);
+  }
   warnings.insert(warnings.end(), textures.warnings.begin(), textures.warnings.end());
+  warnings.insert(warnings.end(), sampled.begin(), sampled.end());
   for (animkit::Image& img : textures.images) {
     Material m;
     m.name = img.name;

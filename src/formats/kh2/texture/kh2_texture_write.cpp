@@ -75,13 +75,13 @@ Indexed Quantise(const animkit::Image& img, size_t colours) {
   return out;
 }
 
-void CheckTextureSize(const animkit::Image& img) {
+void CheckTextureSize(const animkit::Image& img, uint32_t max_side) {
   auto pow2 = [](uint32_t v) { return v != 0 && (v & (v - 1)) == 0; };
   if (img.Missing() || img.rgba.size() != size_t(img.width) * img.height * 4)
     throw Error::General("texture '" + img.name + "' has no pixels to write" + (img.missing.empty() ? "" : " (" + img.missing + ")"));
-  if (!pow2(img.width) || !pow2(img.height) || img.width > kMaxTextureSide || img.height > kMaxTextureSide)
+  if (!pow2(img.width) || !pow2(img.height) || img.width > max_side || img.height > max_side)
     throw Error::General("texture '" + img.name + "' is " + quantise::SizeText(img) + ": KH2 textures are powers of two up to " +
-                         std::to_string(kMaxTextureSide) + " a side (GS TEX0 TW/TH; the GS memory KH2 models upload textures to, blocks " +
+                         std::to_string(max_side) + " a side (GS TEX0 TW/TH; the GS memory KH2 models upload textures to, blocks " +
                          Hex(kTextureFirstBlock) + ".." + Hex(kTextureEndBlock) + ")");
 }
 
@@ -153,7 +153,7 @@ std::vector<uint8_t> UnswizzleIndexed(ByteView upload, uint32_t w, uint32_t h, s
 void Download(const Transfer& t, const GsMemory& gs, Bytes& data) {
   const size_t bits = BitsPerTexel(t.dpsm);
   if (bits == 0 || t.rrw == 0) return;
-  const size_t texels = std::min<size_t>(t.rrw * t.rrh, data.size() * 8 / bits);
+  const size_t texels = TexelsSent(t, data.size());
   for (size_t k = 0; k < texels; ++k) {
     const size_t x = (t.dsax + k % t.rrw) % 2048, y = (t.dsay + k / t.rrw) % 2048;
     uint8_t v = 0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "formats/kh2/texture/kh2_gs_memory.hpp"
+#include "formats/kh2/texture/kh2_texture_limits.hpp"
 
 #include <animkit/formats/kh2/texture.hpp>
 
@@ -23,9 +24,10 @@ bool SameImage(const animkit::Image& a, const animkit::Image& b);
 Indexed Quantise(const animkit::Image& img, size_t colours);
 
 // A texture's size checked against what the GS and the forms hold (kh2_texture_limits.hpp):
-// each side a power of two up to kMaxTextureSide. Throws animkit::Error naming the texture
-// and the limit.
-void CheckTextureSize(const animkit::Image& img);
+// each side a power of two up to max_side (kMaxTextureSide; a picture replaced in its
+// template's layout, up to what the template holds). Throws animkit::Error naming the
+// texture and the limit.
+void CheckTextureSize(const animkit::Image& img, uint32_t max_side = kMaxTextureSide);
 
 // The PSMCT32 rectangle an 8-bit (psm 19) or 4-bit (psm 20) picture of w x h is uploaded
 // as (the stock layout: TBW = 2 x DBW, TBP = DBP): its width and height in PSMCT32 texels,
