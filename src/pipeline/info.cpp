@@ -285,6 +285,9 @@ std::string KindOf(const std::string& text) {
 
 }  // namespace
 
+// The same text after its entry path is one line saying in how many clips; texts of one
+// kind that differ in their numbers (joint numbers kept: one line per kind and joint) are
+// their first, saying how many more. The rule every front end shows (docs/cli.md).
 std::vector<std::string> FoldWarnings(const std::vector<std::string>& warnings) {
   constexpr size_t kNamed = 3;  // clips named on a folded line; the count says how many
   struct Same {  // one text, said of each of these clips
