@@ -2,6 +2,7 @@
 // files' layout), the clip counts, --full as the document always was, and the size bound
 // on a real-size moveset.
 #include <animkit/formats/kh2.hpp>
+#include <animkit/pipeline/rate_text.hpp>
 #include <nlohmann/json.hpp>
 #include <synthetic/synthetic_moveset.hpp>
 
