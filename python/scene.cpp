@@ -3,6 +3,7 @@
 #include "bindings.hpp"
 
 #include <animkit/offline/runtime_build.hpp>
+#include <animkit/pipeline/rate_text.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -252,7 +253,7 @@ void BindScene(py::module_& m) {
       .def("__repr__", [](const ClipRef& c) {
         const Clip& clip = c.clip();
         return "<animkit.Clip '" + clip.name + "': " + std::to_string(clip.frame_count) + " frames at " +
-               std::to_string(clip.frame_rate) + " fps, " + std::to_string(clip.tracks.size()) + " joints>";
+               RateText(clip.frame_rate) + " fps, " + std::to_string(clip.tracks.size()) + " joints>";
       });
 
   py::class_<SceneData, std::shared_ptr<SceneData>> scene(m, "Scene", "A decoded file: skeleton and clips.");

@@ -3,7 +3,7 @@
 # the library's: blender/option_props.py makes one property per option from formats.json.
 
 import bpy
-from bpy.props import BoolProperty, EnumProperty, StringProperty
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 from .blender import build, export
@@ -106,6 +106,11 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
     import_meshes: BoolProperty(name="Meshes", default=True,
                                 description="Import the model's meshes: rigid ones (PS1 TMD objects) on their bones, "
                                             "skinned ones (KH2 MDLX, EDF MDB, glTF) on the armature with their materials")
+    scale: FloatProperty(
+        name="Scale", default=1.0, min=1e-6, soft_min=0.001, soft_max=100.0, precision=4,
+        description="Blender metres per file unit, set on the armature object (1: the file's numbers as they are; "
+                    "a KH2 character is about 170 units tall, 0.01 makes it 1.7 m). Export reads the rig in the "
+                    "armature's own space, so the scale never reaches the written file")
     clip_filter: StringProperty(
         name="Clips", default="",
         description="Only these clips: names or patterns (* any run of characters, ? one), comma-separated, "
@@ -113,13 +118,15 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
     show_limits: _SHOW_LIMITS
 
     def draw(self, context):
-        _draw_groups(self, [(None, ("skeleton_path", "clip_filter", "up_axis", "import_meshes"))] + self.option_groups)
+        _draw_groups(self, [(None, ("skeleton_path", "clip_filter", "up_axis", "scale", "import_meshes"))] +
+                     self.option_groups)
 
     def execute(self, context):
         return _hand_off(self, lambda: build.import_file(
             context, self.filepath, executable(context),
             skeleton=bpy.path.abspath(self.skeleton_path) if self.skeleton_path else "",
-            options=option_args(self), up_axis=self.up_axis, meshes=self.import_meshes, clips=self.clip_filter))
+            options=option_args(self), up_axis=self.up_axis, meshes=self.import_meshes, clips=self.clip_filter,
+            scale=self.scale))
 
 
 # ---------------------------------------------------------------------------------------

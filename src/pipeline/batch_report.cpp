@@ -1,6 +1,7 @@
 // The batch report: the --report JSON and the human summary (docs/batch.md).
 #include <animkit/core/names.hpp>
 #include <animkit/formats/registry.hpp>
+#include <animkit/pipeline/info.hpp>
 #include <animkit/pipeline/batch.hpp>
 
 #include <array>
@@ -140,7 +141,7 @@ std::string BatchReport::Summary(bool every_skipped) const {
     out += SkippedKinds(files);
   }
   for (const BatchFileResult& f : files)
-    for (const std::string& w : f.warnings) out += "  " + f.path + ": warning: " + w + "\n";
+    for (const std::string& w : FoldWarnings(f.warnings)) out += "  " + f.path + ": warning: " + w + "\n";
   bool header = false;
   for (const BatchFileResult& f : files) {
     if (f.status != BatchStatus::Failed) continue;

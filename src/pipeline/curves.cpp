@@ -1,5 +1,6 @@
 // Stored curves of a file's clips as JSON and in the import file, and curves written back
 // (docs/cli.md, "curves"; docs/blender.md, "The import file").
+#include <algorithm>
 #include <animkit/pipeline/curves.hpp>
 
 #include <animkit/io/io.hpp>
@@ -203,6 +204,66 @@ Value ImportCurvesSection(const StoredCurves& curves, const std::vector<std::str
           {"constants", std::move(constants)}};
 }
 
+namespace {
+
+// The clips whose curves the write changed (a clip sharing an edited motion changes with
+// it), and the edited ones whose curves came back as they were.
+struct WrittenClips {
+  std::vector<std::string> written, kept;
+};
+
+bool SameCurves(const StoredCurves& a, const StoredCurves& b) {
+  if (a.channels.size() != b.channels.size()) return false;
+  for (size_t i = 0; i < a.channels.size(); ++i) {
+    const StoredChannel &x = a.channels[i], &y = b.channels[i];
+    if (x.joint != y.joint || x.property != y.property || x.axis != y.axis || x.keys != y.keys || x.pre != y.pre ||
+        x.post != y.post)
+      return false;
+  }
+  return true;
+}
+
+// Read from the files' curves themselves, the template's against the output's, in the
+// template's order of clips.
+WrittenClips WhichClipsChanged(const LoadedFile& loaded, const std::vector<ClipCurves>& edits, const Bytes& out,
+                               const Options& options) {
+  const Scene none;  // the stored keys alone: no rest pose is needed to compare them
+  const std::vector<ClipCurves> before = loaded.document->StoredCurves(none);
+  std::vector<ClipCurves> after;
+  if (out != loaded.document->Write()) {
+    const LoadedFile written = LoadBytes(out, loaded.path, std::string(loaded.format->id), options);
+    after = written.document->StoredCurves(none);
+  }
+  auto edited = [&](const std::string& clip) {
+    return std::any_of(edits.begin(), edits.end(), [&](const ClipCurves& e) { return e.clip == clip; });
+  };
+  WrittenClips said;
+  for (const ClipCurves& b : before) {
+    const auto a = std::find_if(after.begin(), after.end(), [&](const ClipCurves& c) { return c.clip == b.clip; });
+    if (a != after.end() && !SameCurves(a->curves, b.curves)) said.written.push_back(b.clip);
+    else if (edited(b.clip)) said.kept.push_back(b.clip);
+  }
+  return said;
+}
+
+// What the write did, for people: "1 clip's curves written (jump); 43 kept as they were;
+// 3 curves replaced, 1200 unchanged" (the CLI prints it, Blender reports it).
+std::string WrittenText(const WrittenClips& said, const CurvesReplaceReport& report) {
+  constexpr size_t kNamed = 5;  // clips named; the count says how many
+  std::string names;
+  for (size_t i = 0; i < said.written.size() && i < kNamed; ++i) names += (i ? ", " : "") + said.written[i];
+  if (said.written.size() > kNamed) names += ", ...";
+  const size_t written = said.written.size(), kept = said.kept.size();
+  std::string text = written == 0 ? std::string("no clip's curves changed")
+                                  : std::to_string(written) + (written == 1 ? " clip's" : " clips'") +
+                                        " curves written (" + names + ")";
+  if (kept) text += (written ? "; " : ": ") + std::to_string(kept) + " kept as " + (kept == 1 ? "it was" : "they were");
+  return text + "; " + std::to_string(report.replaced) + " curves replaced, " + std::to_string(report.unchanged) +
+         " unchanged";
+}
+
+}  // namespace
+
 bool CurvesReplaceJob::Validate(std::string* why) const {
   auto fail = [&](const char* text) {
     if (why) *why = text;
@@ -225,10 +286,17 @@ Value CurvesReplaceJob::Run() const {
   CurvesReplaceReport report;
   const Bytes out = loaded.document->WithCurves(clips, &report, options.limits());
   WriteFileAtomic(output, out, {template_path});
+  const WrittenClips said = WhichClipsChanged(loaded, clips, out, options);
   Value notes = Value::array();
   for (const std::string& n : report.notes) notes.push_back(n);
+  Value written = Value::array(), kept = Value::array();
+  for (const std::string& name : said.written) written.push_back(name);
+  for (const std::string& name : said.kept) kept.push_back(name);
   return {{"replaced", report.replaced},
           {"unchanged", report.unchanged},
+          {"written_clips", std::move(written)},
+          {"kept_clips", std::move(kept)},
+          {"summary", WrittenText(said, report)},
           {"identical", out == bytes},
           {"appended",
            {{"keys", report.appended_keys},

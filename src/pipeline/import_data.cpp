@@ -4,6 +4,7 @@
 #include <animkit/formats/gltf.hpp>
 #include <animkit/formats/registry.hpp>
 #include <animkit/offline/sampling.hpp>
+#include <animkit/pipeline/info.hpp>
 #include <animkit/pipeline/curves.hpp>
 #include <animkit/pipeline/pipeline.hpp>
 #include <animkit/pipeline/sample_json.hpp>
@@ -76,7 +77,8 @@ void FileClipsSection(const ImportSource& s, Value& header) {
   header["file_clips"] = std::move(names);
 }
 
-void WarningsSection(const ImportSource& s, Value& header) { header["warnings"] = s.warnings; }
+// What convert prints: one line per kind (FoldWarnings); `info --json` lists every one.
+void WarningsSection(const ImportSource& s, Value& header) { header["warnings"] = FoldWarnings(s.warnings); }
 
 // The glTF's nodes, meshes, cameras and animations; their arrays go to data.
 void SceneSection(const ImportSource& s, const Options& options, Value& header, Bytes& data) {

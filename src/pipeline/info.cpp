@@ -3,6 +3,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/pipeline/info.hpp>
 #include <animkit/pipeline/load.hpp>
+#include <animkit/pipeline/rate_text.hpp>
 
 #include <algorithm>
 #include <map>
@@ -244,25 +245,107 @@ Value InfoDocument(const LoadedFile& loaded, const FileSummary& s, InfoDetail de
 
 }  // namespace
 
+namespace {
+
+// A warning set apart: the file it names (convert's "IN: "), the entry path it came from
+// ("entry 4 (WlkB) > entry 0 (WlkB)", the clip it is about) and what it says.
+struct PlacedWarning {
+  std::string file, place, clip, text;
+};
+
+PlacedWarning PlaceOfWarning(const std::string& w) {
+  static const std::regex kPlaced(R"(^(.*?: )?((entry \d+ \([^)]*\)( > )?)+): )");
+  static const std::regex kLastName(R"(\(([^)]*)\)$)");
+  std::smatch m;
+  if (!std::regex_search(w, m, kPlaced)) return {{}, {}, {}, w};
+  std::string clip;
+  std::smatch name;
+  const std::string place = m[2].str();
+  if (std::regex_search(place, name, kLastName)) clip = name[1].str();
+  while (!clip.empty() && clip.back() == ' ') clip.pop_back();
+  return {m[1].str(), place, clip, m.suffix().str()};
+}
+
+// The kind of a text: entry names and numbers as N, joint numbers kept (one line per kind
+// and joint).
+std::string KindOf(const std::string& text) {
+  static const std::regex kEntry(R"(entry \d+ \([^)]*\))");
+  static const std::regex kNumber(R"((joint )?(-?0x[0-9a-fA-F]+|-?\d+(\.\d+)?(e-?\d+)?))");
+  const std::string plain = std::regex_replace(text, kEntry, "entry N");
+  std::string out;
+  auto from = plain.cbegin();
+  for (std::sregex_iterator it(plain.begin(), plain.end(), kNumber), end; it != end; ++it) {
+    out.append(from, (*it)[0].first);
+    out += (*it)[1].matched ? (*it)[0].str() : "N";
+    from = (*it)[0].second;
+  }
+  out.append(from, plain.cend());
+  return out;
+}
+
+}  // namespace
+
+// The same text after its entry path is one line saying in how many clips; texts of one
+// kind that differ in their numbers (joint numbers kept: one line per kind and joint) are
+// their first, saying how many more. The rule every front end shows (docs/cli.md).
 std::vector<std::string> FoldWarnings(const std::vector<std::string>& warnings) {
-  static const std::regex kEntryPath(R"(^(entry \d+ \([^)]*\)( > )?)+: )");
-  static const std::regex kNumber(R"((0x[0-9a-fA-F]+|\d+(\.\d+)?(e-?\d+)?))");
-  std::vector<std::string> order;
-  std::map<std::string, std::pair<std::string, size_t>> kinds;  // kind -> first instance, count
+  constexpr size_t kNamed = 3;  // clips named on a folded line; the count says how many
+  struct Same {  // one text, said of each of these clips
+    PlacedWarning first;
+    std::string whole;
+    std::vector<std::string> clips;
+    size_t count = 0;
+  };
+  std::vector<Same> same;
+  std::map<std::string, size_t> by_text;
   for (const std::string& w : warnings) {
-    const std::string kind = std::regex_replace(std::regex_replace(w, kEntryPath, ""), kNumber, "N");
-    auto [it, added] = kinds.try_emplace(kind, w, 0);
-    ++it->second.second;
+    PlacedWarning p = PlaceOfWarning(w);
+    const std::string key = p.file + '\n' + p.text;
+    auto [it, added] = by_text.try_emplace(key, same.size());
+    if (added) same.push_back({p, w, {}, 0});
+    Same& s = same[it->second];
+    ++s.count;
+    if (!p.clip.empty() && std::find(s.clips.begin(), s.clips.end(), p.clip) == s.clips.end()) s.clips.push_back(p.clip);
+  }
+  auto line = [&](const Same& s) {
+    if (s.count == 1) return s.whole;
+    std::string where;
+    if (s.clips.size() > 1) {
+      where = " (in " + std::to_string(s.clips.size()) + " clips: ";
+      for (size_t i = 0; i < s.clips.size() && i < kNamed; ++i) where += (i ? ", " : "") + s.clips[i];
+      where += s.clips.size() > kNamed ? ", ...)" : ")";
+      return s.first.file + s.first.text + where;
+    }
+    return s.whole + " (" + std::to_string(s.count) + " times)";
+  };
+  // Texts of one kind with other numbers: the first, and how many more.
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<size_t, size_t>> kinds;  // kind -> first text, warnings of the kind after it
+  for (size_t i = 0; i < same.size(); ++i) {
+    const std::string kind = same[i].first.file + '\n' + KindOf(same[i].first.text);
+    auto [it, added] = kinds.try_emplace(kind, i, 0);
     if (added) order.push_back(kind);
+    else it->second.second += same[i].count;
   }
   std::vector<std::string> out;
   for (const std::string& kind : order) {
-    const auto& [first, count] = kinds[kind];
-    out.push_back(count == 1 ? first : first + " (and " + std::to_string(count - 1) + " more like it: info --full lists them)");
+    const auto& [first, more] = kinds[kind];
+    out.push_back(line(same[first]) +
+                  (more ? " (and " + std::to_string(more) + " more like it: info --full lists them)" : ""));
   }
   return out;
 }
 
+std::string RateText(double rate) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", rate);
+  std::string text = buf;
+  if (text.find('.') != std::string::npos) {
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  return text == "-0" ? "0" : text;
+}
 
 Value CutTables(const Value& fields) {
   if (fields.is_object()) {
@@ -312,7 +395,7 @@ std::string InfoText(const LoadedFile& loaded, const InfoRequest& request) {
     if (!s.scene->meshes.empty())
       for (const Value& model : ModelSummaries(*s.scene)) text += ModelLine(model);
     for (const Clip& c : s.scene->clips) {
-      text += "  clip \"" + c.name + "\": " + std::to_string(c.frame_count) + " frames at " + Fixed(c.frame_rate, 3) +
+      text += "  clip \"" + c.name + "\": " + std::to_string(c.frame_count) + " frames at " + RateText(c.frame_rate) +
               " fps, " + Fixed(c.duration, 3) + " s, " + (c.loop ? "loops" : "no loop") + ", " +
               std::to_string(c.tracks.size()) + " joints, " + std::to_string(KeyCount(c)) + " keys, " +
               std::to_string(c.events.size()) + " events" + SharesData(c) + "\n";

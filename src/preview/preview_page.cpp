@@ -2,6 +2,8 @@
 #include <animkit/core/error.hpp>
 #include <animkit/formats/gltf.hpp>
 #include <animkit/formats/registry.hpp>
+#include <animkit/pipeline/info.hpp>
+#include <animkit/pipeline/rate_text.hpp>
 #include <animkit/preview/preview.hpp>
 
 #include "preview/preview_assets.hpp"
@@ -39,8 +41,25 @@ std::string ViewerScript() {
   return script + "})();\n";
 }
 
-// info with its "fields" cut to their plain values when they are too big to carry.
+// info with its warnings folded as the CLI prints them (one line per kind and joint), each
+// clip's rate as text too, and its "fields" cut to their plain values when they are too big to carry.
 Value PageInfo(Value info) {
+  if (info.contains("warnings") && info["warnings"].is_array()) {
+    std::vector<std::string> texts;
+    Value others = Value::array();
+    for (const Value& w : info["warnings"]) {
+      if (w.is_string()) texts.push_back(w.get<std::string>());
+      else others.push_back(w);
+    }
+    Value folded = Value::array();
+    for (std::string& w : FoldWarnings(texts)) folded.push_back(std::move(w));
+    for (const Value& w : others) folded.push_back(w);
+    info["warnings"] = std::move(folded);
+  }
+  // The rate as people read it ("48.89"); "rate" stays the number the file gives.
+  if (info.contains("clips") && info["clips"].is_array())
+    for (Value& clip : info["clips"])
+      if (clip.is_object() && clip.contains("rate") && clip["rate"].is_number()) clip["rate_text"] = RateText(clip["rate"].get<double>());
   const Value& fields = info["fields"];
   if (!fields.is_object() || DumpJson(fields).size() <= kMaxFieldsJsonBytes) return info;
   Value plain = Value::object();

@@ -316,6 +316,38 @@ def made_in_blender_test(out_dir):
         "(armature made in Blender)", len(clip["frames"]), worst[0], worst[1]))
 
 
+def scaled_round_trip_test(out_dir):
+    """An import at another scale scales only the armature object: the meshes stand that
+    much taller or shorter in Blender, and the export writes the same bytes as an import at
+    scale 1 does (docs/blender.md, "Units")."""
+    n = 0
+    for rel in ("kh2_bar/ex00.mdlx", "kh2_bar/walk.anb", "psx_tmd/figure.tmd"):
+        path = os.path.join(ARGS["samples"], rel)
+        written, heights = [], []
+        for scale in (1.0, 0.01):
+            reset()
+            arm = import_file(path, scale=scale)
+            near = lambda v: abs(v - scale) <= 1e-6 * scale  # noqa: E731 (the property is a float32)
+            check(near(arm.matrix_world.to_scale().x) and near(arm["animkit_scale"]),
+                  "%s at scale %g: the armature's scale is %s" % (rel, scale, tuple(arm.matrix_world.to_scale())))
+            bpy.context.view_layer.update()
+            zs = [(o.matrix_world @ Vector(c)).z for o in bpy.data.objects if o.type == "MESH" for c in o.bound_box]
+            heights.append(max(zs) - min(zs) if zs else 0.0)
+            out = os.path.join(out_dir, "scaled_%g_%s" % (scale, rel.replace("/", "_")))
+            if os.path.exists(out):
+                os.remove(out)
+            check(bpy.ops.export_scene.animkit(filepath=out) == {"FINISHED"}, "export %s at scale %g" % (rel, scale))
+            with open(out, "rb") as f:
+                written.append(f.read())
+        check(written[0] == written[1], "%s: an import at scale 0.01 exports other bytes than at scale 1" % rel)
+        check(abs(heights[1] - heights[0] * 0.01) <= 1e-5 * max(1.0, heights[0]),
+              "%s: the meshes span %g m at scale 0.01, %g at 1" % (rel, heights[1], heights[0]))
+        print("scaled import %-24s exports the same %d bytes at scale 0.01 as at 1 (meshes %.4g m -> %.4g m)" % (
+            rel, len(written[0]), heights[0], heights[1]))
+        n += 1
+    return n
+
+
 def part_export():
     out_dir = ARGS["out"]
     os.makedirs(out_dir, exist_ok=True)
@@ -334,6 +366,8 @@ def part_export():
     if ARGS["only"] in "made":
         made_in_blender_test(out_dir)
         n += 1
+    if ARGS["only"] in "scaled":
+        n += scaled_round_trip_test(out_dir)
     if ARGS["only"] in "kh2_bar/walk.anb keys":
         import test_export_keys
         check(test_export_keys.run(), "export_keys' checks failed (test_export_keys.py)")

@@ -12,7 +12,7 @@ import os
 
 import bpy
 
-from addon_common import action_api, check, import_file, quat_angle, reset, sample_json
+from addon_common import CLI, action_api, check, import_file, quat_angle, reset, sample_json
 from moveset_source import read_slots
 
 # Keyframe interpolation as foreach_set takes it (RNA enum values).
@@ -181,6 +181,16 @@ def check_moveset_unedited(path, skeleton, out_dir):
     changed = [i for i, (a, b) in enumerate(zip(slots_a, slots_b))
                if data_a[a[3]:a[3] + a[4]] != data_b[b[3]:b[3] + b[4]]]
     check(changed == [2], "one key of 002_clip moved: slots changed %s" % changed)
+    # What the export reports: the clip written and how many were kept as they were.
+    import importlib
+    export = importlib.import_module("animkit_io.blender.export")
+    again = os.path.join(out_dir, "key_edited_again.mset")
+    result = export.export_file(bpy.context, arm, again, CLI)
+    said = [m for level, m in result.messages if level == "INFO" and "written" in m]
+    check(said and said[-1].startswith("key_edited_again.mset: 1 clip's curves written (002_clip); ") and
+          " kept as they were; 1 curves replaced" in said[-1], "the export's report: %s" % said)
+    check(not any(m.lower().startswith("warning") for _, m in result.messages), "a doubled 'warning': %s" %
+          result.messages)
     print("export keys: the unedited moveset comes back byte for byte; one %s key of 002_clip moved (%s[%d], "
           "key %d of %d): slot 2 alone changes" % ("/".join(sorted(kinds)), fc.data_path, fc.array_index, key,
                                                    len(fc.keyframe_points)))

@@ -19,8 +19,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
-from animkit_io.io import (curves, export_plan, formats, gltf_mesh, gltf_write, import_data, keys, rig,  # noqa: E402
-                          slots)
+from animkit_io.io import (cli, curves, export_plan, formats, gltf_mesh, gltf_write, import_data, keys,  # noqa: E402
+                          rig, slots)
 import unit_run  # noqa: E402
 
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "tools")))
@@ -343,14 +343,12 @@ class ImportKeys(unittest.TestCase):
 
 
 class ImportWarnings(unittest.TestCase):
-    def test_damaged_parts_all_shown_the_rest_folded(self):
-        notes = ["note %d" % i for i in range(import_data.SHOWN_WARNINGS + 5)]
-        damaged = ["damaged, no clip from it (its bytes are kept): entry 3 (A003): offset 0x38: cut"]
-        out = import_data.folded_warnings(notes[:2] + damaged + notes[2:])
-        self.assertEqual(out[0], "warning: " + damaged[0])
-        self.assertEqual(out[1:-1], ["warning: " + n for n in notes[:import_data.SHOWN_WARNINGS]])
-        self.assertEqual(out[-1], "warning: 5 more warnings: `animkit info` lists them")
-        self.assertEqual(import_data.folded_warnings(["a"]), ["warning: a"])
+    def test_a_warning_is_reported_without_the_word_warning(self):
+        # The report's level says "Warning": animkit's own "warning: " is not said twice.
+        self.assertEqual(cli.report_text("out.mset: warning: in.glb: joint 3: kept"), "out.mset: in.glb: joint 3: kept")
+        self.assertEqual(cli.report_text("warning: joint 3: kept"), "joint 3: kept")
+        self.assertEqual(cli.report_text("in.mset: skeleton file: none"), "in.mset: skeleton file: none")
+        self.assertEqual(cli.Result("", "a.glb: warning: x\n\nb: y\n").warnings, ["a.glb: x", "b: y"])
 
     def test_import_data_lists_a_damaged_slot(self):
         if not CLI:

@@ -9,6 +9,7 @@
 
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -315,6 +316,58 @@ TEST(Curves, KeysWithinFloatRoundingOfTheStoredOnesAreTheStoredKeys) {
   report = job.Run();
   EXPECT_EQ(report["replaced"].get<uint64_t>(), 1u);
   EXPECT_NE(ReadFileBytes(job.output), ReadFileBytes(path));
+}
+
+// Every clip submitted, one key of one clip changed (what Blender's export of a control rig
+// sends after a one-key edit): the report says which clip's curves were written and that
+// the others were kept as they were, in its summary too; the CLI prints that summary.
+TEST(Curves, TheReportSaysWhichClipsWereWrittenAndWhichKept) {
+  const std::string path = test::SourcePath("samples/kh2_bar/p_ex00.mset");
+  const Bytes file = ReadFileBytes(path);
+  const kh2::Bar bar = kh2::ParseBar(file);  // the clips point into it
+  const std::vector<kh2::MotionClip> motions = kh2::MotionClips(bar);
+  std::string alone;  // a clip no other clip shares its motion with
+  for (const kh2::MotionClip& c : motions)
+    if (alone.empty() && !c.motion->raw &&
+        std::count_if(motions.begin(), motions.end(), [&](const kh2::MotionClip& o) { return o.motion == c.motion; }) == 1)
+      alone = c.name;
+  ASSERT_FALSE(alone.empty());
+  std::vector<ClipCurves> edits = CurvesOf(path);
+  ASSERT_GE(edits.size(), 3u);
+  const std::filesystem::path dir = test::TempDir("curves_written_kept");
+  CurvesReplaceJob job;
+  job.template_path = path;
+  job.edits = CurvesJson(edits);
+  job.output = (dir / "same.mset").string();
+  Value report = job.Run();  // nothing changed: no clip written, every one kept
+  EXPECT_EQ(report["written_clips"].size(), 0u);
+  EXPECT_EQ(report["summary"].get<std::string>().rfind(
+                "no clip's curves changed: " + std::to_string(edits.size()) + " kept as they were; 0 curves replaced", 0),
+            0u)
+      << report["summary"].get<std::string>();
+  ClipCurves* changed = nullptr;
+  for (ClipCurves& c : edits)
+    if (c.clip == alone) changed = &c;
+  ASSERT_NE(changed, nullptr);
+  ASSERT_FALSE(changed->curves.channels.empty());
+  changed->curves.channels.front().keys.front().value += 0.25f;
+  job.edits = CurvesJson(edits);
+  job.output = (dir / "out.mset").string();
+  report = job.Run();
+  ASSERT_EQ(report["written_clips"].size(), 1u) << DumpJson(report);
+  EXPECT_EQ(report["written_clips"][0].get<std::string>(), alone);
+  EXPECT_EQ(report["kept_clips"].size(), edits.size() - 1);
+  const std::string want = "1 clip's curves written (" + alone + "); " + std::to_string(edits.size() - 1) +
+                           " kept as they were; 1 curves replaced, ";
+  EXPECT_EQ(report["summary"].get<std::string>().rfind(want, 0), 0u) << report["summary"].get<std::string>();
+  // The CLI prints it.
+  const std::string edits_path = (dir / "edits.json").string();
+  const std::string text = DumpJson(CurvesJson(edits));
+  WriteFileAtomic(edits_path, ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  std::string out, err;
+  ASSERT_EQ(test::RunCli("curves-replace " + path + " " + edits_path + " -o " + (dir / "cli.mset").string(), &out, &err), 0)
+      << err;
+  EXPECT_TRUE(test::Has(out, "cli.mset: " + want)) << out;
 }
 
 // A clip whose motion other clips play (a link): the edit changes them all, and says so once.

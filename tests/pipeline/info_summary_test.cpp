@@ -2,10 +2,14 @@
 // files' layout), the clip counts, --full as the document always was, and the size bound
 // on a real-size moveset.
 #include <animkit/formats/kh2.hpp>
+#include <animkit/pipeline/rate_text.hpp>
 #include <nlohmann/json.hpp>
 #include <synthetic/synthetic_moveset.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "support/test_support.hpp"
 
@@ -60,20 +64,116 @@ Bytes HandMset() {
   return mset;
 }
 
-TEST(InfoSummary, WarningsOfOneKindFoldIntoTheirFirst) {
+TEST(InfoSummary, WarningsFoldOneLinePerKindAndJoint) {
+  const std::string skipped = "joint 39: Direction constraint (type 3): not verified; skipped";
   const std::vector<std::string> warnings = {
       "entry 0 (A000) > entry 0 (A000): joint 11 (flags 0x2) asks for two-bone IK: left as forward kinematics",
-      "entry 0 (A000) > entry 0 (A000): constraint 2 (type 3 Direction, joint 39): not verified",
-      "entry 4 (A001) > entry 0 (A001): joint 40 (flags 0x2) asks for two-bone IK: left as forward kinematics",
+      "entry 0 (A000) > entry 0 (A000): " + skipped,
+      "entry 4 (A001) > entry 0 (A001): joint 11 (flags 0x2) asks for two-bone IK: left as forward kinematics",
+      "entry 4 (A001) > entry 0 (A001): " + skipped,
+      "entry 8 (A002) > entry 0 (A002): " + skipped,
+      "entry 9 (B000) > entry 0 (B000): " + skipped,
       "entry 8 (A002) > entry 0 (A002): joint 7 (flags 0x2) asks for two-bone IK: left as forward kinematics",
-      "offset 0x10: the archive's entries run past its declared size",
+      "offset 0x10: the archive's entries run 0x8 bytes past its declared size 0x51c0",
+      "offset 0x90: the archive's entries run 0x18 bytes past its declared size 0x8050",
+      "in.glb: entry 1 (up  ) > entry 0 (up  ): " + skipped,
+      "in.glb: entry 2 (down) > entry 0 (down): " + skipped,
   };
   const std::vector<std::string> folded = FoldWarnings(warnings);
-  ASSERT_EQ(folded.size(), 3u);
-  EXPECT_EQ(folded[0], warnings[0] + " (and 2 more like it: info --full lists them)");
-  EXPECT_EQ(folded[1], warnings[1]);
-  EXPECT_EQ(folded[2], warnings[4]);
+  ASSERT_EQ(folded.size(), 5u);
+  // The same text in several clips: one line, the clip count and the first names.
+  EXPECT_EQ(folded[0], "joint 11 (flags 0x2) asks for two-bone IK: left as forward kinematics (in 2 clips: A000, A001)");
+  EXPECT_EQ(folded[1], skipped + " (in 4 clips: A000, A001, A002, ...)");
+  // Another joint is another line.
+  EXPECT_EQ(folded[2], warnings[6]);
+  // Other numbers, the same kind: the first, and how many more.
+  EXPECT_EQ(folded[3], warnings[7] + " (and 1 more like it: info --full lists them)");
+  // The file a line names stays in front (convert's "IN: "); its entry names trimmed.
+  EXPECT_EQ(folded[4], "in.glb: " + skipped + " (in 2 clips: up, down)");
+  // The same text twice in one place is said with its count.
+  EXPECT_EQ(FoldWarnings({"offset 0x10: cut", "offset 0x10: cut"}), std::vector<std::string>{"offset 0x10: cut (2 times)"});
   EXPECT_TRUE(FoldWarnings({}).empty());
+}
+
+TEST(InfoSummary, RateTextIsShort) {
+  EXPECT_EQ(RateText(48.89228439331055), "48.89");
+  EXPECT_EQ(RateText(30), "30");
+  EXPECT_EQ(RateText(29.97002997), "29.97");
+  EXPECT_EQ(RateText(12.5), "12.5");
+  EXPECT_EQ(RateText(59.999), "60");
+}
+
+// A moveset of 60 slots whose motions (written by the project's own writers) each have a
+// constraint of a type not verified against the game on joint 2: the reader notes it in
+// every clip, the folded warnings are one line, and `info` says it once.
+Bytes FloodMoveset(int clips) {
+  kh2::Motion motion;
+  kh2::InterpolatedMotion& im = motion.interpolated;
+  im.bone_count = 3;
+  for (int16_t b = 0; b < 3; ++b) im.joints.push_back({b, 0});
+  kh2::Constraint c;
+  c.type = uint8_t(kh2::ConstraintType::Direction);
+  c.temporary_active = 1;
+  c.joint = 2;
+  c.source = 1;
+  im.constraints = {c};
+  kh2::LayoutMotion(motion);
+  kh2::Bar mset;
+  mset.mset_type = 2;
+  for (int k = 0; k < clips; ++k) {
+    char name[8];
+    std::snprintf(name, sizeof name, "A%03d", k);
+    kh2::BarEntry entry;
+    entry.type = kh2::kEntryMotion;
+    std::memcpy(entry.name.data(), name, 4);
+    entry.motion = std::make_shared<kh2::Motion>(motion);
+    kh2::Bar anb;
+    anb.entries = {entry};
+    kh2::BarEntry slot;
+    slot.type = kEntryAnb;
+    slot.name = entry.name;
+    slot.bar = std::make_shared<kh2::Bar>(anb);
+    mset.entries.push_back(slot);
+  }
+  kh2::LayoutBar(mset);
+  return kh2::SerializeBar(mset);
+}
+
+TEST(InfoSummary, AConstraintSkippedInEveryClipIsOneLine) {
+  const LoadedFile loaded = LoadBytes(FloodMoveset(60), "flood.mset", "", Options{});
+  const std::vector<std::string> warnings = ReadWarnings(loaded);
+  size_t skipped = 0;
+  for (const std::string& w : warnings) skipped += test::Has(w, "Direction constraint (type 3)") ? 1 : 0;
+  EXPECT_EQ(skipped, 60u);
+  const std::vector<std::string> folded = FoldWarnings(warnings);
+  ASSERT_EQ(folded.size(), 1u) << folded.front();
+  EXPECT_TRUE(test::Has(folded[0], "joint 2: Direction constraint (type 3): animkit's reading of Direction constraints is "
+                                   "not verified against the game"))
+      << folded[0];
+  EXPECT_TRUE(test::Has(folded[0], "; skipped (in 60 clips: A000, A001, A002, ...)")) << folded[0];
+  InfoRequest request;
+  request.skeleton = SkeletonSource::None();
+  const std::string text = InfoText(loaded, request);
+  size_t lines = 0;
+  for (size_t at = text.find("  warning: "); at != std::string::npos; at = text.find("  warning: ", at + 1)) ++lines;
+  EXPECT_EQ(lines, 1u) << text;
+}
+
+// Sora's moveset from a mod: the warnings a person reads, against every one the reader gives.
+TEST(InfoSummary, ARealMovesetsWarningsFoldToAFewLines) {
+  const std::filesystem::path path =
+      std::filesystem::path(ANIMKIT_SOURCE_DIR).parent_path() / "shared" / "real" / "kh2" / "P_EX100.mset";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "../shared/real/kh2/P_EX100.mset absent";
+  const LoadedFile loaded = LoadFile(path.string(), "", Options{});
+  const std::vector<std::string> warnings = ReadWarnings(loaded);
+  const std::vector<std::string> folded = FoldWarnings(warnings);
+  size_t bytes = 0;
+  for (const std::string& w : folded) bytes += w.size() + 1;
+  EXPECT_GT(warnings.size(), 2000u);
+  EXPECT_LT(folded.size(), 120u);
+  EXPECT_LT(bytes, 40000u);
+  for (const std::string& w : folded)  // one line per joint: each text said once
+    EXPECT_EQ(std::count(folded.begin(), folded.end(), w), 1) << w;
 }
 
 TEST(InfoSummary, ArchiveEntriesKeepTheirPlaceAndTriggersAreCounted) {

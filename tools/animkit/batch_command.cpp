@@ -19,7 +19,7 @@ void AddBatchOptions(CLI::App* convert, BatchArgs& args) {
   convert->add_option("--skeleton-map", args.skeleton_map, "Pair animations with skeletons: lines 'ANIM_GLOB = SKELETON_GLOB'")
       ->group(group);
   convert->add_option("--report", args.report, "Write a JSON report with one entry per file")->group(group);
-  convert->add_flag("-q,--quiet", args.quiet, "No progress on stderr")->group(group);
+  convert->add_flag("-q,--quiet", args.quiet, "Only errors on stderr: no warnings, no skeleton note, no progress");
   convert->add_flag("--by-extension", args.by_extension,
                     "Also convert files that only their extension ties to a format (failing when unreadable)")
       ->group(group);

@@ -13,7 +13,7 @@ struct BatchArgs {
   unsigned jobs = 0;          // -j N, 0 = every core
   std::string skeleton_map;   // --skeleton-map FILE
   std::string report;         // --report FILE
-  bool quiet = false;         // --quiet: no progress
+  bool quiet = false;         // --quiet: only errors on stderr (no progress, no warnings)
   bool by_extension = false;  // --by-extension: also convert files only the extension ties to a format
   bool every_skipped = false;  // -v: each skipped file on a line of its own, not one line per kind
 };

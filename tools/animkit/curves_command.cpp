@@ -63,9 +63,7 @@ int RunCurvesReplace(const std::string& template_path, const std::string& edits_
     throw e.InFile(edits_path);
   }
   for (const Value& n : report["notes"]) std::fprintf(stderr, "%s: note: %s\n", output.c_str(), n.get<std::string>().c_str());
-  std::printf("%s: %llu curves replaced, %llu unchanged%s\n", output.c_str(),
-              static_cast<unsigned long long>(report["replaced"].get<uint64_t>()),
-              static_cast<unsigned long long>(report["unchanged"].get<uint64_t>()),
+  std::printf("%s: %s%s\n", output.c_str(), report["summary"].get<std::string>().c_str(),
               report["identical"].get<bool>() ? " (the template's bytes)" : "");
   return 0;
 }

@@ -232,7 +232,7 @@ int RunValidate(const std::vector<std::string>& files, const CommonArgs& args) {
 }
 
 int RunConvert(const std::string& in, const std::string& out, const std::string& to, bool verbose, bool summary,
-               const CommonArgs& args, const std::string& template_path) {
+               bool quiet, const CommonArgs& args, const std::string& template_path) {
   ConvertRequest request;
   request.input = in;
   request.output = out;
@@ -243,8 +243,10 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
   request.options = ToOptions(args);
   request.template_path = template_path;
   ConvertResult r = Convert(request);
-  ReportCompanion(in, *r.input_format, r.skeleton, r.skeleton_use, r.skeleton_warning);
-  for (const std::string& w : FoldWarnings(r.warnings)) std::fprintf(stderr, "%s: warning: %s\n", out.c_str(), w.c_str());
+  if (!quiet) {  // -q: only errors on stderr
+    ReportCompanion(in, *r.input_format, r.skeleton, r.skeleton_use, r.skeleton_warning);
+    for (const std::string& w : FoldWarnings(r.warnings)) std::fprintf(stderr, "%s: warning: %s\n", out.c_str(), w.c_str());
+  }
   if (summary) {
     std::printf("%s -> %s: %s, %zu clips, %zu frames, %zu joints, %zu events\n", in.c_str(), out.c_str(),
                 std::string(r.input_format->id).c_str(), r.clips, r.frames, r.joints, r.events);
@@ -438,7 +440,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "animkit: %s\n", usage.c_str());
         return 2;
       }
-      return RunConvert(input, output, to, verbose, summary, args, template_path);
+      return RunConvert(input, output, to, verbose, summary, batch_args.quiet, args, template_path);
     }
     if (validate->parsed()) return RunValidate(files, args);
     if (archive->parsed()) return cli::RunArchive(*archive, archive_args);

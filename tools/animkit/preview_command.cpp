@@ -3,6 +3,7 @@
 #include "folder_console.hpp"
 
 #include <animkit/pipeline/folder_job.hpp>
+#include <animkit/pipeline/info.hpp>
 #include <animkit/core/error.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/preview/preview.hpp>
@@ -55,7 +56,7 @@ void AddPreviewOptions(CLI::App* preview, PreviewArgs& args) {
                       "Folder input: pair animations with skeletons, lines 'ANIM_GLOB = SKELETON_GLOB'");
   preview->add_option("-j,--jobs", args.jobs, "Folder input: build pages on N threads (default: every core)")
       ->check(CLI::Range(1u, 1024u));
-  preview->add_flag("-q,--quiet", args.quiet, "Folder input: no progress on stderr");
+  preview->add_flag("-q,--quiet", args.quiet, "Only errors on stderr: no warnings, no progress (folder input)");
 }
 
 int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewCommonArgs& common) {
@@ -74,8 +75,12 @@ int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewC
   const std::string output = args.output.empty() ? fs::path(input).filename().string() + ".html" : args.output;
   WriteFileAtomic(output, ByteView(reinterpret_cast<const uint8_t*>(page.html.data()), page.html.size()),
                   {input, page.skeleton.path});
-  for (const std::string& w : ReadWarnings(loaded)) std::fprintf(stderr, "%s: warning: %s\n", input.c_str(), w.c_str());
-  if (!page.skeleton_warning.empty()) std::fprintf(stderr, "%s: warning: %s\n", input.c_str(), page.skeleton_warning.c_str());
+  if (!args.quiet) {  // -q: only errors on stderr
+    for (const std::string& w : FoldWarnings(ReadWarnings(loaded)))
+      std::fprintf(stderr, "%s: warning: %s\n", input.c_str(), w.c_str());
+    if (!page.skeleton_warning.empty())
+      std::fprintf(stderr, "%s: warning: %s\n", input.c_str(), page.skeleton_warning.c_str());
+  }
   std::printf("%s: %s, %zu clips, skeleton file: %s\n%s (%zu bytes)\n", input.c_str(), std::string(loaded.format->id).c_str(),
               page.info["clips"].size(), page.skeleton.path.empty() ? "none" : page.skeleton.path.c_str(), output.c_str(),
               page.html.size());

@@ -13,7 +13,7 @@ struct PreviewArgs {
   std::string output;        // -o: the page, or the site's folder
   std::string skeleton_map;  // --skeleton-map FILE (folder input)
   unsigned jobs = 0;         // -j N (folder input), 0 = every core
-  bool quiet = false;        // -q: no progress (folder input)
+  bool quiet = false;        // -q: only errors on stderr (no warnings, no progress)
 };
 
 // Adds -o, --skeleton-map, -j and -q to the preview subcommand (main.cpp adds the common options).

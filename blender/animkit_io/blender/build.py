@@ -116,9 +116,12 @@ class _Progress:
             self.wm.progress_end()
 
 
-def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO", meshes=True, clips=""):
+def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO", meshes=True, clips="", scale=1.0):
     """Imports `filepath` (only the clips `clips` selects: names or globs, comma-separated;
-    empty: every clip); returns an ImportResult. Raises cli.AnimkitError."""
+    empty: every clip); returns an ImportResult. Raises cli.AnimkitError. `scale`: Blender
+    metres per file unit, the armature object's scale (see scale_armature)."""
+    if not (math.isfinite(scale) and scale > 0):
+        raise cli.AnimkitError("the import scale must be a positive number (%r)" % scale)
     result = ImportResult()
     filepath = os.path.abspath(filepath)
     options = list(options)
@@ -135,7 +138,22 @@ def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO",
         _import_data(context, result, filepath, skeleton, options, up_axis, meshes, data, warnings, progress)
     finally:
         progress.end()
+    scale_armature(result, scale)
     return result
+
+
+def scale_armature(result, scale):
+    """The import's scale, on the armature object only (as the up axis): bones, actions and
+    meshes stay in the file's units, in the armature's space, which is what export reads,
+    so a scaled rig exports the same numbers (docs/blender.md, "Units")."""
+    arm = result.armature
+    arm.matrix_world = arm.matrix_world @ Matrix.Scale(scale, 4)
+    arm["animkit_scale"] = scale
+    bpy.context.view_layer.update()
+    zs = [(o.matrix_world @ Vector(c)).z for o in result.objects if o.type == "MESH" for c in o.bound_box]
+    size = " (its meshes span %.4g m in height)" % (max(zs) - min(zs)) if zs and max(zs) > min(zs) else ""
+    result.messages.append(("INFO", "scale %g: 1 file unit is %g m in Blender%s; the file keeps its own units "
+                            "(docs/conventions.md)" % (scale, scale, size)))
 
 
 def _import_data(context, result, filepath, skeleton, options, up_axis, meshes, data, warnings, progress):
@@ -146,7 +164,8 @@ def _import_data(context, result, filepath, skeleton, options, up_axis, meshes, 
         note = data.skeleton_note or ("skeleton: %s" % skeleton if skeleton else "no skeleton")
     result.skeleton = skeleton
     result.messages.append(("INFO", note))
-    for w in warnings + import_data.folded_warnings(data.header.get("warnings", [])):
+    # the header's warnings are folded by animkit as its stderr is (one line per kind and joint)
+    for w in warnings + list(data.header.get("warnings", [])):
         result.messages.append(("WARNING", w))
     _build(context, result, filepath, data, skeleton, options, up_axis, meshes, progress)
     chosen = "" if len(data.clips) == len(data.file_clips) else " of %d" % len(data.file_clips)

@@ -116,12 +116,13 @@ def write_curves(arm_obj, actions, rig, plan, filepath, exe, result, options=())
         export_run.keep_copy(path, ".curves.json")
         template = export_run.readable_template(plan.template, filepath, tmp)
         result.command = [cli.CURVES_REPLACE, template, path, "-o", filepath] + list(options)
-        warnings = cli.curves_replace(exe, template, path, filepath, options)
+        warnings, summary = cli.curves_replace(exe, template, path, filepath, options)
     result.clips = [c["name"] for c in edits["clips"]]
     for w in warnings:
         result.messages.append(("WARNING", w))
-    result.messages.append(("INFO", "%s: the curves of %d clip(s) written (%s)" % (
-        os.path.basename(filepath), len(edits["clips"]), ", ".join(result.clips))))
+    # animkit says which clips' curves changed and which were kept as they were
+    said = summary[len(filepath) + 2:] if summary.startswith(filepath + ": ") else summary
+    result.messages.append(("INFO", "%s: %s" % (os.path.basename(filepath), said or "written")))
     return True
 
 

@@ -217,20 +217,6 @@ class ImportData:
             raise ImportDataError("the import file's curves: %s" % e)
 
 
-SHOWN_WARNINGS = 20  # a moveset can have thousands of reader notes: the rest are counted
-
-
-def folded_warnings(warnings):
-    """The header's warnings as the import reports them: every damaged part skipped (no clip
-    from it), the first SHOWN_WARNINGS others, then how many more (`animkit info` lists them)."""
-    damaged = [w for w in warnings if w.startswith("damaged")]
-    others = [w for w in warnings if not w.startswith("damaged")]
-    out = ["warning: " + w for w in damaged + others[:SHOWN_WARNINGS]]
-    if len(others) > SHOWN_WARNINGS:
-        out.append("warning: %d more warnings: `animkit info` lists them" % (len(others) - SHOWN_WARNINGS))
-    return out
-
-
 def read(path):
     with open(path, "rb") as f:
         blob = f.read()

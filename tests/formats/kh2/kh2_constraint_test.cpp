@@ -104,7 +104,7 @@ TEST(Kh2Constraints, PositionOrientationScalePathAndTwoPoints) {
   e = Evaluate(r, 0);
   ExpectVec(e.model[1].scale, 1, 3, 1);
   ASSERT_EQ(e.plan_warnings.size(), 1u);  // unverified rule, said once
-  EXPECT_NE(e.plan_warnings[0].find("constraint 0 (type 6 Scale, joint 1)"), std::string::npos) << e.plan_warnings[0];
+  EXPECT_NE(e.plan_warnings[0].find("joint 1: Scale constraint (type 6)"), std::string::npos) << e.plan_warnings[0];
 
   r.constraints = {Make(ConstraintType::Path, 1, 0)};
   ExpectVec(Evaluate(r, 0).model[1].translation, 1, 2, 3);
@@ -206,14 +206,14 @@ TEST(Kh2Constraints, BadReferencesAreSkippedWithAWarning) {
                    Make(ConstraintType::Position, 1, 1),     Make(ConstraintType(200), 1, 0)};
   const Evaluated e = Evaluate(r, 0);
   ASSERT_EQ(e.plan_warnings.size(), 8u);
-  for (const char* want : {"constraint 0 (type 0 Position, joint 7): the joint is not one of the motion's 2",
-                           "constraint 1 (type 0 Position, joint 1): source joint -3 is not one",
-                           "constraint 2 (type 0 Position, joint 0): source joint 1 is not evaluated before the joint",
-                           "constraint 3 (type 0 Position, joint 1): limiter 4 is not one of the motion's 0",
-                           "constraint 4 (type 7 Camera, joint 1): the game's rule for this type is not known",
-                           "constraint 5 (type 13 Rotation Limit, joint 1): a limit without a limiter",
-                           "constraint 6 (type 0 Position, joint 1): source joint 1 is not evaluated before the joint",
-                           "constraint 7 (type 200 unknown, joint 1): the game's rule for this type is not known"}) {
+  for (const char* want : {"joint 7: Position constraint (type 0): the joint is not one of the motion's 2",
+                           "joint 1: Position constraint (type 0): source joint -3 is not one",
+                           "joint 0: Position constraint (type 0): source joint 1 is not evaluated before the joint",
+                           "joint 1: Position constraint (type 0): limiter 4 is not one of the motion's 0",
+                           "joint 1: Camera constraint (type 7): the game's rule for this type is not known",
+                           "joint 1: Rotation Limit constraint (type 13): a limit without a limiter",
+                           "joint 1: Position constraint (type 0): source joint 1 is not evaluated before the joint",
+                           "joint 1: unknown constraint (type 200): the game's rule for this type is not known"}) {
     bool found = false;
     for (const std::string& w : e.plan_warnings) found = found || w.find(want) != std::string::npos;
     EXPECT_TRUE(found) << want;
@@ -231,7 +231,7 @@ TEST(Kh2Constraints, ANonFiniteResultKeepsThePoseBeforeIt) {
   ExpectVec(e.model[1].translation, 5, 0, 0);
   test::ExpectQuat(e.model[1].rotation, 0, 0, 0, 1, 1e-6);
   ASSERT_EQ(e.run_warnings.size(), 1u);
-  EXPECT_NE(e.run_warnings[0].find("constraint 0 (type 0 Position, joint 1) at key time 0"), std::string::npos)
+  EXPECT_NE(e.run_warnings[0].find("joint 1: Position constraint (type 0) at key time 0"), std::string::npos)
       << e.run_warnings[0];
 }
 

@@ -121,8 +121,9 @@ bool Implemented(int type) {
 
 std::string ConstraintName(const InterpolatedMotion& motion, size_t index) {
   const Constraint& c = motion.constraints[index];
-  return "constraint " + std::to_string(index) + " (type " + std::to_string(c.type) + " " + TypeName(c.type) +
-         ", joint " + std::to_string(c.joint) + ")";
+  // The joint first and no table index (a moveset's motions number their constraints each
+  // its own way): the same constraint in every clip says the same, and folds into one line.
+  return "joint " + std::to_string(c.joint) + ": " + TypeName(c.type) + " constraint (type " + std::to_string(c.type) + ")";
 }
 
 void PlanConstraints(const InterpolatedMotion& motion, EvaluationPlan& plan) {

@@ -35,7 +35,7 @@ void ApplyIk(const InterpolatedMotion& motion, const EvaluationPlan& plan, size_
 // order (plan.constraint_first/list), their joints marked in driven; each one skipped or
 // evaluated by an unverified rule has a line in plan.warnings.
 void PlanConstraints(const InterpolatedMotion& motion, EvaluationPlan& plan);
-// "constraint 3 (type 5 Two Points, joint 12)", for messages.
+// "joint 12: Two Points constraint (type 5)", for messages.
 std::string ConstraintName(const InterpolatedMotion& motion, size_t index);
 // Whether the constraint is on at key_time: the state of its last activation entry at or
 // before it; no entries: always on; before its first entry: off.
