@@ -128,3 +128,33 @@ def test_info_summarises_each_model():
     assert model["triangles"] == sum(len(m.indices) for m in scene.meshes)
     assert model["materials"] == 0 and model["textures"] == [] and info["textures"] == []
     assert "models" not in animkit.load(SAMPLES / "kh2_motion/wave.motion", skeleton="none").info()
+
+
+def test_clip_skin_blends_every_influence_of_soras_five_bone_vertices():
+    """Sora's 6 vertices of more than 4 bones (mesh metadata influences_over_4: the game
+    blends every one) under a motion: clip.skin() puts them where all their influences do,
+    not where the mesh's 4 heaviest would."""
+    mdlx, motion = FIXTURES / "kh2/P_EX100.mdlx", FIXTURES / "kh2/interpolated.motion"
+    if not mdlx.exists() or not motion.exists():
+        pytest.skip(f"fixtures {mdlx.name} and {motion.name} not found beside the checkout")
+    anim = animkit.load(motion, skeleton=mdlx).decode()
+    clip = anim.clips[0]
+    if not np.allclose(anim.rest_skeleton.rest[:, 7:], 1):
+        pytest.skip("the NumPy composition here is the matrix rule")
+    bind = [np.linalg.inv(m) for m in rest_model(anim.rest_skeleton)]
+    world = clip.world().astype(np.float64)
+    f = 90
+    deformed = clip.skin(frame=f)
+    listed, apart = 0, 0.0
+    for mesh, got in zip(anim.meshes, deformed):
+        for entry in mesh.metadata.get("influences_over_4", []):
+            v = entry["vertex"]
+            p = np.r_[mesh.positions[v].astype(np.float64), 1.0]
+            blend = lambda js, ws: sum(w * (world[f, j] @ bind[j] @ p)[:3] for j, w in zip(js, ws))  # noqa: E731
+            every = blend(entry["joints"], entry["weights"])
+            four = blend(mesh.joints[v], mesh.weights[v])
+            np.testing.assert_allclose(got[v], every, atol=1e-3)
+            apart = max(apart, float(np.linalg.norm(every - four)))
+            listed += 1
+    assert listed == 6
+    assert apart > 0.01, "the motion moves them apart from their 4 heaviest"

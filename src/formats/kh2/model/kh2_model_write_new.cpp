@@ -6,6 +6,7 @@
 
 #include <animkit/offline/skinning.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace animkit::kh2 {
@@ -41,6 +42,17 @@ bool SameGroupMesh(const Mesh& m, const Mesh& d) {
       if (!Near(m.weights[v][k], d.weights[v][k], 1.f / 510)) return false;
       if (d.weights[v][k] > 1.f / 510 && m.joints[v][k] != d.joints[v][k]) return false;
     }
+  // Influences past the 4: the same vertices, each with the same joints and weights (in any order).
+  const std::vector<VertexInfluences> a = MoreInfluences(m), b = MoreInfluences(d);
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].vertex != b[i].vertex || a[i].joints.size() != b[i].joints.size()) return false;
+    for (size_t k = 0; k < b[i].joints.size(); ++k) {
+      const auto at = std::find(a[i].joints.begin(), a[i].joints.end(), b[i].joints[k]);
+      if (at == a[i].joints.end() || !Near(a[i].weights[size_t(at - a[i].joints.begin())], b[i].weights[k], 1.f / 510))
+        return false;
+    }
+  }
   return true;
 }
 
