@@ -63,11 +63,14 @@ class Influences(unittest.TestCase):
         self.assertEqual(mesh_gltf.influences([(5, 1.0)], sets=2), ([5] + [0] * 7, [1.0] + [0.0] * 7))
 
     def test_five_all_kept_in_two_sets(self):
-        # which a format keeps, and renormalised how, is the library's
+        # which a format keeps, and renormalised how, is the library's; set 0 holds the 4
+        # heaviest (what a reader of one set takes), none renormalised
         groups = [(1, 0.1), (2, 0.4), (3, 0.05), (4, 0.3), (5, 0.15), (6, 0.0)]
         self.assertEqual(mesh_gltf.influence_sets(groups), 2)
         self.assertEqual(mesh_gltf.influences(groups),
-                         ([1, 2, 3, 4, 5, 0, 0, 0], [0.1, 0.4, 0.05, 0.3, 0.15, 0.0, 0.0, 0.0]))
+                         ([2, 4, 5, 1, 3, 0, 0, 0], [0.4, 0.3, 0.15, 0.1, 0.05, 0.0, 0.0, 0.0]))
+        # four or fewer stay in the vertex's order
+        self.assertEqual(mesh_gltf.influences([(1, 0.2), (2, 0.8)]), ([1, 2, 0, 0], [0.2, 0.8, 0.0, 0.0]))
 
     def test_primitive_sets_from_its_heaviest_vertex(self):
         data = _quad()
