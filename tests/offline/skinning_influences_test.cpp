@@ -7,6 +7,7 @@
 #include "support/test_support.hpp"
 
 #include <animkit/animkit.hpp>
+#include <animkit/formats/kh2/model.hpp>
 #include <animkit/formats/registry.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/offline/skinning.hpp>
@@ -121,6 +122,18 @@ TEST(SkinningInfluences, AListThatIsNotTheMeshsStandsAside) {
   const std::vector<Mat4> skin(5);  // the mesh's 4 fit, joint 5 of the list does not
   std::vector<Vec3> out(3);
   EXPECT_FALSE((SkinJob{&m, skin, skin, out, {}, more}.Validate()));
+}
+
+TEST(SkinningInfluences, AnEditPastTheFourIsAnEditOfTheGroup) {
+  const Mesh decoded = SixInfluenceScene().meshes[0];
+  Mesh m = decoded;
+  EXPECT_TRUE(kh2::SameGroupMesh(m, decoded));
+  Value& list = m.metadata[kMeshInfluencesKey][0];
+  std::swap(list["joints"][0], list["joints"][1]);  // the same influences in another order
+  std::swap(list["weights"][0], list["weights"][1]);
+  EXPECT_TRUE(kh2::SameGroupMesh(m, decoded)) << "the order of the list is no edit";
+  list["weights"][3] = Value(0.08), list["weights"][5] = Value(0.05);  // joints 3 and 5 trade weights
+  EXPECT_FALSE(kh2::SameGroupMesh(m, decoded)) << "the mesh's 4 are the same; the fifth and sixth are not";
 }
 
 // The glb's JSON and the bytes of an accessor (tightly packed: animkit writes no stride).
