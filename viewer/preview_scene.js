@@ -12,6 +12,48 @@
   THREE.ShaderChunk.encodings_fragment = 'gl_FragColor = LinearTosRGB( gl_FragColor );';
   function shown(hex) { return new THREE.Color(hex).convertSRGBToLinear(); }
 
+  // three.js skins 4 influences (JOINTS_0/WEIGHTS_0); a vertex of more has the rest in
+  // JOINTS_1/WEIGHTS_1, which the loader keeps as the attributes joints_1 and weights_1. A
+  // mesh that has them draws with a copy of its material whose vertex shader blends those 4
+  // too (the same sum the library's skinning makes; skinnedVertices mirrors it). The loader
+  // scaled each vertex's set 0 to sum to 1; glTF has all sets together sum to 1, so set 0
+  // gets back its share (1 minus set 1's). A JOINTS_2 on is not drawn (more than 8: none known).
+  var MORE_INFLUENCES_POSITION = '\tskinned += getBoneMatrix( joints_1.x ) * skinVertex * weights_1.x;\n' +
+    '\tskinned += getBoneMatrix( joints_1.y ) * skinVertex * weights_1.y;\n' +
+    '\tskinned += getBoneMatrix( joints_1.z ) * skinVertex * weights_1.z;\n' +
+    '\tskinned += getBoneMatrix( joints_1.w ) * skinVertex * weights_1.w;\n';
+  var MORE_INFLUENCES_NORMAL = '\tskinMatrix += weights_1.x * getBoneMatrix( joints_1.x );\n' +
+    '\tskinMatrix += weights_1.y * getBoneMatrix( joints_1.y );\n' +
+    '\tskinMatrix += weights_1.z * getBoneMatrix( joints_1.z );\n' +
+    '\tskinMatrix += weights_1.w * getBoneMatrix( joints_1.w );\n';
+
+  function blendMoreInfluences(shader) {
+    var position = THREE.ShaderChunk.skinning_vertex.replace('\ttransformed = ( bindMatrixInverse',
+                                                            MORE_INFLUENCES_POSITION + '\ttransformed = ( bindMatrixInverse');
+    var normal = THREE.ShaderChunk.skinnormal_vertex.replace('\tskinMatrix  = bindMatrixInverse',
+                                                            MORE_INFLUENCES_NORMAL + '\tskinMatrix  = bindMatrixInverse');
+    shader.vertexShader = 'attribute vec4 joints_1;\nattribute vec4 weights_1;\n' +
+      shader.vertexShader.replace('#include <skinning_vertex>', position).replace('#include <skinnormal_vertex>', normal);
+  }
+
+  function skinEveryInfluence(mesh, copies) {
+    var g = mesh.geometry, more = g.attributes.weights_1, weight = g.attributes.skinWeight;
+    if (!more || !g.attributes.joints_1 || !weight) return;
+    for (var i = 0; i < more.count; i++) {
+      var rest = more.getX(i) + more.getY(i) + more.getZ(i) + more.getW(i);
+      if (rest > 0) weight.setXYZW(i, weight.getX(i) * (1 - rest), weight.getY(i) * (1 - rest),
+                                   weight.getZ(i) * (1 - rest), weight.getW(i) * (1 - rest));
+    }
+    weight.needsUpdate = true;
+    var material = mesh.material;
+    if (!copies.has(material)) {
+      var copy = material.clone();
+      copy.onBeforeCompile = blendMoreInfluences;
+      copies.set(material, copy);
+    }
+    mesh.material = copies.get(material);
+  }
+
   function start() {
     var view = el('view');
     try {
@@ -188,11 +230,13 @@
 
     // Skinned meshes (a node with a mesh and a skin: one SkinnedMesh per primitive), each
     // with the glTF mesh and primitive it draws; never culled (their box is the bind pose's).
+    var moreInfluences = new Map();  // material -> its copy that blends JOINTS_1/WEIGHTS_1 too
     (json.nodes || []).forEach(function (n, i) {
       if (n.mesh === undefined || n.skin === undefined) return;
       var parts = nodes[i].isSkinnedMesh ? [nodes[i]] : nodes[i].children.filter(function (o) { return o.isSkinnedMesh; });
       parts.forEach(function (m, k) {
         m.frustumCulled = false;
+        skinEveryInfluence(m, moreInfluences);
         state.skinned.push({ node: i, mesh: n.mesh, primitive: k, object: m });
       });
     });

@@ -74,6 +74,8 @@
         var m = s.object, g = m.geometry;
         m.skeleton.update();
         var pos = g.attributes.position, index = g.attributes.skinIndex, weight = g.attributes.skinWeight;
+        var index1 = m.material.onBeforeCompile === blendMoreInfluences ? g.attributes.joints_1 : null;
+        var weight1 = index1 ? g.attributes.weights_1 : null;  // set 1, as the shader blends it
         var toWorld = new THREE.Matrix4().multiplyMatrices(m.matrixWorld, m.bindMatrixInverse);
         var bone = new THREE.Matrix4(), v = new THREE.Vector3(), sum = new THREE.Vector3(), t = new THREE.Vector3();
         var out = new Array(pos.count * 3);
@@ -82,7 +84,11 @@
           sum.set(0, 0, 0);
           var js = [index.getX(i), index.getY(i), index.getZ(i), index.getW(i)];
           var ws = [weight.getX(i), weight.getY(i), weight.getZ(i), weight.getW(i)];
-          for (var k = 0; k < 4; k++) {
+          if (index1) {
+            js.push(index1.getX(i), index1.getY(i), index1.getZ(i), index1.getW(i));
+            ws.push(weight1.getX(i), weight1.getY(i), weight1.getZ(i), weight1.getW(i));
+          }
+          for (var k = 0; k < js.length; k++) {
             if (!ws[k]) continue;
             bone.fromArray(m.skeleton.boneMatrices, js[k] * 16);
             sum.add(t.copy(v).applyMatrix4(bone).multiplyScalar(ws[k]));

@@ -8,7 +8,8 @@
 # the layout alone and with `animkit sample FILE --skin`. The
 # real models (../shared/fixtures, skipped when absent or while animkit reads no mesh
 # from them): alone, their bind pose against the glb's positions; Sora's model under a
-# motion, frames against `animkit sample --skin`. Tolerance: 1e-4 x the model's size.
+# motion, frames against `animkit sample --skin` (its 6 vertices of more than 4 bones in
+# that many vertex groups, skinned with all of them). Tolerance: 1e-4 x the model's size.
 
 import json
 import os
@@ -31,6 +32,7 @@ REAL = [  # file, its model (none: the file alone, in its bind pose), frames
     ("kh2/interpolated.motion", "kh2/P_EX100.mdlx", [0, 40, 90, 150]),
 ]
 TOLERANCE = 1e-4  # x the model's size
+OVER_FOUR = {"kh2/P_EX100.mdlx": 6}  # vertices of more than 4 bones (the game blends them all)
 
 
 def _skinned_objects(arm):
@@ -165,6 +167,10 @@ def check_real(rel, skeleton_rel, frames):
     if not objs:
         print("%s: animkit gives no skinned mesh yet, skipped" % rel)
         return 0
+    # Every influence is a vertex group: Sora's vertices of more than 4 bones have all theirs.
+    over = sum(1 for o in objs for v in o.data.vertices if len([g for g in v.groups if g.weight > 0.0]) > 4)
+    want_over = OVER_FOUR.get(skeleton_rel or rel, 0)
+    check(over == want_over, "%s: %d vertices in more than 4 vertex groups, the model has %d" % (rel, over, want_over))
     worst, count = 0.0, 0
     if not frames:
         want = glb_positions(path, skeleton)

@@ -63,11 +63,14 @@ class Influences(unittest.TestCase):
         self.assertEqual(mesh_gltf.influences([(5, 1.0)], sets=2), ([5] + [0] * 7, [1.0] + [0.0] * 7))
 
     def test_five_all_kept_in_two_sets(self):
-        # which a format keeps, and renormalised how, is the library's
+        # which a format keeps, and renormalised how, is the library's; set 0 holds the 4
+        # heaviest (what a reader of one set takes), none renormalised
         groups = [(1, 0.1), (2, 0.4), (3, 0.05), (4, 0.3), (5, 0.15), (6, 0.0)]
         self.assertEqual(mesh_gltf.influence_sets(groups), 2)
         self.assertEqual(mesh_gltf.influences(groups),
-                         ([1, 2, 3, 4, 5, 0, 0, 0], [0.1, 0.4, 0.05, 0.3, 0.15, 0.0, 0.0, 0.0]))
+                         ([2, 4, 5, 1, 3, 0, 0, 0], [0.4, 0.3, 0.15, 0.1, 0.05, 0.0, 0.0, 0.0]))
+        # four or fewer stay in the vertex's order
+        self.assertEqual(mesh_gltf.influences([(1, 0.2), (2, 0.8)]), ([1, 2, 0, 0], [0.2, 0.8, 0.0, 0.0]))
 
     def test_primitive_sets_from_its_heaviest_vertex(self):
         data = _quad()
@@ -268,14 +271,21 @@ class ReadBack(unittest.TestCase):
             subprocess.run([CLI, "convert", glb, mdlx, "--kh2-skeleton", "gltf"], check=True, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
             subprocess.run([CLI, "convert", mdlx, back], check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            with open(back, "rb") as f:
-                data = f.read()
-        doc = json.loads(data[20:20 + struct.unpack_from("<I", data, 12)[0]])
-        over = [e for m in doc["meshes"] for e in m["extras"]["animkit"]["metadata"].get("influences_over_4", [])]
-        self.assertEqual(len(over), 1)
-        self.assertEqual(len(over[0]["joints"]), 5)
-        got = sorted((j, round(w, 6)) for j, w in zip(over[0]["joints"], over[0]["weights"]))
-        self.assertEqual(got, [(0, 0.1), (1, 0.4), (2, 0.05), (3, 0.3), (4, 0.15)])  # skeleton joints, as given
+            out = os.path.join(tmp, "back.akd")
+            subprocess.run([CLI, "import-data", back, "-o", out], check=True, stdout=subprocess.PIPE)
+            scene = import_data.read(out).scene
+        # Every influence in JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1, the 4 heaviest first.
+        found = []
+        for mesh in scene.meshes:
+            for p in mesh.primitives:
+                for js, ws in zip(p.joints, p.weights):
+                    kept = [(scene.joints.index(j), round(w, 6)) for j, w in zip(js, ws) if w > 0.0]
+                    if len(kept) > 4:
+                        found.append(kept)
+        self.assertEqual(len(found), 1)
+        self.assertEqual(len(found[0]), 5)
+        self.assertEqual([w for _, w in found[0][:4]], [0.4, 0.3, 0.15, 0.1])  # set 0: the 4 heaviest
+        self.assertEqual(sorted(found[0]), [(0, 0.1), (1, 0.4), (2, 0.05), (3, 0.3), (4, 0.15)])  # skeleton joints, as given
 
 class ModelPlan(unittest.TestCase):
     """`animkit export-plan --model`: a model file is planned in its own format, with the

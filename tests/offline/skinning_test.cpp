@@ -43,7 +43,7 @@ TEST(Skinning, SkinnedRigidAndStaticVerticesByHand) {
   ASSERT_TRUE(SkinMatrices(bind, posed, skin));
 
   std::vector<Vec3> arm(6), arm_normals(6);
-  ASSERT_TRUE((SkinJob{&scene.meshes[0], skin, posed, arm, arm_normals}.Run()));
+  ASSERT_TRUE((SkinJob{&scene.meshes[0], skin, posed, arm, arm_normals, {}}.Run()));
   ExpectNear(arm[0], {1.5f, 0, 0}, "v0: all upper, moved by (2, 0, 0)");
   ExpectNear(arm[1], {2.5f, 0, 0}, "v1");
   // Half each: upper gives (1.5, 2) and (2.5, 2); lower (2, 1.5) and (2, 2.5).
@@ -55,13 +55,13 @@ TEST(Skinning, SkinnedRigidAndStaticVerticesByHand) {
   for (const Vec3& n : arm_normals) ExpectNear(n, {0, 0, 1}, "a normal along the turn's axis stays");
 
   std::vector<Vec3> badge(3);
-  ASSERT_TRUE((SkinJob{&scene.meshes[1], skin, posed, badge, {}}.Run()));
+  ASSERT_TRUE((SkinJob{&scene.meshes[1], skin, posed, badge, {}, {}}.Run()));
   ExpectNear(badge[0], {2, 2, 0}, "rigid: lower's origin");
   ExpectNear(badge[1], {2, 3, 0}, "rigid: lower's +X turned to +Y");
   ExpectNear(badge[2], {1, 2, 0}, "rigid: lower's +Y turned to -X");
 
   std::vector<Vec3> floor(3);
-  ASSERT_TRUE((SkinJob{&scene.meshes[2], skin, posed, floor, {}}.Run()));
+  ASSERT_TRUE((SkinJob{&scene.meshes[2], skin, posed, floor, {}, {}}.Run()));
   for (size_t v = 0; v < 3; ++v) EXPECT_EQ(floor[v], scene.meshes[2].positions[v]) << "static vertex " << v;
 }
 
@@ -71,7 +71,7 @@ TEST(Skinning, TheRestPoseLeavesSkinnedVerticesWhereTheyAre) {
   std::vector<Mat4> skin(2);
   ASSERT_TRUE(SkinMatrices(bind, bind, skin));
   std::vector<Vec3> arm(6);
-  ASSERT_TRUE((SkinJob{&scene.meshes[0], skin, bind, arm, {}}.Run()));
+  ASSERT_TRUE((SkinJob{&scene.meshes[0], skin, bind, arm, {}, {}}.Run()));
   for (size_t v = 0; v < 6; ++v) ExpectNear(arm[v], scene.meshes[0].positions[v], "vertex " + std::to_string(v));
 }
 
@@ -96,10 +96,10 @@ TEST(Skinning, JointsOutsideTheSkeletonAreRefused) {
   std::vector<Mat4> skin(2), posed(2);
   std::vector<Vec3> out(6);
   scene.meshes[0].joints[3][1] = 7;
-  EXPECT_FALSE((SkinJob{&scene.meshes[0], skin, posed, out, {}}.Run()));
+  EXPECT_FALSE((SkinJob{&scene.meshes[0], skin, posed, out, {}, {}}.Run()));
   EXPECT_THROW(ClipMeshPose(scene.clips[0], scene.skeleton, scene.meshes), Error);
   std::vector<Vec3> short_output(2);
-  EXPECT_FALSE((SkinJob{&scene.meshes[2], skin, posed, short_output, {}}.Run()));
+  EXPECT_FALSE((SkinJob{&scene.meshes[2], skin, posed, short_output, {}, {}}.Run()));
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 // (window.animkitPreview.skinnedVertices: the shader's skinning done on the CPU from the
 // SkinnedMesh's bones) must equal, within 1e-4 x the model's size: at several frames the
 // skinning of the layout (the synthetic glb) and `animkit sample FILE --skin` (the
-// synthetic glb, Sora's model under a motion); for a model alone, its bind pose (the
+// synthetic glb, Sora's model under a motion, its 6 vertices of more than 4 bones among
+// them: the page's shader blends JOINTS_1/WEIGHTS_1); for a model alone, its bind pose (the
 // positions of the glb the page embeds). The texture must
 // have loaded, the skeleton checkbox and the K key must show and hide the skeleton, the
 // page must make no request but file:, data: and blob: (its own textures), and stay within
@@ -207,12 +208,32 @@ try {
       const ref = animkitSkin(file, skeletonArgs);
       if (!check(ref, `${rel}: animkit sample --skin failed`)) { await page.tab.close(); continue; }
       const sizeReal = sizeOf(ref[0].frames[0].flat());
+      let over = 0, overWorst = 0, overMoved = 0;  // the vertices of more than 4 bones (WEIGHTS_1)
       for (const f0 of frames) {
         const f = Math.min(f0, ref[0].frames.length - 1);
         const got = await page.tab.evaluate((frame) => window.animkitPreview.skinnedVertices(0, frame), f);
         const pairs = pairMeshes(got, glb.json, ref[0].meshes);
         w = Math.max(w, compare(`${rel} frame ${f}`, pairs.map((p) => p[0]), pairs.map((p) => ref[0].frames[f][p[1]]), sizeReal));
         vertices = pairs.reduce((n, p) => n + p[0].positions.length / 3, 0);
+        over = 0;
+        for (const [g, m] of pairs) {
+          const a = glb.json.meshes[g.mesh].primitives[g.primitive].attributes;
+          if (a.WEIGHTS_1 === undefined) continue;
+          const bind = glb.rows(a.POSITION);
+          glb.rows(a.WEIGHTS_1).forEach((row, v) => {
+            if (!row.some((x) => x > 0)) return;
+            over++;
+            const p = ref[0].frames[f][m][v], q = g.positions.slice(3 * v, 3 * v + 3);
+            overWorst = Math.max(overWorst, Math.hypot(q[0] - p[0], q[1] - p[1], q[2] - p[2]));
+            overMoved = Math.max(overMoved, Math.hypot(q[0] - bind[v][0], q[1] - bind[v][1], q[2] - bind[v][2]));
+          });
+        }
+      }
+      if (model === 'kh2/P_EX100.mdlx') {
+        check(over === 6, `${rel}: ${over} vertices of more than 4 bones (WEIGHTS_1) in the page's glb, expected 6`);
+        check(overMoved > 1e-3 * sizeReal, `${rel}: the vertices of more than 4 bones never leave the bind pose`);
+        check(overWorst <= TOLERANCE * sizeReal, `${rel}: a vertex of more than 4 bones is off by ${overWorst}`);
+        console.log(`${rel}: its ${over} vertices of more than 4 bones drawn within ${overWorst.toExponential(2)} of sample --skin`);
       }
     }
     console.log(`${rel}: ${rest.length} skinned meshes, ${vertices} vertices, frames ${frames.length ? frames : 'bind'}, ` +

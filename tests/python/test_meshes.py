@@ -4,7 +4,7 @@ composed here in NumPy, not from the skinning itself."""
 
 import pytest
 
-from animkit_support import SOURCE_DIR, SAMPLES, animkit, matrix, np
+from animkit_support import SOURCE_DIR, SAMPLES, animkit, cli_json, matrix, np
 
 FIXTURES = SOURCE_DIR.parent / "shared" / "fixtures"
 
@@ -128,3 +128,28 @@ def test_info_summarises_each_model():
     assert model["triangles"] == sum(len(m.indices) for m in scene.meshes)
     assert model["materials"] == 0 and model["textures"] == [] and info["textures"] == []
     assert "models" not in animkit.load(SAMPLES / "kh2_motion/wave.motion", skeleton="none").info()
+
+
+def test_clip_skin_blends_every_influence_of_soras_five_bone_vertices():
+    """Sora's 6 vertices of more than 4 bones (mesh metadata influences_over_4: the game
+    blends every one) under a motion: clip.skin() puts them where `animkit sample --skin`
+    does (the library's rule, checked by hand on a 6-influence vertex in
+    tests/offline/skinning_influences_test.cpp: every influence blended)."""
+    mdlx, motion = FIXTURES / "kh2/P_EX100.mdlx", FIXTURES / "kh2/interpolated.motion"
+    if not mdlx.exists() or not motion.exists():
+        pytest.skip(f"fixtures {mdlx.name} and {motion.name} not found beside the checkout")
+    anim = animkit.load(motion, skeleton=mdlx).decode()
+    clip = anim.clips[0]
+    f = 90
+    deformed = clip.skin(frame=f)
+    reference = cli_json("sample", motion, "--skeleton", mdlx, "--skin", "--clip", clip.name)["clips"][0]["mesh_frames"][f]
+    listed = 0
+    for m, (mesh, got) in enumerate(zip(anim.meshes, deformed)):
+        want = np.asarray(reference[m], dtype=np.float64).reshape(-1, 3)
+        for entry in mesh.metadata.get("influences_over_4", []):
+            v = entry["vertex"]
+            assert len(entry["joints"]) > 4
+            np.testing.assert_allclose(got[v], want[v], atol=1e-4)
+            assert np.linalg.norm(got[v] - mesh.positions[v]) > 0.01, "the motion moves it"
+            listed += 1
+    assert listed == 6

@@ -128,8 +128,9 @@ class Primitive:
         self.normals = opt("normals", floats, 3)
         uvs = opt("uvs", floats, 2)
         self.uvs = [(u, 1.0 - v) for u, v in uvs] if uvs else None  # Blender's rows run bottom-up
-        self.joints = opt("joints", ints, 4)  # node indices
-        self.weights = opt("weights", floats, 4)
+        sets = raw.get("influences", 4)  # every JOINTS_n / WEIGHTS_n set, 4 per set
+        self.joints = opt("joints", ints, sets)  # node indices
+        self.weights = opt("weights", floats, sets)
         self.material = raw.get("material")
 
 

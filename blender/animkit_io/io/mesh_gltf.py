@@ -30,8 +30,11 @@ _COLOR_MATCH = 1e-6
 def influences(groups, sets=1):
     """A vertex's (joints, weights) from its [(joint, weight)] in order, zero weights left
     out, every one as it is (not renormalised), padded to `sets` sets of four (at least as
-    many as it needs)."""
+    many as it needs). A vertex of more than four has them heaviest first (stable), so that
+    set 0 holds its 4 heaviest, as glTF readers that take one set expect."""
     kept = [(j, w) for j, w in groups if w > 0.0]
+    if len(kept) > SET:
+        kept.sort(key=lambda jw: -jw[1])
     pad = SET * max(sets, influence_sets(kept)) - len(kept)
     return [j for j, _ in kept] + [0] * pad, [w for _, w in kept] + [0.0] * pad
 

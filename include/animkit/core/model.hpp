@@ -120,7 +120,8 @@ struct Clip {
 // model space at the bind pose, the skeleton's rest pose (Mat4 of each joint's rest model
 // transform; glTF's inverse bind matrices are their inverses), and vertex v follows
 // sum_k weights[v][k] * posed_model[j] * inverse(rest_model[j]) with j = joints[v][k]
-// (linear blend skinning: offline/skinning.hpp). Static (joint = -1, no weights): scene space.
+// (linear blend skinning: offline/skinning.hpp), a vertex of more than 4 bones over every
+// influence its metadata lists (kMeshInfluencesKey). Static (joint = -1, no weights): scene space.
 // Vertex colours are linear RGBA 0..1; normals unit length; uvs as glTF's TEXCOORD_0 (u right,
 // v down from the image's top row). Triangles and lines index positions.
 struct Mesh {
@@ -197,8 +198,9 @@ inline constexpr char kMeshModelRoleKey[] = "model_role";
 // The mesh metadata key listing the vertices that have more than 4 influences, each with all
 // of them: [{vertex, joints (Skeleton::joints indices), weights (summing to 1)}]; the mesh's
 // own joints and weights hold the 4 heaviest, renormalised. KH2's decoder and glTF's
-// JOINTS_1/WEIGHTS_1 fill it; a writer whose format blends more (KH2) writes them all, one
-// that does not (EDF MDB) says how many vertices lose influences.
+// JOINTS_1/WEIGHTS_1 fill it, MoreInfluences (offline/skinning.hpp) reads it: skinning blends
+// them all, the glTF exporter writes them as JOINTS_1/WEIGHTS_1, a writer whose format blends
+// more (KH2) writes them all, one that does not (EDF MDB) says how many vertices lose them.
 inline constexpr char kMeshInfluencesKey[] = "influences_over_4";
 // The mesh metadata key (true) of a mesh the game draws only as an effect (KH2's shadow
 // model): the Blender add-on and the preview page hide it by default. glTF carries it in

@@ -32,8 +32,9 @@ Scene ImportGltf(ByteView data, const std::string& path, const Limits& limits = 
 // node but the root and cameras unless the asset's extras say skeleton false),
 // "asset_extras", "cameras" (as written), "meshes" (name, extras.animkit, and per
 // primitive its mode, material and
-// {offset, count} of float32 positions, normals, UVs, RGBA colours, weights (4 per vertex)
-// and uint32 joints (4 per vertex, as node indices, when the mesh's node has a skin) and
+// {offset, count} of float32 positions, normals, UVs, RGBA colours, weights and uint32
+// joints (as node indices, when the mesh's node has a skin: "influences" per vertex, the
+// 4 of JOINTS_0/WEIGHTS_0, then those of JOINTS_1/WEIGHTS_1, ...) and
 // indices appended to data), "materials" (name, base_color, image, alpha_mode,
 // alpha_cutoff, double_sided, extras.animkit), "images" (name, mime_type, and the file's
 // bytes as {offset, count} in data, null when not in a buffer view), and "animations"

@@ -113,7 +113,7 @@ bool BindToRest(const File& f, const std::vector<Mat4>& rest, Mesh& mesh) {
   if (!differs) return false;
   SkinMatrices(bind, rest, skin);
   std::vector<Vec3> positions(mesh.positions.size()), normals(mesh.normals.size());
-  SkinJob job{&mesh, skin, rest, positions, normals};
+  SkinJob job{&mesh, skin, rest, positions, normals, {}};  // an MDB vertex holds 4
   if (!job.Run()) throw Error::General("the mesh could not be moved to the rest pose");
   mesh.positions = std::move(positions);
   mesh.normals = std::move(normals);

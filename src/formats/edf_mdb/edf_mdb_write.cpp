@@ -191,7 +191,7 @@ FileMesh TemplateWriter::ToFile(const Mesh& s, bool moved_to_rest) const {
       std::vector<Mat4> skin(rest_.size());
       SkinMatrices(rest_, bind_, skin);
       std::vector<Vec3> p(s.positions.size()), n(s.normals.size());
-      SkinJob job{&mapped, skin, bind_, p, n};
+      SkinJob job{&mapped, skin, bind_, p, n, {}};  // the 4 the MDB holds
       if (!job.Run()) throw Error::General("mesh '" + s.name + "' could not be moved to the stored bind pose");
       f.positions = std::move(p), f.normals = std::move(n);
     }

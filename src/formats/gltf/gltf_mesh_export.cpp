@@ -3,6 +3,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/core/math.hpp>
 #include <animkit/core/model.hpp>
+#include <animkit/offline/skinning.hpp>
 
 #include "formats/gltf/gltf_internal.hpp"
 
@@ -79,38 +80,54 @@ int VertexColorMaterial(tinygltf::Model& model) {
   return static_cast<int>(model.materials.size() - 1);
 }
 
-// A skinned mesh's influences as glTF wants them: weights >= 0 summing to 1, each joint
-// once per vertex (repeats merged), zero weights on joint 0. A vertex without any weight
-// (not a valid Mesh) goes wholly to its first joint.
-void SkinInfluences(const Mesh& mesh, size_t skeleton_joints, const std::string& where, std::vector<uint16_t>& joints,
-                    std::vector<float>& weights) {
+// A skinned mesh's influences as glTF wants them, in sets of 4 (JOINTS_n/WEIGHTS_n, `sets`
+// of them, each n * 4 long): weights >= 0, those of all sets of a vertex summing to 1, each
+// joint once per vertex (repeats merged), zero weights on joint 0. A vertex of more than 4
+// (MoreInfluences) has its 4 heaviest in set 0 (a reader that takes one set gets those) and
+// the rest after, heaviest first; the others keep the mesh's order. A vertex without any
+// weight (not a valid Mesh) goes wholly to its first joint.
+void SkinInfluences(const Mesh& mesh, size_t skeleton_joints, const std::string& where,
+                    std::vector<std::vector<uint16_t>>& joints, std::vector<std::vector<float>>& weights) {
   const size_t n = mesh.positions.size();
   if (mesh.joints.size() != n || mesh.weights.size() != n)
     throw Error::General(where + " has " + std::to_string(mesh.joints.size()) + " joint and " +
                          std::to_string(mesh.weights.size()) + " weight sets for " + std::to_string(n) + " vertices");
-  joints.resize(n * 4);
-  weights.resize(n * 4);
+  const std::vector<VertexInfluences> more = MoreInfluences(mesh);
+  size_t sets = 1;
+  for (const VertexInfluences& v : more) sets = std::max(sets, (v.joints.size() + 3) / 4);
+  joints.assign(sets, std::vector<uint16_t>(n * 4, 0));
+  weights.assign(sets, std::vector<float>(n * 4, 0.0f));
+  size_t next = 0;
+  std::vector<std::pair<uint16_t, double>> all;
   for (size_t v = 0; v < n; ++v) {
-    std::array<uint16_t, 4> j = mesh.joints[v];
-    std::array<double, 4> w{};
+    all.clear();
+    const bool over = next < more.size() && more[next].vertex == v;
+    if (over) {
+      for (size_t k = 0; k < more[next].joints.size(); ++k) all.emplace_back(more[next].joints[k], more[next].weights[k]);
+      ++next;
+    } else {
+      for (int k = 0; k < 4; ++k) all.emplace_back(mesh.joints[v][k], mesh.weights[v][k]);
+    }
     double sum = 0;
-    for (int k = 0; k < 4; ++k) {
-      const float x = mesh.weights[v][k];
-      w[k] = std::isfinite(x) && x > 0 ? x : 0;
-      if (w[k] > 0 && j[k] >= skeleton_joints)
-        throw Error::General(where + " vertex " + std::to_string(v) + " names joint " + std::to_string(j[k]) +
+    for (size_t k = 0; k < all.size(); ++k) {
+      double& w = all[k].second;
+      w = std::isfinite(w) && w > 0 ? w : 0;
+      if (w > 0 && all[k].first >= skeleton_joints)
+        throw Error::General(where + " vertex " + std::to_string(v) + " names joint " + std::to_string(all[k].first) +
                              "; the skeleton has " + std::to_string(skeleton_joints));
-      for (int l = 0; l < k && w[k] > 0; ++l)
-        if (w[l] > 0 && j[l] == j[k]) w[l] += w[k], w[k] = 0;
+      for (size_t l = 0; l < k && w > 0; ++l)
+        if (all[l].second > 0 && all[l].first == all[k].first) all[l].second += w, w = 0;
     }
-    for (double x : w) sum += x;
+    if (over)
+      std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& [j, w] : all) sum += w;
     if (sum <= 0) {
-      if (j[0] >= skeleton_joints) throw Error::General(where + " vertex " + std::to_string(v) + " has no weight");
-      w = {1, 0, 0, 0}, sum = 1;
+      if (all[0].first >= skeleton_joints) throw Error::General(where + " vertex " + std::to_string(v) + " has no weight");
+      all.resize(1), all[0].second = 1, sum = 1;
     }
-    for (int k = 0; k < 4; ++k) {
-      weights[v * 4 + k] = float(w[k] / sum);
-      joints[v * 4 + k] = w[k] > 0 ? j[k] : 0;
+    for (size_t k = 0; k < all.size(); ++k) {
+      weights[k / 4][v * 4 + k % 4] = float(all[k].second / sum);
+      joints[k / 4][v * 4 + k % 4] = all[k].second > 0 ? all[k].first : uint16_t(0);
     }
   }
 }
@@ -161,11 +178,14 @@ tinygltf::Primitive BaseAttributes(MeshContext& c, const Mesh& mesh, const std::
     base.attributes["COLOR_0"] = c.out.AddFloats(colors, TINYGLTF_TYPE_VEC4, 4, false, kArray);
   }
   if (mesh.Skinned()) {
-    std::vector<uint16_t> joints;
-    std::vector<float> weights;
+    std::vector<std::vector<uint16_t>> joints;
+    std::vector<std::vector<float>> weights;
     SkinInfluences(mesh, c.scene.skeleton.joints.size(), where, joints, weights);
-    base.attributes["JOINTS_0"] = c.out.AddJoints(joints, c.scene.skeleton.joints.size() <= 256);
-    base.attributes["WEIGHTS_0"] = c.out.AddFloats(weights, TINYGLTF_TYPE_VEC4, 4, false, kArray);
+    for (size_t set = 0; set < joints.size(); ++set) {
+      const std::string number = std::to_string(set);
+      base.attributes["JOINTS_" + number] = c.out.AddJoints(joints[set], c.scene.skeleton.joints.size() <= 256);
+      base.attributes["WEIGHTS_" + number] = c.out.AddFloats(weights[set], TINYGLTF_TYPE_VEC4, 4, false, kArray);
+    }
   }
   return base;
 }
@@ -216,7 +236,9 @@ void AddMeshes(MeshContext& c, int root_node) {
       p.indices = c.out.AddIndices(lines, mesh.positions.size());
       gm.primitives.push_back(std::move(p));
     }
-    const nlohmann::json metadata = ToNlohmann(mesh.metadata);
+    nlohmann::json metadata = ToNlohmann(mesh.metadata);
+    // Every influence is in JOINTS_n/WEIGHTS_n, the one place a reader (or an editor) sees them.
+    if (mesh.Skinned() && metadata.is_object()) metadata.erase(kMeshInfluencesKey);
     if (metadata.is_object() && !metadata.empty() && IsValueRepresentable(metadata)) extras["metadata"] = metadata;
     if (!extras.empty()) gm.extras = ToValue(nlohmann::json{{kExtrasKey, extras}});
     model.meshes.push_back(std::move(gm));

@@ -244,8 +244,9 @@ void ReadAttributes(const MeshSource& s, const tinygltf::Primitive& p, const std
 }
 
 // A vertex's influences beyond 4 (JOINTS_1/WEIGHTS_1 and on): the mesh keeps the 4 heaviest,
-// renormalised; every influence goes into its metadata (kMeshInfluencesKey), where a writer
-// whose format holds more (KH2) takes them and one that does not (EDF MDB) says it drops them.
+// renormalised; every influence goes into its metadata (kMeshInfluencesKey), which skinning
+// blends and a writer whose format holds more (KH2) takes, while one that does not (EDF MDB)
+// says it drops them.
 void KeepFourHeaviest(std::vector<std::pair<float, uint32_t>>& all, size_t v, Mesh& mesh) {
   std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   float total = 0, kept = 0;
@@ -277,6 +278,9 @@ void ReadSkin(const MeshSource& s, const tinygltf::Primitive& p, const tinygltf:
     joints.insert(joints.end(), js.begin(), js.end());
     weights.insert(weights.end(), ws.begin(), ws.end());
   }
+  // JOINTS_1 on: the sets hold every influence, and a list in the extras (a file written
+  // before animkit wrote the sets, or by an editor that kept the extras) gives way to them.
+  if (sets > 1 && mesh.metadata.is_object()) mesh.metadata.erase(kMeshInfluencesKey);
   std::vector<float> ibm;
   if (skin.inverseBindMatrices >= 0)
     ibm = s.reader.Read(skin.inverseBindMatrices, TINYGLTF_TYPE_MAT4, true, what + " inverse bind matrices");

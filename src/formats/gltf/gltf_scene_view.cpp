@@ -111,7 +111,8 @@ std::vector<int> SkinOfMeshes(const tinygltf::Model& model) {
   return skin;
 }
 
-// A primitive's normals, UVs, material and, under a skin, joints (as node indices) and weights.
+// A primitive's normals, UVs, material and, under a skin, joints (as node indices) and weights:
+// `influences` per vertex, every JOINTS_n/WEIGHTS_n set.
 void AddSurface(const tinygltf::Model& model, const tinygltf::Primitive& p, int skin, size_t vertices,
                 const gltf::AccessorReader& reader, const std::string& what, Appender& out, Value& prim) {
   auto attribute = [&](const char* key) {
@@ -128,15 +129,39 @@ void AddSurface(const tinygltf::Model& model, const tinygltf::Primitive& p, int 
   prim["material"] = p.material >= 0 ? Value(p.material) : Value();
   if (skin < 0 || attribute("JOINTS_0") < 0 || attribute("WEIGHTS_0") < 0) return;
   const std::vector<int>& skin_joints = model.skins[size_t(skin)].joints;
-  std::vector<uint32_t> joints = reader.ReadUnsigned(attribute("JOINTS_0"), TINYGLTF_TYPE_VEC4, what + " JOINTS_0");
-  if (joints.size() != vertices * 4) Fail(what + " JOINTS_0 and POSITION differ in count");
-  for (uint32_t& j : joints) {
-    if (j >= skin_joints.size()) Fail(what + " JOINTS_0 names skin joint " + std::to_string(j) + " of " +
-                                      std::to_string(skin_joints.size()));
-    j = uint32_t(skin_joints[j]);
+  if (skin_joints.empty()) Fail(what + ": its skin has no joints");
+  // Every set (JOINTS_n/WEIGHTS_n), a vertex's row holding set 0's 4, then set 1's, ...
+  std::vector<std::vector<uint32_t>> joint_sets;
+  std::vector<std::vector<float>> weight_sets;
+  for (size_t set = 0;; ++set) {
+    const std::string j = "JOINTS_" + std::to_string(set), w = "WEIGHTS_" + std::to_string(set);
+    if (attribute(j.c_str()) < 0 || attribute(w.c_str()) < 0) break;
+    std::vector<uint32_t> joints = reader.ReadUnsigned(attribute(j.c_str()), TINYGLTF_TYPE_VEC4, what + " " + j);
+    std::vector<float> weights = reader.Read(attribute(w.c_str()), TINYGLTF_TYPE_VEC4, false, what + " " + w);
+    if (joints.size() != vertices * 4 || weights.size() != vertices * 4) Fail(what + " " + j + " or " + w + " and POSITION differ in count");
+    for (size_t k = 0; k < joints.size(); ++k) {
+      if (joints[k] >= skin_joints.size()) {
+        if (weights[k] != 0) Fail(what + " " + j + " names skin joint " + std::to_string(joints[k]) + " of " +
+                                  std::to_string(skin_joints.size()));
+        joints[k] = 0;
+      }
+      joints[k] = uint32_t(skin_joints[joints[k]]);
+    }
+    joint_sets.push_back(std::move(joints));
+    weight_sets.push_back(std::move(weights));
   }
-  prim["joints"] = out.Indices(joints, 4);
-  prim["weights"] = floats("WEIGHTS_0", TINYGLTF_TYPE_VEC4, 4, false);
+  const size_t width = 4 * joint_sets.size();
+  std::vector<uint32_t> joints(vertices * width);
+  std::vector<float> weights(vertices * width);
+  for (size_t set = 0; set < joint_sets.size(); ++set)
+    for (size_t v = 0; v < vertices; ++v)
+      for (size_t c = 0; c < 4; ++c) {
+        joints[v * width + set * 4 + c] = joint_sets[set][v * 4 + c];
+        weights[v * width + set * 4 + c] = weight_sets[set][v * 4 + c];
+      }
+  prim["influences"] = width;
+  prim["joints"] = out.Indices(joints, width);
+  prim["weights"] = out.Floats(weights, width);
 }
 
 // Materials as the importer needs them: texture = the index of its image in "images".

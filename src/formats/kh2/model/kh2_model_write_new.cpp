@@ -7,6 +7,7 @@
 
 #include <animkit/offline/skinning.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -20,21 +21,13 @@ using detail::kSkeletonData;
 
 bool Near(float a, float b, float tolerance) { return std::fabs(a - b) <= tolerance; }
 
-// Every influence of the vertices that have more than 4 (metadata kMeshInfluencesKey, as the
-// decoder and the glTF reader write it), by vertex.
+// Every influence of the vertices that have more than 4 (as skinning reads them), by vertex.
 std::map<size_t, BlendedInfluences> InfluencesOverFour(const Mesh& m) {
   std::map<size_t, BlendedInfluences> out;
-  const auto over = m.metadata.find(kMeshInfluencesKey);
-  if (over == m.metadata.end() || !over->is_array()) return out;
-  for (const Value& e : *over) {
-    if (!e.is_object() || !e.contains("vertex") || !e["vertex"].is_number_integer() || !e.contains("joints") ||
-        !e.contains("weights") || !e["joints"].is_array() || !e["weights"].is_array() || e["joints"].size() != e["weights"].size())
-      continue;
+  for (const VertexInfluences& e : MoreInfluences(m)) {
     BlendedInfluences all;
-    for (size_t k = 0; k < e["joints"].size(); ++k)
-      if (e["joints"][k].is_number_integer() && e["weights"][k].is_number())
-        all.emplace_back(uint32_t(e["joints"][k].get<int64_t>()), float(e["weights"][k].get<double>()));
-    out[size_t(e["vertex"].get<int64_t>())] = Blended(std::move(all));
+    for (size_t k = 0; k < e.joints.size(); ++k) all.emplace_back(e.joints[k], e.weights[k]);
+    out[e.vertex] = Blended(std::move(all));
   }
   return out;
 }
