@@ -76,10 +76,10 @@
         var joints = c.joint_count !== undefined ? c.joint_count : (c.joints || []).length;
         var at = pageClip(i);
         var row = node('tr', { class: 'clip' + (i === current ? ' current' : '') + (at < 0 ? ' absent' : ''),
-                               title: c.name + ': ' + text(c.frames) + ' frames at ' + rateText(c.rate) + ' fps, ' + text(c.duration) +
+                               title: c.name + ': ' + text(c.frames) + ' frames at ' + rateText(c) + ' fps, ' + text(c.duration) +
                                       ' s' + (c.loop ? ', loops' : '') + ', ' + joints + ' joints, ' + text(c.events) + ' events' +
                                       (at < 0 ? ' (not on this page: it was made with --clip ' + data.clip + ')' : '') }, [
-          node('td', { class: 'name' }, [c.name]), node('td', { class: 'n' }, [text(c.frames)]), node('td', { class: 'n' }, [rateText(c.rate)]),
+          node('td', { class: 'name' }, [c.name]), node('td', { class: 'n' }, [text(c.frames)]), node('td', { class: 'n' }, [rateText(c)]),
           node('td', { class: 'n' }, [String(joints)]), node('td', { class: 'n' }, [text(c.events)])]);
         row.addEventListener('click', function () { if (at >= 0) chooseClip(at); });
         return row;

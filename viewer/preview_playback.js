@@ -76,7 +76,7 @@
       var c = state.clips[state.clip];
       var f = currentFrame();
       label.textContent = 'frame ' + f + ' / ' + (c.frames - 1) + '  \u00b7  ' + state.time.toFixed(3) + ' s / ' +
-        c.duration.toFixed(3) + ' s  \u00b7  ' + rateText(c.rate) + ' fps';
+        c.duration.toFixed(3) + ' s  \u00b7  ' + rateText((data.info.clips || [])[c.info]) + ' fps';
       el('scrubber').value = String(f);
     }
     el('play').innerHTML = state.playing ? '&#10074;&#10074;' : '&#9654;';

@@ -156,8 +156,9 @@
     timings: function () { return Object.assign({}, state.timings); }
   };
 
-  // A frame rate as the page shows it: at most two decimals (48.89228439331055: "48.89").
-  function rateText(rate) { return typeof rate === 'number' && isFinite(rate) ? String(Number(rate.toFixed(2))) : '\u2013'; }
+  // A clip's frame rate as the page shows it: the library's text of it (at most two decimals),
+  // which the page data adds to each of info's clips.
+  function rateText(infoClip) { return infoClip && typeof infoClip.rate_text === 'string' ? infoClip.rate_text : '\u2013'; }
 
   function clipIndex(clip) {
     if (typeof clip === 'number') {
