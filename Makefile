@@ -21,11 +21,14 @@ FUZZ_SMOKE_SECONDS ?= 15
 # target's files while the targets it links are still building. A folder keeps its generator.
 generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja),-G Ninja))
 CLI := $(BUILD)/release/tools/animkit/animkit
+WINDOWS_BUILD := $(BUILD)/windows
+WINDOWS_DEPS := $(BUILD)/windows-deps
 # Configures build/release; the targets add what they build (tests, Python).
 CONFIGURE_RELEASE = cmake -S . -B $(BUILD)/release $(call generator,$(BUILD)/release) -DCMAKE_BUILD_TYPE=Release
 
 .PHONY: samples all deps deps-build node-deps build demo test test-release build-sanitize test-sanitize fuzz fuzz-build fuzz-smoke fuzz-corpus bench install clean
 .PHONY: python
+.PHONY: windows deps-windows
 .PHONY: blender-addon blender-formats test-blender-4 test-blender-5
 
 all: build
@@ -96,6 +99,20 @@ fuzz-smoke: fuzz-build
 fuzz-corpus: build
 	rm -rf fuzz/corpus
 	$(BUILD)/release/tools/animkit/animkit_make_fuzz_corpus fuzz/corpus
+
+# animkit.exe for 64-bit Windows, cross-compiled with Debian's MinGW-w64 (docs/windows.md):
+# $(WINDOWS_BUILD)/tools/animkit/animkit.exe, one file, no DLLs. Its libraries come from
+# Debian's source packages (tools/windows/build-deps.sh, pinned in tools/windows/deps.lock).
+windows: deps-windows
+	bash tools/windows/build-deps.sh $(WINDOWS_DEPS)
+	cmake -S . -B $(WINDOWS_BUILD) $(call generator,$(WINDOWS_BUILD)) -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_TOOLCHAIN_FILE=$(abspath cmake/mingw-w64-x86_64.cmake) -DANIMKIT_WINDOWS_DEPS=$(abspath $(WINDOWS_DEPS)) \
+	  -DANIMKIT_BUILD_TESTS=OFF -DANIMKIT_BUILD_PYTHON=OFF $(CMAKE_FLAGS)
+	cmake --build $(WINDOWS_BUILD) -j $(JOBS) --target animkit_cli
+
+# The MinGW-w64 toolchain, Wine and the deb-src index the Windows build and its tests need.
+deps-windows:
+	@bash tools/setup/install-deps.sh --windows
 
 bench: deps
 	cmake -S . -B $(BUILD)/bench $(call generator,$(BUILD)/bench) -DCMAKE_BUILD_TYPE=Release -DANIMKIT_BUILD_BENCH=ON -DANIMKIT_BUILD_TESTS=OFF $(CMAKE_FLAGS)

@@ -1,4 +1,5 @@
 #include <animkit/core/math.hpp>
+#include <animkit/core/elementary.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -29,8 +30,8 @@ Vec3 Rotate(QuatXYZW q, Vec3 v) {
 }
 
 QuatXYZW AxisAngle(Vec3 a, float radians) {
-  float s = std::sin(radians * 0.5f);
-  return {a.x * s, a.y * s, a.z * s, std::cos(radians * 0.5f)};
+  float s = Sin(radians * 0.5f);
+  return {a.x * s, a.y * s, a.z * s, Cos(radians * 0.5f)};
 }
 
 Vec3 Lerp(Vec3 a, Vec3 b, float t) { return a + (b - a) * t; }
@@ -47,9 +48,9 @@ QuatXYZW Slerp(QuatXYZW a, QuatXYZW b, float t) {
     d = -d;
   }
   if (d > 0.9995) return Nlerp(a, b, t);
-  double theta = std::acos(std::min(d, 1.0));
-  double s = std::sin(theta);
-  double wa = std::sin((1 - t) * theta) / s, wb = std::sin(t * theta) / s;
+  double theta = Acos(std::min(d, 1.0));
+  double s = Sin(theta);
+  double wa = Sin((1 - t) * theta) / s, wb = Sin(t * theta) / s;
   return Normalize({static_cast<float>(wa * a.x + wb * b.x), static_cast<float>(wa * a.y + wb * b.y),
                     static_cast<float>(wa * a.z + wb * b.z), static_cast<float>(wa * a.w + wb * b.w)});
 }
@@ -126,15 +127,15 @@ EulerSolution SolveEuler(QuatXYZW q, EulerOrder order) {
   EulerSolution e;
   constexpr double kLock = 1e-12;
   if (order == EulerOrder::XYZ) {  // R = Rz Ry Rx
-    e.cos_y = std::hypot(m00, m10);
-    e.y = std::atan2(-m20, e.cos_y);
-    if (e.cos_y > kLock) e.x = std::atan2(m21, m22), e.z = std::atan2(m10, m00);
-    else e.x = 0, e.z = std::atan2(-m01, m11);
+    e.cos_y = Hypot(m00, m10);
+    e.y = Atan2(-m20, e.cos_y);
+    if (e.cos_y > kLock) e.x = Atan2(m21, m22), e.z = Atan2(m10, m00);
+    else e.x = 0, e.z = Atan2(-m01, m11);
   } else {  // R = Rx Ry Rz
-    e.cos_y = std::hypot(m00, m01);
-    e.y = std::atan2(m02, e.cos_y);
-    if (e.cos_y > kLock) e.x = std::atan2(-m12, m22), e.z = std::atan2(-m01, m00);
-    else e.z = 0, e.x = std::atan2(m21, m11);
+    e.cos_y = Hypot(m00, m01);
+    e.y = Atan2(m02, e.cos_y);
+    if (e.cos_y > kLock) e.x = Atan2(-m12, m22), e.z = Atan2(-m01, m00);
+    else e.z = 0, e.x = Atan2(m21, m11);
   }
   return e;
 }
@@ -166,7 +167,7 @@ std::array<double, 3> EulerNearest(QuatXYZW q, EulerOrder order, const std::arra
   // At (or next to) gimbal lock only x - z (or x + z) is fixed: move the split toward
   // previous's, as far as the rotation stays the same to about 1e-7 rad (the change
   // is at most |a| cos y).
-  const double sign_y = std::sin(out[1]) < 0 ? -1.0 : 1.0;
+  const double sign_y = Sin(out[1]) < 0 ? -1.0 : 1.0;
   const double sigma = order == EulerOrder::XYZ ? sign_y : -sign_y;  // z moves by sigma * a
   const double a = ((previous[0] - out[0]) + sigma * (previous[2] - out[2])) / 2;
   if (std::abs(a) * e.cos_y <= 1e-7 && std::abs(a) > 0) {
@@ -191,7 +192,7 @@ double AngleBetween(QuatXYZW a, QuatXYZW b) {
     const double u = qa[i] / na, v = sign * qb[i] / nb;
     diff += (u - v) * (u - v), sum += (u + v) * (u + v);
   }
-  return 4 * std::atan2(std::sqrt(diff), std::sqrt(sum));
+  return 4 * Atan2(std::sqrt(diff), std::sqrt(sum));
 }
 
 Mat4 MatrixFromTRS(const TransformTRS& t) {

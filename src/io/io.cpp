@@ -1,22 +1,20 @@
 #include <animkit/core/error.hpp>
 #include <animkit/io/io.hpp>
+#include <animkit/io/path.hpp>
+
+#include "io/platform.hpp"
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace animkit {
 
 Bytes ReadFileBytes(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error::General("is a directory, expected a file").InFile(path);
-  std::ifstream in(path, std::ios::binary);
+  if (std::filesystem::is_directory(PathOf(path), ec)) throw Error::General("is a directory, expected a file").InFile(path);
+  std::ifstream in(PathOf(path), std::ios::binary);
   if (!in) {
     const int err = errno;
     throw Error::FromSystem(std::string("cannot open: ") + std::strerror(err), err).InFile(path);
@@ -44,43 +42,28 @@ namespace {
   std::error_code ec;
   if (err == ENOENT || err == ENOTDIR) {
     if (!std::filesystem::exists(dir, ec))
-      throw Error::FromSystem("cannot write: the folder " + dir.string() + " does not exist", err).InFile(path);
+      throw Error::FromSystem("cannot write: the folder " + TextOf(dir) + " does not exist", err).InFile(path);
   }
   if (!std::filesystem::is_directory(dir, ec)) {
-    throw Error::FromSystem("cannot write: " + dir.string() + " is not a folder", err).InFile(path);
+    throw Error::FromSystem("cannot write: " + TextOf(dir) + " is not a folder", err).InFile(path);
   }
-  FailWith(path, ("cannot create a temporary file in " + dir.string()).c_str(), err);
+  FailWith(path, ("cannot create a temporary file in " + TextOf(dir)).c_str(), err);
 }
 
 }  // namespace
 
 MappedFile::MappedFile(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error::General("is a directory, expected a file").InFile(path);
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) FailWith(path, "cannot open", errno);
-  struct stat st {};
-  if (fstat(fd, &st) != 0) {
-    const int err = errno;
-    close(fd);
-    FailWith(path, "cannot determine the file size", err);
-  }
-  size_ = static_cast<size_t>(st.st_size);
-  if (size_ > 0) {
-    void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      const int err = errno;
-      close(fd);
-      FailWith(path, "cannot map", err);
-    }
-    data_ = static_cast<const uint8_t*>(p);
-  }
-  close(fd);  // the mapping keeps the file
+  if (std::filesystem::is_directory(PathOf(path), ec)) throw Error::General("is a directory, expected a file").InFile(path);
+  platform::Mapping mapping;
+  const char* what = "";
+  if (!platform::MapReadOnly(path, mapping, what)) FailWith(path, what, platform::LastError());
+  data_ = mapping.data;
+  size_ = mapping.size;
+  handle_ = mapping.handle;
 }
 
-MappedFile::~MappedFile() {
-  if (data_) munmap(const_cast<uint8_t*>(data_), size_);
-}
+MappedFile::~MappedFile() { platform::Unmap({data_, size_, handle_}); }
 
 std::string TemporaryTemplate(const std::string& file_name, std::string_view run_tag) {
   std::string name = "." + file_name + ".tmp-";
@@ -92,32 +75,22 @@ AtomicFile::AtomicFile(std::string path, const std::vector<std::string>& never_o
     : path_(std::move(path)) {
   namespace fs = std::filesystem;
   CheckNotAnInput(path_, never_over);
-  fs::path target(path_);
-  fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  std::string tmpl = (dir / TemporaryTemplate(target.filename().string(), run_tag)).string();
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  fd_ = mkstemp(name.data());
-  if (fd_ < 0) FailToCreateIn(dir, path_, errno);
-  temp_ = name.data();
+  const fs::path target = PathOf(path_);
+  const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  std::string name = TextOf(dir / PathOf(TemporaryTemplate(TextOf(target.filename()), run_tag)));
+  file_ = platform::CreateUnique(name);
+  if (file_ == platform::kNoFile) FailToCreateIn(dir, path_, platform::LastError());
+  temp_ = name;
 }
 
 AtomicFile::~AtomicFile() {
-  if (fd_ >= 0) close(fd_);
-  if (!temp_.empty()) unlink(temp_.c_str());
+  if (file_ != platform::kNoFile) platform::Close(file_);
+  if (!temp_.empty()) platform::RemoveFile(temp_);
 }
 
 void AtomicFile::Write(ByteView bytes) {
-  if (fd_ < 0) throw Error::General("write after commit").InFile(path_);
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = write(fd_, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      FailWith(path_, "write failed", errno);
-    }
-    done += static_cast<size_t>(n);
-  }
+  if (file_ == platform::kNoFile) throw Error::General("write after commit").InFile(path_);
+  if (!platform::WriteAll(file_, bytes)) FailWith(path_, "write failed", platform::LastError());
   size_ += bytes.size();
 }
 
@@ -126,13 +99,12 @@ void AtomicFile::Write(std::string_view text) {
 }
 
 void AtomicFile::Commit() {
-  if (fd_ < 0) throw Error::General("committed twice").InFile(path_);
-  if (fsync(fd_) != 0) FailWith(path_, "flush failed", errno);
-  if (fchmod(fd_, 0644) != 0) FailWith(path_, "cannot set permissions", errno);
-  const int fd = fd_;
-  fd_ = -1;
-  if (close(fd) != 0) FailWith(path_, "close failed", errno);
-  if (std::rename(temp_.c_str(), path_.c_str()) != 0) FailWith(path_, "cannot rename into place", errno);
+  if (file_ == platform::kNoFile) throw Error::General("committed twice").InFile(path_);
+  const platform::FileHandle file = file_;
+  file_ = platform::kNoFile;
+  const char* what = "";
+  if (!platform::FinishAndClose(file, what)) FailWith(path_, what, platform::LastError());
+  if (!platform::MoveIntoPlace(temp_, path_)) FailWith(path_, "cannot rename into place", platform::LastError());
   temp_.clear();  // renamed: nothing to remove
 }
 
@@ -169,7 +141,7 @@ void CheckNotAnInput(const std::string& path, const std::vector<std::string>& ne
 
 bool SameFile(const std::string& a, const std::string& b) {
   std::error_code ec;
-  return std::filesystem::equivalent(a, b, ec) && !ec;
+  return std::filesystem::equivalent(PathOf(a), PathOf(b), ec) && !ec;
 }
 
 }  // namespace animkit

@@ -3,6 +3,7 @@
 
 #include <animkit/core/error.hpp>
 #include <animkit/io/io.hpp>
+#include <animkit/io/path.hpp>
 
 #include <filesystem>
 
@@ -56,7 +57,7 @@ Value MembersValue(const LoadedFile& archive) {
 }
 
 std::string MemberPath(const std::string& dir, const ArchiveMember& member) {
-  fs::path out(dir);
+  fs::path out = PathOf(dir);
   std::vector<std::string> parts;
   for (const std::string* whole : {&member.folder, &member.name}) {
     std::string part;
@@ -71,9 +72,9 @@ std::string MemberPath(const std::string& dir, const ArchiveMember& member) {
   }
   for (const std::string& p : parts) {
     CheckPart(p, member);
-    out /= p;
+    out /= PathOf(p);
   }
-  return out.string();
+  return TextOf(out);
 }
 
 std::vector<std::string> ExtractMembers(const LoadedFile& archive, const std::vector<std::string>& names,
@@ -89,7 +90,7 @@ std::vector<std::string> ExtractMembers(const LoadedFile& archive, const std::ve
   std::vector<std::string> written;
   for (size_t i : chosen) {
     const std::string path = MemberPath(dir, members[i]);
-    fs::create_directories(fs::path(path).parent_path());
+    fs::create_directories(PathOf(path).parent_path());
     WriteFileAtomic(path, archive.document->MemberBytes(i), {archive.path});
     written.push_back(path);
   }

@@ -2,6 +2,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/formats/registry.hpp>
 #include <animkit/pipeline/skeleton.hpp>
+#include <animkit/io/path.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -37,12 +38,12 @@ std::vector<std::string> Candidates(const fs::path& folder, const fs::path& self
   for (; !ec && it != end; it.increment(ec)) {
     const fs::path& p = it->path();
     if (p.filename() == self.filename()) continue;
-    const std::string ext = ExtensionOf(p.filename().string());
+    const std::string ext = ExtensionOf(TextOf(p.filename()));
     if (std::find(format.companions.begin(), format.companions.end(), ext) == format.companions.end()) continue;
     std::error_code file_ec;
     if (!fs::is_regular_file(p, file_ec)) continue;
     if (fs::weakly_canonical(p, file_ec).parent_path() != canonical_folder) continue;
-    out.push_back(p.filename().string());
+    out.push_back(TextOf(p.filename()));
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -51,8 +52,8 @@ std::vector<std::string> Candidates(const fs::path& folder, const fs::path& self
 }  // namespace
 
 Companion FindCompanion(const std::string& path, const FormatDescriptor& format) {
-  const fs::path file(path);
-  const std::string name = file.filename().string();
+  const fs::path file = PathOf(path);
+  const std::string name = TextOf(file.filename());
   if (format.companions.empty()) return {"", name + " needs no skeleton file (" + std::string(format.id) + ")"};
   const std::string own_ext = ExtensionOf(name);
   if (std::find(format.companions.begin(), format.companions.end(), own_ext) != format.companions.end()) {
@@ -62,21 +63,21 @@ Companion FindCompanion(const std::string& path, const FormatDescriptor& format)
   const std::string kinds = KindList(format);
   if (candidates.empty()) return {"", "no " + kinds + " file beside " + name + ": decoded without a skeleton file"};
 
-  const std::string stem = LowerCase(file.stem().string());
+  const std::string stem = LowerCase(TextOf(file.stem()));
   std::vector<std::string> exact, prefixed;
   for (const std::string& c : candidates) {
     const std::string lower = LowerCase(c);
-    if (LowerCase(fs::path(c).stem().string()) == stem) exact.push_back(c);
+    if (LowerCase(TextOf(PathOf(c).stem())) == stem) exact.push_back(c);
     if (lower.starts_with(stem)) prefixed.push_back(c);
   }
   auto chosen = [&](const std::string& c, const std::string& why) {
-    return Companion{(file.parent_path() / c).string(), c + " (" + why + ")"};
+    return Companion{TextOf(file.parent_path() / PathOf(c)), c + " (" + why + ")"};
   };
   if (exact.size() == 1) return chosen(exact.front(), "the same name as " + name);
-  if (prefixed.size() == 1) return chosen(prefixed.front(), "its name starts with " + file.stem().string());
+  if (prefixed.size() == 1) return chosen(prefixed.front(), "its name starts with " + TextOf(file.stem()));
   if (prefixed.size() > 1) {
     return {"", std::to_string(prefixed.size()) + " " + kinds + " files beside " + name + " start with " +
-                    file.stem().string() + ": give --skeleton"};
+                    TextOf(file.stem()) + ": give --skeleton"};
   }
   if (candidates.size() == 1) return chosen(candidates.front(), "the only " + kinds + " file beside " + name);
   return {"", std::to_string(candidates.size()) + " " + kinds + " files beside " + name +

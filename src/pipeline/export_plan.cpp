@@ -4,6 +4,7 @@
 #include <animkit/formats/registry.hpp>
 #include <animkit/pipeline/convert.hpp>
 #include <animkit/pipeline/export_plan.hpp>
+#include <animkit/io/path.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -90,7 +91,7 @@ const FormatDescriptor* ChooseFormat(const ExportPlanJob& job, const std::string
   const std::string own_text = own.empty() ? "" : " (its own extensions: " + JoinedViews(own, " ") + ")";
   const std::string losses = Joined(ExportLosses(source, *writers.front()), "; ");
   if (job.kind == ExportOutput::Animation)
-    throw Error::General(std::filesystem::path(output).filename().string() + ": this rig was imported from a " +
+    throw Error::General(TextOf(PathOf(output).filename()) + ": this rig was imported from a " +
                          std::string(source->id) + " file" + own_text + "; " + ext +
                          " is another family's format. To write it, choose Format " + Joined(names, " or ") +
                          " explicitly (" + losses + ")");
@@ -170,7 +171,7 @@ ExportPlan ExportPlanJob::Run() const {
   const FormatDescriptor* from = source_format.empty() ? nullptr : FindFormat(source_format);
   std::error_code ec;
   if (use_template && !source.empty() && from == plan.format && ExtensionOf(source) == ExtensionOf(plan.output) &&
-      std::filesystem::is_regular_file(source, ec))
+      std::filesystem::is_regular_file(PathOf(source), ec))
     plan.template_path = source;
   for (std::string& text : ExportLosses(from, *plan.format))
     plan.notes.push_back({NoteLevel::Warning, "writing " + std::string(plan.format->id) + ": " + text});

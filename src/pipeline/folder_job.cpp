@@ -7,6 +7,7 @@
 #include <animkit/formats/registry.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/pipeline/load.hpp>
+#include <animkit/io/path.hpp>
 
 #include "pipeline/folder_temporaries.hpp"
 
@@ -61,17 +62,18 @@ double SecondsSince(std::chrono::steady_clock::time_point t0) {
 std::vector<std::string> ListFolder(const std::string& dir, const std::string& exclude) {
   std::vector<std::string> files;
   std::error_code ec;
-  auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+  const fs::path root = PathOf(dir);
+  auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
   if (ec) throw Error::General("cannot list the folder: " + ec.message()).InFile(dir);
   for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (ec) break;
     std::error_code st;
     if (it->is_directory(st)) {
-      if (!exclude.empty() && fs::equivalent(it->path(), exclude, st)) it.disable_recursion_pending();
+      if (!exclude.empty() && fs::equivalent(it->path(), PathOf(exclude), st)) it.disable_recursion_pending();
       continue;
     }
     if (!it->is_regular_file(st)) continue;
-    files.push_back(it->path().lexically_relative(dir).generic_string());
+    files.push_back(GenericTextOf(it->path().lexically_relative(root)));
   }
   if (ec) throw Error::General("cannot list the folder: " + ec.message()).InFile(dir);
   std::sort(files.begin(), files.end());
@@ -106,12 +108,12 @@ std::optional<std::string> SkeletonMapper::SkeletonFor(const std::string& rel) c
 void FolderJob::Validate() const {
   std::error_code ec;
   if (input_dir.empty()) throw Error::General("no input folder given");
-  if (!fs::is_directory(input_dir, ec)) throw Error::General("not a folder").InFile(input_dir);
+  if (!fs::is_directory(PathOf(input_dir), ec)) throw Error::General("not a folder").InFile(input_dir);
   if (output_dir.empty()) throw Error::General("no output folder given");
-  if (fs::exists(output_dir, ec) && !fs::is_directory(output_dir, ec)) {
+  if (fs::exists(PathOf(output_dir), ec) && !fs::is_directory(PathOf(output_dir), ec)) {
     throw Error::General("exists and is not a folder").InFile(output_dir);
   }
-  if (fs::weakly_canonical(input_dir, ec) == fs::weakly_canonical(output_dir, ec)) {
+  if (fs::weakly_canonical(PathOf(input_dir), ec) == fs::weakly_canonical(PathOf(output_dir), ec)) {
     throw Error::General("the output folder must differ from the input folder").InFile(output_dir);
   }
   if (threads > 1024) throw Error::General("at most 1024 threads");
@@ -119,7 +121,7 @@ void FolderJob::Validate() const {
     CheckGlob(r.animation);
     CheckGlob(r.skeleton);
   }
-  if (skeleton.kind() == SkeletonSource::Kind::File && !fs::is_regular_file(skeleton.path(), ec)) {
+  if (skeleton.kind() == SkeletonSource::Kind::File && !fs::is_regular_file(PathOf(skeleton.path()), ec)) {
     throw Error::General("no such skeleton file").InFile(skeleton.path());
   }
 }
@@ -128,7 +130,7 @@ void FolderJob::Validate() const {
 class FolderRunState {
  public:
   FolderRunState(const FolderJob& job, std::string run_tag)
-      : job_(job), in_root_(job.input_dir), out_root_(job.output_dir), run_tag_(std::move(run_tag)) {}
+      : job_(job), in_root_(PathOf(job.input_dir)), out_root_(PathOf(job.output_dir)), run_tag_(std::move(run_tag)) {}
 
   // Walks the input folder (leaving out an output folder inside it) and names the outputs.
   void Walk(const FolderOutputNaming& naming);
@@ -196,7 +198,7 @@ SkeletonSource FolderFile::Skeleton() const {
   return SkeletonSource::Decoded(*scene, skeleton_path);
 }
 
-void FolderFile::CreateOutputFolder() const { run_->CreateFolder(fs::path(output_path).parent_path()); }
+void FolderFile::CreateOutputFolder() const { run_->CreateFolder(PathOf(output_path).parent_path()); }
 
 const Scene& FolderRunState::SharedSkeleton(const std::string& path) const {
   SharedScene* entry = nullptr;
@@ -220,7 +222,7 @@ void FolderRunState::CreateFolder(const fs::path& dir) const {
   std::lock_guard lock(folders_mutex_);
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(dir.string());
+  if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(TextOf(dir));
 }
 
 void FolderRunState::Walk(const FolderOutputNaming& naming) {
@@ -231,9 +233,9 @@ void FolderRunState::Walk(const FolderOutputNaming& naming) {
     const fs::path rel = fs::weakly_canonical(out_root_, ec).lexically_relative(in_canon);
     if (!rel.empty() && *rel.begin() != "..") exclude = out_root_;
   }
-  files_ = ListFolder(in_root_.string(), exclude.string());
+  files_ = ListFolder(TextOf(in_root_), TextOf(exclude));
   outputs_ = OutputNames(files_, naming);
-  for (const std::string& f : files_) inputs_.insert(fs::weakly_canonical(in_root_ / f, ec).string());
+  for (const std::string& f : files_) inputs_.insert(TextOf(fs::weakly_canonical(in_root_ / PathOf(f), ec)));
   mapper_.emplace(job_.skeleton_map, files_);
 }
 
@@ -242,7 +244,7 @@ void FolderRunState::PairSkeleton(size_t i, FolderFile& file, BatchFileResult& r
   if (given.is_auto()) {
     file.companion = FindCompanion(file.input, *file.format);
     file.skeleton_path = file.companion.path;
-    if (!file.skeleton_path.empty()) r.skeleton = fs::path(file.skeleton_path).lexically_relative(in_root_).generic_string();
+    if (!file.skeleton_path.empty()) r.skeleton = GenericTextOf(PathOf(file.skeleton_path).lexically_relative(in_root_));
   } else {
     file.skeleton_path = given.path();
     file.given_skeleton = given.scene();
@@ -256,7 +258,7 @@ void FolderRunState::PairSkeleton(size_t i, FolderFile& file, BatchFileResult& r
   }
   if (map_skeleton) {
     r.skeleton = *map_skeleton;
-    file.skeleton_path = (in_root_ / *map_skeleton).string();
+    file.skeleton_path = TextOf(in_root_ / PathOf(*map_skeleton));
     file.given_skeleton = nullptr;
     file.companion = {};
   }
@@ -266,10 +268,10 @@ BatchFileResult FolderRunState::ProcessFile(size_t i) const {
   BatchFileResult r;
   r.path = files_[i];
   const auto start = std::chrono::steady_clock::now();
-  const std::string in_path = (in_root_ / files_[i]).string();
+  const std::string in_path = TextOf(in_root_ / PathOf(files_[i]));
   try {
     std::error_code ec;
-    const uintmax_t size = fs::file_size(in_path, ec);
+    const uintmax_t size = fs::file_size(PathOf(in_path), ec);
     if (ec) throw Error::General("cannot read: " + ec.message()).InFile(in_path);
     r.bytes_in = static_cast<size_t>(size);
     if (size > job_.max_file_size) {
@@ -294,8 +296,8 @@ BatchFileResult FolderRunState::ProcessFile(size_t i) const {
           file.bytes = mapped.bytes();
           file.format = d.format;
           file.output = outputs_[i];
-          file.output_path = (out_root_ / outputs_[i]).string();
-          if (inputs_.count(fs::weakly_canonical(file.output_path, ec).string())) {
+          file.output_path = TextOf(out_root_ / PathOf(outputs_[i]));
+          if (inputs_.count(TextOf(fs::weakly_canonical(PathOf(file.output_path), ec)))) {
             throw Error::General("the output " + file.output_path + " would overwrite an input file").InFile(in_path);
           }
           PairSkeleton(i, file, r);
@@ -395,9 +397,9 @@ BatchReport FolderJob::Run() const {
   const auto t0 = std::chrono::steady_clock::now();
   const FolderOutputNaming naming = action->OutputNaming();
   BatchReport report;
-  report.stale_temporaries_removed = folder_run::RemoveStaleTemporaries(output_dir, naming.extension);
+  report.stale_temporaries_removed = folder_run::RemoveStaleTemporaries(PathOf(output_dir), naming.extension);
   FolderRunState run(*this, folder_run::NewRunTag());
-  const folder_run::RunLock run_lock(output_dir, run.run_tag());
+  const folder_run::RunLock run_lock(PathOf(output_dir), run.run_tag());
   run.Walk(naming);
   action->Start(run.files());
   run.Run(report);

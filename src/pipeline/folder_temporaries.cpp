@@ -4,7 +4,10 @@
 #include <animkit/core/error.hpp>
 #include <animkit/formats/registry.hpp>
 #include <animkit/io/io.hpp>
+#include <animkit/io/path.hpp>
 #include <animkit/pipeline/folder_job.hpp>
+
+#include "io/platform.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,11 +15,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <map>
 #include <random>
-#include <sys/file.h>
-#include <unistd.h>
 
 namespace animkit {
 
@@ -59,11 +59,7 @@ std::string RunLockName(std::string_view tag) { return ".animkit-run-" + std::st
 
 // True when the run that tagged a temporary still holds its lock.
 bool RunIsLive(const fs::path& out_root, std::string_view tag) {
-  const int fd = open((out_root / RunLockName(tag)).c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;  // a run creates its lock before its first temporary and removes it last
-  const bool live = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-  close(fd);  // releases the lock if it was taken
-  return live;
+  return platform::LockIsHeld(TextOf(out_root / RunLockName(tag)));
 }
 
 }  // namespace
@@ -71,28 +67,24 @@ bool RunIsLive(const fs::path& out_root, std::string_view tag) {
 RunLock::RunLock(const fs::path& out_root, const std::string& tag) : path_(out_root / RunLockName(tag)) {
   std::error_code ec;
   fs::create_directories(out_root, ec);
-  if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(out_root.string());
-  const fs::path fresh = path_.string() + ".new";
-  fd_ = open(fresh.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw Error::General(std::string("cannot create the run lock: ") + std::strerror(errno)).InFile(fresh.string());
-  if (flock(fd_, LOCK_EX) != 0 || std::rename(fresh.c_str(), path_.c_str()) != 0) {
-    const int err = errno;
-    close(fd_);
-    unlink(fresh.c_str());
-    throw Error::General(std::string("cannot take the run lock: ") + std::strerror(err)).InFile(path_.string());
+  if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(TextOf(out_root));
+  lock_ = platform::CreateHeldLock(TextOf(path_));
+  if (lock_ == platform::kNoFile) {
+    throw Error::General(std::string("cannot take the run lock: ") + std::strerror(platform::LastError()))
+        .InFile(TextOf(path_));
   }
 }
 
 RunLock::~RunLock() {
-  unlink(path_.c_str());
-  close(fd_);
+  platform::RemoveFile(TextOf(path_));
+  platform::Close(lock_);
 }
 
 std::string NewRunTag() {
   std::random_device rd;
   const auto now = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   char buf[40];
-  std::snprintf(buf, sizeof buf, "r%x%04x%04x", static_cast<unsigned>(getpid()), static_cast<unsigned>(now & 0xFFFF),
+  std::snprintf(buf, sizeof buf, "r%x%04x%04x", platform::ProcessId(), static_cast<unsigned>(now & 0xFFFF),
                 static_cast<unsigned>(rd() & 0xFFFF));
   return buf;
 }
@@ -104,7 +96,7 @@ size_t RemoveStaleTemporaries(const fs::path& dir, const std::string& extension)
   std::map<std::string, bool, std::less<>> live;
   for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
+    const std::string name = TextOf(it->path().filename());
     if (!IsTemporaryName(name) || !it->is_regular_file(ec)) continue;
     if (ExtensionOf(TemporaryTarget(name)) != extension) continue;
     const std::string tag(TemporaryRunTag(name));
@@ -118,7 +110,7 @@ size_t RemoveStaleTemporaries(const fs::path& dir, const std::string& extension)
   // The locks of runs that are over. A lock file appears under its name already
   // locked (RunLock), so one nobody holds belongs to a run that is over.
   for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
+    const std::string name = TextOf(it->path().filename());
     constexpr std::string_view kPrefix = ".animkit-run-", kSuffix = ".lock";
     if (name.size() <= kPrefix.size() + kSuffix.size() || name.rfind(kPrefix, 0) != 0 ||
         name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0) {

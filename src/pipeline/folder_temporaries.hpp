@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -17,7 +18,7 @@ std::string NewRunTag();
 // (single-file conversions) and live runs' are left alone.
 size_t RemoveStaleTemporaries(const std::filesystem::path& dir, const std::string& extension);
 
-// A run's lock: OUTDIR/.animkit-run-TAG.lock, held (flock) for the whole run.
+// A run's lock: OUTDIR/.animkit-run-TAG.lock, held for the whole run (platform.hpp).
 class RunLock {
  public:
   // Creates the lock under a name no cleanup looks at, locks it, then renames it
@@ -29,7 +30,7 @@ class RunLock {
 
  private:
   std::filesystem::path path_;
-  int fd_ = -1;
+  std::intptr_t lock_ = -1;  // a descriptor, or a Windows HANDLE
 };
 
 }  // namespace animkit::folder_run

@@ -1,5 +1,6 @@
 // The skeleton a file decodes against: one value, resolved once per file.
 #include <animkit/pipeline/skeleton.hpp>
+#include <animkit/io/path.hpp>
 
 #include <filesystem>
 #include <optional>
@@ -65,7 +66,7 @@ ResolvedSkeleton ResolveSkeleton(const LoadedFile& loaded, const SkeletonSource&
 
 namespace {
 
-std::string FileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+std::string FileName(const std::string& path) { return TextOf(PathOf(path).filename()); }
 
 // A joint known only by its number: "#N".
 bool Numbered(const std::string& name) {

@@ -13,6 +13,14 @@ Bytes Gzip(ByteView bytes) {
   if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
     throw Error::General("zlib: cannot start compressing the page's data");
   }
+  // The header names no operating system (zlib writes the build's own: 3 on Linux, 10 on
+  // Windows), so that a page is the same bytes wherever it was made; no time, no name.
+  gz_header header{};
+  header.os = 255;
+  if (deflateSetHeader(&stream, &header) != Z_OK) {
+    deflateEnd(&stream);
+    throw Error::General("zlib: cannot set the gzip header of the page's data");
+  }
   Bytes out(deflateBound(&stream, static_cast<uLong>(bytes.size())) + 32);
   stream.next_in = const_cast<Bytef*>(bytes.data());  // zlib's API is not const-correct; it only reads
   stream.avail_in = static_cast<uInt>(bytes.size());

@@ -5,6 +5,7 @@
 #include <animkit/pipeline/info.hpp>
 #include <animkit/pipeline/rate_text.hpp>
 #include <animkit/preview/preview.hpp>
+#include <animkit/io/path.hpp>
 
 #include "preview/preview_assets.hpp"
 #include "preview/preview_encode.hpp"
@@ -155,7 +156,7 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
   }
   page.glb_bytes = glb.size();
 
-  const std::string name = std::filesystem::path(loaded.path).filename().string();
+  const std::string name = TextOf(PathOf(loaded.path).filename());
   Value data = {{"file", name},
                       {"format", loaded.format->id},
                       {"description", loaded.format->description},

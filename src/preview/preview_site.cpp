@@ -3,6 +3,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/preview/preview.hpp>
+#include <animkit/io/path.hpp>
 
 #include "preview/preview_assets.hpp"
 #include "preview/preview_html.hpp"
@@ -63,12 +64,12 @@ size_t AnimatedJoints(const Value& info) {
 
 // Writes the files the site's pages share into OUTPUT/animkit-preview/, each atomically.
 void WriteSharedAssets(const PreviewSiteRequest& request) {
-  const fs::path folder = fs::path(request.output_dir) / kPreviewAssetsFolder;
+  const fs::path folder = PathOf(request.output_dir) / kPreviewAssetsFolder;
   std::error_code ec;
   fs::create_directories(folder, ec);
-  if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(folder.string());
+  if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(TextOf(folder));
   for (const PreviewAsset& asset : PreviewSharedAssets()) {
-    WriteFileAtomic((folder / asset.name).string(), View(asset.content), {});
+    WriteFileAtomic(TextOf(folder / PathOf(asset.name)), View(asset.content), {});
   }
 }
 
@@ -90,7 +91,7 @@ class PageAction final : public FolderAction {
     const LoadedFile loaded = LoadBytes(file.bytes, file.input, file.format->id, request_.options);
     PreviewRequest page_request{file.Skeleton(), "", request_.options, AssetsUrl(file.output_path)};
     if (!file.skeleton_path.empty()) {
-      entry.skeleton = fs::path(file.skeleton_path).lexically_relative(request_.input_dir).generic_string();
+      entry.skeleton = GenericTextOf(PathOf(file.skeleton_path).lexically_relative(PathOf(request_.input_dir)));
     }
     const PreviewPage page = BuildPreviewPage(loaded, page_request);
     if (page.skeleton.path.empty()) entry.skeleton.clear();  // a companion that did not fit
@@ -115,7 +116,7 @@ class PageAction final : public FolderAction {
   // The site's shared assets as a page at `page_path` refers to them: "../" per folder
   // between it and the site's root, then the assets' folder.
   std::string AssetsUrl(const std::string& page_path) const {
-    const fs::path folder = fs::path(page_path).parent_path().lexically_relative(request_.output_dir);
+    const fs::path folder = PathOf(page_path).parent_path().lexically_relative(PathOf(request_.output_dir));
     std::string url;
     for (const fs::path& part : folder) {
       if (!part.empty() && part != ".") url += "../";
@@ -143,11 +144,11 @@ class PageAction final : public FolderAction {
 // Writes the gallery, OUTPUT/index.html, of the site's files; returns its path.
 std::string WriteGallery(const PreviewSiteRequest& request, const PreviewSite& site, const std::vector<std::string>& files) {
   std::error_code ec;
-  const fs::path in_root(request.input_dir), out_root(request.output_dir);
+  const fs::path in_root = PathOf(request.input_dir), out_root = PathOf(request.output_dir);
   const fs::path in_canon = fs::weakly_canonical(in_root, ec);
   std::string rows;
   for (const PreviewSiteEntry& e : site.files) rows += GalleryRow(e);
-  const std::string folder = in_canon.filename().string();
+  const std::string folder = TextOf(in_canon.filename());
   std::string summary = std::to_string(site.files.size()) + " files recognised, " +
                               std::to_string(site.files.size() - site.failed()) + " with a page, " +
                               std::to_string(site.failed()) + " damaged; " + std::to_string(site.unrecognised) +
@@ -161,12 +162,12 @@ std::string WriteGallery(const PreviewSiteRequest& request, const PreviewSite& s
   const std::string html = preview_html::Fill(
       assets::kGalleryHtml,
       {{"TITLE", title}, {"STYLE", assets::kPreviewCss}, {"SUMMARY", summary_html}, {"ROWS", rows}, {"SCRIPT", script}});
-  const std::string index = (out_root / "index.html").string();
+  const std::string index = TextOf(out_root / "index.html");
   fs::create_directories(out_root, ec);
   if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(request.output_dir);
   std::vector<std::string> inputs;
   inputs.reserve(files.size());
-  for (const std::string& rel : files) inputs.push_back((in_root / rel).string());
+  for (const std::string& rel : files) inputs.push_back(TextOf(in_root / PathOf(rel)));
   WriteFileAtomic(index, View(html), inputs);
   return index;
 }

@@ -3,6 +3,7 @@
 #include <animkit/pipeline/batch.hpp>
 #include <animkit/core/error.hpp>
 #include <animkit/io/io.hpp>
+#include <animkit/io/path.hpp>
 
 #include "folder_console.hpp"
 
@@ -27,7 +28,7 @@ void AddBatchOptions(CLI::App* convert, BatchArgs& args) {
 
 bool IsBatchInput(const std::string& input) {
   std::error_code ec;
-  return std::filesystem::is_directory(input, ec);
+  return std::filesystem::is_directory(PathOf(input), ec);
 }
 
 std::string BatchOnlyOptionsUsed(const BatchArgs& args) {

@@ -4,8 +4,12 @@
 #include <animkit/core/error.hpp>
 
 #include <cstdio>
-#include <unistd.h>
 #include <string>
+#ifdef _WIN32
+#include <io.h>
+#else
+#include <unistd.h>
+#endif
 
 namespace animkit::cli {
 
@@ -17,6 +21,17 @@ volatile std::sig_atomic_t g_signal = 0;
 extern "C" void OnSignal(int sig) {
   g_signal = sig;
   g_cancel.store(true);
+#ifdef _WIN32
+  std::signal(sig, SIG_DFL);  // as SA_RESETHAND: a second Ctrl+C ends the program at once
+#endif
+}
+
+bool StderrIsTerminal() {
+#ifdef _WIN32
+  return _isatty(_fileno(stderr)) != 0;
+#else
+  return isatty(STDERR_FILENO) != 0;
+#endif
 }
 
 std::string Duration(double seconds) {
@@ -36,17 +51,27 @@ std::string Duration(double seconds) {
 SignalGuard::SignalGuard() {
   g_cancel.store(false);
   g_signal = 0;
+#ifdef _WIN32
+  old_int_ = std::signal(SIGINT, OnSignal);
+  old_term_ = std::signal(SIGTERM, OnSignal);
+#else
   struct sigaction sa {};
   sa.sa_handler = OnSignal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESETHAND;
   sigaction(SIGINT, &sa, &old_int_);
   sigaction(SIGTERM, &sa, &old_term_);
+#endif
 }
 
 SignalGuard::~SignalGuard() {
+#ifdef _WIN32
+  std::signal(SIGINT, old_int_);
+  std::signal(SIGTERM, old_term_);
+#else
   sigaction(SIGINT, &old_int_, nullptr);
   sigaction(SIGTERM, &old_term_, nullptr);
+#endif
 }
 
 const std::atomic<bool>* CancelFlag() { return &g_cancel; }
@@ -86,7 +111,7 @@ void ProgressPrinter::Finish() {
 }
 
 bool RunFolderJob(bool quiet, const std::function<void(const ProgressFn&, const std::atomic<bool>*)>& run) {
-  ProgressPrinter printer(isatty(STDERR_FILENO) != 0);
+  ProgressPrinter printer(StderrIsTerminal());
   ProgressFn progress;
   if (!quiet) progress = [&printer](const BatchProgress& p) { printer.Update(p); };
   const SignalGuard guard;

@@ -22,8 +22,13 @@ class SignalGuard {
   SignalGuard& operator=(const SignalGuard&) = delete;
 
  private:
+#ifdef _WIN32
+  void (*old_int_)(int) = nullptr;
+  void (*old_term_)(int) = nullptr;
+#else
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
+#endif
 };
 // The flag a folder job's cancel points to.
 const std::atomic<bool>* CancelFlag();

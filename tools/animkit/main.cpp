@@ -348,9 +348,13 @@ int RunCurvesCommands(const CurvesCommands& c, const std::string& input, bool js
   return -1;
 }
 
-int main(int argc, char** argv) {
+// The command line, its arguments UTF-8 on every platform (windows_entry.cpp on Windows).
+int RunCommandLine(int argc, char** argv) {
   CLI::App app{"animkit: read, write, sample and convert game animation formats and glTF 2.0"};
   app.set_version_flag("--version", std::string("animkit ") + kVersion);
+  // Options are "--name" on every platform: "/path" is a path, also on Windows (CLI11's
+  // default there reads it as an option). Subcommands inherit it.
+  app.allow_windows_style_options(false);
   app.require_subcommand(1);
 
   CommonArgs args;
@@ -466,3 +470,7 @@ int main(int argc, char** argv) {
   }
   return 2;
 }
+
+#ifndef _WIN32
+int main(int argc, char** argv) { return RunCommandLine(argc, argv); }
+#endif

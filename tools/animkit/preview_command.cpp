@@ -7,6 +7,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/preview/preview.hpp>
+#include <animkit/io/path.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -61,7 +62,7 @@ void AddPreviewOptions(CLI::App* preview, PreviewArgs& args) {
 
 int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewCommonArgs& common) {
   std::error_code ec;
-  if (fs::is_directory(input, ec)) return PreviewFolder(input, args, common);
+  if (fs::is_directory(PathOf(input), ec)) return PreviewFolder(input, args, common);
   if (!args.skeleton_map.empty()) {
     std::fprintf(stderr, "animkit: --skeleton-map needs a folder as input\n");
     return 2;
@@ -72,7 +73,7 @@ int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewC
   request.options = common.options;
   const LoadedFile loaded = LoadFile(input, common.format, request.options);
   const PreviewPage page = BuildPreviewPage(loaded, request);
-  const std::string output = args.output.empty() ? fs::path(input).filename().string() + ".html" : args.output;
+  const std::string output = args.output.empty() ? TextOf(PathOf(input).filename()) + ".html" : args.output;
   WriteFileAtomic(output, ByteView(reinterpret_cast<const uint8_t*>(page.html.data()), page.html.size()),
                   {input, page.skeleton.path});
   if (!args.quiet) {  // -q: only errors on stderr

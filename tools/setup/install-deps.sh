@@ -5,12 +5,42 @@
 #                            clang for the fuzzers, Python, Blender, Chromium and (as root)
 #                            the Debian roots with Blender 4.3 and 5.2
 #   install-deps.sh --build  only what the library and the CLI build with (`make demo`)
+#   install-deps.sh --windows  the MinGW-w64 toolchain, Wine, and (as root) a deb-src line for
+#                            bookworm, from which tools/windows/build-deps.sh takes its sources
 set -euo pipefail
+windows=0
 case "${1:-}" in
   "") full=1 ;;
   --build) full=0 ;;
-  *) echo "usage: install-deps.sh [--build]" >&2; exit 2 ;;
+  --windows) full=0 windows=1 ;;
+  *) echo "usage: install-deps.sh [--build|--windows]" >&2; exit 2 ;;
 esac
+if [ "$windows" = 1 ]; then
+  # g++ 12 for Windows with POSIX threads, zlib for it, Wine to run what it builds, dpkg-dev to unpack sources.
+  packages=(g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 libz-mingw-w64-dev
+            wine wine64 dpkg-dev)
+  sources=/etc/apt/sources.list.d/animkit-src.sources
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  need_sources=0
+  grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/ || need_sources=1
+  [ ${#missing[@]} -eq 0 ] && [ "$need_sources" = 0 ] && exit 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "missing for the Windows build; run as root:" >&2
+    [ ${#missing[@]} -gt 0 ] && echo "  sudo apt-get install -y ${missing[*]}" >&2
+    [ "$need_sources" = 1 ] && echo "  and add a deb-src line for bookworm (see $0)" >&2
+    exit 1
+  fi
+  if [ "$need_sources" = 1 ]; then
+    printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' > "$sources"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  [ ${#missing[@]} -eq 0 ] || apt-get install -y -q --no-install-recommends "${missing[@]}"
+  exit 0
+fi
 # The library and the CLI (libjs-three: the preview pages embed three.js).
 packages=(cmake make ninja-build g++ pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libsquish-dev libcli11-dev
           libjs-three zlib1g-dev libimagequant-dev)

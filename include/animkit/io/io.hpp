@@ -3,6 +3,7 @@
 
 #include <animkit/core/binary.hpp>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,6 +28,7 @@ class MappedFile {
  private:
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
+  std::intptr_t handle_ = 0;  // Windows: the mapping object
 };
 
 // The temporary name AtomicFile writes first: ".NAME.tmp-XXXXXX", or with a run tag
@@ -54,7 +56,7 @@ class AtomicFile {
 
  private:
   std::string path_, temp_;
-  int fd_ = -1;
+  std::intptr_t file_ = -1;  // a descriptor, or a Windows HANDLE
   size_t size_ = 0;
 };
 

@@ -1,5 +1,6 @@
 // CANM bytes: Parse and Serialize (every field kept, so Serialize gives the bytes back), and
 // EDF 6 files laid out as the game's (LayOutStock), EDF 4.1/5 files converted to them.
+#include <animkit/core/elementary.hpp>
 #include <animkit/formats/edf_canm.hpp>
 
 #include "formats/common/edf.hpp"
@@ -408,11 +409,11 @@ std::array<float, 4> EulerToQuat768(float ax, float ay, float az) {
   float x = 0, y = 0, z = 0, w = 1;
   if (F32Mul(ax, ax) > 0) {
     const float h = F32Mul(ax, 0.5f);
-    x = std::sin(h), w = std::cos(h);
+    x = Sin(h), w = Cos(h);
   }
   if (F32Mul(ay, ay) > 0) {
     const float h = F32Mul(ay, 0.5f);
-    const float s = std::sin(h), co = std::cos(h);
+    const float s = Sin(h), co = Cos(h);
     const float nx = F32Mul(x, co), nw = F32Mul(w, co);
     const float nz = -F32Mul(x, s);  // explicit negation: x = 0 gives -0.0
     const float ny = F32Mul(w, s);
@@ -422,7 +423,7 @@ std::array<float, 4> EulerToQuat768(float ax, float ay, float az) {
   }
   if (F32Mul(az, az) > 0) {
     const float h = F32Mul(az, 0.5f);
-    const float s = std::sin(h), co = std::cos(h);
+    const float s = Sin(h), co = Cos(h);
     const float xc = F32Mul(x, co), ys = F32Mul(y, s), yc = F32Mul(y, co), xs = F32Mul(x, s);
     const float ws = F32Mul(w, s), zc = F32Mul(z, co), wc = F32Mul(w, co), zs = F32Mul(z, s);
     x = xc - ys, y = yc + xs, z = ws + zc, w = wc - zs;

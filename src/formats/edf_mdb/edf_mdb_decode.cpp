@@ -2,6 +2,7 @@
 #include "edf_mdb_write.hpp"
 #include <animkit/io/io.hpp>
 #include <animkit/offline/skinning.hpp>
+#include <animkit/io/path.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -168,10 +169,10 @@ TextureReader FolderTextureReader(std::string folder) {
       return std::nullopt;
     }
     std::error_code ec;
-    for (fs::directory_iterator it(folder.empty() ? "." : folder, ec), end; !ec && it != end; it.increment(ec)) {
-      if (write::Lower(it->path().filename().string()) != write::Lower(name) || !it->is_regular_file(ec)) continue;
+    for (fs::directory_iterator it(PathOf(folder.empty() ? "." : folder), ec), end; !ec && it != end; it.increment(ec)) {
+      if (write::Lower(TextOf(it->path().filename())) != write::Lower(name) || !it->is_regular_file(ec)) continue;
       try {
-        return ReadFileBytes(it->path().string());
+        return ReadFileBytes(TextOf(it->path()));
       } catch (const Error& e) {
         why = e.what();
         return std::nullopt;

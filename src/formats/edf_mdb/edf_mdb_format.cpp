@@ -1,5 +1,6 @@
 // Registry entry and document for the EDF MDB model: skeleton, meshes, materials, textures.
 #include <animkit/formats/edf_mdb.hpp>
+#include <animkit/io/path.hpp>
 
 #include "formats/common/document.hpp"
 #include "formats/common/edf.hpp"
@@ -32,7 +33,7 @@ class MdbDocument final : public FileDocument<File, kEdfMdbFormat, Serialize> {
         return bytes;
       };
     } else if (!path_.empty()) {
-      reader = FolderTextureReader(std::filesystem::path(path_).parent_path().string());
+      reader = FolderTextureReader(TextOf(PathOf(path_).parent_path()));
     }
     DecodeModel(file_, model_, reader, decoded_, damaged_);
     for (const Image& t : decoded_.textures)
@@ -137,8 +138,8 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   context.report["meshes_new"] = result.new_meshes;
   context.report["meshes_deleted"] = result.deleted_meshes;
   for (std::string& w : result.warnings) context.warnings.push_back(std::move(w));
-  const std::filesystem::path folder = std::filesystem::path(context.output_path).parent_path();
-  for (auto& [name, bytes] : result.textures) context.extra_outputs.push_back({(folder / name).string(), std::move(bytes)});
+  const std::filesystem::path folder = PathOf(context.output_path).parent_path();
+  for (auto& [name, bytes] : result.textures) context.extra_outputs.push_back({TextOf(folder / PathOf(name)), std::move(bytes)});
   return std::make_unique<MdbDocument>(Parse(result.mdb), std::string());
 }
 

@@ -6,6 +6,7 @@
 #include "formats/common/influences.hpp"
 
 #include <animkit/offline/skinning.hpp>
+#include <animkit/io/path.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -386,11 +387,11 @@ void TemplateWriter::AddTextures() {
     if (i < stored_.textures.size()) {
       file = Utf8(stored_.textures[i].file_name);
     } else {
-      file = std::filesystem::path(image.name).filename().replace_extension(".dds").string();
+      file = TextOf(PathOf(image.name).filename().replace_extension(".dds"));
       if (file == ".dds") file = "texture" + std::to_string(i) + ".dds";
       StoredTexture t;
       t.index = uint32_t(stored_.textures.size());
-      t.name = Wide(std::filesystem::path(file).stem().string() + "_dds");
+      t.name = Wide(TextOf(PathOf(file).stem()) + "_dds");
       t.file_name = Wide(file);
       stored_.textures.push_back(std::move(t));
     }

@@ -4,6 +4,7 @@
 #include "edf_mdb_write.hpp"
 
 #include <animkit/offline/skinning.hpp>
+#include <animkit/io/path.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -224,10 +225,10 @@ WriteResult NewWriter::Run() {
   WriteMaterials();
   for (size_t i = 0; i < scene_.textures.size(); ++i) {
     const Image& image = scene_.textures[i];
-    std::string file = std::filesystem::path(image.name).filename().replace_extension(".dds").string();
+    std::string file = TextOf(PathOf(image.name).filename().replace_extension(".dds"));
     if (file == ".dds") file = "texture" + std::to_string(i) + ".dds";
     s_.textures.push_back(
-        {.index = uint32_t(i), .name = Wide(std::filesystem::path(file).stem().string() + "_dds"), .file_name = Wide(file)});
+        {.index = uint32_t(i), .name = Wide(TextOf(PathOf(file).stem()) + "_dds"), .file_name = Wide(file)});
     if (image.Missing()) continue;
     bool alpha = false;
     for (size_t p = 3; p < image.rgba.size() && !alpha; p += 4) alpha = image.rgba[p] != 255;

@@ -2,6 +2,8 @@
 // gives the target and roll back from the rotation and the stored distance.
 #include "formats/gltf/gltf_internal.hpp"
 
+#include <animkit/core/elementary.hpp>
+
 #include <cmath>
 #include <numbers>
 
@@ -44,7 +46,7 @@ CameraAim AimOf(Vec3 eye, QuatXYZW rotation, float distance) {
   aim.target = eye + forward * distance;
   // The roll is what turns the unrolled aim into q, about the camera's Z.
   const QuatXYZW r = Multiply(Conjugate(CameraRotation(eye, aim.target, 0)), q);
-  double roll = 2 * std::atan2(double(r.z), double(r.w));
+  double roll = 2 * Atan2(double(r.z), double(r.w));
   if (roll > std::numbers::pi) roll -= 2 * std::numbers::pi;
   if (roll <= -std::numbers::pi) roll += 2 * std::numbers::pi;
   aim.roll = static_cast<float>(roll);

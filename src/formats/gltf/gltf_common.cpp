@@ -2,6 +2,7 @@
 
 #include <animkit/core/error.hpp>
 #include <animkit/core/format.hpp>
+#include <animkit/io/path.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -186,10 +187,10 @@ std::filesystem::path ResolveUri(const std::string& uri, const std::string& base
   if (decoded->empty() || decoded->find('\0') != std::string::npos) throw refuse("is not a file name");
   if (decoded->front() == '/' || uri.rfind("//", 0) == 0) throw refuse("is absolute; only paths inside the glTF's folder are read");
   if (base_dir.empty()) throw refuse("names an external file, and the glTF was not read from a file");
-  const fs::path relative = fs::path(*decoded).lexically_normal();
+  const fs::path relative = PathOf(*decoded).lexically_normal();
   if (relative.empty() || *relative.begin() == "..") throw refuse("leads outside the glTF's folder");
   std::error_code ec;
-  const fs::path base = fs::canonical(base_dir, ec);
+  const fs::path base = fs::canonical(PathOf(base_dir), ec);
   if (ec) throw refuse("cannot be read");
   const fs::path target = fs::weakly_canonical(base / relative, ec);
   if (ec) throw refuse("cannot be read");
@@ -305,8 +306,8 @@ tinygltf::Model LoadModel(ByteView data, const std::string& path, const Limits& 
   FsContext fs_context;
   std::string base_dir;
   if (!path.empty()) {
-    std::filesystem::path parent = std::filesystem::path(path).parent_path();
-    base_dir = parent.empty() ? "." : parent.string();
+    std::filesystem::path parent = PathOf(path).parent_path();
+    base_dir = parent.empty() ? "." : TextOf(parent);
   }
   tinygltf::TinyGLTF loader;
   loader.SetStoreOriginalJSONForExtrasAndExtensions(true);

@@ -6,6 +6,7 @@
 #include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>
 #include <animkit/core/version.hpp>
+#include <animkit/io/path.hpp>
 
 #include "formats/gltf/gltf_internal.hpp"
 
@@ -486,7 +487,7 @@ class Exporter {
     // The skeleton the scene was decoded against (the pipeline's): said, never read back.
     if (!scene_.source.skeleton_use.empty()) {
       extras["skeleton_use"] = scene_.source.skeleton_use;
-      const std::string name = std::filesystem::path(scene_.source.skeleton_file).filename().string();
+      const std::string name = TextOf(PathOf(scene_.source.skeleton_file).filename());
       if (!name.empty()) extras["skeleton_file"] = name;  // none: no key
     }
     AddMetadata(extras, scene_.metadata);

@@ -1,4 +1,5 @@
 // Metroid Prime ANIM versions 0 and 2: parse, serialize, decode (the v2 bitstream: metroid_bitstream.cpp).
+#include <animkit/core/elementary.hpp>
 #include <animkit/formats/metroid_anim.hpp>
 #include <animkit/offline/sampling.hpp>
 
@@ -248,7 +249,7 @@ Bytes SerializeAnim(const AnimFile& f) {
 
 QuatXYZW RotationFromTotals(const std::array<int16_t, 3>& t, bool w_negative, uint32_t divisor) {
   const double q = std::numbers::pi / 2.0 / double(divisor);
-  const double x = std::sin(t[0] * q), y = std::sin(t[1] * q), z = std::sin(t[2] * q);
+  const double x = Sin(t[0] * q), y = Sin(t[1] * q), z = Sin(t[2] * q);
   double w = std::sqrt(std::max(1.0 - (x * x + y * y + z * z), 0.0));
   if (w_negative) w = -w;
   return {float(x), float(y), float(z), float(w)};
@@ -257,11 +258,11 @@ QuatXYZW RotationFromTotals(const std::array<int16_t, 3>& t, bool w_negative, ui
 QuatXYZW SlerpLongWay(QuatXYZW a, QuatXYZW b, float t) {
   const double d = std::clamp(double(Dot(a, b)), -1.0, 1.0);
   double wa = 1 - t, wb = t;
-  const double theta = std::acos(d);
-  const double s = std::sin(theta);
+  const double theta = Acos(d);
+  const double s = Sin(theta);
   if (std::abs(s) > 1e-6) {
-    wa = std::sin((1 - t) * theta) / s;
-    wb = std::sin(t * theta) / s;
+    wa = Sin((1 - t) * theta) / s;
+    wb = Sin(t * theta) / s;
   }
   QuatXYZW r{float(wa * a.x + wb * b.x), float(wa * a.y + wb * b.y), float(wa * a.z + wb * b.z),
              float(wa * a.w + wb * b.w)};

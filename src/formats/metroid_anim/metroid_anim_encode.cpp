@@ -1,5 +1,6 @@
 // Metroid Prime ANIM encoders: version 0 (every frame, floats) and version 2
 // (quantized deltas, bit-packed, with keyed frames chosen to meet an error bound).
+#include <animkit/core/elementary.hpp>
 #include <animkit/formats/metroid_anim.hpp>
 #include <animkit/offline/sampling.hpp>
 
@@ -122,7 +123,7 @@ Quantized Quantize(const Source& s, uint32_t divisor, float source_multiplier) {
     for (size_t f = 0; f < s.frames; ++f) {
       const QuatXYZW& v = s.rot[c][f];
       auto comp = [&](float x) {
-        const double a = std::asin(std::clamp(double(x), -1.0, 1.0)) * scale;
+        const double a = Asin(std::clamp(double(x), -1.0, 1.0)) * scale;
         return static_cast<int16_t>(std::clamp(std::lround(a), -long(divisor), long(divisor)));
       };
       r[f] = {comp(v.x), comp(v.y), comp(v.z)};

@@ -1,3 +1,4 @@
+#include <animkit/core/elementary.hpp>
 #include <animkit/formats/psx_anc.hpp>
 #include <animkit/offline/sampling.hpp>
 
@@ -84,7 +85,7 @@ Clip DecodeClip(const File& file, const DecodeSettings& settings) {
     if (settings.fov == FovUnit::Angle4096) cam.yfov.push_back(float(k.fov * kRadiansPerUnit));
     if (settings.fov == FovUnit::Projection) {
       // A projection distance of 0 or less has no angle: the widest a camera can take.
-      cam.yfov.push_back(k.fov > 0 ? float(2 * std::atan(settings.screen_height / 2 / k.fov)) : float(std::numbers::pi - 1e-3));
+      cam.yfov.push_back(k.fov > 0 ? float(2 * Atan(settings.screen_height / 2 / k.fov)) : float(std::numbers::pi - 1e-3));
     }
     twist.push_back(k.twist);
     fov.push_back(k.fov);
@@ -134,7 +135,7 @@ File EncodeClip(const Clip& clip, const DecodeSettings& settings) {
       if (key < cam.yfov.size() && settings.fov == FovUnit::Angle4096) {
         k.fov = Quantize(cam.yfov[key] / kRadiansPerUnit, where + " field of view");
       } else if (key < cam.yfov.size() && settings.fov == FovUnit::Projection) {
-        k.fov = Quantize(settings.screen_height / 2 / std::tan(cam.yfov[key] / 2), where + " field of view");
+        k.fov = Quantize(settings.screen_height / 2 / Tan(cam.yfov[key] / 2), where + " field of view");
       } else {
         k.fov = 0;
       }

@@ -6,6 +6,7 @@
 #include <animkit/formats/gltf.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/offline/sampling.hpp>
+#include <animkit/io/path.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -188,7 +189,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   std::string timeline_path, header;
   if (!context.output_path.empty()) {
     timeline_path = TimelinePathFor(context.output_path);
-    header = "timeline: " + std::filesystem::path(timeline_path).filename().string() +
+    header = "timeline: " + TextOf(PathOf(timeline_path).filename()) +
              " (sets cut from its first animation, 24 frames per second)";
   }
   Layout result = LayOut(scene.clips, *skeleton, settings, header);

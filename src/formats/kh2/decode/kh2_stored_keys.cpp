@@ -1,6 +1,7 @@
 // An interpolated motion's curves as the clip's keys (docs/formats/kh2.md, "Keys as stored").
 #include "formats/kh2/kh2_internal.hpp"
 
+#include <animkit/core/elementary.hpp>
 #include <animkit/offline/sampling.hpp>
 
 #include <cmath>
@@ -144,7 +145,7 @@ struct QuatAndRate {
 QuatAndRate EulerQuat(const ValueSlope* e) {
   Quat axis[3], daxis[3];
   for (int k = 0; k < 3; ++k) {
-    const double s = std::sin(e[k].value / 2), c = std::cos(e[k].value / 2), rate = e[k].slope * kEngineRate / 2;
+    const double s = Sin(e[k].value / 2), c = Cos(e[k].value / 2), rate = e[k].slope * kEngineRate / 2;
     double* q = &axis[k].x;
     double* dq = &daxis[k].x;
     q[k] = s, axis[k].w = c;
@@ -166,7 +167,7 @@ double AngleBetween(const Quat& a, const Quat& b) {
   const double na = std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w);
   const double nb = std::sqrt(b.x * b.x + b.y * b.y + b.z * b.z + b.w * b.w);
   const double dot = std::abs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w) / (na * nb);
-  return 2 * std::acos(std::min(1.0, dot));
+  return 2 * Acos(std::min(1.0, dot));
 }
 
 struct SplineKey {

@@ -1,6 +1,7 @@
 // KH2 clips after a glTF round trip (kh2_encode_round_trip.hpp).
 #include "formats/kh2/encode/kh2_encode_round_trip.hpp"
 
+#include <animkit/core/elementary.hpp>
 #include <animkit/offline/model_pose.hpp>
 #include <animkit/offline/sampling.hpp>
 
@@ -16,7 +17,7 @@ double RotationDifference(QuatXYZW a, QuatXYZW b) {
   const double vx = double(a.w) * b.x - double(b.w) * a.x - (double(a.y) * b.z - double(a.z) * b.y);
   const double vy = double(a.w) * b.y - double(b.w) * a.y - (double(a.z) * b.x - double(a.x) * b.z);
   const double vz = double(a.w) * b.z - double(b.w) * a.z - (double(a.x) * b.y - double(a.y) * b.x);
-  return 2 * std::atan2(std::sqrt(vx * vx + vy * vy + vz * vz), std::abs(w));
+  return 2 * Atan2(std::sqrt(vx * vx + vy * vy + vz * vz), std::abs(w));
 }
 
 }  // namespace animkit::kh2

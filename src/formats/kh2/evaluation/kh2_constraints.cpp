@@ -3,6 +3,8 @@
 #include "formats/kh2/evaluation/kh2_evaluate.hpp"
 
 #include <algorithm>
+#include <animkit/core/elementary.hpp>
+
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -35,7 +37,7 @@ QuatXYZW Arc(Vec3 a, Vec3 b, Vec3 fallback) {
   const Vec3 axis = Cross(a, b);
   const float s = Length(axis), c = Dot(a, b);
   if (s <= 1e-7f) return c > 0 ? QuatXYZW{} : AxisAngle(fallback, std::numbers::pi_v<float>);
-  return AxisAngle(axis * (1 / s), std::atan2(s, c));
+  return AxisAngle(axis * (1 / s), Atan2(s, c));
 }
 
 // Direction: the joint's x axis aimed at the source, by the shortest rotation.
@@ -54,7 +56,7 @@ void TurnUp(TransformTRS& joint, const TransformTRS& source) {
   const Vec3 p = d - x * Dot(x, d);
   if (!(Length(p) > kTiny)) return;
   const Vec3 y = Rotate(joint.rotation, {0, 1, 0});
-  const float angle = std::atan2(Dot(x, Cross(y, p)), Dot(y, p));
+  const float angle = Atan2(Dot(x, Cross(y, p)), Dot(y, p));
   joint.rotation = Normalize(Multiply(AxisAngle(x, angle), joint.rotation));
 }
 
@@ -67,7 +69,7 @@ float Bound(float v, float bound, float sign, const Limiter& l) {
   if (!(w > 0) || !(s > 0)) return hard;
   const float into = over + w;  // how far past the start of the damping zone
   if (into <= 0) return v;
-  const float soft = bound - sign * w * std::exp(-into / w);
+  const float soft = bound - sign * w * Exp(-into / w);
   return hard + s * (soft - hard);
 }
 
@@ -101,7 +103,7 @@ void LimitRotation(TransformTRS& joint, const TransformTRS& source, const Limite
   if (l.type() == 1) {
     const QuatXYZW q = rel.w < 0 ? QuatXYZW{-rel.x, -rel.y, -rel.z, -rel.w} : rel;
     const float s = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
-    const float angle = 2 * std::atan2(s, q.w);
+    const float angle = 2 * Atan2(s, q.w);
     if (!(s > kTiny)) return;
     limited = AxisAngle({q.x / s, q.y / s, q.z / s}, Clamp(angle, 0, l));
   } else {

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <animkit/core/elementary.hpp>
+
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -286,7 +288,7 @@ float Binary(NodeType t, float a, float b) {
     case NodeType::Le: return a <= b ? 1.0f : 0.0f;
     case NodeType::And: return a != 0 && b != 0 ? 1.0f : 0.0f;
     case NodeType::Or: return a != 0 || b != 0 ? 1.0f : 0.0f;
-    case NodeType::Pow: return std::pow(a, b);
+    case NodeType::Pow: return Pow(a, b);
     case NodeType::Fmod: return std::fmod(a, b);
     default: return std::nanf("");
   }
@@ -294,14 +296,14 @@ float Binary(NodeType t, float a, float b) {
 
 float Unary(NodeType t, float a) {
   switch (t) {
-    case NodeType::Sin: return std::sin(a);
-    case NodeType::Cos: return std::cos(a);
-    case NodeType::Tan: return std::tan(a);
-    case NodeType::Asin: return std::asin(a);
-    case NodeType::Acos: return std::acos(a);
-    case NodeType::Atan: return std::atan(a);
-    case NodeType::Log: return std::log(a);
-    case NodeType::Exp: return std::exp(a);
+    case NodeType::Sin: return Sin(a);
+    case NodeType::Cos: return Cos(a);
+    case NodeType::Tan: return Tan(a);
+    case NodeType::Asin: return Asin(a);
+    case NodeType::Acos: return Acos(a);
+    case NodeType::Atan: return Atan(a);
+    case NodeType::Log: return Log(a);
+    case NodeType::Exp: return Exp(a);
     case NodeType::Abs: return std::fabs(a);
     case NodeType::Sqrt: return std::sqrt(a);
     case NodeType::Plus: return a;
