@@ -24,6 +24,7 @@ without any executable, the extensions are left out with a message (exit 0), or,
 
 import argparse
 import ast
+import importlib.util
 import json
 import os
 import re
@@ -40,12 +41,27 @@ PACKAGE = "animkit_io"
 MANIFEST = "blender_manifest.toml"
 SKIP = 77
 LICENCES = os.path.join(ROOT, "tools", "dist", "licences.py")
-# Each platform's extension: Blender's platform name -> its executable's name in the
-# extension (the add-on's io/cli.py, BUNDLED, finds it there) and its default path here.
-PLATFORMS = {
-    "linux-x64": ("bin/animkit", os.path.join(ROOT, "build", "release", "tools", "animkit", "animkit")),
-    "windows-x64": ("bin/animkit.exe", os.path.join(ROOT, "build", "windows", "tools", "animkit", "animkit.exe")),
+# Each platform's executable as this checkout builds it (make build, make windows).
+DEFAULT_EXECUTABLES = {
+    "linux-x64": os.path.join(ROOT, "build", "release", "tools", "animkit", "animkit"),
+    "windows-x64": os.path.join(ROOT, "build", "windows", "tools", "animkit", "animkit.exe"),
 }
+
+
+def bundled_names():
+    """{Blender's platform name: the executable's name in its extension}: the add-on's own
+    table (io/cli.py, BUNDLED; bpy-free), so the build puts it where the add-on looks."""
+    spec = importlib.util.spec_from_file_location("animkit_io_cli", os.path.join(SOURCE, "io", "cli.py"))
+    module = importlib.util.module_from_spec(spec)
+    writes, sys.dont_write_bytecode = sys.dont_write_bytecode, True  # nothing written into the sources
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = writes
+    return dict(module.BUNDLED)
+
+
+BUNDLED = bundled_names()
 # In both packages: the add-on's entry, its table and its two packages (docs/blender.md, "Layout").
 PACKAGE_FILES = ("__init__.py", "operators.py", "formats.json", "io/__init__.py", "blender/__init__.py")
 # Left out of both packages: what Python and editors leave beside the sources.
@@ -190,7 +206,7 @@ def stage(work, platform, exe):
                 f.write(platform_manifest(platform))
         else:
             shutil.copyfile(path, target)
-    bundled = PLATFORMS[platform][0]
+    bundled = BUNDLED[platform]
     target = os.path.join(folder, *bundled.split("/"))
     os.makedirs(os.path.dirname(target), exist_ok=True)
     shutil.copyfile(exe, target)
@@ -241,7 +257,7 @@ def check_zip(path, prefix, manifest, extra=(), platform=None):
                 raise BuildError("%s lacks %s" % (path, prefix + needed))
         if platform is None:
             return
-        bundled = PLATFORMS[platform][0]
+        bundled = BUNDLED[platform]
         mode = z.getinfo(bundled).external_attr >> 16
         if mode & 0o777 != 0o755:
             raise BuildError("%s: %s has mode %o, not 755" % (path, bundled, mode & 0o777))
@@ -260,8 +276,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", help="folder the zips are written to")
     parser.add_argument("--only", choices=("legacy", "extension"), help="build the legacy zip or the extensions")
-    parser.add_argument("--linux-cli", default=PLATFORMS["linux-x64"][1], help="the Linux animkit executable")
-    parser.add_argument("--windows-cli", default=PLATFORMS["windows-x64"][1], help="the Windows animkit.exe")
+    parser.add_argument("--linux-cli", default=DEFAULT_EXECUTABLES["linux-x64"], help="the Linux animkit executable")
+    parser.add_argument("--windows-cli", default=DEFAULT_EXECUTABLES["windows-x64"], help="the Windows animkit.exe")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     out = os.path.abspath(args.out)

@@ -10,7 +10,7 @@ checks: its files (the add-on's, bin/animkit.exe byte for byte, the licence text
 tools/dist/licences.py writes them), its manifest (platforms = ["windows-x64"] alone), the
 executable a PE x86-64 program, and the add-on inside it, unpacked, choosing that
 executable on Windows (the platform given, as Blender's Python reports it there) and
-nothing on Linux or macOS. Last, under Wine (WINEPREFIX in DIR, WINEDEBUG=-all), the
+nothing on Linux or macOS; Blender 4.3 on Linux refuses to install it. Last, under Wine (WINEPREFIX in DIR, WINEDEBUG=-all), the
 executable inside the extension runs: `--version`, and `info --json` of a sample equal to
 the Linux animkit's (--linux-cli).
 
@@ -91,6 +91,28 @@ def check_zip(path, exe, source):
           "the manifest's platforms are [\"%s\"] alone (%s)" % (PLATFORM, declared))
     check(re.search(r'^id\s*=\s*"animkit_io"', manifest, re.M), "the manifest's id is animkit_io")
     return names
+
+
+def check_refused_on_linux(path, source, out):
+    """Blender on Linux (the Debian 13 root's 4.3) refuses to install it: its manifest's
+    platform is not this one."""
+    user = os.path.join(out, "refuse-user")
+    shutil.rmtree(user, ignore_errors=True)
+    os.makedirs(user)
+    proc = subprocess.run(["bash", os.path.join(source, "tools", "run-blender.sh"), "--root", "trixie", "--rw", user,
+                           "--ro", os.path.dirname(path), "--", "env", "BLENDER_USER_RESOURCES=" + user,
+                           "BLENDER_USER_CONFIG=" + os.path.join(user, "config"),
+                           "BLENDER_USER_SCRIPTS=" + os.path.join(user, "scripts"),
+                           "blender", "--command", "extension", "install-file", "-r", "user_default", path],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300,
+                          check=False)
+    text = proc.stdout.decode("utf-8", "replace").strip()
+    if proc.returncode == SKIP:
+        print("note: no Blender 4.2+ root to try the install on Linux (%s)" % text)
+        return
+    check("linux-x64" in text and "windows-x64" in text and
+          not os.path.exists(os.path.join(user, "extensions", "user_default", "animkit_io")),
+          "Blender 4.3 on Linux refuses to install it (%s)" % text.splitlines()[0] if text else "no output")
 
 
 def check_selection(path, exe_is_real):
@@ -179,6 +201,7 @@ def main():
             check(is_pe_x64(f.read()), "%s is a PE x86-64 program" % exe)
     path = build(source, out, exe)
     check_zip(path, exe, source)
+    check_refused_on_linux(path, source, out)
     root = check_selection(path, real)
     if not real:
         print("skipped: the run under Wine needs animkit.exe (make windows)")
