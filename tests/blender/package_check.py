@@ -68,6 +68,35 @@ def fcurve_count(action):
     return sum(1 for c in action.fcurves if len(c.keyframe_points))
 
 
+class TextLayout:
+    """Stands in for a UILayout in the preferences' draw(): keeps the labels and props."""
+    def __init__(self, texts):
+        self.texts = texts
+        self.active = True
+
+    def row(self, **_):
+        return TextLayout(self.texts)
+
+    def prop(self, data, name, text=None, **_):
+        self.texts.append("[%s=%r]" % (name, getattr(data, name)))
+
+    def label(self, text="", **_):
+        self.texts.append(text)
+
+
+def preferences_text(prefs):
+    """What the add-on's preferences draw (background Blender draws no UI): its draw() run
+    with a layout that records the texts."""
+    texts = []
+
+    class Drawn:
+        layout = TextLayout(texts)
+    for name in ("use_custom_animkit", "animkit_path"):
+        setattr(Drawn, name, getattr(prefs, name))
+    type(prefs).draw(Drawn(), bpy.context)
+    return texts
+
+
 def use(kind, module, user, source, cli, sample):
     addon = bpy.context.preferences.addons.get(module)
     check(addon is not None, "%s is enabled from the saved preferences (enabled: %s)"
@@ -108,6 +137,9 @@ def use(kind, module, user, source, cli, sample):
         check(bpy.ops.wm.save_userpref() == {"FINISHED"}, "preferences saved with the animkit path")
         exe = found(prefs.animkit_path, use_custom=prefs.use_custom_animkit)
         check(exe == cli, "the add-on runs the animkit set in its preferences (%s)" % exe)
+
+    shown = preferences_text(prefs)
+    check("Using: " + exe in shown, "the preferences show the animkit used (%s)" % shown)
 
     info = json.loads(subprocess.run([exe, "info", "--json", sample], stdout=subprocess.PIPE, check=True).stdout)
     before = set(bpy.data.objects)
