@@ -13,10 +13,13 @@
                                               Get Extensions > Install from Disk
 
 usage: blender-addon.py OUT [--only legacy|extension] [--linux-cli EXE] [--windows-cli EXE]
+                          [--self-contained]
 
 --linux-cli: the Linux animkit (default build/release/tools/animkit/animkit), --windows-cli:
 the Windows one (default build/windows/tools/animkit/animkit.exe, `make windows`); a
-platform whose executable is missing (or given as "") is left out with a message. The extensions need a
+platform whose executable is missing (or given as "") is left out with a message. A Linux
+animkit that needs shared libraries besides glibc's is built in with a warning, or, with
+--self-contained (a release), refused. The extensions need a
 Blender >= 4.2: $ANIMKIT_BLENDER, else `blender` on PATH when it is one, else the one in the
 root tools/run-blender.sh runs (ANIMKIT_BLENDER_ROOT picks the root). Without one, or
 without any executable, the extensions are left out with a message (exit 0), or, with
@@ -267,6 +270,34 @@ def check_zip(path, prefix, manifest, extra=(), platform=None):
         raise BuildError("%s: the manifest's platforms are %s, not [%s]" % (path, declared, platform))
 
 
+# What every Linux the extension is for has: glibc's libraries. Anything else a user may lack.
+GLIBC = {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.so.1", "ld-linux-x86-64.so.2"}
+
+
+def shared_libraries_beyond_glibc(exe):
+    """The shared libraries a Linux executable needs besides glibc's (readelf -d's NEEDED);
+    None when readelf is not at hand."""
+    try:
+        text = subprocess.run(["readelf", "-d", exe], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, timeout=60, check=True).stdout.decode("utf-8", "replace")
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return sorted(set(re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", text)) - GLIBC)
+
+
+def check_self_contained(exe, required):
+    """The Linux extension's animkit runs on a user's Linux only when it needs no shared
+    library but glibc's: said (a warning), or, with --self-contained, an error."""
+    extra = shared_libraries_beyond_glibc(exe)
+    if not extra:
+        return
+    message = ("%s needs %s besides glibc: a user's Linux may lack them (a self-contained build links "
+               "them statically)" % (exe, ", ".join(extra)))
+    if required:
+        raise BuildError(message)
+    print("warning: " + message)
+
+
 def remove(path):
     if os.path.exists(path):
         os.remove(path)
@@ -278,6 +309,8 @@ def main():
     parser.add_argument("--only", choices=("legacy", "extension"), help="build the legacy zip or the extensions")
     parser.add_argument("--linux-cli", default=DEFAULT_EXECUTABLES["linux-x64"], help="the Linux animkit executable")
     parser.add_argument("--windows-cli", default=DEFAULT_EXECUTABLES["windows-x64"], help="the Windows animkit.exe")
+    parser.add_argument("--self-contained", action="store_true",
+                        help="fail when the Linux animkit needs shared libraries besides glibc's (a release)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     out = os.path.abspath(args.out)
@@ -303,6 +336,8 @@ def main():
                 print("no %s animkit at %s (%s): the %s extension is left out"
                       % (platform, exe, "make windows" if platform.startswith("windows") else "make build", platform))
                 continue
+            if platform.startswith("linux-"):
+                check_self_contained(exe, args.self_contained)
             extension, extra = build_extension(out, version, platform, exe)
             if extension is None:
                 break
