@@ -32,7 +32,7 @@ class AnimkitPreferences(bpy.types.AddonPreferences):
 
     use_custom_animkit: BoolProperty(
         name=cli.CUSTOM,
-        description="Run the animkit executable set below instead of the one the extension carries",
+        description="Run the animkit executable whose path is set beside this instead of the one the extension carries",
         default=False,
     )
     animkit_path: StringProperty(
