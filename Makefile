@@ -136,8 +136,10 @@ install: build
 # from Disk). The extension needs a Blender >= 4.2 (on PATH, or the root
 # tools/run-blender.sh runs; ANIMKIT_BLENDER_ROOT=trixie|sid picks it): without one only the
 # legacy zip is built, with a message.
+# The legacy zip and one extension per platform, each with its animkit (docs/blender.md):
+# the Linux one from `make build`, the Windows one from `make windows` (left out when absent).
 blender-addon:
-	python3 tools/blender-addon.py $(BUILD)
+	python3 tools/blender-addon.py $(BUILD) --linux-cli $(CLI) --windows-cli $(BUILD)/windows/tools/animkit/animkit.exe
 
 # The add-on's table of formats, options and limits, from the library (a test checks it).
 blender-formats: build

@@ -26,7 +26,10 @@ def enable_addon(addon, cli):
     `cli`; returns its action_api (F-curves on any Blender, layered actions from 4.4)."""
     sys.path.insert(0, os.path.abspath(addon or ADDON))
     addon_utils.enable("animkit_io", default_set=True, handle_error=None)
-    bpy.context.preferences.addons["animkit_io"].preferences.animkit_path = os.path.abspath(cli)
+    prefs = bpy.context.preferences.addons["animkit_io"].preferences
+    if hasattr(prefs, "use_custom_animkit"):  # an add-on that carries its own animkit
+        prefs.use_custom_animkit = True
+    prefs.animkit_path = os.path.abspath(cli)
     try:
         return importlib.import_module("animkit_io.blender.action_api")
     except ImportError:  # an add-on of one flat folder

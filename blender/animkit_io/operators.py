@@ -19,26 +19,38 @@ def _preferences(context):
 
 
 def executable(context):
-    """The animkit executable: the preferences' path, else PATH, else $ANIMKIT_CLI."""
+    """The animkit executable: the one the extension carries, or the preferences' path when
+    "Use a custom animkit" is ticked (io/cli.py, find_executable)."""
     prefs = _preferences(context)
-    return cli.find_executable(prefs.animkit_path if prefs is not None else "")
+    if prefs is None:
+        return cli.find_executable()
+    return cli.find_executable(prefs.animkit_path, use_custom=prefs.use_custom_animkit)
 
 
 class AnimkitPreferences(bpy.types.AddonPreferences):
     bl_idname = __package__
 
+    use_custom_animkit: BoolProperty(
+        name=cli.CUSTOM,
+        description="Run the animkit executable whose path is set beside this instead of the one the extension carries",
+        default=False,
+    )
     animkit_path: StringProperty(
         name="animkit executable",
-        description="Path of the animkit command line (empty: animkit on PATH, else $ANIMKIT_CLI)",
+        description="Path of the animkit command line, used when 'Use a custom animkit' is ticked",
         subtype="FILE_PATH",
         default="",
     )
 
     def draw(self, context):
         layout = self.layout
-        layout.prop(self, "animkit_path")
+        row = layout.row()
+        row.prop(self, "use_custom_animkit")
+        path = row.row()
+        path.active = self.use_custom_animkit
+        path.prop(self, "animkit_path", text="")
         try:
-            layout.label(text="Using: " + cli.find_executable(self.animkit_path))
+            layout.label(text="Using: " + cli.find_executable(self.animkit_path, use_custom=self.use_custom_animkit))
         except cli.AnimkitError as e:
             layout.label(text=str(e), icon="ERROR")
 

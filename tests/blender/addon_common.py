@@ -161,6 +161,7 @@ def enable_addon():
     mod = addon_utils.enable("animkit_io", default_set=True, handle_error=None)
     check(mod is not None, "the add-on did not load from %s" % ADDON_DIR)
     prefs = bpy.context.preferences.addons["animkit_io"].preferences
+    prefs.use_custom_animkit = True
     prefs.animkit_path = CLI
 
 

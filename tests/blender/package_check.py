@@ -4,14 +4,18 @@
 #   --step install-legacy --zip Z   the legacy zip: Preferences > Add-ons > Install... and
 #                                   enable (3.4), Get Extensions > Install from Disk (4.2+;
 #                                   the operators the buttons run), preferences saved
-#   --step use --module M           a new Blender session: the add-on M is enabled from the
+#   --step use --module M --kind K  a new Blender session: the add-on M is enabled from the
 #                                   saved preferences and loaded from the user folder; its
-#                                   operators exist; the animkit path is set in its
-#                                   preferences; importing --sample makes an armature with
-#                                   the file's joints and one keyed action per clip
-#                                   (compared with `animkit info --json`).
+#                                   operators exist; animkit is neither on PATH nor in
+#                                   $ANIMKIT_CLI; K legacy: the animkit path is set in its
+#                                   preferences ("Use a custom animkit"); K extension:
+#                                   nothing is set, the add-on runs the animkit it carries
+#                                   (bin/animkit in the installed extension); importing
+#                                   --sample makes an armature with the file's joints and one
+#                                   keyed action per clip (compared with `animkit info --json`).
 # Exit 1 (--python-exit-code 1) on the first failed check.
 
+import importlib
 import json
 import os
 import shutil
@@ -64,7 +68,36 @@ def fcurve_count(action):
     return sum(1 for c in action.fcurves if len(c.keyframe_points))
 
 
-def use(module, user, source, cli, sample):
+class TextLayout:
+    """Stands in for a UILayout in the preferences' draw(): keeps the labels and props."""
+    def __init__(self, texts):
+        self.texts = texts
+        self.active = True
+
+    def row(self, **_):
+        return TextLayout(self.texts)
+
+    def prop(self, data, name, text=None, **_):
+        self.texts.append("[%s=%r]" % (name, getattr(data, name)))
+
+    def label(self, text="", **_):
+        self.texts.append(text)
+
+
+def preferences_text(prefs):
+    """What the add-on's preferences draw (background Blender draws no UI): its draw() run
+    with a layout that records the texts."""
+    texts = []
+
+    class Drawn:
+        layout = TextLayout(texts)
+    for name in ("use_custom_animkit", "animkit_path"):
+        setattr(Drawn, name, getattr(prefs, name))
+    type(prefs).draw(Drawn(), bpy.context)
+    return texts
+
+
+def use(kind, module, user, source, cli, sample):
     addon = bpy.context.preferences.addons.get(module)
     check(addon is not None, "%s is enabled from the saved preferences (enabled: %s)"
           % (module, sorted(a.module for a in bpy.context.preferences.addons)))
@@ -84,13 +117,31 @@ def use(module, user, source, cli, sample):
         entries = [f for f in menu._dyn_ui_initialize() if getattr(f, "__module__", "").startswith(module + ".")]
         check(len(entries) == 1, "%s has the add-on's entry" % menu.__name__)
 
-    # As a user does: the animkit path in the add-on's preferences, nothing else to find it by.
     check(shutil.which("animkit") is None and "ANIMKIT_CLI" not in os.environ,
           "animkit is neither on PATH nor in $ANIMKIT_CLI")
-    addon.preferences.animkit_path = cli
-    check(bpy.ops.wm.save_userpref() == {"FINISHED"}, "preferences saved with the animkit path")
+    prefs = addon.preferences
+    found = importlib.import_module(module + ".io.cli").find_executable
+    if kind == "extension":
+        # As a user does: install, enable, import; nothing set in the preferences.
+        check(not prefs.use_custom_animkit and prefs.animkit_path == "",
+              "nothing is set in the add-on's preferences (custom: %s, path: %r)"
+              % (prefs.use_custom_animkit, prefs.animkit_path))
+        bundled = os.path.join(os.path.dirname(loaded.__file__), "bin", "animkit")
+        exe = found()
+        check(exe == bundled and inside(exe, user), "the add-on runs the animkit it carries (%s)" % exe)
+        check(os.access(exe, os.X_OK), "the installed bin/animkit is executable")
+    else:
+        # The legacy zip carries none: the animkit path in the add-on's preferences.
+        prefs.use_custom_animkit = True
+        prefs.animkit_path = cli
+        check(bpy.ops.wm.save_userpref() == {"FINISHED"}, "preferences saved with the animkit path")
+        exe = found(prefs.animkit_path, use_custom=prefs.use_custom_animkit)
+        check(exe == cli, "the add-on runs the animkit set in its preferences (%s)" % exe)
 
-    info = json.loads(subprocess.run([cli, "info", "--json", sample], stdout=subprocess.PIPE, check=True).stdout)
+    shown = preferences_text(prefs)
+    check("Using: " + exe in shown, "the preferences show the animkit used (%s)" % shown)
+
+    info = json.loads(subprocess.run([exe, "info", "--json", sample], stdout=subprocess.PIPE, check=True).stdout)
     before = set(bpy.data.objects)
     result = bpy.ops.import_scene.animkit(filepath=sample)
     check(result == {"FINISHED"}, "import %s returned %s" % (os.path.basename(sample), result))
@@ -115,7 +166,8 @@ def main():
     if step == "install-legacy":
         install_legacy(argument("--zip"), argument("--user"))
     elif step == "use":
-        use(argument("--module"), argument("--user"), argument("--source"), argument("--cli"), argument("--sample"))
+        use(argument("--kind"), argument("--module"), argument("--user"), argument("--source"), argument("--cli"),
+            argument("--sample"))
     else:
         raise SystemExit("FAIL: unknown --step %s" % step)
 

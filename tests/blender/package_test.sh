@@ -8,8 +8,13 @@
 # `blender` on PATH: run it inside a root with tools/run-blender.sh), installs it into a
 # fresh user folder DIR/user (Blender's user folders pointed there) the way a user does
 # (the legacy zip: Preferences > Add-ons > Install... and enable on 3.4, Install from Disk
-# on 4.2+; the extension: `blender --command extension install-file --enable`), then starts a new Blender that loads it from there and imports
-# a sample with the animkit path set in the add-on's preferences (package_check.py).
+# on 4.2+; the extension: `blender --command extension install-file --enable`), then starts
+# a new Blender that loads it from there and imports a sample (package_check.py): the legacy
+# zip with the animkit path set in the add-on's preferences ("Use a custom animkit"); the
+# extension, built for linux-x64 with ANIMKIT as its executable, with nothing set at all:
+# it runs the animkit it carries. With the host's libraries on LD_LIBRARY_PATH
+# (run-blender.sh --host-libs) the extension's run drops them when ANIMKIT runs in this
+# root without them (a self-contained build), and says so when it does not.
 # Exit 77: skipped (no Blender of the kind).
 set -euo pipefail
 kind="" source="" cli="" out="" blender=blender
@@ -53,16 +58,32 @@ case $kind in
     read -r major minor <<< "${version:-0 0}"
     [ "$major" -gt 4 ] || { [ "$major" -eq 4 ] && [ "$minor" -ge 2 ]; } ||
       { echo "$blender is Blender $major.$minor: extensions need 4.2 or later: skipped"; exit 77; }
-    ANIMKIT_BLENDER=$(command -v "$blender") python3 "$source/tools/blender-addon.py" "$out/pkg" --only extension
-    package=$(ls "$out"/pkg/animkit_io-*.zip)
+    ANIMKIT_BLENDER=$(command -v "$blender") python3 "$source/tools/blender-addon.py" "$out/pkg" --only extension \
+      --linux-cli "$cli" --windows-cli ""
+    package=$(ls "$out"/pkg/animkit_io-*-linux_x64.zip)
     module=bl_ext.user_default.animkit_io
     "$blender" --command extension install-file -r user_default --enable "$package"
-    [ -f "$user/extensions/user_default/animkit_io/blender_manifest.toml" ] ||
+    installed=$user/extensions/user_default/animkit_io
+    [ -f "$installed/blender_manifest.toml" ] ||
       { echo "FAIL: the extension is not in $user/extensions/user_default"; exit 1; }
+    cmp -s "$cli" "$installed/bin/animkit" || { echo "FAIL: the extension's bin/animkit is not $cli"; exit 1; }
+    echo "ok    the extension carries $cli as bin/animkit"
+    # Blender extracts the files without their modes; the add-on gives the bit back.
+    [ -x "$installed/bin/animkit" ] && echo "note: installed bin/animkit is executable" ||
+      echo "note: installed bin/animkit lost its executable bit (the add-on sets it again)"
+    if [ -n "${LD_LIBRARY_PATH:-}" ]; then
+      if env -u LD_LIBRARY_PATH "$cli" --version >/dev/null 2>&1; then
+        echo "note: $cli runs in this root without the host's libraries: LD_LIBRARY_PATH dropped"
+        unset LD_LIBRARY_PATH
+      else
+        echo "note: $cli needs the host's libraries in this root (not self-contained):" \
+             "kept on LD_LIBRARY_PATH for the add-on's runs"
+      fi
+    fi
     ;;
   *) echo "package_test.sh: --kind legacy or extension" >&2; exit 2 ;;
 esac
 [ -f "$user/config/userpref.blend" ] || { echo "FAIL: no preferences saved in $user/config"; exit 1; }
 
-"$blender" -b --python-exit-code 1 --python "$check" -- --step use --module "$module" --user "$user" \
+"$blender" -b --python-exit-code 1 --python "$check" -- --step use --kind "$kind" --module "$module" --user "$user" \
   --source "$source" --cli "$cli" --sample "$sample"

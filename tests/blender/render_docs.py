@@ -217,7 +217,9 @@ def main():
     args = parse_args()
     sys.path.insert(0, ADDON_DIR)
     addon_utils.enable("animkit_io", default_set=True, handle_error=None)
-    bpy.context.preferences.addons["animkit_io"].preferences.animkit_path = args["cli"]
+    prefs = bpy.context.preferences.addons["animkit_io"].preferences
+    prefs.use_custom_animkit = True
+    prefs.animkit_path = args["cli"]
     os.makedirs(args["out"], exist_ok=True)
     for name, rel, action_name, frames, direction, *model in SHOTS:
         path, skeleton = where(args, rel), where(args, model[0]) if model else ""

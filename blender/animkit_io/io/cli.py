@@ -6,34 +6,109 @@
 
 import json
 import os
+import platform
 import shutil
 import subprocess
+import sys
 
 ENV_VAR = "ANIMKIT_CLI"
 EXE_NAME = "animkit"
+# The executable each platform's extension carries, relative to the add-on's folder, by
+# Blender's platform name (blender_manifest.toml's `platforms`; tools/blender-addon.py
+# puts it there). The legacy zip and the source folder carry none.
+BUNDLED = {"linux-x64": "bin/animkit", "windows-x64": "bin/animkit.exe"}
+BUNDLED_DIR = "bin"
+ADDON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PREFERENCES = "Edit > Preferences > Add-ons > animkit"
+CUSTOM = "Use a custom animkit"
+# Windows: animkit is a console program; without this every run flashes a console window.
+_CREATION_FLAGS = getattr(subprocess, "CREATE_NO_WINDOW", 0) if sys.platform == "win32" else 0
 
 
 class AnimkitError(Exception):
     """animkit failed; str() is its one-line message."""
 
 
-def find_executable(preferred=""):
-    """The animkit executable: `preferred` when given, else `animkit` on PATH, else the
-    ANIMKIT_CLI environment variable. Raises AnimkitError when none is usable."""
-    if preferred:
-        path = os.path.abspath(os.path.expanduser(preferred))
-        if os.path.isfile(path) and os.access(path, os.X_OK):
-            return path
-        raise AnimkitError("the animkit executable set in the add-on's preferences (%s) does not exist "
-                           "or cannot be run" % preferred)
-    found = shutil.which(EXE_NAME)
-    if found:
-        return found
+def blender_platform(sys_platform, machine):
+    """Blender's name of a platform (windows-x64, linux-x64, macos-arm64, ...), as its
+    extension manifests spell it, from `sys.platform` and `platform.machine()`."""
+    system = "linux" if sys_platform.startswith("linux") else \
+        {"win32": "windows", "cygwin": "windows", "darwin": "macos"}.get(sys_platform, sys_platform)
+    machine = machine.lower()
+    arch = {"x86_64": "x64", "amd64": "x64", "x64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(machine, machine)
+    return "%s-%s" % (system, arch)
+
+
+def bundled_name(sys_platform, machine):
+    """The path, relative to the add-on's folder, of the executable the extension for this
+    platform carries; None when no extension is made for it (macOS, ARM)."""
+    return BUNDLED.get(blender_platform(sys_platform, machine))
+
+
+def _runnable(path):
+    """Whether `path` can be run, giving it back its executable bit when it lost it: Blender's
+    Install from Disk extracts the extension's files without their modes."""
+    if not os.path.isfile(path):
+        return False
+    if os.access(path, os.X_OK):
+        return True
+    try:
+        os.chmod(path, os.stat(path).st_mode | 0o111)
+    except OSError:
+        return False
+    return os.access(path, os.X_OK)
+
+
+def _custom(path):
+    if not path:
+        raise AnimkitError("'%s' is ticked but no path is set: set the animkit executable (%s)" % (CUSTOM, PREFERENCES))
+    full = os.path.abspath(os.path.expanduser(path))
+    if _runnable(full):
+        return full
+    raise AnimkitError("the animkit executable set in the add-on's preferences (%s) does not exist "
+                       "or cannot be run" % path)
+
+
+def _developer_fallback():
+    """$ANIMKIT_CLI, else `animkit` on PATH: only for an add-on that carries no executable
+    (the legacy zip, the checkout's blender/ folder)."""
     env = os.environ.get(ENV_VAR, "")
-    if env and os.path.isfile(env) and os.access(env, os.X_OK):
+    if env and _runnable(env):
         return os.path.abspath(env)
-    raise AnimkitError("animkit not found: set its path in the add-on's preferences "
-                       "(Edit > Preferences > Add-ons > animkit), put it on PATH or set %s" % ENV_VAR)
+    return shutil.which(EXE_NAME)
+
+
+def find_executable(custom_path="", use_custom=False, addon_dir=ADDON_DIR, sys_platform=None, machine=None):
+    """The animkit executable: `custom_path` when `use_custom` (the preferences' checkbox),
+    else the one this platform's extension carries in `addon_dir`; for an add-on that
+    carries none (no bin/ folder), $ANIMKIT_CLI, else `animkit` on PATH. Raises
+    AnimkitError, saying what to do, when none is usable."""
+    if use_custom:
+        return _custom(custom_path)
+    sys_platform = sys.platform if sys_platform is None else sys_platform
+    machine = platform.machine() if machine is None else machine
+    name = bundled_name(sys_platform, machine)
+    here = blender_platform(sys_platform, machine)
+    if name is not None:
+        path = os.path.join(addon_dir, *name.split("/"))
+        if _runnable(path):
+            return path
+    carries = os.path.isdir(os.path.join(addon_dir, BUNDLED_DIR))
+    if not carries:
+        found = _developer_fallback()
+        if found:
+            return found
+    if name is None:
+        raise AnimkitError("no animkit executable is made for %s (only for %s): build animkit from source "
+                           "(docs/install.md), then tick '%s' and set its path (%s)"
+                           % (here, ", ".join(sorted(BUNDLED)), CUSTOM, PREFERENCES))
+    if carries:
+        raise AnimkitError("this extension carries no animkit for %s (%s is missing): install the extension "
+                           "made for %s (animkit_io-VERSION-%s.zip), or tick '%s' and set its path (%s)"
+                           % (here, name, here, here.replace("-", "_"), CUSTOM, PREFERENCES))
+    raise AnimkitError("this copy of the add-on carries no animkit executable: install the extension made for "
+                       "%s (animkit_io-VERSION-%s.zip, Blender 4.2 and later), or tick '%s' and set the path of "
+                       "an animkit executable (%s)" % (here, here.replace("-", "_"), CUSTOM, PREFERENCES))
 
 
 def _message(stderr, code):
@@ -73,7 +148,7 @@ def run(exe, args, timeout=600):
     argv = [exe] + [str(a) for a in args]
     try:
         proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              timeout=timeout, check=False)
+                              timeout=timeout, check=False, creationflags=_CREATION_FLAGS)
     except FileNotFoundError:
         raise AnimkitError("cannot run animkit: %s does not exist" % exe)
     except PermissionError:
