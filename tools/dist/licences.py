@@ -49,7 +49,7 @@ COMPONENTS = [
      "packages": {"linux-x64": ["libimagequant-dev", "libimagequant0"],
                   "windows-x64": ["libimagequant-dev", "libimagequant0"]},
      "source": {"windows-x64": "libimagequant"}},
-    {"name": "libgomp", "what": "libgomp, GCC's OpenMP runtime libimagequant uses (GCC Runtime Library Exception)",
+    {"name": "libgomp", "what": "libgomp, GCC's OpenMP runtime libimagequant and libsquish use (GCC Runtime Library Exception)",
      "packages": {"linux-x64": ["libgomp1", "libgcc-*-dev", "gcc-*-base"],
                   "windows-x64": ["gcc-mingw-w64-base", "gcc-mingw-w64-x86-64-posix-runtime"]}},
     {"name": "nlohmann-json", "what": "nlohmann/json, JSON reading and writing",
