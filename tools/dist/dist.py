@@ -4,6 +4,7 @@
   animkit-VERSION-windows-x64.zip     animkit.exe, README.md, LICENSE, licences/
   animkit-VERSION-linux-x64.tar.gz    the self-contained Linux CLI (animkit), the same extras
   animkit_io-VERSION-<platform>.zip   the Blender extensions `make blender-addon` made
+  animkit_io-VERSION-legacy.zip       its add-on for Blender 3.4 to 4.1 (animkit_io.zip)
 
 usage: dist.py OUT_DIR [--build-dir DIR] [--linux-cli PATH] [--windows-exe PATH]
                [--only linux-x64|windows-x64] [--not-built PLATFORM] [--fresh-after FILE]
@@ -36,6 +37,8 @@ import licences  # noqa: E402
 PLATFORMS = ("windows-x64", "linux-x64")
 # The Blender extension of each platform (Blender's platform names: docs/blender.md).
 EXTENSION_PLATFORM = {"windows-x64": "windows_x64", "linux-x64": "linux_x64"}
+# The add-on for Blender 3.4 to 4.1, as tools/blender-addon.py names it.
+PACKAGE_LEGACY = "animkit_io.zip"
 
 
 class DistError(Exception):
@@ -137,33 +140,41 @@ def executable_problem(platform, exe):
 
 
 def copy_extensions(out, build_dir, version, fresh_after):
-    """Copies the extensions `make blender-addon` wrote: one per platform, else the single one."""
-    names = ["animkit_io-%s-%s.zip" % (version, p) for p in EXTENSION_PLATFORM.values()]
-    found = [n for n in names if os.path.isfile(os.path.join(build_dir, n))]
-    if not found and os.path.isfile(os.path.join(build_dir, "animkit_io-%s.zip" % version)):
-        found = ["animkit_io-%s.zip" % version]
+    """Copies what `make blender-addon` wrote: the extension of each platform (or the one
+    extension of a build without platforms) and the legacy add-on for Blender 3.4 to 4.1,
+    as animkit_io-VERSION-legacy.zip. Returns (the copies, what was left out and why)."""
+    per_platform = {"animkit_io-%s-%s.zip" % (version, p): "the %s extension" % p for p in EXTENSION_PLATFORM.values()}
+    single = "animkit_io-%s.zip" % version
+    wanted = dict(per_platform)
+    if not any(os.path.isfile(os.path.join(build_dir, n)) for n in per_platform) and \
+            os.path.isfile(os.path.join(build_dir, single)):
+        wanted = {single: "the extension"}
+    wanted[PACKAGE_LEGACY] = "the legacy add-on"
     copied, skipped = [], []
-    for name in found:
+    for name, what in wanted.items():
         src = os.path.join(build_dir, name)
-        if fresh_after and os.path.getmtime(src) < os.path.getmtime(fresh_after):
-            skipped.append("%s is from an earlier `make blender-addon` (it did not write it this time)" % src)
+        dest = os.path.join(out, "animkit_io-%s-legacy.zip" % version if name == PACKAGE_LEGACY else name)
+        if not os.path.isfile(src):
+            skipped.append("%s: no %s (make blender-addon writes it)" % (what, src))
             continue
-        fd, tmp = tempfile.mkstemp(prefix="." + name + "-", dir=out)
+        if fresh_after and os.path.getmtime(src) < os.path.getmtime(fresh_after):
+            skipped.append("%s: %s is from an earlier `make blender-addon` (it did not write it this time)"
+                           % (what, src))
+            continue
+        fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(dest) + "-", dir=out)
         os.close(fd)
         try:
             shutil.copyfile(src, tmp)
             os.chmod(tmp, 0o644)
-            os.replace(tmp, os.path.join(out, name))
+            os.replace(tmp, dest)
         finally:
             if os.path.exists(tmp):
                 os.remove(tmp)
-        copied.append(os.path.join(out, name))
-    for name in names + ["animkit_io-%s.zip" % version]:
+        copied.append(dest)
+    for name in list(per_platform) + [single, "animkit_io-%s-legacy.zip" % version]:
         stale = os.path.join(out, name)
         if stale not in copied and os.path.exists(stale):
             os.remove(stale)
-    if not found:
-        skipped.append("no Blender extension in %s (make blender-addon writes them)" % build_dir)
     return copied, skipped
 
 
@@ -207,7 +218,7 @@ def main():
             copied, skipped = copy_extensions(out, build_dir, version, args.fresh_after)
             for path in copied:
                 print("wrote %s (%d bytes)" % (path, os.path.getsize(path)))
-            left_out += ["an extension: " + s for s in skipped]
+            left_out += skipped
     except (DistError, check_package.PackageError, licences.LicenceError, OSError) as e:
         print("dist: %s" % e, file=sys.stderr)
         return 1
