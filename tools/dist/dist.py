@@ -139,11 +139,13 @@ def executable_problem(platform, exe):
     return None
 
 
-def copy_extensions(out, build_dir, version, fresh_after):
+def copy_extensions(out, build_dir, version, fresh_after, not_built=()):
     """Copies what `make blender-addon` wrote: the extension of each platform (or the one
     extension of a build without platforms) and the legacy add-on for Blender 3.4 to 4.1,
-    as animkit_io-VERSION-legacy.zip. Returns (the copies, what was left out and why)."""
+    as animkit_io-VERSION-legacy.zip; not the extension of a platform in NOT_BUILT (its
+    executable would be an old one). Returns (the copies, what was left out and why)."""
     per_platform = {"animkit_io-%s-%s.zip" % (version, p): "the %s extension" % p for p in EXTENSION_PLATFORM.values()}
+    unbuilt = {"animkit_io-%s-%s.zip" % (version, EXTENSION_PLATFORM[p]) for p in not_built}
     single = "animkit_io-%s.zip" % version
     wanted = dict(per_platform)
     if not any(os.path.isfile(os.path.join(build_dir, n)) for n in per_platform) and \
@@ -154,6 +156,9 @@ def copy_extensions(out, build_dir, version, fresh_after):
     for name, what in wanted.items():
         src = os.path.join(build_dir, name)
         dest = os.path.join(out, "animkit_io-%s-legacy.zip" % version if name == PACKAGE_LEGACY else name)
+        if name in unbuilt:
+            skipped.append("%s: its CLI did not build" % what)
+            continue
         if not os.path.isfile(src):
             skipped.append("%s: no %s (make blender-addon writes it)" % (what, src))
             continue
@@ -215,7 +220,7 @@ def main():
             for line in lines:
                 print("  " + line)
         if not args.only:
-            copied, skipped = copy_extensions(out, build_dir, version, args.fresh_after)
+            copied, skipped = copy_extensions(out, build_dir, version, args.fresh_after, args.not_built)
             for path in copied:
                 print("wrote %s (%d bytes)" % (path, os.path.getsize(path)))
             left_out += skipped
