@@ -30,6 +30,7 @@ CONFIGURE_RELEASE = cmake -S . -B $(BUILD)/release $(call generator,$(BUILD)/rel
 .PHONY: python
 .PHONY: windows deps-windows
 .PHONY: blender-addon blender-formats test-blender-4 test-blender-5
+.PHONY: dist
 
 all: build
 
@@ -140,6 +141,20 @@ install: build
 # the Linux one from `make build`, the Windows one from `make windows` (left out when absent).
 blender-addon:
 	python3 tools/blender-addon.py $(BUILD) --linux-cli $(CLI) --windows-cli $(BUILD)/windows/tools/animkit/animkit.exe
+
+# The release (docs/install.md): $(BUILD)/dist/animkit-VERSION-windows-x64.zip and
+# animkit-VERSION-linux-x64.tar.gz (the CLI, README.md, LICENSE and licences/, the texts of
+# the libraries inside it: tools/dist/licences.py) and the Blender extensions. Without a
+# Windows CLI (`make windows` failed: no MinGW-w64 toolchain) the rest is still written, and
+# tools/dist/dist.py says what it left out.
+dist: deps-build
+	$(CONFIGURE_RELEASE) $(CMAKE_FLAGS)
+	cmake --build $(BUILD)/release -j $(JOBS) --target animkit_cli
+	@touch $(BUILD)/.dist-started
+	@windows=; if ! $(MAKE) --no-print-directory windows; then \
+	  echo "dist: make windows failed: no Windows package"; windows="--not-built windows-x64"; fi; \
+	  $(MAKE) --no-print-directory blender-addon && \
+	  python3 tools/dist/dist.py $(BUILD)/dist --build-dir $(BUILD) --fresh-after $(BUILD)/.dist-started $$windows
 
 # The add-on's table of formats, options and limits, from the library (a test checks it).
 blender-formats: build

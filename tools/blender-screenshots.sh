@@ -16,10 +16,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat > "$work/inside.sh" <<INSIDE
 set +e
+# Blender's user folders (preferences, installed extensions) in the run's own folder.
+export BLENDER_USER_RESOURCES=$work/user BLENDER_USER_CONFIG=$work/user/config \
+       BLENDER_USER_SCRIPTS=$work/user/scripts BLENDER_USER_DATAFILES=$work/user/datafiles
 Xvfb :77 -screen 0 1600x900x24 >/dev/null 2>&1 &
 xpid=\$!
 trap 'kill \$xpid 2>/dev/null' EXIT
-blender -b --factory-startup --python-expr "import bpy; bpy.ops.wm.save_as_mainfile(filepath='$work/empty.blend')" >/dev/null
+blender -b --factory-startup --python-expr "import bpy; bpy.ops.wm.save_as_mainfile(filepath='$work/empty.blend'); bpy.ops.wm.save_userpref()" >/dev/null
 DISPLAY=:77 timeout 300 blender --factory-startup "$work/empty.blend" --python "$checkout/tests/blender/screenshot_docs.py" -- \
   --cli "$cli" --out "$out" --shot "$shot" --file "$file" ${model:+--model "$model"} ${clip:+--clip "$clip"} \
   ${bone:+--bone "$bone"} --frame "$frame"; echo "ui rc=\$?"

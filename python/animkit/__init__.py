@@ -9,7 +9,11 @@ A thin layer over the animkit C++ library (the one the `animkit` command runs):
 
 Time is in seconds, rotations are quaternions x, y, z, w, transforms are local
 (parent-relative) unless a clip's space is 'model'. Reference: docs/python.md.
+
+Licence: GPL-3.0-or-later (the LICENSE file of animkit).
 """
+
+__license__ = "GPL-3.0-or-later"
 
 from ._animkit import (
     Clip,

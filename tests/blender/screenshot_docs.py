@@ -9,7 +9,9 @@
 #
 # Shots: "graph" (the Animation workspace: the clip's F-curves of one bone in the
 # Graph Editor, the posed character in the viewport), "import" (File > Import's dialog
-# with the format's options).
+# with the format's options); docs/install.md's: "install-menu" (Preferences > Get
+# Extensions with its menu open on Install from Disk), "installed" (FILE, the extension,
+# installed as Install from Disk does, in the Add-ons list with its preferences open).
 
 import os
 import subprocess
@@ -33,13 +35,20 @@ def parse_args():
 ARGS = parse_args()
 
 
-def grab(name):
-    """The whole X screen as docs/images/NAME (xwd, then netpbm's converters)."""
+def grab(name, box=None):
+    """The whole X screen as docs/images/NAME (xwd, then netpbm's converters), or only the
+    part BOX (an area of the main window) covers."""
     out = os.path.join(ARGS["out"], name)
     tmp = out + ".part"
     with open(tmp, "wb") as f:
         xwd = subprocess.Popen(["xwd", "-root", "-silent"], stdout=subprocess.PIPE)
         pnm = subprocess.Popen(["xwdtopnm"], stdin=xwd.stdout, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        if box is not None:
+            screen = bpy.context.window_manager.windows[0]  # the main window fills the screen
+            top = screen.height - box.y - box.height  # Blender counts y from the bottom
+            pnm = subprocess.Popen(["pnmcut", "-left", str(box.x), "-top", str(top),
+                                    "-width", str(box.width), "-height", str(box.height)],
+                                   stdin=pnm.stdout, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         subprocess.run(["pnmtopng"], stdin=pnm.stdout, stdout=f, check=True)
     os.replace(tmp, out)
     print("screenshot:", out, flush=True)
@@ -145,6 +154,75 @@ def step(work, then=None, wait=1.0):
 STATE = {}
 
 
+def preferences():
+    """The main window and its Preferences area."""
+    window = bpy.context.window_manager.windows[0]
+    found = next((a for a in window.screen.areas if a.type == "PREFERENCES"), None)
+    if found is None:
+        raise RuntimeError("no Preferences area")
+    return window, found
+
+
+def run_preferences():
+    """Edit > Preferences > Get Extensions as offline (the choice a fresh Blender asks for
+    first: "Continue Offline"), the online repository off (offline it only shows an alert).
+    Shown in the main window's largest area (the Preferences window's own content: Edit >
+    Preferences opens it in a window Blender places partly off an X screen without a
+    window manager)."""
+    extensions = bpy.context.preferences.extensions
+    extensions.use_online_access_handled = True
+    for repo in extensions.repos:
+        if repo.use_remote_url:
+            repo.enabled = False
+    bpy.context.preferences.active_section = "EXTENSIONS"
+    biggest = max(bpy.context.window.screen.areas, key=lambda a: a.width * a.height)
+    biggest.type = "PREFERENCES"
+
+
+def open_install_menu():
+    """The Extensions menu (the arrow at the header's right) opened beside its button (so
+    that the button and the whole menu are in the picture)."""
+    window, prefs = preferences()
+    region = next(r for r in prefs.regions if r.type == "WINDOW")
+    STATE["button"] = (region.x + region.width - 120, region.y + region.height - 45)
+    window.cursor_warp(*STATE["button"])
+    with bpy.context.temp_override(window=window, area=prefs, region=region):
+        bpy.ops.wm.call_menu(name="USERPREF_MT_extensions_settings")
+
+
+def point_at_install():
+    """The pointer on the menu's Install from Disk item (the last: the menu's first item
+    opens under the pointer, the items a row apart)."""
+    window, _ = preferences()
+    x, y = STATE["button"]
+    window.cursor_warp(x, y - int(INSTALL_ITEM_ROWS * 20 * bpy.context.preferences.system.ui_scale))
+
+
+# Install from Disk's row in USERPREF_MT_extensions_settings below its first (Blender 5.2):
+# Visit Extensions Platform, a separator, Check for Updates, Refresh Local, a separator,
+# Install Available Updates, Install from Disk.
+INSTALL_ITEM_ROWS = 5
+
+
+def show_installed():
+    """FILE installed into the user repository (what Install from Disk runs), then the
+    Add-ons section searched for it, its entry expanded."""
+    window, prefs = preferences()
+    region = next(r for r in prefs.regions if r.type == "WINDOW")
+    with bpy.context.temp_override(window=window, area=prefs, region=region):
+        result = bpy.ops.extensions.package_install_files(filepath=ARGS["file"], repo="user_default",
+                                                          enable_on_install=True)
+    if "FINISHED" not in result:
+        raise RuntimeError("Install from Disk of %s: %s" % (ARGS["file"], result))
+    module = "bl_ext.user_default.animkit_io"
+    if module not in bpy.context.preferences.addons:
+        raise RuntimeError("%s is not enabled after the install" % module)
+    bpy.context.preferences.active_section = "ADDONS"
+    bpy.context.window_manager.addon_search = "animkit"
+    with bpy.context.temp_override(window=window, area=prefs, region=region):
+        bpy.ops.preferences.addon_expand(module=module)
+
+
 def run_import():
     STATE["arm"] = import_file()
     if ARGS["shot"] == "graph":
@@ -156,14 +234,30 @@ def run_layout():
         show_curves(STATE["arm"])
 
 
+
+def chain(works, last):
+    """Runs WORKS one after the other (a second apart), then LAST two seconds on."""
+    then = step(lambda: None, last, 2.0)
+    for work in reversed(works):
+        then = step(work, then)
+    return then
+
+
+INSTALL_SHOTS = {"install-menu": [open_install_menu, point_at_install], "installed": [show_installed]}
+
+
 def run():
-    step(run_import, step(run_layout, step(lambda: None, lambda: finish(ARGS["shot"]), 2.0)))()
+    shot = ARGS["shot"]
+    if shot in INSTALL_SHOTS:
+        chain([run_preferences] + INSTALL_SHOTS[shot], lambda: finish(shot))()
+    else:
+        chain([run_import, run_layout], lambda: finish(shot))()
     return None
 
 
 def finish(shot):
     bpy.ops.wm.redraw_timer(type="DRAW_WIN_SWAP", iterations=2)
-    grab("blender5-%s.png" % shot)
+    grab("blender5-%s.png" % shot, preferences()[1] if shot in INSTALL_SHOTS else None)
     os._exit(0)
 
 
