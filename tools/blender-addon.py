@@ -178,29 +178,33 @@ def platform_manifest(platform):
     return text[:at].rstrip("\n") + "\n" + line + "\n" + text[at:]
 
 
-def write_licences(folder, platform):
+def write_licences(folder, platform, made=""):
     """The project's licence and those of the libraries inside the platform's executable
-    (tools/dist/licences.py); their names relative to `folder`."""
-    if not os.path.isfile(LICENCES):
+    (tools/dist/licences.py, or the folder `made` it wrote earlier: a Blender root has not
+    the Debian packages whose texts it copies); their names relative to `folder`."""
+    if made:
+        shutil.copytree(made, folder, dirs_exist_ok=True)
+    elif not os.path.isfile(LICENCES):
         print("no %s: the %s extension carries no licence texts" % (os.path.relpath(LICENCES, ROOT), platform))
         return []
-    proc = subprocess.run([sys.executable, LICENCES, folder, "--platform", platform], stdin=subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300, check=False)
-    if proc.returncode != 0:
-        raise BuildError("%s --platform %s failed (exit %d):\n%s"
-                         % (LICENCES, platform, proc.returncode, proc.stdout.decode("utf-8", "replace").strip()))
+    else:
+        proc = subprocess.run([sys.executable, LICENCES, folder, "--platform", platform], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300, check=False)
+        if proc.returncode != 0:
+            raise BuildError("%s --platform %s failed (exit %d):\n%s"
+                             % (LICENCES, platform, proc.returncode, proc.stdout.decode("utf-8", "replace").strip()))
     names = []
     for top, dirs, files in os.walk(folder):
         names += [os.path.relpath(os.path.join(top, f), folder).replace(os.sep, "/") for f in files]
     return sorted(names)
 
 
-def stage(work, platform, exe):
+def stage(work, platform, exe, licences_made=""):
     """The folder Blender builds a platform's extension from: the add-on's files, the
     manifest with its platform, bin/ with the executable (mode 0755) and the licence texts.
     Returns (folder, the names of what was added to the add-on's files)."""
     folder = os.path.join(work, "source-" + platform)
-    licences = write_licences(folder, platform)
+    licences = write_licences(folder, platform, licences_made)
     for path, name in source_files():
         target = os.path.join(folder, *name.split("/"))
         os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -217,13 +221,13 @@ def stage(work, platform, exe):
     return folder, set(licences) | {bundled}
 
 
-def build_extension(out, version, platform, exe):
+def build_extension(out, version, platform, exe, licences_made=""):
     """Runs Blender's own build on the platform's staged folder; returns the zip, or None
     (with the reason printed) when no Blender >= 4.2 could run."""
     target = os.path.join(out, extension_name(version, platform))
     work = tempfile.mkdtemp(prefix=".animkit_io-extension-", dir=out)
     try:
-        src, extra = stage(work, platform, exe)
+        src, extra = stage(work, platform, exe, licences_made)
         dest = os.path.join(work, "out")
         os.makedirs(dest)
         argv, where = extension_command(src, dest)
@@ -309,6 +313,8 @@ def main():
     parser.add_argument("--only", choices=("legacy", "extension"), help="build the legacy zip or the extensions")
     parser.add_argument("--linux-cli", default=DEFAULT_EXECUTABLES["linux-x64"], help="the Linux animkit executable")
     parser.add_argument("--windows-cli", default=DEFAULT_EXECUTABLES["windows-x64"], help="the Windows animkit.exe")
+    parser.add_argument("--linux-licences", default="",
+                        help="a folder tools/dist/licences.py --platform linux-x64 wrote, used as it is")
     parser.add_argument("--self-contained", action="store_true",
                         help="fail when the Linux animkit needs shared libraries besides glibc's (a release)")
     args = parser.parse_args()
@@ -338,7 +344,8 @@ def main():
                 continue
             if platform.startswith("linux-"):
                 check_self_contained(exe, args.self_contained)
-            extension, extra = build_extension(out, version, platform, exe)
+            made = args.linux_licences if platform == "linux-x64" else ""
+            extension, extra = build_extension(out, version, platform, exe, made)
             if extension is None:
                 break
             check_zip(extension, "", manifest=True, extra=extra, platform=platform)

@@ -9,7 +9,6 @@ Run over a build folder (`check_unity_batches.py BUILD_DIR`), it lists every fil
 function, type, alias and constant named in more than one file of a batch.
 """
 import collections
-import glob
 import os
 import re
 import sys
@@ -108,7 +107,13 @@ def local_names(path):
 
 
 def batches(build_dir):
-    for unity in sorted(glob.glob(os.path.join(build_dir, "**", "Unity", "unity_*.cxx"), recursive=True)):
+    """Every batch CMake wrote under build_dir. The walk follows no symbolic link: a test's
+    Wine prefix in the build folder links its Z: drive to /."""
+    found = []
+    for folder, dirs, files in os.walk(build_dir):
+        if os.path.basename(folder) == "Unity":
+            found += [os.path.join(folder, f) for f in files if re.fullmatch(r"unity_\d+_cxx\.cxx", f)]
+    for unity in sorted(found):
         sources = re.findall(r'#include\s+"([^"]+)"', open(unity, encoding="utf-8").read())
         yield unity, sources
 

@@ -2,7 +2,7 @@
 # The add-on's package as a user gets it (ctest's BlenderPackage.legacy, Blender4.package,
 # Blender5.package, Blender4.package_legacy, Blender5.package_legacy; docs/blender.md):
 #
-#   package_test.sh --kind legacy|extension [--blender EXE] --source CHECKOUT --cli ANIMKIT --out DIR
+#   package_test.sh --kind legacy|extension [--blender EXE] --source CHECKOUT --cli ANIMKIT --out DIR [--licences DIR]
 #
 # builds the package with tools/blender-addon.py (the legacy zip, or the extension with the
 # `blender` on PATH: run it inside a root with tools/run-blender.sh), installs it into a
@@ -17,13 +17,14 @@
 # root without them (a self-contained build), and says so when it does not.
 # Exit 77: skipped (no Blender of the kind).
 set -euo pipefail
-kind="" source="" cli="" out="" blender=blender
+kind="" source="" cli="" out="" licences="" blender=blender
 while [ $# -gt 0 ]; do
   case $1 in
     --kind) kind=$2; shift 2 ;;
     --blender) blender=$2; shift 2 ;;
     --source) source=$(realpath "$2"); shift 2 ;;
     --cli) cli=$(realpath "$2"); shift 2 ;;
+    --licences) licences=$(realpath "$2"); shift 2 ;;
     --out) out=$2; shift 2 ;;
     *) echo "package_test.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -59,7 +60,7 @@ case $kind in
     [ "$major" -gt 4 ] || { [ "$major" -eq 4 ] && [ "$minor" -ge 2 ]; } ||
       { echo "$blender is Blender $major.$minor: extensions need 4.2 or later: skipped"; exit 77; }
     ANIMKIT_BLENDER=$(command -v "$blender") python3 "$source/tools/blender-addon.py" "$out/pkg" --only extension \
-      --linux-cli "$cli" --windows-cli ""
+      --linux-cli "$cli" --windows-cli "" ${licences:+--linux-licences "$licences"}
     package=$(ls "$out"/pkg/animkit_io-*-linux_x64.zip)
     module=bl_ext.user_default.animkit_io
     "$blender" --command extension install-file -r user_default --enable "$package"
