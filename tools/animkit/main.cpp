@@ -352,9 +352,7 @@ int RunCurvesCommands(const CurvesCommands& c, const std::string& input, bool js
 int RunCommandLine(int argc, char** argv) {
   CLI::App app{"animkit: read, write, sample and convert game animation formats and glTF 2.0"};
   app.set_version_flag("--version", std::string("animkit ") + kVersion);
-  // Options are "--name" on every platform: "/path" is a path, also on Windows (CLI11's
-  // default there reads it as an option). Subcommands inherit it.
-  app.allow_windows_style_options(false);
+  app.allow_windows_style_options(false);  // "/path" is a path on Windows too (subcommands inherit it)
   app.require_subcommand(1);
 
   CommonArgs args;
