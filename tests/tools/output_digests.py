@@ -45,6 +45,7 @@ ENCODABLE = {".anm", ".anc", ".anim", ".anb", ".mset", ".motion", ".canm"}
 
 
 KEEP = None  # --outputs: the folder every digested output is also written to
+VERBS = None  # --verbs: the outputs to make (None: all)
 
 
 def digest(data: bytes) -> str:
@@ -92,6 +93,8 @@ def file_outputs(cli, key, path, scratch, out):
     stem, ext = os.path.splitext(name)
 
     def record(what, args, files=()):
+        if VERBS is not None and what not in VERBS:
+            return None
         code, stdout, stderr = run(cli, args, work)
         parts = [str(code).encode(), stdout, scrub(stderr, work)]
         for f in files:
@@ -147,6 +150,8 @@ def folder_outputs(cli, key, folder, scratch, out):
     shutil.copytree(folder, source)
     for verb, args in (("convert", ["convert", "IN", "OUT", "--to", "glb", "-j", "1"]),
                        ("preview", ["preview", "IN", "-o", "OUT"])):
+        if VERBS is not None and verb + "-folder" not in VERBS:
+            continue
         target = os.path.join(scratch, "OUT")
         shutil.rmtree(target, ignore_errors=True)
         code, stdout, stderr = run(cli, args, scratch)
@@ -168,7 +173,14 @@ def main():
     ap.add_argument("--parts", action="store_true", help="list the folders, one per line, and stop")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="inputs run at once (each in its own folder)")
     ap.add_argument("--outputs", help="keep every output's bytes in this folder, named by digest")
+    ap.add_argument("--verbs", help="only these outputs, comma-separated: info,sample,glb,back-template,"
+                    "convert-folder,... (the last word of a digest's name; a derived one needs its source's)")
     a = ap.parse_args()
+    if a.verbs:
+        global VERBS
+        VERBS = set(a.verbs.split(","))
+        if "archive-extract" in VERBS:
+            VERBS.add("archive-members")  # the extracted files, digested apart
     cli = command_prefix(a.cli)
     if a.outputs:
         global KEEP
@@ -199,6 +211,9 @@ def main():
     tasks += [(folder_outputs, label + "/" + sub, os.path.join(root, sub))
               for label, root in roots for sub in sorted(os.listdir(root))
               if os.path.isdir(os.path.join(root, sub)) and (not a.part or a.part == label + "/" + sub)]
+    if a.jobs > 1:  # the largest inputs first, so that no core waits alone on one at the end
+        tasks.sort(key=lambda t: -sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(t[2]) for f in fs)
+                   if os.path.isdir(t[2]) else -os.path.getsize(t[2]))
     with tempfile.TemporaryDirectory() as scratch:
         def task(index):
             make, key, path = tasks[index]
@@ -215,6 +230,8 @@ def main():
         print(f"recorded {len(out)} digests in {a.record}")
         return 0
     recorded = json.load(open(a.record))
+    if VERBS is not None:
+        recorded = {k: v for k, v in recorded.items() if k.split(" ")[-1] in VERBS}
     if a.part:
         recorded = {k: v for k, v in recorded.items() if part_of(k) == a.part}
     failed, compared, skipped = [], 0, 0
