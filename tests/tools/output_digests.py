@@ -61,8 +61,15 @@ def command_prefix(text):
     return [os.path.abspath(w) if os.path.isfile(w) else w for w in shlex.split(text)]
 
 
+TIMEOUT = 600  # --timeout: seconds a run may take before it counts as hung (an output: "timeout")
+
+
 def run(cli, args, cwd):
-    p = subprocess.run([*cli, *args], cwd=cwd, capture_output=True, timeout=600)
+    try:
+        p = subprocess.run([*cli, *args], cwd=cwd, capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        print(f"timed out after {TIMEOUT} s: {shlex.join(args)} in {cwd}", file=sys.stderr)
+        return "timeout", b"", b""
     return p.returncode, p.stdout, p.stderr
 
 
@@ -164,6 +171,7 @@ def part_of(key):
 
 
 def main():
+    global KEEP, TIMEOUT, VERBS
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--update", action="store_true")
@@ -175,15 +183,15 @@ def main():
     ap.add_argument("--outputs", help="keep every output's bytes in this folder, named by digest")
     ap.add_argument("--verbs", help="only these outputs, comma-separated: info,sample,glb,back-template,"
                     "convert-folder,... (the last word of a digest's name; a derived one needs its source's)")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds one run may take (then: 'timeout')")
     a = ap.parse_args()
+    TIMEOUT = a.timeout
     if a.verbs:
-        global VERBS
         VERBS = set(a.verbs.split(","))
         if "archive-extract" in VERBS:
             VERBS.add("archive-members")  # the extracted files, digested apart
     cli = command_prefix(a.cli)
     if a.outputs:
-        global KEEP
         KEEP = os.path.abspath(a.outputs)
         os.makedirs(KEEP, exist_ok=True)
     fixtures = os.path.abspath(os.path.join(SOURCE, "..", "shared", "fixtures"))

@@ -76,7 +76,8 @@ class Runner:
         self.prefix, self.env, self.wine, self.drive_c = prefix, env, wine, drive_c
 
     def run(self, args, cwd=None):
-        p = subprocess.run([*self.prefix, *args], cwd=cwd, env=self.env, capture_output=True, timeout=600)
+        p = subprocess.run([*self.prefix, *args], cwd=cwd, env=self.env, capture_output=True, timeout=300,
+                           stdin=subprocess.DEVNULL)  # an inherited stdin can hang a Wine process
         return p.returncode, p.stdout, p.stderr
 
     def spell(self, path, form):
@@ -101,7 +102,8 @@ def spelled(data, pairs):
     for posix, windows in sorted(pairs, key=lambda p: -len(p[0])):
         if posix == windows:
             continue
-        data = data.replace(json.dumps(posix)[1:-1].encode(), json.dumps(windows, ensure_ascii=False)[1:-1].encode())
+        # A path that opens a JSON string is the JSON value (its backslashes escaped); elsewhere text.
+        data = data.replace(b'"' + posix.encode(), json.dumps(windows, ensure_ascii=False)[:-1].encode())
         data = data.replace(posix.encode(), windows.encode())
     return data
 
@@ -153,7 +155,7 @@ def path_cases(win, linux, work, report):
         return w_args
 
     # The sample JSON, from each path form: stdout equal byte for byte, no path mapped.
-    for form in ("z", "zslash", "posix"):
+    for form in ("z", "zslash", "posix"):  # posix: /work/..., a path from the current drive's root
         compare(f"sample ({form})", ["sample", anb], form, mapped=False)
     compare("sample (C: drive)", ["sample", c_anb], "c", mapped=False)
     rel = os.path.relpath(anb, root)
@@ -230,11 +232,16 @@ def start_wine(env):
     """One persistent wineserver; the prefix made once (kept in the build folder)."""
     prefix = env["WINEPREFIX"]
     ready = os.path.join(prefix, ".animkit-ready")
-    subprocess.run(["wineserver", "-p"], env=env, check=True)
     if not os.path.exists(ready):
         shutil.rmtree(prefix, ignore_errors=True)
-        t = time.monotonic()
-        subprocess.run(["wineboot", "-i"], env=env, check=True, capture_output=True)
+    os.makedirs(prefix, exist_ok=True)  # the server runs in it
+    # The server and the services the first Wine process starts outlive it: started here with
+    # no pipe of ours open, or a later run's captured stdout never reaches its end.
+    quiet = dict(env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["wineserver", "-p"], **quiet)  # status 2: one runs already, which serves as well
+    t = time.monotonic()
+    subprocess.run(["wineboot", "-i" if not os.path.exists(ready) else "-r"], check=True, **quiet)
+    if not os.path.exists(ready):
         open(ready, "w").close()
         print(f"Wine prefix made in {time.monotonic() - t:.1f} s: {prefix}")
     return os.path.join(prefix, "drive_c")
@@ -242,7 +249,7 @@ def start_wine(env):
 
 def digests(cli, args, jobs, report, what):
     t = time.monotonic()
-    p = subprocess.run([sys.executable, DIGESTS, "--cli", cli, "-j", str(jobs), *args],
+    p = subprocess.run([sys.executable, DIGESTS, "--cli", cli, "-j", str(jobs), "--timeout", "300", *args],
                        capture_output=True, text=True)
     lines = p.stdout.strip().splitlines()
     for line in lines[:-1]:
