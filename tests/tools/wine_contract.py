@@ -24,6 +24,7 @@ Linux CLI in place of Wine (to test this script where no exe is).
 import argparse
 import hashlib
 import json
+import re
 import os
 import shlex
 import shutil
@@ -99,13 +100,16 @@ class Runner:
 def spelled(data, pairs):
     """Linux output with each POSIX path replaced by its spelling in the Windows run (raw and
     JSON-escaped): what the Windows CLI prints, as paths echo the argument as given."""
-    for posix, windows in sorted(pairs, key=lambda p: -len(p[0])):
-        if posix == windows:
-            continue
+    table = {}
+    for posix, windows in pairs:
         # A path that opens a JSON string is the JSON value (its backslashes escaped); elsewhere text.
-        data = data.replace(b'"' + posix.encode(), json.dumps(windows, ensure_ascii=False)[:-1].encode())
-        data = data.replace(posix.encode(), windows.encode())
-    return data
+        table[b'"' + posix.encode()] = json.dumps(windows, ensure_ascii=False)[:-1].encode()
+        table.setdefault(posix.encode(), windows.encode())
+    if not table:
+        return data
+    # One pass, the longest first: a Windows spelling may hold its POSIX path (Z:/work/...).
+    pattern = re.compile(b"|".join(re.escape(k) for k in sorted(table, key=len, reverse=True)))
+    return pattern.sub(lambda m: table[m.group(0)], data)
 
 
 def first_difference(a, b):
@@ -133,6 +137,9 @@ def path_cases(win, linux, work, report):
         paths = [x for x in args if x.startswith("/")]
         pairs = [(p, win.spell(p, form)) for p in paths] + [(os.path.dirname(p), win.spell(os.path.dirname(p), form))
                                                            for p in paths]
+        # A path the CLI makes (a companion beside the input) is the argument's folder as given
+        # joined to the name by the platform's separator.
+        pairs += [(d + "/", w + ("\\" if win.wine else "/")) for d, w in pairs[len(paths):]]
         w_args = [dict(pairs).get(x, x) for x in args]
         results = {}
         for name, runner, run_args in (("linux", linux, args), ("windows", win, w_args)):
@@ -141,6 +148,9 @@ def path_cases(win, linux, work, report):
                     os.remove(o)
             code, out, err = runner.run(run_args, cwd=cwd)
             files = [open(o, "rb").read() if os.path.exists(o) else None for o in outputs]
+            if mapped and name == "linux":  # a JSON output holds paths as stdout does
+                files = [spelled(f, pairs) if f is not None and o.endswith(".json") else f
+                         for o, f in zip(outputs, files)]
             results[name] = (code, out, err, files)
         lc, lo, le, lf = results["linux"]
         wc, wo, we, wf = results["windows"]
@@ -156,11 +166,13 @@ def path_cases(win, linux, work, report):
 
     # The sample JSON, from each path form: stdout equal byte for byte, no path mapped.
     for form in ("z", "zslash", "posix"):  # posix: /work/..., a path from the current drive's root
-        compare(f"sample ({form})", ["sample", anb], form, mapped=False)
-    compare("sample (C: drive)", ["sample", c_anb], "c", mapped=False)
+        compare(f"sample ({form})", ["sample", anb], form)
+    compare("sample (C: drive)", ["sample", c_anb], "c")
     rel = os.path.relpath(anb, root)
+    sep = "\\" if win.wine else "/"
     code_l, out_l, _ = linux.run(["sample", rel], cwd=root)
-    code_w, out_w, _ = win.run(["sample", rel.replace("/", "\\") if win.wine else rel], cwd=root)
+    code_w, out_w, _ = win.run(["sample", rel.replace("/", sep)], cwd=root)
+    out_l = spelled(out_l, [(rel, rel.replace("/", sep)), (os.path.dirname(rel) + "/", os.path.dirname(rel) + sep)])
     report.check("sample (relative, backslashes): stdout", code_l == code_w == 0 and out_l == out_w,
                  first_difference(out_l, out_w))
     compare("info --json (Z:)", ["info", anb, "--json"], "z")
