@@ -19,16 +19,22 @@ change, without committing digests of third-party files:
 
   output_digests.py --cli OLD --real --record /tmp/real.json --update
   output_digests.py --cli NEW --real --record /tmp/real.json
+
+`--cli` is a command prefix, so the same outputs check another build of the CLI, e.g. the
+Windows one under Wine (tests/tools/wine_contract.py): `--cli "wine animkit.exe" -j 2`.
+`--outputs DIR` also keeps every output's bytes (DIR/<digest>), to show what differs.
 """
 
 import argparse
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -38,13 +44,40 @@ SKIP = {".md", ".json", ".txt", ".dds"}  # .dds: textures the EDF models name, n
 ENCODABLE = {".anm", ".anc", ".anim", ".anb", ".mset", ".motion", ".canm"}
 
 
+KEEP = None  # --outputs: the folder every digested output is also written to
+VERBS = None  # --verbs: the outputs to make (None: all)
+
+
 def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:32]
+    d = hashlib.sha256(data).hexdigest()[:32]
+    if KEEP:
+        with open(os.path.join(KEEP, d), "wb") as f:
+            f.write(data)
+    return d
+
+
+def command_prefix(text):
+    """The CLI as a command prefix: 'build/animkit' or 'wine build/animkit.exe' (files made absolute)."""
+    return [os.path.abspath(w) if os.path.isfile(w) else w for w in shlex.split(text)]
+
+
+TIMEOUT = 600  # --timeout: seconds a run may take before it counts as hung (an output: "timeout")
 
 
 def run(cli, args, cwd):
-    p = subprocess.run([cli, *args], cwd=cwd, capture_output=True, timeout=600)
+    try:
+        p = subprocess.run([*cli, *args], cwd=cwd, capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        print(f"timed out after {TIMEOUT} s: {shlex.join(args)} in {cwd}", file=sys.stderr)
+        return "timeout", b"", b""
     return p.returncode, p.stdout, p.stderr
+
+
+def scrub(stderr, folder):
+    """The scratch folder's path, as the CLI may print it (POSIX, or Wine's Z: drive), made <in>."""
+    for form in (folder, "Z:" + folder.replace("/", "\\")):
+        stderr = stderr.replace(form.encode(), b"<in>")
+    return stderr
 
 
 def inputs(roots):
@@ -67,8 +100,10 @@ def file_outputs(cli, key, path, scratch, out):
     stem, ext = os.path.splitext(name)
 
     def record(what, args, files=()):
+        if VERBS is not None and what not in VERBS:
+            return None
         code, stdout, stderr = run(cli, args, work)
-        parts = [str(code).encode(), stdout, stderr.replace(work.encode(), b"<in>")]
+        parts = [str(code).encode(), stdout, scrub(stderr, work)]
         for f in files:
             fp = os.path.join(work, f)
             parts.append(open(fp, "rb").read() if os.path.exists(fp) else b"<none>")
@@ -92,6 +127,27 @@ def file_outputs(cli, key, path, scratch, out):
         record("back-template", ["convert", glb, back, "--template", name, "-v"], [back])
         extras = "extras-" + stem + ext
         record("back-extras", ["convert", glb, extras, "-v"], [extras])
+    # Archives (EDF RAB) and stored curves (KH2); every other file's error is an output too.
+    record("archive-list", ["archive", "list", name, "--json"])
+    if record("archive-extract", ["archive", "extract", name, "-o", "members"]) == 0:
+        out[key + " archive-members"] = tree_digest(os.path.join(work, "members"))
+    record("curves-text", ["curves", name])
+    if record("curves", ["curves", name, "--json", "-o", "curves.json"], ["curves.json"]) == 0:
+        replaced = "replaced-" + name
+        record("curves-replace", ["curves-replace", name, "curves.json", "-o", replaced], [replaced])
+
+
+def tree_digest(target, code=None):
+    """Every file under target, by relative path and bytes."""
+    parts = [] if code is None else [str(code).encode()]
+    for d, dirs, files in os.walk(target):
+        dirs.sort()
+        for f in sorted(files):
+            if f.startswith(".animkit-run-"):
+                continue
+            fp = os.path.join(d, f)
+            parts += [os.path.relpath(fp, target).replace(os.sep, "/").encode(), open(fp, "rb").read()]
+    return digest(b"\0".join(parts))
 
 
 def folder_outputs(cli, key, folder, scratch, out):
@@ -101,18 +157,12 @@ def folder_outputs(cli, key, folder, scratch, out):
     shutil.copytree(folder, source)
     for verb, args in (("convert", ["convert", "IN", "OUT", "--to", "glb", "-j", "1"]),
                        ("preview", ["preview", "IN", "-o", "OUT"])):
+        if VERBS is not None and verb + "-folder" not in VERBS:
+            continue
         target = os.path.join(scratch, "OUT")
         shutil.rmtree(target, ignore_errors=True)
         code, stdout, stderr = run(cli, args, scratch)
-        parts = [str(code).encode()]
-        for d, dirs, files in os.walk(target):
-            dirs.sort()
-            for f in sorted(files):
-                if f.startswith(".animkit-run-"):
-                    continue
-                fp = os.path.join(d, f)
-                parts += [os.path.relpath(fp, target).encode(), open(fp, "rb").read()]
-        out[key + " " + verb + "-folder"] = digest(b"\0".join(parts))
+        out[key + " " + verb + "-folder"] = tree_digest(target, code)
 
 
 def part_of(key):
@@ -121,6 +171,7 @@ def part_of(key):
 
 
 def main():
+    global KEEP, TIMEOUT, VERBS
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--update", action="store_true")
@@ -128,8 +179,21 @@ def main():
     ap.add_argument("--record", default=RECORD, help="the digests file (default: the committed one)")
     ap.add_argument("--part", help="one folder's outputs only, e.g. samples/kh2_bar")
     ap.add_argument("--parts", action="store_true", help="list the folders, one per line, and stop")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="inputs run at once (each in its own folder)")
+    ap.add_argument("--outputs", help="keep every output's bytes in this folder, named by digest")
+    ap.add_argument("--verbs", help="only these outputs, comma-separated: info,sample,glb,back-template,"
+                    "convert-folder,... (the last word of a digest's name; a derived one needs its source's)")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds one run may take (then: 'timeout')")
     a = ap.parse_args()
-    cli = os.path.abspath(a.cli)
+    TIMEOUT = a.timeout
+    if a.verbs:
+        VERBS = set(a.verbs.split(","))
+        if "archive-extract" in VERBS:
+            VERBS.add("archive-members")  # the extracted files, digested apart
+    cli = command_prefix(a.cli)
+    if a.outputs:
+        KEEP = os.path.abspath(a.outputs)
+        os.makedirs(KEEP, exist_ok=True)
     fixtures = os.path.abspath(os.path.join(SOURCE, "..", "shared", "fixtures"))
     roots = [("samples", os.path.join(SOURCE, "samples"))]
     have_fixtures = os.path.isdir(fixtures)
@@ -151,14 +215,22 @@ def main():
         print("--update records every part at once; leave out --part", file=sys.stderr)
         return 2
     out = {}
+    tasks = [(file_outputs, key, path) for key, path in inputs(roots) if not a.part or part_of(key) == a.part]
+    tasks += [(folder_outputs, label + "/" + sub, os.path.join(root, sub))
+              for label, root in roots for sub in sorted(os.listdir(root))
+              if os.path.isdir(os.path.join(root, sub)) and (not a.part or a.part == label + "/" + sub)]
+    if a.jobs > 1:  # the largest inputs first, so that no core waits alone on one at the end
+        tasks.sort(key=lambda t: -sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(t[2]) for f in fs)
+                   if os.path.isdir(t[2]) else -os.path.getsize(t[2]))
     with tempfile.TemporaryDirectory() as scratch:
-        for key, path in inputs(roots):
-            if not a.part or part_of(key) == a.part:
-                file_outputs(cli, key, path, scratch, out)
-        for label, root in roots:
-            for sub in sorted(os.listdir(root)):
-                if os.path.isdir(os.path.join(root, sub)) and (not a.part or a.part == label + "/" + sub):
-                    folder_outputs(cli, label + "/" + sub, os.path.join(root, sub), scratch, out)
+        def task(index):
+            make, key, path = tasks[index]
+            own = os.path.join(scratch, str(index))  # a folder each, so that tasks run side by side
+            os.mkdir(own)
+            make(cli, key, path, own, out)
+            shutil.rmtree(own, ignore_errors=True)
+        with ThreadPoolExecutor(max(1, a.jobs)) as pool:
+            list(pool.map(task, range(len(tasks))))
     if a.update:
         with open(a.record, "w") as f:
             json.dump(out, f, indent=1, sort_keys=True)
@@ -166,6 +238,8 @@ def main():
         print(f"recorded {len(out)} digests in {a.record}")
         return 0
     recorded = json.load(open(a.record))
+    if VERBS is not None:
+        recorded = {k: v for k, v in recorded.items() if k.split(" ")[-1] in VERBS}
     if a.part:
         recorded = {k: v for k, v in recorded.items() if part_of(k) == a.part}
     failed, compared, skipped = [], 0, 0
