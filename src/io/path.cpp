@@ -12,8 +12,6 @@ std::filesystem::path PathOf(std::string_view utf8) {
   return std::filesystem::path(std::u8string(utf8.begin(), utf8.end()));
 }
 
-std::string TextOf(const std::filesystem::path& path) { return FromU8(path.u8string()); }
-
-std::string GenericTextOf(const std::filesystem::path& path) { return FromU8(path.generic_u8string()); }
+std::string TextOf(const std::filesystem::path& path) { return FromU8(path.generic_u8string()); }
 
 }  // namespace animkit

@@ -62,7 +62,7 @@ class ConvertAction final : public FolderAction {
     request.run_tag = file.run_tag;
     const ConvertResult c = Convert(request);
     for (size_t w = 1; w < c.written.size(); ++w)
-      result.extra_outputs.push_back(GenericTextOf(PathOf(c.written[w].path).lexically_relative(PathOf(job_.output_dir))));
+      result.extra_outputs.push_back(TextOf(PathOf(c.written[w].path).lexically_relative(PathOf(job_.output_dir))));
     if (c.skeleton.path.empty()) result.skeleton.clear();  // a companion that did not fit, or none
     result.skeleton_use = std::string(ToString(c.skeleton_use));
     if (!c.skeleton_warning.empty()) result.warnings.push_back(c.skeleton_warning);

@@ -73,7 +73,7 @@ std::vector<std::string> ListFolder(const std::string& dir, const std::string& e
       continue;
     }
     if (!it->is_regular_file(st)) continue;
-    files.push_back(GenericTextOf(it->path().lexically_relative(root)));
+    files.push_back(TextOf(it->path().lexically_relative(root)));
   }
   if (ec) throw Error::General("cannot list the folder: " + ec.message()).InFile(dir);
   std::sort(files.begin(), files.end());
@@ -244,7 +244,7 @@ void FolderRunState::PairSkeleton(size_t i, FolderFile& file, BatchFileResult& r
   if (given.is_auto()) {
     file.companion = FindCompanion(file.input, *file.format);
     file.skeleton_path = file.companion.path;
-    if (!file.skeleton_path.empty()) r.skeleton = GenericTextOf(PathOf(file.skeleton_path).lexically_relative(in_root_));
+    if (!file.skeleton_path.empty()) r.skeleton = TextOf(PathOf(file.skeleton_path).lexically_relative(in_root_));
   } else {
     file.skeleton_path = given.path();
     file.given_skeleton = given.scene();

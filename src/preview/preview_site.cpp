@@ -91,7 +91,7 @@ class PageAction final : public FolderAction {
     const LoadedFile loaded = LoadBytes(file.bytes, file.input, file.format->id, request_.options);
     PreviewRequest page_request{file.Skeleton(), "", request_.options, AssetsUrl(file.output_path)};
     if (!file.skeleton_path.empty()) {
-      entry.skeleton = GenericTextOf(PathOf(file.skeleton_path).lexically_relative(PathOf(request_.input_dir)));
+      entry.skeleton = TextOf(PathOf(file.skeleton_path).lexically_relative(PathOf(request_.input_dir)));
     }
     const PreviewPage page = BuildPreviewPage(loaded, page_request);
     if (page.skeleton.path.empty()) entry.skeleton.clear();  // a companion that did not fit

@@ -44,7 +44,7 @@ TEST(Portable, SourcesKeepThePlatformRules) {
        "makes a path from a string directly: use PathOf() (io/path.hpp), which reads it as UTF-8"},
       {std::regex(R"(\.(string|generic_string)\(\))"),
        {},
-       "takes a path's text in the ANSI code page on Windows: use TextOf() / GenericTextOf() (io/path.hpp)"},
+       "takes a path's text in the ANSI code page on Windows: use TextOf() / TextOf() (io/path.hpp)"},
   };
   size_t checked = 0;
   for (const char* folder : {"src", "include", "tools/animkit", "python"}) {

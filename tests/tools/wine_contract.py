@@ -137,9 +137,9 @@ def path_cases(win, linux, work, report):
         paths = [x for x in args if x.startswith("/")]
         pairs = [(p, win.spell(p, form)) for p in paths] + [(os.path.dirname(p), win.spell(os.path.dirname(p), form))
                                                            for p in paths]
-        # A path the CLI makes (a companion beside the input) is the argument's folder as given
-        # joined to the name by the platform's separator.
-        pairs += [(d + "/", w + ("\\" if win.wine else "/")) for d, w in pairs[len(paths):]]
+        # A path the CLI makes (a companion beside the input) is the argument's folder joined to
+        # the name, written with '/' on every platform (io/path.hpp: TextOf).
+        pairs += [(d + "/", w.replace("\\", "/") + "/") for d, w in pairs[len(paths):]]
         w_args = [dict(pairs).get(x, x) for x in args]
         results = {}
         for name, runner, run_args in (("linux", linux, args), ("windows", win, w_args)):

@@ -13,8 +13,9 @@ namespace animkit {
 // The path a UTF-8 string names.
 std::filesystem::path PathOf(std::string_view utf8);
 
-// A path's UTF-8 text, in the platform's separators (generic: always '/').
+// A path's UTF-8 text with '/' between its parts, on Windows too (where Win32 takes '/' as
+// well as '\\'): a path animkit joins reads the same on every platform; what the user typed
+// is kept as typed.
 std::string TextOf(const std::filesystem::path& path);
-std::string GenericTextOf(const std::filesystem::path& path);
 
 }  // namespace animkit

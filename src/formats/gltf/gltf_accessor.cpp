@@ -10,7 +10,6 @@ namespace animkit::gltf {
 
 namespace {
 
-[[noreturn]] void Fail(const std::string& message) { throw Error::General(message); }
 
 int ComponentSize(int component_type) {
   switch (component_type) {
@@ -76,10 +75,10 @@ float DecodeComponent(const uint8_t* p, int component_type, bool normalized) {
 const tinygltf::Accessor& AccessorOf(const tinygltf::Model& model, int index, int expected_type, const std::string& what,
                                      std::string& name) {
   if (index < 0 || static_cast<size_t>(index) >= model.accessors.size())
-    Fail(what + " names accessor " + std::to_string(index) + ", which does not exist");
+    gltf::Fail(what + " names accessor " + std::to_string(index) + ", which does not exist");
   const tinygltf::Accessor& a = model.accessors[size_t(index)];
   name = ElementName("accessor", index) + " (" + what + ")";
-  if (a.type != expected_type) Fail(name + " must be " + TypeName(expected_type));
+  if (a.type != expected_type) gltf::Fail(name + " must be " + TypeName(expected_type));
   return a;
 }
 
@@ -97,19 +96,19 @@ std::vector<float> AccessorReader::Read(int index, int expected_type, bool float
   const tinygltf::Accessor& a = AccessorOf(model_, index, expected_type, what, name);
   const int component_size = ComponentSize(a.componentType);
   if (component_size == 0 || a.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
-    Fail(name + " has an unsupported component type " + std::to_string(a.componentType));
+    gltf::Fail(name + " has an unsupported component type " + std::to_string(a.componentType));
   const bool is_float = a.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT;
-  if (float_only && !is_float) Fail(name + " must hold floats (component type 5126)");
-  if (!is_float && !a.normalized) Fail(name + " holds integers, which must be normalized");
-  if (a.count == 0) Fail(name + " has count 0");
+  if (float_only && !is_float) gltf::Fail(name + " must hold floats (component type 5126)");
+  if (!is_float && !a.normalized) gltf::Fail(name + " holds integers, which must be normalized");
+  if (a.count == 0) gltf::Fail(name + " has count 0");
   const size_t components = static_cast<size_t>(ComponentCount(a.type));
   const size_t element_size = components * static_cast<size_t>(component_size);
 
-  if (a.bufferView < -1) Fail(name + " names buffer view " + std::to_string(a.bufferView) + ", which does not exist");
+  if (a.bufferView < -1) gltf::Fail(name + " names buffer view " + std::to_string(a.bufferView) + ", which does not exist");
   std::vector<float> out;
   if (a.bufferView < 0) {
     // No buffer view: zeros (then sparse values); bounded, as nothing in the file pays for it.
-    if (a.count > zero_fill_limit_ / components) Fail(name + " has no buffer view and too many elements");
+    if (a.count > zero_fill_limit_ / components) gltf::Fail(name + " has no buffer view and too many elements");
     out.assign(a.count * components, 0.0f);
   } else {
     size_t stride = 0;
@@ -130,8 +129,8 @@ std::vector<uint32_t> AccessorReader::ReadUnsigned(int index, int expected_type,
   if (a.normalized || (a.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
                        a.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
                        a.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT))
-    Fail(name + " must hold unsigned integers (5121, 5123 or 5125), not normalized");
-  if (a.bufferView < 0 || a.sparse.isSparse) Fail(name + " must lie in a buffer view, without a sparse part");
+    gltf::Fail(name + " must hold unsigned integers (5121, 5123 or 5125), not normalized");
+  if (a.bufferView < 0 || a.sparse.isSparse) gltf::Fail(name + " must lie in a buffer view, without a sparse part");
   if (a.count == 0) return {};
   const size_t components = static_cast<size_t>(ComponentCount(a.type));
   size_t stride = 0;
@@ -150,20 +149,20 @@ std::vector<uint32_t> AccessorReader::ReadUnsigned(int index, int expected_type,
 const uint8_t* AccessorReader::View(int view_index, size_t offset, size_t count, size_t element_size, size_t* stride,
                                     const std::string& name) const {
   if (view_index < 0 || static_cast<size_t>(view_index) >= model_.bufferViews.size())
-    Fail(name + " names buffer view " + std::to_string(view_index) + ", which does not exist");
+    gltf::Fail(name + " names buffer view " + std::to_string(view_index) + ", which does not exist");
   const tinygltf::BufferView& v = model_.bufferViews[view_index];
   const std::string view_name = ElementName("buffer view", view_index);
   if (v.buffer < 0 || static_cast<size_t>(v.buffer) >= model_.buffers.size())
-    Fail(view_name + " names buffer " + std::to_string(v.buffer) + ", which does not exist");
+    gltf::Fail(view_name + " names buffer " + std::to_string(v.buffer) + ", which does not exist");
   const size_t buffer_size = model_.buffers[v.buffer].data.size();
   if (v.byteOffset > buffer_size || v.byteLength > buffer_size - v.byteOffset)
-    Fail(view_name + " (offset " + std::to_string(v.byteOffset) + ", length " + std::to_string(v.byteLength) +
+    gltf::Fail(view_name + " (offset " + std::to_string(v.byteOffset) + ", length " + std::to_string(v.byteLength) +
          ") runs past the end of buffer " + std::to_string(v.buffer) + " (" + std::to_string(buffer_size) + " bytes)");
   *stride = v.byteStride ? v.byteStride : element_size;
-  if (*stride < element_size) Fail(view_name + " has a byte stride smaller than the elements of " + name);
+  if (*stride < element_size) gltf::Fail(view_name + " has a byte stride smaller than the elements of " + name);
   if (offset > v.byteLength || element_size > v.byteLength - offset ||
       count - 1 > (v.byteLength - offset - element_size) / *stride)
-    Fail(name + " (offset " + std::to_string(offset) + ", " + std::to_string(count) + " elements of " +
+    gltf::Fail(name + " (offset " + std::to_string(offset) + ", " + std::to_string(count) + " elements of " +
          std::to_string(element_size) + " bytes) runs past the end of " + view_name + " (" +
          std::to_string(v.byteLength) + " bytes)");
   return model_.buffers[v.buffer].data.data() + v.byteOffset + offset;
@@ -172,13 +171,13 @@ const uint8_t* AccessorReader::View(int view_index, size_t offset, size_t count,
 void AccessorReader::ApplySparse(const tinygltf::Accessor& a, size_t components, size_t element_size, int component_size,
                  std::vector<float>& out, const std::string& name) const {
   const int count = a.sparse.count;
-  if (count <= 0 || static_cast<size_t>(count) > a.count) Fail(name + " has a sparse count out of range");
-  if (a.sparse.indices.byteOffset < 0 || a.sparse.values.byteOffset < 0) Fail(name + " has a negative sparse offset");
+  if (count <= 0 || static_cast<size_t>(count) > a.count) gltf::Fail(name + " has a sparse count out of range");
+  if (a.sparse.indices.byteOffset < 0 || a.sparse.values.byteOffset < 0) gltf::Fail(name + " has a negative sparse offset");
   const int index_size = ComponentSize(a.sparse.indices.componentType);
   if (index_size == 0 || a.sparse.indices.componentType == TINYGLTF_COMPONENT_TYPE_BYTE ||
       a.sparse.indices.componentType == TINYGLTF_COMPONENT_TYPE_SHORT ||
       a.sparse.indices.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT)
-    Fail(name + " has sparse indices of an unsupported component type");
+    gltf::Fail(name + " has sparse indices of an unsupported component type");
   size_t stride = 0;
   const uint8_t* indices = View(a.sparse.indices.bufferView, static_cast<size_t>(a.sparse.indices.byteOffset),
                                 static_cast<size_t>(count), static_cast<size_t>(index_size), &stride, name + " sparse indices");
@@ -188,7 +187,7 @@ void AccessorReader::ApplySparse(const tinygltf::Accessor& a, size_t components,
   for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
     const uint8_t* p = indices + i * index_stride;
     const uint32_t target = LoadUnsigned(p, index_stride);
-    if (target >= a.count) Fail(name + " has sparse index " + std::to_string(target) + " past its count");
+    if (target >= a.count) gltf::Fail(name + " has sparse index " + std::to_string(target) + " past its count");
     for (size_t c = 0; c < components; ++c)
       out[target * components + c] =
           DecodeComponent(values + i * element_size + c * component_size, a.componentType, a.normalized);

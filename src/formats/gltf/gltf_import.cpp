@@ -21,7 +21,6 @@ using gltf::AccessorReader;
 using gltf::ElementName;
 using nlohmann::json;
 
-[[noreturn]] void Fail(const std::string& message) { throw Error::General(message); }
 
 json ParseExtras(const std::string& text) {
   if (text.empty()) return json::object();
@@ -62,9 +61,9 @@ json GetMetadata(const json& extras) {
 }
 
 std::vector<double> Doubles(const std::vector<double>& v, size_t expected, const std::string& what) {
-  if (!v.empty() && v.size() != expected) Fail(what + " must have " + std::to_string(expected) + " numbers");
+  if (!v.empty() && v.size() != expected) gltf::Fail(what + " must have " + std::to_string(expected) + " numbers");
   for (double d : v)
-    if (!std::isfinite(d)) Fail(what + " is not finite");
+    if (!std::isfinite(d)) gltf::Fail(what + " is not finite");
   return v;
 }
 
@@ -102,15 +101,15 @@ std::vector<int> NodeParents(const tinygltf::Model& model) {
   for (size_t i = 0; i < n; ++i)
     for (int child : model.nodes[i].children) {
       if (child < 0 || static_cast<size_t>(child) >= n)
-        Fail(ElementName("node", int(i)) + " lists child " + std::to_string(child) + ", which does not exist");
+        gltf::Fail(ElementName("node", int(i)) + " lists child " + std::to_string(child) + ", which does not exist");
       if (parent[child] != -1 || static_cast<size_t>(child) == i)
-        Fail(ElementName("node", child) + " has more than one parent");
+        gltf::Fail(ElementName("node", child) + " has more than one parent");
       parent[child] = static_cast<int>(i);
     }
   for (size_t i = 0; i < n; ++i) {
     size_t steps = 0;
     for (int p = parent[i]; p >= 0; p = parent[p])
-      if (++steps > n) Fail("the node hierarchy has a cycle through " + ElementName("node", int(i)));
+      if (++steps > n) gltf::Fail("the node hierarchy has a cycle through " + ElementName("node", int(i)));
   }
   return parent;
 }
@@ -123,7 +122,7 @@ Skeleton ImportSkeleton(const tinygltf::Model& model, const std::vector<int>& pa
   std::vector<int> position(n, -1);
   if (!model.skins.empty()) {
     for (int node : model.skins[0].joints) {
-      if (node < 0 || node >= n) Fail("skin 0 lists joint node " + std::to_string(node) + ", which does not exist");
+      if (node < 0 || node >= n) gltf::Fail("skin 0 lists joint node " + std::to_string(node) + ", which does not exist");
       if (position[node] >= 0) continue;  // listed twice
       position[node] = static_cast<int>(nodes.size());
       nodes.push_back(node);
@@ -214,7 +213,7 @@ Interpolation ParseInterpolation(const std::string& name, const std::string& whe
   if (name == "LINEAR" || name.empty()) return Interpolation::Linear;
   if (name == "STEP") return Interpolation::Step;
   if (name == "CUBICSPLINE") return Interpolation::Hermite;
-  Fail(where + " has unknown interpolation '" + name.substr(0, 40) + "'");
+  gltf::Fail(where + " has unknown interpolation '" + name.substr(0, 40) + "'");
 }
 
 class Importer {
@@ -258,25 +257,25 @@ class Importer {
       if (path != "translation" && path != "rotation" && path != "scale") continue;  // weights, extensions
       if (channel.target_node < 0) continue;  // targets something other than a node
       if (static_cast<size_t>(channel.target_node) >= model_.nodes.size())
-        Fail(channel_name + " targets node " + std::to_string(channel.target_node) + ", which does not exist");
+        gltf::Fail(channel_name + " targets node " + std::to_string(channel.target_node) + ", which does not exist");
       // A placeholder clip's own channel is not motion; its cameras' channels are.
       if (placeholder && model_.nodes[size_t(channel.target_node)].camera < 0) continue;
       if (channel.sampler < 0 || static_cast<size_t>(channel.sampler) >= animation.samplers.size())
-        Fail(channel_name + " names sampler " + std::to_string(channel.sampler) + ", which does not exist");
+        gltf::Fail(channel_name + " names sampler " + std::to_string(channel.sampler) + ", which does not exist");
       const tinygltf::AnimationSampler& sampler = animation.samplers[channel.sampler];
       const std::string sampler_name = where + " sampler " + std::to_string(channel.sampler);
       Interpolation interpolation = ParseInterpolation(sampler.interpolation, sampler_name);
       std::vector<float> times = reader_.Read(sampler.input, TINYGLTF_TYPE_SCALAR, true, sampler_name + " input");
       for (size_t k = 0; k < times.size(); ++k) {
-        if (!std::isfinite(times[k])) Fail(sampler_name + " key time " + std::to_string(k) + " is not finite");
-        if (k > 0 && times[k] < times[k - 1]) Fail(sampler_name + " key times decrease at key " + std::to_string(k));
+        if (!std::isfinite(times[k])) gltf::Fail(sampler_name + " key time " + std::to_string(k) + " is not finite");
+        if (k > 0 && times[k] < times[k - 1]) gltf::Fail(sampler_name + " key times decrease at key " + std::to_string(k));
       }
       const bool rotation = path == "rotation";
       std::vector<float> output = reader_.Read(sampler.output, rotation ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3,
                                                !rotation, sampler_name + " output");
       const size_t per_key = (interpolation == Interpolation::Hermite ? 3 : 1) * (rotation ? 4 : 3);
       if (output.size() != times.size() * per_key)
-        Fail(sampler_name + " output has " + std::to_string(output.size() / (rotation ? 4 : 3)) + " elements, " +
+        gltf::Fail(sampler_name + " output has " + std::to_string(output.size() / (rotation ? 4 : 3)) + " elements, " +
              std::to_string(times.size() * per_key / (rotation ? 4 : 3)) + " expected for its " +
              std::to_string(times.size()) + " key times");
 
@@ -358,7 +357,7 @@ class Importer {
     } else {
       const double count = std::round(double(clip.duration) * clip.frame_rate) + 1;
       if (!(count <= kMaxFrames))
-        Fail(where + " lasts " + std::to_string(clip.duration) + " s: " + std::to_string(count) +
+        gltf::Fail(where + " lasts " + std::to_string(clip.duration) + " s: " + std::to_string(count) +
              " frames, over the limit max-frames = " + std::to_string(limits_.max_frames) + " (--max-frames raises it)");
       clip.frame_count = static_cast<size_t>(count);
     }

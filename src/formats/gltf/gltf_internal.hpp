@@ -3,6 +3,7 @@
 #pragma once
 
 #include <animkit/core/binary.hpp>
+#include <animkit/core/error.hpp>
 #include <animkit/core/limits.hpp>
 #include <animkit/core/math.hpp>
 
@@ -20,6 +21,9 @@ struct Scene;
 }
 
 namespace animkit::gltf {
+
+// The error of a glTF file that cannot be read.
+[[noreturn]] inline void Fail(const std::string& message) { throw Error::General(message); }
 
 // Name of the node the exporter puts joints without a parent under.
 inline constexpr std::string_view kRootNodeName = "animkit_root";

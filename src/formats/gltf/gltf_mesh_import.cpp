@@ -22,7 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void Fail(const std::string& message) { throw Error::General(message); }
 
 json AnimkitExtras(const std::string& text) {
   const json parsed = text.empty() ? json() : json::parse(text, nullptr, false);
@@ -52,7 +51,7 @@ Image DecodeImage(const tinygltf::Model& model, int index, const Limits& limits)
                                  : 0;
   const std::string name = ElementName("image", index);
   if (view.byteOffset > buffer_size || view.byteLength > buffer_size - view.byteOffset || view.byteLength > INT32_MAX)
-    Fail(name + ": " + ElementName("buffer view", source.bufferView) + " runs past the end of its buffer");
+    gltf::Fail(name + ": " + ElementName("buffer view", source.bufferView) + " runs past the end of its buffer");
   const stbi_uc* bytes = model.buffers[size_t(view.buffer)].data.data() + view.byteOffset;
   const int length = int(view.byteLength);
   int width = 0, height = 0, channels = 0;
@@ -190,7 +189,7 @@ std::vector<uint32_t> PrimitiveIndices(const MeshSource& s, const tinygltf::Prim
     for (size_t v = 0; v < vertices; ++v) indices.push_back(uint32_t(v));
   }
   for (uint32_t i : indices)
-    if (i >= vertices) Fail(what + " indexes vertex " + std::to_string(i) + " of " + std::to_string(vertices));
+    if (i >= vertices) gltf::Fail(what + " indexes vertex " + std::to_string(i) + " of " + std::to_string(vertices));
   if (p.mode == TINYGLTF_MODE_LINE_STRIP || p.mode == TINYGLTF_MODE_LINE_LOOP) {  // as lines (2 indices each)
     std::vector<uint32_t> list;
     for (size_t k = 1; k < indices.size(); ++k) list.insert(list.end(), {indices[k - 1], indices[k]});
@@ -218,11 +217,11 @@ void ReadAttributes(const MeshSource& s, const tinygltf::Primitive& p, const std
   const std::vector<float> positions = s.reader.Read(attribute("POSITION"), TINYGLTF_TYPE_VEC3, true, what + " POSITION");
   const size_t n = positions.size() / 3;
   for (size_t k = 0; k < positions.size(); ++k)
-    if (!std::isfinite(positions[k])) Fail(what + " POSITION " + std::to_string(k / 3) + " is not a finite number");
+    if (!std::isfinite(positions[k])) gltf::Fail(what + " POSITION " + std::to_string(k / 3) + " is not a finite number");
   for (size_t v = 0; v < n; ++v) mesh.positions.push_back({positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]});
   auto read = [&](const char* key, int type, size_t width, bool float_only) {
     std::vector<float> values = s.reader.Read(attribute(key), type, float_only, what + " " + key);
-    if (values.size() != n * width) Fail(what + " " + key + " has " + std::to_string(values.size() / width) +
+    if (values.size() != n * width) gltf::Fail(what + " " + key + " has " + std::to_string(values.size() / width) +
                                          " elements for " + std::to_string(n) + " positions");
     return values;
   };
@@ -274,7 +273,7 @@ void ReadSkin(const MeshSource& s, const tinygltf::Primitive& p, const tinygltf:
     if (!p.attributes.count(j) || !p.attributes.count(w)) break;
     const std::vector<uint32_t> js = s.reader.ReadUnsigned(p.attributes.at(j), TINYGLTF_TYPE_VEC4, what + " " + j);
     const std::vector<float> ws = s.reader.Read(p.attributes.at(w), TINYGLTF_TYPE_VEC4, false, what + " " + w);
-    if (js.size() != n * 4 || ws.size() != n * 4) Fail(what + " " + j + " or " + w + " count differs from POSITION's");
+    if (js.size() != n * 4 || ws.size() != n * 4) gltf::Fail(what + " " + j + " or " + w + " count differs from POSITION's");
     joints.insert(joints.end(), js.begin(), js.end());
     weights.insert(weights.end(), ws.begin(), ws.end());
   }
@@ -284,14 +283,14 @@ void ReadSkin(const MeshSource& s, const tinygltf::Primitive& p, const tinygltf:
   std::vector<float> ibm;
   if (skin.inverseBindMatrices >= 0)
     ibm = s.reader.Read(skin.inverseBindMatrices, TINYGLTF_TYPE_MAT4, true, what + " inverse bind matrices");
-  if (!ibm.empty() && ibm.size() != skin.joints.size() * 16) Fail(what + ": the skin's inverse bind matrices and joints differ in count");
+  if (!ibm.empty() && ibm.size() != skin.joints.size() * 16) gltf::Fail(what + ": the skin's inverse bind matrices and joints differ in count");
   std::vector<Mat4> to_rest(skin.joints.size());  // rest world * inverse bind
   bool moves = false;
   std::vector<uint16_t> joint_of(skin.joints.size());
   for (size_t k = 0; k < skin.joints.size(); ++k) {
     const int node = skin.joints[k];
     const int joint = node >= 0 && size_t(node) < s.node_joint.size() ? s.node_joint[size_t(node)] : -1;
-    if (joint < 0) Fail(what + ": skin joint " + std::to_string(k) + " is not a joint of the skeleton");
+    if (joint < 0) gltf::Fail(what + ": skin joint " + std::to_string(k) + " is not a joint of the skeleton");
     joint_of[k] = uint16_t(joint);
     if (ibm.empty()) continue;
     Mat4 inverse;
@@ -311,9 +310,9 @@ void ReadSkin(const MeshSource& s, const tinygltf::Primitive& p, const tinygltf:
         const uint32_t k = joints[at];
         const float weight = weights[at];
         if (!std::isfinite(weight) || weight < 0)
-          Fail(what + " WEIGHTS_" + std::to_string(set) + " " + std::to_string(v) + " is negative or not a finite number");
+          gltf::Fail(what + " WEIGHTS_" + std::to_string(set) + " " + std::to_string(v) + " is negative or not a finite number");
         if (k >= skin.joints.size()) {
-          if (weight != 0) Fail(what + " vertex " + std::to_string(v) + " names skin joint " + std::to_string(k));
+          if (weight != 0) gltf::Fail(what + " vertex " + std::to_string(v) + " names skin joint " + std::to_string(k));
           continue;
         }
         if (set == 0) j[c] = joint_of[k], w[c] = weight;
@@ -359,7 +358,7 @@ void ImportMeshes(const tinygltf::Model& model, const AccessorReader& reader, co
     const int mesh_index = model.nodes[node].mesh;
     if (mesh_index < 0) continue;
     if (size_t(mesh_index) >= model.meshes.size())
-      Fail(ElementName("node", int(node)) + " names mesh " + std::to_string(mesh_index) + ", which does not exist");
+      gltf::Fail(ElementName("node", int(node)) + " names mesh " + std::to_string(mesh_index) + ", which does not exist");
     shown.emplace_back(mesh_index, node);
   }
   std::sort(shown.begin(), shown.end());

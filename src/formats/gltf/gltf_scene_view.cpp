@@ -15,7 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void Fail(const std::string& message) { throw Error::General(message); }
 
 // The JSON of a .gltf, or of a GLB's first chunk (LoadModel has checked the framing).
 json DocumentJson(ByteView data) {
@@ -76,7 +75,7 @@ class Appender {
 // An index accessor (unsigned byte, short or int, no sparse part), every read checked.
 std::vector<uint32_t> ReadIndices(const tinygltf::Model& model, int index) {
   const std::string name = gltf::ElementName("accessor", index);
-  if (index < 0 || size_t(index) >= model.accessors.size()) Fail(name + " does not exist");
+  if (index < 0 || size_t(index) >= model.accessors.size()) gltf::Fail(name + " does not exist");
   const tinygltf::Accessor& a = model.accessors[size_t(index)];
   const int size = a.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE    ? 1
                    : a.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ? 2
@@ -84,14 +83,14 @@ std::vector<uint32_t> ReadIndices(const tinygltf::Model& model, int index) {
                                                                                : 0;
   if (size == 0 || a.type != TINYGLTF_TYPE_SCALAR || a.bufferView < 0 ||
       size_t(a.bufferView) >= model.bufferViews.size() || a.sparse.isSparse)
-    Fail(name + ": indices must be unsigned scalars in a buffer view");
+    gltf::Fail(name + ": indices must be unsigned scalars in a buffer view");
   const tinygltf::BufferView& view = model.bufferViews[size_t(a.bufferView)];
-  if (view.buffer < 0 || size_t(view.buffer) >= model.buffers.size()) Fail(name + ": its buffer does not exist");
+  if (view.buffer < 0 || size_t(view.buffer) >= model.buffers.size()) gltf::Fail(name + ": its buffer does not exist");
   const std::vector<unsigned char>& buffer = model.buffers[size_t(view.buffer)].data;
   const size_t stride = view.byteStride ? view.byteStride : size_t(size);
   const size_t start = view.byteOffset + a.byteOffset;
   if (a.count && (view.byteOffset + view.byteLength > buffer.size() || a.byteOffset + stride * (a.count - 1) + size > view.byteLength))
-    Fail(name + " runs past the end of its buffer view");
+    gltf::Fail(name + " runs past the end of its buffer view");
   std::vector<uint32_t> out(a.count);
   for (size_t k = 0; k < a.count; ++k) {
     uint32_t v = 0;
@@ -121,7 +120,7 @@ void AddSurface(const tinygltf::Model& model, const tinygltf::Primitive& p, int 
   };
   auto floats = [&](const char* key, int type, size_t width, bool float_only) {
     std::vector<float> v = reader.Read(attribute(key), type, float_only, what + " " + key);
-    if (v.size() != vertices * width) Fail(what + " " + key + " and POSITION differ in count");
+    if (v.size() != vertices * width) gltf::Fail(what + " " + key + " and POSITION differ in count");
     return out.Floats(v, width);
   };
   if (attribute("NORMAL") >= 0) prim["normals"] = floats("NORMAL", TINYGLTF_TYPE_VEC3, 3, true);
@@ -129,7 +128,7 @@ void AddSurface(const tinygltf::Model& model, const tinygltf::Primitive& p, int 
   prim["material"] = p.material >= 0 ? Value(p.material) : Value();
   if (skin < 0 || attribute("JOINTS_0") < 0 || attribute("WEIGHTS_0") < 0) return;
   const std::vector<int>& skin_joints = model.skins[size_t(skin)].joints;
-  if (skin_joints.empty()) Fail(what + ": its skin has no joints");
+  if (skin_joints.empty()) gltf::Fail(what + ": its skin has no joints");
   // Every set (JOINTS_n/WEIGHTS_n), a vertex's row holding set 0's 4, then set 1's, ...
   std::vector<std::vector<uint32_t>> joint_sets;
   std::vector<std::vector<float>> weight_sets;
@@ -138,10 +137,10 @@ void AddSurface(const tinygltf::Model& model, const tinygltf::Primitive& p, int 
     if (attribute(j.c_str()) < 0 || attribute(w.c_str()) < 0) break;
     std::vector<uint32_t> joints = reader.ReadUnsigned(attribute(j.c_str()), TINYGLTF_TYPE_VEC4, what + " " + j);
     std::vector<float> weights = reader.Read(attribute(w.c_str()), TINYGLTF_TYPE_VEC4, false, what + " " + w);
-    if (joints.size() != vertices * 4 || weights.size() != vertices * 4) Fail(what + " " + j + " or " + w + " and POSITION differ in count");
+    if (joints.size() != vertices * 4 || weights.size() != vertices * 4) gltf::Fail(what + " " + j + " or " + w + " and POSITION differ in count");
     for (size_t k = 0; k < joints.size(); ++k) {
       if (joints[k] >= skin_joints.size()) {
-        if (weights[k] != 0) Fail(what + " " + j + " names skin joint " + std::to_string(joints[k]) + " of " +
+        if (weights[k] != 0) gltf::Fail(what + " " + j + " names skin joint " + std::to_string(joints[k]) + " of " +
                                   std::to_string(skin_joints.size()));
         joints[k] = 0;
       }
@@ -197,7 +196,7 @@ Value ImagesOf(const tinygltf::Model& model, Appender& out) {
                               ? model.buffers[size_t(view.buffer)].data.size()
                               : 0;
       if (view.byteOffset > size || view.byteLength > size - view.byteOffset)
-        Fail(gltf::ElementName("image", int(i)) + ": its buffer view runs past the end of its buffer");
+        gltf::Fail(gltf::ElementName("image", int(i)) + ": its buffer view runs past the end of its buffer");
       v["data"] = out.Raw(model.buffers[size_t(view.buffer)].data.data() + view.byteOffset, view.byteLength);
     }
     images.push_back(std::move(v));
@@ -257,12 +256,12 @@ Value ChannelOf(const tinygltf::AnimationChannel& ch, const tinygltf::AnimationS
   const size_t width = rotation ? 4 : 3;
   const std::string& interpolation = sampler.interpolation.empty() ? std::string("LINEAR") : sampler.interpolation;
   if (interpolation != "LINEAR" && interpolation != "STEP" && interpolation != "CUBICSPLINE")
-    Fail(what + ": interpolation must be LINEAR, STEP or CUBICSPLINE, not '" + interpolation + "'");
+    gltf::Fail(what + ": interpolation must be LINEAR, STEP or CUBICSPLINE, not '" + interpolation + "'");
   const std::vector<float> times = reader.Read(sampler.input, TINYGLTF_TYPE_SCALAR, true, what + " input");
   const std::vector<float> values =
       reader.Read(sampler.output, rotation ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3, !rotation, what + " output");
   const size_t per_key = interpolation == "CUBICSPLINE" ? 3 : 1;
-  if (times.empty() || values.size() != times.size() * per_key * width) Fail(what + ": keys and values differ");
+  if (times.empty() || values.size() != times.size() * per_key * width) gltf::Fail(what + ": keys and values differ");
   return {{"node", ch.target_node},
           {"path", ch.target_path},
           {"interpolation", interpolation},
@@ -311,7 +310,7 @@ Value NumbersOr(const json& node, const char* key, std::initializer_list<double>
 Value GltfSceneView(ByteView gltf_bytes, const std::string& path, Bytes& data, const Limits& limits) {
   const tinygltf::Model model = gltf::LoadModel(gltf_bytes, path, limits);
   const json doc = DocumentJson(gltf_bytes);
-  if (!doc.is_object()) Fail("the glTF's JSON does not parse");
+  if (!doc.is_object()) gltf::Fail("the glTF's JSON does not parse");
   const gltf::AccessorReader reader(model, gltf_bytes.size());
   Appender out(data);
   const json raw_nodes = Member(doc, "nodes");
@@ -331,7 +330,7 @@ Value GltfSceneView(ByteView gltf_bytes, const std::string& path, Bytes& data, c
                {"mesh", node.mesh >= 0 ? Value(node.mesh) : Value()},
                {"skin", node.skin >= 0 ? Value(node.skin) : Value()}};
     if (!node.matrix.empty()) {  // as T * R * S
-      if (node.matrix.size() != 16) Fail(gltf::ElementName("node", int(i)) + " matrix must have 16 numbers");
+      if (node.matrix.size() != 16) gltf::Fail(gltf::ElementName("node", int(i)) + " matrix must have 16 numbers");
       Mat4 m;
       for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r) m.m[c][r] = float(node.matrix[size_t(c * 4 + r)]);
