@@ -1,7 +1,7 @@
 // animkit.exe's entry: Windows gives the command line as UTF-16; animkit takes every
 // argument, path or not, as UTF-8 (docs/windows.md). stdout and stderr are binary, so
 // that what the CLI prints is byte for byte what it prints on Linux (no "\r\n"), and a
-// console shows UTF-8.
+// console shows UTF-8. stdout is written in large pieces.
 #ifdef _WIN32
 #ifndef NOMINMAX
 #define NOMINMAX
@@ -34,6 +34,9 @@ std::string Utf8Of(const wchar_t* text) {
 int wmain(int argc, wchar_t** wargv) {
   _setmode(_fileno(stdout), _O_BINARY);
   _setmode(_fileno(stderr), _O_BINARY);
+  // The C runtime's 4 KB buffer makes `sample`'s 40 MB of JSON 10,000 writes, each a trip
+  // through the system: 1 MB makes it 40.
+  std::setvbuf(stdout, nullptr, _IOFBF, 1 << 20);
   SetConsoleOutputCP(CP_UTF8);
   std::vector<std::string> arguments;
   arguments.reserve(static_cast<size_t>(argc));
