@@ -90,6 +90,16 @@ double Reduce(double x, int& quadrant) {
   return ((x - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3;
 }
 
+// sin(q pi/2 + r).
+double SinOfQuadrant(double r, int q) {
+  switch (q & 3) {
+    case 0: return SinSeries(r);
+    case 1: return CosSeries(r);
+    case 2: return -SinSeries(r);
+    default: return -CosSeries(r);
+  }
+}
+
 // atan(t) for |t| <= tan(pi/12) = 0.268: series to t^41 (truncation < 2^-78).
 double AtanSeries(double t) {
   const double t2 = t * t;
@@ -117,24 +127,14 @@ double Sin(double x) {
   if (std::fabs(x) < 1e-9) return x;  // sin x = x to the last bit
   int q = 0;
   const double r = Reduce(x, q);
-  switch (q) {
-    case 0: return SinSeries(r);
-    case 1: return CosSeries(r);
-    case 2: return -SinSeries(r);
-    default: return -CosSeries(r);
-  }
+  return SinOfQuadrant(r, q);
 }
 
 double Cos(double x) {
   if (!std::isfinite(x)) return kNaN;
   int q = 0;
   const double r = Reduce(x, q);
-  switch (q) {
-    case 0: return CosSeries(r);
-    case 1: return -SinSeries(r);
-    case 2: return -CosSeries(r);
-    default: return SinSeries(r);
-  }
+  return SinOfQuadrant(r, q + 1);  // cos x = sin(x + pi/2)
 }
 
 double Tan(double x) {

@@ -166,15 +166,7 @@ def copy_extensions(out, build_dir, version, fresh_after, not_built=()):
             skipped.append("%s: %s is from an earlier `make blender-addon` (it did not write it this time)"
                            % (what, src))
             continue
-        fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(dest) + "-", dir=out)
-        os.close(fd)
-        try:
-            shutil.copyfile(src, tmp)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, dest)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+        licences.copy_atomic(src, dest)
         copied.append(dest)
     for name in list(per_platform) + [single, "animkit_io-%s-legacy.zip" % version]:
         stale = os.path.join(out, name)

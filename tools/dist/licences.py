@@ -130,7 +130,8 @@ def common_licences(paths):
     return found
 
 
-def _copy_atomic(src, dest):
+def copy_atomic(src, dest):
+    """src copied to dest through a temporary beside it, mode 0644: dest is whole or absent."""
     folder = os.path.dirname(dest)
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(dest) + "-", dir=folder)
     os.close(fd)
@@ -154,7 +155,7 @@ def write(out_dir, platform, build_dir):
     for folder in sorted({os.path.dirname(dest) for _, dest in plan}):
         os.makedirs(folder, exist_ok=True)
     for src, dest in plan:
-        _copy_atomic(src, dest)
+        copy_atomic(src, dest)
     return plan
 
 
