@@ -12,7 +12,13 @@ first start loads its DLLs from disk). Every Wine output is checked equal to Lin
 
 The files: Sora's moveset ../shared/real/kh2/P_EX100.mset (`sample`, 102 clips, ~100 MB of
 JSON) and his model ../shared/fixtures/kh2/P_EX100.mdlx (`convert` to glb, and back with
-`--template`). `--version` alone shows the cost of starting a process under Wine.
+`--template`). `--version` alone shows the cost of starting a process under Wine, and a program that does
+nothing (`true` on Linux, a 15 KB C program the bench compiles with MinGW-w64 for Wine) the
+floor no program goes under: each command's "work" ratio has that floor taken off both sides.
+
+Both CLIs and the wineserver run on one processor (`--cpu`, default 0; `--cpu -1`: any). On
+this 2-core machine a Wine process whose server answers from the other core waits on every
+request for that core to wake, about 30 ms a process (docs/performance.md).
 """
 
 import argparse
@@ -38,6 +44,18 @@ def timed(cmd, cwd, env, stdout_file=None):
     return elapsed
 
 
+def nothing_program(work):
+    """A Windows program that does nothing, compiled here (None without MinGW-w64's gcc)."""
+    gcc = shutil.which("x86_64-w64-mingw32-gcc")
+    if not gcc:
+        return None
+    source, exe = os.path.join(work, "nothing.c"), os.path.join(work, "nothing.exe")
+    with open(source, "w") as f:
+        f.write("int main(void) { return 0; }\n")
+    subprocess.run([gcc, "-O2", "-s", "-static", source, "-o", exe], check=True)
+    return exe
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--linux", required=True, help="the Linux CLI")
@@ -47,6 +65,7 @@ def main():
                     help="scratch folder and Wine prefix (default build/release/bench-wine)")
     ap.add_argument("--moveset", default=os.path.join(SHARED, "real", "kh2", "P_EX100.mset"))
     ap.add_argument("--model", default=os.path.join(SHARED, "fixtures", "kh2", "P_EX100.mdlx"))
+    ap.add_argument("--cpu", type=int, default=0, help="the processor both sides run on (-1: any)")
     ap.add_argument("--markdown", action="store_true", help="print the table as docs/performance.md has it")
     a = ap.parse_args()
     for f in (a.moveset, a.model):
@@ -63,8 +82,11 @@ def main():
     moveset, model = os.path.basename(a.moveset), os.path.basename(a.model)
     env = dict(os.environ, WINEPREFIX=os.path.join(work, "prefix"), WINEDEBUG="-all", WINEARCH="win64",
                WINEDLLOVERRIDES="mscoree,mshtml=")
-    linux, wine = [os.path.abspath(a.linux)], ["wine", os.path.abspath(a.exe)]
+    pin = ["taskset", "-c", str(a.cpu)] if a.cpu >= 0 else []
+    linux, wine = pin + [os.path.abspath(a.linux)], pin + ["wine", os.path.abspath(a.exe)]
+    floor = nothing_program(work)
     cases = [  # name, args, the output file it writes (None: stdout to a file)
+        ("a program that does nothing", None, None),
         ("start (--version)", ["--version"], None),
         ("sample moveset > file", ["sample", moveset], None),
         ("convert model to glb", ["convert", model, "{side}-model.glb", "-q"], "{side}-model.glb"),
@@ -74,26 +96,34 @@ def main():
     os.makedirs(env["WINEPREFIX"], exist_ok=True)  # the server runs in it
     # The server and Wine's services outlive the process that starts them: no pipe of ours open.
     quiet = dict(env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    subprocess.run(["wineserver", "-p"], **quiet)  # status 2: one runs already, which serves as well
+    subprocess.run(["wineserver", "-k"], **quiet)  # a server started elsewhere may run on any processor
+    subprocess.run(pin + ["wineserver", "-p"], **quiet)
     try:
         made = os.path.exists(os.path.join(env["WINEPREFIX"], "system.reg"))
         t = time.perf_counter()
-        subprocess.run(["wineboot", "-r" if made else "-i"], check=True, **quiet)
+        subprocess.run(pin + ["wineboot", "-r" if made else "-i"], check=True, **quiet)
         if not made:
             print(f"Wine prefix made in {time.perf_counter() - t:.1f} s")
         rows = []
         for name, args, output in cases:
             runs = {"linux": [], "wine": []}
 
+            if args is None and floor is None:
+                continue
+
             def once(side, keep=False):
-                cmd = (linux if side == "linux" else wine) + [x.format(side=side) for x in args]
+                if args is None:  # the floor: a program that does nothing
+                    cmd = pin + (["true"] if side == "linux" else ["wine", floor])
+                else:
+                    cmd = (linux if side == "linux" else wine) + [x.format(side=side) for x in args]
                 stdout_file = os.path.join(work, side + ".out") if output is None else None
                 return timed(cmd, work, env, stdout_file)
 
             once("linux"), once("wine")  # warm-up: file cache, Wine's DLLs
-            same = all(open(os.path.join(work, (output or "{side}.out").format(side=s)), "rb").read()
-                       == open(os.path.join(work, (output or "{side}.out").format(side="linux")), "rb").read()
-                       for s in ("wine",))
+            same = args is None or all(
+                open(os.path.join(work, (output or "{side}.out").format(side=s)), "rb").read()
+                == open(os.path.join(work, (output or "{side}.out").format(side="linux")), "rb").read()
+                for s in ("wine",))
             for r in range(a.rounds):
                 for side in (("linux", "wine") if r % 2 == 0 else ("wine", "linux")):
                     runs[side].append(once(side))
@@ -104,11 +134,13 @@ def main():
                   f"{'' if same else ' (OUTPUTS DIFFER)'}", flush=True)
     finally:
         subprocess.run(["wineserver", "-k"], env=env)
+    base = rows[0] if floor is not None else None  # the do-nothing program's times
     if a.markdown:
-        print(f"\n| command ({a.rounds} paired rounds, median) | Linux | Wine | Wine / Linux | same bytes |")
-        print("|---|---|---|---|---|")
+        print(f"\n| command ({a.rounds} paired rounds, median) | Linux | Wine | Wine / Linux | work: Wine / Linux | same bytes |")
+        print("|---|---|---|---|---|---|")
         for name, lm, wm, ratio, same in rows:
-            print(f"| {name} | {lm:.3f} s | {wm:.3f} s | {ratio:.2f} | {'yes' if same else 'no'} |")
+            work_ratio = "" if base is None or (name, lm) == base[:2] else f"{(wm - base[2]) / max(lm - base[1], 1e-6):.2f}"
+            print(f"| {name} | {lm:.3f} s | {wm:.3f} s | {ratio:.2f} | {work_ratio} | {'yes' if same else 'no'} |")
     return 0 if all(r[4] for r in rows) else 1
 
 

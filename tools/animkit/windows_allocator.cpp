@@ -3,7 +3,16 @@
 // 2.4 times glibc's time per block, and the CLI allocates millions of small strings and
 // vectors (docs/performance.md, "Windows"); a block freed here is never given back to the
 // system, which a command that runs and exits does not need.
+// Each thread's lists hang off a Win32 TLS slot: MinGW's thread_local goes through
+// emulated TLS (a pthread key and a spin lock on every access); TlsGetValue reads the
+// thread's own block.
 #ifdef _WIN32
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -22,9 +31,26 @@ struct FreeBlock {
   FreeBlock* next;
 };
 
-thread_local FreeBlock* t_free[kClasses + 1] = {};
+using FreeLists = FreeBlock* [kClasses + 1];
 
-void* Refill(size_t cls) {
+// The slot is taken on the first operator new, which comes before main, on one thread. A
+// thread's lists and the blocks in them stay unused after it ends (a command's threads
+// live as long as it does).
+DWORD g_slot = TLS_OUT_OF_INDEXES;
+
+FreeBlock** ThreadLists() {
+  const DWORD error = GetLastError();  // TlsGetValue clears it, and a caller may be about to read it
+  if (g_slot == TLS_OUT_OF_INDEXES) g_slot = TlsAlloc();
+  auto* lists = static_cast<FreeBlock**>(TlsGetValue(g_slot));
+  if (!lists) {
+    lists = static_cast<FreeBlock**>(std::calloc(1, sizeof(FreeLists)));
+    if (lists) TlsSetValue(g_slot, lists);
+  }
+  SetLastError(error);
+  return lists;
+}
+
+void* Refill(FreeBlock** t_free, size_t cls) {
   const size_t size = cls * kStep;
   auto* slab = static_cast<unsigned char*>(std::malloc(kSlab));
   if (!slab) return nullptr;
@@ -40,14 +66,15 @@ void* Allocate(size_t bytes) {
   const size_t whole = bytes + kHeader;
   unsigned char* block;
   uint32_t tag;
-  if (whole <= kLargest) {
+  FreeBlock** t_free = whole <= kLargest ? ThreadLists() : nullptr;
+  if (t_free) {
     const size_t cls = (whole + kStep - 1) / kStep;
     FreeBlock* head = t_free[cls];
     if (head) {
       t_free[cls] = head->next;
       block = reinterpret_cast<unsigned char*>(head);
     } else {
-      block = static_cast<unsigned char*>(Refill(cls));
+      block = static_cast<unsigned char*>(Refill(t_free, cls));
     }
     tag = static_cast<uint32_t>(cls);
   } else {
@@ -67,6 +94,8 @@ void Release(void* p) {
     std::free(block);
     return;
   }
+  FreeBlock** t_free = ThreadLists();
+  if (!t_free) return;  // no lists for this thread: the block, inside a slab, stays unused
   auto* freed = reinterpret_cast<FreeBlock*>(block);
   freed->next = t_free[tag];
   t_free[tag] = freed;
