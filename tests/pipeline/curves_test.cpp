@@ -111,6 +111,7 @@ std::vector<ClipCurves> CurvesOf(const std::string& path, Scene* scene_out = nul
 }
 
 TEST(Curves, RealMovesetOneToOneKeysAndTheDecodersPose) {
+  ANIMKIT_REAL_SIZE_WALK_IN_RELEASE_ONLY();
   const std::string path = SharedPath("real/kh2/airslide/P_EX100.mset");
   if (path.empty()) GTEST_SKIP() << "../shared/real/kh2/airslide/P_EX100.mset absent";
   const Bytes bytes = ReadFileBytes(path);
@@ -201,6 +202,7 @@ const char* const kMovesets[] = {"real/kh2/M_EX530.mset", "real/kh2/F_PO030.mset
                                  "real/kh2/M_EX690.mset", "real/kh2/P_EX100.mset", "real/kh2/airslide/P_EX100.mset"};
 
 TEST(Curves, UneditedSubmissionIsTheTemplatesBytesOnRealMovesets) {
+  ANIMKIT_REAL_SIZE_WALK_IN_RELEASE_ONLY();
   size_t present = 0;
   for (const char* relative : kMovesets) {
     const std::string path = SharedPath(relative);
@@ -222,6 +224,7 @@ TEST(Curves, UneditedSubmissionIsTheTemplatesBytesOnRealMovesets) {
 }
 
 TEST(Curves, OneCurveReplacedInTheRealMovesetReadsBack) {
+  ANIMKIT_REAL_SIZE_WALK_IN_RELEASE_ONLY();
   const std::string path = SharedPath("real/kh2/airslide/P_EX100.mset");
   if (path.empty()) GTEST_SKIP() << "../shared/real/kh2/airslide/P_EX100.mset absent";
   const std::vector<ClipCurves> before = CurvesOf(path);
@@ -372,6 +375,7 @@ TEST(Curves, TheReportSaysWhichClipsWereWrittenAndWhichKept) {
 
 // A clip whose motion other clips play (a link): the edit changes them all, and says so once.
 TEST(Curves, AnEditOfASharedMotionChangesEveryClipThatPlaysIt) {
+  ANIMKIT_REAL_SIZE_WALK_IN_RELEASE_ONLY();
   const std::string path = SharedPath("real/kh2/airslide/P_EX100.mset");
   if (path.empty()) GTEST_SKIP() << "../shared/real/kh2/airslide/P_EX100.mset absent";
   const kh2::Bar bar = kh2::ParseBar(ReadFileBytes(path));  // the clips point into it

@@ -282,6 +282,7 @@ std::string Cell(const Leg& leg) {
 }
 
 TEST(Fidelity, EveryFileComesBackThroughGlbWithinItsFormatsPrecision) {
+  ANIMKIT_REAL_SIZE_WALK_IN_RELEASE_ONLY();
   const fs::path dir = test::TempDir("fidelity");
   const std::vector<Source> files = Files();
   if (test::FixturePath("kh2/interpolated.motion").empty())

@@ -282,6 +282,7 @@ TEST(InfoSummary, CutTablesKeepsNamesAndVectorsAndCountsRecords) {
 // The bound: `info --json` of a 101-clip x 229-joint moveset within 1 MB (the time
 // is bench/info_bench.cpp's).
 TEST(InfoSummary, RealSizeMovesetStaysWithinOneMegabyte) {
+  ANIMKIT_REAL_SIZE_WALK_IN_RELEASE_ONLY();
   const MovesetSpec spec;
   const Bytes mset = Kh2MovesetBytes(MovesetSkeleton(spec), spec);
   const LoadedFile loaded = LoadBytes(mset, "moveset.mset", "", Options{});

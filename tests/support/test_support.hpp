@@ -12,6 +12,15 @@
 #include <string>
 #include <vector>
 
+// A walk at real size (the real files, or one made at their size): the release build runs
+// it (tests/CMakeLists.txt); under the sanitizers it takes ten times as long, and the same
+// code runs there on the smaller files.
+#ifdef ANIMKIT_TESTS_UNDER_SANITIZERS
+#define ANIMKIT_REAL_SIZE_WALK_IN_RELEASE_ONLY() GTEST_SKIP() << "a real-size walk: the release build runs it"
+#else
+#define ANIMKIT_REAL_SIZE_WALK_IN_RELEASE_ONLY() static_cast<void>(0)
+#endif
+
 namespace animkit::test {
 
 // Path of a file under the source tree (samples/, tests/data/).

@@ -7,6 +7,8 @@
 #   install-deps.sh --build  only what the library and the CLI build with (`make demo`)
 #   install-deps.sh --windows  the MinGW-w64 toolchain, Wine, and (as root) a deb-src line for
 #                            bookworm, from which tools/windows/build-deps.sh takes its sources
+# ANIMKIT_SKIP_TEST_APPS=1 leaves out the applications the tests drive (Blender, Chromium,
+# Node) and the roots: CI installs them beside the builds (.ci/run).
 set -euo pipefail
 windows=0
 case "${1:-}" in
@@ -52,7 +54,9 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ "$full" = 1 ]; then
+apps=$full
+[ "${ANIMKIT_SKIP_TEST_APPS:-}" = 1 ] && apps=0
+if [ "$apps" = 1 ]; then
   # node and npm run the glTF validator; a machine may already have them from elsewhere.
   command -v node >/dev/null || missing+=(nodejs)
   command -v npm >/dev/null || missing+=(npm)
@@ -76,7 +80,7 @@ fi
 # Debian 13's Blender 4.3 and Debian unstable's Blender 5.2, each in a root of its own, for the
 # add-on's Blender4 and Blender5 tests (1.4 GB and 1.0 GB, a few minutes each, once;
 # ANIMKIT_SKIP_BLENDER4=1 / ANIMKIT_SKIP_BLENDER5=1 leave one out, and its tests skip).
-if [ "$full" = 1 ]; then
+if [ "$apps" = 1 ]; then
   [ "${ANIMKIT_SKIP_BLENDER4:-}" = 1 ] || bash "$(dirname "$0")/install-blender-root.sh" trixie
   [ "${ANIMKIT_SKIP_BLENDER5:-}" = 1 ] || bash "$(dirname "$0")/install-blender-root.sh" sid
 fi
