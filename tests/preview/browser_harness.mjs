@@ -31,7 +31,14 @@ export function loadChromium(args) {
   const modules = process.env.ANIMKIT_NODE_MODULES;
   if (!modules) skip('ANIMKIT_NODE_MODULES is not set (make test points it at build/node/node_modules)');
   try {
-    const { chromium } = createRequire(path.join(path.resolve(modules), 'index.js'))('playwright-core');
+    const require = createRequire(path.join(path.resolve(modules), 'index.js'));
+    // playwright-core stops the process on a Node.js older than it supports: ask first.
+    const engines = JSON.parse(fs.readFileSync(require.resolve('playwright-core/package.json'), 'utf8')).engines || {};
+    const wanted = Number(((engines.node || '').match(/\d+/) || ['0'])[0]);
+    if (Number(process.versions.node.split('.')[0]) < wanted) {
+      skip(`playwright-core needs Node.js ${wanted} or later, and this is ${process.version} (Debian 12's nodejs is 18): a newer node on PATH runs these tests`);
+    }
+    const { chromium } = require('playwright-core');
     return { chromium, chromiumPath };
   } catch (e) {
     return skip(`no playwright-core in ANIMKIT_NODE_MODULES=${modules} (make node-deps installs it): ${e.message}`);
