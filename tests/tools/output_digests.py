@@ -46,6 +46,7 @@ ENCODABLE = {".anm", ".anc", ".anim", ".anb", ".mset", ".motion", ".canm"}
 
 KEEP = None  # --outputs: the folder every digested output is also written to
 VERBS = None  # --verbs: the outputs to make (None: all)
+RUNS = {}  # digest name -> (exit status, the start of stderr): what a differing output says
 
 
 def digest(data: bytes) -> str:
@@ -108,6 +109,7 @@ def file_outputs(cli, key, path, scratch, out):
             fp = os.path.join(work, f)
             parts.append(open(fp, "rb").read() if os.path.exists(fp) else b"<none>")
         out[key + " " + what] = digest(b"\0".join(parts))
+        RUNS[key + " " + what] = (code, scrub(stderr, work)[:300])
         return code
 
     # The companion rule is every verb's default (--skeleton auto); "none" asks for no skeleton file.
@@ -252,13 +254,14 @@ def main():
             continue
         compared += 1
         if out[k] != v:
-            failed.append(f"{k}: differs")
+            code, stderr = RUNS.get(k, ("?", b""))
+            failed.append(f"{k}: differs (exit status {code}, stderr {stderr!r})")
     failed += [f"{k}: new output, not recorded (run with --update)" for k in sorted(set(out) - set(recorded))]
     if skipped:
         print(f"skipped {skipped} fixture outputs: {fixtures} is absent")
     for f in failed:
         print(f)
-    print(f"{compared - len([f for f in failed if f.endswith('differs')])} passed, {len(failed)} failed")
+    print(f"{compared - len([f for f in failed if ': differs' in f])} passed, {len(failed)} failed")
     return 1 if failed else 0
 
 

@@ -261,13 +261,29 @@ def start_wine(env):
 
 def digests(cli, args, jobs, report, what):
     t = time.monotonic()
-    p = subprocess.run([sys.executable, DIGESTS, "--cli", cli, "-j", str(jobs), "--timeout", "300", *args],
-                       capture_output=True, text=True)
+    run = lambda *more: subprocess.run([sys.executable, DIGESTS, "--cli", cli, "-j", str(jobs), "--timeout", "300",
+                                        *args, *more], capture_output=True, text=True)
+    p = run()
     lines = p.stdout.strip().splitlines()
     for line in lines[:-1]:
         print("  " + line)
     print(f"{what}: {lines[-1] if lines else p.stderr.strip()} ({time.monotonic() - t:.1f} s)")
-    report.check(what, p.returncode == 0, p.stderr.strip()[-500:])
+    ok = p.returncode == 0
+    # An output that differs is made once more, alone: one that then agrees is named (a
+    # Wine process that failed to start, as seen once in a thousand), and only one that
+    # differs again fails the test.
+    differing = [line.split(": differs")[0] for line in lines if ": differs" in line]
+    if not ok and differing and len(differing) == len(lines) - 1 and "--update" not in args:
+        again = []
+        for key in differing:
+            name, verb = key.rsplit(" ", 1)
+            q = run("--part", "/".join(name.split("/")[:2]), "--verbs", verb)  # output_digests.part_of
+            agrees = q.returncode == 0 or f"{key}: differs" not in q.stdout
+            print(f"  made again: {key}: {'agrees: the first run was a fault of the run' if agrees else 'differs again'}")
+            if not agrees:
+                again.append(key)
+        ok = not again
+    report.check(what, ok, p.stderr.strip()[-500:])
 
 
 def main():
