@@ -6,12 +6,33 @@
 
 #include "formats/gltf/gltf_internal.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <new>
+
+// stb's PNG writer grows thousands of small buffers (its deflate's hash chains) one realloc
+// at a time. Through operator new they come from the CLI's own pools on Windows, where the
+// C runtime's heap takes several times glibc's time a call (docs/performance.md, "The
+// Windows CLI under Wine"); the bytes written are the same.
+namespace animkit::gltf {
+namespace {
+void* PngWriterAllocate(size_t size) { return ::operator new(size, std::nothrow); }
+void PngWriterFree(void* p) { ::operator delete(p); }
+void* PngWriterReallocate(void* p, size_t old_size, size_t new_size) {
+  void* grown = PngWriterAllocate(new_size);
+  if (grown && p) std::memcpy(grown, p, std::min(old_size, new_size));
+  if (grown) PngWriterFree(p);
+  return grown;
+}
+}  // namespace
+}  // namespace animkit::gltf
+#define STBIW_MALLOC(size) ::animkit::gltf::PngWriterAllocate(size)
+#define STBIW_REALLOC_SIZED(p, old_size, new_size) ::animkit::gltf::PngWriterReallocate(p, old_size, new_size)
+#define STBIW_FREE(p) ::animkit::gltf::PngWriterFree(p)
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
-
-#include <algorithm>
-#include <cmath>
 
 namespace animkit::gltf {
 namespace {
