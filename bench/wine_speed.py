@@ -106,10 +106,9 @@ def main():
             print(f"Wine prefix made in {time.perf_counter() - t:.1f} s")
         rows = []
         for name, args, output in cases:
-            runs = {"linux": [], "wine": []}
-
             if args is None and floor is None:
                 continue
+            runs = {"linux": [], "wine": []}
 
             def once(side, keep=False):
                 if args is None:  # the floor: a program that does nothing
@@ -138,8 +137,9 @@ def main():
     if a.markdown:
         print(f"\n| command ({a.rounds} paired rounds, median) | Linux | Wine | Wine / Linux | work: Wine / Linux | same bytes |")
         print("|---|---|---|---|---|---|")
-        for name, lm, wm, ratio, same in rows:
-            work_ratio = "" if base is None or (name, lm) == base[:2] else f"{(wm - base[2]) / max(lm - base[1], 1e-6):.2f}"
+        for row in rows:
+            name, lm, wm, ratio, same = row
+            work_ratio = "" if base is None or row is base else f"{(wm - base[2]) / max(lm - base[1], 1e-6):.2f}"
             print(f"| {name} | {lm:.3f} s | {wm:.3f} s | {ratio:.2f} | {work_ratio} | {'yes' if same else 'no'} |")
     return 0 if all(r[4] for r in rows) else 1
 

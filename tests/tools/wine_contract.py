@@ -32,6 +32,8 @@ import subprocess
 import sys
 import time
 
+from output_digests import part_of
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.abspath(os.path.join(HERE, "..", ".."))
 DIGESTS = os.path.join(HERE, "output_digests.py")
@@ -277,7 +279,7 @@ def digests(cli, args, jobs, report, what):
         again = []
         for key in differing:
             name, verb = key.rsplit(" ", 1)
-            q = run("--part", "/".join(name.split("/")[:2]), "--verbs", verb)  # output_digests.part_of
+            q = run("--part", part_of(key), "--verbs", verb)
             agrees = q.returncode == 0 or f"{key}: differs" not in q.stdout
             print(f"  made again: {key}: {'agrees: the first run was a fault of the run' if agrees else 'differs again'}")
             if not agrees:
