@@ -57,6 +57,39 @@ def pack(work, platform, exe):
     return path
 
 
+def expect_sums(folder, packages):
+    """FOLDER's sums file names exactly PACKAGES, and coreutils' sha256sum agrees with it."""
+    sums = os.path.join(folder, "animkit-%s-sha256sums.txt" % VERSION)
+    if not os.path.isfile(sums):
+        fail("dist.py wrote no %s" % sums)
+    with open(sums, newline="") as f:
+        lines = f.read().split("\n")
+    if lines[-1] != "" or any(len(l) < 67 or l[64:66] != "  " for l in lines[:-1]):
+        fail("%s is not in sha256sum's format: %r" % (sums, lines))
+    named = sorted(l[66:] for l in lines[:-1])
+    if named != sorted(os.path.basename(p) for p in packages):
+        fail("%s names %s, expected %s" % (sums, named, sorted(os.path.basename(p) for p in packages)))
+    tool = shutil.which("sha256sum")
+    if not tool:
+        print("no sha256sum: the digests in %s are not checked" % sums)
+        return
+    good = subprocess.run([tool, "-c", "--strict", os.path.basename(sums)], cwd=folder,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if good.returncode != 0:
+        fail("sha256sum -c %s: %s" % (sums, good.stdout))
+    with open(packages[0], "r+b") as f:  # one changed byte must be caught
+        first = f.read(1)
+        f.seek(0)
+        f.write(bytes([first[0] ^ 1]))
+    bad = subprocess.run([tool, "-c", os.path.basename(sums)], cwd=folder, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    with open(packages[0], "r+b") as f:
+        f.write(first)
+    if bad.returncode == 0:
+        fail("sha256sum -c passed %s with a byte of %s changed" % (sums, packages[0]))
+    print("%s: %d digests, checked by sha256sum" % (os.path.basename(sums), len(packages)))
+
+
 def names_of(path):
     if path.endswith(".zip"):
         with zipfile.ZipFile(path) as z:
@@ -108,6 +141,7 @@ def layout():
     with tempfile.TemporaryDirectory() as work:
         # /bin/true: a real ELF that needs only glibc, as the self-contained CLI does.
         linux = pack(work, "linux-x64", "/bin/true")
+        expect_sums(work, [linux])
         ltop = "animkit-%s-linux-x64/" % VERSION
         lnames = set(names_of(linux))
         if ltop + "animkit" not in lnames or ltop + "licences/winpthreads.txt" in lnames:
@@ -148,6 +182,7 @@ def layout():
         with open(exe, "wb") as f:
             f.write(stand_in_pe())
         win = pack(work, "windows-x64", exe)
+        expect_sums(work, [linux, win])  # the package of the earlier run is still listed
         top = "animkit-%s-windows-x64/" % VERSION
         names = set(names_of(win))
         for needed in ("animkit.exe", "README.md", "LICENSE", "licences/zlib.txt", "licences/libsquish.txt",

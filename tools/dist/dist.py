@@ -5,6 +5,8 @@
   animkit-VERSION-linux-x64.tar.gz    the self-contained Linux CLI (animkit), the same extras
   animkit_io-VERSION-<platform>.zip   the Blender extensions `make blender-addon` made
   animkit_io-VERSION-legacy.zip       its add-on for Blender 3.4 to 4.1 (animkit_io.zip)
+  animkit-VERSION-sha256sums.txt      the SHA-256 of each of those in OUT_DIR after the run,
+                                      in sha256sum's format (`sha256sum -c` checks them)
 
 usage: dist.py OUT_DIR [--build-dir DIR] [--linux-cli PATH] [--windows-exe PATH]
                [--only linux-x64|windows-x64] [--not-built PLATFORM] [--fresh-after FILE]
@@ -19,6 +21,7 @@ before `make blender-addon` ran) is a leftover and is not copied."""
 
 import argparse
 import glob
+import hashlib
 import os
 import shutil
 import subprocess
@@ -139,14 +142,21 @@ def executable_problem(platform, exe):
     return None
 
 
+def extension_name(version, platform=None):
+    """An extension's name in the release: PLATFORM's (Blender's name for it, or "legacy"),
+    or with None the one extension of a build without platforms."""
+    return "animkit_io-%s-%s.zip" % (version, platform) if platform else "animkit_io-%s.zip" % version
+
+
 def copy_extensions(out, build_dir, version, fresh_after, not_built=()):
     """Copies what `make blender-addon` wrote: the extension of each platform (or the one
     extension of a build without platforms) and the legacy add-on for Blender 3.4 to 4.1,
     as animkit_io-VERSION-legacy.zip; not the extension of a platform in NOT_BUILT (its
     executable would be an old one). Returns (the copies, what was left out and why)."""
-    per_platform = {"animkit_io-%s-%s.zip" % (version, p): "the %s extension" % p for p in EXTENSION_PLATFORM.values()}
-    unbuilt = {"animkit_io-%s-%s.zip" % (version, EXTENSION_PLATFORM[p]) for p in not_built}
-    single = "animkit_io-%s.zip" % version
+    per_platform = {extension_name(version, p): "the %s extension" % p for p in EXTENSION_PLATFORM.values()}
+    unbuilt = {extension_name(version, EXTENSION_PLATFORM[p]) for p in not_built}
+    single = extension_name(version)
+    legacy = extension_name(version, "legacy")
     wanted = dict(per_platform)
     if not any(os.path.isfile(os.path.join(build_dir, n)) for n in per_platform) and \
             os.path.isfile(os.path.join(build_dir, single)):
@@ -155,7 +165,7 @@ def copy_extensions(out, build_dir, version, fresh_after, not_built=()):
     copied, skipped = [], []
     for name, what in wanted.items():
         src = os.path.join(build_dir, name)
-        dest = os.path.join(out, "animkit_io-%s-legacy.zip" % version if name == PACKAGE_LEGACY else name)
+        dest = os.path.join(out, legacy if name == PACKAGE_LEGACY else name)
         if name in unbuilt:
             skipped.append("%s: its CLI did not build" % what)
             continue
@@ -168,11 +178,46 @@ def copy_extensions(out, build_dir, version, fresh_after, not_built=()):
             continue
         licences.copy_atomic(src, dest)
         copied.append(dest)
-    for name in list(per_platform) + [single, "animkit_io-%s-legacy.zip" % version]:
+    for name in list(per_platform) + [single, legacy]:
         stale = os.path.join(out, name)
         if stale not in copied and os.path.exists(stale):
             os.remove(stale)
     return copied, skipped
+
+
+def sums_name(version):
+    return "animkit-%s-sha256sums.txt" % version
+
+
+def release_files(out, version):
+    """The release's files in OUT, by name: those this script writes, as they are now."""
+    names = [check_package.package_name(version, p) + check_package.ARCHIVE[p] for p in PLATFORMS]
+    names += [extension_name(version, p) for p in list(EXTENSION_PLATFORM.values()) + [None, "legacy"]]
+    return [os.path.join(out, n) for n in sorted(names) if os.path.isfile(os.path.join(out, n))]
+
+
+def write_sums(out, version):
+    """OUT/animkit-VERSION-sha256sums.txt: a line `DIGEST  NAME` for each of the release's
+    files in OUT; written through a temporary beside it, so a reader finds it whole or absent."""
+    lines = []
+    files = release_files(out, version)
+    for path in files:
+        digest = hashlib.sha256()
+        with open(path, "rb") as f:
+            for piece in iter(lambda: f.read(1 << 20), b""):
+                digest.update(piece)
+        lines.append("%s  %s\n" % (digest.hexdigest(), os.path.basename(path)))
+    target = os.path.join(out, sums_name(version))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(target) + "-", dir=out)
+    try:
+        with os.fdopen(fd, "w", newline="\n") as f:
+            f.write("".join(lines))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return target, len(files)
 
 
 def main():
@@ -216,6 +261,8 @@ def main():
             for path in copied:
                 print("wrote %s (%d bytes)" % (path, os.path.getsize(path)))
             left_out += skipped
+        sums, count = write_sums(out, version)
+        print("wrote %s (%d files)" % (sums, count))
     except (DistError, check_package.PackageError, licences.LicenceError, OSError) as e:
         print("dist: %s" % e, file=sys.stderr)
         return 1
