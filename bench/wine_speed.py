@@ -119,10 +119,11 @@ def main():
                 return timed(cmd, work, env, stdout_file)
 
             once("linux"), once("wine")  # warm-up: file cache, Wine's DLLs
-            same = args is None or all(
-                open(os.path.join(work, (output or "{side}.out").format(side=s)), "rb").read()
-                == open(os.path.join(work, (output or "{side}.out").format(side="linux")), "rb").read()
-                for s in ("wine",))
+            def output_of(side):
+                with open(os.path.join(work, (output or "{side}.out").format(side=side)), "rb") as f:
+                    return f.read()
+
+            same = args is None or output_of("wine") == output_of("linux")
             for r in range(a.rounds):
                 for side in (("linux", "wine") if r % 2 == 0 else ("wine", "linux")):
                     runs[side].append(once(side))

@@ -185,10 +185,6 @@ def copy_extensions(out, build_dir, version, fresh_after, not_built=()):
     return copied, skipped
 
 
-def sums_name(version):
-    return "animkit-%s-sha256sums.txt" % version
-
-
 def release_files(out, version):
     """The release's files in OUT, by name: those this script writes, as they are now."""
     names = [check_package.package_name(version, p) + check_package.ARCHIVE[p] for p in PLATFORMS]
@@ -198,25 +194,19 @@ def release_files(out, version):
 
 def write_sums(out, version):
     """OUT/animkit-VERSION-sha256sums.txt: a line `DIGEST  NAME` for each of the release's
-    files in OUT; written through a temporary beside it, so a reader finds it whole or absent."""
+    files in OUT, written atomically. Returns its path and how many files it names."""
     lines = []
     files = release_files(out, version)
     for path in files:
-        digest = hashlib.sha256()
         with open(path, "rb") as f:
-            for piece in iter(lambda: f.read(1 << 20), b""):
-                digest.update(piece)
-        lines.append("%s  %s\n" % (digest.hexdigest(), os.path.basename(path)))
-    target = os.path.join(out, sums_name(version))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(target) + "-", dir=out)
-    try:
-        with os.fdopen(fd, "w", newline="\n") as f:
+            lines.append("%s  %s\n" % (hashlib.file_digest(f, "sha256").hexdigest(), os.path.basename(path)))
+
+    def fill(tmp):
+        with open(tmp, "w", newline="\n") as f:
             f.write("".join(lines))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+
+    target = os.path.join(out, "animkit-%s-sha256sums.txt" % version)
+    licences.write_atomic(target, fill)
     return target, len(files)
 
 

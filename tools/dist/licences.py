@@ -130,18 +130,24 @@ def common_licences(paths):
     return found
 
 
-def copy_atomic(src, dest):
-    """src copied to dest through a temporary beside it, mode 0644: dest is whole or absent."""
+def write_atomic(dest, fill):
+    """FILL(path) writes dest's content into a temporary beside it, which then gets mode 0644
+    and is renamed to dest: dest is whole or absent."""
     folder = os.path.dirname(dest)
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(dest) + "-", dir=folder)
     os.close(fd)
     try:
-        shutil.copyfile(src, tmp)
+        fill(tmp)
         os.chmod(tmp, 0o644)
         os.replace(tmp, dest)
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
+
+
+def copy_atomic(src, dest):
+    """src copied to dest through a temporary beside it (write_atomic)."""
+    write_atomic(dest, lambda tmp: shutil.copyfile(src, tmp))
 
 
 def write(out_dir, platform, build_dir):
