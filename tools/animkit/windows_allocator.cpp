@@ -45,6 +45,10 @@ DWORD g_slot = TLS_OUT_OF_INDEXES;
 FreeBlock** ThreadListsByCall() {
   const DWORD error = GetLastError();  // TlsGetValue clears it, and a caller may be about to read it
   if (g_slot == TLS_OUT_OF_INDEXES) g_slot = TlsAlloc();
+  if (g_slot == TLS_OUT_OF_INDEXES) {  // no slot: every block comes from the C runtime
+    SetLastError(error);
+    return nullptr;
+  }
   auto* lists = static_cast<FreeBlock**>(TlsGetValue(g_slot));
   if (!lists) {
     lists = static_cast<FreeBlock**>(std::calloc(1, sizeof(FreeLists)));
