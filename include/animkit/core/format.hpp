@@ -243,6 +243,11 @@ struct FormatDescriptor {
   // Files no format reads alone that this format's reader takes from beside its own (an
   // MDB's textures): what a batch over a folder says they are.
   std::vector<SideFile> side_files{};
+  // Whether this format's files are archives of files each readable alone, as a folder holds
+  // them (a disc's PAK), rather than one thing made of parts (a model and its textures): a
+  // folder run walks their members (Document::Members) as the files of a folder named after
+  // the archive, and `convert ARCHIVE OUTDIR/` converts them as it converts a folder.
+  bool archive_of_files = false;
 };
 
 inline Error Document::NoCurves() const { return Error::General(std::string(format().id) + " files store no curves"); }
