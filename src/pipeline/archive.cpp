@@ -56,8 +56,7 @@ Value MembersValue(const LoadedFile& archive) {
   return out;
 }
 
-std::string MemberPath(const std::string& dir, const ArchiveMember& member) {
-  fs::path out = PathOf(dir);
+std::vector<std::string> MemberPathParts(const ArchiveMember& member) {
   std::vector<std::string> parts;
   for (const std::string* whole : {&member.folder, &member.name}) {
     std::string part;
@@ -70,10 +69,13 @@ std::string MemberPath(const std::string& dir, const ArchiveMember& member) {
       }
     }
   }
-  for (const std::string& p : parts) {
-    CheckPart(p, member);
-    out /= PathOf(p);
-  }
+  for (const std::string& p : parts) CheckPart(p, member);
+  return parts;
+}
+
+std::string MemberPath(const std::string& dir, const ArchiveMember& member) {
+  fs::path out = PathOf(dir);
+  for (const std::string& p : MemberPathParts(member)) out /= PathOf(p);
   return TextOf(out);
 }
 

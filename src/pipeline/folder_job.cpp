@@ -6,6 +6,7 @@
 #include <animkit/core/error.hpp>
 #include <animkit/formats/registry.hpp>
 #include <animkit/io/io.hpp>
+#include <animkit/pipeline/archive.hpp>
 #include <animkit/pipeline/load.hpp>
 #include <animkit/io/path.hpp>
 
@@ -57,7 +58,45 @@ double SecondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The archive of files bytes are (read), or nullopt: only the probes of such formats run
+// first, so that a walk reads no other file.
+std::optional<LoadedFile> ArchiveOfFiles(ByteView bytes, const std::string& path, const Options& options) {
+  const std::string extension = ExtensionOf(path);
+  const bool candidate = std::any_of(Formats().begin(), Formats().end(), [&](const FormatDescriptor* f) {
+    return f->archive_of_files && f->probe && f->probe(bytes, extension) > kProbeExtension;
+  });
+  if (!candidate) return std::nullopt;
+  const Detection d = Detect(bytes, path);
+  if (!d.format || !d.format->archive_of_files || d.score <= kProbeExtension) return std::nullopt;
+  try {
+    LoadedFile loaded = LoadBytes(bytes, path, d.format->id, options);
+    if (loaded.document->Members().empty()) return std::nullopt;
+    return loaded;
+  } catch (const Error&) {
+    return std::nullopt;  // a damaged archive is walked as one file: its conversion says why
+  }
+}
+
+std::optional<LoadedFile> ArchiveOfFilesAt(const std::string& path, const Options& options, size_t max_size) {
+  std::error_code ec;
+  if (!fs::is_regular_file(PathOf(path), ec) || fs::file_size(PathOf(path), ec) > max_size || ec) return std::nullopt;
+  const MappedFile mapped(path);
+  return ArchiveOfFiles(mapped.bytes(), path, options);
+}
+
 }  // namespace
+
+bool IsArchiveOfFiles(const std::string& path, const Options& options) {
+  return ArchiveOfFilesAt(path, options, FolderJobInputs{}.max_file_size).has_value();
+}
+
+bool IsFolderRun(const std::string& input, const std::string& output) {
+  std::error_code ec;
+  if (fs::is_directory(PathOf(input), ec)) return true;
+  const bool folder_named = fs::is_directory(PathOf(output), ec) ||
+                            (!output.empty() && (output.back() == '/' || output.back() == '\\'));
+  return folder_named && IsArchiveOfFiles(input);
+}
 
 std::vector<std::string> ListFolder(const std::string& dir, const std::string& exclude) {
   std::vector<std::string> files;
@@ -108,7 +147,8 @@ std::optional<std::string> SkeletonMapper::SkeletonFor(const std::string& rel) c
 void FolderJob::Validate() const {
   std::error_code ec;
   if (input_dir.empty()) throw Error::General("no input folder given");
-  if (!fs::is_directory(PathOf(input_dir), ec)) throw Error::General("not a folder").InFile(input_dir);
+  if (!fs::is_directory(PathOf(input_dir), ec) && !IsArchiveOfFiles(input_dir, options))
+    throw Error::General("not a folder (nor an archive of files)").InFile(input_dir);
   if (output_dir.empty()) throw Error::General("no output folder given");
   if (fs::exists(PathOf(output_dir), ec) && !fs::is_directory(PathOf(output_dir), ec)) {
     throw Error::General("exists and is not a folder").InFile(output_dir);
@@ -145,6 +185,22 @@ class FolderRunState {
   size_t skeletons_decoded() const { return skeletons_decoded_.load(); }
 
  private:
+  // An archive of files walked as a folder, and where each of its members is.
+  struct WalkedArchive {
+    LoadedFile loaded;
+  };
+  struct MemberSource {
+    size_t archive = 0, member = 0;
+    std::string error;  // a member whose name is no plain path: the file fails with this
+  };
+  // Adds the files of an archive of files under prefix ("" for the input itself) to walked.
+  void AddMembers(LoadedFile loaded, const std::string& prefix,
+                  std::vector<std::pair<std::string, std::optional<MemberSource>>>& walked);
+  // The file's bytes: a member's from its archive, else nullopt (the file is on disk).
+  std::optional<Bytes> MemberBytes(size_t i) const;
+  // A skeleton file: a member decoded from its archive, else the file.
+  Scene LoadSkeleton(const std::string& path) const;
+
   struct SharedScene {
     std::once_flag once;
     Scene scene;
@@ -165,6 +221,9 @@ class FolderRunState {
   std::vector<std::string> files_, outputs_;
   std::set<std::string> inputs_;  // canonical: an output must never land on an input
   std::optional<SkeletonMapper> mapper_;
+  std::vector<std::optional<MemberSource>> sources_;  // per file: the member it is, or none
+  std::vector<std::unique_ptr<WalkedArchive>> archives_;
+  std::map<std::string, size_t> member_files_;  // the joined path of a member -> its file index
 
   mutable std::map<std::string, SharedScene> skeletons_;
   mutable std::mutex skeletons_mutex_;  // guards insertion (companions are found as files are read)
@@ -209,7 +268,7 @@ const Scene& FolderRunState::SharedSkeleton(const std::string& path) const {
   std::call_once(entry->once, [&] {
     ++skeletons_decoded_;
     try {
-      entry->scene = LoadReference(path, job_.options);
+      entry->scene = LoadSkeleton(path);
     } catch (const Error& e) {
       entry->error = e;
     }
@@ -225,23 +284,91 @@ void FolderRunState::CreateFolder(const fs::path& dir) const {
   if (ec) throw Error::General("cannot create the folder: " + ec.message()).InFile(TextOf(dir));
 }
 
+void FolderRunState::AddMembers(LoadedFile loaded, const std::string& prefix,
+                                std::vector<std::pair<std::string, std::optional<MemberSource>>>& walked) {
+  const size_t archive = archives_.size();
+  const std::vector<ArchiveMember> members = loaded.document->Members();
+  archives_.push_back(std::make_unique<WalkedArchive>(WalkedArchive{std::move(loaded)}));
+  std::set<std::string> seen;
+  for (size_t m = 0; m < members.size(); ++m) {
+    MemberSource source{archive, m, {}};
+    std::string rel;
+    try {
+      for (const std::string& part : MemberPathParts(members[m])) rel += (rel.empty() ? "" : "/") + part;
+    } catch (const Error& e) {
+      source.error = e.what();
+      rel = "member " + std::to_string(m);
+    }
+    if (!seen.insert(rel).second) {
+      source.error = "member " + std::to_string(m) + ": a second member named '" + rel + "' (the first is converted)";
+      rel += " (member " + std::to_string(m) + ")";
+    }
+    walked.emplace_back(prefix + rel, std::move(source));
+  }
+}
+
 void FolderRunState::Walk(const FolderOutputNaming& naming) {
   std::error_code ec;
-  fs::path exclude;
-  const fs::path in_canon = fs::weakly_canonical(in_root_, ec);
-  if (fs::exists(out_root_, ec)) {
-    const fs::path rel = fs::weakly_canonical(out_root_, ec).lexically_relative(in_canon);
-    if (!rel.empty() && *rel.begin() != "..") exclude = out_root_;
+  std::vector<std::pair<std::string, std::optional<MemberSource>>> walked;
+  if (!fs::is_directory(in_root_, ec)) {
+    // An archive of files as the input: its members are the folder's files.
+    std::optional<LoadedFile> archive = ArchiveOfFilesAt(TextOf(in_root_), job_.options, job_.max_file_size);
+    if (!archive) throw Error::General("not a folder (nor an archive of files)").InFile(TextOf(in_root_));
+    AddMembers(std::move(*archive), "", walked);
+  } else {
+    fs::path exclude;
+    const fs::path in_canon = fs::weakly_canonical(in_root_, ec);
+    if (fs::exists(out_root_, ec)) {
+      const fs::path rel = fs::weakly_canonical(out_root_, ec).lexically_relative(in_canon);
+      if (!rel.empty() && *rel.begin() != "..") exclude = out_root_;
+    }
+    for (std::string& f : ListFolder(TextOf(in_root_), TextOf(exclude))) {
+      std::optional<LoadedFile> archive = ArchiveOfFilesAt(TextOf(in_root_ / PathOf(f)), job_.options, job_.max_file_size);
+      if (archive) AddMembers(std::move(*archive), f + "/", walked);
+      else walked.emplace_back(std::move(f), std::nullopt);
+    }
   }
-  files_ = ListFolder(TextOf(in_root_), TextOf(exclude));
+  std::stable_sort(walked.begin(), walked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [rel, source] : walked) {
+    if (source) member_files_[TextOf(in_root_ / PathOf(rel))] = files_.size();
+    files_.push_back(rel);
+    sources_.push_back(std::move(source));
+  }
   outputs_ = OutputNames(files_, naming);
-  for (const std::string& f : files_) inputs_.insert(TextOf(fs::weakly_canonical(in_root_ / PathOf(f), ec)));
+  for (size_t i = 0; i < files_.size(); ++i)
+    if (!sources_[i]) inputs_.insert(TextOf(fs::weakly_canonical(in_root_ / PathOf(files_[i]), ec)));
   mapper_.emplace(job_.skeleton_map, files_);
+}
+
+std::optional<Bytes> FolderRunState::MemberBytes(size_t i) const {
+  if (!sources_[i]) return std::nullopt;
+  const MemberSource& source = *sources_[i];
+  const WalkedArchive& archive = *archives_[source.archive];
+  if (!source.error.empty()) throw Error::General(source.error).InFile(archive.loaded.path);
+  try {
+    return archive.loaded.document->MemberBytes(source.member);
+  } catch (const Error& e) {
+    throw e.InFile(archive.loaded.path);
+  }
+}
+
+Scene FolderRunState::LoadSkeleton(const std::string& path) const {
+  const auto member = member_files_.find(path);
+  if (member == member_files_.end()) return LoadReference(path, job_.options);
+  const Bytes bytes = *MemberBytes(member->second);
+  const LoadedFile loaded = LoadBytes(bytes, path, "", job_.options);
+  return DecodeDocument(loaded, DecodeContext{nullptr, job_.options});
 }
 
 void FolderRunState::PairSkeleton(size_t i, FolderFile& file, BatchFileResult& r) const {
   const SkeletonSource& given = job_.skeleton;
-  if (given.is_auto()) {
+  if (given.is_auto() && sources_[i]) {
+    // A member: its companion among the members of its archive's folder.
+    file.companion = FindCompanionAmong(files_[i], files_, *file.format);
+    r.skeleton = file.companion.path;
+    if (!file.companion.path.empty()) file.companion.path = TextOf(in_root_ / PathOf(file.companion.path));
+    file.skeleton_path = file.companion.path;
+  } else if (given.is_auto()) {
     file.companion = FindCompanion(file.input, *file.format);
     file.skeleton_path = file.companion.path;
     if (!file.skeleton_path.empty()) r.skeleton = TextOf(PathOf(file.skeleton_path).lexically_relative(in_root_));
@@ -271,14 +398,17 @@ BatchFileResult FolderRunState::ProcessFile(size_t i) const {
   const std::string in_path = TextOf(in_root_ / PathOf(files_[i]));
   try {
     std::error_code ec;
-    const uintmax_t size = fs::file_size(PathOf(in_path), ec);
+    const std::optional<Bytes> member = MemberBytes(i);
+    const uintmax_t size = member ? member->size() : fs::file_size(PathOf(in_path), ec);
     if (ec) throw Error::General("cannot read: " + ec.message()).InFile(in_path);
     r.bytes_in = static_cast<size_t>(size);
     if (size > job_.max_file_size) {
       r.reason = "larger than the " + std::to_string(job_.max_file_size >> 20) + " MiB limit";
     } else {
-      const MappedFile mapped(in_path);  // paged in as the reader goes, shared with the page cache
-      const Detection d = Detect(mapped.bytes(), in_path);
+      std::optional<MappedFile> mapped;  // paged in as the reader goes, shared with the page cache
+      if (!member) mapped.emplace(in_path);
+      const ByteView bytes = member ? ByteView(*member) : mapped->bytes();
+      const Detection d = Detect(bytes, in_path);
       if (!d.format) {
         r.reason = "no format recognises the contents";
       } else {
@@ -293,7 +423,7 @@ BatchFileResult FolderRunState::ProcessFile(size_t i) const {
           file.index = i;
           file.path = files_[i];
           file.input = in_path;
-          file.bytes = mapped.bytes();
+          file.bytes = bytes;
           file.format = d.format;
           file.output = outputs_[i];
           file.output_path = TextOf(out_root_ / PathOf(outputs_[i]));

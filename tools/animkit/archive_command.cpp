@@ -7,7 +7,7 @@
 namespace animkit::cli {
 
 CLI::App* AddArchiveCommand(CLI::App& app, ArchiveArgs& args) {
-  CLI::App* archive = app.add_subcommand("archive", "List, extract or replace the members of an archive (EDF RAB, MRAB)");
+  CLI::App* archive = app.add_subcommand("archive", "List, extract or replace the members of an archive (EDF RAB, MRAB, Vib-Ribbon PAK)");
   archive->require_subcommand(1);
   CLI::App* list = archive->add_subcommand("list", "Every member: folder, name, sizes, whether it is compressed");
   list->add_option("FILE", args.file, "The archive")->required();

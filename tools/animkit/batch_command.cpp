@@ -26,10 +26,7 @@ void AddBatchOptions(CLI::App* convert, BatchArgs& args) {
       ->group(group);
 }
 
-bool IsBatchInput(const std::string& input) {
-  std::error_code ec;
-  return std::filesystem::is_directory(PathOf(input), ec);
-}
+bool IsBatchInput(const std::string& input, const std::string& output) { return IsFolderRun(input, output); }
 
 std::string BatchOnlyOptionsUsed(const BatchArgs& args) {
   if (!args.skeleton_map.empty()) return "--skeleton-map needs a folder as IN";

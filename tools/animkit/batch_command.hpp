@@ -21,8 +21,8 @@ struct BatchArgs {
 // Adds the batch options to the convert subcommand.
 void AddBatchOptions(CLI::App* convert, BatchArgs& args);
 
-// True when convert's IN is a folder.
-bool IsBatchInput(const std::string& input);
+// True when `convert IN OUT` is a folder run (IsFolderRun: IN a folder, or an archive of files into a folder).
+bool IsBatchInput(const std::string& input, const std::string& output);
 
 // A usage message when batch-only options were given for a single file ("" when fine).
 std::string BatchOnlyOptionsUsed(const BatchArgs& args);

@@ -374,7 +374,7 @@ int RunCommandLine(int argc, char** argv) {
 
   CLI::App* convert = app.add_subcommand(
       "convert", "Convert IN to OUT (format from OUT's extension or --to); a folder IN converts every file it recognises");
-  convert->add_option("IN", input, "Input file, or a folder to convert recursively")->required();
+  convert->add_option("IN", input, "Input file, or a folder to convert recursively (or an archive of files, with OUT a folder)")->required();
   convert->add_option("OUT", output, "Output file, or the output folder")->required();
   convert->add_option("--to", to, "Output format id or extension (e.g. text-anm, glb)");
   convert->add_flag("-v,--verbose", verbose, "Report sizes and encoder statistics on stderr");
@@ -430,11 +430,11 @@ int RunCommandLine(int argc, char** argv) {
     if (info->parsed()) return RunInfo(input, json, info_full, args);
     if (sample->parsed()) return RunSample(input, rate, space == "model" ? Space::Model : Space::Local, skin, args);
     if (convert->parsed()) {
-      if (!template_path.empty() && cli::IsBatchInput(input)) {
+      if (!template_path.empty() && cli::IsBatchInput(input, output)) {
         std::fprintf(stderr, "animkit: --template applies to one input file\n");
         return 2;
       }
-      if (cli::IsBatchInput(input)) {
+      if (cli::IsBatchInput(input, output)) {
         batch_args.every_skipped = verbose;  // -v on a folder: every skipped file, with its reason
         return cli::RunBatchConvert(input, output, to, batch_args, {args.format, args.skeleton, args.clip, ToOptions(args)});
       }

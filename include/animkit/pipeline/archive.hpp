@@ -1,4 +1,4 @@
-// Archives (an EDF RAB or MRAB): listing, extracting and replacing members, the one way
+// Archives (an EDF RAB or MRAB, a Vib-Ribbon PAK): listing, extracting and replacing members, the one way
 // every front end does it (`animkit archive`, Python's File.members).
 #pragma once
 
@@ -21,6 +21,9 @@ Value MembersValue(const LoadedFile& archive);
 // Where a member is extracted under dir: dir/<folder>/<name>, each part checked to be a
 // plain name (no "..", no root, no drive) so that nothing is written outside dir.
 std::string MemberPath(const std::string& dir, const ArchiveMember& member);
+// The parts of that path below dir: the folder's and the name's, split at '/' and '\\' (a
+// Vib-Ribbon PAK's "GAME/N04_W_F.ANM" is two), each checked as above (Error otherwise).
+std::vector<std::string> MemberPathParts(const ArchiveMember& member);
 
 // Writes the named members (every member when names is empty) unpacked under dir (MemberPath),
 // each atomically; the paths written, in member order.

@@ -44,6 +44,14 @@ std::vector<SkeletonMapRule> ParseSkeletonMap(std::string_view text, const std::
 // Reads the map file at path and parses it (`--skeleton-map FILE`). Errors name the file.
 std::vector<SkeletonMapRule> ReadSkeletonMap(const std::string& path);
 
+// Whether path is an archive of files (its format's FormatDescriptor::archive_of_files, and it
+// reads with members): a folder run walks its members as files. `convert ARCHIVE OUTDIR/`
+// converts it as a folder (IsFolderRun).
+bool IsArchiveOfFiles(const std::string& path, const Options& options = {});
+// Whether `convert input output` is a folder run: input is a folder, or an archive of files
+// and output names a folder (one that exists, or a path ending with '/').
+bool IsFolderRun(const std::string& input, const std::string& output);
+
 // Every regular file under dir (not following folder links), relative ('/'-separated) and
 // sorted; the subtree exclude (an output folder inside dir, "" for none) is left out.
 // The folder walk of every folder verb (convert DIR, preview DIR).
@@ -168,6 +176,9 @@ class FolderAction {
 
 // What every folder verb takes (FolderJob, BatchConvertJob, PreviewSiteRequest).
 struct FolderJobInputs {
+  // A folder, or an archive of files (IsArchiveOfFiles): its members are the folder's files.
+  // An archive of files inside the folder is walked as a folder named after it
+  // (`<archive>/<member path>`).
   std::string input_dir;
   std::string output_dir;
   unsigned threads = 0;        // worker threads, at most this many (0: the hardware threads)

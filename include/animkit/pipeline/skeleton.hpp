@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace animkit {
 
@@ -67,6 +68,10 @@ struct Companion {
   std::string note;  // one sentence: what was chosen and why, or why none
 };
 Companion FindCompanion(const std::string& path, const FormatDescriptor& format);
+// The same rule over a listing instead of a folder on disk (an archive's members as a folder
+// run walks them): path and files are '/'-separated paths of one listing; the candidates are
+// the files in path's own folder of it. The path chosen is the listing's.
+Companion FindCompanionAmong(const std::string& path, const std::vector<std::string>& files, const FormatDescriptor& format);
 
 // How a decoded scene got its skeleton: a companion (the rule above), one given
 // (--skeleton FILE, a scene), or none. ToString: "companion", "given", "none".
