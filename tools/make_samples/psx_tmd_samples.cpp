@@ -1,5 +1,6 @@
 #include <animkit/formats/psx_anc.hpp>
 #include <animkit/formats/psx_anm.hpp>
+#include <animkit/formats/psx_pak.hpp>
 #include <animkit/formats/psx_tmd.hpp>
 
 #include "sample_writers.hpp"
@@ -84,14 +85,7 @@ Clip FigureDance() {
   return clip;
 }
 
-}  // namespace
-
-void WritePsxTmdSamples(const std::filesystem::path& dir) {
-  WriteSample(dir, "figure.tmd", psx_tmd::Serialize(Figure()));
-  WriteSample(dir, "figure.anm", psx_anm::Serialize(psx_anm::EncodeClip(FigureDance(), {})));
-}
-
-void WritePsxAncSamples(const std::filesystem::path& dir) {
+Bytes OrbitCamera() {
   // A camera circling the figure, rolling a little and zooming in.
   const Clip clip = CameraClip(45, [](size_t f) {
     const double a = 2 * std::numbers::pi * double(f) / 45.0;
@@ -100,7 +94,27 @@ void WritePsxAncSamples(const std::filesystem::path& dir) {
   });
   psx_anc::DecodeSettings settings;
   settings.fov = psx_anc::FovUnit::Projection;
-  WriteSample(dir, "orbit.anc", psx_anc::Serialize(psx_anc::EncodeClip(clip, settings)));
+  return psx_anc::Serialize(psx_anc::EncodeClip(clip, settings));
+}
+
+}  // namespace
+
+void WritePsxTmdSamples(const std::filesystem::path& dir) {
+  WriteSample(dir, "figure.tmd", psx_tmd::Serialize(Figure()));
+  WriteSample(dir, "figure.anm", psx_anm::Serialize(psx_anm::EncodeClip(FigureDance(), {})));
+}
+
+void WritePsxAncSamples(const std::filesystem::path& dir) { WriteSample(dir, "orbit.anc", OrbitCamera()); }
+
+void WritePsxPakSamples(const std::filesystem::path& dir) {
+  // The figure's model, its dance and the orbiting camera as a disc's PAK holds such files:
+  // nested paths, in an order that is not sorted.
+  const std::vector<psx_pak::BuildMember> members = {
+      {"GAME/FIGURE.ANM", psx_anm::Serialize(psx_anm::EncodeClip(FigureDance(), {}))},
+      {"GAME/FIGURE.TMD", psx_tmd::Serialize(Figure())},
+      {"GAME/CAMERA/ORBIT.ANC", OrbitCamera()},
+  };
+  WriteSample(dir, "FILES.PAK", psx_pak::Build(members));
 }
 
 }  // namespace animkit::samples
