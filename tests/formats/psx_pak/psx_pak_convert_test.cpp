@@ -3,7 +3,9 @@
 // gives (`convert FILES.PAK OUT/`, and a folder holding PAKs); and the CLI's archive verbs.
 #include <animkit/formats/psx_pak.hpp>
 #include <animkit/io/io.hpp>
+#include <animkit/formats/registry.hpp>
 #include <animkit/pipeline/batch.hpp>
+#include <animkit/pipeline/skeleton.hpp>
 
 #include "support/test_support.hpp"
 
@@ -104,6 +106,21 @@ TEST(PsxPakConvert, AMemberPathThatLeavesTheFolderFailsAlone) {
   std::string out;
   EXPECT_NE(test::RunCli("archive extract " + (root / "FILES.PAK").string() + " -o " + (root / "x").string(), nullptr, &out), 0);
   EXPECT_TRUE(Has(out, "no plain file name")) << out;
+}
+
+TEST(PsxPakConvert, CompanionsArePickedAmongTheMembersOfTheSameFolder) {
+  const FormatDescriptor& anm = *FindFormat("psx-anm");
+  const std::vector<std::string> files = {"GAME/N04_W_F.ANM", "GAME/N04_W_F.TMD", "GAME/OTHER.TMD",
+                                          "N04_W_F.TMD", "GAME/SUB/N04_W_F.TMD", "GAME/N05.ANM"};
+  EXPECT_EQ(FindCompanionAmong("GAME/N04_W_F.ANM", files, anm).path, "GAME/N04_W_F.TMD");
+  EXPECT_EQ(FindCompanionAmong("N04_W_F.ANM", files, anm).path, "N04_W_F.TMD");  // the only one at the top
+  EXPECT_EQ(FindCompanionAmong("GAME/SUB/X.ANM", files, anm).path, "GAME/SUB/N04_W_F.TMD");
+  const Companion none = FindCompanionAmong("GAME/N05.ANM", files, anm);  // two TMDs, neither named after it
+  EXPECT_EQ(none.path, "");
+  EXPECT_TRUE(Has(none.note, "give --skeleton")) << none.note;
+  const std::vector<std::string> prefixed = {"GAME/N04.ANM", "GAME/N04_BODY.TMD", "GAME/X.TMD"};
+  EXPECT_EQ(FindCompanionAmong("GAME/N04.ANM", prefixed, anm).path, "GAME/N04_BODY.TMD");
+  EXPECT_EQ(FindCompanionAmong("GAME/N04_W_F.TMD", files, *FindFormat("psx-tmd")).path, "");
 }
 
 TEST(PsxPakCli, ListExtractReplaceAndCopy) {
