@@ -80,8 +80,12 @@ std::optional<LoadedFile> ArchiveOfFiles(ByteView bytes, const std::string& path
 std::optional<LoadedFile> ArchiveOfFilesAt(const std::string& path, const Options& options, size_t max_size) {
   std::error_code ec;
   if (!fs::is_regular_file(PathOf(path), ec) || fs::file_size(PathOf(path), ec) > max_size || ec) return std::nullopt;
-  const MappedFile mapped(path);
-  return ArchiveOfFiles(mapped.bytes(), path, options);
+  try {
+    const MappedFile mapped(path);
+    return ArchiveOfFiles(mapped.bytes(), path, options);
+  } catch (const Error&) {
+    return std::nullopt;  // unreadable: its own conversion says why
+  }
 }
 
 }  // namespace
