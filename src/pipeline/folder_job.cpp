@@ -189,10 +189,7 @@ class FolderRunState {
   size_t skeletons_decoded() const { return skeletons_decoded_.load(); }
 
  private:
-  // An archive of files walked as a folder, and where each of its members is.
-  struct WalkedArchive {
-    LoadedFile loaded;
-  };
+  // Where a file that is an archive's member is (archives_[archive], its member).
   struct MemberSource {
     size_t archive = 0, member = 0;
     std::string error;  // a member whose name is no plain path: the file fails with this
@@ -226,7 +223,7 @@ class FolderRunState {
   std::set<std::string> inputs_;  // canonical: an output must never land on an input
   std::optional<SkeletonMapper> mapper_;
   std::vector<std::optional<MemberSource>> sources_;  // per file: the member it is, or none
-  std::vector<std::unique_ptr<WalkedArchive>> archives_;
+  std::vector<LoadedFile> archives_;  // the archives of files walked as folders, read once
   std::map<std::string, size_t> member_files_;  // the joined path of a member -> its file index
 
   mutable std::map<std::string, SharedScene> skeletons_;
@@ -292,7 +289,7 @@ void FolderRunState::AddMembers(LoadedFile loaded, const std::string& prefix,
                                 std::vector<std::pair<std::string, std::optional<MemberSource>>>& walked) {
   const size_t archive = archives_.size();
   const std::vector<ArchiveMember> members = loaded.document->Members();
-  archives_.push_back(std::make_unique<WalkedArchive>(WalkedArchive{std::move(loaded)}));
+  archives_.push_back(std::move(loaded));
   std::set<std::string> seen;
   for (size_t m = 0; m < members.size(); ++m) {
     MemberSource source{archive, m, {}};
@@ -347,12 +344,12 @@ void FolderRunState::Walk(const FolderOutputNaming& naming) {
 std::optional<Bytes> FolderRunState::MemberBytes(size_t i) const {
   if (!sources_[i]) return std::nullopt;
   const MemberSource& source = *sources_[i];
-  const WalkedArchive& archive = *archives_[source.archive];
-  if (!source.error.empty()) throw Error::General(source.error).InFile(archive.loaded.path);
+  const LoadedFile& archive = archives_[source.archive];
+  if (!source.error.empty()) throw Error::General(source.error).InFile(archive.path);
   try {
-    return archive.loaded.document->MemberBytes(source.member);
+    return archive.document->MemberBytes(source.member);
   } catch (const Error& e) {
-    throw e.InFile(archive.loaded.path);
+    throw e.InFile(archive.path);
   }
 }
 
