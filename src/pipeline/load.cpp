@@ -70,8 +70,10 @@ LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view fo
 }
 
 LoadedFile LoadFile(const std::string& path, std::string_view format_id, const Options& options) {
-  Bytes data = ReadFileBytes(path);
-  return LoadBytes(data, path, format_id, options);
+  // Mapped, not copied: a reader keeps what it needs of the bytes (a large archive is read
+  // once, into its document).
+  const MappedFile mapped(path);
+  return LoadBytes(mapped.bytes(), path, format_id, options);
 }
 
 Scene LoadReference(const std::string& path, const Options& options) {
