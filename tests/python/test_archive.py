@@ -67,3 +67,22 @@ def test_a_file_that_is_no_archive_has_no_members():
     assert f.members == []
     with pytest.raises(animkit.Error, match="no archive"):
         f.member("x")
+
+
+PAK = SAMPLES / "psx_pak" / "FILES.PAK"
+
+
+def test_a_vib_ribbon_pak_lists_its_stored_paths_in_stored_order():
+    f = animkit.load(PAK)
+    assert f.format == "psx-pak"
+    assert f.members == cli_json("archive", "list", str(PAK), "--json")
+    assert [m["name"] for m in f.members] == ["GAME/FIGURE.ANM", "GAME/FIGURE.TMD", "GAME/CAMERA/ORBIT.ANC"]
+    assert not any(m["compressed"] for m in f.members)
+    assert f.member("GAME/FIGURE.TMD") == (SAMPLES / "psx_tmd" / "figure.tmd").read_bytes()
+    assert f.with_member("GAME/FIGURE.ANM", f.member("GAME/FIGURE.ANM")) == f.write() == PAK.read_bytes()
+
+
+def test_a_pak_extracts_into_nested_folders(tmp_path):
+    written = animkit.load(PAK).extract(tmp_path)
+    assert written[2] == str(tmp_path / "GAME" / "CAMERA" / "ORBIT.ANC")
+    assert (tmp_path / "GAME" / "FIGURE.ANM").read_bytes() == (SAMPLES / "psx_tmd" / "figure.anm").read_bytes()
