@@ -108,6 +108,20 @@ TEST(PsxPakConvert, AMemberPathThatLeavesTheFolderFailsAlone) {
   EXPECT_TRUE(Has(out, "no plain file name")) << out;
 }
 
+TEST(PsxPakConvert, ASecondMemberOfTheSamePathFailsAloneAndTheFirstConverts) {
+  const fs::path root = test::TempDir("psx-pak-twice");
+  std::vector<psx_pak::BuildMember> members = Members();
+  members.push_back({"GAME/CAM/ORBIT.ANC", Sample("psx_anc/orbit.anc")});
+  Write(root / "FILES.PAK", psx_pak::Build(members));
+  const BatchReport report = Convert(root / "FILES.PAK", root / "out");
+  EXPECT_EQ(report.converted, 3u);
+  ASSERT_EQ(report.failed, 1u);
+  const BatchFileResult* second = Find(report, "GAME/CAM/ORBIT.ANC (member 3)");
+  ASSERT_TRUE(second);
+  EXPECT_TRUE(Has(second->error, "a second member named 'GAME/CAM/ORBIT.ANC'")) << second->error;
+  EXPECT_EQ(Find(report, "GAME/CAM/ORBIT.ANC")->status, BatchStatus::Converted);
+}
+
 TEST(PsxPakConvert, CompanionsArePickedAmongTheMembersOfTheSameFolder) {
   const FormatDescriptor& anm = *FindFormat("psx-anm");
   const std::vector<std::string> files = {"GAME/N04_W_F.ANM", "GAME/N04_W_F.TMD", "GAME/OTHER.TMD",
