@@ -53,27 +53,33 @@ uint64_t CheckClip(const Clip& clip, const Limits& limits) {
   return keys + clip.events.size();
 }
 
-}  // namespace
-
-LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view format_id, const Options& options) {
+// owner: what keeps data alive for a document that keeps a view of it (ReadContext::bytes_owner).
+LoadedFile LoadShared(ByteView data, const std::string& path, std::string_view format_id, const Options& options,
+                      std::shared_ptr<const void> owner) {
   LoadedFile loaded;
   loaded.path = path;
   loaded.input_bytes = data.size();
   try {
     loaded.format = &PickFormat(data, path, format_id);
     if (!loaded.format->read) throw Error::General(std::string(loaded.format->id) + " files cannot be read");
-    loaded.document = loaded.format->read(data, ReadContext{options, path, {}});
+    loaded.document = loaded.format->read(data, ReadContext{options, path, {}, std::move(owner)});
   } catch (const Error& e) {
     throw e.InFile(path);
   }
   return loaded;
 }
 
+}  // namespace
+
+LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view format_id, const Options& options) {
+  return LoadShared(data, path, format_id, options, nullptr);
+}
+
 LoadedFile LoadFile(const std::string& path, std::string_view format_id, const Options& options) {
   // Mapped, not copied: a reader keeps what it needs of the bytes (a large archive is read
   // once, into its document).
-  const MappedFile mapped(path);
-  return LoadBytes(mapped.bytes(), path, format_id, options);
+  const auto mapped = std::make_shared<const MappedFile>(path);
+  return LoadShared(mapped->bytes(), path, format_id, options, mapped);
 }
 
 Scene LoadReference(const std::string& path, const Options& options) {

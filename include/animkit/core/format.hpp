@@ -63,6 +63,10 @@ struct ReadContext {
   // The files this one names (an MDB's textures), by name, when it was read from inside an
   // archive: the archive's other members. Empty: they are looked for in path's folder.
   std::function<std::optional<Bytes>(std::string_view name)> neighbour = {};
+  // What keeps the bytes alive after the read when the caller shares them (LoadFile's mapped
+  // file): a reader of large archives may keep it with a view instead of a copy. Empty: the
+  // bytes live only for the call.
+  std::shared_ptr<const void> bytes_owner = nullptr;
 };
 
 struct DecodeContext {

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,12 +35,15 @@ struct File {
   Header header;
   std::vector<Entry> entries;          // in table order (not sorted)
   std::vector<std::string> warnings;   // gaps, overlaps, non-zero padding: kept, never checked by the game
-  Bytes image;                         // the file's bytes
+  ByteView image;                       // the file's bytes, kept alive by owner
+  std::shared_ptr<const void> owner;
 };
 
 // Every entry must lie within the file (else Error naming the offset that points outside);
-// gaps, overlaps and non-zero padding are warnings, their bytes kept.
-File Parse(ByteView data);
+// gaps, overlaps and non-zero padding are warnings, their bytes kept. owner: what keeps data
+// alive (a mapped file, ReadContext::bytes_owner), so that a large PAK is not copied; none:
+// the bytes are copied.
+File Parse(ByteView data, std::shared_ptr<const void> owner = nullptr);
 // The image with the count, every offset and every length written back at its place.
 Bytes Serialize(const File& file);
 // Entry `index`'s data; Error for an index out of range.

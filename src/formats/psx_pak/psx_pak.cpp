@@ -53,12 +53,18 @@ void ReadEntry(const ByteReader& r, size_t i, Entry& e, std::vector<std::string>
 
 }  // namespace
 
-File Parse(ByteView data) {
-  ByteReader r(data, Endian::Little);
+File Parse(ByteView data, std::shared_ptr<const void> owner) {
   File f;
+  if (!owner) {
+    auto copy = std::make_shared<const Bytes>(data.begin(), data.end());
+    data = ByteView(*copy);
+    owner = std::move(copy);
+  }
+  f.image = data;
+  f.owner = std::move(owner);
+  ByteReader r(data, Endian::Little);
   fields::ReadAll(r, f.header, kHeaderFields);
   f.entries = fields::ReadTable<Entry>(r, f.header.count, kOffsetFields, "the offset table");
-  f.image.assign(data.begin(), data.end());
   const uint64_t table_end = kCountSize + uint64_t(kOffsetSize) * f.entries.size();
   uint64_t expected = table_end;  // where the layout puts the next entry
   for (size_t i = 0; i < f.entries.size(); ++i) {
@@ -84,7 +90,7 @@ File Parse(ByteView data) {
 }
 
 Bytes Serialize(const File& f) {
-  Bytes out = f.image;
+  Bytes out(f.image.begin(), f.image.end());
   fields::WriteAt(out, 0, Endian::Little, f.header, kHeaderFields);
   for (size_t i = 0; i < f.entries.size(); ++i) {
     fields::WriteAt(out, kCountSize + kOffsetSize * i, Endian::Little, f.entries[i], kOffsetFields);
@@ -97,7 +103,7 @@ ByteView MemberData(const File& f, size_t index) {
   if (index >= f.entries.size())
     throw Error::General("entry " + std::to_string(index) + ": the PAK has " + std::to_string(f.entries.size()));
   const Entry& e = f.entries[index];
-  return ByteView(f.image).subspan(e.data_at, e.length);
+  return f.image.subspan(e.data_at, e.length);
 }
 
 Bytes Build(const std::vector<BuildMember>& members) {
@@ -141,13 +147,15 @@ Bytes Replace(const File& file, size_t index, ByteView bytes) {
       throw Error::AtOffset(kCountSize + kOffsetSize * i, Label(i, e) + " shares bytes with " + Label(index, target) +
                                                               ": it cannot be replaced alone");
   }
+  auto image = std::make_shared<Bytes>();
+  image->insert(image->end(), file.image.begin(), file.image.begin() + std::ptrdiff_t(begin));
+  image->insert(image->end(), bytes.begin(), bytes.end());
+  image->insert(image->end(), size_t(new_size - bytes.size()), uint8_t{0});
+  image->insert(image->end(), file.image.begin() + std::ptrdiff_t(old_end), file.image.end());
+  if (image->size() > UINT32_MAX || bytes.size() > UINT32_MAX) throw Error::General("a PAK holds at most 4 GiB");
   File f = file;
-  f.image.clear();
-  f.image.insert(f.image.end(), file.image.begin(), file.image.begin() + std::ptrdiff_t(begin));
-  f.image.insert(f.image.end(), bytes.begin(), bytes.end());
-  f.image.insert(f.image.end(), size_t(new_size - bytes.size()), uint8_t{0});
-  f.image.insert(f.image.end(), file.image.begin() + std::ptrdiff_t(old_end), file.image.end());
-  if (f.image.size() > UINT32_MAX || bytes.size() > UINT32_MAX) throw Error::General("a PAK holds at most 4 GiB");
+  f.image = ByteView(*image);
+  f.owner = std::move(image);
   f.entries[index].length = uint32_t(bytes.size());
   for (Entry& e : f.entries) {
     if (e.offset < old_end) continue;

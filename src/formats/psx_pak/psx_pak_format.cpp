@@ -96,7 +96,14 @@ int Probe(ByteView data, std::string_view extension) {
   return kProbeStructure;
 }
 
-std::unique_ptr<Document> Read(ByteView data, const ReadContext&) { return std::make_unique<PakDocument>(Parse(data)); }
+// From this size a PAK keeps the caller's bytes (a mapped file) instead of a copy: listing a
+// large one is then no copy of it. Smaller ones (stock PAKs are about 1 MB) are copied, so
+// that no mapping outlives the read for them (Windows cannot replace a mapped file).
+constexpr size_t kKeepSharedFrom = size_t{16} << 20;
+
+std::unique_ptr<Document> Read(ByteView data, const ReadContext& context) {
+  return std::make_unique<PakDocument>(Parse(data, data.size() >= kKeepSharedFrom ? context.bytes_owner : nullptr));
+}
 
 }  // namespace
 }  // namespace psx_pak
