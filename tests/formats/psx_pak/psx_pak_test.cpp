@@ -76,6 +76,17 @@ TEST(PsxPak, ParseReadsEveryFieldAndSerializeGivesTheBytesBack) {
   EXPECT_EQ(U32At(changed, 0x2C), 3u);
 }
 
+TEST(PsxPak, BytesWithAnOwnerAreViewedAndOthersCopied) {
+  const auto shared = std::make_shared<const Bytes>(HandBuilt());
+  const psx_pak::File kept = psx_pak::Parse(*shared, shared);
+  EXPECT_EQ(kept.image.data(), shared->data());
+  EXPECT_EQ(psx_pak::MemberData(kept, 1).data(), shared->data() + 0x30);
+  const psx_pak::File copied = psx_pak::Parse(*shared);
+  EXPECT_NE(copied.image.data(), shared->data());
+  EXPECT_EQ(psx_pak::Serialize(copied), *shared);
+  EXPECT_EQ(psx_pak::Serialize(kept), *shared);
+}
+
 TEST(PsxPak, MembersKeepTheStoredOrderAndNestedPaths) {
   const Bytes bytes = HandBuilt();
   const auto doc = Read(bytes);
