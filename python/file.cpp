@@ -138,6 +138,7 @@ std::shared_ptr<SceneData> Decode(const FileData& f) {
   d->path = f.loaded.path;
   d->format = std::string(f.loaded.format->id);
   d->limits = f.options.limits();
+  RequireOneScene(f.loaded);  // an archive of files: its members, not decode()
   {
     NoGil released;
     d->decoded = DecodeWithSkeleton(f.loaded, SourceOf(f, d->shared_reference), f.options);

@@ -226,6 +226,7 @@ Value FormatsValue() {
     d["writable"] = f->encode != nullptr;
     d["up_axis"] = f->up_axis;
     d["multi_clip"] = f->multi_clip;
+    d["archive_of_files"] = f->archive_of_files;
     d["animation_extensions"] = Strings(f->animation_extensions);
     d["options"] = std::move(options);
     formats.push_back(std::move(d));

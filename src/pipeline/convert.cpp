@@ -208,6 +208,8 @@ ConvertResult Convert(const ConvertRequest& request) {
   const TemplateFile t = ReadTemplate(request, to_json);
   const FormatDescriptor* out_format = to_json ? nullptr : OutputFormat(request, t);
   result.output_format = out_format;
+  // An archive of files decodes to no scene of its own: its members are the files to convert.
+  if (out_format != loaded.format) RequireOneScene(loaded);
 
   const Options decode_options = DecodeOptionsFor(out_format, request.options);
   DecodedScene decoded = DecodeWithSkeleton(loaded, ConvertSkeleton(request, loaded, t, inputs), decode_options);

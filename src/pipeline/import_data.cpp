@@ -43,6 +43,7 @@ Bytes ImportSceneGlb(const ImportSource& s, const Options& options, std::vector<
 ImportSource ReadImportSource(const ImportDataJob& job) {
   ImportSource s;
   s.loaded = LoadFile(job.input, job.format, job.options);
+  RequireOneScene(s.loaded);
   // Blender's import reads the glTF: its keys are the interchange's.
   s.decoded = DecodeWithSkeleton(s.loaded, job.skeleton, DecodeOptionsFor(&InterchangeFormat(), job.options));
   Scene& scene = s.decoded.scene;

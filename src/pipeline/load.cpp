@@ -1,6 +1,7 @@
 // Loading: detect, read, decode within the limits.
 #include <animkit/core/error.hpp>
 #include <animkit/formats/registry.hpp>
+#include <animkit/io/path.hpp>
 #include <animkit/pipeline/load.hpp>
 
 namespace animkit {
@@ -73,6 +74,13 @@ LoadedFile LoadShared(ByteView data, const std::string& path, std::string_view f
 
 LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view format_id, const Options& options) {
   return LoadShared(data, path, format_id, options, nullptr);
+}
+
+void RequireOneScene(const LoadedFile& loaded) {
+  if (!loaded.format->archive_of_files) return;
+  throw Error::General("holds files to convert one by one, not one scene: convert it into a folder (convert " +
+                       TextOf(PathOf(loaded.path).filename()) + " OUT/), or extract a member (animkit archive extract)")
+      .InFile(loaded.path);
 }
 
 LoadedFile LoadFile(const std::string& path, std::string_view format_id, const Options& options) {

@@ -134,6 +134,7 @@ std::string_view PreviewUpAxis(std::string_view format_id) {
 
 PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request) {
   PreviewPage page;
+  RequireOneScene(loaded);
   DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, request.options);
   page.skeleton = decoded.skeleton;
   page.skeleton_use = decoded.use;

@@ -73,7 +73,28 @@ try {
     if (e.isDirectory()) walk(p); else if (e.isFile() && !e.name.endsWith('.dds')) sampleFiles.push(path.relative(samples, p).split(path.sep).join('/'));
   });
   walk(samples);
+  // An archive of files (a Vib-Ribbon PAK) is walked as the folder it unpacks to: the gallery
+  // lists its members as ARCHIVE/MEMBER, which this test reads from an extracted copy.
+  const archiveExtensions = new Set(JSON.parse(run('formats', '--json')).formats
+    .filter((f) => f.archive_of_files).flatMap((f) => f.extensions));
+  const unpacked = new Map();  // archive's path in samples -> the folder it was extracted to
+  for (const rel of sampleFiles.slice()) {
+    if (!archiveExtensions.has(path.extname(rel).toLowerCase())) continue;
+    const folder = path.join(scratch, 'unpacked', rel);
+    run('archive', 'extract', path.join(samples, rel), '-o', folder);
+    unpacked.set(rel, folder);
+    const members = JSON.parse(run('archive', 'list', '--json', path.join(samples, rel)));
+    sampleFiles.splice(sampleFiles.indexOf(rel), 1, ...members.map((m) => `${rel}/${m.name}`));
+  }
+  const samplePath = (rel) => {
+    for (const [archive, folder] of unpacked) {
+      if (rel.startsWith(archive + '/')) return path.join(folder, rel.slice(archive.length + 1));
+    }
+    return path.join(samples, rel);
+  };
   check(rows.length === sampleFiles.length, `the gallery lists ${rows.length} files, samples has ${sampleFiles.length}`);
+  check(JSON.stringify(rows.map((r) => r.path).sort()) === JSON.stringify(sampleFiles.slice().sort()),
+        `the gallery's files are not the samples' (archives by member): ${rows.map((r) => r.path)}`);
   // The filter box keeps the rows whose name has the text.
   await gallery.fill('#filter', 'canm');
   const shown = await gallery.evaluate(() => Array.from(document.querySelectorAll('#files tbody tr')).filter((tr) => !tr.hidden).length);
@@ -83,8 +104,8 @@ try {
   await gallery.close();
 
   for (const row of rows) {
-    const file = path.join(samples, row.path);
-    const skeletonArgs = row.skeleton ? ['--skeleton', path.join(samples, row.skeleton)] : [];
+    const file = samplePath(row.path);
+    const skeletonArgs = row.skeleton ? ['--skeleton', samplePath(row.skeleton)] : [];
     check(!row.error, `${row.path}: the gallery shows an error: ${row.error}`);
     if (!check(row.href, `${row.path}: no page link`)) continue;
     const pagePath = fileURLToPath(row.href);

@@ -11,6 +11,7 @@ from animkit_support import (
     all_samples,
     animkit,
     assert_clip_equals_json,
+    cli,
     cli_json,
     sample_id,
 )
@@ -18,8 +19,18 @@ from animkit_support import (
 SAMPLES = all_samples()
 
 
+ARCHIVES_OF_FILES = {e for f in animkit.formats() if f["archive_of_files"] for e in f["extensions"]}
+
+
 @pytest.mark.parametrize("path", SAMPLES, ids=sample_id)
 def test_sample_equals_cli(path):
+    if path.suffix.lower() in ARCHIVES_OF_FILES:
+        # Its members are files, not one scene: both refuse with the same words.
+        refused = cli("sample", path, check=False)
+        assert refused.returncode == 1 and "convert it into a folder" in refused.stderr
+        with pytest.raises(animkit.Error, match="convert it into a folder"):
+            animkit.load(path).decode()
+        return
     expected = cli_json("sample", path, "--skeleton", "auto")
     scene = animkit.load(path, skeleton="auto").decode()
     assert scene.format == expected["format"]

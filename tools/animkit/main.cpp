@@ -146,6 +146,7 @@ void ReportReadWarnings(const std::string& file, const std::vector<std::string>&
 int RunSample(const std::string& file, double rate, Space space, bool skin, const CommonArgs& args) {
   const Options options = ToOptions(args);
   const LoadedFile loaded = LoadFile(file, args.format, options);
+  RequireOneScene(loaded);
   const DecodedScene decoded = DecodeWithSkeleton(loaded, args.skeleton, options);
   ReportCompanion(file, *loaded.format, decoded.skeleton, decoded.use, decoded.warning);
   const Scene& scene = decoded.scene;

@@ -36,8 +36,9 @@ def find(format_id):
 
 
 def import_extensions():
-    """Every extension a format reads, in table order."""
-    return tuple(_unique(e for f in FORMATS for e in f["extensions"]))
+    """Every extension a format reads as one scene, in table order: an archive of files
+    (a Vib-Ribbon PAK) holds files to convert one by one, so it is left out."""
+    return tuple(_unique(e for f in FORMATS if not f.get("archive_of_files") for e in f["extensions"]))
 
 
 def export_extensions():

@@ -25,6 +25,11 @@ LoadedFile LoadFile(const std::string& path, std::string_view format_id, const O
 LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view format_id,
                      const Options& options);
 
+// For the verbs that need one scene (convert to another format, sample, import, a preview
+// page): an archive of files (FormatDescriptor::archive_of_files) holds files, not a scene,
+// so it is an error saying what to do instead (convert it into a folder, or extract).
+void RequireOneScene(const LoadedFile& loaded);
+
 // Decodes a loaded file and checks the scene against context.options.limits()
 // (CheckScene), the limits scaled to the file's size. Every verb decodes through this;
 // Errors name the file.

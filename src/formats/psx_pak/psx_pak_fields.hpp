@@ -9,7 +9,7 @@ namespace animkit::psx_pak {
 
 using fields::Field;
 
-inline constexpr auto kHeaderFields = fields::List(Field{"count", &Header::count});
+inline constexpr auto kHeaderFields = fields::List(Field{"member_count", &Header::count});
 // One offset table entry (4 bytes).
 inline constexpr auto kOffsetFields = fields::List(Field{"offset", &Entry::offset});
 // The length after an entry's padded path (4 bytes).

@@ -27,11 +27,7 @@ class PakDocument final : public FileDocument<File, kPsxPakFormat, Serialize> {
 
   Bytes WithMember(size_t index, ByteView bytes) const override { return Replace(file_, index, bytes); }
 
-  std::vector<std::string> Warnings() const override {
-    std::vector<std::string> out = file_.warnings;
-    out.push_back("a PAK decodes to an empty scene: convert it into a folder (convert FILE.PAK OUT/) for its members");
-    return out;
-  }
+  std::vector<std::string> Warnings() const override { return file_.warnings; }
 
   Value Info() const override {
     Value info = Value::object();

@@ -169,5 +169,27 @@ TEST(PsxPakCli, ListExtractReplaceAndCopy) {
   EXPECT_TRUE(fs::exists(root / "glbs/GAME/CAM/ORBIT.glb"));
 }
 
+// The verbs that need one scene refuse a PAK, saying what to do instead, and write nothing;
+// info and validate read it without a warning.
+TEST(PsxPakCli, OneSceneVerbsRefuseAPakAndSayWhatToDo) {
+  const fs::path root = test::TempDir("psx-pak-one-scene");
+  const fs::path pak = root / "FILES.PAK";
+  Write(pak, psx_pak::Build(Members()));
+  std::string out, err;
+  for (const std::string verb : {"convert " + pak.string() + " " + (root / "x.glb").string(), "sample " + pak.string(),
+                                 "preview " + pak.string() + " -o " + (root / "x.html").string()}) {
+    EXPECT_EQ(test::RunCli(verb, &out, &err), 1) << verb;
+    EXPECT_TRUE(Has(err, pak.string() + ": holds files to convert one by one")) << err;
+    EXPECT_TRUE(Has(err, "convert FILES.PAK OUT/")) << err;
+  }
+  EXPECT_FALSE(fs::exists(root / "x.glb"));
+  EXPECT_FALSE(fs::exists(root / "x.html"));
+  ASSERT_EQ(test::RunCli("info " + pak.string(), &out, &err), 0) << err;
+  EXPECT_EQ((out + err).find("warning"), std::string::npos) << out << err;
+  ASSERT_EQ(test::RunCli("validate " + pak.string(), &out, &err), 0) << err;
+  EXPECT_TRUE(Has(out, "OK")) << out;
+  EXPECT_EQ((out + err).find("warning"), std::string::npos) << out << err;
+}
+
 }  // namespace
 }  // namespace animkit
