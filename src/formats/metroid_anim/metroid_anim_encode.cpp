@@ -15,7 +15,8 @@
 namespace animkit::metroid {
 
 std::vector<uint32_t> AssignBoneIds(const std::vector<std::string>& joints,
-                                    const std::vector<std::pair<std::string, uint32_t>>& named) {
+                                    const std::vector<std::pair<std::string, uint32_t>>& named, Game game) {
+  const bool prime = game == Game::Prime;
   std::vector<uint32_t> ids(joints.size());
   std::vector<bool> assigned(joints.size(), false);
   std::set<uint32_t> used;
@@ -33,10 +34,11 @@ std::vector<uint32_t> AssignBoneIds(const std::vector<std::string>& joints,
     ids[i] = *id;
     assigned[i] = true;
   }
-  uint64_t next = used.empty() ? 3 : uint64_t{*used.rbegin()} + 1;
+  // Echoes numbers bones densely from 0: the free ids below the highest come first.
+  uint64_t next = !prime ? 0 : used.empty() ? 3 : uint64_t{*used.rbegin()} + 1;
   for (size_t i = 0; i < joints.size(); ++i) {
     if (assigned[i]) continue;
-    while (next == kNoParent || used.count(static_cast<uint32_t>(next))) ++next;
+    while ((prime && next == kNoParent) || used.count(static_cast<uint32_t>(next))) ++next;
     if (next > 0xFFFFFFFFull) throw Error::General("no bone id left for joint '" + joints[i] + "'");
     ids[i] = static_cast<uint32_t>(next++);
   }
@@ -257,6 +259,18 @@ uint32_t MetaU32(const Clip& clip, const char* key, uint32_t fallback) {
   return fallback;
 }
 
+uint32_t RootBoneOf(Game game) { return game == Game::Echoes ? 0 : 3; }
+
+// A Metroid Prime file's data in Echoes' layout.
+AnimFile AsEchoes(const AnimFile& prime, size_t bone_count) {
+  AnimFile f;
+  f.version = prime.version;
+  f.game = Game::Echoes;
+  if (prime.version == 0) f.echoes_v0 = EchoesFromPrime(prime.v0);
+  else f.echoes_v2 = EchoesFromPrime(prime.v2, bone_count);
+  return f;
+}
+
 void MeasureError(const Source& s, const AnimFile& file, EncodeReport& r) {
   const Clip decoded = DecodeAnim(ParseAnim(SerializeAnim(file)), {});
   for (size_t c = 0; c < s.rot.size() && c < decoded.tracks.size(); ++c) {
@@ -273,7 +287,11 @@ void MeasureError(const Source& s, const AnimFile& file, EncodeReport& r) {
 
 AnimFile EncodeAnim(const Clip& clip, const EncodeSettings& settings, EncodeReport* report) {
   const Source s = SampleSource(clip);
-  const std::vector<uint32_t> ids = AssignBoneIds(s.names, settings.bone_ids);
+  const std::vector<uint32_t> ids = AssignBoneIds(s.names, settings.bone_ids, settings.game);
+  // The clip's root bone and EVNT id are kept when it came from the same game's file.
+  const bool same_game = MetaU32(clip, metadata_keys::kGame, 1) == static_cast<uint32_t>(settings.game);
+  const uint32_t root_bone = same_game ? MetaU32(clip, metadata_keys::kRootBone, RootBoneOf(settings.game))
+                                       : RootBoneOf(settings.game);
   EncodeReport rep;
   rep.frames = s.frames;
   rep.channels = s.rot.size();
@@ -290,7 +308,7 @@ AnimFile EncodeAnim(const Clip& clip, const EncodeSettings& settings, EncodeRepo
     a.duration = duration;
     a.interval = interval;
     a.frame_count = static_cast<uint32_t>(s.frames);
-    a.root_bone = MetaU32(clip, metadata_keys::kRootBone, 3);
+    a.root_bone = root_bone;
     a.evnt_id = MetaU32(clip, metadata_keys::kEvntId, 0xFFFFFFFF);
     if (s.rot.size() > 255) throw Error::General("a version 0 ANIM holds at most 255 channels");
     size_t table = settings.bone_table_size;
@@ -333,19 +351,21 @@ AnimFile EncodeAnim(const Clip& clip, const EncodeSettings& settings, EncodeRepo
     a.duration = duration;
     a.interval = interval;
     a.looping = clip.loop ? 1 : 0;
-    a.root_bone = MetaU32(clip, metadata_keys::kRootBone, 3);
+    a.root_bone = root_bone;
     a.evnt_id = MetaU32(clip, metadata_keys::kEvntId, 0xFFFFFFFF);
     rep.translation_multiplier = q.multiplier;
     for (bool k : keyed) rep.keyed_frames += k ? 1 : 0;
     AnimFile every = file;
     every.v2 = BuildV2(s, q, std::vector<bool>(s.frames, true), ids);
-    rep.every_frame_bytes = SerializeAnim(every).size();
+    rep.every_frame_bytes = SerializeAnim(settings.game == Game::Echoes ? AsEchoes(every, settings.bone_count) : every).size();
   } else {
     throw Error::General("ANIM version " + std::to_string(settings.version) + " cannot be written (0 or 2)");
   }
+  // Measured on Metroid Prime's form: the Echoes form holds the same values.
+  MeasureError(s, file, rep);
+  if (settings.game == Game::Echoes) file = AsEchoes(file, settings.bone_count);
   rep.bytes = SerializeAnim(file).size();
   if (settings.version == 0) rep.every_frame_bytes = rep.bytes;
-  MeasureError(s, file, rep);
   if (report) *report = rep;
   return file;
 }
