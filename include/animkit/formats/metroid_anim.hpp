@@ -204,6 +204,7 @@ struct EncodeReport {
   size_t frames = 0, keyed_frames = 0, channels = 0, translated_channels = 0;
   size_t bytes = 0, every_frame_bytes = 0;
   double max_error_rot = 0, max_error_pos = 0;  // measured over all frames
+  double max_error_scale = 0;                   // Echoes: scale, measured likewise
   double tolerance_rot = 0, tolerance_pos = 0;
   float translation_multiplier = 0;
 };
@@ -216,7 +217,8 @@ std::vector<uint32_t> AssignBoneIds(const std::vector<std::string>& joints,
                                     const std::vector<std::pair<std::string, uint32_t>>& named,
                                     Game game = Game::Prime);
 
-// The Echoes layouts of Metroid Prime version 0 and 2 data (no scale). Version 2: the
+// The Echoes layouts of Metroid Prime version 0 and 2 data (no scale; the encoder adds
+// the clip's). Version 2: the
 // descriptors sorted by bone id, one for every id below max(bone_count, largest id + 1),
 // the bitstream packed anew; bone ids must fit a byte.
 EchoesAnimV0 EchoesFromPrime(const AnimV0& anim);

@@ -2,6 +2,7 @@
 #include <animkit/formats/metroid_anim.hpp>
 
 #include "metroid_bitstream.hpp"
+#include "metroid_read.hpp"
 
 #include <algorithm>
 
@@ -36,9 +37,26 @@ KeyedAxes Part(uint16_t keys, const std::array<int16_t, 3>& initial, const std::
   return k;
 }
 
+// The smallest two's-complement width (1..32) holding every delta of one axis.
+uint8_t ScaleWidth(const std::vector<std::array<int16_t, 3>>& totals, size_t axis) {
+  int32_t lo = 0, hi = 0;
+  for (size_t k = 1; k < totals.size(); ++k) {
+    const int32_t d = totals[k][axis] - totals[k - 1][axis];
+    lo = std::min(lo, d), hi = std::max(hi, d);
+  }
+  uint8_t w = 1;
+  while (lo < -(int32_t{1} << (w - 1)) || hi > (int32_t{1} << (w - 1)) - 1) ++w;
+  return w;
+}
+
 }  // namespace
 
-EchoesAnimV2 EchoesFromPrime(const AnimV2& p, size_t bone_count) {
+EchoesAnimV2 EchoesFromPrime(const AnimV2& p, size_t bone_count) { return detail::EchoesFromPrime(p, bone_count, {}, 0); }
+
+namespace detail {
+
+EchoesAnimV2 EchoesFromPrime(const AnimV2& p, size_t bone_count,
+                             const std::vector<std::vector<std::array<int16_t, 3>>>& scale, float scale_multiplier) {
   EchoesAnimV2 e;
   e.scratch_size = p.scratch_size;
   e.duration = p.duration;
@@ -47,7 +65,7 @@ EchoesAnimV2 EchoesFromPrime(const AnimV2& p, size_t bone_count) {
   e.looping = p.looping;
   e.rotation_divisor = p.rotation_divisor;
   e.translation_multiplier = p.translation_multiplier;
-  e.scale_multiplier = 0;  // no scale
+  e.scale_multiplier = scale_multiplier;
   e.bitmap_bits = p.bitmap_bits;
   e.bitmap_words = p.bitmap_words;
   size_t ids = bone_count;
@@ -77,6 +95,12 @@ EchoesAnimV2 EchoesFromPrime(const AnimV2& p, size_t bone_count) {
       if (s.has_translation()) d.translation = Part(s.translation_keys, s.translation_initial, s.translation_bits);
       // A rotation count of 0 (a single keyed frame) would mean "no rotation" here.
       if (d.rotation.keys == 0) d.rotation.keys = static_cast<uint16_t>(std::max<size_t>(keys, 1));
+      const size_t i = size_t(channel_of[id]);
+      if (i < scale.size() && !scale[i].empty()) {
+        const auto& t = scale[i];
+        if (t.size() != keys) throw Error::General("bone " + std::to_string(id) + ": scale totals do not match the keys");
+        d.scale = Part(d.rotation.keys, t[0], {ScaleWidth(t, 0), ScaleWidth(t, 1), ScaleWidth(t, 2)});
+      }
     } else if (id == 0 && keys > 0) {
       // The game sizes the bitstream by the first descriptor's rotation count: bone 0
       // always carries one (identity, no change).
@@ -100,10 +124,16 @@ EchoesAnimV2 EchoesFromPrime(const AnimV2& p, size_t bone_count) {
         for (size_t c = 0; c < 3; ++c)
           bw.Put(static_cast<uint32_t>(ch.translation[k][c] - ch.translation[k - 1][c]), d.translation.axes[c].bits);
       }
+      if (d.scale.present()) {
+        const auto& t = scale[size_t(channel_of[d.bone_id])];
+        for (size_t c = 0; c < 3; ++c) bw.Put(static_cast<uint32_t>(t[k][c] - t[k - 1][c]), d.scale.axes[c].bits);
+      }
     }
   }
   e.bitstream = bw.Finish();
   return e;
 }
+
+}  // namespace detail
 
 }  // namespace animkit::metroid

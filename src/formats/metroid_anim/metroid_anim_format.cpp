@@ -40,7 +40,7 @@ const NumberOption<size_t> kBoneTableOption{
 const ChoiceOption<int> kGameOption{
     {.name = "metroid-game",
      .help = "Metroid ANIM/CINF layout: 1 (Metroid Prime), 2 (Echoes) or auto (reading: the layout that fits; "
-             "writing: the input's game, else 1)",
+             "writing: the --skeleton CINF's or the input's game, else 1)",
      .default_value = "auto", .use = OptionUse::ReadWrite},
     {{"auto", 0}, {"1", 1}, {"2", 2}}};
 
@@ -301,6 +301,7 @@ std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& 
                     {"tolerance_pos", r.tolerance_pos},
                     {"translation_multiplier", r.translation_multiplier},
                     {"rotation_divisor", s.rotation_divisor}};
+  if (s.game == Game::Echoes) context.report["max_error_scale"] = r.max_error_scale;
   return std::make_unique<AnimDocument>(std::move(file));
 }
 

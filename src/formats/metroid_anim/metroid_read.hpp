@@ -43,5 +43,9 @@ EchoesAnimV0 ParseEchoesV0(ByteReader& r);
 EchoesAnimV2 ParseEchoesV2(ByteReader& r);
 void WriteEchoes(ByteWriter& w, const AnimFile& file);
 void DecodeEchoes(const AnimFile& file, const DecodeSettings& settings, Clip& clip);
+// EchoesFromPrime with scale parts: scale[i] the totals of the Metroid Prime file's
+// descriptor i on each keyed frame (empty: no scale), scale_multiplier their step.
+EchoesAnimV2 EchoesFromPrime(const AnimV2& anim, size_t bone_count,
+                             const std::vector<std::vector<std::array<int16_t, 3>>>& scale, float scale_multiplier);
 
 }  // namespace animkit::metroid::detail

@@ -190,6 +190,52 @@ TEST(MetroidAnimMp2Encoder, Version0KeepsEveryFrame) {
   EXPECT_LE(ep, 1e-5);
 }
 
+// The largest scale error over every frame of src's scaled tracks.
+double Mp2MaxScaleError(const Clip& src, const Clip& got) {
+  double e = 0;
+  for (const JointTrack& s : src.tracks) {
+    if (s.scale.empty()) continue;
+    const JointTrack* g = got.FindTrack(s.joint);
+    EXPECT_TRUE(g && !g->scale.empty()) << s.joint;
+    if (!g || g->scale.empty()) continue;
+    for (size_t f = 0; f < src.frame_count; ++f) {
+      const Vec3 a = SampleTrack(s.scale, FrameTime(f, src.frame_rate)), b = SampleTrack(g->scale, FrameTime(f, src.frame_rate));
+      e = std::max(e, double(std::hypot(a.x - b.x, a.y - b.y, a.z - b.z)));
+    }
+  }
+  return e;
+}
+
+TEST(MetroidAnimMp2Encoder, ScaleIsWrittenForEchoes) {
+  Clip source = Mp2SmoothClip(90, 30);
+  for (size_t f = 0; f < 90; ++f) {
+    const float t = FrameTime(f, 30);
+    source.tracks[1].scale.Add(t, {1 + 0.2f * std::sin(2 * t), 1, 1 + 0.1f * std::cos(t)});
+  }
+  DecodeSettings names;
+  for (uint32_t i = 0; i < 4; ++i) names.names.emplace_back(i, std::string(1, char('a' + i)));
+  EncodeSettings s;
+  s.game = Game::Echoes;
+  EncodeReport r;
+  const AnimFile v2 = ParseAnim(SerializeAnim(EncodeAnim(source, s, &r)));
+  ASSERT_EQ(v2.game, Game::Echoes);
+  EXPECT_GT(v2.echoes_v2.scale_multiplier, 0);
+  EXPECT_TRUE(v2.echoes_v2.descriptors[1].scale.present());
+  EXPECT_FALSE(v2.echoes_v2.descriptors[0].scale.present());
+  const double e2 = Mp2MaxScaleError(source, DecodeAnim(v2, names));
+  EXPECT_LE(e2, 0.001 + 1e-6);
+  EXPECT_NEAR(e2, r.max_error_scale, 1e-6);
+  s.version = 0;
+  const AnimFile v0 = ParseAnim(SerializeAnim(EncodeAnim(source, s)));
+  ASSERT_EQ(v0.game, Game::Echoes);
+  EXPECT_EQ(v0.echoes_v0.ScalesPerFrame(), 1u);
+  EXPECT_LE(Mp2MaxScaleError(source, DecodeAnim(v0, names)), 1e-6);
+  // Metroid Prime has no scale: none is written.
+  s.game = Game::Prime;
+  s.version = 2;
+  EXPECT_NO_THROW(EncodeAnim(source, s));
+}
+
 TEST(MetroidAnimMp2Cli, SampleAndConvertWithAnEchoesSkeleton) {
   const auto tmp = test::TempDir("metroid_mp2_cli");
   const Clip source = Mp2SmoothClip(30, 30);
