@@ -172,6 +172,16 @@ AnimFile ParseAnim(ByteView data, std::optional<Game> game, std::vector<std::str
     try {
       return ParseAs(data, Game::Echoes);
     } catch (const Error& e) {
+      // A Metroid Prime EVNT id may begin with 01 01: that layout, when it fits, with a warning.
+      try {
+        AnimFile prime = ParseAs(data, Game::Prime);
+        if (warnings) {
+          warnings->push_back("offset 0x8: 01 01 marks an Echoes bit-packed ANIM, but only Metroid Prime's layout "
+                              "fits (Echoes': " + Described(e) + "); read as Metroid Prime's EVNT id");
+        }
+        return prime;
+      } catch (const Error&) {
+      }
       if (!e.byte_offset()) throw;
       throw Error::AtOffset(*e.byte_offset(), e.message() + " (read as a Metroid Prime 2: Echoes bit-packed ANIM, "
                                                            "for the u8 1, u8 1 at 0x08)");

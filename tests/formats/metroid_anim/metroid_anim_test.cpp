@@ -402,9 +402,15 @@ TEST(MetroidAnim, MalformedVersion0GivesErrorsWithOffsets) {
 }
 
 TEST(MetroidAnim, LaterGamesAreNamedAndRejected) {
-  // 0x0101 at 0x08 makes a version 2 file Echoes'; Metroid Prime's layout does not fit it.
+  // 0x0101 at 0x08 marks a version 2 file as Echoes'; when only Metroid Prime's layout
+  // fits, that is read (the EVNT id), with a warning; when neither fits, Echoes' error.
   Bytes echoes = GoldenV2();
   echoes[8] = 0x01, echoes[9] = 0x01;
+  std::vector<std::string> warnings;
+  EXPECT_EQ(ParseAnim(echoes, std::nullopt, &warnings).v2.evnt_id, 0x0101BABEu);
+  ASSERT_EQ(warnings.size(), 1u);
+  Has(warnings[0], "offset 0x8: 01 01 marks an Echoes bit-packed ANIM, but only Metroid Prime's layout fits");
+  Put32(echoes, 0x20, 0);  // Metroid Prime's rotation divisor 0: neither fits
   Has(test::ReadError(kMetroidAnimFormat, echoes), "(read as a Metroid Prime 2: Echoes bit-packed ANIM, for the u8 1, u8 1 at 0x08)");
   Bytes v3 = GoldenV2();
   Put32(v3, 0, 3);
