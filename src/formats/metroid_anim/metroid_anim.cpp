@@ -161,8 +161,23 @@ std::string Described(const Error& e) {
 
 }  // namespace
 
+namespace {
+
+AnimFile ParseEitherGame(ByteView data, std::vector<std::string>* warnings);
+
+}  // namespace
+
 AnimFile ParseAnim(ByteView data, std::optional<Game> game, std::vector<std::string>* warnings) {
-  if (game) return ParseAs(data, *game);
+  AnimFile f = game ? ParseAs(data, *game) : ParseEitherGame(data, warnings);
+  if (warnings && f.game == Game::Echoes && f.version == 2) {
+    for (std::string& w : detail::EchoesWarnings(f.echoes_v2)) warnings->push_back(std::move(w));
+  }
+  return f;
+}
+
+namespace {
+
+AnimFile ParseEitherGame(ByteView data, std::vector<std::string>* warnings) {
   ByteReader r(data, Endian::Big);
   const uint32_t version = r.U32("the version");
   if (version != 0) {
@@ -215,6 +230,8 @@ AnimFile ParseAnim(ByteView data, std::optional<Game> game, std::vector<std::str
   throw Error::AtOffset(at, "the uncompressed ANIM fits neither Metroid Prime's layout (" + Described(*prime_error) +
                                 ") nor Echoes' (" + Described(*echoes_error) + ")");
 }
+
+}  // namespace
 
 Bytes SerializeAnim(const AnimFile& f) {
   ByteWriter w(Endian::Big);

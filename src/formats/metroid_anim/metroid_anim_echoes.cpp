@@ -194,6 +194,17 @@ EchoesAnimV2 ParseEchoesV2(ByteReader& r) {
   return a;
 }
 
+std::vector<std::string> EchoesWarnings(const EchoesAnimV2& a) {
+  std::vector<std::string> out;
+  const size_t keyed = a.KeyedFrames();
+  if (!a.descriptors.empty() && keyed > 1 && EchoesBitsNeeded(a) > 0 && a.descriptors[0].rotation.keys == 0) {
+    out.push_back("descriptor 0 (bone " + Num(a.descriptors[0].bone_id) +
+                  ") has no rotation part: the game sizes the key bitstream by its rotation key count, so it would "
+                  "read no keys");
+  }
+  return out;
+}
+
 void WriteEchoes(ByteWriter& w, const AnimFile& f) {
   const auto table = [&](const std::vector<uint8_t>& t) {
     w.U32(static_cast<uint32_t>(t.size()));

@@ -42,6 +42,8 @@ void KeyTrack(Track<QuatXYZW>& track, const std::vector<size_t>& key_frames, con
 EchoesAnimV0 ParseEchoesV0(ByteReader& r);
 EchoesAnimV2 ParseEchoesV2(ByteReader& r);
 void WriteEchoes(ByteWriter& w, const AnimFile& file);
+// What the game would read differently from the file's own layout (Document::Warnings).
+std::vector<std::string> EchoesWarnings(const EchoesAnimV2& anim);
 void DecodeEchoes(const AnimFile& file, const DecodeSettings& settings, Clip& clip);
 // EchoesFromPrime with scale parts: scale[i] the totals of the Metroid Prime file's
 // descriptor i on each keyed frame (empty: no scale), scale_multiplier their step.

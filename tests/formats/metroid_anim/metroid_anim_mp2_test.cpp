@@ -291,6 +291,21 @@ TEST(MetroidAnimMp2, DispatchByLayoutOrOption) {
   EXPECT_EQ(as_prime->Write(), Mp2ZeroFile());
 }
 
+TEST(MetroidAnimMp2, WarnsWhenTheFirstDescriptorHasNoRotation) {
+  // The golden file with bone 1's empty descriptor first: the game would size the
+  // bitstream by its rotation count (0).
+  const AnimFile golden = ParseAnim(GoldenEchoesV2());
+  AnimFile swapped = golden;
+  std::swap(swapped.echoes_v2.descriptors[0], swapped.echoes_v2.descriptors[1]);
+  std::vector<std::string> warnings;
+  (void)ParseAnim(SerializeAnim(swapped), std::nullopt, &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  Has(warnings[0], "descriptor 0 (bone 1) has no rotation part");
+  warnings.clear();
+  (void)ParseAnim(GoldenEchoesV2(), std::nullopt, &warnings);
+  EXPECT_TRUE(warnings.empty());
+}
+
 TEST(MetroidAnimMp2, ProbeKnowsTheEchoesHeader) {
   EXPECT_EQ(Detect(GoldenEchoesV2(), "x.bin").format, &kMetroidAnimFormat);
   EXPECT_EQ(Detect(GoldenEchoesV0(), "x.anim").format, &kMetroidAnimFormat);
