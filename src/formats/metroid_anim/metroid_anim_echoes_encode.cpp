@@ -9,6 +9,11 @@
 namespace animkit::metroid {
 
 EchoesAnimV0 EchoesFromPrime(const AnimV0& p) {
+  // Echoes' tables hold s8: a channel or index of 128 or more would read as "none".
+  if (p.RotationChannels() > 128) {
+    throw Error::General("an Echoes version 0 ANIM holds at most 128 channels (its tables are s8); this clip has " +
+                         std::to_string(p.RotationChannels()));
+  }
   EchoesAnimV0 e;
   e.duration = p.duration;
   e.duration_state = p.unknown_08;

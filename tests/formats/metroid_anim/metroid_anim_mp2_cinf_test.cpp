@@ -230,6 +230,16 @@ TEST(MetroidAnimMp2Encoder, ScaleIsWrittenForEchoes) {
   ASSERT_EQ(v0.game, Game::Echoes);
   EXPECT_EQ(v0.echoes_v0.ScalesPerFrame(), 1u);
   EXPECT_LE(Mp2MaxScaleError(source, DecodeAnim(v0, names)), 1e-6);
+  // Echoes' version 0 tables are s8: 129 channels do not fit.
+  Clip wide;
+  wide.SetFrames(2, 30);
+  for (int j = 0; j < 129; ++j) {
+    JointTrack t;
+    t.joint = "#" + std::to_string(j);
+    t.rotation.Add(0, QuatXYZW{});
+    wide.tracks.push_back(std::move(t));
+  }
+  Has(test::ErrorOf([&] { EncodeAnim(wide, s); }), "an Echoes version 0 ANIM holds at most 128 channels");
   // Metroid Prime has no scale: none is written.
   s.game = Game::Prime;
   s.version = 2;
