@@ -378,6 +378,7 @@ TEST(Samples, SkeletonAutoPairsEverySampleWithTheFileItWasMadeWith) {
       {"metroid_anim/run.anim", "skeleton.cinf"},    {"psx_tmd/figure.anm", "figure.tmd"},
       {"text_anm/figure.anm", "figure_model.glb"},   {"text_anm/authored.anm", "authored.anm.timeline.glb"},
       {"edf_cas/soldier5.cas", "soldier.rab"},       {"edf_cas/soldier6.cas", "soldier.rab"},
+      {"metroid_anim_echoes/swim.anim", "skeleton.cinf"},
   };
   size_t paired = 0;
   for (const auto& [sample, skeleton] : SamplesWithSkeletons()) {

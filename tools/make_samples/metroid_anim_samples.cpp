@@ -47,6 +47,18 @@ void WriteMetroidAnimSamples(const std::filesystem::path& dir) {
   WriteSample(dir, "hologram_v0.anim", metroid::SerializeAnim(metroid::EncodeAnim(small.clip, settings)));
 }
 
+// Echoes: its CINF (ids 0..7) and a bit-packed clip over it.
+void WriteMetroidEchoesSamples(const std::filesystem::path& dir) {
+  const Rig rig = MakeRig(8, 45, 5, "swim");
+  const metroid::CinfFile cinf = metroid::EncodeCinf(rig.skeleton, {}, metroid::Game::Echoes);
+  WriteSample(dir, "skeleton.cinf", metroid::SerializeCinf(cinf));
+  metroid::EncodeSettings settings;
+  settings.game = metroid::Game::Echoes;
+  settings.bone_ids = metroid::BoneIdsOf(metroid::DecodeCinf(cinf, metroid::RestRule::Relative));
+  settings.bone_count = rig.skeleton.joints.size();
+  WriteSample(dir, "swim.anim", metroid::SerializeAnim(metroid::EncodeAnim(rig.clip, settings)));
+}
+
 void WriteMetroidCinfSamples(const std::filesystem::path& dir) {
   const Rig rig = MakeRig(8, 2, 3, "run");
   WriteSample(dir, "skeleton.cinf", metroid::SerializeCinf(metroid::EncodeCinf(rig.skeleton)));

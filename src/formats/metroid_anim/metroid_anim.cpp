@@ -5,6 +5,7 @@
 
 #include "metroid_bitstream.hpp"
 #include "metroid_fields.hpp"
+#include "metroid_read.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -47,52 +48,8 @@ namespace {
 
 std::string Str(size_t v) { return std::to_string(v); }
 
-// A heuristic for the uncompressed Echoes layout: three u32-counted index tables
-// (rotation, translation, scale) from 0x1C, then a u32 scale key count of 12-byte keys.
-bool LooksLikeEchoesV0(ByteView data) {
-  ByteReader r(data, Endian::Big);
-  try {
-    r.Seek(0x1C, "");
-    for (int i = 0; i < 3; ++i) {
-      const uint32_t n = r.U32();
-      if (n == 0 || n > 256) return false;
-      r.Skip(n, "");
-    }
-    const uint32_t scale_keys = r.U32();
-    r.Require(uint64_t{scale_keys} * 12 + 4, "");
-    return true;
-  } catch (const Error&) {
-    return false;
-  }
-}
-
-// A u32 size (at most 256: the entries are bytes, why says why) and that many bytes.
-std::vector<uint8_t> ReadByteTable(ByteReader& r, const std::string& what, const std::string& why) {
-  const size_t at = r.tell();
-  const uint32_t size = r.U32("the " + what + " size");
-  if (size > kMaxBoneTable) r.FailAt(at, what + " of " + Str(size) + " entries; " + why + ", so at most 256");
-  r.Count(size, 1, what);
-  const ByteView bytes = r.Take(size, what);
-  return {bytes.begin(), bytes.end()};
-}
-
-// A u32 count that must be channels x frames, then that many keys of N floats.
-template <size_t N>
-void ReadKeys(ByteReader& r, const std::string& noun, size_t channels, uint32_t frames,
-              std::vector<std::array<float, N>>& keys) {
-  const size_t at = r.tell();
-  const uint32_t count = r.U32("the " + noun + " count");
-  const uint64_t expected = uint64_t{channels} * frames;
-  if (count != expected) {
-    r.FailAt(at, noun + " count " + Str(count) + " should be " + Str(channels) + " channels x " + Str(frames) +
-                     " frames = " + Str(expected));
-  }
-  r.Count(count, N * 4, noun + " keys");
-  keys.resize(count);
-  const std::string what = "a " + noun + " component";
-  for (auto& key : keys)
-    for (float& c : key) c = r.F32(what);
-}
+using detail::ReadByteTable;
+using detail::ReadKeys;
 
 AnimV0 ParseV0(ByteReader& r) {
   AnimV0 a;
@@ -111,10 +68,6 @@ AnimV0 ParseV0(ByteReader& r) {
 
 AnimV2 ParseV2(ByteReader& r) {
   AnimV2 a;
-  if (r.data().size() >= 10 && r.data()[8] == 0x01 && r.data()[9] == 0x01) {
-    r.FailAt(8, "this is a Metroid Prime 2: Echoes compressed ANIM (u16 0x0101 where Metroid Prime has the EVNT id); "
-                "only Metroid Prime's layout is supported");
-  }
   fields::ReadAll(r, a, kV2Header);
   if (a.rotation_divisor == 0) r.FailAt(0x20, "the rotation divisor is 0 (rotations would divide by zero)");
   a.bitmap_bits = r.U32("the key bitmap bit count");
@@ -181,36 +134,112 @@ AnimV2 ParseV2(ByteReader& r) {
   return a;
 }
 
-}  // namespace
-
-AnimFile ParseAnim(ByteView data) {
+// data read as one game's layout.
+AnimFile ParseAs(ByteView data, Game game) {
   ByteReader r(data, Endian::Big);
   AnimFile f;
+  f.game = game;
   f.version = r.U32("the version");
+  const bool prime = game == Game::Prime;
   if (f.version == 0) {
-    try {
-      f.v0 = ParseV0(r);
-    } catch (const Error& e) {
-      if (LooksLikeEchoesV0(data)) {
-        throw Error::AtOffset(e.byte_offset().value_or(0),
-                              e.message() + " (the file looks like a Metroid Prime 2: Echoes uncompressed ANIM, with "
-                                            "a scale index table; only Metroid Prime's layout is supported)");
-      }
-      throw;
-    }
+    if (prime) f.v0 = ParseV0(r);
+    else f.echoes_v0 = detail::ParseEchoesV0(r);
   } else if (f.version == 2) {
-    f.v2 = ParseV2(r);
+    if (prime) f.v2 = ParseV2(r);
+    else f.echoes_v2 = detail::ParseEchoesV2(r);
   } else {
     r.FailAt(0, "ANIM version " + Str(f.version) +
-                    " is not Metroid Prime's (0 or 2); later revisions (Metroid Prime 2: Echoes, Metroid Prime 3: "
+                    " is neither 0 nor 2 (Metroid Prime's and Echoes'); later revisions (Metroid Prime 3: "
                     "Corruption) changed the layout and are not supported");
   }
   return f;
 }
 
+std::string Described(const Error& e) {
+  return e.byte_offset() ? "offset " + Hex(*e.byte_offset()) + ": " + e.message() : e.message();
+}
+
+}  // namespace
+
+namespace {
+
+AnimFile ParseEitherGame(ByteView data, std::vector<std::string>* warnings);
+
+}  // namespace
+
+AnimFile ParseAnim(ByteView data, std::optional<Game> game, std::vector<std::string>* warnings) {
+  AnimFile f = game ? ParseAs(data, *game) : ParseEitherGame(data, warnings);
+  if (warnings && f.game == Game::Echoes && f.version == 2) {
+    for (std::string& w : detail::EchoesWarnings(f.echoes_v2)) warnings->push_back(std::move(w));
+  }
+  return f;
+}
+
+namespace {
+
+AnimFile ParseEitherGame(ByteView data, std::vector<std::string>* warnings) {
+  ByteReader r(data, Endian::Big);
+  const uint32_t version = r.U32("the version");
+  if (version != 0) {
+    // A bit-packed file says which game's it is: Echoes has u8 1, u8 1 where Metroid Prime has the EVNT id.
+    const bool echoes = version == 2 && data.size() >= 10 && data[8] == 0x01 && data[9] == 0x01;
+    if (!echoes) return ParseAs(data, Game::Prime);
+    try {
+      return ParseAs(data, Game::Echoes);
+    } catch (const Error& e) {
+      // A Metroid Prime EVNT id may begin with 01 01: that layout, when it fits, with a warning.
+      try {
+        AnimFile prime = ParseAs(data, Game::Prime);
+        if (warnings) {
+          warnings->push_back("offset 0x8: 01 01 marks an Echoes bit-packed ANIM, but only Metroid Prime's layout "
+                              "fits (Echoes': " + Described(e) + "); read as Metroid Prime's EVNT id");
+        }
+        return prime;
+      } catch (const Error&) {
+      }
+      if (!e.byte_offset()) throw;
+      throw Error::AtOffset(*e.byte_offset(), e.message() + " (read as a Metroid Prime 2: Echoes bit-packed ANIM, "
+                                                           "for the u8 1, u8 1 at 0x08)");
+    }
+  }
+  // An uncompressed file has no marker: its layout decides.
+  std::optional<AnimFile> prime, echoes;
+  std::optional<Error> prime_error, echoes_error;
+  try {
+    prime = ParseAs(data, Game::Prime);
+  } catch (const Error& e) {
+    prime_error = e;
+  }
+  try {
+    echoes = ParseAs(data, Game::Echoes);
+  } catch (const Error& e) {
+    echoes_error = e;
+  }
+  if (prime && echoes) {
+    const bool take_echoes = echoes->echoes_v0.trailing.size() < prime->v0.trailing.size();
+    if (warnings) {
+      warnings->push_back(std::string("the uncompressed ANIM fits both Metroid Prime's and Echoes' layouts; read as ") +
+                          (take_echoes ? "Echoes' (fewer trailing bytes)" : "Metroid Prime's") +
+                          "; --metroid-game 1 or 2 chooses");
+    }
+    return take_echoes ? std::move(*echoes) : std::move(*prime);
+  }
+  if (prime) return std::move(*prime);
+  if (echoes) return std::move(*echoes);
+  const uint64_t at = std::max(prime_error->byte_offset().value_or(0), echoes_error->byte_offset().value_or(0));
+  throw Error::AtOffset(at, "the uncompressed ANIM fits neither Metroid Prime's layout (" + Described(*prime_error) +
+                                ") nor Echoes' (" + Described(*echoes_error) + ")");
+}
+
+}  // namespace
+
 Bytes SerializeAnim(const AnimFile& f) {
   ByteWriter w(Endian::Big);
   w.U32(f.version);
+  if (f.version == 0 && f.game == Game::Echoes) {
+    detail::WriteEchoes(w, f);
+    return w.Take();
+  }
   if (f.version == 0) {
     const AnimV0& a = f.v0;
     fields::WriteAll(w, a, kV0Header);
@@ -229,6 +258,10 @@ Bytes SerializeAnim(const AnimFile& f) {
     return w.Take();
   }
   if (f.version != 2) throw Error::General("cannot write ANIM version " + Str(f.version));
+  if (f.game == Game::Echoes) {
+    detail::WriteEchoes(w, f);
+    return w.Take();
+  }
   const AnimV2& a = f.v2;
   fields::WriteAll(w, a, kV2Header);
   w.U32(a.bitmap_bits);
@@ -271,7 +304,16 @@ QuatXYZW SlerpLongWay(QuatXYZW a, QuatXYZW b, float t) {
   return {float(r.x / n), float(r.y / n), float(r.z / n), float(r.w / n)};
 }
 
-namespace {
+namespace detail {
+
+std::vector<uint8_t> ReadByteTable(ByteReader& r, const std::string& what, const std::string& why) {
+  const size_t at = r.tell();
+  const uint32_t size = r.U32("the " + what + " size");
+  if (size > kMaxBoneTable) r.FailAt(at, what + " of " + Str(size) + " entries; " + why + ", so at most 256");
+  r.Count(size, 1, what);
+  const ByteView bytes = r.Take(size, what);
+  return {bytes.begin(), bytes.end()};
+}
 
 std::string NameFor(uint32_t bone, const DecodeSettings& s) {
   for (const auto& [id, name] : s.names)
@@ -311,13 +353,22 @@ void KeyTrack(Track<QuatXYZW>& track, const std::vector<size_t>& key_frames, con
   }
 }
 
-}  // namespace
+}  // namespace detail
+
+using detail::KeyTrack;
+using detail::NameFor;
+using detail::RateOf;
 
 Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
   Clip clip;
   clip.name = "anim";
   clip.metadata[kSourceFormatKey] = "metroid-anim";
   clip.metadata[metadata_keys::kAnimVersion] = file.version;
+  clip.metadata[metadata_keys::kGame] = static_cast<uint32_t>(file.game);
+  if (file.game == Game::Echoes) {
+    detail::DecodeEchoes(file, settings, clip);
+    return clip;
+  }
   if (file.version == 0) {
     const AnimV0& a = file.v0;
     // The frame count alone sizes the clip when no bone has keys: checked first.

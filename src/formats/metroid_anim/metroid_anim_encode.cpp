@@ -5,17 +5,20 @@
 #include <animkit/offline/sampling.hpp>
 
 #include "metroid_bitstream.hpp"
+#include "metroid_read.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <set>
 
 namespace animkit::metroid {
 
 std::vector<uint32_t> AssignBoneIds(const std::vector<std::string>& joints,
-                                    const std::vector<std::pair<std::string, uint32_t>>& named) {
+                                    const std::vector<std::pair<std::string, uint32_t>>& named, Game game) {
+  const bool prime = game == Game::Prime;
   std::vector<uint32_t> ids(joints.size());
   std::vector<bool> assigned(joints.size(), false);
   std::set<uint32_t> used;
@@ -33,10 +36,11 @@ std::vector<uint32_t> AssignBoneIds(const std::vector<std::string>& joints,
     ids[i] = *id;
     assigned[i] = true;
   }
-  uint64_t next = used.empty() ? 3 : uint64_t{*used.rbegin()} + 1;
+  // Echoes numbers bones densely from 0: the free ids below the highest come first.
+  uint64_t next = !prime ? 0 : used.empty() ? 3 : uint64_t{*used.rbegin()} + 1;
   for (size_t i = 0; i < joints.size(); ++i) {
     if (assigned[i]) continue;
-    while (next == kNoParent || used.count(static_cast<uint32_t>(next))) ++next;
+    while ((prime && next == kNoParent) || used.count(static_cast<uint32_t>(next))) ++next;
     if (next > 0xFFFFFFFFull) throw Error::General("no bone id left for joint '" + joints[i] + "'");
     ids[i] = static_cast<uint32_t>(next++);
   }
@@ -51,9 +55,10 @@ struct Source {
   std::vector<std::string> names;
   std::vector<std::vector<QuatXYZW>> rot;  // [channel][frame], w >= 0
   std::vector<std::vector<Vec3>> pos;      // [channel][frame]; empty without translation
+  std::vector<std::vector<Vec3>> scale;    // [channel][frame]; empty without scale (Echoes only)
 };
 
-Source SampleSource(const Clip& clip) {
+Source SampleSource(const Clip& clip, bool with_scale) {
   Source s;
   s.rate = clip.frame_rate > 0 ? clip.frame_rate : 30;
   s.frames = ClipFrameCount(clip, s.rate);
@@ -66,6 +71,8 @@ Source SampleSource(const Clip& clip) {
       if (q.w < 0) q = {-q.x, -q.y, -q.z, -q.w};
     s.rot.push_back(std::move(samples.rotation));
     s.pos.push_back(std::move(samples.translation));
+    if (!with_scale || t.scale.empty() || samples.scale.size() != s.frames) samples.scale.clear();
+    s.scale.push_back(std::move(samples.scale));
   }
   return s;
 }
@@ -103,7 +110,33 @@ struct Quantized {
   std::vector<std::vector<std::array<int16_t, 3>>> rot, pos;  // [channel][frame], canonical (w >= 0)
   std::vector<std::vector<QuatXYZW>> rot_value;                // dequantized, canonical
   std::vector<std::vector<Vec3>> pos_value;
+  float scale_multiplier = 0;                                 // 0: no channel has scale
+  std::vector<std::vector<std::array<int16_t, 3>>> scale;     // [channel][frame]; empty without scale
+  std::vector<std::vector<Vec3>> scale_value;
 };
+
+// Scales as totals x a multiplier, as translations (Echoes).
+void QuantizeScale(const Source& s, Quantized& q) {
+  double maxabs = 0;
+  for (const auto& p : s.scale)
+    for (const Vec3& v : p) maxabs = std::max({maxabs, double(std::abs(v.x)), double(std::abs(v.y)), double(std::abs(v.z))});
+  bool any = false;
+  for (const auto& p : s.scale) any = any || !p.empty();
+  q.scale_multiplier = !any ? 0.0f : maxabs > 0 ? static_cast<float>(maxabs / 32767.0 * (1 + 1e-6)) : 1.0f;
+  for (const auto& p : s.scale) {
+    std::vector<std::array<int16_t, 3>> t(p.size());
+    std::vector<Vec3> v(p.size());
+    for (size_t f = 0; f < p.size(); ++f) {
+      auto comp = [&](float x) {
+        return static_cast<int16_t>(std::clamp(std::lround(double(x) / q.scale_multiplier), -32767L, 32767L));
+      };
+      t[f] = {comp(p[f].x), comp(p[f].y), comp(p[f].z)};
+      v[f] = {t[f][0] * q.scale_multiplier, t[f][1] * q.scale_multiplier, t[f][2] * q.scale_multiplier};
+    }
+    q.scale.push_back(std::move(t));
+    q.scale_value.push_back(std::move(v));
+  }
+}
 
 // source_multiplier (the source file's, > 0) is kept when every translation fits it, so
 // that unedited translations quantize to the steps they came from.
@@ -147,13 +180,15 @@ Quantized Quantize(const Source& s, uint32_t divisor, float source_multiplier) {
     q.pos.push_back(std::move(p));
     q.pos_value.push_back(std::move(pv));
   }
+  QuantizeScale(s, q);
   return q;
 }
 
 QuatXYZW Negated(QuatXYZW q) { return {-q.x, -q.y, -q.z, -q.w}; }
 
 // True when interpolating keys a and b reproduces every frame in between within the bounds.
-bool SegmentHolds(const Source& s, const Quantized& q, size_t a, size_t b, double tol_rot, double tol_pos) {
+bool SegmentHolds(const Source& s, const Quantized& q, size_t a, size_t b, double tol_rot, double tol_pos,
+                  double tol_scale) {
   for (size_t c = 0; c < s.rot.size(); ++c) {
     const QuatXYZW qa = q.rot_value[c][a];
     QuatXYZW qb = q.rot_value[c][b];
@@ -162,6 +197,8 @@ bool SegmentHolds(const Source& s, const Quantized& q, size_t a, size_t b, doubl
       const float u = float(f - a) / float(b - a);
       if (AngleBetween(SlerpLongWay(qa, qb, u), s.rot[c][f]) > tol_rot) return false;
       if (!s.pos[c].empty() && Distance(Lerp(q.pos_value[c][a], q.pos_value[c][b], u), s.pos[c][f]) > tol_pos)
+        return false;
+      if (!s.scale[c].empty() && Distance(Lerp(q.scale_value[c][a], q.scale_value[c][b], u), s.scale[c][f]) > tol_scale)
         return false;
     }
   }
@@ -257,6 +294,35 @@ uint32_t MetaU32(const Clip& clip, const char* key, uint32_t fallback) {
   return fallback;
 }
 
+uint32_t RootBoneOf(Game game) { return game == Game::Echoes ? 0 : 3; }
+
+// Largest scale error the Echoes key selection allows (scale units).
+constexpr double kScaleTolerance = 0.001;
+
+// A Metroid Prime file's data in Echoes' layout, with the source's scales: version 0 every
+// frame (frame-major), version 2 the quantized totals on the keyed frames.
+AnimFile AsEchoes(const AnimFile& prime, size_t bone_count, const Source& s, const Quantized* q) {
+  AnimFile f;
+  f.version = prime.version;
+  f.game = Game::Echoes;
+  if (prime.version == 0) {
+    EchoesAnimV0& e = f.echoes_v0 = EchoesFromPrime(prime.v0);
+    size_t scaled = 0;
+    for (size_t c = 0; c < s.scale.size(); ++c)
+      if (!s.scale[c].empty()) e.scale_table[c] = static_cast<uint8_t>(scaled++);
+    for (size_t frame = 0; frame < s.frames && scaled > 0; ++frame)
+      for (size_t c = 0; c < s.scale.size(); ++c)
+        if (!s.scale[c].empty()) e.scales.push_back({s.scale[c][frame].x, s.scale[c][frame].y, s.scale[c][frame].z});
+    return f;
+  }
+  std::vector<std::vector<std::array<int16_t, 3>>> scale(prime.v2.descriptors.size());
+  for (size_t c = 0; q && c < q->scale.size(); ++c)
+    for (size_t frame = 0; frame < q->scale[c].size(); ++frame)
+      if (prime.v2.KeyBit(frame)) scale[c].push_back(q->scale[c][frame]);
+  f.echoes_v2 = detail::EchoesFromPrime(prime.v2, bone_count, scale, q ? q->scale_multiplier : 0.0f);
+  return f;
+}
+
 void MeasureError(const Source& s, const AnimFile& file, EncodeReport& r) {
   const Clip decoded = DecodeAnim(ParseAnim(SerializeAnim(file)), {});
   for (size_t c = 0; c < s.rot.size() && c < decoded.tracks.size(); ++c) {
@@ -269,11 +335,27 @@ void MeasureError(const Source& s, const AnimFile& file, EncodeReport& r) {
   }
 }
 
+// The largest scale error over all frames, measured on the decoded Echoes file.
+void MeasureScaleError(const Source& s, const AnimFile& file, const std::vector<uint32_t>& ids, EncodeReport& r) {
+  const Clip decoded = DecodeAnim(ParseAnim(SerializeAnim(file), Game::Echoes), {});
+  for (size_t c = 0; c < s.scale.size(); ++c) {
+    if (s.scale[c].empty()) continue;
+    const JointTrack* t = decoded.FindTrack(NumberedJointName(ids[c]));
+    if (!t || t->scale.empty()) throw Error::General("the written scale of bone " + std::to_string(ids[c]) + " is missing");
+    for (size_t f = 0; f < s.frames; ++f)
+      r.max_error_scale = std::max(r.max_error_scale, Distance(SampleTrack(t->scale, FrameTime(f, s.rate)), s.scale[c][f]));
+  }
+}
+
 }  // namespace
 
 AnimFile EncodeAnim(const Clip& clip, const EncodeSettings& settings, EncodeReport* report) {
-  const Source s = SampleSource(clip);
-  const std::vector<uint32_t> ids = AssignBoneIds(s.names, settings.bone_ids);
+  const Source s = SampleSource(clip, settings.game == Game::Echoes);
+  const std::vector<uint32_t> ids = AssignBoneIds(s.names, settings.bone_ids, settings.game);
+  // The clip's root bone and EVNT id are kept when it came from the same game's file.
+  const bool same_game = MetaU32(clip, metadata_keys::kGame, 1) == static_cast<uint32_t>(settings.game);
+  const uint32_t root_bone = same_game ? MetaU32(clip, metadata_keys::kRootBone, RootBoneOf(settings.game))
+                                       : RootBoneOf(settings.game);
   EncodeReport rep;
   rep.frames = s.frames;
   rep.channels = s.rot.size();
@@ -283,6 +365,7 @@ AnimFile EncodeAnim(const Clip& clip, const EncodeSettings& settings, EncodeRepo
 
   AnimFile file;
   file.version = static_cast<uint32_t>(settings.version);
+  std::optional<Quantized> quantized;  // version 2
   const float interval = static_cast<float>(1.0 / s.rate);
   const float duration = clip.duration > 0 ? clip.duration : static_cast<float>(double(s.frames - 1) / s.rate);
   if (settings.version == 0) {
@@ -290,7 +373,7 @@ AnimFile EncodeAnim(const Clip& clip, const EncodeSettings& settings, EncodeRepo
     a.duration = duration;
     a.interval = interval;
     a.frame_count = static_cast<uint32_t>(s.frames);
-    a.root_bone = MetaU32(clip, metadata_keys::kRootBone, 3);
+    a.root_bone = root_bone;
     a.evnt_id = MetaU32(clip, metadata_keys::kEvntId, 0xFFFFFFFF);
     if (s.rot.size() > 255) throw Error::General("a version 0 ANIM holds at most 255 channels");
     size_t table = settings.bone_table_size;
@@ -319,12 +402,12 @@ AnimFile EncodeAnim(const Clip& clip, const EncodeSettings& settings, EncodeRepo
     }
     const char* key = metadata_keys::kTranslationMultiplier;
     const bool kept = clip.metadata.is_object() && clip.metadata.contains(key) && clip.metadata[key].is_number();
-    const Quantized q = Quantize(s, settings.rotation_divisor, kept ? clip.metadata[key].get<float>() : 0.0f);
+    const Quantized& q = quantized.emplace(Quantize(s, settings.rotation_divisor, kept ? clip.metadata[key].get<float>() : 0.0f));
     std::vector<bool> keyed(s.frames, false);
     keyed[0] = keyed[s.frames - 1] = true;
     for (size_t a = 0; a + 1 < s.frames;) {
       size_t b = a + 1;
-      while (b + 1 < s.frames && SegmentHolds(s, q, a, b + 1, rep.tolerance_rot, rep.tolerance_pos)) ++b;
+      while (b + 1 < s.frames && SegmentHolds(s, q, a, b + 1, rep.tolerance_rot, rep.tolerance_pos, kScaleTolerance)) ++b;
       keyed[b] = true;
       a = b;
     }
@@ -333,19 +416,25 @@ AnimFile EncodeAnim(const Clip& clip, const EncodeSettings& settings, EncodeRepo
     a.duration = duration;
     a.interval = interval;
     a.looping = clip.loop ? 1 : 0;
-    a.root_bone = MetaU32(clip, metadata_keys::kRootBone, 3);
+    a.root_bone = root_bone;
     a.evnt_id = MetaU32(clip, metadata_keys::kEvntId, 0xFFFFFFFF);
     rep.translation_multiplier = q.multiplier;
     for (bool k : keyed) rep.keyed_frames += k ? 1 : 0;
     AnimFile every = file;
     every.v2 = BuildV2(s, q, std::vector<bool>(s.frames, true), ids);
-    rep.every_frame_bytes = SerializeAnim(every).size();
+    rep.every_frame_bytes =
+        SerializeAnim(settings.game == Game::Echoes ? AsEchoes(every, settings.bone_count, s, &q) : every).size();
   } else {
     throw Error::General("ANIM version " + std::to_string(settings.version) + " cannot be written (0 or 2)");
   }
+  // Measured on Metroid Prime's form: the Echoes form holds the same values.
+  MeasureError(s, file, rep);
+  if (settings.game == Game::Echoes) {
+    file = AsEchoes(file, settings.bone_count, s, quantized ? &*quantized : nullptr);
+    MeasureScaleError(s, file, ids, rep);
+  }
   rep.bytes = SerializeAnim(file).size();
   if (settings.version == 0) rep.every_frame_bytes = rep.bytes;
-  MeasureError(s, file, rep);
   if (report) *report = rep;
   return file;
 }

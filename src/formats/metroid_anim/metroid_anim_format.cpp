@@ -7,6 +7,7 @@
 #include "metroid_fields.hpp"
 
 #include <cmath>
+#include <optional>
 
 namespace animkit {
 
@@ -35,6 +36,29 @@ const NumberOption<size_t> kBoneTableOption{
     {.name = "anim-bone-table", .help = "ANIM v0 encoder: bone table size (grown to the largest bone id + 1)",
      .default_value = "100", .min = 0, .max = 256, .use = OptionUse::Write}};
 
+// 0: auto (reading: the layout that fits; writing: the input's game, else Metroid Prime).
+const ChoiceOption<int> kGameOption{
+    {.name = "metroid-game",
+     .help = "Metroid ANIM/CINF layout: 1 (Metroid Prime), 2 (Echoes) or auto (reading: the layout that fits; "
+             "writing: the --skeleton CINF's or the input's game, else 1)",
+     .default_value = "auto", .use = OptionUse::ReadWrite},
+    {{"auto", 0}, {"1", 1}, {"2", 2}}};
+
+std::optional<Game> GameFrom(const Options& o) {
+  const int g = kGameOption.Get(o);
+  if (g == 0) return std::nullopt;
+  return g == 2 ? Game::Echoes : Game::Prime;
+}
+
+// The game a clip's or scene's metadata names (metroid_game), if any.
+std::optional<Game> GameOf(const Value& metadata) {
+  if (!metadata.is_object() || !metadata.contains(metadata_keys::kGame)) return std::nullopt;
+  const Value& g = metadata[metadata_keys::kGame];
+  if (g == 2) return Game::Echoes;
+  if (g == 1) return Game::Prime;
+  return std::nullopt;
+}
+
 RestRule RestRuleFrom(const Options& o) { return kRestOption.Get(o); }
 
 Value Arr3(const auto& v) { return Value::array({v[0], v[1], v[2]}); }
@@ -46,12 +70,17 @@ std::string BitmapString(const AnimV2& a) {
   return s;
 }
 
+Value EchoesInfo(const AnimFile& f);
+
 class AnimDocument final : public FileDocument<AnimFile, kMetroidAnimFormat, SerializeAnim> {
  public:
-  using FileDocument::FileDocument;
+  explicit AnimDocument(AnimFile file, std::vector<std::string> warnings = {})
+      : FileDocument(std::move(file)), warnings_(std::move(warnings)) {}
+  std::vector<std::string> Warnings() const override { return warnings_; }
 
   Value Info() const override {
-    Value j = {{"version", file_.version}};
+    if (file_.game == Game::Echoes) return EchoesInfo(file_);
+    Value j = {{"version", file_.version}, {"game", 1}};
     if (file_.version == 0) {
       const AnimV0& a = file_.v0;
       Value bones = Value::array();
@@ -113,22 +142,77 @@ class AnimDocument final : public FileDocument<AnimFile, kMetroidAnimFormat, Ser
     return scene;
   }
   std::string Version() const override { return std::to_string(file_.version); }
+
+ private:
+  std::vector<std::string> warnings_;
 };
+
+Value PartInfo(const KeyedAxes& p) {
+  if (!p.present()) return Value();
+  return {{"keys", p.keys},
+          {"initial", Value::array({p.axes[0].initial, p.axes[1].initial, p.axes[2].initial})},
+          {"bits", Value::array({p.axes[0].bits, p.axes[1].bits, p.axes[2].bits})}};
+}
+
+Value EchoesInfo(const AnimFile& f) {
+  Value j = {{"version", f.version}, {"game", 2}};
+  if (f.version == 0) {
+    const EchoesAnimV0& a = f.echoes_v0;
+    fields::Describe(j, a, kEchoesV0Header);
+    j.update({{"bone_table_size", a.bone_table.size()},
+              {"channels", a.Channels()},
+              {"rotation_channels", a.RotationChannels()},
+              {"translation_channels", a.TranslationChannels()},
+              {"scales_per_frame", a.ScalesPerFrame()},
+              {"scale_count", a.scales.size()},
+              {"quaternion_count", a.rotations.size()},
+              {"translation_count", a.translations.size()},
+              {"trailing_bytes", a.trailing.size()}});
+    return j;
+  }
+  const EchoesAnimV2& a = f.echoes_v2;
+  Value channels = Value::array();
+  for (const EchoesDescriptor& d : a.descriptors) {
+    channels.push_back({{"bone_id", d.bone_id},
+                        {"rotation", PartInfo(d.rotation)},
+                        {"translation", PartInfo(d.translation)},
+                        {"scale", PartInfo(d.scale)}});
+  }
+  fields::Describe(j, a, kEchoesV2Header);
+  std::string bitmap;
+  for (size_t b = 0; b < a.bitmap_bits; ++b) bitmap.push_back(a.KeyBit(b) ? '1' : '0');
+  j.update({{"key_bitmap_bits", a.bitmap_bits},
+            {"key_bitmap", bitmap},
+            {"keyed_frames", a.KeyedFrames()},
+            {"descriptor_count", a.descriptors.size()},
+            {"bitstream_bytes", a.bitstream.size()},
+            {"channels", std::move(channels)}});
+  return j;
+}
 
 class CinfDocument final : public FileDocument<CinfFile, kMetroidCinfFormat, SerializeCinf> {
  public:
-  using FileDocument::FileDocument;
+  explicit CinfDocument(CinfFile file, std::vector<std::string> warnings = {})
+      : FileDocument(std::move(file)), warnings_(std::move(warnings)) {}
+  std::vector<std::string> Warnings() const override { return warnings_; }
   Value Info() const override {
     Value bones = Value::array();
     for (const CinfBone& b : file_.bones) {
-      bones.push_back({{"id", b.id},
-                       {"parent", b.parent == kNoParent ? Value() : Value(b.parent)},
-                       {"origin", Arr3(b.origin)},
-                       {"linked", b.linked}});
+      Value one = {{"id", b.id},
+                   {"parent", b.parent == NoParentOf(file_.game) ? Value() : Value(b.parent)},
+                   {"origin", Arr3(b.origin)},
+                   {"linked", b.linked}};
+      if (file_.game == Game::Echoes) {
+        one["rotation"] = Value::array({b.rotation[0], b.rotation[1], b.rotation[2], b.rotation[3]});
+        one["local_rotation"] =
+            Value::array({b.local_rotation[0], b.local_rotation[1], b.local_rotation[2], b.local_rotation[3]});
+      }
+      bones.push_back(std::move(one));
     }
     Value names = Value::array();
     for (const auto& [name, id] : file_.names) names.push_back({{"name", name}, {"bone_id", id}});
-    return {{"bone_count", file_.bones.size()},
+    return {{"game", static_cast<uint32_t>(file_.game)},
+            {"bone_count", file_.bones.size()},
             {"bones", std::move(bones)},
             {"bone_ids", file_.bone_ids},
             {"names", std::move(names)},
@@ -136,6 +220,8 @@ class CinfDocument final : public FileDocument<CinfFile, kMetroidCinfFormat, Ser
   }
   Scene Decode(const DecodeContext& context) const override { return DecodeCinf(file_, RestRuleFrom(context.options)); }
 
+ private:
+  std::vector<std::string> warnings_;
 };
 
 uint32_t BE32(ByteView d, size_t at) {
@@ -147,6 +233,7 @@ int ProbeAnim(ByteView data, std::string_view extension) {
   if (data.size() < 0x24) return ext ? kProbeExtension : kProbeNone;
   const uint32_t version = BE32(data, 0);
   if (version == 2 && BE32(data, 0x0C) == 1 && BE32(data, 0x2C) == 1 && BE32(data, 0x20) != 0) return kProbeMagic;
+  if (version == 2 && data[8] == 0x01 && data[9] == 0x01 && BE32(data, 0x1A) != 0) return kProbeMagic;  // Echoes
   if (version == 0 && BE32(data, 0x1C) <= 256) return ext ? kProbeMagic - 10 : kProbeStructure - 10;
   return ext ? kProbeExtension : kProbeNone;
 }
@@ -159,8 +246,16 @@ int ProbeCinf(ByteView data, std::string_view extension) {
   return ext ? kProbeMagic - 10 : kProbeNone;
 }
 
-std::unique_ptr<Document> ReadAnim(ByteView data, const ReadContext&) { return std::make_unique<AnimDocument>(ParseAnim(data)); }
-std::unique_ptr<Document> ReadCinf(ByteView data, const ReadContext&) { return std::make_unique<CinfDocument>(ParseCinf(data)); }
+std::unique_ptr<Document> ReadAnim(ByteView data, const ReadContext& context) {
+  std::vector<std::string> warnings;
+  AnimFile file = ParseAnim(data, GameFrom(context.options), &warnings);
+  return std::make_unique<AnimDocument>(std::move(file), std::move(warnings));
+}
+std::unique_ptr<Document> ReadCinf(ByteView data, const ReadContext& context) {
+  std::vector<std::string> warnings;
+  CinfFile file = ParseCinf(data, GameFrom(context.options), &warnings);
+  return std::make_unique<CinfDocument>(std::move(file), std::move(warnings));
+}
 
 std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& context) {
   const Clip& clip = OneClip(scene, "an ANIM");
@@ -175,19 +270,24 @@ std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& 
   s.max_error_rot = kMaxErrorRotOption.Get(o);
   s.max_error_pos = kMaxErrorPosOption.Get(o, -1);  // -1: from the clip's translation range
   s.bone_table_size = kBoneTableOption.Get(o);
+  const Scene& rig = context.Rig(scene);
+  // The game: the option, else the skeleton's (a CINF: its bone ids are that game's), else
+  // the clip's (read from an ANIM), else Metroid Prime.
+  s.game = GameFrom(o).value_or(GameOf(rig.metadata).value_or(GameOf(clip.metadata).value_or(Game::Prime)));
+  s.bone_count = rig.skeleton.joints.size();
   // Bone ids: a CINF given with --skeleton names them; otherwise the ids a CINF written
   // from the same skeleton would get (joint order of the skeleton, not of the clip).
-  const Scene& rig = context.Rig(scene);
   s.bone_ids = BoneIdsOf(rig);
   if (s.bone_ids.empty() && !rig.skeleton.empty()) {
     std::vector<std::string> joints;
     for (const Joint& j : rig.skeleton.joints) joints.push_back(j.name);
-    const std::vector<uint32_t> ids = AssignBoneIds(joints, {});
+    const std::vector<uint32_t> ids = AssignBoneIds(joints, {}, s.game);
     for (size_t i = 0; i < ids.size(); ++i) s.bone_ids.emplace_back(joints[i], ids[i]);
   }
   EncodeReport r;
   AnimFile file = EncodeAnim(clip, s, &r);
   context.report = {{"anim_version", s.version},
+                    {"metroid_game", static_cast<int>(s.game)},
                     {"frames", r.frames},
                     {"keyed_frames", r.keyed_frames},
                     {"channels", r.channels},
@@ -201,13 +301,15 @@ std::unique_ptr<Document> EncodeAnimDocument(const Scene& scene, EncodeContext& 
                     {"tolerance_pos", r.tolerance_pos},
                     {"translation_multiplier", r.translation_multiplier},
                     {"rotation_divisor", s.rotation_divisor}};
+  if (s.game == Game::Echoes) context.report["max_error_scale"] = r.max_error_scale;
   return std::make_unique<AnimDocument>(std::move(file));
 }
 
 std::unique_ptr<Document> EncodeCinfDocument(const Scene& scene, EncodeContext& context) {
   const Scene& source = context.ModelToWrite(scene);
   if (source.skeleton.empty()) throw Error::General("nothing to write: the input has no skeleton");
-  CinfFile f = EncodeCinf(source.skeleton, BoneIdsOf(source));
+  const Game game = GameFrom(context.options).value_or(GameOf(source.metadata).value_or(Game::Prime));
+  CinfFile f = EncodeCinf(source.skeleton, BoneIdsOf(source), game);
   context.report = {{"bones", f.bones.size()}, {"names", f.names.size()}};
   return std::make_unique<CinfDocument>(std::move(f));
 }
@@ -216,15 +318,15 @@ std::unique_ptr<Document> EncodeCinfDocument(const Scene& scene, EncodeContext& 
 }  // namespace metroid
 
 const FormatDescriptor kMetroidAnimFormat{
-    .id = "metroid-anim", .description = "Metroid Prime ANIM (versions 0 and 2)",
+    .id = "metroid-anim", .description = "Metroid Prime and Echoes ANIM (versions 0 and 2)",
     .extensions = {".anim"}, .companions = {".cinf"}, .probe = metroid::ProbeAnim, .read = metroid::ReadAnim, .encode = metroid::EncodeAnimDocument,
     .options = {metroid::kVersionOption.spec(), metroid::kMaxErrorRotOption.spec(), metroid::kMaxErrorPosOption.spec(), metroid::kDivisorOption.spec(),
-                metroid::kBoneTableOption.spec()},
+                metroid::kBoneTableOption.spec(), metroid::kGameOption.spec()},
     .animation_extensions = {".anim"}};
 
 const FormatDescriptor kMetroidCinfFormat{
-    .id = "metroid-cinf", .description = "Metroid Prime CINF skeleton",
+    .id = "metroid-cinf", .description = "Metroid Prime and Echoes CINF skeleton",
     .extensions = {".cinf"}, .companions = {}, .probe = metroid::ProbeCinf, .read = metroid::ReadCinf, .encode = metroid::EncodeCinfDocument,
-    .options = {metroid::kRestOption.spec()}};
+    .options = {metroid::kRestOption.spec(), metroid::kGameOption.spec()}};
 
 }  // namespace animkit

@@ -2,17 +2,26 @@
 #include <animkit/formats/metroid_anim.hpp>
 #include <animkit/offline/sampling.hpp>
 
+#include "metroid_fields.hpp"
+
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace animkit::metroid {
 
-CinfFile ParseCinf(ByteView data) {
+namespace {
+
+// data read as one game's layout; Echoes' bones carry two quaternions and ids 0..count-1.
+CinfFile ParseCinfAs(ByteView data, Game game) {
   ByteReader r(data, Endian::Big);
   CinfFile f;
+  f.game = game;
+  const bool echoes = game == Game::Echoes;
+  const uint32_t no_parent = NoParentOf(game);
   const uint32_t count = r.U32("the bone count");
-  r.Count(count, 24, "bone records");
+  r.Count(count, echoes ? 56 : 24, "bone records");
   f.bones.resize(count);
   std::map<uint32_t, size_t> index;
   std::vector<size_t> parent_at(count);
@@ -20,10 +29,13 @@ CinfFile ParseCinf(ByteView data) {
     CinfBone& b = f.bones[i];
     const size_t at = r.tell();
     const std::string what = "bone " + std::to_string(i);
-    b.id = r.U32("the id of " + what);
-    parent_at[i] = r.tell();
-    b.parent = r.U32("the parent id of " + what);
-    for (float& c : b.origin) c = r.F32("the origin of " + what);
+    parent_at[i] = at + 4;
+    if (echoes) fields::ReadAll(r, b, kEchoesCinfBone);
+    else fields::ReadAll(r, b, kPrimeCinfBone);
+    if (echoes && b.id >= count) {
+      r.FailAt(at, what + " has id " + std::to_string(b.id) + "; an Echoes CINF numbers its " + std::to_string(count) +
+                       " bones 0.." + std::to_string(count - 1));
+    }
     const uint32_t n = r.U32("the linked bone count of " + what);
     r.Count(n, 4, what + " linked bone ids");
     b.linked.resize(n);
@@ -46,9 +58,9 @@ CinfFile ParseCinf(ByteView data) {
   // Every parent exists, and following parents always reaches a root.
   for (size_t i = 0; i < count; ++i) {
     const uint32_t p = f.bones[i].parent;
-    if (p != kNoParent && !index.count(p)) {
+    if (p != no_parent && !index.count(p)) {
       r.FailAt(parent_at[i], "bone " + std::to_string(f.bones[i].id) + " names parent " + std::to_string(p) +
-                                 ", which is not in the file (2 means no parent)");
+                                 ", which is not in the file (" + std::to_string(no_parent) + " means no parent)");
     }
   }
   std::vector<int> state(count, 0);  // 0 unknown, 1 on the current path, 2 reaches a root
@@ -59,7 +71,7 @@ CinfFile ParseCinf(ByteView data) {
       state[j] = 1;
       path.push_back(j);
       const uint32_t p = f.bones[j].parent;
-      if (p == kNoParent) break;
+      if (p == no_parent) break;
       j = index[p];
       if (state[j] == 1) r.FailAt(parent_at[j], "the parents of bone " + std::to_string(f.bones[j].id) + " form a cycle");
     }
@@ -68,13 +80,51 @@ CinfFile ParseCinf(ByteView data) {
   return f;
 }
 
+size_t TrailingBytes(const std::optional<CinfFile>& f) { return f ? f->trailing.size() : 0; }
+
+}  // namespace
+
+uint32_t NoParentOf(Game game) { return game == Game::Echoes ? kEchoesNoParent : kNoParent; }
+
+CinfFile ParseCinf(ByteView data, std::optional<Game> game, std::vector<std::string>* warnings) {
+  if (game) return ParseCinfAs(data, *game);
+  std::optional<CinfFile> prime, echoes;
+  std::optional<Error> prime_error, echoes_error;
+  try {
+    prime = ParseCinfAs(data, Game::Prime);
+  } catch (const Error& e) {
+    prime_error = e;
+  }
+  try {
+    echoes = ParseCinfAs(data, Game::Echoes);
+  } catch (const Error& e) {
+    echoes_error = e;
+  }
+  if (prime && echoes) {
+    const bool take_echoes = TrailingBytes(echoes) < TrailingBytes(prime);
+    if (warnings) {
+      warnings->push_back(std::string("the CINF fits both Metroid Prime's and Echoes' layouts; read as ") +
+                          (take_echoes ? "Echoes' (fewer trailing bytes)" : "Metroid Prime's") +
+                          "; --metroid-game 1 or 2 chooses");
+    }
+    return take_echoes ? std::move(*echoes) : std::move(*prime);
+  }
+  if (prime) return std::move(*prime);
+  if (echoes) return std::move(*echoes);
+  const auto described = [](const Error& e) {
+    return e.byte_offset() ? "offset " + Hex(*e.byte_offset()) + ": " + e.message() : e.message();
+  };
+  const uint64_t at = std::max(prime_error->byte_offset().value_or(0), echoes_error->byte_offset().value_or(0));
+  throw Error::AtOffset(at, "the CINF fits neither Metroid Prime's layout (" + described(*prime_error) +
+                                ") nor Echoes' (" + described(*echoes_error) + ")");
+}
+
 Bytes SerializeCinf(const CinfFile& f) {
   ByteWriter w(Endian::Big);
   w.U32(static_cast<uint32_t>(f.bones.size()));
   for (const CinfBone& b : f.bones) {
-    w.U32(b.id);
-    w.U32(b.parent);
-    for (float c : b.origin) w.F32(c);
+    if (f.game == Game::Echoes) fields::WriteAll(w, b, kEchoesCinfBone);
+    else fields::WriteAll(w, b, kPrimeCinfBone);
     w.U32(static_cast<uint32_t>(b.linked.size()));
     for (uint32_t l : b.linked) w.U32(l);
   }
@@ -91,12 +141,13 @@ Bytes SerializeCinf(const CinfFile& f) {
 }
 
 Scene DecodeCinf(const CinfFile& f, RestRule rule) {
+  const uint32_t no_parent = NoParentOf(f.game);
   std::map<uint32_t, size_t> index;
   for (size_t i = 0; i < f.bones.size(); ++i) index.emplace(f.bones[i].id, i);
   std::vector<std::vector<size_t>> children(f.bones.size());
   std::vector<size_t> roots;
   for (size_t i = 0; i < f.bones.size(); ++i) {
-    const auto it = f.bones[i].parent == kNoParent ? index.end() : index.find(f.bones[i].parent);
+    const auto it = f.bones[i].parent == no_parent ? index.end() : index.find(f.bones[i].parent);
     if (it == index.end()) roots.push_back(i);
     else children[it->second].push_back(i);
   }
@@ -119,7 +170,7 @@ Scene DecodeCinf(const CinfFile& f, RestRule rule) {
     if (j.name.empty()) j.name = NumberedJointName(b.id);
     used.insert(j.name);
     Vec3 origin{b.origin[0], b.origin[1], b.origin[2]};
-    if (b.parent != kNoParent && index.count(b.parent)) {
+    if (b.parent != no_parent && index.count(b.parent)) {
       const size_t p = index[b.parent];
       j.parent = joint_of[p];
       if (rule == RestRule::Relative) {
@@ -135,6 +186,7 @@ Scene DecodeCinf(const CinfFile& f, RestRule rule) {
   scene.metadata[kSourceFormatKey] = "metroid-cinf";
   scene.metadata[metadata_keys::kBoneIds] = std::move(ids);
   scene.metadata[metadata_keys::kRestRule] = rule == RestRule::Relative ? "relative" : "absolute";
+  scene.metadata[metadata_keys::kGame] = static_cast<uint32_t>(f.game);
   return scene;
 }
 
@@ -150,13 +202,15 @@ std::vector<std::pair<std::string, uint32_t>> BoneIdsOf(const Scene& scene) {
   return out;
 }
 
-CinfFile EncodeCinf(const Skeleton& skeleton, const std::vector<std::pair<std::string, uint32_t>>& named) {
+CinfFile EncodeCinf(const Skeleton& skeleton, const std::vector<std::pair<std::string, uint32_t>>& named, Game game) {
   std::vector<std::string> names;
   for (const Joint& j : skeleton.joints) names.push_back(j.name);
-  const std::vector<uint32_t> ids = AssignBoneIds(names, named);
+  const std::vector<uint32_t> ids = AssignBoneIds(names, named, game);
+  const uint32_t no_parent = NoParentOf(game);
   for (size_t i = 0; i < ids.size(); ++i) {
-    if (ids[i] == kNoParent) {
-      throw Error::General("joint '" + names[i] + "' maps to bone id 2, which a CINF reserves for 'no parent'");
+    if (ids[i] == no_parent) {
+      throw Error::General("joint '" + names[i] + "' maps to bone id " + std::to_string(no_parent) +
+                           ", which a CINF of that game reserves for 'no parent'");
     }
   }
   std::vector<Mat4> model(skeleton.joints.size());
@@ -164,11 +218,12 @@ CinfFile EncodeCinf(const Skeleton& skeleton, const std::vector<std::pair<std::s
   for (const Joint& j : skeleton.joints) local.push_back(j.rest);
   LocalToModel(skeleton, local, model);
   CinfFile f;
+  f.game = game;
   for (size_t i = 0; i < skeleton.joints.size(); ++i) {
     const Joint& j = skeleton.joints[i];
     CinfBone b;
     b.id = ids[i];
-    b.parent = j.parent >= 0 ? ids[static_cast<size_t>(j.parent)] : kNoParent;
+    b.parent = j.parent >= 0 ? ids[static_cast<size_t>(j.parent)] : no_parent;
     const Vec3 o = TransformPoint(model[i], {0, 0, 0});
     b.origin = {o.x, o.y, o.z};
     // Linked bones: the parent first, then the children.

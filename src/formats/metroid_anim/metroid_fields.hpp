@@ -23,4 +23,31 @@ inline constexpr auto kV2Header = fields::List(
     Field{"translation_multiplier", &AnimV2::translation_multiplier},
     Field{"channel_count", &AnimV2::channel_count}, Field{"unknown_2c", &AnimV2::unknown_2c});
 
+// Echoes: CCharAnimTime pairs (seconds, state) where Metroid Prime has unknown words.
+inline constexpr auto kEchoesV0Header =
+    fields::List(Field{"duration", &EchoesAnimV0::duration}, Field{"duration_state", &EchoesAnimV0::duration_state},
+                 Field{"interval", &EchoesAnimV0::interval}, Field{"interval_state", &EchoesAnimV0::interval_state},
+                 Field{"frame_count", &EchoesAnimV0::frame_count},
+                 Field{metadata_keys::kRootBone, &EchoesAnimV0::root_bone});
+
+// Echoes version 2 from 0x04 to the key bitmap's bit count (0x2E); unaligned from 0x0A.
+inline constexpr auto kEchoesV2Header = fields::List(
+    Field{metadata_keys::kScratchSize, &EchoesAnimV2::scratch_size}, Field{"marker", &EchoesAnimV2::marker},
+    Field{"duration", &EchoesAnimV2::duration}, Field{"interval", &EchoesAnimV2::interval},
+    Field{metadata_keys::kRootBone, &EchoesAnimV2::root_bone}, Field{"looping", &EchoesAnimV2::looping},
+    Field{"rotation_divisor", &EchoesAnimV2::rotation_divisor},
+    Field{"translation_multiplier", &EchoesAnimV2::translation_multiplier},
+    Field{"scale_multiplier", &EchoesAnimV2::scale_multiplier}, Field{"channel_count", &EchoesAnimV2::channel_count},
+    Field{"unknown_2a", &EchoesAnimV2::unknown_2a});
+
+// One axis of an Echoes descriptor part.
+inline constexpr auto kAxisKey = fields::List(Field{"initial", &AxisKey::initial}, Field{"bits", &AxisKey::bits});
+
+// Echoes CINF bone: the fixed part before the linked ids' count.
+inline constexpr auto kEchoesCinfBone =
+    fields::List(Field{"id", &CinfBone::id}, Field{"parent", &CinfBone::parent}, Field{"origin", &CinfBone::origin},
+                 Field{"rotation", &CinfBone::rotation}, Field{"local_rotation", &CinfBone::local_rotation});
+inline constexpr auto kPrimeCinfBone =
+    fields::List(Field{"id", &CinfBone::id}, Field{"parent", &CinfBone::parent}, Field{"origin", &CinfBone::origin});
+
 }  // namespace animkit::metroid

@@ -402,13 +402,20 @@ TEST(MetroidAnim, MalformedVersion0GivesErrorsWithOffsets) {
 }
 
 TEST(MetroidAnim, LaterGamesAreNamedAndRejected) {
+  // 0x0101 at 0x08 marks a version 2 file as Echoes'; when only Metroid Prime's layout
+  // fits, that is read (the EVNT id), with a warning; when neither fits, Echoes' error.
   Bytes echoes = GoldenV2();
   echoes[8] = 0x01, echoes[9] = 0x01;
-  Has(test::ReadError(kMetroidAnimFormat, echoes), "offset 0x8: this is a Metroid Prime 2: Echoes compressed ANIM");
+  std::vector<std::string> warnings;
+  EXPECT_EQ(ParseAnim(echoes, std::nullopt, &warnings).v2.evnt_id, 0x0101BABEu);
+  ASSERT_EQ(warnings.size(), 1u);
+  Has(warnings[0], "offset 0x8: 01 01 marks an Echoes bit-packed ANIM, but only Metroid Prime's layout fits");
+  Put32(echoes, 0x20, 0);  // Metroid Prime's rotation divisor 0: neither fits
+  Has(test::ReadError(kMetroidAnimFormat, echoes), "(read as a Metroid Prime 2: Echoes bit-packed ANIM, for the u8 1, u8 1 at 0x08)");
   Bytes v3 = GoldenV2();
   Put32(v3, 0, 3);
   Has(test::ReadError(kMetroidAnimFormat, v3), "Metroid Prime 3: Corruption");
-  // Uncompressed Echoes: rotation, translation and scale index tables from 0x1C.
+  // Version 0 with index tables from 0x1C that fit neither layout: both games' reasons.
   ByteWriter w(Endian::Big);
   for (int i = 0; i < 7; ++i) w.U32(i == 5 ? 2 : 0);
   for (int t = 0; t < 3; ++t) {
@@ -417,7 +424,9 @@ TEST(MetroidAnim, LaterGamesAreNamedAndRejected) {
   }
   w.U32(0);
   w.Fill(40, 0x11);
-  Has(test::ReadError(kMetroidAnimFormat, w.Take()), "Metroid Prime 2: Echoes uncompressed ANIM");
+  const std::string both = test::ReadError(kMetroidAnimFormat, w.Take());
+  Has(both, "the uncompressed ANIM fits neither Metroid Prime's layout (offset 0x");
+  Has(both, ") nor Echoes' (offset 0x");
 }
 
 TEST(MetroidAnim, ProbeRecognisesBothVersions) {

@@ -1,0 +1,53 @@
+// What the Metroid Prime and Echoes ANIM readers and decoders share.
+#pragma once
+
+#include <animkit/formats/metroid_anim.hpp>
+
+#include <string>
+#include <vector>
+
+namespace animkit::metroid::detail {
+
+// A u32 size (at most 256: the entries are bytes, `why` says why) and that many bytes.
+std::vector<uint8_t> ReadByteTable(ByteReader& r, const std::string& what, const std::string& why);
+
+// A u32 count that must be `channels` x frames, then that many keys of N floats.
+template <size_t N>
+void ReadKeys(ByteReader& r, const std::string& noun, size_t channels, uint32_t frames,
+              std::vector<std::array<float, N>>& keys) {
+  const size_t at = r.tell();
+  const uint32_t count = r.U32("the " + noun + " count");
+  const uint64_t expected = uint64_t{channels} * frames;
+  if (count != expected) {
+    r.FailAt(at, noun + " count " + std::to_string(count) + " should be " + std::to_string(channels) +
+                     " channels x " + std::to_string(frames) + " frames = " + std::to_string(expected));
+  }
+  r.Count(count, N * 4, noun + " keys");
+  keys.resize(count);
+  const std::string what = "a " + noun + " component";
+  for (auto& key : keys)
+    for (float& c : key) c = r.F32(what);
+}
+
+// Frames per second for an interval (whole when within 0.001 of one; 30 when unusable).
+double RateOf(float interval);
+// The joint name of a bone id: the settings' name, else "#id".
+std::string NameFor(uint32_t bone, const DecodeSettings& settings);
+// Keys on the keyed frames, linear in between (rotations: the game's slerp, see KeyTrack's comment).
+void KeyTrack(Track<Vec3>& track, const std::vector<size_t>& key_frames, const std::vector<Vec3>& keys, double rate);
+void KeyTrack(Track<QuatXYZW>& track, const std::vector<size_t>& key_frames, const std::vector<QuatXYZW>& keys,
+              double rate);
+
+// The Echoes parts of ParseAnim, SerializeAnim and DecodeAnim (metroid_anim_echoes.cpp).
+EchoesAnimV0 ParseEchoesV0(ByteReader& r);
+EchoesAnimV2 ParseEchoesV2(ByteReader& r);
+void WriteEchoes(ByteWriter& w, const AnimFile& file);
+// What the game would read differently from the file's own layout (Document::Warnings).
+std::vector<std::string> EchoesWarnings(const EchoesAnimV2& anim);
+void DecodeEchoes(const AnimFile& file, const DecodeSettings& settings, Clip& clip);
+// EchoesFromPrime with scale parts: scale[i] the totals of the Metroid Prime file's
+// descriptor i on each keyed frame (empty: no scale), scale_multiplier their step.
+EchoesAnimV2 EchoesFromPrime(const AnimV2& anim, size_t bone_count,
+                             const std::vector<std::vector<std::array<int16_t, 3>>>& scale, float scale_multiplier);
+
+}  // namespace animkit::metroid::detail
