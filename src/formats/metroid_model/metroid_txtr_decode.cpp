@@ -3,6 +3,8 @@
 // 3/8 blend (docs/formats/metroid_txtr.md).
 #include <animkit/formats/metroid_txtr.hpp>
 
+#include "metroid_txtr_texels.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -11,35 +13,13 @@ namespace animkit::metroid_txtr {
 
 namespace {
 
-using Rgba = std::array<uint8_t, 4>;
+using namespace texels;
 
-uint8_t Widen3(uint32_t v) { return static_cast<uint8_t>((v << 5) | (v << 2) | (v >> 1)); }
-uint8_t Widen4(uint32_t v) { return static_cast<uint8_t>(v * 17); }
-uint8_t Widen5(uint32_t v) { return static_cast<uint8_t>((v << 3) | (v >> 2)); }
-uint8_t Widen6(uint32_t v) { return static_cast<uint8_t>((v << 2) | (v >> 4)); }
 uint16_t Big16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
-
-Rgba FromRgb565(uint16_t v) { return {Widen5(v >> 11), Widen6((v >> 5) & 63), Widen5(v & 31), 255}; }
-Rgba FromRgb5a3(uint16_t v) {
-  if (v & 0x8000) return {Widen5((v >> 10) & 31), Widen5((v >> 5) & 31), Widen5(v & 31), 255};
-  return {Widen4((v >> 8) & 15), Widen4((v >> 4) & 15), Widen4(v & 15), Widen3((v >> 12) & 7)};
-}
-// IA8 as the texel: the first (high) byte alpha, the second intensity.
-Rgba FromIa8(uint16_t v) {
-  const auto i = static_cast<uint8_t>(v & 0xFF);
-  return {i, i, i, static_cast<uint8_t>(v >> 8)};
-}
 
 std::vector<Rgba> PaletteColours(const TxtrFile& file) {
   std::vector<Rgba> out(file.palette.size());
-  for (size_t i = 0; i < out.size(); ++i) {
-    const uint16_t e = file.palette[i];
-    switch (PaletteFormat(file.palette_header.format)) {
-      case PaletteFormat::IA8: out[i] = FromIa8(e); break;
-      case PaletteFormat::RGB565: out[i] = FromRgb565(e); break;
-      default: out[i] = FromRgb5a3(e); break;
-    }
-  }
+  for (size_t i = 0; i < out.size(); ++i) out[i] = FromPaletteEntry(file.palette_header.format, file.palette[i]);
   return out;
 }
 

@@ -7,6 +7,8 @@
 #include "metroid_txtr_fields.hpp"
 #include "metroid_txtr_image.hpp"
 
+#include <algorithm>
+
 namespace animkit {
 
 namespace metroid_txtr {
@@ -94,6 +96,57 @@ std::unique_ptr<Document> ReadTxtr(ByteView data, const ReadContext&) {
   return std::make_unique<TxtrDocument>(ParseTxtr(data));
 }
 
+
+// The format, mip count, palette and padding the output takes: the template's (a TXTR the
+// output replaces), else the scene's own when it was decoded from a TXTR, else RGBA8 with one level.
+EncodeSettings SettingsFor(const Scene& scene, const Image& image, const EncodeContext& context) {
+  EncodeSettings s;
+  const auto* templ = context.templ ? dynamic_cast<const TxtrDocument*>(context.templ->document) : nullptr;
+  if (templ) {
+    const TxtrFile& t = templ->file();
+    s.format = t.header.format, s.mip_count = t.header.mip_count, s.palette = t.palette_header;
+    const std::vector<MipLevel> levels = MipLevels(t.header, DataOffset(t));
+    const size_t end = levels.empty() ? DataOffset(t) : levels.back().offset + levels.back().size;
+    const size_t total = DataOffset(t) + t.data.size();
+    s.pad_to = total > end && total % 32 == 0 ? 32 : 0;  // zeros up to a multiple of 32, as its writer did
+  } else if (scene.metadata.is_object() && scene.metadata.value(kSourceFormatKey, "") == kMetroidTxtrFormat.id) {
+    const std::string name = scene.metadata.value(metadata_keys::kTxtrFormat, "RGBA8");
+    for (uint32_t f = 0; f < kFormatCount; ++f)
+      if (Traits(f).name == name) s.format = f;
+    s.mip_count = static_cast<uint32_t>(scene.metadata.value(metadata_keys::kMipCount, 1.0));
+    const std::string palette = scene.metadata.value(metadata_keys::kPaletteFormat, "RGB565");
+    for (uint32_t f = 0; f < kPaletteFormatCount; ++f)
+      if (PaletteFormatName(f) == palette) s.palette.format = f;
+  }
+  // A picture of another size keeps as many of the levels as it has.
+  const Header h{s.format, static_cast<uint16_t>(std::min(image.width, 0xFFFFu)),
+                 static_cast<uint16_t>(std::min(image.height, 0xFFFFu)), 0xFFFFFFFF};
+  s.mip_count = std::clamp<uint32_t>(s.mip_count, 1, static_cast<uint32_t>(MipLevels(h, 0).size()));
+  return s;
+}
+
+std::unique_ptr<Document> EncodeTxtrDocument(const Scene& scene, EncodeContext& context) {
+  const auto it = std::find_if(scene.textures.begin(), scene.textures.end(), [](const Image& i) { return !i.Missing(); });
+  if (it == scene.textures.end()) throw Error::General("nothing to write: the input has no texture with pixels");
+  Image image = *it;
+  const EncodeSettings s = SettingsFor(scene, image, context);
+  // The picture as the game shows it goes back to the stored rows.
+  const bool flip = kRowsOption.Get(context.options) == RowOrder::Game && GameFlipsRows(s.format);
+  if (flip) FlipRows(image);
+  TxtrFile file = EncodeTxtr(image, s);
+  context.report = {{"format", std::string(Traits(s.format).name)},
+                    {"width", image.width},
+                    {"height", image.height},
+                    {"mip_count", s.mip_count},
+                    {"rows_flipped", flip},
+                    {"bytes", DataOffset(file) + file.data.size()}};
+  if (Traits(s.format).paletted) context.report["palette_format"] = std::string(PaletteFormatName(s.palette.format));
+  if (scene.textures.size() > 1)
+    context.warnings.push_back("a TXTR holds one texture: the first with pixels written, " +
+                               std::to_string(scene.textures.size() - 1) + " left out");
+  return std::make_unique<TxtrDocument>(std::move(file));
+}
+
 }  // namespace
 }  // namespace metroid_txtr
 
@@ -116,7 +169,7 @@ bool TxtrRowsFlipped(ByteView bytes) {
 
 const FormatDescriptor kMetroidTxtrFormat{
     .id = "metroid-txtr", .description = "Metroid Prime TXTR texture", .extensions = {".txtr"}, .companions = {},
-    .probe = metroid_txtr::ProbeTxtr, .read = metroid_txtr::ReadTxtr, .encode = nullptr,
+    .probe = metroid_txtr::ProbeTxtr, .read = metroid_txtr::ReadTxtr, .encode = metroid_txtr::EncodeTxtrDocument,
     .options = {metroid_txtr::kRowsOption.spec()}};
 
 }  // namespace animkit
