@@ -24,6 +24,14 @@ const ChoiceOption<RowOrder> kRowsOption{
 
 // Mip 0 in the rows asked for, and whether they were flipped.
 Image Picture(const TxtrFile& file, bool game_rows, bool* flipped) {
+  if (file.header.mip_count == 0) {  // a placeholder: a picture of no levels
+    *flipped = false;
+    Image none;
+    none.width = file.header.width, none.height = file.header.height;
+    none.source_format = std::string(Traits(file.header.format).name);
+    none.missing = "the TXTR has no mip levels";
+    return none;
+  }
   Image image = DecodeLevel(file, 0);
   *flipped = game_rows && GameFlipsRows(file.header.format);
   if (*flipped) FlipRows(image);

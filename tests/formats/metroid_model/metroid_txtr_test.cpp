@@ -185,8 +185,13 @@ TEST(MetroidTxtr, MipLevelsAndTheirOffsets) {
   const std::vector<MipLevel> levels = MipLevels(f.header, DataOffset(f));
   ASSERT_EQ(levels.size(), 4u);
   const size_t offsets[] = {12, 140, 172, 188}, sizes[] = {128, 32, 16, 16};
-  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(levels[i].offset, offsets[i]), EXPECT_EQ(levels[i].size, sizes[i]);
-  EXPECT_EQ(levels[2].width, 4u), EXPECT_EQ(levels[2].height, 2u), EXPECT_EQ(levels[3].width, 2u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(levels[i].offset, offsets[i]);
+    EXPECT_EQ(levels[i].size, sizes[i]);
+  }
+  EXPECT_EQ(levels[2].width, 4u);
+  EXPECT_EQ(levels[2].height, 2u);
+  EXPECT_EQ(levels[3].width, 2u);
   const Image l1 = DecodeLevel(f, 1);
   for (int i = 0; i < 32; ++i) EXPECT_EQ(At(l1, i % 8, i / 8)[0], 128 + i);
   // A 4x2 level reads an 8x4 tile: its rows are 8 bytes apart.
@@ -266,6 +271,17 @@ TEST(MetroidTxtr, CorruptedHeadersNameTheOffset) {
   EXPECT_TRUE(test::Has(test::ReadError(kMetroidTxtrFormat, Txtr(9, 64, 64, 1, Bytes(100))), "mip level 0"));
   const std::string named = test::ErrorOf([] { (void)metroid_model::DecodeTxtrImage(Bytes(5), "dir/AB.TXTR"); });
   EXPECT_TRUE(test::Has(named, "dir/AB.TXTR"));
+}
+
+TEST(MetroidTxtr, APlaceholderOfNoLevelsDecodesToAMissingPicture) {
+  const Bytes file = Txtr(7, 32, 32, 0, {});
+  test::ExpectByteExactRoundTrip(kMetroidTxtrFormat, file);
+  const Scene scene = kMetroidTxtrFormat.read(file, {})->Decode({});
+  ASSERT_EQ(scene.textures.size(), 1u);
+  EXPECT_TRUE(scene.textures[0].Missing());
+  EXPECT_EQ(scene.textures[0].width, 32u);
+  EXPECT_TRUE(metroid_model::DecodeTxtrImage(file, "p.TXTR").Missing());
+  EXPECT_EQ(kMetroidTxtrFormat.read(file, {})->Info()["mips"].size(), 0u);
 }
 
 TEST(MetroidTxtr, EveryByteCorruptionIsAnErrorOrAFile) {
