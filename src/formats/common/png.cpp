@@ -65,9 +65,11 @@ Bytes Encode(const Image& image) {
   return out;
 }
 
-Image Decode(ByteView bytes) {
+Image Decode(ByteView bytes, const Limits& limits) {
   if (bytes.size() > size_t{1} << 30) throw Error::AtOffset(0, "a PNG of at most 1 GiB");
   int w = 0, h = 0, channels = 0;
+  if (stbi_info_from_memory(bytes.data(), int(bytes.size()), &w, &h, &channels))  // IHDR's width at 16
+    CheckLimit(uint64_t(w) * uint64_t(h) * 4, &Limits::max_buffer_bytes, limits, "the image's RGBA bytes", Place::At(16));
   const std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
       stbi_load_from_memory(bytes.data(), int(bytes.size()), &w, &h, &channels, 4), stbi_image_free);
   if (!pixels) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <animkit/core/binary.hpp>
+#include <animkit/core/limits.hpp>
 #include <animkit/core/model.hpp>
 
 #include <string>
@@ -15,7 +16,8 @@ std::string UnwritableReason(const Image& image);
 // The image as an 8-bit RGBA PNG; Error naming the image when it cannot be written.
 Bytes Encode(const Image& image);
 // A PNG (or JPEG) file's pixels as 8-bit RGBA; an Error at offset 0 saying why when stb_image
-// cannot read it.
-Image Decode(ByteView bytes);
+// cannot read it, and before anything is decoded when its RGBA would take more than the
+// limit max-buffer-bytes.
+Image Decode(ByteView bytes, const Limits& limits);
 
 }  // namespace animkit::png

@@ -8,6 +8,7 @@
 #include "metroid_txtr_image.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace animkit {
 
@@ -121,7 +122,8 @@ EncodeSettings SettingsFor(const Scene& scene, const Image& image, const EncodeC
     const std::string name = scene.metadata.value(metadata_keys::kTxtrFormat, "RGBA8");
     for (uint32_t f = 0; f < kFormatCount; ++f)
       if (Traits(f).name == name) s.format = f;
-    s.mip_count = static_cast<uint32_t>(scene.metadata.value(metadata_keys::kMipCount, 1.0));
+    const double mips = scene.metadata.value(metadata_keys::kMipCount, 1.0);  // clamped below to what fits
+    s.mip_count = std::isfinite(mips) ? static_cast<uint32_t>(std::clamp(mips, 1.0, 32.0)) : 1;
     const std::string palette = scene.metadata.value(metadata_keys::kPaletteFormat, "RGB565");
     for (uint32_t f = 0; f < kPaletteFormatCount; ++f)
       if (PaletteFormatName(f) == palette) s.palette.format = f;

@@ -13,6 +13,8 @@ namespace png_image {
 namespace {
 
 constexpr uint8_t kPngMagic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+// The closing chunk every PNG ends with: length 0, "IEND", its CRC.
+constexpr uint8_t kIend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
 
 // The file's bytes, kept as read (an encoded one: as written) and its decoded pixels.
 struct PngFile {
@@ -40,10 +42,13 @@ int ProbePng(ByteView data, std::string_view extension) {
   return extension == ".png" ? kProbeExtension : kProbeNone;
 }
 
-std::unique_ptr<Document> ReadPng(ByteView data, const ReadContext&) {
+std::unique_ptr<Document> ReadPng(ByteView data, const ReadContext& context) {
   if (data.size() < 8 || !std::equal(kPngMagic, kPngMagic + 8, data.begin()))
     throw Error::AtOffset(0, "expected the PNG signature 89 50 4E 47 0D 0A 1A 0A");
-  PngFile f{Bytes(data.begin(), data.end()), png::Decode(data)};
+  // stb_image stops at the last image data it needs: a cut file would read, and write back cut.
+  if (data.size() < 8 + 12 || !std::equal(kIend, kIend + 12, data.end() - 12))
+    throw Error::AtOffset(data.size() < 12 ? 0 : data.size() - 12, "expected the file to end with the PNG's IEND chunk");
+  PngFile f{Bytes(data.begin(), data.end()), png::Decode(data, context.options.limits())};
   f.image.name = "image";
   return std::make_unique<PngDocument>(std::move(f));
 }

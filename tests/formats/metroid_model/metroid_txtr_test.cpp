@@ -231,6 +231,9 @@ TEST(MetroidTxtr, RowOrderOption) {
   EXPECT_FALSE(metroid_model::TxtrRowsFlipped(banner));
   const Scene b = kMetroidTxtrFormat.read(banner, {})->Decode({});
   EXPECT_EQ(b.metadata["row_order"], "stored");
+  std::set<std::string> keys, declared(metadata_keys::kTxtrScene.begin(), metadata_keys::kTxtrScene.end());
+  for (auto item : b.metadata.items()) keys.insert(std::string(item.key()));
+  EXPECT_EQ(keys, declared);  // the header declares every key a paletted TXTR writes
   EXPECT_EQ(At(b.textures[0], 0, 0), (Rgba{255, 0, 0, 255}));
 }
 

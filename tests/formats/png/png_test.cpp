@@ -44,6 +44,11 @@ TEST(PngImage, DamagedFilesAreErrors) {
   Bytes bad = png;
   bad[0] = 0;
   EXPECT_TRUE(test::Has(test::ReadError(kPngFormat, bad), "PNG signature"));
+  ReadContext small;
+  Limits limits;
+  limits.max_buffer_bytes = 59;  // the 5x3 picture's RGBA takes 60
+  small.options.SetLimits(limits);
+  EXPECT_TRUE(test::Has(test::ErrorOf([&] { (void)kPngFormat.read(png, small); }), "max-buffer-bytes"));
   Scene none;
   EncodeContext context;
   EXPECT_TRUE(test::Has(test::ErrorOf([&] { (void)kPngFormat.encode(none, context); }), "no texture"));
