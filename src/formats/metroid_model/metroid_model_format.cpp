@@ -274,8 +274,7 @@ std::unique_ptr<Document> ReadCskr(ByteView data, const ReadContext&) {
 const FormatDescriptor kMetroidCmdlFormat{
     .id = "metroid-cmdl", .description = "Metroid Prime CMDL model (meshes, materials, TXTR textures beside it)",
     .extensions = {".cmdl"}, .companions = {}, .probe = metroid_model::ProbeCmdl, .read = metroid_model::ReadCmdl,
-    .encode = nullptr, .options = {metroid_model::kSkinOption.spec()},
-    .side_files = {{".txtr", "textures of the Metroid models (.cmdl) beside them, named by asset id"}}};
+    .encode = nullptr, .options = {metroid_model::kSkinOption.spec()}};
 
 const FormatDescriptor kMetroidCskrFormat{
     .id = "metroid-cskr", .description = "Metroid Prime CSKR skin rules (weight groups)",
