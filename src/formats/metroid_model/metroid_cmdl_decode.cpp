@@ -2,6 +2,7 @@
 // from the TXTRs beside the model, skin weights from a CSKR and the CINF's bone ids.
 #include "metroid_cmdl_internal.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -178,8 +179,12 @@ Scene DecodeCmdl(const CmdlFile& f, const CmdlDecodeInput& input, std::vector<st
     }
     AddSurface({f, s, layout, uv_attribute, short_uvs, base.set_index >= 0 && flipped[id]}, b);
   }
+  // Padding makes the array's size overcount: the skin covers the positions the lists use.
+  size_t used_positions = 0;
+  for (const auto& [mi, b] : builds)
+    for (uint32_t p : b.position_index) used_positions = std::max<size_t>(used_positions, size_t{p} + 1);
   for (auto& [mi, b] : builds) {
-    if (input.skin && input.rig) Skin(b, *input.skin, *input.rig, f.positions.values.size());
+    if (input.skin && input.rig) Skin(b, *input.skin, *input.rig, used_positions);
     scene.meshes.push_back(std::move(b.mesh));
   }
   if (input.skin && input.rig) {

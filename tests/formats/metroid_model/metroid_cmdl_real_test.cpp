@@ -5,6 +5,7 @@
 
 #include "support/shared_files.hpp"
 #include "support/test_support.hpp"
+#include "formats/metroid_model/metroid_txtr_image.hpp"
 
 #include <cmath>
 
@@ -139,6 +140,36 @@ TEST(MetroidCmdlReal, short_normals_are_unit_at_14_fraction_bits) {
     }
   }
   EXPECT_TRUE(found);
+}
+
+// With its TXTRs beside it a model's textures decode; where the decoder flipped a texture's
+// rows the UVs are v' = 1 - v of the same model decoded without its textures.
+TEST(MetroidCmdlReal, textures_beside_the_model_decode_and_flip_the_uvs_with_the_rows) {
+  const std::string path = test::SharedPath("real/metroid/randovania_gamecube/randovania_gamecube.CMDL");
+  if (path.empty()) GTEST_SKIP() << "../shared/real/metroid is absent";
+  const Bytes bytes = ReadFileBytes(path);
+  ReadContext beside;
+  beside.path = path;
+  const Scene textured = kMetroidCmdlFormat.read(bytes, beside)->Decode({});
+  ReadContext alone;
+  const Scene plain = kMetroidCmdlFormat.read(bytes, alone)->Decode({});
+  ASSERT_EQ(textured.textures.size(), 2u);
+  ASSERT_EQ(textured.meshes.size(), plain.meshes.size());
+  for (size_t m = 0; m < textured.meshes.size(); ++m) {
+    const Mesh& a = textured.meshes[m];
+    const Mesh& b = plain.meshes[m];
+    ASSERT_GE(a.material, 0);
+    const Image& image = textured.textures.at(size_t(textured.materials[size_t(a.material)].texture));
+    EXPECT_FALSE(image.Missing()) << image.missing;
+    EXPECT_EQ(image.rgba.size(), size_t{image.width} * image.height * 4);
+    const bool flipped = TxtrRowsFlipped(ReadFileBytes(test::SharedPath("real/metroid/randovania_gamecube/" + image.name + ".TXTR")));
+    ASSERT_EQ(a.uvs.size(), b.uvs.size());
+    for (size_t v = 0; v < a.uvs.size(); ++v) {
+      EXPECT_FLOAT_EQ(a.uvs[v][0], b.uvs[v][0]);
+      EXPECT_FLOAT_EQ(a.uvs[v][1], flipped ? 1 - b.uvs[v][1] : b.uvs[v][1]);
+    }
+  }
+  EXPECT_TRUE(plain.textures[0].Missing());
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include <animkit/formats/metroid_anim.hpp>
 #include <animkit/formats/metroid_model.hpp>
 #include <animkit/io/io.hpp>
 
@@ -5,6 +6,7 @@
 #include "support/test_support.hpp"
 
 #include <cmath>
+#include <fstream>
 #include <map>
 
 namespace animkit {
@@ -276,6 +278,83 @@ TEST(MetroidCmdl, corrupted_counts_and_offsets_name_the_offset) {
     Put32(bad, set + 4 * 7, 0x1);
     EXPECT_TRUE(test::Has(ReadAndDecodeError(bad), "direct data"));
   }
+}
+
+void WriteFileBytes(const std::string& path, const Bytes& bytes) {
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+// A CINF of bones 3 (root, at the origin) and 4 (at x = 1); a CSKR whose group 0 (bone 3)
+// covers positions 0-3 and group 1 (bone 3 a quarter, bone 4 three quarters) positions 4-5.
+Bytes TwoBoneCinf() {
+  Be c;
+  c.U32(2);
+  c.U32(3), c.U32(2), c.F32(0), c.F32(0), c.F32(0), c.U32(1), c.U32(4);
+  c.U32(4), c.U32(3), c.F32(1), c.F32(0), c.F32(0), c.U32(1), c.U32(3);
+  c.U32(2), c.U32(3), c.U32(4);
+  c.U32(0);
+  return c.b;
+}
+Bytes TwoGroupSkin() {
+  Be s;
+  s.U32(2);
+  s.U32(1), s.U32(3), s.F32(1), s.U32(4);
+  s.U32(2), s.U32(3), s.F32(0.25f), s.U32(4), s.F32(0.75f), s.U32(2);
+  s.U32(0xFFFFFFFF), s.U32(6), s.U32(0xFFFFFFFF), s.U32(2);
+  return s.b;
+}
+
+void ExpectSkinned(const Scene& scene) {
+  ASSERT_EQ(scene.skeleton.joints.size(), 2u);
+  const int bone3 = scene.skeleton.Find("#3"), bone4 = scene.skeleton.Find("#4");
+  ASSERT_GE(bone3, 0);
+  ASSERT_GE(bone4, 0);
+  const Mesh& mesh = scene.meshes.at(0);
+  ASSERT_EQ(mesh.joints.size(), mesh.positions.size());
+  for (size_t v = 0; v < mesh.positions.size(); ++v) {
+    SCOPED_TRACE(v);
+    EXPECT_EQ(mesh.joints[v][0], bone3);
+    if (mesh.positions[v].x == 2) {  // positions 4 and 5
+      EXPECT_EQ(mesh.joints[v][1], bone4);
+      EXPECT_FLOAT_EQ(mesh.weights[v][0], 0.25f);
+      EXPECT_FLOAT_EQ(mesh.weights[v][1], 0.75f);
+    } else {
+      EXPECT_FLOAT_EQ(mesh.weights[v][0], 1);
+      EXPECT_FLOAT_EQ(mesh.weights[v][1], 0);
+    }
+  }
+}
+
+TEST(MetroidCmdl, a_cskr_beside_the_model_skins_it_by_cinf_bone_ids) {
+  const auto dir = test::TempDir("metroid_cmdl_skin");
+  const Bytes model = HandBuiltCmdl(0);
+  const Scene cinf = metroid::DecodeCinf(metroid::ParseCinf(TwoBoneCinf()), metroid::RestRule::Relative);
+  WriteFileBytes((dir / "other.cskr").string(), TwoGroupSkin());
+  ReadContext context;
+  context.path = (dir / "model.CMDL").string();
+  // Not named and no model.CSKR: unskinned.
+  EXPECT_FALSE(kMetroidCmdlFormat.read(model, context)->Decode({&cinf, {}}).meshes[0].Skinned());
+  context.options.Set("metroid-skin", "OTHER.CSKR");
+  ExpectSkinned(kMetroidCmdlFormat.read(model, context)->Decode({&cinf, {}}));
+  // Without the CINF there are no bones to name: unskinned.
+  EXPECT_FALSE(kMetroidCmdlFormat.read(model, context)->Decode({}).meshes[0].Skinned());
+  // The stem rule.
+  WriteFileBytes((dir / "model.CSKR").string(), TwoGroupSkin());
+  context.options = {};
+  ExpectSkinned(kMetroidCmdlFormat.read(model, context)->Decode({&cinf, {}}));
+}
+
+TEST(MetroidCmdl, a_skin_of_too_few_positions_or_unknown_bones_is_an_error) {
+  const CmdlFile f = ParseCmdl(HandBuiltCmdl(0));
+  const Scene cinf = metroid::DecodeCinf(metroid::ParseCinf(TwoBoneCinf()), metroid::RestRule::Relative);
+  CskrFile skin = ParseCskr(TwoGroupSkin());
+  std::vector<std::string> warnings;
+  ExpectSkinned(DecodeCmdl(f, {{}, &skin, &cinf}, warnings));
+  skin.groups[1].vertex_count = 1;
+  EXPECT_TRUE(test::Has(test::ErrorOf([&] { DecodeCmdl(f, {{}, &skin, &cinf}, warnings); }), "cover 5 positions"));
+  skin = ParseCskr(TwoGroupSkin());
+  skin.groups[1].weights[1].bone_id = 9;
+  EXPECT_TRUE(test::Has(test::ErrorOf([&] { DecodeCmdl(f, {{}, &skin, &cinf}, warnings); }), "bone 9"));
 }
 
 }  // namespace
