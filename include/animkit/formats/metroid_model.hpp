@@ -159,6 +159,9 @@ inline constexpr uint8_t kQuads = 0x80, kTriangles = 0x90, kStrip = 0x98, kFan =
 
 CmdlFile ParseCmdl(ByteView data);
 Bytes SerializeCmdl(const CmdlFile& file);
+// Lays out a model built in code: the counts, section sizes, material and surface end
+// offsets, display-list sizes and zero paddings its records imply (every list ends in a 0).
+void LayOutCmdl(CmdlFile& file);
 
 // The triangles of one primitive in GX order (counter-clockwise around the stored normals,
 // as glTF's), as positions in the primitive's vertex list; lines likewise.

@@ -201,6 +201,60 @@ CmdlFile ParseCmdl(ByteView data) {
   return f;
 }
 
+namespace {
+
+Bytes ZeroPad(size_t body) { return Bytes((32 - body % 32) % 32, 0); }
+
+template <class T>
+size_t LayOutArray(ArraySection<T>& a) {
+  const size_t body = a.values.size() * fields::Width<T>();
+  a.trailing = ZeroPad(body);
+  return body + a.trailing.size();
+}
+
+}  // namespace
+
+void LayOutCmdl(CmdlFile& f) {
+  std::vector<uint32_t> sizes;
+  for (MaterialSet& s : f.material_sets) {
+    s.end_offsets.clear();
+    uint32_t end = 0;
+    for (const CmdlMaterial& m : s.materials) {
+      ByteWriter w(Endian::Big);
+      WriteMaterial(w, m, f.Mp2());
+      end += static_cast<uint32_t>(w.size());
+      s.end_offsets.push_back(end);
+    }
+    s.trailing.clear();
+    ByteWriter w(Endian::Big);
+    WriteMaterialSet(w, s, f.Mp2());
+    s.trailing = ZeroPad(w.size());
+    sizes.push_back(static_cast<uint32_t>(w.size() + s.trailing.size()));
+  }
+  sizes.push_back(static_cast<uint32_t>(LayOutArray(f.positions)));
+  sizes.push_back(static_cast<uint32_t>(f.ShortNormals() ? LayOutArray(f.short_normals) : LayOutArray(f.float_normals)));
+  sizes.push_back(static_cast<uint32_t>(LayOutArray(f.colors)));
+  sizes.push_back(static_cast<uint32_t>(LayOutArray(f.float_uvs)));
+  if (f.HasShortUvs()) sizes.push_back(static_cast<uint32_t>(LayOutArray(f.short_uvs)));
+  std::vector<uint32_t> surfaces;
+  f.surface_ends.clear();
+  uint32_t end = 0;
+  for (Surface& s : f.surfaces) {
+    surfaces.push_back(static_cast<uint32_t>(LayOutSurface(f, s)));
+    end += surfaces.back();
+    f.surface_ends.push_back(end);
+  }
+  const size_t table = 4 + 4 * f.surfaces.size();
+  f.surface_table_trailing = ZeroPad(table);
+  sizes.push_back(static_cast<uint32_t>(table + f.surface_table_trailing.size()));
+  sizes.insert(sizes.end(), surfaces.begin(), surfaces.end());
+  f.section_sizes = sizes;
+  f.header.section_count = static_cast<uint32_t>(sizes.size());
+  f.header.material_set_count = static_cast<uint32_t>(f.material_sets.size());
+  f.header_padding = ZeroPad(fields::Size(kCmdlHeader) + 4 * sizes.size());
+  f.trailing.clear();
+}
+
 Bytes SerializeCmdl(const CmdlFile& f) {
   ByteWriter w(Endian::Big);
   fields::WriteAll(w, f.header, kCmdlHeader);

@@ -129,6 +129,23 @@ void WriteSurface(ByteWriter& w, const CmdlFile& f, const Surface& s) {
   w.Append(s.trailing);
 }
 
+size_t LayOutSurface(const CmdlFile& f, Surface& s) {
+  s.header.extra_size = static_cast<uint32_t>(s.extra.size());
+  const size_t head = fields::Size(kSurfaceHeader) + (f.Mp2() ? 4 : 0) + s.extra.size();
+  s.header_padding.assign(((head + 31) & ~size_t{31}) - head, 0);
+  Surface bare = s;
+  bare.list_tail = {0};
+  bare.trailing.clear();
+  ByteWriter w(Endian::Big);
+  WriteSurface(w, f, bare);
+  const size_t list = w.size() - head - s.header_padding.size();
+  s.list_tail.assign(1 + ((32 - w.size() % 32) % 32), 0);
+  s.trailing.clear();
+  const size_t list_size = list - 1 + s.list_tail.size();
+  s.header.display_list_size = (s.header.display_list_size & ~kDisplayListSizeMask) | static_cast<uint32_t>(list_size);
+  return head + s.header_padding.size() + list_size;
+}
+
 void Triangulate(const Primitive& p, std::vector<uint32_t>& tris, std::vector<uint32_t>& lines) {
   const uint32_t n = p.vertex_count;
   auto tri = [&](uint32_t a, uint32_t b, uint32_t c) { tris.insert(tris.end(), {a, b, c}); };

@@ -204,6 +204,22 @@ TEST(MetroidCmdl, a_missing_texture_is_a_warning) {
   EXPECT_TRUE(doc->Decode({}).textures[0].Missing());
 }
 
+// The hand-built file is laid out as LayOutCmdl lays out records: the same bytes again; a
+// primitive dropped in code gives a file that reads back with the rest.
+TEST(MetroidCmdl, lay_out_gives_the_layout_of_the_records) {
+  const Bytes bytes = HandBuiltCmdl(0);
+  CmdlFile f = ParseCmdl(bytes);
+  LayOutCmdl(f);
+  EXPECT_EQ(SerializeCmdl(f), bytes);
+  f.surfaces[0].primitives.erase(f.surfaces[0].primitives.begin());
+  f.positions.values.resize(6);
+  LayOutCmdl(f);
+  const CmdlFile again = ParseCmdl(SerializeCmdl(f));
+  ASSERT_EQ(again.surfaces.at(0).primitives.size(), 2u);
+  EXPECT_EQ(again.surfaces[0].primitives[1].values, f.surfaces[0].primitives[1].values);
+  EXPECT_EQ(again.positions.values.size(), 8u);  // 72 bytes padded to 96
+}
+
 TEST(MetroidCmdl, every_truncation_fails) {
   test::ExpectEveryTruncationFails(kMetroidCmdlFormat, HandBuiltCmdl(kMaterialShortUvTex0));
 }
