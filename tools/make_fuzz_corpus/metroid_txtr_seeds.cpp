@@ -5,6 +5,8 @@
 
 #include "corpus.hpp"
 
+#include <utility>
+
 namespace animkit {
 extern const FormatDescriptor kPngFormat;
 namespace fuzz_corpus {
@@ -35,10 +37,12 @@ void AddTxtrSeeds(Corpus& corpus) {
       corpus.Add("metroid_txtr", name + "-6x5.txtr", SerializeTxtr(EncodeTxtr(SeedPicture(6, 5), s)));
     }
   }
-  Scene scene;
-  scene.textures.push_back(SeedPicture(8, 8));
-  EncodeContext context;
-  corpus.Add("png", "8x8.png", kPngFormat.encode(scene, context)->Write());
+  for (auto [w, h] : {std::pair{8u, 8u}, {1u, 1u}, {6u, 5u}, {64u, 4u}}) {
+    Scene scene;
+    scene.textures.push_back(SeedPicture(w, h));
+    EncodeContext context;
+    corpus.Add("png", std::to_string(w) + "x" + std::to_string(h) + ".png", kPngFormat.encode(scene, context)->Write());
+  }
 }
 
 }  // namespace
