@@ -136,6 +136,8 @@ class CmdlDocument final : public FileDocument<CmdlFile, kMetroidCmdlFormat, Ser
     }
     textures_ = Cached(std::move(files));
     ReadSkin(context, reader);
+    if ((file_.header.flags & kFlagSkinned) && !skin_)
+      warnings_.push_back("the model is skinned (flags bit 0) but no CSKR was read: it decodes unskinned");
   }
 
   Value Info() const override {
