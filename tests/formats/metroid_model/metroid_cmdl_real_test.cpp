@@ -142,6 +142,30 @@ TEST(MetroidCmdlReal, short_normals_are_unit_at_14_fraction_bits) {
   EXPECT_TRUE(found);
 }
 
+// Facts §3.4: in GX order every triangle of the randomprime models winds counter-clockwise
+// around its stored normals, which glTF keeps: each face normal points the vertex normals' way.
+TEST(MetroidCmdlReal, triangles_wind_counter_clockwise_around_their_normals) {
+  for (const char* relative : {"real/metroid/EFDFFB8C/EFDFFB8C.CMDL", "real/metroid/randovania_gamecube/randovania_gamecube.CMDL"}) {
+    SCOPED_TRACE(relative);
+    const std::string path = test::SharedPath(relative);
+    if (path.empty()) GTEST_SKIP() << "../shared/real/metroid is absent";
+    size_t faces = 0, along = 0;
+    for (const Mesh& m : kMetroidCmdlFormat.read(ReadFileBytes(path), {})->Decode({}).meshes) {
+      ASSERT_EQ(m.normals.size(), m.positions.size());
+      for (size_t t = 0; t + 2 < m.triangles.size(); t += 3) {
+        const uint32_t a = m.triangles[t], b = m.triangles[t + 1], c = m.triangles[t + 2];
+        const Vec3 u = m.positions[b] - m.positions[a], v = m.positions[c] - m.positions[a];
+        const Vec3 face{u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x};
+        const Vec3 n = m.normals[a] + m.normals[b] + m.normals[c];
+        ++faces;
+        along += face.x * n.x + face.y * n.y + face.z * n.z > 0;
+      }
+    }
+    EXPECT_GT(faces, 0u);
+    EXPECT_EQ(along, faces);
+  }
+}
+
 // With its TXTRs beside it a model's textures decode; where the decoder flipped a texture's
 // rows the UVs are v' = 1 - v of the same model decoded without its textures.
 TEST(MetroidCmdlReal, textures_beside_the_model_decode_and_flip_the_uvs_with_the_rows) {
