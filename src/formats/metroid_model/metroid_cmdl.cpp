@@ -3,6 +3,7 @@
 #include "metroid_cmdl_fields.hpp"
 #include "metroid_cmdl_internal.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace animkit::metroid_model {
