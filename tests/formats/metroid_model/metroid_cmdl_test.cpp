@@ -220,6 +220,31 @@ TEST(MetroidCmdl, lay_out_gives_the_layout_of_the_records) {
   EXPECT_EQ(again.positions.values.size(), 8u);  // 72 bytes padded to 96
 }
 
+// Echoes (version 4): two u32s after the material's vertex flags, s16 matrix bank and u16
+// group at surface 0x2C, the extra data at 0x30, the list at align32(0x30 + E).
+TEST(MetroidCmdl, echoes_layout_reads_where_the_layout_puts_it) {
+  CmdlFile f = ParseCmdl(HandBuiltCmdl(0));
+  f.header.version = 4;
+  f.material_sets[0].materials[0].mp2_unknown = {0xAAAA0001, 0xBBBB0002};
+  f.surfaces[0].matrix_bank = -2;
+  f.surfaces[0].group = 7;
+  f.surfaces[0].extra = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+  LayOutCmdl(f);
+  const Bytes bytes = SerializeCmdl(f);
+  const CmdlFile again = ParseCmdl(bytes);
+  EXPECT_EQ(SerializeCmdl(again), bytes);
+  const size_t set = 0x60, surface = again.surfaces[0].at;
+  auto be32 = [&](size_t at) { return uint32_t(bytes[at]) << 24 | uint32_t(bytes[at + 1]) << 16 | uint32_t(bytes[at + 2]) << 8 | bytes[at + 3]; };
+  EXPECT_EQ(be32(set + 4 * 8), 0xAAAA0001u);  // after T, id, M, end, flags, n, slot, vertex flags
+  EXPECT_EQ(be32(set + 4 * 9), 0xBBBB0002u);
+  EXPECT_EQ(be32(surface + 0x2C), 0xFFFE0007u);
+  EXPECT_EQ(bytes[surface + 0x30], 1);
+  EXPECT_EQ(be32(surface + 0x1C), 20u);
+  EXPECT_EQ(again.surfaces[0].list_at, surface + 0x60);  // align32(0x30 + 20)
+  EXPECT_EQ(bytes[surface + 0x60], 0x9A);  // the strip
+  ExpectModel(DecodeBytes(bytes), false);
+}
+
 TEST(MetroidCmdl, every_truncation_fails) {
   test::ExpectEveryTruncationFails(kMetroidCmdlFormat, HandBuiltCmdl(kMaterialShortUvTex0));
 }
