@@ -71,9 +71,12 @@ std::optional<Layer> LayerOf(const std::string& rel) {
 // The format a file belongs to ("" when none; "common" is shared by every format). The
 // registry's header and gltf.hpp (ImportGltf, ExportGltf: the interchange every format may
 // use, the text ANM's timeline is a glb) belong to none; glTF's internals
-// (src/formats/gltf/) are its own.
+// (src/formats/gltf/) are its own. A public header of a format that lives in a folder of
+// another name belongs to that folder: the Metroid textures (metroid_txtr.hpp) live with the
+// Metroid models that read them (src/formats/metroid_model/).
 std::string FormatOf(const std::string& rel) {
   if (rel == "include/animkit/formats/gltf.hpp" || rel == "include/animkit/formats/registry.hpp") return {};
+  if (rel == "include/animkit/formats/metroid_txtr.hpp") return "metroid_model";
   for (const std::string prefix : {"src/formats/", "include/animkit/formats/"}) {
     if (rel.rfind(prefix, 0) != 0) continue;
     std::string rest = rel.substr(prefix.size());

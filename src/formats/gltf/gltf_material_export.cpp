@@ -4,66 +4,16 @@
 #include <animkit/core/error.hpp>
 #include <animkit/core/model.hpp>
 
+#include "formats/common/png.hpp"
 #include "formats/gltf/gltf_internal.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <new>
-
-// stb's PNG writer grows thousands of small buffers (its deflate's hash chains) one realloc
-// at a time. Through operator new they come from the CLI's own pools on Windows, where the
-// C runtime's heap takes several times glibc's time a call (docs/performance.md, "The
-// Windows CLI under Wine"); the bytes written are the same.
-namespace animkit::gltf {
-namespace {
-void* PngWriterAllocate(size_t size) { return ::operator new(size, std::nothrow); }
-void PngWriterFree(void* p) { ::operator delete(p); }
-void* PngWriterReallocate(void* p, size_t old_size, size_t new_size) {
-  void* grown = PngWriterAllocate(new_size);
-  if (grown && p) std::memcpy(grown, p, std::min(old_size, new_size));
-  if (grown) PngWriterFree(p);
-  return grown;
-}
-}  // namespace
-}  // namespace animkit::gltf
-#define STBIW_MALLOC(size) ::animkit::gltf::PngWriterAllocate(size)
-#define STBIW_REALLOC_SIZED(p, old_size, new_size) ::animkit::gltf::PngWriterReallocate(p, old_size, new_size)
-#define STBIW_FREE(p) ::animkit::gltf::PngWriterFree(p)
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb/stb_image_write.h>
 
 namespace animkit::gltf {
 namespace {
 
 using nlohmann::json;
-
-void AppendBytes(void* context, void* data, int size) {
-  auto* out = static_cast<std::vector<uint8_t>*>(context);
-  const auto* p = static_cast<const uint8_t*>(data);
-  out->insert(out->end(), p, p + size);
-}
-
-// Why an image cannot be written, "" when it can.
-std::string UnwritableReason(const Image& image) {
-  if (image.Missing()) return image.missing.empty() ? "the image has no pixels" : image.missing;
-  constexpr uint32_t kMaxSide = 1u << 15;  // stb_image_write takes int sizes; game textures are far smaller
-  if (image.width == 0 || image.height == 0 || image.width > kMaxSide || image.height > kMaxSide)
-    return "the image is " + std::to_string(image.width) + "x" + std::to_string(image.height) + " pixels";
-  if (image.rgba.size() != size_t(image.width) * image.height * 4)
-    return "the image has " + std::to_string(image.rgba.size()) + " bytes of pixels, " +
-           std::to_string(size_t(image.width) * image.height * 4) + " expected for its size";
-  return "";
-}
-
-std::vector<uint8_t> EncodePng(const Image& image) {
-  std::vector<uint8_t> png;
-  const int w = int(image.width), h = int(image.height);
-  if (!stbi_write_png_to_func(&AppendBytes, &png, w, h, 4, image.rgba.data(), w * 4))
-    throw Error::General("image '" + image.name + "' could not be encoded as PNG");
-  return png;
-}
 
 float Unit(float v) { return std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 1.0f; }
 
@@ -76,7 +26,7 @@ MaterialExport AddMaterialsAndTextures(tinygltf::Model& model, const Scene& scen
   json missing = json::array();
   for (size_t i = 0; i < scene.textures.size(); ++i) {
     const Image& image = scene.textures[i];
-    const std::string reason = UnwritableReason(image);
+    const std::string reason = png::UnwritableReason(image);
     if (!reason.empty()) {
       json entry = {{"index", i}, {"name", image.name}, {"source_format", image.source_format}, {"missing", reason}};
       if (image.width || image.height) entry["width"] = image.width, entry["height"] = image.height;  // as the model said
@@ -89,11 +39,11 @@ MaterialExport AddMaterialsAndTextures(tinygltf::Model& model, const Scene& scen
       sampler.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
       model.samplers.push_back(std::move(sampler));
     }
-    const std::vector<uint8_t> png = EncodePng(image);
+    const Bytes png_bytes = png::Encode(image);
     tinygltf::Image gimage;
     gimage.name = image.name;
     gimage.mimeType = "image/png";
-    gimage.bufferView = AppendBufferView(model, png.data(), png.size(), 0);
+    gimage.bufferView = AppendBufferView(model, png_bytes.data(), png_bytes.size(), 0);
     if (!image.source_format.empty())
       gimage.extras = ToValue(json{{kExtrasKey, {{"source_format", image.source_format}}}});
     model.images.push_back(std::move(gimage));
@@ -132,7 +82,7 @@ MaterialExport AddMaterialsAndTextures(tinygltf::Model& model, const Scene& scen
         // No pixels: the material says which texture it wanted and why it has none.
         extras["texture_missing"] = {{"index", image},
                                      {"name", scene.textures[size_t(image)].name},
-                                     {"reason", UnwritableReason(scene.textures[size_t(image)])}};
+                                     {"reason", png::UnwritableReason(scene.textures[size_t(image)])}};
       }
     }
     const json metadata = ToNlohmann(material.metadata);

@@ -24,7 +24,7 @@ constexpr size_t kModelHeaderSize = fields::Size(detail::kModelHeader);
 constexpr size_t kMaxModels = 64;
 constexpr int32_t kModelShadow = 4;                     // model header type: 3 object, 4 shadow
 
-std::string N(uint64_t v) { return std::to_string(v); }
+std::string Decimal(uint64_t v) { return std::to_string(v); }
 
 // One DMA packet of a group: its VIF bytes and its matrix slots' bones.
 struct GroupPacket {
@@ -109,12 +109,12 @@ Vec3 Weighted(const Mat4& m, const std::array<float, 4>& p) {
 void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build, Mesh& mesh) {
   const std::vector<Mat4>& bind = *build.bind;
   if (b.per_matrix.size() > packet.bones.size())
-    throw Error::AtOffset(packet.at, "the packet uses " + N(b.per_matrix.size()) + " matrix slots; its DMA list gives " +
-                                         N(packet.bones.size()) + " bones");
+    throw Error::AtOffset(packet.at, "the packet uses " + Decimal(b.per_matrix.size()) + " matrix slots; its DMA list gives " +
+                                         Decimal(packet.bones.size()) + " bones");
   for (int32_t bone : packet.bones)
     if (bone < 0 || size_t(bone) >= bind.size())
       throw Error::AtOffset(packet.at, "the packet's matrix slot names bone " + std::to_string(bone) + "; the skeleton has " +
-                                           N(bind.size()));
+                                           Decimal(bind.size()));
   // Model-space position, joints and weights of each vertex the strip can index.
   std::vector<Vec3> pos(b.vertices.size());
   std::vector<std::array<uint16_t, 4>> joints(b.vertices.size());
@@ -155,8 +155,8 @@ void AddPacket(const VertexBatch& b, const GroupPacket& packet, MeshBuild& build
     StripNode n = b.strip[i];
     if (!textured) n.u = n.v = 0;
     if (n.index < 0 || size_t(n.index) >= b.vertices.size())
-      throw Error::AtOffset(packet.at, "strip node " + N(i) + " draws vertex " + std::to_string(n.index) +
-                                           "; the packet has " + N(b.vertices.size()));
+      throw Error::AtOffset(packet.at, "strip node " + Decimal(i) + " draws vertex " + std::to_string(n.index) +
+                                           "; the packet has " + Decimal(b.vertices.size()));
     const std::array<int32_t, 4> c = b.colors.empty() ? std::array<int32_t, 4>{0x80, 0x80, 0x80, 0x80} : b.colors[i];
     const auto key = std::make_tuple(n.index, n.u, n.v, c);
     auto [it, fresh] = made.emplace(key, uint32_t(mesh.positions.size()));
@@ -223,7 +223,7 @@ ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint
       groups = fields::ReadTable<GroupHeader>(m, header.group_count, detail::kGroupHeader, "the model's group headers");
     } catch (const Error& e) {
       if (index == 0) throw;  // nothing readable
-      out.warnings.push_back("model " + N(index) + " left out: " + e.what());
+      out.warnings.push_back("model " + Decimal(index) + " left out: " + e.what());
       break;
     }
     ++out.models;
@@ -231,12 +231,12 @@ ModelMeshes DecodeModelMeshes(const Model& model, const Skeleton& skeleton, uint
     if (shadow) ++out.shadow_models;
     for (uint32_t gi = 0; gi < groups.size(); ++gi) {
       const GroupHeader& g = groups[gi];
-      const std::string where = "model " + N(index) + (shadow ? " (shadow)" : "") + " group " + N(gi);
+      const std::string where = "model " + Decimal(index) + (shadow ? " (shadow)" : "") + " group " + Decimal(gi);
       try {
         std::vector<std::string> notes;
         Mesh mesh = DecodeGroup(m, g, build, limits, notes);
         for (const std::string& n : notes) out.warnings.push_back(where + ": " + n);
-        mesh.name = "model" + N(index) + (shadow ? "_shadow" : "") + "_group" + N(gi);
+        mesh.name = "model" + Decimal(index) + (shadow ? "_shadow" : "") + "_group" + Decimal(gi);
         mesh.material = shadow ? -1 : g.texture_index;  // a shadow group's texture index is not used
         mesh.metadata[kMeshModelKey] = index;
         mesh.metadata[kMeshModelRoleKey] = shadow ? "shadow" : "object";

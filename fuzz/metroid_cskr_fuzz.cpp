@@ -1,0 +1,3 @@
+#include "format_fuzz.hpp"
+
+ANIMKIT_FORMAT_FUZZER(kMetroidCskrFormat)

@@ -1,0 +1,77 @@
+// The PNG image format: pixels in and out, damaged files, and the TXTR round trip through
+// the CLI (convert X.TXTR x.png; convert x.png Y.TXTR --template X.TXTR).
+#include "support/shared_files.hpp"
+#include "support/test_support.hpp"
+
+namespace animkit {
+extern const FormatDescriptor kPngFormat;
+namespace {
+
+Image Checker() {
+  Image img;
+  img.name = "checker";
+  img.width = 5, img.height = 3;
+  for (uint32_t i = 0; i < 15; ++i) img.rgba.insert(img.rgba.end(), {uint8_t(i * 17), uint8_t(255 - i), uint8_t(i % 2 * 255), uint8_t(100 + i)});
+  return img;
+}
+
+Bytes PngOf(const Image& img) {
+  Scene scene;
+  scene.textures.push_back(img);
+  EncodeContext context;
+  return kPngFormat.encode(scene, context)->Write();
+}
+
+TEST(PngImage, PixelsComeBackAndTheFileWritesBack) {
+  const Image img = Checker();
+  const Bytes png = PngOf(img);
+  ASSERT_GE(png.size(), 8u);
+  EXPECT_EQ(png[1], 'P');
+  EXPECT_EQ(kPngFormat.probe(png, ""), kProbeMagic);
+  auto doc = kPngFormat.read(png, {});
+  const Scene scene = doc->Decode({});
+  ASSERT_EQ(scene.textures.size(), 1u);
+  EXPECT_EQ(scene.textures[0].width, 5u);
+  EXPECT_EQ(scene.textures[0].height, 3u);
+  EXPECT_EQ(scene.textures[0].rgba, img.rgba);
+  EXPECT_EQ(doc->Info()["width"], 5);
+  test::ExpectByteExactRoundTrip(kPngFormat, png);
+}
+
+TEST(PngImage, DamagedFilesAreErrors) {
+  const Bytes png = PngOf(Checker());
+  test::ExpectEveryTruncationFails(kPngFormat, png);
+  Bytes bad = png;
+  bad[0] = 0;
+  EXPECT_TRUE(test::Has(test::ReadError(kPngFormat, bad), "PNG signature"));
+  ReadContext small;
+  Limits limits;
+  limits.max_buffer_bytes = 59;  // the 5x3 picture's RGBA takes 60
+  small.options.SetLimits(limits);
+  EXPECT_TRUE(test::Has(test::ErrorOf([&] { (void)kPngFormat.read(png, small); }), "max-buffer-bytes"));
+  Scene none;
+  EncodeContext context;
+  EXPECT_TRUE(test::Has(test::ErrorOf([&] { (void)kPngFormat.encode(none, context); }), "no texture"));
+}
+
+TEST(PngImage, TxtrToPngAndBackOverItsTemplate) {
+  const std::string txtr = test::SharedPath("real/metroid/textures/charge_beam_glow_border.TXTR");
+  if (txtr.empty()) GTEST_SKIP() << "../shared/real/metroid/textures is absent";
+  const auto dir = test::TempDir("png_txtr_round_trip");
+  const std::string png = (dir / "border.png").string(), back = (dir / "border.TXTR").string();
+  std::string out, err;
+  ASSERT_EQ(test::RunCli("convert '" + txtr + "' '" + png + "'", &out, &err), 0) << err;
+  const Bytes png_bytes = ReadFileBytes(png);
+  const Scene picture = kPngFormat.read(png_bytes, {})->Decode({});
+  EXPECT_EQ(picture.textures[0].width, 256u);
+  EXPECT_EQ(picture.textures[0].height, 64u);
+  // RGB5A3, one level: the unedited picture writes the template's bytes again.
+  ASSERT_EQ(test::RunCli("convert '" + png + "' '" + back + "' --template '" + txtr + "'", &out, &err), 0) << err;
+  EXPECT_EQ(ReadFileBytes(back), ReadFileBytes(txtr));
+  ASSERT_EQ(test::RunCli("info '" + txtr + "'", &out, &err), 0) << err;
+  EXPECT_TRUE(test::Has(out, "RGB5A3") || test::Has(out, "format"));
+  EXPECT_EQ(test::RunCli("validate '" + txtr + "'", &out, &err), 0) << err;
+}
+
+}  // namespace
+}  // namespace animkit
