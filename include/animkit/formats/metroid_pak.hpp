@@ -94,9 +94,9 @@ Bytes Replace(const File& file, size_t index, ByteView bytes);
 struct BuildMember {
   FourCC type{};
   uint32_t id = 0;
-  Bytes bytes;                      // unpacked
+  Bytes bytes = {};                 // unpacked
   Packing packing = Packing::Raw;   // Zlib: MP1's compression, Segments: MP2's
-  std::vector<std::string> names;   // named-table entries for it, in order
+  std::vector<std::string> names = {};  // named-table entries for it, in order
 };
 // A PAK laid out as the stock ones are: header, every member's names, the resource table, the
 // data from the next multiple of 32, each member's stored bytes 0xFF-padded to 32.

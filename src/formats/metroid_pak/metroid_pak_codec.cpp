@@ -23,7 +23,8 @@ size_t Inflate(ByteView in, uint64_t at, uint8_t* out, size_t capacity, std::str
   if (inflateInit(&z) != Z_OK) throw Error::General("zlib could not start");
   z.next_in = const_cast<Bytef*>(in.data());
   z.avail_in = uInt(std::min<size_t>(in.size(), std::numeric_limits<uInt>::max()));
-  z.next_out = out;
+  uint8_t none = 0;  // zlib wants somewhere to write even when there is no room
+  z.next_out = capacity ? out : &none;
   z.avail_out = uInt(capacity);
   int status = inflate(&z, Z_FINISH);
   // A stream that filled the room but has not ended would give more than stated.

@@ -4,12 +4,19 @@
 #include "formats/common/document.hpp"
 #include "metroid_pak_fields.hpp"
 
+#include <unordered_map>
+
 namespace animkit {
 
 namespace metroid_pak {
 namespace {
 
 std::string TypeText(const FourCC& type) { return std::string(type.begin(), type.end()); }
+
+uint64_t Key(const FourCC& type, uint32_t id) {
+  return uint64_t(uint8_t(type[0])) << 56 | uint64_t(uint8_t(type[1])) << 48 | uint64_t(uint8_t(type[2])) << 40 |
+         uint64_t(uint8_t(type[3])) << 32 | id;
+}
 
 const char* PackingText(Packing p) {
   return p == Packing::Raw ? "raw" : p == Packing::Zlib ? "zlib" : "segments";
@@ -20,13 +27,15 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
   PakDocument(File file, const ReadContext& context) : FileDocument(std::move(file)), limits_(context.options.limits()) {}
 
   std::vector<ArchiveMember> Members() const override {
+    // The names of each (type, id), found once: a PAK may name thousands of its resources.
+    std::unordered_map<uint64_t, std::vector<std::string>> names;
+    for (const NamedEntry& n : file_.names) names[Key(n.type, n.id)].push_back(n.name);
     std::vector<ArchiveMember> out;
     out.reserve(file_.resources.size());
     for (size_t i = 0; i < file_.resources.size(); ++i) {
       const Resource& e = file_.resources[i];
-      ArchiveMember m{MemberName(e), "", e.size, UnpackedSize(file_, i), e.compressed != 0};
-      for (const NamedEntry& n : file_.names)
-        if (n.id == e.id && n.type == e.type) m.names.push_back(n.name);
+      ArchiveMember m{MemberName(e), "", e.size, UnpackedSize(file_, i), e.compressed != 0, {}};
+      if (const auto found = names.find(Key(e.type, e.id)); found != names.end()) m.names = found->second;
       out.push_back(std::move(m));
     }
     return out;
