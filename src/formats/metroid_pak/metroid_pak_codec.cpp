@@ -79,9 +79,14 @@ void Unsegment(ByteReader& r, Bytes& out) {
     }
     const size_t capacity = std::min(room, kSegmentBlock);
     if (n == 0) throw Error::AtOffset(at, what + " is empty: it would never reach the stated size");
+    // LZO1X data may start like a zlib header too (a run of 103 literals, 0x78, then 0x01, 0x9C
+    // or 0xDA): what does not inflate is read as LZO1X.
     if (IsZlib(body)) {
-      filled += Inflate(body, at + 2, out.data() + filled, capacity, what);
-      continue;
+      try {
+        filled += Inflate(body, at + 2, out.data() + filled, capacity, what);
+        continue;
+      } catch (const Error&) {
+      }
     }
     lzo_uint produced = capacity;
     const int status = lzo1x_decompress_safe(body.data(), body.size(), out.data() + filled, &produced, nullptr);

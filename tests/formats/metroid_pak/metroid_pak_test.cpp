@@ -229,6 +229,16 @@ TEST(MetroidPak, ASegmentMayHoldZlib) {
   w.U16(16);
   w.Raw(kHelloZlib);
   EXPECT_EQ(metroid_pak::Decompress(w.b, Limits{}), (Bytes{'H', 'E', 'L', 'L', 'O'}));
+  // LZO1X that starts like a zlib header: 0x78 = 17 + 103 literals, the first 0x9C; end 11 00 00.
+  Bytes literals(103, 'L');
+  literals[0] = 0x9C;
+  Builder lzo;
+  lzo.U32(103);
+  lzo.U16(uint16_t(1 + 103 + 3));
+  lzo.Raw({0x78});
+  lzo.Append(literals);
+  lzo.Raw({0x11, 0x00, 0x00});
+  EXPECT_EQ(metroid_pak::Decompress(lzo.b, Limits{}), literals);
 }
 
 TEST(MetroidPak, StreamsThatGiveMoreOrFewerBytesThanStatedAreErrors) {
