@@ -107,8 +107,14 @@ Bytes Decompress(ByteView stored, const Limits& limits) {
   StatedSize stated;
   fields::ReadAll(r, stated, kStatedSizeFields);
   CheckLimit(stated.size, &Limits::max_member_bytes, limits, "the unpacked size", Place::At(0));
-  Bytes out(stated.size);
   const ByteView stream = stored.subspan(4);
+  // What the stream could give at most: deflate packs at most 1032:1; a segment takes 3 bytes
+  // or more and gives at most 0x4000.
+  const uint64_t most = IsZlib(stream) ? uint64_t(stream.size()) * 1032 + 64 : uint64_t(stream.size() / 3) * kSegmentBlock;
+  if (stated.size > most)
+    throw Error::AtOffset(0, "the unpacked size " + std::to_string(stated.size) + " is more than the " + std::to_string(most) +
+                                 " bytes a stream of " + std::to_string(stream.size()) + " bytes can give");
+  Bytes out(stated.size);
   if (IsZlib(stream)) {
     const size_t produced = Inflate(stream, 4, out.data(), out.size(), "the zlib stream");
     if (produced != out.size())

@@ -298,6 +298,18 @@ TEST(MetroidPak, TheStatedSizeIsCheckedAgainstTheLimitBeforeAllocating) {
   for (size_t i = 0x80; i < 0x84; ++i) huge[i] = 0xFF;
   const std::string stated = test::ErrorOf([&] { Read(huge)->MemberBytes(1); });
   EXPECT_TRUE(Has(stated, "max-member-bytes")) << stated;
+  // Within the limit, but more than 28 bytes of zlib (the stream and its padding; 1032:1 at most) or
+  // 6 of segments can give.
+  Bytes big = Mp1();
+  big[0x81] = 0x01;  // 0x10005 bytes stated
+  const std::string too_many = test::ErrorOf([&] { Read(big)->MemberBytes(1); });
+  EXPECT_TRUE(Has(too_many, "offset 0x80") && Has(too_many, "28 bytes can give")) << too_many;
+  Builder segments;
+  segments.U32(2 * 0x4000 + 1);
+  segments.U16(uint16_t(int16_t(-3)));
+  segments.Text("abcd");  // 6 bytes of segments: 2 at most, 0x8000 bytes
+  const std::string short_segments = test::ErrorOf([&] { metroid_pak::Decompress(segments.b, Limits{}); });
+  EXPECT_TRUE(Has(short_segments, "32768 bytes a stream of 6 bytes")) << short_segments;
 }
 
 TEST(MetroidPak, ReplacingAMemberRecompressesItAndKeepsTheOthersBytes) {
