@@ -65,6 +65,27 @@ TEST(MetroidPakCli, ListExtractReplaceAndCopy) {
   }
 }
 
+TEST(MetroidPakCli, ARawMemberIsReplacedPaddedAndARepeatedIdExtractsInTableOrder) {
+  const fs::path root = test::TempDir("metroid-pak-cli-raw");
+  const fs::path pak = root / "World.pak";
+  const Bytes first(32, 1), second(64, 2);
+  Write(pak, metroid_pak::Build({{{'M', 'R', 'E', 'A'}, 7, first}, {{'M', 'R', 'E', 'A'}, 7, second}}));
+  std::string out, err;
+  // By name the first copy; extracting every member writes the later copy over the earlier one.
+  ASSERT_EQ(test::RunCli("archive extract " + pak.string() + " 00000007 -o " + (root / "one").string(), &out, &err), 0) << err;
+  EXPECT_EQ(ReadFileBytes((root / "one/00000007.MREA").string()), first);
+  ASSERT_EQ(test::RunCli("archive extract " + pak.string() + " -o " + (root / "all").string(), &out, &err), 0) << err;
+  EXPECT_EQ(ReadFileBytes((root / "all/00000007.MREA").string()), second);
+  // Replaced by 5 bytes, the first copy is 0xFF-padded to 32 and the second keeps its place.
+  Write(root / "new.bin", Bytes{'M', 'R', 'E', 'A', '!'});
+  ASSERT_EQ(test::RunCli("archive replace " + pak.string() + " 00000007.MREA " + (root / "new.bin").string() + " -o " +
+                             (root / "New.pak").string(), &out, &err), 0) << err;
+  Bytes padded = {'M', 'R', 'E', 'A', '!'};
+  padded.resize(32, 0xFF);
+  EXPECT_EQ(ReadFileBytes((root / "New.pak").string()),
+            metroid_pak::Build({{{'M', 'R', 'E', 'A'}, 7, padded}, {{'M', 'R', 'E', 'A'}, 7, second}}));
+}
+
 TEST(MetroidPakCli, AnUnpackingErrorNamesTheFileTheMemberAndTheOffset) {
   const fs::path root = test::TempDir("metroid-pak-cli-error");
   const fs::path pak = root / "Bad.pak";
