@@ -206,10 +206,12 @@ void BindFile(py::module_& m) {
                              "('damaged, no clip from it ...'), each with its offset: the lines `animkit sample` "
                              "prints on stderr.")
       .def_property_readonly("members", [](const FileData& f) { return ToPython(MembersValue(f.loaded)); },
-                             "An archive's members in stored order (EDF RAB, MRAB), each a dict {index, name, folder, "
-                             "size, stored_size, compressed}; [] for a file that is no archive.")
+                             "An archive's members in stored order (EDF RAB, MRAB, PAK), each a dict {index, name, folder, "
+                             "size, stored_size, compressed}, plus names when the member has other names (a Metroid "
+                             "PAK's named table); [] for a file that is no archive.")
       .def("member", &Member, py::arg("name"),
-           "A member's bytes, unpacked, by name or 'folder/name' (KeyError-like animkit.Error when none).")
+           "A member's bytes, unpacked, by name or 'folder/name', else another of its names (any case) or "
+           "an 8-digit id (KeyError-like animkit.Error when none).")
       .def("with_member", &WithMember, py::arg("name"), py::arg("data"),
            "The archive's bytes with the member's bytes replaced (packed as it was; member order and every other "
            "byte kept). The file itself is not changed: save the result where you want it.")

@@ -5,6 +5,8 @@
 #include <animkit/io/io.hpp>
 #include <animkit/io/path.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 namespace animkit {
@@ -27,6 +29,16 @@ void CheckPart(const std::string& part, const ArchiveMember& member) {
   }
 }
 
+bool SameIgnoringCase(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
+}
+
+// Eight hex digits: a member named "<id>.<type>" (a Metroid PAK's) is found by its id alone.
+bool IsHexId(std::string_view s) {
+  return s.size() == 8 && std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
 }  // namespace
 
 size_t FindMember(const LoadedFile& archive, std::string_view name) {
@@ -38,6 +50,14 @@ size_t FindMember(const LoadedFile& archive, std::string_view name) {
     if (members[i].name == name) return i;
   for (size_t i = 0; i < members.size(); ++i)
     if (!members[i].folder.empty() && members[i].folder + "/" + members[i].name == name) return i;
+  for (size_t i = 0; i < members.size(); ++i)
+    for (const std::string& other : members[i].names)
+      if (SameIgnoringCase(other, name)) return i;
+  if (IsHexId(name))
+    for (size_t i = 0; i < members.size(); ++i)
+      if (members[i].name.size() > name.size() && members[i].name[name.size()] == '.' &&
+          SameIgnoringCase(std::string_view(members[i].name).substr(0, name.size()), name))
+        return i;
   throw Error::General("no member named '" + std::string(name) + "'; it holds " + NameList(members)).InFile(archive.path);
 }
 
@@ -46,12 +66,15 @@ Value MembersValue(const LoadedFile& archive) {
   const std::vector<ArchiveMember> members = archive.document->Members();
   for (size_t i = 0; i < members.size(); ++i) {
     const ArchiveMember& m = members[i];
-    out.push_back({{"index", i},
-                   {"name", m.name},
-                   {"folder", m.folder},
-                   {"size", m.size},
-                   {"stored_size", m.stored_size},
-                   {"compressed", m.compressed}});
+    Value member = {{"index", i},          {"name", m.name},
+                    {"folder", m.folder},  {"size", m.size},
+                    {"stored_size", m.stored_size}, {"compressed", m.compressed}};
+    if (!m.names.empty()) {
+      Value names = Value::array();
+      for (const std::string& n : m.names) names.push_back(n);
+      member["names"] = std::move(names);
+    }
+    out.push_back(std::move(member));
   }
   return out;
 }
@@ -93,7 +116,13 @@ std::vector<std::string> ExtractMembers(const LoadedFile& archive, const std::ve
   for (size_t i : chosen) {
     const std::string path = MemberPath(dir, members[i]);
     fs::create_directories(PathOf(path).parent_path());
-    WriteFileAtomic(path, archive.document->MemberBytes(i), {archive.path});
+    Bytes bytes;
+    try {
+      bytes = archive.document->MemberBytes(i);
+    } catch (const Error& e) {
+      throw e.InFile(archive.path);
+    }
+    WriteFileAtomic(path, bytes, {archive.path});
     written.push_back(path);
   }
   return written;

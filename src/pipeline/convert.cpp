@@ -104,14 +104,21 @@ TemplateFile ReadTemplate(const ConvertRequest& request, bool to_json) {
 
 // The output's format: the export plan's, the template as its source (--to, else the
 // template's format or one of its family that writes the extension, else the extension's).
-const FormatDescriptor* OutputFormat(const ConvertRequest& request, const TemplateFile& t) {
+// Without either, an extension several formats share (.pak) names the input's own format
+// when it is one of them: convert X.pak Y.pak keeps X's format.
+const FormatDescriptor* OutputFormat(const ConvertRequest& request, const TemplateFile& t, const FormatDescriptor* input) {
   ExportPlanJob job;
   job.output = request.output;
   job.format = request.output_format;
   job.source = request.template_path;
   if (t.loaded.format) job.source_format = t.loaded.format->id;
   job.kind = ExportOutput::Any;
-  return job.Run().format;
+  const FormatDescriptor* chosen = job.Run().format;
+  if (request.output_format.empty() && !t.loaded.format && input && chosen != input) {
+    const std::vector<const FormatDescriptor*> same = FormatsForExtension(ExtensionOf(request.output));
+    if (std::find(same.begin(), same.end(), input) != same.end()) return input;
+  }
+  return chosen;
 }
 
 // The skeleton the input decodes against, resolved once; the companion found is an input
@@ -206,7 +213,7 @@ ConvertResult Convert(const ConvertRequest& request) {
 
   const bool to_json = request.output_format.empty() && ExtensionOf(request.output) == ".json";
   const TemplateFile t = ReadTemplate(request, to_json);
-  const FormatDescriptor* out_format = to_json ? nullptr : OutputFormat(request, t);
+  const FormatDescriptor* out_format = to_json ? nullptr : OutputFormat(request, t, loaded.format);
   result.output_format = out_format;
   // An archive of files decodes to no scene of its own: its members are the files to convert.
   if (out_format != loaded.format) RequireOneScene(loaded);

@@ -186,7 +186,7 @@ def layout():
         top = "animkit-%s-windows-x64/" % VERSION
         names = set(names_of(win))
         for needed in ("animkit.exe", "README.md", "LICENSE", "licences/zlib.txt", "licences/libsquish.txt",
-                       "licences/libimagequant.txt", "licences/libgomp.txt", "licences/nlohmann-json.txt",
+                       "licences/libimagequant.txt", "licences/lzo2.txt", "licences/libgomp.txt", "licences/nlohmann-json.txt",
                        "licences/tinygltf.txt", "licences/stb.txt", "licences/CLI11.txt", "licences/three.js.txt",
                        "licences/gcc-runtime.txt", "licences/mingw-w64-runtime.txt", "licences/winpthreads.txt",
                        "licences/common-licenses/GPL-3"):

@@ -49,7 +49,7 @@ LoadedFile Loaded(std::vector<ArchiveMember> members) {
 }
 
 std::vector<ArchiveMember> ThreeMembers() {
-  return {{"a.lod.dds", "TEXTURE", 10, 20, true}, {"a.mdb", "MODEL", 30, 40, true}, {"a.dds", "HD-TEXTURE", 5, 5, false}};
+  return {{"a.lod.dds", "TEXTURE", 10, 20, true, {}}, {"a.mdb", "MODEL", 30, 40, true, {}}, {"a.dds", "HD-TEXTURE", 5, 5, false, {}}};
 }
 
 TEST(ArchiveJobs, FindsAMemberByNameOrFolderAndName) {
@@ -86,17 +86,17 @@ TEST(ArchiveJobs, ListsEveryFieldInStoredOrder) {
 }
 
 TEST(ArchiveJobs, ExtractionNeverLeavesItsFolder) {
-  for (const ArchiveMember& bad : std::vector<ArchiveMember>{{"../x.mdb", "MODEL"},
-                                                             {"x.mdb", ".."},
-                                                             {"C:x.mdb", ""},
-                                                             {"a/../../x", "MODEL"},
-                                                             {"", "MODEL"},
-                                                             {"..\\x.mdb", ""}}) {
+  for (const ArchiveMember& bad : std::vector<ArchiveMember>{{"../x.mdb", "MODEL", 0, 0, false, {}},
+                                                             {"x.mdb", "..", 0, 0, false, {}},
+                                                             {"C:x.mdb", "", 0, 0, false, {}},
+                                                             {"a/../../x", "MODEL", 0, 0, false, {}},
+                                                             {"", "MODEL", 0, 0, false, {}},
+                                                             {"..\\x.mdb", "", 0, 0, false, {}}}) {
     EXPECT_THROW(MemberPath("/tmp/out", bad), Error) << bad.folder << "/" << bad.name;
   }
-  EXPECT_EQ(MemberPath("/tmp/out", {"a.mdb", "MODEL"}), "/tmp/out/MODEL/a.mdb");
-  EXPECT_EQ(MemberPath("/tmp/out", {"a.mdb", ""}), "/tmp/out/a.mdb");
-  EXPECT_EQ(MemberPath("/tmp/out", {"sub\\a.mdb", "MODEL"}), "/tmp/out/MODEL/sub/a.mdb");
+  EXPECT_EQ(MemberPath("/tmp/out", {"a.mdb", "MODEL", 0, 0, false, {}}), "/tmp/out/MODEL/a.mdb");
+  EXPECT_EQ(MemberPath("/tmp/out", {"a.mdb", "", 0, 0, false, {}}), "/tmp/out/a.mdb");
+  EXPECT_EQ(MemberPath("/tmp/out", {"sub\\a.mdb", "MODEL", 0, 0, false, {}}), "/tmp/out/MODEL/sub/a.mdb");
 }
 
 TEST(ArchiveJobs, ExtractsUnpackedMembersUnderTheirFolders) {

@@ -5,6 +5,7 @@
 #include <animkit/formats/kh2.hpp>
 #include <animkit/formats/kh2/model.hpp>
 #include <animkit/formats/kh2/texture.hpp>
+#include <animkit/formats/metroid_pak.hpp>
 #include <animkit/formats/registry.hpp>
 
 #include "support/test_support.hpp"
@@ -20,6 +21,7 @@ bool Reads(const std::string& target, ByteView bytes) {
   try {
     if (target == "kh2_triggers") return kh2::SerializeTriggers(kh2::ParseTriggers(bytes)) == Bytes(bytes.begin(), bytes.end());
     if (target == "edf_cmpl") return !edf_rab::Decompress(bytes).empty();  // a stream that unpacks
+    if (target == "metroid_pak_unpack") return !metroid_pak::Decompress(bytes, Limits{}).empty();  // an entry that unpacks
     if (target == "edf_dds") return !edf_mdb::DecodeDds(bytes, "seed").Missing();  // a DDS that decodes
     if (target == "kh2_texture") {  // a texture entry whose images all decode
       const kh2::TextureSet set = kh2::DecodeTextures(bytes);

@@ -7,14 +7,14 @@
 namespace animkit::cli {
 
 CLI::App* AddArchiveCommand(CLI::App& app, ArchiveArgs& args) {
-  CLI::App* archive = app.add_subcommand("archive", "List, extract or replace the members of an archive (EDF RAB, MRAB, Vib-Ribbon PAK)");
+  CLI::App* archive = app.add_subcommand("archive", "List, extract or replace the members of an archive (EDF RAB, MRAB, Vib-Ribbon PAK, Metroid Prime PAK)");
   archive->require_subcommand(1);
   CLI::App* list = archive->add_subcommand("list", "Every member: folder, name, sizes, whether it is compressed");
   list->add_option("FILE", args.file, "The archive")->required();
   list->add_flag("--json", args.json, "JSON instead of a table");
   CLI::App* extract = archive->add_subcommand("extract", "Write members unpacked under a folder (<folder>/<name>)");
   extract->add_option("FILE", args.file, "The archive")->required();
-  extract->add_option("MEMBER", args.members, "Members by name or folder/name (default: every member)");
+  extract->add_option("MEMBER", args.members, "Members by name, folder/name, another name or an 8-digit id (default: every member)");
   extract->add_option("-o,--output", args.output, "The folder to write into")->required();
   CLI::App* replace = archive->add_subcommand(
       "replace", "Write the archive with one member's bytes replaced (packed as it was; member order and other bytes kept)");

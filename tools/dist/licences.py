@@ -12,7 +12,7 @@ usage: licences.py OUT_DIR --platform linux-x64|windows-x64 [--build-dir DIR]
 
 Each text is the Debian package's copyright file on this machine
 (/usr/share/doc/<package>/copyright), so nothing third-party lives in the repository. The
-Windows build compiles libsquish and libimagequant from Debian's source packages: their
+Windows build compiles libsquish, libimagequant and lzo2 from Debian's source packages: their
 binary package's copyright file is the same text and is preferred; else the unpacked
 source's debian/copyright under BUILD_DIR/windows-deps/src/ is used. A component whose
 text cannot be found fails the run (exit 1) with the package to install."""
@@ -49,6 +49,9 @@ COMPONENTS = [
      "packages": {"linux-x64": ["libimagequant-dev", "libimagequant0"],
                   "windows-x64": ["libimagequant-dev", "libimagequant0"]},
      "source": {"windows-x64": "libimagequant"}},
+    {"name": "lzo2", "what": "LZO1X, the compression of Metroid Prime 2's PAK entries (GPL-2.0-or-later)",
+     "packages": {p: ["liblzo2-dev", "liblzo2-2"] for p in PLATFORMS},
+     "source": {"windows-x64": "lzo2"}},
     {"name": "libgomp", "what": "libgomp, GCC's OpenMP runtime libimagequant and libsquish use (GCC Runtime Library Exception)",
      "packages": {"linux-x64": ["libgomp1", "libgcc-*-dev", "gcc-*-base"],
                   "windows-x64": ["gcc-mingw-w64-base", "gcc-mingw-w64-x86-64-posix-runtime"]}},

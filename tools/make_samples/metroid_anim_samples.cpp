@@ -1,4 +1,5 @@
 #include <animkit/formats/metroid_anim.hpp>
+#include <animkit/formats/metroid_pak.hpp>
 
 #include "sample_writers.hpp"
 
@@ -31,20 +32,45 @@ Rig MakeRig(int joints, size_t frames, unsigned seed, const std::string& name) {
   return rig;
 }
 
-}  // namespace
+// The run sample's skeleton and clip, and the hologram's clip (version 0).
+struct RunFiles {
+  Bytes cinf, run, hologram;
+};
 
-void WriteMetroidAnimSamples(const std::filesystem::path& dir) {
+RunFiles MakeRunFiles() {
   const Rig rig = MakeRig(8, 60, 3, "run");
   const metroid::CinfFile cinf = metroid::EncodeCinf(rig.skeleton);
-  WriteSample(dir, "skeleton.cinf", metroid::SerializeCinf(cinf));
   Scene scene = metroid::DecodeCinf(cinf, metroid::RestRule::Relative);
   metroid::EncodeSettings settings;
   settings.bone_ids = metroid::BoneIdsOf(scene);
-  WriteSample(dir, "run.anim", metroid::SerializeAnim(metroid::EncodeAnim(rig.clip, settings)));
-
+  RunFiles out;
+  out.cinf = metroid::SerializeCinf(cinf);
+  out.run = metroid::SerializeAnim(metroid::EncodeAnim(rig.clip, settings));
   Rig small = MakeRig(8, 12, 4, "hologram");
   settings.version = 0;
-  WriteSample(dir, "hologram_v0.anim", metroid::SerializeAnim(metroid::EncodeAnim(small.clip, settings)));
+  out.hologram = metroid::SerializeAnim(metroid::EncodeAnim(small.clip, settings));
+  return out;
+}
+
+}  // namespace
+
+void WriteMetroidAnimSamples(const std::filesystem::path& dir) {
+  const RunFiles files = MakeRunFiles();
+  WriteSample(dir, "skeleton.cinf", files.cinf);
+  WriteSample(dir, "run.anim", files.run);
+  WriteSample(dir, "hologram_v0.anim", files.hologram);
+}
+
+void WriteMetroidPakSamples(const std::filesystem::path& dir) {
+  // The run samples as a game's PAK holds them: MP1 packs them with zlib, MP2 in LZO segments;
+  // the skeleton carries a name of the named table.
+  const RunFiles files = MakeRunFiles();
+  using metroid_pak::Packing;
+  for (const auto& [name, packing] : {std::pair{"Metroid1.pak", Packing::Zlib}, std::pair{"Metroid2.pak", Packing::Segments}})
+    WriteSample(dir, name,
+                metroid_pak::Build({{{'C', 'I', 'N', 'F'}, 0x1E5A0C11, files.cinf, packing, {"Run_skeleton"}},
+                                    {{'A', 'N', 'I', 'M'}, 0x2B7F3C40, files.run, packing, {}},
+                                    {{'A', 'N', 'I', 'M'}, 0x2B7F3C41, files.hologram, packing, {}}}));
 }
 
 // Echoes: its CINF (ids 0..7) and a bit-packed clip over it.

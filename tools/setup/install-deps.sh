@@ -45,7 +45,7 @@ if [ "$windows" = 1 ]; then
 fi
 # The library and the CLI (libjs-three: the preview pages embed three.js).
 packages=(cmake make ninja-build g++ pkg-config libtinygltf-dev nlohmann-json3-dev libstb-dev libsquish-dev libcli11-dev
-          libjs-three zlib1g-dev libimagequant-dev)
+          libjs-three zlib1g-dev libimagequant-dev liblzo2-dev)
 if [ "$full" = 1 ]; then
   packages+=(git debootstrap libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev lld-14
              python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-dev)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The libraries animkit.exe links, for MinGW-w64 (docs/windows.md):
 #   build-deps.sh PREFIX
-# - libsquish and libimagequant: Debian 12's own source packages (apt-get source, with Debian's
+# - libsquish, libimagequant and lzo2: Debian 12's own source packages (apt-get source, with Debian's
 #   patches applied), pinned by version and checksum in tools/windows/deps.lock, compiled with
 #   the flags Debian's amd64 packages have (SSE, OpenMP), so that the Windows build computes
 #   what the Linux one does;
@@ -76,6 +76,11 @@ while read -r package version dsc_sha upstream_sha; do
       compile "$prefix/lib/libimagequant.a" "$cc" -O2 -std=c99 -I"$dir" -O3 -DNDEBUG -DUSE_SSE=1 -msse -mfpmath=sse -fopenmp -- \
         "$dir"/{libimagequant,blur,mediancut,mempool,nearest,pam,kmeans}.c
       cp "$dir/libimagequant.h" "$prefix/include/" ;;
+    lzo2)
+      # Debian's build: ./configure with -O2. Only what animkit calls: LZO1X's compressor
+      # (lzo1x_1_compress), its checked decompressor (lzo1x_decompress_safe) and lzo_init.
+      compile "$prefix/lib/liblzo2.a" "$cc" -O2 -I"$dir/include" -I"$dir" -- "$dir"/src/{lzo1x_1,lzo1x_d2,lzo_init}.c
+      mkdir -p "$prefix/include/lzo" && cp "$dir"/include/lzo/*.h "$prefix/include/lzo/" ;;
     *) echo "build-deps.sh: $lock names $package, which this script does not build" >&2; exit 1 ;;
   esac
 done < "$lock"

@@ -132,6 +132,7 @@ struct ArchiveMember {
   uint64_t stored_size = 0;   // bytes in the archive
   uint64_t size = 0;          // bytes once unpacked
   bool compressed = false;
+  std::vector<std::string> names;  // other names it is found by (a Metroid PAK's named table), in stored order
 };
 
 class Document {

@@ -11,11 +11,14 @@
 
 namespace animkit {
 
-// The member a name picks: its stored name, else "folder/name" (case as stored). An Error
+// The member a name picks, the first in stored order of: its stored name, "folder/name" (case
+// as stored), one of its names (ArchiveMember::names, any case), or for a name of 8 hex digits
+// the member named "<those digits>.<type>" (a Metroid PAK's id, any case). An Error
 // naming the file and listing what it holds when none does, or when the file is no archive.
 size_t FindMember(const LoadedFile& archive, std::string_view name);
 
-// The members in stored order: [{index, name, folder, size, stored_size, compressed}].
+// The members in stored order: [{index, name, folder, size, stored_size, compressed}], and
+// names when the member has any.
 Value MembersValue(const LoadedFile& archive);
 
 // Where a member is extracted under dir: dir/<folder>/<name>, each part checked to be a

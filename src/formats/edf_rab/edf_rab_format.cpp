@@ -63,7 +63,7 @@ class RabDocument final : public FileDocument<File, kEdfRabFormat, Serialize> {
     std::vector<ArchiveMember> out;
     for (size_t i = 0; i < file_.members.size(); ++i) {
       const MemberRecord& m = file_.members[i];
-      ArchiveMember a{m.name, m.folder_name, m.stored_size, RawSize(file_, i), m.readable && IsCmpl(StoredBytes(file_, i))};
+      ArchiveMember a{m.name, m.folder_name, m.stored_size, RawSize(file_, i), m.readable && IsCmpl(StoredBytes(file_, i)), {}};
       out.push_back(std::move(a));
     }
     return out;

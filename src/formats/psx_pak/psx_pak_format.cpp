@@ -16,7 +16,7 @@ class PakDocument final : public FileDocument<File, kPsxPakFormat, Serialize> {
   std::vector<ArchiveMember> Members() const override {
     std::vector<ArchiveMember> out;
     out.reserve(file_.entries.size());
-    for (const Entry& e : file_.entries) out.push_back({e.path, "", e.length, e.length, false});
+    for (const Entry& e : file_.entries) out.push_back({e.path, "", e.length, e.length, false, {}});
     return out;
   }
 
