@@ -23,6 +23,14 @@ const ChoiceOption<RowOrder> kRowsOption{
      .default_value = "game", .use = OptionUse::ReadWrite},
     {{"game", RowOrder::Game}, {"stored", RowOrder::Stored}}};
 
+const ChoiceOption<uint32_t> kFormatOption{
+    {.name = "txtr-format",
+     .help = "TXTR texel format to write; default: the --template's, else the input TXTR's, else RGBA8 "
+             "(the paletted ones take the template's palette format, else RGB565)",
+     .use = OptionUse::Write},
+    {{"I4", 0}, {"I8", 1}, {"IA4", 2}, {"IA8", 3}, {"C4", 4}, {"C8", 5}, {"C14X2", 6}, {"RGB565", 7}, {"RGB5A3", 8},
+     {"RGBA8", 9}, {"CMPR", 10}}};
+
 // Mip 0 in the rows asked for, and whether they were flipped.
 Image Picture(const TxtrFile& file, bool game_rows, bool* flipped) {
   if (file.header.mip_count == 0) {  // a placeholder: a picture of no levels
@@ -128,6 +136,7 @@ EncodeSettings SettingsFor(const Scene& scene, const Image& image, const EncodeC
     for (uint32_t f = 0; f < kPaletteFormatCount; ++f)
       if (PaletteFormatName(f) == palette) s.palette.format = f;
   }
+  s.format = kFormatOption.Get(context.options, s.format);
   // A picture of another size keeps as many of the levels as it has.
   const Header h{s.format, static_cast<uint16_t>(std::min(image.width, 0xFFFFu)),
                  static_cast<uint16_t>(std::min(image.height, 0xFFFFu)), 0xFFFFFFFF};
@@ -180,6 +189,6 @@ bool TxtrRowsFlipped(ByteView bytes) {
 const FormatDescriptor kMetroidTxtrFormat{
     .id = "metroid-txtr", .description = "Metroid Prime TXTR texture", .extensions = {".txtr"}, .companions = {},
     .probe = metroid_txtr::ProbeTxtr, .read = metroid_txtr::ReadTxtr, .encode = metroid_txtr::EncodeTxtrDocument,
-    .options = {metroid_txtr::kRowsOption.spec()}};
+    .options = {metroid_txtr::kRowsOption.spec(), metroid_txtr::kFormatOption.spec()}};
 
 }  // namespace animkit
