@@ -88,16 +88,12 @@ class TxtrDocument final : public FileDocument<TxtrFile, kMetroidTxtrFormat, Ser
   }
 };
 
-uint32_t Big32(ByteView d, size_t at) {
-  return (uint32_t{d[at]} << 24) | (uint32_t{d[at + 1]} << 16) | (uint32_t{d[at + 2]} << 8) | d[at + 3];
-}
-
 int ProbeTxtr(ByteView data, std::string_view extension) {
   const bool ext = extension == ".txtr";
   if (data.size() < kHeaderSize) return ext ? kProbeExtension : kProbeNone;
-  const uint32_t format = Big32(data, 0);
-  const uint32_t width = uint32_t{data[4]} << 8 | data[5], height = uint32_t{data[6]} << 8 | data[7];
-  const uint32_t mips = Big32(data, 8);
+  const uint32_t format = be::Load32(data.data());
+  const uint32_t width = be::Load16(data.data() + 4), height = be::Load16(data.data() + 6);
+  const uint32_t mips = be::Load32(data.data() + 8);
   const bool plausible = format < kFormatCount && width && height && mips <= 17;
   if (!plausible) return ext ? kProbeDamaged : kProbeNone;
   // No magic: the header's shape and an exact size for the levels it names.
@@ -181,7 +177,7 @@ Image DecodeTxtrImage(ByteView bytes, std::string_view file, bool game_rows) {
 }
 
 bool TxtrRowsFlipped(ByteView bytes) {
-  return bytes.size() >= 4 && metroid_txtr::GameFlipsRows(metroid_txtr::Big32(bytes, 0));
+  return bytes.size() >= 4 && metroid_txtr::GameFlipsRows(be::Load32(bytes.data()));
 }
 
 }  // namespace metroid_model
