@@ -126,6 +126,16 @@ TEST(ByteWriter, WritesAndPatches) {
   EXPECT_EQ(w.bytes(), expected);
 }
 
+TEST(BigEndian, LoadsAndStoresHighByteFirst) {
+  const uint8_t bytes[4] = {0x12, 0x34, 0x56, 0x78};
+  EXPECT_EQ(be::Load16(bytes), 0x1234);
+  EXPECT_EQ(be::Load32(bytes), 0x12345678u);
+  uint8_t out[2] = {};
+  be::Store16(out, 0xABCD);
+  EXPECT_EQ(out[0], 0xAB);
+  EXPECT_EQ(out[1], 0xCD);
+}
+
 TEST(Error, NamesFileOffsetOrLine) {
   EXPECT_STREQ(Error::AtOffset(0x1c4, "bad").InFile("walk.canm").what(), "walk.canm: offset 0x1c4: bad");
   EXPECT_STREQ(Error::AtLine(3, 7, "unknown directive").InFile("a.anm").what(), "a.anm: line 3, column 7: unknown directive");

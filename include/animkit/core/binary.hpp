@@ -142,6 +142,19 @@ void Store32At(Bytes& b, size_t at, uint32_t v);
 inline void StoreF32At(Bytes& b, size_t at, float v) { Store32At(b, at, std::bit_cast<uint32_t>(v)); }
 }  // namespace le
 
+// Big-endian loads and stores on memory the caller has already bounds-checked (a GX texel
+// tile copied out of a checked level).
+namespace be {
+inline uint16_t Load16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
+inline uint32_t Load32(const uint8_t* p) {
+  return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | uint32_t(p[3]);
+}
+inline void Store16(uint8_t* p, uint16_t v) {
+  p[0] = static_cast<uint8_t>(v >> 8);
+  p[1] = static_cast<uint8_t>(v);
+}
+}  // namespace be
+
 // UTF-16 code units to UTF-8 (unpaired surrogates become U+FFFD) and back (invalid
 // UTF-8 bytes become U+FFFD).
 std::string Utf8FromUtf16(const std::vector<uint16_t>& units);

@@ -15,8 +15,6 @@ namespace {
 
 using namespace texels;
 
-uint16_t Big16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
-
 std::vector<Rgba> PaletteColours(const TxtrFile& file) {
   std::vector<Rgba> out(file.palette.size());
   for (size_t i = 0; i < out.size(); ++i) out[i] = FromPaletteEntry(file.palette_header.format, file.palette[i]);
@@ -28,7 +26,7 @@ void PutGrey(uint8_t* out, uint8_t i, uint8_t a) { out[0] = out[1] = out[2] = i,
 
 // One DXT1 block (GX byte order) into the 4x4 corner of an 8-texel-wide tile at out.
 void DecodeCmprBlock(const uint8_t* src, uint8_t* out) {
-  const uint16_t c0 = Big16(src), c1 = Big16(src + 2);
+  const uint16_t c0 = be::Load16(src), c1 = be::Load16(src + 2);
   Rgba colours[4] = {FromRgb565(c0), FromRgb565(c1), {}, {}};
   for (int ch = 0; ch < 3; ++ch) {
     const uint32_t a = colours[0][ch], b = colours[1][ch];
@@ -65,7 +63,7 @@ void DecodeTile(uint32_t format, const uint8_t* src, const std::vector<Rgba>& pa
       for (uint32_t i = 0; i < texels; ++i) PutGrey(out + i * 4, Widen4(src[i] & 15), Widen4(src[i] >> 4));
       break;
     case TexelFormat::IA8:
-      for (uint32_t i = 0; i < texels; ++i) Put(out + i * 4, FromIa8(Big16(src + 2 * i)));
+      for (uint32_t i = 0; i < texels; ++i) Put(out + i * 4, FromIa8(be::Load16(src + 2 * i)));
       break;
     case TexelFormat::C4:
       for (uint32_t i = 0; i < texels; ++i) Put(out + i * 4, palette[(src[i / 2] >> (i % 2 ? 0 : 4)) & 15]);
@@ -74,13 +72,13 @@ void DecodeTile(uint32_t format, const uint8_t* src, const std::vector<Rgba>& pa
       for (uint32_t i = 0; i < texels; ++i) Put(out + i * 4, palette[src[i]]);
       break;
     case TexelFormat::C14X2:
-      for (uint32_t i = 0; i < texels; ++i) Put(out + i * 4, palette[Big16(src + 2 * i) & 0x3FFF]);
+      for (uint32_t i = 0; i < texels; ++i) Put(out + i * 4, palette[be::Load16(src + 2 * i) & 0x3FFF]);
       break;
     case TexelFormat::RGB565:
-      for (uint32_t i = 0; i < texels; ++i) Put(out + i * 4, FromRgb565(Big16(src + 2 * i)));
+      for (uint32_t i = 0; i < texels; ++i) Put(out + i * 4, FromRgb565(be::Load16(src + 2 * i)));
       break;
     case TexelFormat::RGB5A3:
-      for (uint32_t i = 0; i < texels; ++i) Put(out + i * 4, FromRgb5a3(Big16(src + 2 * i)));
+      for (uint32_t i = 0; i < texels; ++i) Put(out + i * 4, FromRgb5a3(be::Load16(src + 2 * i)));
       break;
     case TexelFormat::RGBA8:
       for (uint32_t i = 0; i < texels; ++i) {

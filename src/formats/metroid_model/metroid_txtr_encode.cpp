@@ -140,20 +140,18 @@ void CmprBlock(const Image& img, size_t x0, size_t y0, uint8_t* out) {
   }
 }
 
-void Put16(uint8_t* p, uint16_t v) { p[0] = static_cast<uint8_t>(v >> 8), p[1] = static_cast<uint8_t>(v); }
-
 // The texel at i of a tile (row-major) whose top-left image texel is (x0, y0).
 void EncodeTexel(uint32_t format, const Texel& c, size_t i, uint8_t* tile, Palette* palette) {
   switch (TexelFormat(format)) {
     case TexelFormat::I4: tile[i / 2] |= static_cast<uint8_t>(Narrow(Intensity(c), 15) << (i % 2 ? 0 : 4)); break;
     case TexelFormat::I8: tile[i] = Intensity(c); break;
     case TexelFormat::IA4: tile[i] = static_cast<uint8_t>(Narrow(c[3], 15) << 4 | Narrow(Intensity(c), 15)); break;
-    case TexelFormat::IA8: Put16(tile + 2 * i, ToIa8(c)); break;
+    case TexelFormat::IA8: be::Store16(tile + 2 * i, ToIa8(c)); break;
     case TexelFormat::C4: tile[i / 2] |= static_cast<uint8_t>(palette->Index(c) << (i % 2 ? 0 : 4)); break;
     case TexelFormat::C8: tile[i] = static_cast<uint8_t>(palette->Index(c)); break;
-    case TexelFormat::C14X2: Put16(tile + 2 * i, palette->Index(c)); break;
-    case TexelFormat::RGB565: Put16(tile + 2 * i, ToRgb565(c)); break;
-    case TexelFormat::RGB5A3: Put16(tile + 2 * i, ToRgb5a3(c)); break;
+    case TexelFormat::C14X2: be::Store16(tile + 2 * i, palette->Index(c)); break;
+    case TexelFormat::RGB565: be::Store16(tile + 2 * i, ToRgb565(c)); break;
+    case TexelFormat::RGB5A3: be::Store16(tile + 2 * i, ToRgb5a3(c)); break;
     case TexelFormat::RGBA8:
       tile[2 * i] = c[3], tile[2 * i + 1] = c[0], tile[32 + 2 * i] = c[1], tile[32 + 2 * i + 1] = c[2];
       break;

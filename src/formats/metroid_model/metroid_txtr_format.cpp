@@ -23,6 +23,14 @@ const ChoiceOption<RowOrder> kRowsOption{
      .default_value = "game", .use = OptionUse::ReadWrite},
     {{"game", RowOrder::Game}, {"stored", RowOrder::Stored}}};
 
+const ChoiceOption<uint32_t> kFormatOption{
+    {.name = "txtr-format",
+     .help = "TXTR texel format to write; default: the --template's, else the input TXTR's, else RGBA8 "
+             "(the paletted ones take the template's palette format, else RGB565)",
+     .use = OptionUse::Write},
+    {{"I4", 0}, {"I8", 1}, {"IA4", 2}, {"IA8", 3}, {"C4", 4}, {"C8", 5}, {"C14X2", 6}, {"RGB565", 7}, {"RGB5A3", 8},
+     {"RGBA8", 9}, {"CMPR", 10}}};
+
 // Mip 0 in the rows asked for, and whether they were flipped.
 Image Picture(const TxtrFile& file, bool game_rows, bool* flipped) {
   if (file.header.mip_count == 0) {  // a placeholder: a picture of no levels
@@ -80,16 +88,12 @@ class TxtrDocument final : public FileDocument<TxtrFile, kMetroidTxtrFormat, Ser
   }
 };
 
-uint32_t Big32(ByteView d, size_t at) {
-  return (uint32_t{d[at]} << 24) | (uint32_t{d[at + 1]} << 16) | (uint32_t{d[at + 2]} << 8) | d[at + 3];
-}
-
 int ProbeTxtr(ByteView data, std::string_view extension) {
   const bool ext = extension == ".txtr";
   if (data.size() < kHeaderSize) return ext ? kProbeExtension : kProbeNone;
-  const uint32_t format = Big32(data, 0);
-  const uint32_t width = uint32_t{data[4]} << 8 | data[5], height = uint32_t{data[6]} << 8 | data[7];
-  const uint32_t mips = Big32(data, 8);
+  const uint32_t format = be::Load32(data.data());
+  const uint32_t width = be::Load16(data.data() + 4), height = be::Load16(data.data() + 6);
+  const uint32_t mips = be::Load32(data.data() + 8);
   const bool plausible = format < kFormatCount && width && height && mips <= 17;
   if (!plausible) return ext ? kProbeDamaged : kProbeNone;
   // No magic: the header's shape and an exact size for the levels it names.
@@ -128,6 +132,7 @@ EncodeSettings SettingsFor(const Scene& scene, const Image& image, const EncodeC
     for (uint32_t f = 0; f < kPaletteFormatCount; ++f)
       if (PaletteFormatName(f) == palette) s.palette.format = f;
   }
+  s.format = kFormatOption.Get(context.options, s.format);
   // A picture of another size keeps as many of the levels as it has.
   const Header h{s.format, static_cast<uint16_t>(std::min(image.width, 0xFFFFu)),
                  static_cast<uint16_t>(std::min(image.height, 0xFFFFu)), 0xFFFFFFFF};
@@ -172,7 +177,7 @@ Image DecodeTxtrImage(ByteView bytes, std::string_view file, bool game_rows) {
 }
 
 bool TxtrRowsFlipped(ByteView bytes) {
-  return bytes.size() >= 4 && metroid_txtr::GameFlipsRows(metroid_txtr::Big32(bytes, 0));
+  return bytes.size() >= 4 && metroid_txtr::GameFlipsRows(be::Load32(bytes.data()));
 }
 
 }  // namespace metroid_model
@@ -180,6 +185,6 @@ bool TxtrRowsFlipped(ByteView bytes) {
 const FormatDescriptor kMetroidTxtrFormat{
     .id = "metroid-txtr", .description = "Metroid Prime TXTR texture", .extensions = {".txtr"}, .companions = {},
     .probe = metroid_txtr::ProbeTxtr, .read = metroid_txtr::ReadTxtr, .encode = metroid_txtr::EncodeTxtrDocument,
-    .options = {metroid_txtr::kRowsOption.spec()}};
+    .options = {metroid_txtr::kRowsOption.spec(), metroid_txtr::kFormatOption.spec()}};
 
 }  // namespace animkit

@@ -176,6 +176,10 @@ TEST(MetroidTxtrEncode, OverATemplateKeepsItsFormatMipsAndPadding) {
   EncodeContext plain;
   const TxtrFile rgba8 = ParseTxtr(kMetroidTxtrFormat.encode(input, plain)->Write());
   EXPECT_EQ(rgba8.header.format, 9u);
+  EncodeContext asked;  // --txtr-format wins over the template's
+  asked.templ = &templ;
+  asked.options.Set("txtr-format", "CMPR");
+  EXPECT_EQ(ParseTxtr(kMetroidTxtrFormat.encode(input, asked)->Write()).header.format, 10u);
   Scene none;
   EXPECT_TRUE(test::Has(test::ErrorOf([&] { (void)kMetroidTxtrFormat.encode(none, plain); }), "no texture"));
 }

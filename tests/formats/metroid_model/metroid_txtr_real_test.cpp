@@ -61,6 +61,29 @@ TEST(MetroidTxtrReal, EveryFileReadsWritesBackAndDecodes) {
   }
 }
 
+// A one-level lossless file's own picture, as the game shows it, written over it as the
+// template gives its bytes again (the padding too).
+TEST(MetroidTxtrReal, AnUneditedPictureWritesTheTemplatesBytes) {
+  const std::vector<std::string> files = test::SharedFiles({"real/metroid"}, {".txtr"});
+  if (files.empty()) GTEST_SKIP() << "no TXTR under ../shared/real/metroid";
+  size_t checked = 0;
+  for (const std::string& relative : files) {
+    const Bytes bytes = ReadFileBytes(test::SharedPath(relative));
+    const TxtrFile f = ParseTxtr(bytes);
+    if (f.header.mip_count != 1 || Traits(f.header.format).paletted || f.header.format == uint32_t(TexelFormat::CMPR)) continue;
+    SCOPED_TRACE(relative);
+    auto doc = kMetroidTxtrFormat.read(bytes, {});
+    Scene picture;
+    picture.textures = doc->Decode({}).textures;
+    EncodeTemplate templ{relative, bytes, doc.get()};
+    EncodeContext context;
+    context.templ = &templ;
+    EXPECT_EQ(kMetroidTxtrFormat.encode(picture, context)->Write(), bytes);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+}
+
 TEST(MetroidTxtrReal, Rgb565FirstTexelIsTheLastGameRow) {
   REAL_OR_SKIP(bytes, "textures/flamethrower_color_body.TXTR");
   ASSERT_EQ(Be16(bytes, 0x4), 64);

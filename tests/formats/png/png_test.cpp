@@ -68,6 +68,19 @@ TEST(PngImage, TxtrToPngAndBackOverItsTemplate) {
   // RGB5A3, one level: the unedited picture writes the template's bytes again.
   ASSERT_EQ(test::RunCli("convert '" + png + "' '" + back + "' --template '" + txtr + "'", &out, &err), 0) << err;
   EXPECT_EQ(ReadFileBytes(back), ReadFileBytes(txtr));
+  // Stored rows: the same picture upside down; --txtr-format picks another format.
+  const std::string stored = (dir / "stored.png").string(), cmpr = (dir / "border_cmpr.TXTR").string();
+  ASSERT_EQ(test::RunCli("convert '" + txtr + "' '" + stored + "' --txtr-rows stored", &out, &err), 0) << err;
+  const Image flipped = kPngFormat.read(ReadFileBytes(stored), {})->Decode({}).textures[0];
+  const size_t row = 256 * 4;
+  for (size_t y = 0; y < 64; ++y)
+    ASSERT_TRUE(std::equal(flipped.rgba.begin() + std::ptrdiff_t(y * row), flipped.rgba.begin() + std::ptrdiff_t((y + 1) * row),
+                           picture.textures[0].rgba.begin() + std::ptrdiff_t((63 - y) * row))) << y;
+  ASSERT_EQ(test::RunCli("convert '" + png + "' '" + cmpr + "' --template '" + txtr + "' --txtr-format CMPR", &out, &err), 0)
+      << err;
+  const Bytes cmpr_bytes = ReadFileBytes(cmpr);
+  EXPECT_EQ(cmpr_bytes[3], 10);                    // the format word
+  EXPECT_EQ(cmpr_bytes.size(), 12u + 256 * 64 / 2);  // one level of 4 bits a texel
   ASSERT_EQ(test::RunCli("info '" + txtr + "'", &out, &err), 0) << err;
   EXPECT_TRUE(test::Has(out, "RGB5A3") || test::Has(out, "format"));
   EXPECT_EQ(test::RunCli("validate '" + txtr + "'", &out, &err), 0) << err;
