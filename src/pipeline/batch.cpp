@@ -94,8 +94,10 @@ void BatchConvertJob::Validate() const {
 
 BatchReport BatchConvertJob::Run() const {
   Validate();
-  ConvertAction action(*this, ResolveOutput(to));
+  const OutputTarget target = ResolveOutput(to);
+  ConvertAction action(*this, target);
   FolderJob folder = FolderJobOf(*this);
+  folder.pictures = target.format != nullptr && target.format->picture;
   folder.action = &action;
   return folder.Run();
 }

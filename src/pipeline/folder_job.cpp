@@ -418,6 +418,10 @@ BatchFileResult FolderRunState::ProcessFile(size_t i) const {
         if (d.score <= kProbeExtension && !job_.accept_extension_only) {
           r.reason = "only the extension " + ExtensionOf(in_path) + " suggests " + r.format +
                      "; the contents do not match";
+        } else if (job_.pictures && !d.format->picture) {
+          r.reason = "not a picture: a run to a picture format converts the pictures alone";
+        } else if (!job_.pictures && !d.format->part_of.empty()) {
+          r.reason = std::string(d.format->part_of) + " (" + r.format + ", read with them)";
         } else {
           r.status = BatchStatus::Failed;  // until the action goes through
           FolderFile file(*this);

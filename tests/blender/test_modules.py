@@ -164,7 +164,7 @@ class FormatTable(unittest.TestCase):
     def test_extensions_and_formats(self):
         self.assertEqual(set(formats.import_extensions()), {
             ".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion", ".canm", ".mdb",
-            ".cas", ".rab", ".mrab", ".glb", ".gltf"})
+            ".cas", ".rab", ".mrab", ".glb", ".gltf", ".cmdl"})
         self.assertEqual(set(formats.export_extensions()),
                          {".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc", ".cas"})
         self.assertEqual(formats.output_format(".anm"), "psx-anm")

@@ -253,6 +253,14 @@ struct FormatDescriptor {
   // folder run walks their members (Document::Members) as the files of a folder named after
   // the archive, and `convert ARCHIVE OUTDIR/` converts them as it converts a folder.
   bool archive_of_files = false;
+  // What this format's files are parts of, when they are parts of another format's files (a
+  // model's textures or skin: "textures of the Metroid models (.cmdl) beside them"); empty
+  // for a file that is a whole. A folder run leaves the parts out, saying so, and the Blender
+  // import does not list them; each still reads alone (info, validate, convert).
+  std::string_view part_of{};
+  // Whether each file is one picture (Scene::textures alone): a folder run to a picture
+  // format (--to png) converts the parts that are pictures.
+  bool picture = false;
 };
 
 inline Error Document::NoCurves() const { return Error::General(std::string(format().id) + " files store no curves"); }

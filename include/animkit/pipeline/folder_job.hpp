@@ -188,6 +188,10 @@ struct FolderJobInputs {
   // Files that only their extension ties to a format (probe score kProbeExtension)
   // are skipped unless this is set; then they go to the action (and fail if unreadable).
   bool accept_extension_only = false;
+  // Files of a part format (FormatDescriptor::part_of) are skipped as parts of the files
+  // beside them; with this set (a run to a picture format, such as PNG) the pictures alone
+  // (FormatDescriptor::picture) are converted instead.
+  bool pictures = false;
   size_t max_file_size = size_t{512} << 20;  // larger files are skipped unread
   // Called after each file, from the worker that finished it, one call at a time.
   // If it throws, no further file is started and Run() throws an Error with its message.

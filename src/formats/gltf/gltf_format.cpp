@@ -95,7 +95,6 @@ const FormatDescriptor kGltfFormat = {
     .options = {},
     .multi_clip = true,
     .side_files = {{".bin", "buffers of the glTF files beside them"},
-                   {".png", "images of the glTF files beside them"},
                    {".jpg", "images of the glTF files beside them"},
                    {".jpeg", "images of the glTF files beside them"}},
 };

@@ -224,24 +224,20 @@ class CinfDocument final : public FileDocument<CinfFile, kMetroidCinfFormat, Ser
   std::vector<std::string> warnings_;
 };
 
-uint32_t BE32(ByteView d, size_t at) {
-  return (uint32_t{d[at]} << 24) | (uint32_t{d[at + 1]} << 16) | (uint32_t{d[at + 2]} << 8) | d[at + 3];
-}
-
 int ProbeAnim(ByteView data, std::string_view extension) {
   const bool ext = extension == ".anim";
   if (data.size() < 0x24) return ext ? kProbeExtension : kProbeNone;
-  const uint32_t version = BE32(data, 0);
-  if (version == 2 && BE32(data, 0x0C) == 1 && BE32(data, 0x2C) == 1 && BE32(data, 0x20) != 0) return kProbeMagic;
-  if (version == 2 && data[8] == 0x01 && data[9] == 0x01 && BE32(data, 0x1A) != 0) return kProbeMagic;  // Echoes
-  if (version == 0 && BE32(data, 0x1C) <= 256) return ext ? kProbeMagic - 10 : kProbeStructure - 10;
+  const uint32_t version = be::Load32(data.data());
+  if (version == 2 && be::Load32(data.data() + 0x0C) == 1 && be::Load32(data.data() + 0x2C) == 1 && be::Load32(data.data() + 0x20) != 0) return kProbeMagic;
+  if (version == 2 && data[8] == 0x01 && data[9] == 0x01 && be::Load32(data.data() + 0x1A) != 0) return kProbeMagic;  // Echoes
+  if (version == 0 && be::Load32(data.data() + 0x1C) <= 256) return ext ? kProbeMagic - 10 : kProbeStructure - 10;
   return ext ? kProbeExtension : kProbeNone;
 }
 
 int ProbeCinf(ByteView data, std::string_view extension) {
   const bool ext = extension == ".cinf";
   if (data.size() < 4 + 24) return ext ? kProbeExtension : kProbeNone;
-  const uint32_t count = BE32(data, 0);
+  const uint32_t count = be::Load32(data.data());
   if (count == 0 || uint64_t{count} * 24 > data.size()) return ext ? kProbeExtension : kProbeNone;
   return ext ? kProbeMagic - 10 : kProbeNone;
 }

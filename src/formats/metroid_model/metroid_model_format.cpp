@@ -244,14 +244,10 @@ class CskrDocument final : public FileDocument<CskrFile, kMetroidCskrFormat, Ser
   }
 };
 
-uint32_t BE32(ByteView d, size_t at) {
-  return (uint32_t{d[at]} << 24) | (uint32_t{d[at + 1]} << 16) | (uint32_t{d[at + 2]} << 8) | d[at + 3];
-}
-
 int ProbeCmdl(ByteView data, std::string_view extension) {
   const bool ext = extension == ".cmdl";
-  if (data.size() >= 8 && BE32(data, 0) == kCmdlMagic) {
-    const uint32_t version = BE32(data, 4);
+  if (data.size() >= 8 && be::Load32(data.data()) == kCmdlMagic) {
+    const uint32_t version = be::Load32(data.data() + 4);
     return version >= 2 && version <= 4 && data.size() >= 0x2C ? kProbeMagic : kProbeDamaged;
   }
   return ext ? kProbeExtension : kProbeNone;
@@ -259,7 +255,7 @@ int ProbeCmdl(ByteView data, std::string_view extension) {
 
 int ProbeCskr(ByteView data, std::string_view extension) {
   if (extension != ".cskr") return kProbeNone;
-  if (data.size() >= 4 && uint64_t{BE32(data, 0)} * 12 <= data.size()) return kProbeStructure;
+  if (data.size() >= 4 && uint64_t{be::Load32(data.data())} * 12 <= data.size()) return kProbeStructure;
   return kProbeExtension;
 }
 
@@ -281,6 +277,6 @@ const FormatDescriptor kMetroidCmdlFormat{
 const FormatDescriptor kMetroidCskrFormat{
     .id = "metroid-cskr", .description = "Metroid Prime CSKR skin rules (weight groups)",
     .extensions = {".cskr"}, .companions = {}, .probe = metroid_model::ProbeCskr, .read = metroid_model::ReadCskr,
-    .encode = nullptr, .options = {}};
+    .encode = nullptr, .options = {}, .part_of = "skins of the Metroid models (.cmdl) beside them"};
 
 }  // namespace animkit

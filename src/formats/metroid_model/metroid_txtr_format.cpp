@@ -185,6 +185,7 @@ bool TxtrRowsFlipped(ByteView bytes) {
 const FormatDescriptor kMetroidTxtrFormat{
     .id = "metroid-txtr", .description = "Metroid Prime TXTR texture", .extensions = {".txtr"}, .companions = {},
     .probe = metroid_txtr::ProbeTxtr, .read = metroid_txtr::ReadTxtr, .encode = metroid_txtr::EncodeTxtrDocument,
-    .options = {metroid_txtr::kRowsOption.spec(), metroid_txtr::kFormatOption.spec()}};
+    .options = {metroid_txtr::kRowsOption.spec(), metroid_txtr::kFormatOption.spec()},
+    .part_of = "textures of the Metroid models (.cmdl) beside them", .picture = true};
 
 }  // namespace animkit

@@ -69,6 +69,7 @@ std::unique_ptr<Document> EncodePngDocument(const Scene& scene, EncodeContext& c
 
 const FormatDescriptor kPngFormat{
     .id = "png", .description = "PNG image (one texture)", .extensions = {".png"}, .companions = {},
-    .probe = png_image::ProbePng, .read = png_image::ReadPng, .encode = png_image::EncodePngDocument, .options = {}};
+    .probe = png_image::ProbePng, .read = png_image::ReadPng, .encode = png_image::EncodePngDocument, .options = {},
+    .part_of = "textures of the glTF files and models beside them", .picture = true};
 
 }  // namespace animkit
