@@ -78,4 +78,7 @@ void WriteIdList(ByteWriter& w, const std::vector<uint32_t>& ids);
 // A u32 count, checked to fit min_size bytes per element in what is left.
 size_t ReadCount(ByteReader& r, size_t min_size, std::string_view what);
 
+AnimationSet ReadAnimationSet(ByteReader& r, Game game);
+void WriteAnimationSet(ByteWriter& w, const AnimationSet& set, Game game);
+
 }  // namespace animkit::metroid_ancs

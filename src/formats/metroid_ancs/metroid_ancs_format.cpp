@@ -1,10 +1,16 @@
 // Registry entries and documents for the Metroid Prime ANCS and the MP1 EVNT.
 #include <animkit/formats/metroid_ancs.hpp>
 
+#include <animkit/io/io.hpp>
+
 #include "formats/common/document.hpp"
+#include "formats/common/options.hpp"
+#include "metroid_ancs_assemble.hpp"
 #include "metroid_ancs_fields.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <mutex>
 
 namespace animkit {
 
@@ -33,6 +39,68 @@ class EvntDocument final : public FileDocument<EvntFile, kMetroidEvntFormat, Ser
   std::string Version() const override { return std::to_string(file_.set.version); }
 };
 
+const WordOption kCharacterOption{
+    {.name = "character", .help = "ANCS: the character to assemble, by name (default: the first)"}};
+
+class AncsDocument final : public FileDocument<AncsFile, kMetroidAncsFormat, SerializeAncs> {
+ public:
+  // path: the file read ("" for bytes from memory); the files it names are looked for
+  // beside it, or among an archive's members when neighbour is set.
+  AncsDocument(AncsFile file, std::string path, std::function<std::optional<Bytes>(std::string_view)> neighbour)
+      : FileDocument(std::move(file)), path_(std::move(path)), neighbour_(std::move(neighbour)) {}
+
+  Value Info() const override {
+    Value characters = Value::array();
+    for (const Character& c : file_.characters) characters.push_back(CharacterValue(c, file_.animation_set, file_.game));
+    return {{"game", file_.game == Game::Mp1 ? "MP1" : "MP2"},
+            {"version", file_.version},
+            {"character_set_table_count", file_.set_table_count},
+            {"characters", std::move(characters)},
+            {"animation_set", AnimationSetValue(file_.animation_set, file_.game)},
+            {"trailing_bytes", file_.trailing.size()},
+            {"warnings", file_.warnings}};
+  }
+
+  Scene Decode(const DecodeContext& context) const override {
+    std::vector<std::string> warnings;
+    const Character& c = ChooseCharacter(file_, kCharacterOption.Get(context.options, std::string()), warnings);
+    SideReader read = [this](const std::string& name) { return Side(name); };
+    Scene scene = AssembleCharacter(file_, c, read, context.options, warnings);
+    std::lock_guard lock(mutex_);
+    decode_warnings_ = std::move(warnings);
+    return scene;
+  }
+
+  std::vector<std::string> Warnings() const override {
+    std::vector<std::string> out = file_.warnings;
+    std::lock_guard lock(mutex_);
+    out.insert(out.end(), decode_warnings_.begin(), decode_warnings_.end());
+    return out;
+  }
+  std::string Version() const override { return file_.game == Game::Mp1 ? "1" : "2"; }
+
+ private:
+  std::optional<Bytes> Side(const std::string& name) const {
+    if (neighbour_) return neighbour_(name);
+    if (path_.empty()) return std::nullopt;
+    const std::filesystem::path folder = std::filesystem::path(path_).parent_path();
+    std::string lower = name;
+    const size_t dot = lower.rfind('.');
+    for (size_t i = dot; i < lower.size(); ++i) lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(lower[i])));
+    for (const std::string& n : {name, lower}) {
+      const std::filesystem::path p = folder / n;
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(p, ec)) return ReadFileBytes(p.string());
+    }
+    return std::nullopt;
+  }
+
+  std::string path_;
+  std::function<std::optional<Bytes>(std::string_view)> neighbour_;
+  mutable std::mutex mutex_;
+  mutable std::vector<std::string> decode_warnings_;  // what the last Decode skipped or chose
+};
+
 uint32_t BE32(ByteView d, size_t at) {
   return (uint32_t{d[at]} << 24) | (uint32_t{d[at + 1]} << 16) | (uint32_t{d[at + 2]} << 8) | d[at + 3];
 }
@@ -50,8 +118,26 @@ std::unique_ptr<Document> ReadEvnt(ByteView data, const ReadContext&) {
   return std::make_unique<EvntDocument>(ParseEvnt(data));
 }
 
+// No magic: version 1, a character set table count of 1 and a character count that fits.
+int ProbeAncs(ByteView data, std::string_view extension) {
+  const bool ext = extension == ".ancs";
+  if (data.size() < 12) return ext ? kProbeExtension : kProbeNone;
+  const bool header = data[0] == 0 && data[1] == 1 && data[2] == 0 && data[3] == 1 && uint64_t{BE32(data, 4)} * 30 <= data.size();
+  if (!header) return ext ? kProbeExtension : kProbeNone;
+  return ext ? kProbeMagic - 10 : kProbeNone;
+}
+
+std::unique_ptr<Document> ReadAncs(ByteView data, const ReadContext& context) {
+  return std::make_unique<AncsDocument>(ParseAncs(data), context.path, context.neighbour);
+}
+
 }  // namespace
 }  // namespace metroid_ancs
+
+const FormatDescriptor kMetroidAncsFormat{
+    .id = "metroid-ancs", .description = "Metroid Prime ANCS character set (MP1 and MP2)",
+    .extensions = {".ancs"}, .companions = {}, .probe = metroid_ancs::ProbeAncs, .read = metroid_ancs::ReadAncs,
+    .encode = nullptr, .options = {metroid_ancs::kCharacterOption.spec()}, .multi_clip = true};
 
 const FormatDescriptor kMetroidEvntFormat{
     .id = "metroid-evnt", .description = "Metroid Prime EVNT points of interest (MP1)",
