@@ -61,6 +61,24 @@ class AncsDocument final : public FileDocument<AncsFile, kMetroidAncsFormat, Ser
             {"warnings", file_.warnings}};
   }
 
+  // The characters by name with their model, skin and skeleton ids and animation names;
+  // the animation set's tables as counts (`info --full` lists every record).
+  Value InfoSummary() const override {
+    Value info = Info();
+    Value characters = Value::array();
+    for (const Character& c : file_.characters) {
+      Value names = Value::array();
+      for (const AnimationName& a : c.animations) names.push_back(a.name);
+      Value v = {{"id", c.id}, {"name", c.name}, {"table_count", c.table_count}, {"animations", std::move(names)}};
+      fields::Describe(v, c.ids, kCharacterIds);
+      characters.push_back(std::move(v));
+    }
+    info["characters"] = std::move(characters);
+    for (auto item : info["animation_set"].items())
+      if (item.value().is_array()) item.value() = Value{{"count", item.value().size()}};
+    return info;
+  }
+
   Scene Decode(const DecodeContext& context) const override {
     std::vector<std::string> warnings;
     const Character& c = ChooseCharacter(file_, kCharacterOption.Get(context.options, std::string()), warnings);

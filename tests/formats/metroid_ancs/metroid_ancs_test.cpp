@@ -5,6 +5,8 @@
 #include "ancs_bytes.hpp"
 #include "support/test_support.hpp"
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 namespace animkit {
@@ -319,6 +321,27 @@ TEST(MetroidAncs, Mp2ClipsTakeTheirEventSets) {
   ASSERT_EQ(scene.clips.size(), 1u);
   ASSERT_EQ(scene.clips[0].events.size(), 1u);
   EXPECT_EQ(scene.clips[0].events[0].name, "loop:Loop");
+}
+
+TEST(MetroidAncs, CliSamplesACharacterFromItsFolderAndInfoListsIt) {
+  const std::filesystem::path dir = test::TempDir("metroid_ancs_cli");
+  auto put = [&](const std::string& name, const Bytes& bytes) {
+    std::ofstream(dir / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  };
+  put("0000AAAA.ANCS", HandMp1());
+  for (const auto& [name, bytes] : SideFiles(OneLoopEvnt())) put(name, bytes);
+  const std::string ancs = (dir / "0000AAAA.ANCS").string();
+  std::string out, err;
+  ASSERT_EQ(test::RunCli("sample \"" + ancs + "\" --character Samus", &out, &err), 0) << err;
+  EXPECT_TRUE(test::Has(out, "\"idle\""));
+  EXPECT_TRUE(test::Has(out, "\"walk\""));
+  EXPECT_TRUE(test::Has(out, "loop:Loop"));
+  for (const char* detail : {"", " --full"}) {
+    ASSERT_EQ(test::RunCli("info \"" + ancs + "\" --json" + detail, &out, &err), 0) << err;
+    EXPECT_TRUE(test::Has(out, "\"Samus\""));
+    EXPECT_TRUE(test::Has(out, "2863267841"));  // the model id 0xAAAA0001
+    EXPECT_TRUE(test::Has(out, "\"walk\""));
+  }
 }
 
 }  // namespace
