@@ -2,6 +2,7 @@
 #include <animkit/formats/metroid_ancs.hpp>
 
 #include <animkit/io/io.hpp>
+#include <animkit/io/path.hpp>
 
 #include "formats/common/document.hpp"
 #include "formats/common/options.hpp"
@@ -101,14 +102,14 @@ class AncsDocument final : public FileDocument<AncsFile, kMetroidAncsFormat, Ser
   std::optional<Bytes> Side(const std::string& name) const {
     if (neighbour_) return neighbour_(name);
     if (path_.empty()) return std::nullopt;
-    const std::filesystem::path folder = std::filesystem::path(path_).parent_path();
+    const std::filesystem::path folder = PathOf(path_).parent_path();
     std::string lower = name;
     const size_t dot = lower.rfind('.');
     for (size_t i = dot; i < lower.size(); ++i) lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(lower[i])));
     for (const std::string& n : {name, lower}) {
       const std::filesystem::path p = folder / n;
       std::error_code ec;
-      if (std::filesystem::is_regular_file(p, ec)) return ReadFileBytes(p.string());
+      if (std::filesystem::is_regular_file(p, ec)) return ReadFileBytes(TextOf(p));
     }
     return std::nullopt;
   }

@@ -266,6 +266,8 @@ TEST(MetroidAncs, AssemblesTheCharacterWithNamedClipsAndEvents) {
   const Clip& idle = scene.clips[0];
   EXPECT_EQ(idle.name, "idle");
   EXPECT_EQ(idle.metadata[metadata_keys::kAnimMember], "00000100.ANIM");
+  ASSERT_EQ(idle.tracks.size(), 1u);
+  EXPECT_EQ(idle.tracks[0].joint, "spine");  // bone 4, named by the CINF
   ASSERT_EQ(idle.events.size(), 1u);
   EXPECT_EQ(idle.events[0].name, "loop:Loop");
   EXPECT_FLOAT_EQ(idle.events[0].time, 0.25f);
