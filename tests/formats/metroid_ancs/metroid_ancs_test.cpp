@@ -179,6 +179,33 @@ TEST(MetroidAncs, CorruptedCountsAndTypesAreErrorsWithOffsets) {
   EXPECT_TRUE(test::Has(e, Hex(type_at))) << e;
 }
 
+TEST(MetroidAncs, CorruptedInnerCountsAreErrorsNamingTheirList) {
+  // The PAS state's parameter count (after "PAS4", the state count, the default, the state id).
+  Bytes bytes = HandMp1();
+  const Bytes pas = {'P', 'A', 'S', '4'};
+  const size_t pas_at = static_cast<size_t>(std::search(bytes.begin(), bytes.end(), pas.begin(), pas.end()) - bytes.begin());
+  bytes[pas_at + 4 + 4 + 4 + 4] = 0x7F;
+  std::string e = test::ErrorOf([&] { ParseAncs(bytes, Game::Mp1); });
+  EXPECT_TRUE(test::Has(e, "PAS parameters")) << e;
+  // MP2's event set count: the u32 before the last set (version 2, one bool node).
+  bytes = HandMp2();
+  const Bytes set = {0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 1, 0, 2, 'L'};
+  const size_t set_at = static_cast<size_t>(std::search(bytes.begin(), bytes.end(), set.begin(), set.end()) - bytes.begin());
+  ASSERT_LT(set_at, bytes.size());
+  bytes[set_at] = 0x7F;
+  e = test::ErrorOf([&] { ParseAncs(bytes, Game::Mp2); });
+  EXPECT_TRUE(test::Has(e, "event sets")) << e;
+  EXPECT_TRUE(test::Has(e, Hex(set_at))) << e;
+}
+
+TEST(MetroidAncs, WhenNeitherGameReadsTheRulesErrorIsGiven) {
+  Bytes bytes = HandMp1();
+  bytes.resize(bytes.size() - 2);
+  const std::string e = test::ErrorOf([&] { ParseAncs(bytes); });
+  EXPECT_EQ(e, test::ErrorOf([&] { ParseAncs(bytes, Game::Mp1); }));
+  EXPECT_TRUE(test::Has(e, "ANIM/EVNT pairs")) << e;
+}
+
 TEST(MetroidAncs, MetaAnimationsNestedPastTheCapAreRefused) {
   auto nested = [](size_t depth) {
     BigBytes w;
