@@ -97,6 +97,13 @@ std::string ByteReader::CString(std::string_view what) {
   return s;
 }
 
+void ByteWriter::CString(std::string_view text) {
+  if (text.find('\0') != std::string_view::npos)
+    throw Error::General("the string '" + std::string(text.substr(0, text.find('\0'))) + "...' holds a zero byte");
+  out_.insert(out_.end(), text.begin(), text.end());
+  out_.push_back(0);
+}
+
 ByteReader ByteReader::Sub(uint64_t offset, uint64_t n, std::string_view what) const {
   if (offset > data_.size() || n > data_.size() - offset) {
     FailAt(pos_, std::string(what) + " [" + Hex(base_ + offset) + ", +" + Hex(n) + ") runs past the end (" +

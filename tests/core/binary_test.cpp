@@ -52,6 +52,17 @@ TEST(ByteReader, SubReaderKeepsFileOffsets) {
   EXPECT_THROW(r.Sub(UINT64_MAX, 1, "entry"), Error);
 }
 
+TEST(ByteWriter, CStringWritesTheTextAndOneZero) {
+  ByteWriter w(Endian::Big);
+  w.CString("ab");
+  w.CString("");
+  EXPECT_EQ(w.bytes(), (Bytes{'a', 'b', 0, 0}));
+  ByteReader r(w.bytes(), Endian::Big);
+  EXPECT_EQ(r.CString("a name"), "ab");
+  EXPECT_EQ(r.CString("a name"), "");
+  EXPECT_THROW(w.CString(std::string_view("a\0b", 3)), Error);
+}
+
 TEST(ByteReader, CStringNeedsATerminator) {
   const Bytes ok = {'a', 'b', 0, 'c'}, bad = {'a', 'b'};
   ByteReader r(ok, Endian::Little);

@@ -89,6 +89,9 @@ class ByteWriter {
   void I32(int32_t v) { WriteUnsigned(static_cast<uint32_t>(v), 4); }
   void F32(float v);
   void Append(ByteView bytes) { out_.insert(out_.end(), bytes.begin(), bytes.end()); }
+  // A zero-terminated 8-bit string (ByteReader::CString's counterpart); Error when text
+  // holds a zero byte, which would end it early.
+  void CString(std::string_view text);
   void Fill(size_t n, uint8_t value = 0) { out_.insert(out_.end(), n, value); }
   void AlignTo(size_t alignment, uint8_t fill = 0);
   void PatchU16(size_t pos, uint16_t v);
