@@ -77,6 +77,57 @@ inline int FuzzFormat(const FormatDescriptor& format, const uint8_t* data, size_
   return 0;
 }
 
+// The start every target with checks of its own shares: the document read from the input
+// with context, or null when it is refused with animkit::Error; a document that reads must
+// write back the input's bytes and describe itself (Info, InfoSummary).
+inline std::unique_ptr<Document> ReadAndWriteBack(const FormatDescriptor& format, ByteView input,
+                                                  const ReadContext& context) {
+  std::unique_ptr<Document> doc;
+  try {
+    doc = format.read(input, context);
+  } catch (const Error&) {
+    return nullptr;
+  }
+  const Bytes written = doc->Write();
+  if (written.size() != input.size() || !std::equal(written.begin(), written.end(), input.begin())) {
+    std::fprintf(stderr, "%s: read then write changed the bytes\n", std::string(format.id).c_str());
+    std::abort();
+  }
+  (void)DumpJson(doc->Info());
+  (void)DumpJson(doc->InfoSummary());
+  return doc;
+}
+
+// An archive (the Document member capability): what reads writes back, lists its members,
+// unpacks each to its listed size, and each member replaced by its own bytes (repacked as it
+// was) unpacks the same in an archive of as many members; then it decodes.
+inline int FuzzArchive(const FormatDescriptor& format, const uint8_t* data, size_t size, const ReadContext& context) {
+  const std::unique_ptr<Document> doc = ReadAndWriteBack(format, ByteView(data, size), context);
+  if (!doc) return 0;
+  const std::vector<ArchiveMember> members = doc->Members();
+  for (size_t i = 0; i < members.size(); ++i) {
+    Bytes bytes;
+    try {
+      bytes = doc->MemberBytes(i);
+    } catch (const Error&) {
+      continue;
+    }
+    if (bytes.size() != members[i].size) std::abort();
+    try {
+      const Bytes replaced = doc->WithMember(i, bytes);
+      auto again = format.read(replaced, context);
+      if (again->Members().size() != members.size()) std::abort();
+      if (again->MemberBytes(i) != bytes) std::abort();
+    } catch (const Error&) {
+    }
+  }
+  try {
+    (void)doc->Decode(DecodeContext{nullptr, FuzzOptions()});
+  } catch (const Error&) {
+  }
+  return 0;
+}
+
 }  // namespace animkit::fuzz
 
 #define ANIMKIT_FORMAT_FUZZER(descriptor)                                        \

@@ -19,15 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (input.size() < 64) return std::nullopt;
     return Bytes(input.end() - 64, input.end());
   };
-  std::unique_ptr<Document> doc;
-  try {
-    doc = kMetroidAncsFormat.read(ByteView(data, size), context);
-  } catch (const Error&) {
-    return 0;
-  }
-  if (doc->Write() != input) std::abort();
-  (void)DumpJson(doc->Info());
-  (void)DumpJson(doc->InfoSummary());
+  const std::unique_ptr<Document> doc = fuzz::ReadAndWriteBack(kMetroidAncsFormat, ByteView(data, size), context);
+  if (!doc) return 0;
   try {
     (void)doc->Decode(DecodeContext{nullptr, fuzz::FuzzOptions()});
   } catch (const Error&) {

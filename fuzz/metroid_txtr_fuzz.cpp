@@ -13,14 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace animkit;
   ReadContext context;
   context.options = fuzz::FuzzOptions();
-  std::unique_ptr<Document> doc;
-  try {
-    doc = kMetroidTxtrFormat.read(ByteView(data, size), context);
-  } catch (const Error&) {
-    return 0;
-  }
-  if (doc->Write() != Bytes(data, data + size)) std::abort();
-  (void)DumpJson(doc->Info());
+  const std::unique_ptr<Document> doc = fuzz::ReadAndWriteBack(kMetroidTxtrFormat, ByteView(data, size), context);
+  if (!doc) return 0;
   const metroid_txtr::TxtrFile file = metroid_txtr::ParseTxtr(ByteView(data, size));
   for (size_t level = 0; level < file.header.mip_count; ++level) (void)metroid_txtr::DecodeLevel(file, level);
   Options stored = fuzz::FuzzOptions();

@@ -10,14 +10,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace animkit;
   ReadContext context;
   context.options = fuzz::FuzzOptions();
-  std::unique_ptr<Document> doc;
-  try {
-    doc = kPngFormat.read(ByteView(data, size), context);
-  } catch (const Error&) {
-    return 0;
-  }
-  if (doc->Write() != Bytes(data, data + size)) std::abort();
-  (void)DumpJson(doc->Info());
+  const std::unique_ptr<Document> doc = fuzz::ReadAndWriteBack(kPngFormat, ByteView(data, size), context);
+  if (!doc) return 0;
   const Scene scene = doc->Decode(DecodeContext{nullptr, fuzz::FuzzOptions()});
   if (scene.textures.size() != 1) std::abort();
   return 0;

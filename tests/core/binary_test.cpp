@@ -153,5 +153,20 @@ TEST(Error, NamesFileOffsetOrLine) {
   EXPECT_STREQ(Error::General("x").InFile("a").InFile("b").what(), "a: x");
 }
 
+// Without an owner the bytes are copied and the copy owns them; with one, the view is kept.
+TEST(KeepAlive, CopiesWithoutAnOwnerAndViewsWithOne) {
+  Bytes source = {1, 2, 3};
+  std::shared_ptr<const void> owner;
+  const ByteView copied = KeepAlive(source, owner);
+  ASSERT_NE(owner, nullptr);
+  EXPECT_NE(copied.data(), source.data());
+  source[0] = 9;
+  EXPECT_EQ(copied[0], 1);
+  const std::shared_ptr<const void> held = owner;
+  const ByteView viewed = KeepAlive(source, owner);
+  EXPECT_EQ(viewed.data(), source.data());
+  EXPECT_EQ(owner, held);
+}
+
 }  // namespace
 }  // namespace animkit

@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -147,6 +148,16 @@ inline void StoreF32At(Bytes& b, size_t at, float v) { Store32At(b, at, std::bit
 
 // Big-endian loads and stores on memory the caller has already bounds-checked (a GX texel
 // tile copied out of a checked level).
+// Bytes a reader keeps viewing after the read: the owner's (a mapped file) when there is
+// one, else a copy, which becomes the owner.
+inline ByteView KeepAlive(ByteView data, std::shared_ptr<const void>& owner) {
+  if (owner) return data;
+  auto copy = std::make_shared<const Bytes>(data.begin(), data.end());
+  const ByteView view(*copy);
+  owner = std::move(copy);
+  return view;
+}
+
 namespace be {
 inline uint16_t Load16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
 inline uint32_t Load32(const uint8_t* p) {

@@ -27,7 +27,8 @@ struct Assembly {
 
   // The scene a side file of format_id decodes to; none (with a warning) when the file or
   // its reader is missing.
-  std::optional<Scene> Side(std::string_view format_id, const std::string& name, const Scene* reference) {
+  std::optional<Scene> Side(std::string_view format_id, const std::string& name, const Scene* reference,
+                            const Options& side_options) {
     const FormatDescriptor* format = FindFormat(format_id);
     if (!format) {
       warnings.push_back(name + ": no " + std::string(format_id) + " reader in this build, skipped");
@@ -39,9 +40,10 @@ struct Assembly {
       return std::nullopt;
     }
     try {
-      ReadContext rc{options};
+      // The side file's own side files (a model's textures and skin) come through the same reader.
+      const ReadContext rc{side_options, name, [this](std::string_view n) { return read(std::string(n)); }, nullptr};
       const std::unique_ptr<Document> doc = format->read(*bytes, rc);
-      return doc->Decode(DecodeContext{reference, options});
+      return doc->Decode(DecodeContext{reference, side_options});
     } catch (const Error& e) {
       throw e.InFile(name);
     }
@@ -87,7 +89,7 @@ struct Assembly {
     if (meta.type != kPlay)
       warnings.push_back("animation '" + a.name + "' is a blend, random or sequence meta-animation: sampled as the first ANIM it plays");
     const std::string member = MemberName(play->play.anim_id, "ANIM");
-    std::optional<Scene> anim = Side("metroid-anim", member, rig);
+    std::optional<Scene> anim = Side("metroid-anim", member, rig, options);
     if (!anim || anim->clips.empty()) return;
     Clip clip = std::move(anim->clips.front());
     clip.name = a.name;
@@ -121,13 +123,16 @@ Scene AssembleCharacter(const AncsFile& file, const Character& c, const SideRead
                         std::vector<std::string>& warnings) {
   Assembly a{file, read, options, warnings};
   Scene scene;
-  std::optional<Scene> rig = a.Side("metroid-cinf", MemberName(c.ids.skeleton, "CINF"), nullptr);
+  std::optional<Scene> rig = a.Side("metroid-cinf", MemberName(c.ids.skeleton, "CINF"), nullptr, options);
   if (rig) {
     scene.skeleton = rig->skeleton;
     scene.metadata = rig->metadata;
   }
   if (c.ids.model != kNoId && c.ids.model != 0) {
-    if (std::optional<Scene> model = a.Side("metroid-cmdl", MemberName(c.ids.model, "CMDL"), rig ? &*rig : nullptr)) {
+    Options model_options = options;  // the character's skin, as the CMDL reader's option names it
+    if (c.ids.skin != kNoId && c.ids.skin != 0) model_options.Set("metroid-skin", MemberName(c.ids.skin, "CSKR"));
+    if (std::optional<Scene> model = a.Side("metroid-cmdl", MemberName(c.ids.model, "CMDL"), rig ? &*rig : nullptr,
+                                            model_options)) {
       scene.meshes = std::move(model->meshes);
       scene.materials = std::move(model->materials);
       scene.textures = std::move(model->textures);

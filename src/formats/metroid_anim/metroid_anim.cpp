@@ -22,12 +22,7 @@ size_t Descriptor::key_bits() const {
 }
 
 size_t AnimV2::KeyedFrames() const {
-  size_t n = 0;
-  const size_t full = bitmap_bits / 32;
-  for (size_t i = 0; i < full && i < bitmap_words.size(); ++i) n += static_cast<size_t>(std::popcount(bitmap_words[i]));
-  const size_t rest = bitmap_bits % 32;
-  if (rest && full < bitmap_words.size()) n += static_cast<size_t>(std::popcount(bitmap_words[full] & ((1u << rest) - 1)));
-  return n;
+  return KeyedFrameCount(bitmap_bits, bitmap_words);
 }
 
 size_t AnimV0::RotationChannels() const {
@@ -70,11 +65,7 @@ AnimV2 ParseV2(ByteReader& r) {
   AnimV2 a;
   fields::ReadAll(r, a, kV2Header);
   if (a.rotation_divisor == 0) r.FailAt(0x20, "the rotation divisor is 0 (rotations would divide by zero)");
-  a.bitmap_bits = r.U32("the key bitmap bit count");
-  const size_t words = (uint64_t{a.bitmap_bits} + 31) / 32;
-  r.Count(words, 4, "key bitmap");
-  a.bitmap_words.resize(words);
-  for (uint32_t& w : a.bitmap_words) w = r.U32("a key bitmap word");
+  ReadKeyBitmap(r, a.bitmap_bits, a.bitmap_words);
   a.channel_count_again = r.U32("the repeated channel count");
   const uint32_t count = r.U32("the descriptor count");
   r.Count(count, 17, "bone channel descriptors");
@@ -264,8 +255,7 @@ Bytes SerializeAnim(const AnimFile& f) {
   }
   const AnimV2& a = f.v2;
   fields::WriteAll(w, a, kV2Header);
-  w.U32(a.bitmap_bits);
-  for (uint32_t word : a.bitmap_words) w.U32(word);
+  WriteKeyBitmap(w, a.bitmap_bits, a.bitmap_words);
   w.U32(a.channel_count_again);
   w.U32(static_cast<uint32_t>(a.descriptors.size()));
   for (const Descriptor& d : a.descriptors) {

@@ -1,6 +1,8 @@
 // The ANIM version 2 key bitstream: its size and its unpacking into running totals.
 #include "metroid_bitstream.hpp"
 
+#include <bit>
+
 namespace animkit::metroid {
 
 uint64_t BitsNeeded(const AnimV2& a) {
@@ -62,6 +64,28 @@ std::vector<DecodedChannel> UnpackV2(const AnimV2& a) {
     }
   }
   return out;
+}
+
+void ReadKeyBitmap(ByteReader& r, uint32_t& bits, std::vector<uint32_t>& words) {
+  bits = r.U32("the key bitmap bit count");
+  const size_t count = (uint64_t{bits} + 31) / 32;
+  r.Count(count, 4, "key bitmap");
+  words.resize(count);
+  for (uint32_t& w : words) w = r.U32("a key bitmap word");
+}
+
+void WriteKeyBitmap(ByteWriter& w, uint32_t bits, const std::vector<uint32_t>& words) {
+  w.U32(bits);
+  for (uint32_t word : words) w.U32(word);
+}
+
+size_t KeyedFrameCount(uint32_t bits, const std::vector<uint32_t>& words) {
+  size_t n = 0;
+  const size_t full = bits / 32;
+  for (size_t i = 0; i < full && i < words.size(); ++i) n += static_cast<size_t>(std::popcount(words[i]));
+  const size_t rest = bits % 32;
+  if (rest && full < words.size()) n += static_cast<size_t>(std::popcount(words[full] & ((1u << rest) - 1)));
+  return n;
 }
 
 }  // namespace animkit::metroid

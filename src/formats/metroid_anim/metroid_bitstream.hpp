@@ -76,4 +76,11 @@ class BitWriter {
 // any file could hold.
 uint64_t BitsNeeded(const AnimV2& a);
 
+// The key bitmap both games' version 2 share: a bit count, then a bit per frame (set: a key
+// frame) in 32-bit words.
+void ReadKeyBitmap(ByteReader& r, uint32_t& bits, std::vector<uint32_t>& words);
+void WriteKeyBitmap(ByteWriter& w, uint32_t bits, const std::vector<uint32_t>& words);
+// The set bits among the first `bits`: the frames that carry a key.
+size_t KeyedFrameCount(uint32_t bits, const std::vector<uint32_t>& words);
+
 }  // namespace animkit::metroid

@@ -55,11 +55,7 @@ void CheckEntries(File& f) {
 
 File Parse(ByteView data, std::shared_ptr<const void> owner) {
   File f;
-  if (!owner) {
-    auto copy = std::make_shared<const Bytes>(data.begin(), data.end());
-    data = ByteView(*copy);
-    owner = std::move(copy);
-  }
+  data = KeepAlive(data, owner);
   f.image = data;
   f.owner = std::move(owner);
   ByteReader r(data, Endian::Big);

@@ -55,11 +55,7 @@ void ReadEntry(const ByteReader& r, size_t i, Entry& e, std::vector<std::string>
 
 File Parse(ByteView data, std::shared_ptr<const void> owner) {
   File f;
-  if (!owner) {
-    auto copy = std::make_shared<const Bytes>(data.begin(), data.end());
-    data = ByteView(*copy);
-    owner = std::move(copy);
-  }
+  data = KeepAlive(data, owner);
   f.image = data;
   f.owner = std::move(owner);
   ByteReader r(data, Endian::Little);
