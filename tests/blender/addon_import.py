@@ -29,6 +29,7 @@ EXPECTED_SKELETON = {
     "kh2_bar/raw.anb": "ex00.mdlx",
     "metroid_anim/hologram_v0.anim": "skeleton.cinf",
     "metroid_anim/run.anim": "skeleton.cinf",
+    "metroid_anim_echoes/swim.anim": "skeleton.cinf",
     "psx_tmd/figure.anm": "figure.tmd",
     "text_anm/figure.anm": "figure_model.glb",
     "text_anm/authored.anm": "authored.anm.timeline.glb",

@@ -164,7 +164,7 @@ class FormatTable(unittest.TestCase):
     def test_extensions_and_formats(self):
         self.assertEqual(set(formats.import_extensions()), {
             ".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion", ".canm", ".mdb",
-            ".cas", ".rab", ".mrab", ".glb", ".gltf", ".cmdl"})
+            ".cas", ".rab", ".mrab", ".glb", ".gltf", ".cmdl", ".ancs"})
         self.assertEqual(set(formats.export_extensions()),
                          {".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc", ".cas"})
         self.assertEqual(formats.output_format(".anm"), "psx-anm")
@@ -195,7 +195,7 @@ class FormatTable(unittest.TestCase):
         self.assertIn("canm-fps", [o["name"] for o in write])
         kh2 = next(o for o in write if o["name"] == "raw")
         self.assertEqual(kh2["formats"], ["kh2-bar", "kh2-motion"])
-        defaults = {o["keyword"]: (o["default"] if o["default"] is not None else ("" if o["type"] == "choice" else 0))
+        defaults = {o["keyword"]: (o["default"] if o["default"] is not None else ("" if o["type"] in ("choice", "word") else 0))
                     for o in read + write if o["type"] != "flag"}
         self.assertEqual(formats.option_args(read + write, defaults), [])
         # a float32 property holding the default is still the default

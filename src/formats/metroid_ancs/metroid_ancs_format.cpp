@@ -161,6 +161,6 @@ const FormatDescriptor kMetroidAncsFormat{
 const FormatDescriptor kMetroidEvntFormat{
     .id = "metroid-evnt", .description = "Metroid Prime EVNT points of interest (MP1)",
     .extensions = {".evnt"}, .companions = {}, .probe = metroid_ancs::ProbeEvnt, .read = metroid_ancs::ReadEvnt,
-    .encode = nullptr, .options = {}};
+    .encode = nullptr, .options = {}, .part_of = "events of the Metroid characters (.ancs) beside them"};
 
 }  // namespace animkit
