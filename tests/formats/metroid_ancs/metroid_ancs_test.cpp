@@ -246,8 +246,8 @@ TEST(MetroidAncs, InfoListsCharactersWithIdsAndAnimationsByName) {
 // The side files of HandMp1's character, through the project's own CINF and ANIM writers.
 std::map<std::string, Bytes> SideFiles(const Bytes& evnt) {
   metroid::CinfFile cinf;
-  cinf.bones.push_back({3, metroid::kNoParent, {0, 0, 0}, {}});
-  cinf.bones.push_back({4, 3, {0, 1, 0}, {3}});
+  cinf.bones.push_back({.id = 3, .parent = metroid::kNoParent, .origin = {0, 0, 0}, .linked = {}});
+  cinf.bones.push_back({.id = 4, .parent = 3, .origin = {0, 1, 0}, .linked = {3}});
   cinf.bone_ids = {3, 4};
   cinf.names = {{"root", 3}, {"spine", 4}};
   auto anim = [](uint32_t evnt_id) {

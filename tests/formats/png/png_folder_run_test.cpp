@@ -34,7 +34,7 @@ const BatchFileResult& Find(const BatchReport& report, const std::string& path) 
   throw std::runtime_error("no result for " + path);
 }
 
-BatchReport Run(const fs::path& in, const fs::path& out, const std::string& to) {
+BatchReport RunFolder(const fs::path& in, const fs::path& out, const std::string& to) {
   BatchConvertJob job;
   job.input_dir = in.string();
   job.output_dir = out.string();
@@ -53,7 +53,7 @@ TEST(PartsInFolderRuns, PartsAreSkippedAndARunToPngConvertsThePicturesAlone) {
   Write(root / "in/face.png", kPngFormat.encode(picture, context)->Write());
   Write(root / "in/figure.tmd", ReadFileBytes(test::SourcePath("samples/psx_tmd/figure.tmd")));
 
-  const BatchReport glb = Run(root / "in", root / "glb", "glb");
+  const BatchReport glb = RunFolder(root / "in", root / "glb", "glb");
   EXPECT_EQ(Find(glb, "figure.tmd").status, BatchStatus::Converted);
   const BatchFileResult& txtr = Find(glb, "0A1B2C3D.TXTR");
   EXPECT_EQ(txtr.status, BatchStatus::Skipped);
@@ -62,7 +62,7 @@ TEST(PartsInFolderRuns, PartsAreSkippedAndARunToPngConvertsThePicturesAlone) {
   EXPECT_EQ(glb.failed, 0u);
   EXPECT_FALSE(fs::exists(root / "glb/0A1B2C3D.glb"));
 
-  const BatchReport png = Run(root / "in", root / "png", "png");
+  const BatchReport png = RunFolder(root / "in", root / "png", "png");
   EXPECT_EQ(Find(png, "0A1B2C3D.TXTR").status, BatchStatus::Converted);
   EXPECT_EQ(Find(png, "face.png").status, BatchStatus::Converted);
   const BatchFileResult& model = Find(png, "figure.tmd");

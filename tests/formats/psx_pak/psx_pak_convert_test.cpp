@@ -176,7 +176,7 @@ TEST(PsxPakCli, OneSceneVerbsRefuseAPakAndSayWhatToDo) {
   const fs::path pak = root / "FILES.PAK";
   Write(pak, psx_pak::Build(Members()));
   std::string out, err;
-  for (const std::string verb : {"convert " + pak.string() + " " + (root / "x.glb").string(), "sample " + pak.string(),
+  for (const std::string& verb : {"convert " + pak.string() + " " + (root / "x.glb").string(), "sample " + pak.string(),
                                  "preview " + pak.string() + " -o " + (root / "x.html").string()}) {
     EXPECT_EQ(test::RunCli(verb, &out, &err), 1) << verb;
     EXPECT_TRUE(Has(err, pak.string() + ": holds files to convert one by one")) << err;
