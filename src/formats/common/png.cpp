@@ -2,6 +2,7 @@
 // stb_image_write's here, as this file's own (static) functions.
 #include "formats/common/png.hpp"
 
+#include <animkit/core/binary.hpp>
 #include <animkit/core/error.hpp>
 
 #include <algorithm>
@@ -65,8 +66,37 @@ Bytes Encode(const Image& image) {
   return out;
 }
 
-Image Decode(ByteView bytes, const Limits& limits) {
-  if (bytes.size() > size_t{1} << 30) throw Error::AtOffset(0, "a PNG of at most 1 GiB");
+namespace {
+
+// The PNG without its empty IDAT chunks, which carry no pixels: stb_image copies an empty one
+// first of all into a buffer it has not made yet (memcpy from a null pointer, undefined). A
+// chunk longer than the rest of the file is an error here, before stb_image allocates for it.
+ByteView WithoutEmptyImageData(ByteView bytes, Bytes& storage) {
+  constexpr size_t kSignature = 8, kChunkFrame = 12;  // length, type, CRC
+  std::vector<size_t> empty;
+  for (size_t at = kSignature; at + kChunkFrame <= bytes.size();) {
+    const uint64_t length = be::Load32(bytes.data() + at);
+    if (length > bytes.size() - at - kChunkFrame)  // stb_image would allocate for it before it reads
+      throw Error::AtOffset(at, "a PNG chunk of " + std::to_string(length) + " bytes runs past the end of the file (" +
+                                    std::to_string(bytes.size()) + " bytes)");
+    if (length == 0 && std::equal(bytes.begin() + at + 4, bytes.begin() + at + 8, "IDAT")) empty.push_back(at);
+    at += kChunkFrame + size_t(length);
+  }
+  if (empty.empty()) return bytes;
+  storage.assign(bytes.begin(), bytes.begin() + empty.front());
+  for (size_t i = 0; i < empty.size(); ++i) {
+    const size_t next = i + 1 < empty.size() ? empty[i + 1] : bytes.size();
+    storage.insert(storage.end(), bytes.begin() + empty[i] + kChunkFrame, bytes.begin() + next);
+  }
+  return storage;
+}
+
+}  // namespace
+
+Image Decode(ByteView input, const Limits& limits) {
+  if (input.size() > size_t{1} << 30) throw Error::AtOffset(0, "a PNG of at most 1 GiB");
+  Bytes storage;
+  const ByteView bytes = WithoutEmptyImageData(input, storage);
   int w = 0, h = 0, channels = 0;
   if (stbi_info_from_memory(bytes.data(), int(bytes.size()), &w, &h, &channels))  // IHDR's width at 16
     CheckLimit(uint64_t(w) * uint64_t(h) * 4, &Limits::max_buffer_bytes, limits, "the image's RGBA bytes", Place::At(16));

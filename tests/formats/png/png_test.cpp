@@ -38,6 +38,37 @@ TEST(PngImage, PixelsComeBackAndTheFileWritesBack) {
   test::ExpectByteExactRoundTrip(kPngFormat, png);
 }
 
+// An IDAT chunk of no bytes carries no pixels: one before the picture's own (which stb_image
+// would copy from a null pointer) and one after both leave the picture as it was.
+TEST(PngImage, EmptyImageDataChunksAreNoPixels) {
+  const Image img = Checker();
+  const Bytes png = PngOf(img);
+  const Bytes empty_idat = {0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x35, 0xAF, 0x06, 0x1E};  // CRC-32 of "IDAT"
+  const size_t after_ihdr = 8 + 12 + 13;
+  Bytes with_empty(png.begin(), png.begin() + after_ihdr);
+  with_empty.insert(with_empty.end(), empty_idat.begin(), empty_idat.end());
+  with_empty.insert(with_empty.end(), png.begin() + after_ihdr, png.end() - 12);
+  with_empty.insert(with_empty.end(), empty_idat.begin(), empty_idat.end());
+  with_empty.insert(with_empty.end(), png.end() - 12, png.end());
+  const Scene scene = kPngFormat.read(with_empty, {})->Decode({});
+  ASSERT_EQ(scene.textures.size(), 1u);
+  EXPECT_EQ(scene.textures[0].rgba, img.rgba);
+}
+
+// A chunk that claims more bytes than the file holds is refused before anything is made for it.
+TEST(PngImage, AChunkLongerThanTheFileIsAnErrorAtItsOffset) {
+  Bytes png = PngOf(Checker());
+  const size_t idat = 8 + 12 + 13;
+  png[idat] = 0x4C, png[idat + 1] = 0x60, png[idat + 2] = 0x8E, png[idat + 3] = 0x0B;  // 1.28 GB
+  try {
+    (void)kPngFormat.read(png, {});
+    FAIL() << "a chunk past the end read";
+  } catch (const Error& e) {
+    EXPECT_TRUE(test::Has(e.what(), "0x21")) << e.what();
+    EXPECT_TRUE(test::Has(e.what(), "runs past the end of the file")) << e.what();
+  }
+}
+
 TEST(PngImage, DamagedFilesAreErrors) {
   const Bytes png = PngOf(Checker());
   test::ExpectEveryTruncationFails(kPngFormat, png);
