@@ -208,8 +208,7 @@ AncsFile ParseAncs(ByteView data, Game game) {
   ByteReader r(data, Endian::Big);
   AncsFile f;
   f.game = game;
-  f.version = r.U16("the ANCS version");
-  f.set_table_count = r.U16("the character set's table count");
+  fields::ReadAll(r, f, kAncsHeader);
   f.characters.resize(ReadCount(r, 4 + 2 + 1 + 12 + 4 + 12, "characters"));
   for (Character& c : f.characters) c = ReadCharacter(r, game);
   f.animation_set = ReadAnimationSet(r, game);
@@ -238,8 +237,7 @@ AncsFile ParseAncs(ByteView data) {
 
 Bytes SerializeAncs(const AncsFile& f) {
   ByteWriter w(Endian::Big);
-  w.U16(f.version);
-  w.U16(f.set_table_count);
+  fields::WriteAll(w, f, kAncsHeader);
   w.U32(static_cast<uint32_t>(f.characters.size()));
   for (const Character& c : f.characters) WriteCharacter(w, c, f.game);
   WriteAnimationSet(w, f.animation_set, f.game);

@@ -35,6 +35,8 @@ inline constexpr auto kSoundPitch =
                  Field{"pitch_end", &SoundPoiPitch::pitch_end}, Field{"pitch_duration", &SoundPoiPitch::pitch_duration});
 
 // ---- ANCS characters
+inline constexpr auto kAncsHeader =
+    fields::List(Field{"version", &AncsFile::version}, Field{"set_table_count", &AncsFile::set_table_count});
 inline constexpr auto kCharacterIds = fields::List(Field{"model", &CharacterIds::model}, Field{"skin", &CharacterIds::skin},
                                                    Field{"skeleton", &CharacterIds::skeleton});
 inline constexpr auto kPasStateHead =

@@ -394,22 +394,8 @@ Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
     return clip;
   }
   const AnimV2& a = file.v2;
-  CheckLimit(a.bitmap_bits, &Limits::max_frames, settings.limits, "the key bitmap bit count (frames)", Place::At(0x30));
-  CheckedTime(a.duration, "the duration", Place::At(0x10));
-  // Keys x channels: what the unpacking allocates, whatever the bitstream holds.
-  CheckLimit(uint64_t{a.KeyedFrames()} * a.descriptors.size(), &Limits::max_values, settings.limits,
-             "keyed frames x bone channels", Place::At(0x30));
-  clip.frame_rate = RateOf(a.interval);
-  clip.frame_count = a.bitmap_bits;
-  clip.duration = a.duration;
-  clip.loop = a.looping != 0;
+  const std::vector<size_t> key_frames = detail::StartClipV2(a, settings, 0x30, 0x10, clip);
   clip.metadata[metadata_keys::kEvntId] = a.evnt_id;
-  clip.metadata[metadata_keys::kRootBone] = a.root_bone;
-  clip.metadata[metadata_keys::kScratchSize] = a.scratch_size;
-  clip.metadata[metadata_keys::kTranslationMultiplier] = a.translation_multiplier;
-  std::vector<size_t> key_frames;
-  for (size_t f = 0; f < a.bitmap_bits; ++f)
-    if (a.KeyBit(f)) key_frames.push_back(f);
   const auto channels = UnpackV2(a);
   for (size_t i = 0; i < channels.size(); ++i) {
     const DecodedChannel& ch = channels[i];

@@ -264,20 +264,7 @@ void DecodeEchoesV0(const EchoesAnimV0& a, const DecodeSettings& settings, Clip&
 }
 
 void DecodeEchoesV2(const EchoesAnimV2& a, const DecodeSettings& settings, Clip& clip) {
-  CheckLimit(a.bitmap_bits, &Limits::max_frames, settings.limits, "the key bitmap bit count (frames)", Place::At(0x2E));
-  CheckedTime(a.duration, "the duration", Place::At(0x0A));
-  CheckLimit(uint64_t{a.KeyedFrames()} * a.descriptors.size(), &Limits::max_values, settings.limits,
-             "keyed frames x bone channels", Place::At(0x2E));
-  clip.frame_rate = RateOf(a.interval);
-  clip.frame_count = a.bitmap_bits;
-  clip.duration = a.duration;
-  clip.loop = a.looping != 0;
-  clip.metadata[metadata_keys::kRootBone] = a.root_bone;
-  clip.metadata[metadata_keys::kScratchSize] = a.scratch_size;
-  clip.metadata[metadata_keys::kTranslationMultiplier] = a.translation_multiplier;
-  std::vector<size_t> key_frames;
-  for (size_t f = 0; f < a.bitmap_bits; ++f)
-    if (a.KeyBit(f)) key_frames.push_back(f);
+  std::vector<size_t> key_frames = StartClipV2(a, settings, 0x2E, 0x0A, clip);
   std::vector<DecodedChannel> channels = UnpackEchoesV2(a);
   if (key_frames.empty()) {
     // No keyed frame: the initial values are the only pose there is.

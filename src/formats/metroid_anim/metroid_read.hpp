@@ -38,6 +38,30 @@ void KeyTrack(Track<Vec3>& track, const std::vector<size_t>& key_frames, const s
 void KeyTrack(Track<QuatXYZW>& track, const std::vector<size_t>& key_frames, const std::vector<QuatXYZW>& keys,
               double rate);
 
+// What both games' version 2 headers give the clip (frames by the key bitmap, rate, duration,
+// loop, root bone, scratch size, translation multiplier), the frame count and keys x channels
+// checked against the limits at bits_at and the duration at duration_at; returns the keyed frames.
+template <class AnimV2Header>
+std::vector<size_t> StartClipV2(const AnimV2Header& a, const DecodeSettings& settings, size_t bits_at,
+                                size_t duration_at, Clip& clip) {
+  CheckLimit(a.bitmap_bits, &Limits::max_frames, settings.limits, "the key bitmap bit count (frames)", Place::At(bits_at));
+  CheckedTime(a.duration, "the duration", Place::At(duration_at));
+  // Keys x channels: what the unpacking allocates, whatever the bitstream holds.
+  CheckLimit(uint64_t{a.KeyedFrames()} * a.descriptors.size(), &Limits::max_values, settings.limits,
+             "keyed frames x bone channels", Place::At(bits_at));
+  clip.frame_rate = RateOf(a.interval);
+  clip.frame_count = a.bitmap_bits;
+  clip.duration = a.duration;
+  clip.loop = a.looping != 0;
+  clip.metadata[metadata_keys::kRootBone] = a.root_bone;
+  clip.metadata[metadata_keys::kScratchSize] = a.scratch_size;
+  clip.metadata[metadata_keys::kTranslationMultiplier] = a.translation_multiplier;
+  std::vector<size_t> key_frames;
+  for (size_t f = 0; f < a.bitmap_bits; ++f)
+    if (a.KeyBit(f)) key_frames.push_back(f);
+  return key_frames;
+}
+
 // The Echoes parts of ParseAnim, SerializeAnim and DecodeAnim (metroid_anim_echoes.cpp).
 EchoesAnimV0 ParseEchoesV0(ByteReader& r);
 EchoesAnimV2 ParseEchoesV2(ByteReader& r);
