@@ -227,6 +227,7 @@ Value FormatsValue() {
     d["up_axis"] = f->up_axis;
     d["multi_clip"] = f->multi_clip;
     d["archive_of_files"] = f->archive_of_files;
+    d["scenes_of_members"] = f->scenes_of_members;
     d["part_of"] = std::string(f->part_of);
     d["picture"] = f->picture;
     d["animation_extensions"] = Strings(f->animation_extensions);

@@ -57,7 +57,7 @@ class ConvertAction final : public FolderAction {
     request.output_format = target_.format ? std::string(target_.format->id) : std::string();
     request.skeleton = file.Skeleton();
     request.clip = job_.clip;
-    request.options = job_.options;
+    request.options = file.options;
     request.input_bytes = file.bytes;
     request.run_tag = file.run_tag;
     const ConvertResult c = Convert(request);

@@ -190,9 +190,13 @@ class FolderRunState {
 
  private:
   // Where a file that is an archive's member is (archives_[archive], its member).
+  // A scene entry (scene set): one of the archive's scenes (Document::Scenes), read from the
+  // archive's own file.
   struct MemberSource {
     size_t archive = 0, member = 0;
     std::string error;  // a member whose name is no plain path: the file fails with this
+    std::string scene;  // the scene's name, for a scene entry
+    std::string skip;   // why the member is left out (read with the archive's scenes)
   };
   // Adds the files of an archive of files under prefix ("" for the input itself) to walked.
   void AddMembers(LoadedFile loaded, const std::string& prefix,
@@ -289,10 +293,19 @@ void FolderRunState::AddMembers(LoadedFile loaded, const std::string& prefix,
                                 std::vector<std::pair<std::string, std::optional<MemberSource>>>& walked) {
   const size_t archive = archives_.size();
   const std::vector<ArchiveMember> members = loaded.document->Members();
-  archives_.push_back(std::move(loaded));
+  // An archive that holds scenes (a PAK's characters) gives one file per scene; the members
+  // they are read from are left to them.
   std::set<std::string> seen;
+  for (const std::string& scene : loaded.document->Scenes())
+    if (seen.insert(scene).second) walked.emplace_back(prefix + scene, MemberSource{archive, 0, {}, scene, {}});
+  std::vector<char> scene_member(members.size(), 0);
+  for (size_t m : loaded.document->SceneMembers())
+    if (m < members.size()) scene_member[m] = 1;
+  const std::string archive_name = TextOf(PathOf(loaded.path).filename());
+  archives_.push_back(std::move(loaded));
   for (size_t m = 0; m < members.size(); ++m) {
-    MemberSource source{archive, m, {}};
+    MemberSource source{archive, m, {}, {}, {}};
+    if (scene_member[m]) source.skip = "read with the scenes of " + archive_name + " (its characters)";
     std::string rel;
     try {
       for (const std::string& part : MemberPathParts(members[m])) rel += (rel.empty() ? "" : "/") + part;
@@ -331,7 +344,7 @@ void FolderRunState::Walk(const FolderOutputNaming& naming) {
   }
   std::stable_sort(walked.begin(), walked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [rel, source] : walked) {
-    if (source) member_files_[TextOf(in_root_ / PathOf(rel))] = files_.size();
+    if (source && source->scene.empty()) member_files_[TextOf(in_root_ / PathOf(rel))] = files_.size();
     files_.push_back(rel);
     sources_.push_back(std::move(source));
   }
@@ -399,17 +412,26 @@ BatchFileResult FolderRunState::ProcessFile(size_t i) const {
   const std::string in_path = TextOf(in_root_ / PathOf(files_[i]));
   try {
     std::error_code ec;
-    const std::optional<Bytes> member = MemberBytes(i);
-    const uintmax_t size = member ? member->size() : fs::file_size(PathOf(in_path), ec);
+    const MemberSource* source = sources_[i] ? &*sources_[i] : nullptr;
+    const bool scene = source && !source->scene.empty();
+    if (source && !source->skip.empty()) {
+      r.reason = source->skip;
+      r.seconds = SecondsSince(start);
+      return r;
+    }
+    // A scene entry reads its archive's file, the scene chosen through the options.
+    const std::string read_path = scene ? archives_[source->archive].path : in_path;
+    const std::optional<Bytes> member = scene ? std::nullopt : MemberBytes(i);
+    const uintmax_t size = member ? member->size() : fs::file_size(PathOf(read_path), ec);
     if (ec) throw Error::General("cannot read: " + ec.message()).InFile(in_path);
     r.bytes_in = static_cast<size_t>(size);
     if (size > job_.max_file_size) {
       r.reason = "larger than the " + std::to_string(job_.max_file_size >> 20) + " MiB limit";
     } else {
       std::optional<MappedFile> mapped;  // paged in as the reader goes, shared with the page cache
-      if (!member) mapped.emplace(in_path);
+      if (!member) mapped.emplace(read_path);
       const ByteView bytes = member ? ByteView(*member) : mapped->bytes();
-      const Detection d = Detect(bytes, in_path);
+      const Detection d = Detect(bytes, read_path);
       if (!d.format) {
         r.reason = "no format recognises the contents";
       } else {
@@ -427,15 +449,17 @@ BatchFileResult FolderRunState::ProcessFile(size_t i) const {
           FolderFile file(*this);
           file.index = i;
           file.path = files_[i];
-          file.input = in_path;
+          file.input = read_path;
           file.bytes = bytes;
+          file.options = job_.options;
+          if (scene) file.options.SetScene(source->scene);
           file.format = d.format;
           file.output = outputs_[i];
           file.output_path = TextOf(out_root_ / PathOf(outputs_[i]));
           if (inputs_.count(TextOf(fs::weakly_canonical(PathOf(file.output_path), ec)))) {
             throw Error::General("the output " + file.output_path + " would overwrite an input file").InFile(in_path);
           }
-          PairSkeleton(i, file, r);
+          if (!scene) PairSkeleton(i, file, r);  // a scene brings its skeleton
           file.run_tag = run_tag_;
           job_.action->Process(file, r);
           r.status = BatchStatus::Converted;

@@ -77,7 +77,7 @@ LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view fo
 }
 
 void RequireOneScene(const LoadedFile& loaded) {
-  if (!loaded.format->archive_of_files) return;
+  if (!loaded.format->archive_of_files || !loaded.document->Scenes().empty()) return;
   throw Error::General("holds files to convert one by one, not one scene: convert it into a folder (convert " +
                        TextOf(PathOf(loaded.path).filename()) + " OUT/), or extract a member (animkit archive extract)")
       .InFile(loaded.path);

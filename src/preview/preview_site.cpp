@@ -88,8 +88,8 @@ class PageAction final : public FolderAction {
 
   void Process(const FolderFile& file, BatchFileResult& result) override {
     PreviewSiteEntry& entry = entries_[file.index];
-    const LoadedFile loaded = LoadBytes(file.bytes, file.input, file.format->id, request_.options);
-    PreviewRequest page_request{file.Skeleton(), "", request_.options, AssetsUrl(file.output_path)};
+    const LoadedFile loaded = LoadBytes(file.bytes, file.input, file.format->id, file.options);
+    PreviewRequest page_request{file.Skeleton(), "", file.options, AssetsUrl(file.output_path)};
     if (!file.skeleton_path.empty()) {
       entry.skeleton = TextOf(PathOf(file.skeleton_path).lexically_relative(PathOf(request_.input_dir)));
     }

@@ -37,9 +37,11 @@ def find(format_id):
 
 def import_extensions():
     """Every extension a format reads as one scene, in table order: an archive of files
-    (a Vib-Ribbon PAK) holds files to convert one by one, and a part (a model's textures
-    or skin) comes in with its model, so both are left out."""
-    return tuple(_unique(e for f in FORMATS if not f.get("archive_of_files") and not f.get("part_of")
+    (a Vib-Ribbon PAK) holds files to convert one by one unless it holds scenes made of its
+    members (a Metroid PAK's characters), and a part (a model's textures or skin) comes in
+    with its model, so both are left out."""
+    return tuple(_unique(e for f in FORMATS
+                         if (not f.get("archive_of_files") or f.get("scenes_of_members")) and not f.get("part_of")
                          for e in f["extensions"]))
 
 

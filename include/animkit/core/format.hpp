@@ -47,11 +47,16 @@ class Options {
   // front end does.
   KeyUse key_use() const { return key_use_; }
   void SetKeyUse(KeyUse use) { key_use_ = use; }
+  // Which of a document's scenes (Document::Scenes) to decode: "" for the one its format's
+  // options name, else its first. Kept apart from values(): a folder run sets it per scene.
+  const std::string& scene() const { return scene_; }
+  void SetScene(std::string name) { scene_ = std::move(name); }
 
  private:
   std::map<std::string, std::string> values_;
   Limits limits_;
   KeyUse key_use_ = KeyUse::Exact;
+  std::string scene_;
 };
 
 // What a reader gets besides the bytes.
@@ -148,6 +153,13 @@ class Document {
   virtual Value InfoSummary() const { return Value(); }
   // The common model: skeleton and/or clips.
   virtual Scene Decode(const DecodeContext& context) const = 0;
+  // The scenes the file holds, by name, when it holds several (a Metroid character set's
+  // characters, a PAK's): Decode decodes the one Options::scene() names. A folder run writes
+  // one output per scene. Empty (the default): the file is one scene.
+  virtual std::vector<std::string> Scenes() const { return {}; }
+  // Of an archive's members (Members), the indices of those its scenes are read from (a
+  // character's skeleton, animations, events): a folder run leaves them to the scenes.
+  virtual std::vector<size_t> SceneMembers() const { return {}; }
   // The file's own version in decimal (SourceInfo::version), "" when the format has none.
   virtual std::string Version() const { return {}; }
   // What the reader accepted that the format's rules forbid (read as the game reads it),
@@ -253,6 +265,9 @@ struct FormatDescriptor {
   // folder run walks their members (Document::Members) as the files of a folder named after
   // the archive, and `convert ARCHIVE OUTDIR/` converts them as it converts a folder.
   bool archive_of_files = false;
+  // Whether such an archive may also hold scenes made of its members (a Metroid PAK's
+  // characters: Document::Scenes): it is then read as a scene too (convert, the Blender import).
+  bool scenes_of_members = false;
   // What this format's files are parts of, when they are parts of another format's files (a
   // model's textures or skin: "textures of the Metroid models (.cmdl) beside them"); empty
   // for a file that is a whole. A folder run leaves the parts out, saying so, and the Blender

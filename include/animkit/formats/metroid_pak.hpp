@@ -103,8 +103,9 @@ struct BuildMember {
 Bytes Build(const std::vector<BuildMember>& members);
 
 namespace metadata_keys {
-inline constexpr char kMemberCount[] = "pak_member_count";  // the scene of a PAK is empty: its count
-inline constexpr std::array kScene{kSourceFormatKey, kMemberCount};
+inline constexpr char kMemberCount[] = "pak_member_count";  // the PAK's resource count
+inline constexpr char kCharacterSet[] = "pak_character_set";  // the ANCS member a character comes from
+inline constexpr std::array kScene{kSourceFormatKey, kMemberCount, kCharacterSet};
 }  // namespace metadata_keys
 
 }  // namespace animkit::metroid_pak

@@ -128,9 +128,10 @@ class FolderFile {
 
   size_t index = 0;           // in the walk's sorted order (the files FolderAction::Start got)
   std::string path;           // relative to the input folder, '/'-separated
-  std::string input;          // the file's path: the input folder joined with path
+  std::string input;          // the file's path: the input folder joined with path (a scene's: its archive's)
   ByteView bytes;             // its contents, mapped (valid for the call)
   const FormatDescriptor* format = nullptr;  // the detected format
+  Options options;            // the job's, with the scene to decode (Options::scene) for an archive's scene
   std::string output;         // relative output path, named by the job
   std::string output_path;    // the output folder joined with output; never an input
   std::string skeleton_path;  // the skeleton file it decodes against, "" for none (or a scene given without one)

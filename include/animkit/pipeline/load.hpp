@@ -27,7 +27,8 @@ LoadedFile LoadBytes(ByteView data, const std::string& path, std::string_view fo
 
 // For the verbs that need one scene (convert to another format, sample, import, a preview
 // page): an archive of files (FormatDescriptor::archive_of_files) holds files, not a scene,
-// so it is an error saying what to do instead (convert it into a folder, or extract).
+// so it is an error saying what to do instead (convert it into a folder, or extract), unless
+// it holds scenes made of its members (Document::Scenes: a Metroid PAK's characters).
 void RequireOneScene(const LoadedFile& loaded);
 
 // Decodes a loaded file and checks the scene against context.options.limits()

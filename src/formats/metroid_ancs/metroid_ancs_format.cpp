@@ -82,12 +82,20 @@ class AncsDocument final : public FileDocument<AncsFile, kMetroidAncsFormat, Ser
 
   Scene Decode(const DecodeContext& context) const override {
     std::vector<std::string> warnings;
-    const Character& c = ChooseCharacter(file_, kCharacterOption.Get(context.options, std::string()), warnings);
+    const std::string& chosen = context.options.scene();
+    const Character& c =
+        ChooseCharacter(file_, chosen.empty() ? kCharacterOption.Get(context.options, std::string()) : chosen, warnings);
     SideReader read = [this](const std::string& name) { return Side(name); };
     Scene scene = AssembleCharacter(file_, c, read, context.options, warnings);
     std::lock_guard lock(mutex_);
     decode_warnings_ = std::move(warnings);
     return scene;
+  }
+
+  std::vector<std::string> Scenes() const override {
+    std::vector<std::string> names;
+    for (const Character& c : file_.characters) names.push_back(c.name);
+    return names;
   }
 
   std::vector<std::string> Warnings() const override {

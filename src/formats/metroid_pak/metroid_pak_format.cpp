@@ -1,9 +1,13 @@
 // Registry entry and document for the Metroid Prime 1/2 PAK archive: its resources, each a member.
 #include <animkit/formats/metroid_pak.hpp>
 
+#include <animkit/formats/registry.hpp>
+
 #include "formats/common/document.hpp"
+#include "formats/common/options.hpp"
 #include "metroid_pak_fields.hpp"
 
+#include <mutex>
 #include <unordered_map>
 
 namespace animkit {
@@ -22,9 +26,50 @@ const char* PackingText(Packing p) {
   return p == Packing::Raw ? "raw" : p == Packing::Zlib ? "zlib" : "segments";
 }
 
+const WordOption kCharacterOption{
+    {.name = "character",
+     .help = "Metroid PAK: the character to decode, by the name its ANCS gives it (default: the first; "
+             "`MEMBER/NAME` when two character sets name one alike)"}};
+
+bool IsType(const Resource& e, const char (&type)[5]) { return std::equal(e.type.begin(), e.type.end(), type); }
+
+// A character set member (ANCS) read by its own format, its side files this PAK's members.
+struct CharacterSet {
+  size_t member = 0;
+  std::unique_ptr<Document> document;
+  std::vector<std::string> characters;
+};
+
 class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize> {
  public:
-  PakDocument(File file, const ReadContext& context) : FileDocument(std::move(file)), limits_(context.options.limits()) {}
+  PakDocument(File file, const ReadContext& context)
+      : FileDocument(std::move(file)), limits_(context.options.limits()), options_(context.options), path_(context.path) {}
+
+  // Every character of every ANCS member, by name; a name two sets give is `MEMBER/NAME`.
+  std::vector<std::string> Scenes() const override {
+    std::vector<std::string> out;
+    for (const Character& c : Characters()) out.push_back(c.scene);
+    return out;
+  }
+
+  // The members characters are read from: the character sets, skeletons, skins, animations
+  // and events, and the models the characters name.
+  std::vector<size_t> SceneMembers() const override {
+    if (Sets().empty()) return {};
+    std::vector<uint32_t> models;
+    for (const CharacterSet& set : Sets()) {
+      for (const Value& c : set.document->Info()["characters"])
+        if (c.contains("model") && c["model"].is_number()) models.push_back(c["model"].get<uint32_t>());
+    }
+    std::vector<size_t> out;
+    for (size_t i = 0; i < file_.resources.size(); ++i) {
+      const Resource& e = file_.resources[i];
+      const bool model = IsType(e, "CMDL") && std::find(models.begin(), models.end(), e.id) != models.end();
+      if (model || IsType(e, "ANCS") || IsType(e, "CINF") || IsType(e, "ANIM") || IsType(e, "CSKR") || IsType(e, "EVNT"))
+        out.push_back(i);
+    }
+    return out;
+  }
 
   std::vector<ArchiveMember> Members() const override {
     // The names of each (type, id), found once: a PAK may name thousands of its resources.
@@ -47,8 +92,18 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
 
   std::vector<std::string> Warnings() const override {
     std::vector<std::string> out = file_.warnings;
-    out.push_back("a PAK decodes to an empty scene: convert it into a folder (convert FILE.PAK OUT/) for its members");
+    if (Sets().empty())
+      out.push_back("a PAK without characters (ANCS) decodes to an empty scene: convert it into a folder (convert "
+                    "FILE.PAK OUT/) for its members");
+    std::lock_guard lock(mutex_);
+    out.insert(out.end(), decode_warnings_.begin(), decode_warnings_.end());
     return out;
+  }
+
+  // A character set that does not read: its characters are missing, the rest reads.
+  std::vector<std::string> Damaged() const override {
+    Sets();
+    return set_damage_;
   }
 
   Value Info() const override {
@@ -67,6 +122,7 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
                          {"unpacked_size", UnpackedSize(file_, i)}});
     }
     info["resources"] = std::move(entries);
+    info["characters"] = CharactersValue();
     return info;
   }
 
@@ -76,19 +132,129 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
     info["resource_count"] = file_.resource_count;
     info["names"] = {{"offset", kHeaderSize}, {"count", file_.names.size()}};
     info["resources"] = {{"offset", file_.resource_count_at + kCountSize}, {"count", file_.resources.size()}};
+    info["characters"] = CharactersValue();
     return info;
   }
 
-  Scene Decode(const DecodeContext&) const override {
+  // The character Options::scene() or --character names (default: the first), assembled by
+  // its ANCS from this PAK's members; no character set: an empty scene.
+  Scene Decode(const DecodeContext& context) const override {
     Scene scene;
-    scene.metadata = Value::object();
+    std::vector<std::string> warnings;
+    if (const std::vector<Character>& all = Characters(); !all.empty()) {
+      const std::string& chosen = context.options.scene();
+      const std::string wanted = chosen.empty() ? kCharacterOption.Get(context.options, std::string()) : chosen;
+      const Character& c = Choose(all, wanted, warnings);
+      DecodeContext one = context;
+      one.options.SetScene(c.name);
+      const CharacterSet& set = Sets()[c.set];
+      scene = set.document->Decode(one);
+      const std::string label = MemberName(file_.resources[set.member]) + ": ";
+      for (const std::string& w : set.document->Warnings()) warnings.push_back(label + w);
+      scene.metadata[metadata_keys::kCharacterSet] = MemberName(file_.resources[set.member]);
+    }
+    if (!scene.metadata.is_object()) scene.metadata = Value::object();
     scene.metadata[kSourceFormatKey] = "metroid-pak";
     scene.metadata[metadata_keys::kMemberCount] = file_.resources.size();
+    std::lock_guard lock(mutex_);
+    decode_warnings_ = std::move(warnings);
     return scene;
   }
 
  private:
+  struct Character {
+    size_t set = 0;
+    std::string name, scene;  // as the ANCS names it; as Scenes() lists it
+  };
+
+  // The ANCS members, read on first use (listing a PAK reads none).
+  const std::vector<CharacterSet>& Sets() const {
+    std::call_once(sets_once_, [this] { ReadSets(); });
+    return sets_;
+  }
+
+  void ReadSets() const {
+    const FormatDescriptor* ancs = FindFormat("metroid-ancs");
+    for (size_t i = 0; i < file_.resources.size() && ancs && ancs->read; ++i) {
+      if (!IsType(file_.resources[i], "ANCS")) continue;
+      const std::string name = MemberName(file_.resources[i]);
+      try {
+        const Bytes bytes = Unpack(file_, i, limits_);
+        const ReadContext rc{options_, path_ + ":" + name, [this](std::string_view n) { return Neighbour(n); }, nullptr};
+        CharacterSet set{i, ancs->read(bytes, rc), {}};
+        set.characters = set.document->Scenes();
+        sets_.push_back(std::move(set));
+      } catch (const Error& e) {
+        set_damage_.push_back(name + " (entry " + std::to_string(i) + "): " + e.what());
+      }
+    }
+    for (size_t s = 0; s < sets_.size(); ++s)
+      for (const std::string& n : sets_[s].characters) characters_.push_back({s, n, n});
+    for (Character& c : characters_) {
+      const auto same = [&](const Character& o) { return o.name == c.name; };
+      if (std::count_if(characters_.begin(), characters_.end(), same) > 1)
+        c.scene = MemberName(file_.resources[sets_[c.set].member]) + "/" + c.name;
+    }
+  }
+
+  const std::vector<Character>& Characters() const {
+    Sets();
+    return characters_;
+  }
+
+  const Character& Choose(const std::vector<Character>& all, const std::string& wanted,
+                          std::vector<std::string>& warnings) const {
+    std::string names;
+    for (const Character& c : all) names += (names.empty() ? "'" : ", '") + c.scene + "'";
+    if (wanted.empty()) {
+      if (all.size() > 1)
+        warnings.push_back("the first of " + std::to_string(all.size()) + " characters is decoded (" + names +
+                           "; --character chooses)");
+      return all.front();
+    }
+    for (const Character& c : all)
+      if (c.scene == wanted || c.name == wanted) return c;
+    throw Error::General("no character '" + wanted + "' in the PAK (it holds " + names + ")");
+  }
+
+  // A member by its "<ID>.<TYPE>" name (the first of a repeated id), unpacked; none when
+  // absent or when it does not unpack (the character set then says what is missing).
+  std::optional<Bytes> Neighbour(std::string_view name) const {
+    for (size_t i = 0; i < file_.resources.size(); ++i) {
+      if (MemberName(file_.resources[i]) != name) continue;
+      try {
+        return Unpack(file_, i, limits_);
+      } catch (const Error& e) {
+        std::lock_guard lock(mutex_);
+        decode_warnings_.push_back(std::string(name) + ": " + e.what());
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The characters as `info` lists them: each set's, with the set's member.
+  Value CharactersValue() const {
+    Value out = Value::array();
+    for (const CharacterSet& set : Sets()) {
+      Value summary = set.document->InfoSummary();
+      for (Value c : summary["characters"]) {
+        c["ancs_member"] = MemberName(file_.resources[set.member]);
+        out.push_back(std::move(c));
+      }
+    }
+    return out;
+  }
+
   Limits limits_;
+  Options options_;
+  std::string path_;
+  mutable std::once_flag sets_once_;
+  mutable std::vector<CharacterSet> sets_;
+  mutable std::vector<Character> characters_;
+  mutable std::vector<std::string> set_damage_;
+  mutable std::mutex mutex_;
+  mutable std::vector<std::string> decode_warnings_;  // what the last Decode chose or missed
 };
 
 // The version word, then a named table and a resource table that fit in the file, and the first
@@ -131,6 +297,6 @@ std::unique_ptr<Document> Read(ByteView data, const ReadContext& context) {
 const FormatDescriptor kMetroidPakFormat{
     .id = "metroid-pak", .description = "Metroid Prime 1/2 PAK archive (GameCube: resources by id and type, zlib or LZO)",
     .extensions = {".pak"}, .companions = {}, .probe = metroid_pak::Probe, .read = metroid_pak::Read, .encode = nullptr,
-    .options = {}, .archive_of_files = true};
+    .options = {metroid_pak::kCharacterOption.spec()}, .archive_of_files = true, .scenes_of_members = true};
 
 }  // namespace animkit
