@@ -1,6 +1,8 @@
 #include <animkit/core/model.hpp>
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 
 namespace animkit {
 
@@ -25,6 +27,37 @@ int Skeleton::Find(std::string_view name) const {
   for (size_t i = 0; i < joints.size(); ++i)
     if (joints[i].name == name) return static_cast<int>(i);
   return -1;
+}
+
+namespace {
+
+bool Close(float a, float b) { return std::fabs(a - b) <= 1e-5f * std::max(1.0f, std::fabs(a)); }
+bool Close(const Vec3& a, const Vec3& b) { return Close(a.x, b.x) && Close(a.y, b.y) && Close(a.z, b.z); }
+bool Close(const QuatXYZW& a, const QuatXYZW& b) {
+  const bool same = Close(a.x, b.x) && Close(a.y, b.y) && Close(a.z, b.z) && Close(a.w, b.w);
+  return same || (Close(a.x, -b.x) && Close(a.y, -b.y) && Close(a.z, -b.z) && Close(a.w, -b.w));
+}
+template <class T>
+bool SameTrack(const Track<T>& a, const Track<T>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::fabs(a.times[i] - b.times[i]) > 1e-6 || !Close(a.values[i], b.values[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+bool SameKeys(const Clip& a, const Clip& b) {
+  if (a.frame_count != b.frame_count || a.loop != b.loop || a.tracks.size() != b.tracks.size() ||
+      std::fabs(a.frame_rate - b.frame_rate) > 1e-6)
+    return false;
+  for (const JointTrack& t : a.tracks) {
+    const JointTrack* u = b.FindTrack(t.joint);
+    if (!u || !SameTrack(t.translation, u->translation) || !SameTrack(t.rotation, u->rotation) ||
+        !SameTrack(t.scale, u->scale))
+      return false;
+  }
+  return true;
 }
 
 const JointTrack* Clip::FindTrack(std::string_view joint) const {

@@ -115,6 +115,11 @@ struct Clip {
   void SetFrames(size_t count, double rate);
 };
 
+// Whether two clips have the same timing and keys, joint by joint (values within 1e-5 of
+// each other, relatively; a quaternion and its negation alike): an input clip equal to the
+// template's own is unedited, and a writer into the template keeps its bytes.
+bool SameKeys(const Clip& a, const Clip& b);
+
 // Geometry of a scene. Rigid (joint >= 0): it moves with that joint and its vertices are in
 // the joint's space. Skinned (`joints` and `weights` set, joint = -1): its vertices are in
 // model space at the bind pose, the skeleton's rest pose (Mat4 of each joint's rest model

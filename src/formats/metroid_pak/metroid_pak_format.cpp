@@ -1,6 +1,7 @@
 // Registry entry and document for the Metroid Prime 1/2 PAK archive: its resources, each a member.
 #include <animkit/formats/metroid_pak.hpp>
 
+#include <animkit/formats/metroid_ancs.hpp>
 #include <animkit/formats/registry.hpp>
 
 #include "formats/common/document.hpp"
@@ -161,7 +162,68 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
     return scene;
   }
 
+  // The PAK with the character's animations written from scene's clips of the same names:
+  // each edited clip through the metroid-anim writer into its ANIM member (that member the
+  // template: its version and layout), repacked as stored; an unedited clip keeps its member's
+  // bytes, and every other member stays.
+  Bytes WithCharacterClips(const Scene& scene, EncodeContext& context) const {
+    const FormatDescriptor* anim = FindFormat("metroid-anim");
+    if (Characters().empty()) throw Error::General("the template PAK holds no character (ANCS) to write into");
+    if (!anim || !anim->encode || !anim->read) throw Error::General("no metroid-anim writer in this build");
+    const Scene character = Decode(DecodeContext{nullptr, context.options});
+    File out = file_;
+    size_t replaced = 0;
+    for (const Clip& clip : scene.clips) {
+      const Clip* own = nullptr;
+      for (const Clip& c : character.clips) own = !own && c.name == clip.name ? &c : own;
+      if (!own || !own->metadata.contains(metroid_ancs::metadata_keys::kAnimMember)) {
+        context.warnings.push_back("clip '" + clip.name + "': no animation of the character has this name, left out");
+        continue;
+      }
+      const Clip* exported = context.template_as_input ? FindClip(*context.template_as_input, clip.name) : nullptr;
+      if (SameKeys(clip, exported ? *exported : *own)) continue;  // unedited: its member's bytes stay
+      const std::string member = own->metadata[metroid_ancs::metadata_keys::kAnimMember].get<std::string>();
+      const std::optional<size_t> index = IndexOf(out, member);
+      if (!index) throw Error::General("the character's " + member + " is no member of the PAK");
+      out = Parse(Replace(out, *index, EncodeClip(*anim, clip, character, member, Unpack(out, *index, limits_), context)));
+      ++replaced;
+    }
+    context.report["anim_members_replaced"] = replaced;
+    return Serialize(out);
+  }
+
  private:
+  static const Clip* FindClip(const Scene& scene, const std::string& name) {
+    for (const Clip& c : scene.clips)
+      if (c.name == name) return &c;
+    return nullptr;
+  }
+
+  static std::optional<size_t> IndexOf(const File& f, const std::string& member) {
+    for (size_t i = 0; i < f.resources.size(); ++i)
+      if (MemberName(f.resources[i]) == member) return i;
+    return std::nullopt;
+  }
+
+  // One clip as the ANIM writer writes it over the character's skeleton, with the member it
+  // replaces as its template.
+  Bytes EncodeClip(const FormatDescriptor& anim, const Clip& clip, const Scene& character, const std::string& member,
+                   const Bytes& old, EncodeContext& context) const {
+    const std::string label = path_ + ":" + member;
+    const std::unique_ptr<Document> old_doc = anim.read(old, ReadContext{options_, label, {}, nullptr});
+    EncodeTemplate templ{label, old, old_doc.get()};
+    EncodeContext c;
+    c.options = context.options;
+    if (!c.options.Has("anim-version")) c.options.Set("anim-version", old_doc->Version());
+    c.reference = &character;
+    c.templ = &templ;
+    Scene one;
+    one.clips.push_back(clip);
+    Bytes bytes = anim.encode(one, c)->Write();
+    for (std::string& w : c.warnings) context.warnings.push_back(member + ": " + w);
+    return bytes;
+  }
+
   struct Character {
     size_t set = 0;
     std::string name, scene;  // as the ANCS names it; as Scenes() lists it
@@ -291,12 +353,22 @@ std::unique_ptr<Document> Read(ByteView data, const ReadContext& context) {
   return std::make_unique<PakDocument>(Parse(data, data.size() >= kKeepSharedFrom ? context.bytes_owner : nullptr), context);
 }
 
+// A PAK is written into its original (--template): the character's edited animations replace
+// their ANIM members.
+std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
+  const auto* templ = context.templ ? dynamic_cast<const PakDocument*>(context.templ->document) : nullptr;
+  if (!templ) throw Error::General("a Metroid PAK is written into its original: give --template original.pak");
+  return std::make_unique<PakDocument>(Parse(templ->WithCharacterClips(scene, context)), ReadContext{context.options, context.templ->path, {}, nullptr});
+}
+
 }  // namespace
 }  // namespace metroid_pak
 
 const FormatDescriptor kMetroidPakFormat{
     .id = "metroid-pak", .description = "Metroid Prime 1/2 PAK archive (GameCube: resources by id and type, zlib or LZO)",
-    .extensions = {".pak"}, .companions = {}, .probe = metroid_pak::Probe, .read = metroid_pak::Read, .encode = nullptr,
-    .options = {metroid_pak::kCharacterOption.spec()}, .archive_of_files = true, .scenes_of_members = true};
+    .extensions = {".pak"}, .companions = {}, .probe = metroid_pak::Probe, .read = metroid_pak::Read, .encode = metroid_pak::Encode,
+    .options = {metroid_pak::kCharacterOption.spec()}, .multi_clip = true, .animation_extensions = {".pak"},
+    .archive_of_files = true,
+    .scenes_of_members = true};
 
 }  // namespace animkit

@@ -8,6 +8,7 @@
 #include "formats/metroid_ancs/ancs_bytes.hpp"
 #include "support/test_support.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -98,6 +99,44 @@ TEST(MetroidPakCharacter, ADamagedCharacterSetIsToldAndTheRestReads) {
 TEST(MetroidPakCharacter, Mp2SegmentsReadAlike) {
   const LoadedFile pak = Loaded(CharacterPak(false, Packing::Segments));
   EXPECT_EQ(DecodeDocument(pak, DecodeContext{}).clips.size(), 2u);
+}
+
+TEST(MetroidPakCharacter, AnEditedAnimationIsWrittenIntoItsAnimMemberAndTheRestStays) {
+  const Bytes original = CharacterPak();
+  const LoadedFile pak = Loaded(original);
+  Scene scene = DecodeDocument(pak, DecodeContext{});
+  ASSERT_EQ(scene.clips.size(), 2u);
+  Clip& idle = scene.clips[0];
+  ASSERT_EQ(idle.tracks.size(), 1u);
+  const float half = std::sqrt(0.5f);
+  for (QuatXYZW& q : idle.tracks[0].rotation.values) q = {0, 0, half, half};  // 90 degrees about z
+  EncodeTemplate templ{"Metroid1.pak", original, pak.document.get()};
+  EncodeContext context;
+  context.templ = &templ;
+  const Bytes written = pak.format->encode(scene, context)->Write();
+  EXPECT_EQ(context.report["anim_members_replaced"], 1u);
+  const LoadedFile back = Loaded(written);
+  const std::vector<ArchiveMember> members = back.document->Members();
+  ASSERT_EQ(members.size(), pak.document->Members().size());
+  for (size_t i = 0; i < members.size(); ++i) {
+    EXPECT_EQ(members[i].name, pak.document->Members()[i].name);  // the table order kept
+    if (members[i].name != "00000100.ANIM") {
+      EXPECT_EQ(back.document->MemberBytes(i), pak.document->MemberBytes(i)) << members[i].name;
+    }
+  }
+  const Scene again = DecodeDocument(back, DecodeContext{});
+  const QuatXYZW q = again.clips[0].tracks[0].rotation.values.front();
+  EXPECT_NEAR(q.z, half, 1e-3);
+  EXPECT_NEAR(q.w, half, 1e-3);
+  EXPECT_EQ(again.clips[1].tracks.size(), scene.clips[1].tracks.size());
+  // Nothing edited: the template's bytes.
+  const Scene unedited = DecodeDocument(pak, DecodeContext{});
+  EncodeContext same;
+  same.templ = &templ;
+  EXPECT_EQ(pak.format->encode(unedited, same)->Write(), original);
+  // No template: an error saying what to give.
+  EncodeContext none;
+  EXPECT_TRUE(test::Has(test::ErrorOf([&] { pak.format->encode(scene, none); }), "--template"));
 }
 
 void Put(const std::filesystem::path& path, const Bytes& bytes) {

@@ -178,33 +178,6 @@ std::unique_ptr<Document> Read(ByteView data, const ReadContext&) { return std::
 
 // ---------------------------------------------------------------- encoding
 
-bool Close(float a, float b) { return std::fabs(a - b) <= 1e-5f * std::max(1.0f, std::fabs(a)); }
-bool Close(const Vec3& a, const Vec3& b) { return Close(a.x, b.x) && Close(a.y, b.y) && Close(a.z, b.z); }
-bool Close(const QuatXYZW& a, const QuatXYZW& b) {
-  const bool same = Close(a.x, b.x) && Close(a.y, b.y) && Close(a.z, b.z) && Close(a.w, b.w);
-  return same || (Close(a.x, -b.x) && Close(a.y, -b.y) && Close(a.z, -b.z) && Close(a.w, -b.w));
-}
-template <class T>
-bool SameTrack(const Track<T>& a, const Track<T>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::fabs(a.times[i] - b.times[i]) > 1e-6 || !Close(a.values[i], b.values[i])) return false;
-  return true;
-}
-// Whether an input clip is the template's own (unedited): same timing and keys.
-bool SameClip(const Clip& a, const Clip& b) {
-  if (a.frame_count != b.frame_count || a.loop != b.loop || a.tracks.size() != b.tracks.size() ||
-      std::fabs(a.frame_rate - b.frame_rate) > 1e-6)
-    return false;
-  for (const JointTrack& t : a.tracks) {
-    const JointTrack* u = b.FindTrack(t.joint);
-    if (!u || !SameTrack(t.translation, u->translation) || !SameTrack(t.rotation, u->rotation) ||
-        !SameTrack(t.scale, u->scale))
-      return false;
-  }
-  return true;
-}
-
 const Clip* Named(const std::vector<Clip>& clips, const std::string& name) {
   for (const Clip& c : clips)
     if (c.name == name) return &c;
@@ -307,7 +280,7 @@ File WithClips(const File& f, const Scene& scene, EncodeContext& context, const 
       continue;
     }
     map[i] = uint32_t(clips.size());
-    const bool edited = slots[i] != &old[i] && !SameClip(*slots[i], *reference(i));
+    const bool edited = slots[i] != &old[i] && !SameKeys(*slots[i], *reference(i));
     changed = changed || edited;
     clips.push_back(edited ? *slots[i] : old[i]);
     clips.back().name = old[i].name;
