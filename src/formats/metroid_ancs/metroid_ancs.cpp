@@ -24,7 +24,7 @@ PasDatabase ReadPas(ByteReader& r) {
   PasDatabase p;
   r.Magic(kPasMagic);
   const size_t n = ReadCount(r, fields::Size(kPasStateHead), "PAS states");
-  p.default_state = r.U32("the default PAS state");
+  fields::ReadAll(r, p, kPasDefault);
   p.states.resize(n);
   for (PasState& s : p.states) {
     fields::ReadAll(r, s.head, kPasStateHead);
@@ -40,7 +40,7 @@ PasDatabase ReadPas(ByteReader& r) {
     r.Count(s.head.animation_count, 4, "PAS animations");
     s.animations.resize(s.head.animation_count);
     for (PasAnimation& a : s.animations) {
-      a.anim_index = r.U32("a PAS animation index");
+      fields::ReadAll(r, a, kPasAnimationIndex);
       for (const PasParameter& q : s.parameters) a.values.push_back(ReadPasValue(r, q.type));
     }
   }
@@ -49,8 +49,8 @@ PasDatabase ReadPas(ByteReader& r) {
 
 void WritePas(ByteWriter& w, const PasDatabase& p) {
   w.Append(ByteView(reinterpret_cast<const uint8_t*>(kPasMagic), 4));
-  w.U32(static_cast<uint32_t>(p.states.size()));
-  w.U32(p.default_state);
+  WriteCount(w, p.states.size());
+  fields::WriteAll(w, p, kPasDefault);
   for (const PasState& s : p.states) {
     if (s.head.parameter_count != s.parameters.size() || s.head.animation_count != s.animations.size())
       throw Error::General("a PAS state's counts differ from its lists");
@@ -62,7 +62,7 @@ void WritePas(ByteWriter& w, const PasDatabase& p) {
     }
     for (const PasAnimation& a : s.animations) {
       if (a.values.size() != s.parameters.size()) throw Error::General("a PAS animation needs one value per parameter");
-      w.U32(a.anim_index);
+      fields::WriteAll(w, a, kPasAnimationIndex);
       for (size_t i = 0; i < a.values.size(); ++i) WritePasValue(w, s.parameters[i].type, a.values[i]);
     }
   }
@@ -87,10 +87,10 @@ void ReadEffects(ByteReader& r, Character& c, Game game) {
 }
 
 void WriteEffects(ByteWriter& w, const Character& c, Game game) {
-  w.U32(static_cast<uint32_t>(c.effects.size()));
+  WriteCount(w, c.effects.size());
   for (const Effect& e : c.effects) {
     w.CString(e.name);
-    w.U32(static_cast<uint32_t>(e.components.size()));
+    WriteCount(w, e.components.size());
     for (const EffectComponent& k : e.components) {
       w.CString(k.name);
       fields::WriteAll(w, k.particle, kObjectTag);
@@ -114,7 +114,7 @@ void ReadCharacterTail(ByteReader& r, Character& c, Game game) {
     c.spsc = ReadIdList(r, "SPSC ids");
     c.srsc = ReadIdList(r, "SRSC ids");
   }
-  c.unknown = r.U32("the character's unknown word");
+  fields::ReadAll(r, c, kCharacterUnknown);
   if (tc > 1) {
     c.action_boxes.resize(ReadCount(r, 1 + fields::Size(kAabb), "action boxes"));
     for (ActionBox& b : c.action_boxes) {
@@ -132,23 +132,20 @@ void ReadCharacterTail(ByteReader& r, Character& c, Game game) {
   if (game == Game::Mp2 && tc > 6) c.cspp = r.U32("the CSPP id");
   if (game == Game::Mp2 && tc > 7) c.animated_scale = r.U8("the animated-scale flag");
   if (game == Game::Mp2 && tc > 9) {
-    c.indexed_boxes.resize(ReadCount(r, 4 + fields::Size(kAabb), "indexed action boxes"));
-    for (IndexedBox& b : c.indexed_boxes) {
-      b.anim_index = r.U32("an indexed box's animation index");
-      fields::ReadAll(r, b.box, kAabb);
-    }
+    c.indexed_boxes =
+        fields::ReadTable<IndexedBox>(r, ReadCount(r, fields::Size(kIndexedBox), "indexed action boxes"), kIndexedBox,
+                                      "indexed action boxes");
   }
 }
 
 Character ReadCharacter(ByteReader& r, Game game) {
   Character c;
-  c.id = r.U32("a character id");
-  c.table_count = r.U16("a character's table count");
+  fields::ReadAll(r, c, kCharacterHead);
   c.name = r.CString("a character name");
   fields::ReadAll(r, c.ids, kCharacterIds);
   c.animations.resize(ReadCount(r, game == Game::Mp1 ? 6 : 5, "animation names"));
   for (AnimationName& a : c.animations) {
-    a.index = r.U32("an animation name's index");
+    fields::ReadAll(r, a, kAnimationNameIndex);
     if (game == Game::Mp1) a.unused = r.CString("an animation name's first string");
     a.name = r.CString("an animation name");
   }
@@ -159,13 +156,12 @@ Character ReadCharacter(ByteReader& r, Game game) {
 
 void WriteCharacter(ByteWriter& w, const Character& c, Game game) {
   const uint16_t tc = c.table_count;
-  w.U32(c.id);
-  w.U16(tc);
+  fields::WriteAll(w, c, kCharacterHead);
   w.CString(c.name);
   fields::WriteAll(w, c.ids, kCharacterIds);
-  w.U32(static_cast<uint32_t>(c.animations.size()));
+  WriteCount(w, c.animations.size());
   for (const AnimationName& a : c.animations) {
-    w.U32(a.index);
+    fields::WriteAll(w, a, kAnimationNameIndex);
     if (game == Game::Mp1) w.CString(a.unused);
     w.CString(a.name);
   }
@@ -175,9 +171,9 @@ void WriteCharacter(ByteWriter& w, const Character& c, Game game) {
   WriteIdList(w, c.third);
   if (tc > 5) WriteIdList(w, c.elsc);
   if (game == Game::Mp2 && tc > 8) WriteIdList(w, c.spsc), WriteIdList(w, c.srsc);
-  w.U32(c.unknown);
+  fields::WriteAll(w, c, kCharacterUnknown);
   if (tc > 1) {
-    w.U32(static_cast<uint32_t>(c.action_boxes.size()));
+    WriteCount(w, c.action_boxes.size());
     for (const ActionBox& b : c.action_boxes) w.CString(b.name), fields::WriteAll(w, b.box, kAabb);
   }
   if (tc > 2) WriteEffects(w, c, game);
@@ -185,10 +181,7 @@ void WriteCharacter(ByteWriter& w, const Character& c, Game game) {
   if (tc > 4) WriteIdList(w, c.anim_indices);
   if (game == Game::Mp2 && tc > 6) w.U32(c.cspp);
   if (game == Game::Mp2 && tc > 7) w.U8(c.animated_scale);
-  if (game == Game::Mp2 && tc > 9) {
-    w.U32(static_cast<uint32_t>(c.indexed_boxes.size()));
-    for (const IndexedBox& b : c.indexed_boxes) w.U32(b.anim_index), fields::WriteAll(w, b.box, kAabb);
-  }
+  if (game == Game::Mp2 && tc > 9) fields::WriteCounted(w, c.indexed_boxes, kIndexedBox);
 }
 
 constexpr const char* GameName(Game g) { return g == Game::Mp1 ? "MP1" : "MP2"; }
@@ -197,8 +190,8 @@ constexpr const char* GameName(Game g) { return g == Game::Mp1 ? "MP1" : "MP2"; 
 Game GameByRule(ByteView data) {
   // u16 version, u16 set table count, u32 count, u32 first id, u16 first table count.
   if (data.size() < 14) return Game::Mp1;
-  const uint32_t count = (uint32_t{data[4]} << 24) | (uint32_t{data[5]} << 16) | (uint32_t{data[6]} << 8) | data[7];
-  const uint16_t tc = static_cast<uint16_t>(data[12] << 8 | data[13]);
+  const uint32_t count = be::Load32(data.data() + 4);
+  const uint16_t tc = be::Load16(data.data() + 12);
   return count > 0 && tc > 6 ? Game::Mp2 : Game::Mp1;
 }
 
@@ -238,7 +231,7 @@ AncsFile ParseAncs(ByteView data) {
 Bytes SerializeAncs(const AncsFile& f) {
   ByteWriter w(Endian::Big);
   fields::WriteAll(w, f, kAncsHeader);
-  w.U32(static_cast<uint32_t>(f.characters.size()));
+  WriteCount(w, f.characters.size());
   for (const Character& c : f.characters) WriteCharacter(w, c, f.game);
   WriteAnimationSet(w, f.animation_set, f.game);
   w.Append(f.trailing);
@@ -248,7 +241,8 @@ Bytes SerializeAncs(const AncsFile& f) {
 Value CharacterValue(const Character& c, const AnimationSet& set, Game game) {
   Value anims = Value::array();
   for (const AnimationName& a : c.animations) {
-    Value v = {{"index", a.index}, {"name", a.name}};
+    Value v = {{"name", a.name}};
+    fields::Describe(v, a, kAnimationNameIndex);
     if (a.index < set.animations.size()) {
       if (const MetaAnim* play = FirstPlay(set.animations[a.index].anim)) v["anim_id"] = play->play.anim_id;
     }
@@ -279,11 +273,13 @@ Value CharacterValue(const Character& c, const AnimationSet& set, Game game) {
     }
     effects.push_back({{"name", e.name}, {"components", std::move(comps)}});
   }
-  Value v = {{"id", c.id}, {"table_count", c.table_count}, {"name", c.name}, {"animations", std::move(anims)},
-             {"pas_default_state", c.pas.default_state}, {"pas_states", std::move(pas)},
-             {"part", c.part}, {"swhc", c.swhc}, {"third_particle_list", c.third}, {"unknown", c.unknown},
+  Value v = {{"name", c.name}, {"animations", std::move(anims)}, {"pas_states", std::move(pas)},
+             {"part", c.part}, {"swhc", c.swhc}, {"third_particle_list", c.third},
              {"action_boxes", std::move(boxes)}, {"effects", std::move(effects)}};
+  fields::Describe(v, c, kCharacterHead);
   fields::Describe(v, c.ids, kCharacterIds);
+  fields::Describe(v, c.pas, kPasDefault);
+  fields::Describe(v, c, kCharacterUnknown);
   if (c.table_count > 5) v["elsc"] = c.elsc;
   if (c.table_count > 3) fields::Describe(v, OverlayIds{c.overlay_model, c.overlay_skin}, kOverlay);
   if (c.table_count > 4) v["anim_indices"] = c.anim_indices;
@@ -291,15 +287,7 @@ Value CharacterValue(const Character& c, const AnimationSet& set, Game game) {
     if (c.table_count > 8) v["spsc"] = c.spsc, v["srsc"] = c.srsc;
     if (c.table_count > 6) v["cspp"] = c.cspp;
     if (c.table_count > 7) v["animated_scale"] = c.animated_scale;
-    if (c.table_count > 9) {
-      Value ib = Value::array();
-      for (const IndexedBox& b : c.indexed_boxes) {
-        Value x = {{"anim_index", b.anim_index}};
-        fields::Describe(x, b.box, kAabb);
-        ib.push_back(std::move(x));
-      }
-      v["indexed_boxes"] = std::move(ib);
-    }
+    if (c.table_count > 9) v["indexed_boxes"] = fields::DescribeTable(c.indexed_boxes, kIndexedBox);
   }
   return v;
 }

@@ -16,6 +16,8 @@ inline constexpr auto kObjectTag = fields::List(Field{"type", &ObjectTag::fourcc
 inline constexpr auto kAabb = fields::List(Field{"min", &Aabb::min}, Field{"max", &Aabb::max});
 
 // ---- EVNT
+inline constexpr auto kEventSetHead = fields::List(Field{"version", &EventSet::version});
+inline constexpr auto kNodeVersion = fields::List(Field{"node_version", &PoiNode::node_version});
 inline constexpr auto kPoiFixed = fields::List(
     Field{"type", &PoiFixed::type}, Field{"time", &PoiFixed::time}, Field{"time_state", &PoiFixed::time_state},
     Field{"index", &PoiFixed::index}, Field{"unique", &PoiFixed::unique}, Field{"weight", &PoiFixed::weight},
@@ -37,6 +39,14 @@ inline constexpr auto kSoundPitch =
 // ---- ANCS characters
 inline constexpr auto kAncsHeader =
     fields::List(Field{"version", &AncsFile::version}, Field{"set_table_count", &AncsFile::set_table_count});
+inline constexpr auto kCharacterHead =
+    fields::List(Field{"id", &Character::id}, Field{"table_count", &Character::table_count});
+inline constexpr auto kAnimationNameIndex = fields::List(Field{"index", &AnimationName::index});
+inline constexpr auto kPasDefault = fields::List(Field{"pas_default_state", &PasDatabase::default_state});
+inline constexpr auto kPasAnimationIndex = fields::List(Field{"anim_index", &PasAnimation::anim_index});
+inline constexpr auto kCharacterUnknown = fields::List(Field{"unknown", &Character::unknown});
+inline constexpr auto kIndexedBox =
+    fields::List(Field{"anim_index", &IndexedBox::anim_index}, fields::Sub{"box", &IndexedBox::box, kAabb});
 inline constexpr auto kCharacterIds = fields::List(Field{"model", &CharacterIds::model}, Field{"skin", &CharacterIds::skin},
                                                    Field{"skeleton", &CharacterIds::skeleton});
 inline constexpr auto kPasStateHead =
@@ -58,6 +68,10 @@ struct OverlayIds {
 inline constexpr auto kOverlay = fields::List(Field{"overlay_model", &OverlayIds::model}, Field{"overlay_skin", &OverlayIds::skin});
 
 // ---- ANCS animation set
+inline constexpr auto kAnimationSetHead = fields::List(Field{"table_count", &AnimationSet::table_count});
+inline constexpr auto kMetaAnimType = fields::List(Field{"type", &MetaAnim::type});
+inline constexpr auto kMetaTransType = fields::List(Field{"type", &MetaTrans::type});
+inline constexpr auto kHalfTransitionIndex = fields::List(Field{"anim_index", &HalfTransition::anim_index});
 inline constexpr auto kPlayFields =
     fields::List(Field{"anim_id", &PlayFields::anim_id}, Field{"primitive_index", &PlayFields::primitive_index});
 inline constexpr auto kBlendFields = fields::List(Field{"weight", &BlendFields::weight}, Field{"flag", &BlendFields::flag});
@@ -74,11 +88,15 @@ inline constexpr auto kFadePair = fields::List(Field{"fade_in", &FadePair::fade_
 inline constexpr auto kAnimEvnt =
     fields::List(Field{"anim_id", &AnimEvntPair::anim_id}, Field{"evnt_id", &AnimEvntPair::evnt_id});
 
-// A counted list of u32s (the particle lists, the animation index list).
-std::vector<uint32_t> ReadIdList(ByteReader& r, std::string_view what);
-void WriteIdList(ByteWriter& w, const std::vector<uint32_t>& ids);
-// A u32 count, checked to fit min_size bytes per element in what is left.
+using fields::WriteCount;
+// A u32 count, checked to fit min_size bytes per element in what is left; the error names
+// the count's offset.
 size_t ReadCount(ByteReader& r, size_t min_size, std::string_view what);
+// A counted list of u32s (the particle lists, the animation index list).
+inline std::vector<uint32_t> ReadIdList(ByteReader& r, std::string_view what) {
+  return fields::ReadValues<uint32_t>(r, ReadCount(r, 4, what), what);
+}
+inline void WriteIdList(ByteWriter& w, const std::vector<uint32_t>& ids) { fields::WriteCountedValues(w, ids); }
 
 AnimationSet ReadAnimationSet(ByteReader& r, Game game);
 void WriteAnimationSet(ByteWriter& w, const AnimationSet& set, Game game);

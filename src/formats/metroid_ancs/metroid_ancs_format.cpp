@@ -128,16 +128,12 @@ class AncsDocument final : public FileDocument<AncsFile, kMetroidAncsFormat, Ser
   mutable std::vector<std::string> decode_warnings_;  // what the last Decode skipped or chose
 };
 
-uint32_t BE32(ByteView d, size_t at) {
-  return (uint32_t{d[at]} << 24) | (uint32_t{d[at + 1]} << 16) | (uint32_t{d[at + 2]} << 8) | d[at + 3];
-}
-
 // No magic: a version of 1 or 2 and a first count that fits, with the extension.
 int ProbeEvnt(ByteView data, std::string_view extension) {
   if (extension != ".evnt") return kProbeNone;
   if (data.size() < 16) return kProbeExtension;
-  const uint32_t version = BE32(data, 0);
-  if ((version == 1 || version == 2) && uint64_t{BE32(data, 4)} * 30 <= data.size()) return kProbeMagic - 10;
+  const uint32_t version = be::Load32(data.data());
+  if ((version == 1 || version == 2) && uint64_t{be::Load32(data.data() + 4)} * 30 <= data.size()) return kProbeMagic - 10;
   return kProbeExtension;
 }
 
@@ -149,7 +145,7 @@ std::unique_ptr<Document> ReadEvnt(ByteView data, const ReadContext&) {
 int ProbeAncs(ByteView data, std::string_view extension) {
   const bool ext = extension == ".ancs";
   if (data.size() < 12) return ext ? kProbeExtension : kProbeNone;
-  const bool header = data[0] == 0 && data[1] == 1 && data[2] == 0 && data[3] == 1 && uint64_t{BE32(data, 4)} * 30 <= data.size();
+  const bool header = data[0] == 0 && data[1] == 1 && data[2] == 0 && data[3] == 1 && uint64_t{be::Load32(data.data() + 4)} * 30 <= data.size();
   if (!header) return ext ? kProbeExtension : kProbeNone;
   return ext ? kProbeMagic - 10 : kProbeNone;
 }

@@ -20,7 +20,7 @@ MetaAnim ReadMetaAnim(ByteReader& r, size_t depth) {
   CheckDepth(r, depth, "a meta-animation");
   MetaAnim m;
   const size_t at = r.tell();
-  m.type = r.U32("a meta-animation type");
+  fields::ReadAll(r, m, kMetaAnimType);
   switch (m.type) {
     case kPlay:
       fields::ReadAll(r, m.play, kPlayFields);
@@ -53,7 +53,7 @@ MetaAnim ReadMetaAnim(ByteReader& r, size_t depth) {
 }
 
 void WriteMetaAnim(ByteWriter& w, const MetaAnim& m) {
-  w.U32(m.type);
+  fields::WriteAll(w, m, kMetaAnimType);
   switch (m.type) {
     case kPlay:
       fields::WriteAll(w, m.play, kPlayFields);
@@ -69,14 +69,14 @@ void WriteMetaAnim(ByteWriter& w, const MetaAnim& m) {
       break;
     case kRandom:
       if (m.thresholds.size() != m.children.size()) throw Error::General("a random meta-animation needs one threshold per child");
-      w.U32(static_cast<uint32_t>(m.children.size()));
+      WriteCount(w, m.children.size());
       for (size_t i = 0; i < m.children.size(); ++i) {
         WriteMetaAnim(w, m.children[i]);
         w.U32(m.thresholds[i]);
       }
       break;
     case kSequence:
-      w.U32(static_cast<uint32_t>(m.children.size()));
+      WriteCount(w, m.children.size());
       for (const MetaAnim& c : m.children) WriteMetaAnim(w, c);
       break;
     default:
@@ -87,7 +87,7 @@ void WriteMetaAnim(ByteWriter& w, const MetaAnim& m) {
 MetaTrans ReadMetaTrans(ByteReader& r) {
   MetaTrans t;
   const size_t at = r.tell();
-  t.type = r.U32("a meta-transition type");
+  fields::ReadAll(r, t, kMetaTransType);
   switch (t.type) {
     case kTransMetaAnim: t.anim.push_back(ReadMetaAnim(r, 1)); break;
     case kTrans:
@@ -99,7 +99,7 @@ MetaTrans ReadMetaTrans(ByteReader& r) {
 }
 
 void WriteMetaTrans(ByteWriter& w, const MetaTrans& t) {
-  w.U32(t.type);
+  fields::WriteAll(w, t, kMetaTransType);
   if (t.type == kTransMetaAnim) {
     if (t.anim.size() != 1) throw Error::General("a meta-animation transition needs one meta-animation");
     WriteMetaAnim(w, t.anim[0]);
@@ -143,7 +143,7 @@ const MetaAnim* FirstPlay(const MetaAnim& m) {
 
 AnimationSet ReadAnimationSet(ByteReader& r, Game game) {
   AnimationSet s;
-  s.table_count = r.U16("the animation set's table count");
+  fields::ReadAll(r, s, kAnimationSetHead);
   s.animations.resize(ReadCount(r, 1 + kMinMeta, "animations"));
   for (NamedAnimation& a : s.animations) {
     a.name = r.CString("an animation name");
@@ -163,7 +163,7 @@ AnimationSet ReadAnimationSet(ByteReader& r, Game game) {
   if (s.table_count > 2) {
     s.half_transitions.resize(ReadCount(r, 8, "half transitions"));
     for (HalfTransition& h : s.half_transitions) {
-      h.anim_index = r.U32("a half transition's animation index");
+      fields::ReadAll(r, h, kHalfTransitionIndex);
       h.trans = ReadMetaTrans(r);
     }
   }
@@ -180,36 +180,34 @@ AnimationSet ReadAnimationSet(ByteReader& r, Game game) {
 }
 
 void WriteAnimationSet(ByteWriter& w, const AnimationSet& s, Game game) {
-  w.U16(s.table_count);
-  w.U32(static_cast<uint32_t>(s.animations.size()));
+  fields::WriteAll(w, s, kAnimationSetHead);
+  WriteCount(w, s.animations.size());
   for (const NamedAnimation& a : s.animations) {
     w.CString(a.name);
     WriteMetaAnim(w, a.anim);
   }
-  w.U32(static_cast<uint32_t>(s.transitions.size()));
+  WriteCount(w, s.transitions.size());
   for (const Transition& t : s.transitions) {
     fields::WriteAll(w, t.head, kTransitionHead);
     WriteMetaTrans(w, t.trans);
   }
   WriteMetaTrans(w, s.default_transition);
   if (s.table_count > 1) {
-    w.U32(static_cast<uint32_t>(s.additives.size()));
-    fields::WriteTable(w, s.additives, kAdditive);
+    fields::WriteCounted(w, s.additives, kAdditive);
     fields::WriteAll(w, s.default_additive, kFadePair);
   }
   if (s.table_count > 2) {
-    w.U32(static_cast<uint32_t>(s.half_transitions.size()));
+    WriteCount(w, s.half_transitions.size());
     for (const HalfTransition& h : s.half_transitions) {
-      w.U32(h.anim_index);
+      fields::WriteAll(w, h, kHalfTransitionIndex);
       WriteMetaTrans(w, h.trans);
     }
   }
   if (s.table_count > 3) {
     if (game == Game::Mp1) {
-      w.U32(static_cast<uint32_t>(s.anim_evnt.size()));
-      fields::WriteTable(w, s.anim_evnt, kAnimEvnt);
+      fields::WriteCounted(w, s.anim_evnt, kAnimEvnt);
     } else {
-      w.U32(static_cast<uint32_t>(s.event_sets.size()));
+      WriteCount(w, s.event_sets.size());
       for (const EventSet& e : s.event_sets) WriteEventSet(w, e, game);
     }
   }
@@ -230,12 +228,13 @@ Value AnimationSetValue(const AnimationSet& s, Game game) {
   }
   for (const HalfTransition& h : s.half_transitions) {
     Value v = MetaTransValue(h.trans);
-    v["anim_index"] = h.anim_index;
+    fields::Describe(v, h, kHalfTransitionIndex);
     halves.push_back(std::move(v));
   }
   for (const EventSet& e : s.event_sets) events.push_back(EventSetValue(e, game));
-  Value out = {{"table_count", s.table_count}, {"animations", std::move(animations)},
-               {"transitions", std::move(transitions)}, {"default_transition", MetaTransValue(s.default_transition)}};
+  Value out = {{"animations", std::move(animations)}, {"transitions", std::move(transitions)},
+               {"default_transition", MetaTransValue(s.default_transition)}};
+  fields::Describe(out, s, kAnimationSetHead);
   if (s.table_count > 1) {
     out["additive_animations"] = fields::DescribeTable(s.additives, kAdditive);
     Value d = Value::object();

@@ -17,31 +17,20 @@ size_t ReadCount(ByteReader& r, size_t min_size, std::string_view what) {
   return n;
 }
 
-std::vector<uint32_t> ReadIdList(ByteReader& r, std::string_view what) {
-  std::vector<uint32_t> ids(ReadCount(r, 4, what));
-  for (uint32_t& id : ids) id = r.U32(what);
-  return ids;
-}
-
-void WriteIdList(ByteWriter& w, const std::vector<uint32_t>& ids) {
-  w.U32(static_cast<uint32_t>(ids.size()));
-  for (uint32_t id : ids) w.U32(id);
-}
-
 namespace {
 
 // u16 node version, name (1), the fixed part.
 constexpr size_t kMinNode = 2 + 1 + fields::Size(kPoiFixed);
 
 void ReadNode(ByteReader& r, PoiNode& n, Game game) {
-  n.node_version = r.U16("a node version");
+  fields::ReadAll(r, n, kNodeVersion);
   n.name = r.CString("a node name");
   if (game == Game::Mp2 && n.node_version >= 3) n.name_crc = r.U32("the node name's CRC");
   fields::ReadAll(r, n.fixed, kPoiFixed);
 }
 
 void WriteNode(ByteWriter& w, const PoiNode& n, Game game) {
-  w.U16(n.node_version);
+  fields::WriteAll(w, n, kNodeVersion);
   w.CString(n.name);
   if (game == Game::Mp2 && n.node_version >= 3) w.U32(n.name_crc);
   fields::WriteAll(w, n.fixed, kPoiFixed);
@@ -58,7 +47,7 @@ std::vector<T> ReadNodes(ByteReader& r, size_t min_size, std::string_view what, 
 
 EventSet ReadEventSet(ByteReader& r, Game game) {
   EventSet s;
-  s.version = r.U32("the event set version");
+  fields::ReadAll(r, s, kEventSetHead);
   s.bools = ReadNodes<BoolPoi>(r, kMinNode + 1, "bool nodes", [&](BoolPoi& p) {
     ReadNode(r, p.node, game);
     fields::ReadAll(r, p, kBoolValue);
@@ -90,19 +79,19 @@ EventSet ReadEventSet(ByteReader& r, Game game) {
 }
 
 void WriteEventSet(ByteWriter& w, const EventSet& s, Game game) {
-  w.U32(s.version);
-  w.U32(static_cast<uint32_t>(s.bools.size()));
+  fields::WriteAll(w, s, kEventSetHead);
+  WriteCount(w, s.bools.size());
   for (const BoolPoi& p : s.bools) {
     WriteNode(w, p.node, game);
     fields::WriteAll(w, p, kBoolValue);
   }
-  w.U32(static_cast<uint32_t>(s.ints.size()));
+  WriteCount(w, s.ints.size());
   for (const Int32Poi& p : s.ints) {
     WriteNode(w, p.node, game);
     fields::WriteAll(w, p, kInt32Value);
     w.CString(p.locator);
   }
-  w.U32(static_cast<uint32_t>(s.particles.size()));
+  WriteCount(w, s.particles.size());
   for (const ParticlePoi& p : s.particles) {
     WriteNode(w, p.node, game);
     fields::WriteAll(w, p.head, kParticleHead);
@@ -116,7 +105,7 @@ void WriteEventSet(ByteWriter& w, const EventSet& s, Game game) {
     if (!s.sounds.empty()) throw Error::General("an event set of version 1 holds no sound nodes");
     return;
   }
-  w.U32(static_cast<uint32_t>(s.sounds.size()));
+  WriteCount(w, s.sounds.size());
   for (const SoundPoi& p : s.sounds) {
     WriteNode(w, p.node, game);
     fields::WriteAll(w, p.sound, kSoundFields);
@@ -159,7 +148,8 @@ Event MakeEvent(const PoiNode& n, std::string_view list, std::vector<double> par
 }
 
 Value NodeValue(const PoiNode& n, Game game) {
-  Value v = {{"node_version", n.node_version}, {"name", n.name}};
+  Value v = {{"name", n.name}};
+  fields::Describe(v, n, kNodeVersion);
   if (game == Game::Mp2 && n.node_version >= 3) v["name_crc"] = n.name_crc;
   fields::Describe(v, n.fixed, kPoiFixed);
   return v;
@@ -209,8 +199,9 @@ Value EventSetValue(const EventSet& s, Game game) {
     if (game == Game::Mp2 && p.node.node_version > 1) fields::Describe(v, p.pitch, kSoundPitch);
     sounds.push_back(std::move(v));
   }
-  Value out = {{"version", s.version}, {"bool_nodes", std::move(bools)}, {"int32_nodes", std::move(ints)},
+  Value out = {{"bool_nodes", std::move(bools)}, {"int32_nodes", std::move(ints)},
                {"particle_nodes", std::move(particles)}};
+  fields::Describe(out, s, kEventSetHead);
   if (s.version > 1) out["sound_nodes"] = std::move(sounds);
   return out;
 }

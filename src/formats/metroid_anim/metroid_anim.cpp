@@ -55,7 +55,7 @@ AnimV0 ParseV0(ByteReader& r) {
   const size_t rc = a.RotationChannels(), tc = a.TranslationChannels();
   ReadKeys(r, "quaternion", rc, a.frame_count, a.rotations);
   ReadKeys(r, "translation", tc, a.frame_count, a.translations);
-  a.evnt_id = r.U32("the EVNT id");
+  fields::ReadAll(r, a, kV0Tail);
   ByteView rest = r.Take(r.remaining(), "trailing bytes");
   a.trailing.assign(rest.begin(), rest.end());
   return a;
@@ -66,28 +66,16 @@ AnimV2 ParseV2(ByteReader& r) {
   fields::ReadAll(r, a, kV2Header);
   if (a.rotation_divisor == 0) r.FailAt(0x20, "the rotation divisor is 0 (rotations would divide by zero)");
   ReadKeyBitmap(r, a.bitmap_bits, a.bitmap_words);
-  a.channel_count_again = r.U32("the repeated channel count");
-  const uint32_t count = r.U32("the descriptor count");
-  r.Count(count, 17, "bone channel descriptors");
+  fields::ReadAll(r, a, kV2ChannelCountAgain);
+  const size_t count = fields::ReadCount(r, fields::Size(kPrimeDescriptor), "bone channel descriptors");
   const size_t keyed = a.KeyedFrames();
   a.descriptors.resize(count);
   for (size_t i = 0; i < count; ++i) {
     Descriptor& d = a.descriptors[i];
     const size_t at = r.tell();
     const std::string what = "descriptor " + Str(i);
-    d.bone_id = r.U32("the bone id of " + what);
-    d.rotation_keys = r.U16("the rotation key count of " + what);
-    for (int c = 0; c < 3; ++c) {
-      d.rotation_initial[c] = r.I16("an initial rotation of " + what);
-      d.rotation_bits[c] = r.U8("a rotation bit width of " + what);
-    }
-    d.translation_keys = r.U16("the translation key count of " + what);
-    if (d.has_translation()) {
-      for (int c = 0; c < 3; ++c) {
-        d.translation_initial[c] = r.I16("an initial translation of " + what);
-        d.translation_bits[c] = r.U8("a translation bit width of " + what);
-      }
-    }
+    fields::ReadAll(r, d, kPrimeDescriptor);
+    if (d.has_translation()) fields::ReadAll(r, d, kPrimeTranslationAxes);
     // The game's count is the number of delta keys (set bits - 1); other writers store
     // the set bits. Decoding follows the bitmap either way; the count is kept as read.
     const auto count_fits = [&](uint16_t n) { return n == keyed || (keyed > 0 && n == keyed - 1); };
@@ -130,7 +118,7 @@ AnimFile ParseAs(ByteView data, Game game) {
   ByteReader r(data, Endian::Big);
   AnimFile f;
   f.game = game;
-  f.version = r.U32("the version");
+  fields::ReadAll(r, f, kAnimVersion);
   const bool prime = game == Game::Prime;
   if (f.version == 0) {
     if (prime) f.v0 = ParseV0(r);
@@ -226,7 +214,7 @@ AnimFile ParseEitherGame(ByteView data, std::vector<std::string>* warnings) {
 
 Bytes SerializeAnim(const AnimFile& f) {
   ByteWriter w(Endian::Big);
-  w.U32(f.version);
+  fields::WriteAll(w, f, kAnimVersion);
   if (f.version == 0 && f.game == Game::Echoes) {
     detail::WriteEchoes(w, f);
     return w.Take();
@@ -234,17 +222,11 @@ Bytes SerializeAnim(const AnimFile& f) {
   if (f.version == 0) {
     const AnimV0& a = f.v0;
     fields::WriteAll(w, a, kV0Header);
-    w.U32(static_cast<uint32_t>(a.bone_table.size()));
-    w.Append(a.bone_table);
-    w.U32(static_cast<uint32_t>(a.translation_table.size()));
-    w.Append(a.translation_table);
-    w.U32(static_cast<uint32_t>(a.rotations.size()));
-    for (const auto& q : a.rotations)
-      for (float c : q) w.F32(c);
-    w.U32(static_cast<uint32_t>(a.translations.size()));
-    for (const auto& v : a.translations)
-      for (float c : v) w.F32(c);
-    w.U32(a.evnt_id);
+    detail::WriteByteTable(w, a.bone_table);
+    detail::WriteByteTable(w, a.translation_table);
+    detail::WriteKeys(w, a.rotations);
+    detail::WriteKeys(w, a.translations);
+    fields::WriteAll(w, a, kV0Tail);
     w.Append(a.trailing);
     return w.Take();
   }
@@ -256,15 +238,11 @@ Bytes SerializeAnim(const AnimFile& f) {
   const AnimV2& a = f.v2;
   fields::WriteAll(w, a, kV2Header);
   WriteKeyBitmap(w, a.bitmap_bits, a.bitmap_words);
-  w.U32(a.channel_count_again);
-  w.U32(static_cast<uint32_t>(a.descriptors.size()));
+  fields::WriteAll(w, a, kV2ChannelCountAgain);
+  fields::WriteCount(w, a.descriptors.size());
   for (const Descriptor& d : a.descriptors) {
-    w.U32(d.bone_id);
-    w.U16(d.rotation_keys);
-    for (int c = 0; c < 3; ++c) w.I16(d.rotation_initial[c]), w.U8(d.rotation_bits[c]);
-    w.U16(d.translation_keys);
-    if (d.has_translation())
-      for (int c = 0; c < 3; ++c) w.I16(d.translation_initial[c]), w.U8(d.translation_bits[c]);
+    fields::WriteAll(w, d, kPrimeDescriptor);
+    if (d.has_translation()) fields::WriteAll(w, d, kPrimeTranslationAxes);
   }
   w.Append(a.bitstream);
   return w.Take();
@@ -295,6 +273,11 @@ QuatXYZW SlerpLongWay(QuatXYZW a, QuatXYZW b, float t) {
 }
 
 namespace detail {
+
+void WriteByteTable(ByteWriter& w, const std::vector<uint8_t>& table) {
+  fields::WriteCount(w, table.size());
+  w.Append(table);
+}
 
 std::vector<uint8_t> ReadByteTable(ByteReader& r, const std::string& what, const std::string& why) {
   const size_t at = r.tell();

@@ -67,7 +67,7 @@ uint64_t EchoesBitsNeeded(const EchoesAnimV2& a) {
 // must be the game's (set bits - 1) or the set bits; widths at most 32.
 void ReadPart(ByteReader& r, KeyedAxes& p, const std::string& part, const std::string& what, size_t keyed) {
   const size_t at = r.tell();
-  p.keys = r.U16("the " + part + " key count of " + what);
+  fields::ReadAll(r, p, kKeyedAxesCount);
   if (!p.present()) return;
   for (AxisKey& axis : p.axes) fields::ReadAll(r, axis, kAxisKey);
   if (!(p.keys == keyed || (keyed > 0 && p.keys == keyed - 1))) {
@@ -83,7 +83,7 @@ void ReadPart(ByteReader& r, KeyedAxes& p, const std::string& part, const std::s
 }
 
 void WritePart(ByteWriter& w, const KeyedAxes& p) {
-  w.U16(p.keys);
+  fields::WriteAll(w, p, kKeyedAxesCount);
   if (p.present())
     for (const AxisKey& axis : p.axes) fields::WriteAll(w, axis, kAxisKey);
 }
@@ -162,13 +162,13 @@ EchoesAnimV2 ParseEchoesV2(ByteReader& r) {
   fields::ReadAll(r, a, kEchoesV2Header);
   if (a.rotation_divisor == 0) r.FailAt(0x1A, "the rotation divisor is 0 (rotations would divide by zero)");
   ReadKeyBitmap(r, a.bitmap_bits, a.bitmap_words);
-  const uint32_t count = r.U32("the descriptor count");
-  r.Count(count, 7, "bone channel descriptors");
+  const size_t count = fields::ReadCount(r, fields::Size(kEchoesDescriptorId) + 3 * fields::Size(kKeyedAxesCount),
+                                         "bone channel descriptors");
   const size_t keyed = a.KeyedFrames();
   a.descriptors.resize(count);
   for (size_t i = 0; i < count; ++i) {
     EchoesDescriptor& d = a.descriptors[i];
-    d.bone_id = r.U8("the bone id of descriptor " + Num(i));
+    fields::ReadAll(r, d, kEchoesDescriptorId);
     const std::string what = "descriptor " + Num(i) + " (bone " + Num(d.bone_id) + ")";
     ReadPart(r, d.rotation, "rotation", what, keyed);
     ReadPart(r, d.translation, "translation", what, keyed);
@@ -197,15 +197,8 @@ std::vector<std::string> EchoesWarnings(const EchoesAnimV2& a) {
 }
 
 void WriteEchoes(ByteWriter& w, const AnimFile& f) {
-  const auto table = [&](const std::vector<uint8_t>& t) {
-    w.U32(static_cast<uint32_t>(t.size()));
-    w.Append(t);
-  };
-  const auto keys = [&](const auto& k) {
-    w.U32(static_cast<uint32_t>(k.size()));
-    for (const auto& key : k)
-      for (float c : key) w.F32(c);
-  };
+  const auto table = [&](const std::vector<uint8_t>& t) { WriteByteTable(w, t); };
+  const auto keys = [&](const auto& k) { WriteKeys(w, k); };
   if (f.version == 0) {
     const EchoesAnimV0& a = f.echoes_v0;
     fields::WriteAll(w, a, kEchoesV0Header);
@@ -217,9 +210,9 @@ void WriteEchoes(ByteWriter& w, const AnimFile& f) {
   const EchoesAnimV2& a = f.echoes_v2;
   fields::WriteAll(w, a, kEchoesV2Header);
   WriteKeyBitmap(w, a.bitmap_bits, a.bitmap_words);
-  w.U32(static_cast<uint32_t>(a.descriptors.size()));
+  fields::WriteCount(w, a.descriptors.size());
   for (const EchoesDescriptor& d : a.descriptors) {
-    w.U8(d.bone_id);
+    fields::WriteAll(w, d, kEchoesDescriptorId);
     WritePart(w, d.rotation), WritePart(w, d.translation), WritePart(w, d.scale);
   }
   w.Append(a.bitstream);

@@ -1,6 +1,8 @@
 // The ANIM version 2 key bitstream: its size and its unpacking into running totals.
 #include "metroid_bitstream.hpp"
 
+#include "formats/common/fields.hpp"
+
 #include <bit>
 
 namespace animkit::metroid {
@@ -69,14 +71,12 @@ std::vector<DecodedChannel> UnpackV2(const AnimV2& a) {
 void ReadKeyBitmap(ByteReader& r, uint32_t& bits, std::vector<uint32_t>& words) {
   bits = r.U32("the key bitmap bit count");
   const size_t count = (uint64_t{bits} + 31) / 32;
-  r.Count(count, 4, "key bitmap");
-  words.resize(count);
-  for (uint32_t& w : words) w = r.U32("a key bitmap word");
+  words = fields::ReadValues<uint32_t>(r, count, "key bitmap");
 }
 
 void WriteKeyBitmap(ByteWriter& w, uint32_t bits, const std::vector<uint32_t>& words) {
   w.U32(bits);
-  for (uint32_t word : words) w.U32(word);
+  fields::WriteValues(w, words);
 }
 
 size_t KeyedFrameCount(uint32_t bits, const std::vector<uint32_t>& words) {

@@ -1,6 +1,7 @@
 // The ANIM version 2 key bitstream: fields packed LSB-first into big-endian 32-bit words.
 #pragma once
 
+#include <animkit/core/binary.hpp>
 #include <animkit/formats/metroid_anim.hpp>
 
 namespace animkit::metroid {
@@ -31,8 +32,7 @@ class BitReader {
   void Refill() {
     uint64_t word = 0;
     if (next_ < words_) {
-      const uint8_t* p = data_ + 4 * next_;
-      word = (uint64_t{p[0]} << 24) | (uint64_t{p[1]} << 16) | (uint64_t{p[2]} << 8) | p[3];
+      word = be::Load32(data_ + 4 * next_);
     }
     ++next_;
     buf_ |= word << avail_;

@@ -20,8 +20,7 @@ CinfFile ParseCinfAs(ByteView data, Game game) {
   f.game = game;
   const bool echoes = game == Game::Echoes;
   const uint32_t no_parent = NoParentOf(game);
-  const uint32_t count = r.U32("the bone count");
-  r.Count(count, echoes ? 56 : 24, "bone records");
+  const size_t count = fields::ReadCount(r, (echoes ? fields::Size(kEchoesCinfBone) : fields::Size(kPrimeCinfBone)) + 4, "bone records");
   f.bones.resize(count);
   std::map<uint32_t, size_t> index;
   std::vector<size_t> parent_at(count);
@@ -36,22 +35,14 @@ CinfFile ParseCinfAs(ByteView data, Game game) {
       r.FailAt(at, what + " has id " + std::to_string(b.id) + "; an Echoes CINF numbers its " + std::to_string(count) +
                        " bones 0.." + std::to_string(count - 1));
     }
-    const uint32_t n = r.U32("the linked bone count of " + what);
-    r.Count(n, 4, what + " linked bone ids");
-    b.linked.resize(n);
-    for (uint32_t& l : b.linked) l = r.U32("a linked bone id");
+    b.linked = fields::ReadCountedValues<uint32_t>(r, what + " linked bone ids");
     if (!index.emplace(b.id, i).second) r.FailAt(at, what + " repeats bone id " + std::to_string(b.id));
   }
-  const uint32_t n = r.U32("the bone id list count");
-  r.Count(n, 4, "bone id list");
-  f.bone_ids.resize(n);
-  for (uint32_t& id : f.bone_ids) id = r.U32("a bone id");
-  const uint32_t names = r.U32("the name count");
-  r.Count(names, 5, "bone names");
-  for (size_t i = 0; i < names; ++i) {
-    std::string name = r.CString("a bone name");
-    const uint32_t id = r.U32("the bone id of name '" + name + "'");
-    f.names.emplace_back(std::move(name), id);
+  f.bone_ids = fields::ReadCountedValues<uint32_t>(r, "bone id list");
+  f.names.resize(fields::ReadCount(r, 1 + fields::Size(kCinfNameId), "bone names"));
+  for (CinfName& name : f.names) {
+    name.first = r.CString("a bone name");
+    fields::ReadAll(r, name, kCinfNameId);
   }
   ByteView rest = r.Take(r.remaining(), "trailing bytes");
   f.trailing.assign(rest.begin(), rest.end());
@@ -121,20 +112,17 @@ CinfFile ParseCinf(ByteView data, std::optional<Game> game, std::vector<std::str
 
 Bytes SerializeCinf(const CinfFile& f) {
   ByteWriter w(Endian::Big);
-  w.U32(static_cast<uint32_t>(f.bones.size()));
+  fields::WriteCount(w, f.bones.size());
   for (const CinfBone& b : f.bones) {
     if (f.game == Game::Echoes) fields::WriteAll(w, b, kEchoesCinfBone);
     else fields::WriteAll(w, b, kPrimeCinfBone);
-    w.U32(static_cast<uint32_t>(b.linked.size()));
-    for (uint32_t l : b.linked) w.U32(l);
+    fields::WriteCountedValues(w, b.linked);
   }
-  w.U32(static_cast<uint32_t>(f.bone_ids.size()));
-  for (uint32_t id : f.bone_ids) w.U32(id);
-  w.U32(static_cast<uint32_t>(f.names.size()));
-  for (const auto& [name, id] : f.names) {
-    w.Append(ByteView(reinterpret_cast<const uint8_t*>(name.data()), name.size()));
-    w.U8(0);
-    w.U32(id);
+  fields::WriteCountedValues(w, f.bone_ids);
+  fields::WriteCount(w, f.names.size());
+  for (const CinfName& name : f.names) {
+    w.CString(name.first);
+    fields::WriteAll(w, name, kCinfNameId);
   }
   w.Append(f.trailing);
   return w.Take();

@@ -10,6 +10,9 @@ namespace animkit::metroid {
 
 using fields::Field;
 
+// The version word before either game's header.
+inline constexpr auto kAnimVersion = fields::List(Field{"version", &AnimFile::version});
+
 inline constexpr auto kV0Header =
     fields::List(Field{"duration", &AnimV0::duration}, Field{"unknown_08", &AnimV0::unknown_08},
                  Field{"interval", &AnimV0::interval}, Field{"unknown_10", &AnimV0::unknown_10},
@@ -43,11 +46,34 @@ inline constexpr auto kEchoesV2Header = fields::List(
 // One axis of an Echoes descriptor part.
 inline constexpr auto kAxisKey = fields::List(Field{"initial", &AxisKey::initial}, Field{"bits", &AxisKey::bits});
 
+// What follows version 0's keys, and version 2's key bitmap.
+inline constexpr auto kV0Tail = fields::List(Field{metadata_keys::kEvntId, &AnimV0::evnt_id});
+inline constexpr auto kV2ChannelCountAgain = fields::List(Field{"channel_count_again", &AnimV2::channel_count_again});
+
+// A Metroid Prime descriptor: the fixed part, then (when translation_keys is non-zero) the
+// translation axes; each axis an initial value, then its bit width.
+inline constexpr auto kPrimeDescriptor = fields::List(
+    Field{"bone_id", &Descriptor::bone_id}, Field{"rotation_keys", &Descriptor::rotation_keys},
+    fields::Interleaved{"rotation_initial", &Descriptor::rotation_initial, "rotation_bits", &Descriptor::rotation_bits},
+    Field{"translation_keys", &Descriptor::translation_keys});
+inline constexpr auto kPrimeTranslationAxes =
+    fields::List(fields::Interleaved{"translation_initial", &Descriptor::translation_initial, "translation_bits",
+                                     &Descriptor::translation_bits});
+static_assert(fields::Size(kPrimeDescriptor) == 17 && fields::Size(kPrimeTranslationAxes) == 9);
+
+// Echoes descriptor: a one-byte bone id before its three parts.
+inline constexpr auto kEchoesDescriptorId = fields::List(Field{"bone_id", &EchoesDescriptor::bone_id});
+inline constexpr auto kKeyedAxesCount = fields::List(Field{"keys", &KeyedAxes::keys});
+
 // Echoes CINF bone: the fixed part before the linked ids' count.
 inline constexpr auto kEchoesCinfBone =
     fields::List(Field{"id", &CinfBone::id}, Field{"parent", &CinfBone::parent}, Field{"origin", &CinfBone::origin},
                  Field{"rotation", &CinfBone::rotation}, Field{"local_rotation", &CinfBone::local_rotation});
 inline constexpr auto kPrimeCinfBone =
     fields::List(Field{"id", &CinfBone::id}, Field{"parent", &CinfBone::parent}, Field{"origin", &CinfBone::origin});
+
+// A CINF bone name's id, after the name.
+using CinfName = std::pair<std::string, uint32_t>;
+inline constexpr auto kCinfNameId = fields::List(Field{"id", &CinfName::second});
 
 }  // namespace animkit::metroid

@@ -3,6 +3,8 @@
 
 #include <animkit/formats/metroid_anim.hpp>
 
+#include "formats/common/fields.hpp"
+
 #include <string>
 #include <vector>
 
@@ -10,6 +12,7 @@ namespace animkit::metroid::detail {
 
 // A u32 size (at most 256: the entries are bytes, `why` says why) and that many bytes.
 std::vector<uint8_t> ReadByteTable(ByteReader& r, const std::string& what, const std::string& why);
+void WriteByteTable(ByteWriter& w, const std::vector<uint8_t>& table);
 
 // A u32 count that must be `channels` x frames, then that many keys of N floats.
 template <size_t N>
@@ -22,11 +25,13 @@ void ReadKeys(ByteReader& r, const std::string& noun, size_t channels, uint32_t 
     r.FailAt(at, noun + " count " + std::to_string(count) + " should be " + std::to_string(channels) +
                      " channels x " + std::to_string(frames) + " frames = " + std::to_string(expected));
   }
-  r.Count(count, N * 4, noun + " keys");
-  keys.resize(count);
-  const std::string what = "a " + noun + " component";
-  for (auto& key : keys)
-    for (float& c : key) c = r.F32(what);
+  keys = fields::ReadValues<std::array<float, N>>(r, count, noun + " keys");
+}
+
+// A u32 count, then the keys.
+template <size_t N>
+void WriteKeys(ByteWriter& w, const std::vector<std::array<float, N>>& keys) {
+  fields::WriteCountedValues(w, keys);
 }
 
 // Frames per second for an interval (whole when within 0.001 of one; 30 when unusable).

@@ -17,16 +17,10 @@ Bytes Rest(ByteReader& r, const char* what) {
 }
 
 std::vector<uint32_t> U32List(ByteReader& r, const std::string& what) {
-  const uint32_t n = r.U32(("the " + what + " count").c_str());
-  std::vector<uint32_t> out(r.Count(n, 4, what));
-  for (uint32_t& v : out) v = r.U32(what);
-  return out;
+  return fields::ReadCountedValues<uint32_t>(r, what);
 }
 
-void WriteU32List(ByteWriter& w, const std::vector<uint32_t>& values) {
-  w.U32(static_cast<uint32_t>(values.size()));
-  for (uint32_t v : values) w.U32(v);
-}
+void WriteU32List(ByteWriter& w, const std::vector<uint32_t>& values) { fields::WriteCountedValues(w, values); }
 
 size_t UvParamCount(uint32_t mode, ByteReader& r, size_t at) {
   switch (mode) {
@@ -40,55 +34,50 @@ size_t UvParamCount(uint32_t mode, ByteReader& r, size_t at) {
 
 CmdlMaterial ParseMaterial(ByteReader r, bool mp2) {
   CmdlMaterial m;
-  m.flags = r.U32("the material flags");
+  fields::ReadAll(r, m, kMaterialFlags);
   m.texture_slots = U32List(r, "material texture slot");
-  m.vertex_attributes = r.U32("the vertex attribute flags");
-  if (mp2) for (uint32_t& v : m.mp2_unknown) v = r.U32("an Echoes material field");
-  m.group = r.U32("the material group");
+  fields::ReadAll(r, m, kMaterialAttributes);
+  if (mp2) fields::ReadAll(r, m, kEchoesMaterial);
+  fields::ReadAll(r, m, kMaterialGroup);
   if (m.flags & kMaterialKonst) m.konst_colors = U32List(r, "konst colour");
-  m.blend_dst = r.U16("the blend destination factor");
-  m.blend_src = r.U16("the blend source factor");
+  fields::ReadAll(r, m, kMaterialBlend);
   if (m.flags & kMaterialIndirect) m.indirect_slot = r.U32("the indirect texture slot");
   m.color_channels = U32List(r, "colour channel");
-  const uint32_t stages = r.U32("the TEV stage count");
+  const size_t stages = fields::ReadCount(r, fields::Size(kTevStage) + fields::Size(kTevTexture), "TEV stages");
   m.stages = fields::ReadTable<TevStage>(r, stages, kTevStage, "TEV stages");
   m.stage_textures = fields::ReadTable<TevTexture>(r, stages, kTevTexture, "TEV stage textures");
   m.texgens = U32List(r, "texgen");
-  m.uv_animation_size = r.U32("the UV animation section size");
-  const uint32_t count = r.U32("the UV animation count");
-  r.Count(count, 4, "UV animations");
-  for (uint32_t i = 0; i < count; ++i) {
+  fields::ReadAll(r, m, kUvAnimationSize);
+  m.uv_animations.resize(fields::ReadCount(r, fields::Size(kUvAnimationMode), "UV animations"));
+  for (UvAnimation& a : m.uv_animations) {
     const size_t at = r.tell();
-    UvAnimation a;
-    a.mode = r.U32("a UV animation mode");
-    a.params.resize(r.Count(UvParamCount(a.mode, r, at), 4, "UV animation parameters"));
-    for (float& p : a.params) p = r.F32("a UV animation parameter");
-    m.uv_animations.push_back(std::move(a));
+    fields::ReadAll(r, a, kUvAnimationMode);
+    a.params = fields::ReadValues<float>(r, UvParamCount(a.mode, r, at), "UV animation parameters");
   }
   m.trailing = Rest(r, "material trailing bytes");
   return m;
 }
 
 void WriteMaterial(ByteWriter& w, const CmdlMaterial& m, bool mp2) {
-  w.U32(m.flags);
+  fields::WriteAll(w, m, kMaterialFlags);
   WriteU32List(w, m.texture_slots);
-  w.U32(m.vertex_attributes);
-  if (mp2) for (uint32_t v : m.mp2_unknown) w.U32(v);
-  w.U32(m.group);
+  fields::WriteAll(w, m, kMaterialAttributes);
+  if (mp2) fields::WriteAll(w, m, kEchoesMaterial);
+  fields::WriteAll(w, m, kMaterialGroup);
   if (m.flags & kMaterialKonst) WriteU32List(w, m.konst_colors);
-  w.U16(m.blend_dst);
-  w.U16(m.blend_src);
+  fields::WriteAll(w, m, kMaterialBlend);
   if (m.flags & kMaterialIndirect) w.U32(m.indirect_slot);
   WriteU32List(w, m.color_channels);
-  w.U32(static_cast<uint32_t>(m.stages.size()));
+  if (m.stage_textures.size() != m.stages.size()) throw Error::General("a material needs one TEV texture per TEV stage");
+  fields::WriteCount(w, m.stages.size());
   fields::WriteTable(w, m.stages, kTevStage);
   fields::WriteTable(w, m.stage_textures, kTevTexture);
   WriteU32List(w, m.texgens);
-  w.U32(m.uv_animation_size);
-  w.U32(static_cast<uint32_t>(m.uv_animations.size()));
+  fields::WriteAll(w, m, kUvAnimationSize);
+  fields::WriteCount(w, m.uv_animations.size());
   for (const UvAnimation& a : m.uv_animations) {
-    w.U32(a.mode);
-    for (float p : a.params) w.F32(p);
+    fields::WriteAll(w, a, kUvAnimationMode);
+    fields::WriteValues(w, a.params);
   }
   w.Append(m.trailing);
 }
@@ -139,8 +128,7 @@ void WriteArray(ByteWriter& w, const ArraySection<T>& a) {
 
 ArraySection<uint32_t> ParseColors(ByteReader r) {
   ArraySection<uint32_t> a;
-  a.values.resize(r.remaining() / 4);
-  for (uint32_t& v : a.values) v = r.U32("a colour");
+  a.values = fields::ReadValues<uint32_t>(r, r.remaining() / 4, "colours");
   a.trailing = Rest(r, "colour padding");
   return a;
 }
@@ -158,8 +146,7 @@ CmdlFile ParseCmdl(ByteView data) {
   if (f.header.version < 2 || f.header.version > 4) {
     r.FailAt(4, "CMDL version " + std::to_string(f.header.version) + " is not read (2 Metroid Prime, 3-4 Echoes)");
   }
-  f.section_sizes.resize(r.Count(f.header.section_count, 4, "section sizes"));
-  for (uint32_t& s : f.section_sizes) s = r.U32("a section size");
+  f.section_sizes = fields::ReadValues<uint32_t>(r, f.header.section_count, "section sizes");
   const size_t data_at = Align32(r.tell());
   f.header_padding = Bytes(data.begin() + static_cast<std::ptrdiff_t>(r.tell()),
                            data.begin() + static_cast<std::ptrdiff_t>(std::min(data_at, data.size())));
@@ -195,8 +182,7 @@ CmdlFile ParseCmdl(ByteView data) {
     table.FailAt(0, "the surface count " + std::to_string(count) + " differs from the " +
                         std::to_string(f.section_sizes.size() - next) + " sections after the surface table");
   }
-  f.surface_ends.resize(count);
-  for (uint32_t& e : f.surface_ends) e = table.U32("a surface end offset");
+  f.surface_ends = fields::ReadValues<uint32_t>(table, count, "surface end offsets");
   f.surface_table_trailing = Rest(table, "surface table padding");
   for (; next < sections.size(); ++next) f.surfaces.push_back(ParseSurface(f, sections[next]));
   return f;
@@ -259,7 +245,7 @@ void LayOutCmdl(CmdlFile& f) {
 Bytes SerializeCmdl(const CmdlFile& f) {
   ByteWriter w(Endian::Big);
   fields::WriteAll(w, f.header, kCmdlHeader);
-  for (uint32_t s : f.section_sizes) w.U32(s);
+  fields::WriteValues(w, f.section_sizes);
   w.Append(f.header_padding);
   for (const MaterialSet& s : f.material_sets) WriteMaterialSet(w, s, f.Mp2());
   WriteArray(w, f.positions);
@@ -268,8 +254,7 @@ Bytes SerializeCmdl(const CmdlFile& f) {
   WriteArray(w, f.colors);
   WriteArray(w, f.float_uvs);
   if (f.HasShortUvs()) WriteArray(w, f.short_uvs);
-  w.U32(static_cast<uint32_t>(f.surface_ends.size()));
-  for (uint32_t e : f.surface_ends) w.U32(e);
+  fields::WriteCountedValues(w, f.surface_ends);
   w.Append(f.surface_table_trailing);
   for (const Surface& s : f.surfaces) WriteSurface(w, f, s);
   w.Append(f.trailing);

@@ -35,4 +35,28 @@ inline constexpr auto kSurfaceHeader = fields::List(
     Field{"normal", &SurfaceHeader::normal});
 static_assert(fields::Size(kSurfaceHeader) == 0x2C);
 
+// A material's single words and pairs between its counted lists, in file order.
+inline constexpr auto kMaterialFlags = fields::List(Field{"flags", &CmdlMaterial::flags});
+inline constexpr auto kMaterialAttributes = fields::List(Field{"vertex_attributes", &CmdlMaterial::vertex_attributes});
+inline constexpr auto kEchoesMaterial = fields::List(Field{"echoes_unknown", &CmdlMaterial::mp2_unknown});  // version >= 3
+inline constexpr auto kMaterialGroup = fields::List(Field{"group", &CmdlMaterial::group});
+inline constexpr auto kMaterialBlend =
+    fields::List(Field{"blend_dst", &CmdlMaterial::blend_dst}, Field{"blend_src", &CmdlMaterial::blend_src});
+inline constexpr auto kUvAnimationSize = fields::List(Field{"uv_animation_size", &CmdlMaterial::uv_animation_size});
+inline constexpr auto kUvAnimationMode = fields::List(Field{"mode", &UvAnimation::mode});
+
+// Echoes (version >= 3): after the surface header.
+inline constexpr auto kEchoesSurface =
+    fields::List(Field{"matrix_bank", &Surface::matrix_bank}, Field{"group", &Surface::group});
+// A GX primitive's opcode and vertex count, before its vertex indices.
+inline constexpr auto kPrimitiveHead =
+    fields::List(Field{"opcode", &Primitive::opcode}, Field{"vertex_count", &Primitive::vertex_count});
+static_assert(fields::Size(kPrimitiveHead) == 3);
+
+// CSKR: a weight group's weights and vertex count, and the MP1 footer's counts.
+inline constexpr auto kSkinWeight = fields::List(Field{"bone_id", &SkinWeight::bone_id}, Field{"weight", &SkinWeight::weight});
+inline constexpr auto kGroupVertexCount = fields::List(Field{"vertex_count", &WeightGroup::vertex_count});
+inline constexpr auto kFooterStored = fields::List(Field{"stored", &SkinFooterCount::stored});
+inline constexpr auto kFooterCount = fields::List(Field{"count", &SkinFooterCount::count});
+
 }  // namespace animkit::metroid_model

@@ -18,12 +18,11 @@ std::vector<Primitive> ParsePrimitives(ByteReader r, const VertexLayout& layout,
   while (r.remaining() > 0 && r.data()[r.tell()] != 0) {
     const size_t at = r.tell();
     Primitive p;
-    p.opcode = r.U8("a GX opcode");
+    fields::ReadAll(r, p, kPrimitiveHead);
     if (!KnownKind(p.opcode & 0xF8)) {
       r.FailAt(at, "GX opcode " + Hex(p.opcode) + " is no primitive (0x80 quads, 0x90 triangles, 0x98 strip, "
                    "0xA0 fan, 0xA8 lines, 0xB0 line strip, 0xB8 points; 0 ends the list)");
     }
-    p.vertex_count = r.U16("the primitive's vertex count");
     r.Count(p.vertex_count, layout.stride, "primitive vertices");
     p.values.reserve(size_t{p.vertex_count} * layout.attributes.size());
     for (uint32_t v = 0; v < p.vertex_count; ++v)
@@ -75,10 +74,7 @@ Surface ParseSurface(const CmdlFile& f, ByteReader r) {
   Surface s;
   s.at = r.base();
   fields::ReadAll(r, s.header, kSurfaceHeader);
-  if (f.Mp2()) {
-    s.matrix_bank = r.I16("the surface's matrix bank");
-    s.group = r.U16("the surface's group");
-  }
+  if (f.Mp2()) fields::ReadAll(r, s, kEchoesSurface);
   const ByteView extra = r.Take(s.header.extra_size, "the surface's extra data");
   s.extra.assign(extra.begin(), extra.end());
   const size_t list_at = (r.tell() + 31) & ~size_t{31};
@@ -105,18 +101,14 @@ Surface ParseSurface(const CmdlFile& f, ByteReader r) {
 
 void WriteSurface(ByteWriter& w, const CmdlFile& f, const Surface& s) {
   fields::WriteAll(w, s.header, kSurfaceHeader);
-  if (f.Mp2()) {
-    w.I16(s.matrix_bank);
-    w.U16(s.group);
-  }
+  if (f.Mp2()) fields::WriteAll(w, s, kEchoesSurface);
   w.Append(s.extra);
   w.Append(s.header_padding);
   const CmdlMaterial* m = MaterialOf(f, s.header.material);
   if (!m) throw Error::General("a surface names material " + std::to_string(s.header.material) + ", which set 0 lacks");
   const VertexLayout layout = LayoutOf(m->vertex_attributes, s.at + 0x0C);
   for (const Primitive& p : s.primitives) {
-    w.U8(p.opcode);
-    w.U16(p.vertex_count);
+    fields::WriteAll(w, p, kPrimitiveHead);
     if (p.values.size() != size_t{p.vertex_count} * layout.attributes.size())
       throw Error::General("a primitive holds " + std::to_string(p.values.size()) + " values, its layout needs " +
                            std::to_string(size_t{p.vertex_count} * layout.attributes.size()));
@@ -131,7 +123,7 @@ void WriteSurface(ByteWriter& w, const CmdlFile& f, const Surface& s) {
 
 size_t LayOutSurface(const CmdlFile& f, Surface& s) {
   s.header.extra_size = static_cast<uint32_t>(s.extra.size());
-  const size_t head = fields::Size(kSurfaceHeader) + (f.Mp2() ? 4 : 0) + s.extra.size();
+  const size_t head = fields::Size(kSurfaceHeader) + (f.Mp2() ? fields::Size(kEchoesSurface) : 0) + s.extra.size();
   s.header_padding.assign(((head + 31) & ~size_t{31}) - head, 0);
   Surface bare = s;
   bare.list_tail = {0};

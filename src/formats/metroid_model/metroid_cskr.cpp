@@ -1,6 +1,6 @@
 // Metroid Prime CSKR skin rules: weight groups ("virtual bones"), then the MP1 footer
 // (position and normal counts) or the Echoes matrix-index list and per-position map.
-#include <animkit/formats/metroid_model.hpp>
+#include "metroid_cmdl_fields.hpp"
 
 #include <algorithm>
 
@@ -9,21 +9,21 @@ namespace {
 
 SkinFooterCount ReadFooterCount(ByteReader& r, const char* what) {
   SkinFooterCount c;
-  c.stored = r.I32(what);
+  const size_t at = r.tell();
+  fields::ReadAll(r, c, kFooterStored);
   if (c.stored < 0) {
-    if (c.stored != -1) r.FailAt(r.tell() - 4, std::string(what) + " is " + std::to_string(c.stored) + " (-1 or a count)");
-    c.count = r.U32(what);
+    if (c.stored != -1) r.FailAt(at, std::string(what) + " is " + std::to_string(c.stored) + " (-1 or a count)");
+    fields::ReadAll(r, c, kFooterCount);
     return c;
   }
-  c.copy.resize(r.Count(uint64_t(c.stored) * 3, 4, "copied vertex data"));
-  for (uint32_t& v : c.copy) v = r.U32("copied vertex data");
+  c.copy = fields::ReadValues<uint32_t>(r, uint64_t(c.stored) * 3, "copied vertex data");
   return c;
 }
 
 void WriteFooterCount(ByteWriter& w, const SkinFooterCount& c) {
-  w.I32(c.stored);
-  if (c.stored < 0) w.U32(c.count);
-  else for (uint32_t v : c.copy) w.U32(v);
+  fields::WriteAll(w, c, kFooterStored);
+  if (c.stored < 0) fields::WriteAll(w, c, kFooterCount);
+  else fields::WriteValues(w, c.copy);
 }
 
 bool AllZero(ByteView v) { return std::all_of(v.begin(), v.end(), [](uint8_t b) { return b == 0; }); }
@@ -40,11 +40,8 @@ bool ReadMp1Footer(ByteReader& r, CskrFile& f, bool zero_rest) {
 
 void ReadMp2Footer(ByteReader& r, CskrFile& f) {
   f.mp2 = true;
-  const uint32_t n = r.U32("the matrix-index count");
-  f.matrix_indices.resize(r.Count(n, 2, "matrix indices"));
-  for (int16_t& v : f.matrix_indices) v = r.I16("a matrix index");
-  const uint32_t v = r.U32("the per-position group count");
-  const ByteView map = r.Take(r.Count(v, 1, "per-position groups"), "per-position groups");
+  f.matrix_indices = fields::ReadCountedValues<int16_t>(r, "matrix indices");
+  const ByteView map = r.Take(fields::ReadCount(r, 1, "per-position groups"), "per-position groups");
   f.position_groups.assign(map.begin(), map.end());
   const ByteView rest = r.Take(r.remaining(), "trailing bytes");
   f.trailing.assign(rest.begin(), rest.end());
@@ -55,17 +52,10 @@ void ReadMp2Footer(ByteReader& r, CskrFile& f) {
 CskrFile ParseCskr(ByteView data) {
   ByteReader r(data, Endian::Big);
   CskrFile f;
-  const uint32_t groups = r.U32("the weight group count");
-  r.Count(groups, 8, "weight groups");
-  f.groups.resize(groups);
-  for (size_t g = 0; g < groups; ++g) {
-    const uint32_t n = r.U32("the weight count of a group");
-    f.groups[g].weights.resize(r.Count(n, 8, "weights of group " + std::to_string(g)));
-    for (SkinWeight& w : f.groups[g].weights) {
-      w.bone_id = r.U32("a bone id");
-      w.weight = r.F32("a weight");
-    }
-    f.groups[g].vertex_count = r.U32("the vertex count of a group");
+  f.groups.resize(fields::ReadCount(r, 4 + fields::Size(kGroupVertexCount), "weight groups"));
+  for (size_t g = 0; g < f.groups.size(); ++g) {
+    f.groups[g].weights = fields::ReadCounted<SkinWeight>(r, kSkinWeight, "weights of group " + std::to_string(g));
+    fields::ReadAll(r, f.groups[g], kGroupVertexCount);
   }
   const size_t footer_at = r.tell();
   // MP1's footer when it reads with only padding after it; else Echoes' lists; else MP1's
@@ -90,19 +80,14 @@ CskrFile ParseCskr(ByteView data) {
 
 Bytes SerializeCskr(const CskrFile& f) {
   ByteWriter w(Endian::Big);
-  w.U32(static_cast<uint32_t>(f.groups.size()));
+  fields::WriteCount(w, f.groups.size());
   for (const WeightGroup& g : f.groups) {
-    w.U32(static_cast<uint32_t>(g.weights.size()));
-    for (const SkinWeight& s : g.weights) {
-      w.U32(s.bone_id);
-      w.F32(s.weight);
-    }
-    w.U32(g.vertex_count);
+    fields::WriteCounted(w, g.weights, kSkinWeight);
+    fields::WriteAll(w, g, kGroupVertexCount);
   }
   if (f.mp2) {
-    w.U32(static_cast<uint32_t>(f.matrix_indices.size()));
-    for (int16_t v : f.matrix_indices) w.I16(v);
-    w.U32(static_cast<uint32_t>(f.position_groups.size()));
+    fields::WriteCountedValues(w, f.matrix_indices);
+    fields::WriteCount(w, f.position_groups.size());
     w.Append(f.position_groups);
   } else {
     WriteFooterCount(w, f.positions);

@@ -79,30 +79,33 @@ Value Hex32List(const std::vector<uint32_t>& ids) {
 
 Value MaterialInfo(const CmdlMaterial& m) {
   Value uv = Value::array();
-  for (const UvAnimation& a : m.uv_animations) uv.push_back({{"mode", a.mode}, {"params", a.params}});
-  return {{"flags", Hex(m.flags)},
-          {"texture_slots", m.texture_slots},
-          {"vertex_attributes", Hex(m.vertex_attributes)},
-          {"echoes_unknown", Value::array({m.mp2_unknown[0], m.mp2_unknown[1]})},
-          {"group", m.group},
-          {"konst_colors", Hex32List(m.konst_colors)},
-          {"blend_dst", m.blend_dst},
-          {"blend_src", m.blend_src},
-          {"indirect_slot", m.indirect_slot},
-          {"color_channels", m.color_channels},
-          {"tev_stages", fields::DescribeTable(m.stages, kTevStage)},
-          {"tev_textures", fields::DescribeTable(m.stage_textures, kTevTexture)},
-          {"texgens", Hex32List(m.texgens)},
-          {"uv_animation_size", m.uv_animation_size},
-          {"uv_animations", std::move(uv)},
-          {"trailing_bytes", m.trailing.size()}};
+  for (const UvAnimation& a : m.uv_animations) {
+    Value one = {{"params", a.params}};
+    fields::Describe(one, a, kUvAnimationMode);
+    uv.push_back(std::move(one));
+  }
+  Value info = {{"flags", Hex(m.flags)},
+                {"texture_slots", m.texture_slots},
+                {"vertex_attributes", Hex(m.vertex_attributes)},
+                {"konst_colors", Hex32List(m.konst_colors)},
+                {"indirect_slot", m.indirect_slot},
+                {"color_channels", m.color_channels},
+                {"tev_stages", fields::DescribeTable(m.stages, kTevStage)},
+                {"tev_textures", fields::DescribeTable(m.stage_textures, kTevTexture)},
+                {"texgens", Hex32List(m.texgens)},
+                {"uv_animations", std::move(uv)},
+                {"trailing_bytes", m.trailing.size()}};
+  fields::Describe(info, m, kEchoesMaterial);
+  fields::Describe(info, m, kMaterialGroup);
+  fields::Describe(info, m, kMaterialBlend);
+  fields::Describe(info, m, kUvAnimationSize);
+  return info;
 }
 
 Value SurfaceInfo(const Surface& s) {
   Value info = {{"offset", s.at}, {"display_list_offset", s.list_at}};
   fields::Describe(info, s.header, kSurfaceHeader);
-  info["matrix_bank"] = s.matrix_bank;
-  info["group"] = s.group;
+  fields::Describe(info, s, kEchoesSurface);
   std::map<std::string, size_t> kinds;
   size_t vertices = 0;
   for (const Primitive& p : s.primitives) {
@@ -222,9 +225,9 @@ class CskrDocument final : public FileDocument<CskrFile, kMetroidCskrFormat, Ser
   Value Info() const override {
     Value groups = Value::array();
     for (const WeightGroup& g : file_.groups) {
-      Value weights = Value::array();
-      for (const SkinWeight& w : g.weights) weights.push_back({{"bone_id", w.bone_id}, {"weight", w.weight}});
-      groups.push_back({{"weights", std::move(weights)}, {"vertex_count", g.vertex_count}});
+      Value group = {{"weights", fields::DescribeTable(g.weights, kSkinWeight)}};
+      fields::Describe(group, g, kGroupVertexCount);
+      groups.push_back(std::move(group));
     }
     Value info = {{"layout", file_.mp2 ? "echoes" : "prime"}, {"groups", std::move(groups)}};
     if (file_.mp2) {

@@ -80,8 +80,7 @@ TxtrFile ParseTxtr(ByteView data) {
       r.FailAt(16, "expected a palette of at least " + std::to_string(traits.palette_entries) + " entries for " +
                        std::string(traits.name) + ", found " + std::to_string(f.palette_header.width) + "x" +
                        std::to_string(f.palette_header.height));
-    f.palette.resize(r.Count(entries, 2, "the palette entries"));
-    for (uint16_t& e : f.palette) e = r.U16("a palette entry");
+    f.palette = fields::ReadValues<uint16_t>(r, entries, "the palette entries");
   }
   const size_t data_offset = r.tell();
   const std::vector<MipLevel> levels = MipLevels(h, data_offset);
@@ -103,7 +102,7 @@ Bytes SerializeTxtr(const TxtrFile& file) {
   fields::WriteAll(w, file.header, kHeaderFields);
   if (file.header.format < kFormatCount && Traits(file.header.format).paletted) {
     fields::WriteAll(w, file.palette_header, kPaletteHeaderFields);
-    for (uint16_t e : file.palette) w.U16(e);
+    fields::WriteValues(w, file.palette);
   }
   w.Append(file.data);
   return w.Take();

@@ -116,6 +116,92 @@ TEST(Fields, ATableCountPastTheDataIsRefusedBeforeAllocating) {
   }
 }
 
+struct Outer {
+  uint16_t id = 0;
+  Record inner;
+};
+constexpr auto kOuter = fields::List(Field{"id", &Outer::id}, fields::Sub{"inner", &Outer::inner, kRecord});
+
+TEST(Fields, ASubRecordIsReadInPlaceThroughItsOwnList) {
+  static_assert(fields::Size(kOuter) == 2 + 15);
+  Bytes bytes = {0x34, 0x12};
+  bytes.insert(bytes.end(), kLittle.begin(), kLittle.end());
+  ByteReader r(bytes, Endian::Little);
+  Outer o;
+  fields::ReadAll(r, o, kOuter);
+  EXPECT_EQ(o.id, 0x1234);
+  EXPECT_EQ(o.inner.count, 0x01020304u);
+  EXPECT_EQ(o.inner.scale, 1.5f);
+  ByteWriter w(Endian::Little);
+  fields::WriteAll(w, o, kOuter);
+  EXPECT_EQ(w.Take(), bytes);
+  Value info = Value::object();
+  fields::Describe(info, o, kOuter);
+  EXPECT_EQ(DumpJson(info), R"({"count":16909060,"flag":7,"id":4660,"offset":-2,"pair":[2571,3085],"scale":1.5})");
+}
+
+struct Axes {
+  std::array<int16_t, 2> initial{};
+  std::array<uint8_t, 2> bits{};
+};
+constexpr auto kAxes = fields::List(fields::Interleaved{"initial", &Axes::initial, "bits", &Axes::bits});
+
+TEST(Fields, InterleavedArraysAlternateElementByElement) {
+  static_assert(fields::Size(kAxes) == 2 * (2 + 1));
+  // initial[0] = -2, bits[0] = 7, initial[1] = 0x0102, bits[1] = 9 (big endian).
+  const Bytes bytes = {0xFF, 0xFE, 0x07, 0x01, 0x02, 0x09};
+  ByteReader r(bytes, Endian::Big);
+  Axes a;
+  fields::ReadAll(r, a, kAxes);
+  EXPECT_EQ(a.initial, (std::array<int16_t, 2>{-2, 0x0102}));
+  EXPECT_EQ(a.bits, (std::array<uint8_t, 2>{7, 9}));
+  ByteWriter w(Endian::Big);
+  fields::WriteAll(w, a, kAxes);
+  EXPECT_EQ(w.Take(), bytes);
+  Value info = Value::object();
+  fields::Describe(info, a, kAxes);
+  EXPECT_EQ(DumpJson(info), R"({"bits":[7,9],"initial":[-2,258]})");
+}
+
+TEST(Fields, ACountedTableReadsItsCountThenTheRecords) {
+  // count 2 (big endian), then id 0x0001 and id 0x0203.
+  struct Id {
+    uint16_t id = 0;
+  };
+  constexpr auto kId = fields::List(Field{"id", &Id::id});
+  const Bytes bytes = {0x00, 0x00, 0x00, 0x02, 0x00, 0x01, 0x02, 0x03};
+  ByteReader r(bytes, Endian::Big);
+  const std::vector<Id> ids = fields::ReadCounted<Id>(r, kId, "ids");
+  ASSERT_EQ(ids.size(), 2u);
+  EXPECT_EQ(ids[1].id, 0x0203);
+  ByteWriter w(Endian::Big);
+  fields::WriteCounted(w, ids, kId);
+  EXPECT_EQ(w.Take(), bytes);
+  ByteReader values(bytes, Endian::Big);
+  EXPECT_EQ(fields::ReadCountedValues<uint16_t>(values, "values"), (std::vector<uint16_t>{0x0001, 0x0203}));
+  ByteWriter vw(Endian::Big);
+  fields::WriteCountedValues(vw, std::vector<uint16_t>{0x0001, 0x0203});
+  EXPECT_EQ(vw.Take(), bytes);
+}
+
+TEST(Fields, ACountPastTheDataIsRefusedBeforeAllocating) {
+  // Two bytes, then a count of 3 two-byte ids with 4 bytes left.
+  const Bytes bytes = {0xAA, 0xBB, 0x00, 0x00, 0x00, 0x03, 0x00, 0x01, 0x02, 0x03};
+  ByteReader r(bytes, Endian::Big);
+  r.Skip(2, "the lead-in");
+  try {
+    (void)fields::ReadCountedValues<uint16_t>(r, "ids");
+    FAIL() << "three ids in four bytes must not read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("offset 0x6: ids: count 3 of 2-byte entries does not fit"), std::string::npos)
+        << e.what();
+  }
+  ByteReader cut(ByteView(bytes).first(4), Endian::Big);
+  EXPECT_THROW((void)fields::ReadCount(cut, 1, "ids"), Error);
+  ByteReader values(ByteView(bytes).subspan(6), Endian::Big);
+  EXPECT_THROW((void)fields::ReadValues<uint32_t>(values, 2, "words"), Error);
+}
+
 TEST(Bytes, LittleEndianLoadsAndStoresAtAnOffsetAreChecked) {
   Bytes b = {0x01, 0x02, 0x03, 0x04, 0x05};
   EXPECT_EQ(le::Load32At(b, 1), 0x05040302u);
