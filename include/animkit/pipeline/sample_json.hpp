@@ -29,7 +29,7 @@ struct SampleRequest {
   // `sample --base CLIP`: the clip of the scene an additive clip composes over in model
   // space (its pose at the same time); empty: the clip's Additive::reference when the scene
   // has it, else the rest pose. Error when the scene has no clip of that name.
-  std::string base;
+  std::string base = {};
 };
 // The frames `animkit sample` writes for one clip, one call per frame, in order: the
 // count is SampleFrameCount's (its Error is thrown before the first call); frame f is
