@@ -16,7 +16,7 @@ import tempfile
 
 import bpy
 
-from addon_common import ARGS, action_api, actions_in_order, animkit, check, import_file, reset, trs, up_matrix
+from addon_common import ARGS, _AddonModule, action_api, actions_in_order, animkit, check, import_file, reset, trs, up_matrix
 
 TOL = 1e-5
 
@@ -100,6 +100,36 @@ def _check_pose(label, arm, model_json, up_inv):
     return len(clip["frames"])
 
 
+def _check_export(arm, actions):
+    """Read back for export unedited (the add-on's read_clip, what it writes to the glTF it
+    has animkit encode), the additive clips are the same deltas, still marked additive."""
+    export = _AddonModule("export")
+    rig, mapping, _ = export.rig_of(arm)
+    node = {n["name"]: i for i, n in enumerate(rig["nodes"])}
+    want = {("wave_add", "arm", "rotation"): [_quat((0, 0, 1), 45), _quat((0, 0, 1), 90)],
+            ("push_add", "hips", "translation"): [(0.5, 0, 0), (1, 0, 0)],
+            ("push_add", "arm", "rotation"): [_quat((1, 0, 0), 0), _quat((1, 0, 0), 40)]}
+    count = 0
+    for name in ("wave_add", "push_add"):
+        clip = export.read_clip(arm, actions[name], rig, mapping, 1.0)
+        check(clip["extras"].get("additive", {}).get("rotation_only") == (name == "wave_add"),
+              "%s read back: additive %s" % (name, clip["extras"].get("additive")))
+        paths = {(c["node"], c["path"]): c for c in clip["channels"]}
+        wave_paths = {(rig["nodes"][i]["name"], p) for i, p in paths}
+        check(name != "wave_add" or wave_paths == {("arm", "rotation")}, "wave_add writes %s" % sorted(wave_paths))
+        for (clip_name, joint, path_), values in want.items():
+            if clip_name != name:
+                continue
+            ch = paths.get((node[joint], path_))
+            check(ch is not None, "%s: no %s %s channel read back" % (name, joint, path_))
+            for f, value in enumerate(values):
+                got = [col[f] for col in ch["columns"]]
+                off = min(max(abs(a - b) for a, b in zip(got, value)), max(abs(a + b) for a, b in zip(got, value)))
+                check(off < TOL, "%s %s %s frame %d read back %s, not %s" % (name, joint, path_, f, got, value))
+                count += 1
+    return count
+
+
 def part_additive():
     reset()
     tmp = tempfile.mkdtemp(prefix="animkit_additive_")
@@ -129,5 +159,6 @@ def part_additive():
         checks += _check_pose(name + " over walk", arm, over_walk[name], up_inv)
     # The first clip is no additive one here: the active action replaces.
     check(arm.animation_data.action_blend_type == "REPLACE", "the active action's blend")
+    checks += _check_export(arm, actions)
     print("additive: %d checks (Combine strips, deltas only, poses as animkit composes them)" % checks)
     return checks
