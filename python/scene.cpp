@@ -236,6 +236,20 @@ void BindScene(py::module_& m) {
         return out;
       }, "dicts: time (s), name, params, end_time (None unless a range).")
       .def_property_readonly("metadata", [](const ClipRef& c) { return ToPython(c.clip().metadata); })
+      .def_property_readonly("additive", [](const ClipRef& c) -> py::object {
+        const std::optional<Additive>& a = c.clip().additive;
+        if (!a) return py::none();
+        Value v = {{"reference", a->reference.empty() ? "rest" : "clip"}, {"rotation_only", a->rotation_only},
+                   {"fade_in", a->fade_in}, {"fade_out", a->fade_out}};
+        if (!a->reference.empty()) v["clip"] = a->reference;
+        return ToPython(v);
+      }, "None, or the clip's deltas' rule as sample's JSON says it: reference ('rest' or 'clip', then clip), "
+         "rotation_only, fade_in, fade_out (docs/conventions.md, \"Additive clips\").")
+      .def_property_readonly("root_motion", [](const ClipRef& c) -> py::object {
+        const std::optional<RootMotion>& r = c.clip().root_motion;
+        if (!r) return py::none();
+        return ToPython(Value{{"joint", r->joint}, {"up", Value::array({r->up.x, r->up.y, r->up.z})}});
+      }, "None, or the joint the game moves the character by and the up axis (docs/conventions.md, \"Root motion\").")
       .def("sample", &Sample, py::arg("rate") = py::none(), py::arg("space") = "local",
            "(trs, visible): trs float32 (frames, joints, 10), t xyz, r xyzw, s xyz; visible bool (frames, joints). "
            "The clip's own frames, or resampled at rate: exactly what `animkit sample [--rate R] [--space S]` "

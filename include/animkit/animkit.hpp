@@ -11,6 +11,7 @@
 #include <animkit/formats/registry.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/offline/model_pose.hpp>
+#include <animkit/offline/root_motion.hpp>
 #include <animkit/offline/sampling.hpp>
 #include <animkit/offline/skinning.hpp>
 #include <animkit/pipeline/batch.hpp>

@@ -126,12 +126,43 @@ ClipModelPose::ClipModelPose(const Clip& clip, const Skeleton& skeleton)
   for (const JointTrack& t : clip.tracks) joint_of_.push_back(skeleton.Find(t.joint));
 }
 
+namespace {
+
+// One joint of an additive clip over its base: the delta's keyed properties only (one the
+// clip does not key is no change), scale always the base's.
+TransformTRS AddDelta(const TransformTRS& base, const JointTrack& track, const TransformTRS& delta, const Additive& rule,
+                      float weight) {
+  TransformTRS out = base;
+  if (weight <= 0) return out;
+  if (!track.rotation.empty())
+    out.rotation = Multiply(base.rotation, weight >= 1 ? delta.rotation : Slerp({0, 0, 0, 1}, delta.rotation, weight));
+  if (!rule.rotation_only && !track.translation.empty()) out.translation = base.translation + delta.translation * weight;
+  return out;
+}
+
+}  // namespace
+
+void ClipModelPose::SetBase(std::span<const TransformTRS> base) {
+  if (!base.empty() && base.size() != skeleton_.joints.size())
+    throw Error::General("the base pose of clip '" + clip_.name + "' has " + std::to_string(base.size()) +
+                         " joints, the skeleton " + std::to_string(skeleton_.joints.size()));
+  base_.assign(base.begin(), base.end());
+}
+
+void ClipModelPose::SetWeight(float weight) { weight_ = std::clamp(std::isnan(weight) ? 0.0f : weight, 0.0f, 1.0f); }
+
 void ClipModelPose::Compose(std::span<const TransformTRS> pose) {
   const size_t n = skeleton_.joints.size();
-  for (size_t j = 0; j < n; ++j) local_[j] = skeleton_.joints[j].rest, keyed_[j] = false;
+  const Additive* additive = clip_.additive && clip_.space == Space::Local ? &*clip_.additive : nullptr;
+  const bool over_base = additive && !base_.empty();
+  for (size_t j = 0; j < n; ++j) local_[j] = over_base ? base_[j] : skeleton_.joints[j].rest, keyed_[j] = false;
   for (size_t i = 0; i < joint_of_.size() && i < pose.size(); ++i) {
-    pose_[i] = pose[i];
-    if (joint_of_[i] >= 0) local_[static_cast<size_t>(joint_of_[i])] = pose[i], keyed_[static_cast<size_t>(joint_of_[i])] = true;
+    // A joint the skeleton lacks is a root: an additive one's base is the identity.
+    pose_[i] = additive ? AddDelta({}, clip_.tracks[i], pose[i], *additive, weight_) : pose[i];
+    if (joint_of_[i] < 0) continue;
+    const auto j = static_cast<size_t>(joint_of_[i]);
+    local_[j] = additive ? AddDelta(local_[j], clip_.tracks[i], pose[i], *additive, weight_) : pose[i];
+    keyed_[j] = true;
   }
   for (size_t j = 0; j < n; ++j) {
     const int p = skeleton_.joints[j].parent;

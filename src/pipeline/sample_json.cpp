@@ -1,11 +1,13 @@
 // `animkit sample`: the contract's JSON, streamed.
 #include <animkit/core/error.hpp>
 #include <animkit/offline/model_pose.hpp>
+#include <animkit/offline/root_motion.hpp>
 #include <animkit/offline/sampling.hpp>
 #include <animkit/offline/skinning.hpp>
 #include <animkit/pipeline/sample_json.hpp>
 #include <animkit/pipeline/skeleton.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <memory>
@@ -99,9 +101,54 @@ void WriteMeshFrames(JsonOut& j, const Clip& clip, const SampleRequest& request)
   j.Raw(any ? "\n      ]" : "]");
 }
 
+// A clip's "additive" entry: the glTF extras' (docs/conventions.md).
+void WriteAdditive(JsonOut& j, const Additive& a) {
+  j.Raw(",\n      \"additive\": {\"reference\": ");
+  j.Raw(a.reference.empty() ? "\"rest\"" : "\"clip\", \"clip\": ");
+  if (!a.reference.empty()) j.String(a.reference);
+  j.Raw(a.rotation_only ? ", \"rotation_only\": true" : ", \"rotation_only\": false");
+  j.Raw(", \"fade_in\": ");
+  j.Number(a.fade_in);
+  j.Raw(", \"fade_out\": ");
+  j.Number(a.fade_out);
+  j.Raw("}");
+}
+
+// A clip's "root_motion": its joint, up axis and per-frame deltas (RootMotionJob) at the
+// frames the JSON samples.
+void WriteRootMotion(JsonOut& j, const Clip& clip, const SampleRequest& request, size_t frames) {
+  const RootMotion& r = *clip.root_motion;
+  j.Raw(",\n      \"root_motion\": {\"joint\": ");
+  j.String(r.joint);
+  j.Raw(", \"up\": ");
+  j.Vec({r.up.x, r.up.y, r.up.z});
+  j.Raw(", \"deltas\": [");
+  std::vector<RootMotionDelta> deltas(frames);
+  if (frames) (void)RootMotionJob{&clip, request.rest, request.rate > 0 ? request.rate : 0, deltas}.Run();
+  for (size_t f = 0; f < frames; ++f) {
+    j.Raw(f ? ",\n        {\"t\": " : "\n        {\"t\": ");
+    const RootMotionDelta& d = deltas[f];
+    j.Vec({d.translation.x, d.translation.y, d.translation.z});
+    j.Raw(", \"r\": ");
+    j.Vec({d.rotation.x, d.rotation.y, d.rotation.z, d.rotation.w});
+    j.Raw("}");
+    j.Flush();
+  }
+  j.Raw(frames ? "\n      ]}" : "]}");
+}
+
 }  // namespace
 
-void ForEachSampleFrame(const Clip& clip, const SampleRequest& request, const SampleFrameFn& fn) {
+const Clip* AdditiveBase(const Scene& scene, const Clip& clip, const SampleRequest& request) {
+  if (!clip.additive) return nullptr;
+  const std::string& name = request.base.empty() ? clip.additive->reference : request.base;
+  if (name.empty()) return nullptr;
+  for (const Clip& c : scene.clips)
+    if (c.name == name && &c != &clip) return &c;
+  return nullptr;
+}
+
+void ForEachSampleFrame(const Clip& clip, const SampleRequest& request, const SampleFrameFn& fn, const Clip* base) {
   const bool resample = request.rate > 0;
   const double rate = resample ? request.rate : clip.frame_rate;
   const size_t frames = SampleFrameCount(clip, resample ? rate : 0, request.limits);
@@ -109,11 +156,19 @@ void ForEachSampleFrame(const Clip& clip, const SampleRequest& request, const Sa
   std::vector<TransformTRS> pose(joints);
   const auto visible = std::make_unique<bool[]>(joints);
   const Skeleton none;
-  std::optional<ClipModelPose> model;
-  if (request.space == Space::Model) model.emplace(clip, request.rest ? *request.rest : none);
+  const Skeleton& rest = request.rest ? *request.rest : none;
+  std::optional<ClipModelPose> model, base_model;
+  std::vector<TransformTRS> base_pose;
+  if (request.space == Space::Model) model.emplace(clip, rest);
+  if (model && base && clip.additive) base_model.emplace(*base, rest), base_pose.resize(base->tracks.size());
   for (size_t f = 0; f < frames; ++f) {
     const Seconds t = FrameTime(f, rate);
     SampleClipJob{&clip, request.rest, t, pose}.Run();
+    if (base_model) {  // the base's local pose at the same time
+      SampleClipJob{base, request.rest, t, base_pose}.Run();
+      base_model->Compose(base_pose);
+      model->SetBase(base_model->locals());
+    }
     if (model) {
       model->Compose(pose);
       for (size_t i = 0; i < joints; ++i) pose[i] = model->OfTrack(i);
@@ -134,6 +189,9 @@ std::string SampleJson(const Scene& scene, std::string_view format_id, const Sam
 void WriteSampleJson(const Scene& scene, std::string_view format_id, const SampleRequest& request,
                      const std::function<void(std::string_view)>& sink) {
   // Every count checked before the first byte goes out.
+  if (!request.base.empty() && std::none_of(scene.clips.begin(), scene.clips.end(),
+                                            [&](const Clip& c) { return c.name == request.base; }))
+    throw Error::General("--base: no clip '" + request.base + "' in the file");
   for (const Clip& clip : scene.clips)
     if (request.clip.empty() || clip.name == request.clip) {
       (void)SampleFrameCount(clip, request.rate, request.limits);
@@ -179,6 +237,12 @@ void WriteSampleJson(const Scene& scene, std::string_view format_id, const Sampl
     j.Raw(clip.loop ? "true" : "false");
     j.Raw(",\n      \"space\": ");
     j.Raw(clip.space == Space::Model || request.space == Space::Model ? "\"model\"" : "\"local\"");
+    const Clip* base = request.space == Space::Model ? AdditiveBase(scene, clip, request) : nullptr;
+    if (clip.additive) WriteAdditive(j, *clip.additive);
+    if (base) {
+      j.Raw(",\n      \"base\": ");
+      j.String(base->name);
+    }
     j.Raw(",\n      \"joints\": [");
     for (size_t i = 0; i < clip.tracks.size(); ++i) {
       if (i) j.Raw(", ");
@@ -204,8 +268,9 @@ void WriteSampleJson(const Scene& scene, std::string_view format_id, const Sampl
       }
       j.Raw("]");
       j.Flush();
-    });
+    }, base);
     j.Raw(frames ? "\n      ]" : "]");
+    if (clip.root_motion) WriteRootMotion(j, clip, request, frames);
     if (request.skin_meshes) {
       // The skin pass composes local poses: a local-space request whatever --space says.
       SampleRequest local = request;

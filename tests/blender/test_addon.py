@@ -24,6 +24,9 @@
 #                 and with one mesh moved (read back moved, the others unchanged); a file
 #                 with nothing to edit (a placeholder ANB, an MDLX without a model entry)
 #                 exported unedited: its bytes.
+# --part additive additive clips (addon_additive.py): a glTF written by the test with additive
+#                 clips imports as actions on Combine NLA strips keying the deltas only, and
+#                 plays them over the rest or another clip as `animkit sample --space model` does.
 # --only TEXT     only the sample paths that contain TEXT.
 #
 # The expected poses are composed here from animkit's own output (sample JSON, glTF node
@@ -40,6 +43,7 @@ import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from addon_additive import part_additive  # noqa: E402
 from addon_common import ARGS, CLI, SKIP, Failure, enable_addon  # noqa: E402
 from addon_curves import part_curves  # noqa: E402
 from addon_export import part_export  # noqa: E402
@@ -49,7 +53,7 @@ from addon_moveset import part_moveset  # noqa: E402
 from addon_skin import part_skin  # noqa: E402
 
 PARTS = (("import", part_import), ("export", part_export), ("moveset", part_moveset), ("skin", part_skin),
-         ("curves", part_curves), ("mesh", part_mesh))
+         ("curves", part_curves), ("mesh", part_mesh), ("additive", part_additive))
 # ---------------------------------------------------------------------------------------
 
 

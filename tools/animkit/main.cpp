@@ -143,7 +143,8 @@ void ReportReadWarnings(const std::string& file, const std::vector<std::string>&
   for (const std::string& w : FoldWarnings(warnings)) std::fprintf(stderr, "%s: warning: %s\n", file.c_str(), w.c_str());
 }
 
-int RunSample(const std::string& file, double rate, Space space, bool skin, const CommonArgs& args) {
+int RunSample(const std::string& file, double rate, Space space, bool skin, const std::string& base,
+              const CommonArgs& args) {
   const Options options = ToOptions(args);
   const LoadedFile loaded = LoadFile(file, args.format, options);
   RequireOneScene(loaded);
@@ -155,6 +156,7 @@ int RunSample(const std::string& file, double rate, Space space, bool skin, cons
   ReportReadWarnings(file, warnings);
   SampleRequest request{rate, args.clip, &decoded.rest(), args.limits, space};
   request.warnings = &warnings;
+  request.base = base;
   // The file's own meshes, or its model's (the pipeline gives them to the scene).
   if (skin) request.skin_meshes = &scene.meshes;
   if (args.output.empty()) {
@@ -257,7 +259,7 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
 }
 
 CLI::App* AddSampleCommand(CLI::App& app, std::string& input, double& rate, std::string& space, bool& skin,
-                           CommonArgs& args) {
+                           std::string& base, CommonArgs& args) {
   CLI::App* sample = app.add_subcommand("sample", "Print every clip's pose at every frame as JSON");
   sample->add_option("FILE", input, "Input file")->required();
   sample->add_option("--rate", rate, "Resample at this many frames per second instead of the file's own frames")
@@ -269,6 +271,9 @@ CLI::App* AddSampleCommand(CLI::App& app, std::string& input, double& rate, std:
   sample->add_flag("--skin", skin,
                    "Add each mesh's deformed vertex positions at every frame (linear blend skinning over the "
                    "model-space pose)");
+  sample->add_option("--base", base,
+                     "With --space model: the clip an additive clip composes over (its pose at the same time) "
+                     "instead of its reference or the rest pose");
   AddCommon(sample, args, true);
   return sample;
 }
@@ -371,7 +376,8 @@ int RunCommandLine(int argc, char** argv) {
 
   std::string space = "local";
   bool skin = false;
-  CLI::App* sample = AddSampleCommand(app, input, rate, space, skin, args);
+  std::string base;
+  CLI::App* sample = AddSampleCommand(app, input, rate, space, skin, base, args);
 
   CLI::App* convert = app.add_subcommand(
       "convert", "Convert IN to OUT (format from OUT's extension or --to); a folder IN converts every file it recognises");
@@ -429,7 +435,7 @@ int RunCommandLine(int argc, char** argv) {
 
   try {
     if (info->parsed()) return RunInfo(input, json, info_full, args);
-    if (sample->parsed()) return RunSample(input, rate, space == "model" ? Space::Model : Space::Local, skin, args);
+    if (sample->parsed()) return RunSample(input, rate, space == "model" ? Space::Model : Space::Local, skin, base, args);
     if (convert->parsed()) {
       if (!template_path.empty() && cli::IsBatchInput(input, output)) {
         std::fprintf(stderr, "animkit: --template applies to one input file\n");

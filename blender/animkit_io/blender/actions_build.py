@@ -64,10 +64,27 @@ def _write_action(action, nodes, order, curves):
                 _write_curves(action, base + prop, bone, curves[(i, path)])
 
 
+def additive_of(clip):
+    """The clip's extras.animkit.additive (docs/conventions.md, "Additive clips"), or None."""
+    additive = (clip.extras or {}).get("additive")
+    return additive if isinstance(additive, dict) else None
+
+
+def _delta_basis(offsets, i, path):
+    """An additive clip's deltas in the pose basis: a rotation delta turns in the joint's own
+    frame (base @ delta, what the NLA's Combine does), a translation delta is a direction in
+    the parent's (the rest's inverse rotation, no offset)."""
+    if path == "rotation":
+        return keymod.BasisMap((0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0))
+    lt, lqi = offsets[i]
+    return keymod.BasisMap((0.0, 0.0, 0.0), (lqi.w, lqi.x, lqi.y, lqi.z))
+
+
 def build_action(rig, order, parents, offsets, clip):
     nodes = rig["nodes"]
     rate = clip.frame_rate or 30.0
     action = bpy.data.actions.new(clip.name or "clip")
+    additive = additive_of(clip) if clip.space != "model" else None
     if clip.space == "model":
         curves = _model_space_curves(nodes, order, parents, offsets, clip)
     else:
@@ -76,8 +93,13 @@ def build_action(rig, order, parents, offsets, clip):
         for i in order:
             for path, _prop in PATHS:
                 ch = channels.get((i, path))
+                # An additive clip adds rotations (and translations unless rotation-only), never scale.
+                if additive is not None and (path == "scale" or
+                                             (path == "translation" and additive.get("rotation_only"))):
+                    continue
                 if ch is not None and ch.key_count():
-                    curves[(i, path)] = keymod.channel_curves(ch, rate, _basis(offsets, i))
+                    basis = _delta_basis(offsets, i, path) if additive is not None else _basis(offsets, i)
+                    curves[(i, path)] = keymod.channel_curves(ch, rate, basis)
     _write_action(action, nodes, order, curves)
     _store_clip(action, clip, rate)
     return action

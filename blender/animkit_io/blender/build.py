@@ -436,14 +436,22 @@ def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, prog
         strip.name = rest.name
         strip.extrapolation = "HOLD"
         action_api.strip_slot(strip, rest)
+    additive = set() if controls is not None else {
+        id(by_clip[k]) for k, c in enumerate(clips) if k in by_clip and actions_build.additive_of(c) is not None}
     for action in actions:
         track = ad.nla_tracks.new()
         track.name = action.name
         strip = track.strips.new(action.name, 0, action)
         strip.name = action.name
+        # An additive clip's deltas go over what is below: Combine multiplies quaternions
+        # (base @ delta, the game's rule) and adds locations; Add would sum quaternion components.
+        if id(action) in additive:
+            strip.blend_type = "COMBINE"
         action_api.strip_slot(strip, action)
         track.mute = True
     action_api.assign(ad, actions[0])
+    if id(actions[0]) in additive:
+        ad.action_blend_type = "COMBINE"
     first = clips[0]
     rate = first.frame_rate or 30.0
     fps = max(1, int(round(rate)))

@@ -196,16 +196,19 @@ _PROPERTIES = (("location", "translation", 3, (0.0, 0.0, 0.0)),
                ("scale", "scale", 3, None))
 
 
-def key_channels(node_index, node, fcs, rotation_mode, offset, f0, f1, rate, times_cache):
+def key_channels(node_index, node, fcs, rotation_mode, offset, f0, f1, rate, times_cache, additive=False):
     """The bone's glTF channels from its F-curves' keys, or None when they cannot carry it
     exactly (then it is sampled at every frame): Euler or axis-angle rotation, curves that
     are not Bezier-at-thirds / linear / constant throughout, keys outside the frame range,
-    a hidden joint (scale 0)."""
+    a hidden joint (scale 0). An additive clip's keys are deltas (actions_build._delta_basis):
+    a rotation as it is, a translation turned by the rest without its offset."""
     if rotation_mode != "QUATERNION":
         return None
     lt, lq = offset
     lm = [tuple(row) for row in lq.to_matrix()]
     lqt = (lq.w, lq.x, lq.y, lq.z)
+    if additive:
+        lt, lqt = (0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0)
     out = []
     for prop, path, width, defaults in _PROPERTIES:
         curves = []
@@ -255,9 +258,10 @@ def _at_rest(vals, node):
     return True
 
 
-def _sample(arm_obj, mapping, order, parents, offsets, fcs_of, nodes, sampled, f0, n, model_space):
+def _sample(arm_obj, mapping, order, parents, offsets, fcs_of, nodes, sampled, f0, n, model_space, additive=False):
     """{node: [(t, q, s, hidden) per frame]} for the bones in `sampled`, evaluated frame by
-    frame (model space: composed down the hierarchy, so every bone of `order`)."""
+    frame (model space: composed down the hierarchy, so every bone of `order`; additive: the
+    deltas, as key_channels takes them)."""
     def rest(i):
         n = nodes[i]
         return (tuple(n["t"]), _quat(n["r"])) if mapping[i] == n.get("control") else None
@@ -271,8 +275,8 @@ def _sample(arm_obj, mapping, order, parents, offsets, fcs_of, nodes, sampled, f
         for i in curves:
             lt, lq = offsets[i]
             bt, bq, bs = curves[i].basis(frame)
-            t = lt + lq @ bt
-            q = lq @ bq
+            t = lq @ bt if additive else lt + lq @ bt
+            q = bq if additive else lq @ bq
             s = bs
             hidden = all(abs(c) < 1e-9 for c in s)
             if model_space:
@@ -351,6 +355,7 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
     n = f1 - f0 + 1
     times = [k / rate for k in range(n)]
     model_space = record.get("space") == "model"
+    additive = isinstance(record.get("additive"), dict) and not model_space
     listed = set(record.get("joints", [])) if "joints" in record else None
 
     bones = arm_obj.data.bones
@@ -373,11 +378,11 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
     if not model_space and not per_axis:
         for i in keyed:
             chans = key_channels(i, nodes[i], fcs_of[mapping[i]], arm_obj.pose.bones[mapping[i]].rotation_mode,
-                                 offsets[i], f0, f1, rate, times_cache)
+                                 offsets[i], f0, f1, rate, times_cache, additive)
             if chans is not None:
                 from_keys[i] = chans
     sampled = set(order) if model_space else set(keyed) - set(from_keys)
-    values = _sample(arm_obj, mapping, order, parents, offsets, fcs_of, nodes, sampled, f0, n, model_space)
+    values = _sample(arm_obj, mapping, order, parents, offsets, fcs_of, nodes, sampled, f0, n, model_space, additive)
     if per_axis:
         values = _matrix_rule_locals(order, parents, values)
 

@@ -92,6 +92,27 @@ struct CameraTrack {
   Value metadata = Value::object();  // raw values the source could not convert
 };
 
+// An additive clip (docs/conventions.md, "Additive clips"): its keys are deltas, identity
+// (no translation, no turn) meaning no change, composed over a base pose: per joint
+// rotation = base * slerp(identity, delta, weight), translation = base + weight * delta
+// (the base's alone when rotation_only), scale the base's. A property the clip does not
+// key is no change. ClipModelPose composes it (over the rest pose, or another clip's pose).
+struct Additive {
+  std::string reference;        // the base it is made for: "" the rest pose, else a clip's name
+  bool rotation_only = false;   // only rotations add; translations are the base's (Metroid, §7.6)
+  Seconds fade_in = 0;          // seconds the game takes to bring its weight up; 0: at once
+  Seconds fade_out = 0;         // seconds it takes to bring it down to 0; 0: at once
+};
+
+// The joint whose motion the game moves the character by (Metroid's VAdvanceView), and the
+// up axis of the clip's space: RootMotionJob (offline/root_motion.hpp) gives its per-frame
+// deltas, ExtractRootMotion moves its travel on the ground plane (normal to up) and its
+// turn about up into a joint above it (docs/conventions.md, "Root motion").
+struct RootMotion {
+  std::string joint;     // as JointTrack::joint names it
+  Vec3 up{0, 1, 0};      // unit
+};
+
 // Timing: frame i of the file is at i / frame_rate seconds; frame_count frames span
 // [0, duration]. SetFrames keeps the three consistent (duration = time of the last
 // frame); a format whose file stores its own duration (Metroid ANIM, a text ANM set cut
@@ -107,6 +128,8 @@ struct Clip {
   std::vector<JointTrack> tracks;  // in the file's own joint order
   std::vector<Event> events;
   std::vector<CameraTrack> cameras;  // animated cameras (PS1 ANC)
+  std::optional<Additive> additive;  // set: the keys are deltas over a base pose
+  std::optional<RootMotion> root_motion;  // set: the game moves the character by this joint
   Value metadata = Value::object();  // source format, raw header fields
 
   const JointTrack* FindTrack(std::string_view joint) const;

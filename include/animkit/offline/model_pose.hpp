@@ -22,13 +22,22 @@ bool LocalToModel(const Skeleton& skeleton, std::span<const TransformTRS> local,
 // front end composes with (`sample --space model`, Python's world(), the glTF export).
 // Joints the clip does not key hold the skeleton's rest pose; a Space::Model clip's keyed
 // joints are model-space already (only the others compose); a track whose joint the
-// skeleton lacks is a root.
+// skeleton lacks is a root. An additive clip (Clip::additive) composes its deltas over a
+// base as the games do (docs/conventions.md, "Additive clips"): per keyed joint, rotation =
+// base * slerp(identity, delta, weight), translation = base + weight * delta (the base's
+// alone when rotation_only, as Metroid overwrites the offsets with the rest), scale the base's.
 class ClipModelPose {
  public:
   // Error when the skeleton lists a joint before its parent.
   ClipModelPose(const Clip& clip, const Skeleton& skeleton);
   // pose: one transform per clip track (SampleClipJob's output).
   void Compose(std::span<const TransformTRS> pose);
+  // The base an additive clip composes over: local transforms, one per skeleton joint
+  // (another clip's locals() at the same time); empty: the skeleton's rest pose. Ignored
+  // for a clip that is not additive. Error when it is neither empty nor one per joint.
+  void SetBase(std::span<const TransformTRS> base);
+  // An additive clip's weight, clamped to [0, 1] as the games clamp it; 1 unless set.
+  void SetWeight(float weight);
   // One per skeleton joint, after Compose.
   std::span<const Mat4> matrices() const { return matrices_; }
   std::span<const TransformTRS> transforms() const { return transforms_; }
@@ -41,8 +50,9 @@ class ClipModelPose {
   const Clip& clip_;
   const Skeleton& skeleton_;
   std::vector<int> joint_of_;  // per track: its skeleton joint, -1 when none
-  std::vector<TransformTRS> local_, transforms_, pose_;
+  std::vector<TransformTRS> local_, transforms_, pose_, base_;
   std::vector<Mat4> matrices_;
+  float weight_ = 1;
   std::vector<bool> keyed_;
 };
 

@@ -26,6 +26,10 @@ struct SampleRequest {
   // What the reader accepted or could not read (ReadWarnings), written as the document's
   // "warnings" array before "clips"; null or empty: no such key.
   const std::vector<std::string>* warnings = nullptr;
+  // `sample --base CLIP`: the clip of the scene an additive clip composes over in model
+  // space (its pose at the same time); empty: the clip's Additive::reference when the scene
+  // has it, else the rest pose. Error when the scene has no clip of that name.
+  std::string base = {};
 };
 // The frames `animkit sample` writes for one clip, one call per frame, in order: the
 // count is SampleFrameCount's (its Error is thrown before the first call); frame f is
@@ -33,10 +37,15 @@ struct SampleRequest {
 // holds every track (SampleClipJob with request.rest; in model space when request.space
 // says so) and visible each track's
 // visibility at the file's own frame (f; when resampling, floor(t * frame_rate + 1e-4)).
-// request.clip is not consulted. WriteSampleJson and the bindings sample through this.
+// request.clip and request.base are not consulted: base, when not null, is the clip an
+// additive clip composes over in model space. WriteSampleJson and the bindings sample through this.
 using SampleFrameFn =
     std::function<void(size_t frame, std::span<const TransformTRS> pose, std::span<const bool> visible)>;
-void ForEachSampleFrame(const Clip& clip, const SampleRequest& request, const SampleFrameFn& fn);
+void ForEachSampleFrame(const Clip& clip, const SampleRequest& request, const SampleFrameFn& fn,
+                        const Clip* base = nullptr);
+// The clip an additive clip composes over (SampleRequest::base, else its reference when the
+// scene has it); null for the rest pose or a clip that is not additive.
+const Clip* AdditiveBase(const Scene& scene, const Clip& clip, const SampleRequest& request);
 
 // The `animkit sample` JSON of the contract, handed to sink piece by piece (the
 // whole text is never held in memory).

@@ -465,6 +465,15 @@ class Exporter {
       events.push_back(std::move(event));
     }
     if (!events.empty()) extras["events"] = std::move(events);
+    // docs/conventions.md: what the importer reads back into Clip::additive and Clip::root_motion.
+    if (const std::optional<Additive>& a = clip.additive) {
+      json additive = {{"reference", a->reference.empty() ? "rest" : "clip"}, {"rotation_only", a->rotation_only},
+                       {"fade_in", Number(a->fade_in)}, {"fade_out", Number(a->fade_out)}};
+      if (!a->reference.empty()) additive["clip"] = a->reference;
+      extras["additive"] = std::move(additive);
+    }
+    if (const std::optional<RootMotion>& r = clip.root_motion)
+      extras["root_motion"] = {{"joint", r->joint}, {"up", {Number(r->up.x), Number(r->up.y), Number(r->up.z)}}};
     AddMetadata(extras, clip.metadata);
     return extras;
   }

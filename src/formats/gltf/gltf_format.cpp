@@ -3,15 +3,27 @@
 #include <animkit/formats/registry.hpp>
 #include <animkit/formats/gltf.hpp>
 
+#include <animkit/offline/root_motion.hpp>
+
 #include "formats/common/descriptors.hpp"
+#include "formats/common/options.hpp"
 #include "formats/gltf/gltf_internal.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace animkit {
 
 namespace {
 
+// docs/conventions.md, "Root motion": extract adds the root_motion node (ExtractRootMotion).
+const ChoiceOption<bool> kRootMotionOption{
+    {.name = "root-motion",
+     .help = "glTF: keep the root-motion joint's motion as it is, or extract its ground travel and turn into a "
+             "root_motion node above it",
+     .default_value = "keep",
+     .use = OptionUse::Write},
+    {{"keep", false}, {"extract", true}}};
 
 // A glTF file kept byte for byte; parsed again for Info() and Decode().
 class GltfDocument : public Document {
@@ -76,7 +88,12 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
   GltfExportOptions options;
   options.binary = ExtensionOf(context.output_path) != ".gltf";
   options.limits = context.options.limits();
-  Bytes bytes = ExportGltf(scene, options);
+  std::optional<Scene> extracted;
+  if (kRootMotionOption.Get(context.options)) {
+    extracted = scene;
+    for (const std::string& w : ExtractRootMotion(*extracted, options.limits)) context.warnings.push_back(w);
+  }
+  Bytes bytes = ExportGltf(extracted ? *extracted : scene, options);
   context.report["gltf"] = {{"container", options.binary ? "glb" : "gltf"}, {"bytes", bytes.size()},
                             {"animations", scene.clips.size()}};
   return std::make_unique<GltfDocument>(std::move(bytes), std::string(), context.options.limits());
@@ -92,7 +109,7 @@ const FormatDescriptor kGltfFormat = {
     .probe = &Probe,
     .read = &Read,
     .encode = &Encode,
-    .options = {},
+    .options = {kRootMotionOption.spec()},
     .multi_clip = true,
     .side_files = {{".bin", "buffers of the glTF files beside them"},
                    {".jpg", "images of the glTF files beside them"},

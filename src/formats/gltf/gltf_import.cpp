@@ -298,8 +298,29 @@ class Importer {
     ApplyTiming(clip, extras, all_times, last_time, where);
     ApplyEvents(clip, extras);
     ApplyVisibility(clip, extras);
+    ApplyMotionRules(clip, extras);
     clip.metadata = FromNlohmann(GetMetadata(extras));
     return clip;
+  }
+
+  // "additive" and "root_motion" (the exporter's ClipExtras); a malformed entry is absent.
+  static void ApplyMotionRules(Clip& clip, const json& extras) {
+    if (auto a = extras.find("additive"); a != extras.end() && a->is_object()) {
+      Additive additive;
+      if (GetString(*a, "reference") == "clip") additive.reference = GetString(*a, "clip");
+      additive.rotation_only = GetBool(*a, "rotation_only", false);
+      double fade = 0;
+      if (GetNumber(*a, "fade_in", &fade) && fade >= 0) additive.fade_in = static_cast<Seconds>(fade);
+      if (GetNumber(*a, "fade_out", &fade) && fade >= 0) additive.fade_out = static_cast<Seconds>(fade);
+      clip.additive = std::move(additive);
+    }
+    auto r = extras.find("root_motion");
+    if (r == extras.end() || !r->is_object() || GetString(*r, "joint").empty()) return;
+    RootMotion motion{GetString(*r, "joint"), {0, 1, 0}};
+    if (auto up = r->find("up"); up != r->end() && up->is_array() && up->size() == 3 &&
+                                 std::all_of(up->begin(), up->end(), [](const json& v) { return v.is_number(); }))
+      motion.up = {(*up)[0].get<float>(), (*up)[1].get<float>(), (*up)[2].get<float>()};
+    clip.root_motion = std::move(motion);
   }
 
   // The tracks of camera nodes become the clip's cameras: eye = translation, the point

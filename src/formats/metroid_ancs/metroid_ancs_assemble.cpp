@@ -97,7 +97,10 @@ struct Assembly {
     clip.metadata[metadata_keys::kAnimMember] = member;
     clip.metadata[metadata_keys::kMetaType] = meta.type;
     for (const Additive& add : set.additives)
-      if (add.anim_index == a.index) clip.metadata[metadata_keys::kAdditive] = {{"fade_in", add.fade_in}, {"fade_out", add.fade_out}};
+      if (add.anim_index == a.index) {
+        clip.metadata[metadata_keys::kAdditive] = {{"fade_in", add.fade_in}, {"fade_out", add.fade_out}};
+        clip.additive = animkit::Additive{"", true, add.fade_in, add.fade_out};  // rotations only (facts 7.6)
+      }
     scene.clips.push_back(std::move(clip));
   }
 };

@@ -338,6 +338,9 @@ Clip DecodeAnim(const AnimFile& file, const DecodeSettings& settings) {
   clip.metadata[kSourceFormatKey] = "metroid-anim";
   clip.metadata[metadata_keys::kAnimVersion] = file.version;
   clip.metadata[metadata_keys::kGame] = static_cast<uint32_t>(file.game);
+  // The engine moves the character by bone 3 (MP1) or segment 0 (MP2), whatever the
+  // header's root bone says (facts 7.5); Z is up.
+  clip.root_motion = RootMotion{NameFor(file.game == Game::Echoes ? 0 : 3, settings), {0, 0, 1}};
   if (file.game == Game::Echoes) {
     detail::DecodeEchoes(file, settings, clip);
     return clip;

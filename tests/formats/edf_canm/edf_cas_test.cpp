@@ -267,6 +267,10 @@ TEST(EdfCas, DecodesTheClipsWithTheSetsMetadata) {
   EXPECT_TRUE(scene.clips[0].loop);
   EXPECT_FALSE(scene.clips[0].metadata["additive"].get<bool>());
   EXPECT_TRUE(scene.clips[1].metadata["additive"].get<bool>());
+  EXPECT_FALSE(scene.clips[0].additive);
+  ASSERT_TRUE(scene.clips[1].additive);  // b_add: deltas over the bind pose, translation included
+  EXPECT_FALSE(scene.clips[1].additive->rotation_only);
+  EXPECT_EQ(scene.clips[1].additive->reference, "");
   EXPECT_EQ(scene.metadata["cas_version"].get<double>(), double(cas::kVersion6));
   EXPECT_EQ(scene.metadata["cas"]["tcontrols"][0]["clips"][0].get<std::string>(), "b_add");
   EXPECT_EQ(scene.metadata["cas"]["players"][0]["states"][0].get<std::string>(), "state");

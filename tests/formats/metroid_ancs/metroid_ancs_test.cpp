@@ -240,6 +240,13 @@ TEST(MetroidAncs, AssemblesTheCharacterWithNamedClipsAndEvents) {
   EXPECT_EQ(walk.metadata[metadata_keys::kAnimMember], "00000101.ANIM");
   EXPECT_FLOAT_EQ(walk.metadata[metadata_keys::kAdditive]["fade_in"].get<float>(), 0.1f);
   EXPECT_FLOAT_EQ(walk.metadata[metadata_keys::kAdditive]["fade_out"].get<float>(), 0.2f);
+  // The core's mark too: rotation only over the rest pose (facts 7.6), the list's fades.
+  EXPECT_FALSE(idle.additive);
+  ASSERT_TRUE(walk.additive);
+  EXPECT_TRUE(walk.additive->rotation_only);
+  EXPECT_EQ(walk.additive->reference, "");
+  EXPECT_EQ(walk.additive->fade_in, 0.1f);
+  EXPECT_EQ(walk.additive->fade_out, 0.2f);
   bool sampled_first = false, mesh_skipped = false;
   for (const std::string& w : doc->Warnings()) {
     sampled_first |= w.find("'walk'") != std::string::npos && w.find("first ANIM") != std::string::npos;

@@ -130,6 +130,9 @@ TEST(MetroidAnimMp2, DecodesKeyedAndInterpolatedFrames) {
   const JointTrack& b2 = clip.tracks[1];
   EXPECT_EQ(b0.joint, "#0");
   EXPECT_EQ(b2.joint, "#2");
+  ASSERT_TRUE(clip.root_motion);  // segment 0 moves the character (facts 7.5), Z up
+  EXPECT_EQ(clip.root_motion->joint, "#0");
+  EXPECT_EQ(clip.root_motion->up, (Vec3{0, 0, 1}));
   const auto rot = [](const JointTrack& t, size_t f) { return SampleTrack(t.rotation, FrameTime(f, 20)); };
   const auto pos = [](const JointTrack& t, size_t f) { return SampleTrack(t.translation, FrameTime(f, 20)); };
   const auto scl = [](const JointTrack& t, size_t f) { return SampleTrack(t.scale, FrameTime(f, 20)); };

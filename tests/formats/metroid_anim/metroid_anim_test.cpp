@@ -229,6 +229,17 @@ TEST(MetroidAnim, DecodesGoldenFramesKeyedAndInterpolated) {
   EXPECT_EQ(pos(t0, 3), (Vec3{4.5f, -10.5f, 14.5f}));
   EXPECT_TRUE(clip.tracks[1].translation.empty());
   ExpectQuatNear(rot(clip.tracks[1], 3), FromTotals(6, 993, 2005, false, 0x7FFF));
+  // The engine moves the character by bone 3 (facts 7.5), Z up: VAdvanceView's step from
+  // frame 2 to 3 is k2 k1^-1 and k2^-1 ((4.5,-10.5,14.5) - (5.5,-18,78.5)); after the last key, none.
+  ASSERT_TRUE(clip.root_motion);
+  EXPECT_EQ(clip.root_motion->joint, "#3");
+  EXPECT_EQ(clip.root_motion->up, (Vec3{0, 0, 1}));
+  std::vector<RootMotionDelta> deltas(5);
+  ASSERT_TRUE((RootMotionJob{&clip, nullptr, 0, deltas}.Run()));
+  ExpectQuatNear(deltas[3].rotation, Multiply(Normalize(k2), Conjugate(Normalize(k1))));
+  const Vec3 step = Rotate(Conjugate(Normalize(k2)), Vec3{-1, 7.5f, -64});
+  test::ExpectVec(deltas[3].translation, step.x, step.y, step.z, 1e-4);
+  test::ExpectVec(deltas[4].translation, 0, 0, 0);
 }
 
 TEST(MetroidAnim, GameSlerpTakesTheLongWayOnNegativeDot) {

@@ -121,7 +121,9 @@ class CasDocument final : public FileDocument<File, kEdfCasFormat, Serialize> {
       settings.limits = context.options.limits();
       scene.clips = DecodeClips(*file_.canm, settings);
       for (Clip& c : scene.clips) {
-        c.metadata[metadata_keys::kAdditive] = c.name.size() >= 4 && c.name.ends_with("_add");
+        const bool additive = c.name.size() >= 4 && c.name.ends_with("_add");
+        c.metadata[metadata_keys::kAdditive] = additive;
+        if (additive) c.additive = animkit::Additive{};  // deltas over the bind pose: zero position, identity rotation
       }
     }
     Value tcontrols = Value::array();
