@@ -125,6 +125,17 @@ inline int FuzzArchive(const FormatDescriptor& format, const uint8_t* data, size
     (void)doc->Decode(DecodeContext{nullptr, FuzzOptions()});
   } catch (const Error&) {
   }
+  // An archive's scenes (a PAK's characters), each decoded from its members.
+  (void)doc->Damaged();
+  (void)doc->SceneMembers();
+  for (const std::string& scene : doc->Scenes()) {
+    Options options = FuzzOptions();
+    options.SetScene(scene);
+    try {
+      (void)doc->Decode(DecodeContext{nullptr, options});
+    } catch (const Error&) {
+    }
+  }
   return 0;
 }
 

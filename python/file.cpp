@@ -2,6 +2,8 @@
 // decode it against its skeleton.
 #include "bindings.hpp"
 
+#include <algorithm>
+
 namespace animkit::python {
 
 namespace {
@@ -133,15 +135,23 @@ void Save(const FileData& f, const py::object& path) {
   WriteFileAtomic(target, f.loaded.document->Write());
 }
 
-std::shared_ptr<SceneData> Decode(const FileData& f) {
+std::shared_ptr<SceneData> Decode(const FileData& f, const py::object& scene) {
   auto d = std::make_shared<SceneData>();
   d->path = f.loaded.path;
   d->format = std::string(f.loaded.format->id);
   d->limits = f.options.limits();
   RequireOneScene(f.loaded);  // an archive of files: its members, not decode()
+  Options options = f.options;
+  if (!scene.is_none()) {
+    const std::string name = scene.cast<std::string>();
+    const std::vector<std::string> scenes = f.loaded.document->Scenes();
+    if (std::find(scenes.begin(), scenes.end(), name) == scenes.end())
+      throw py::key_error("no scene '" + name + "' in " + f.loaded.path + " (File.scenes lists them)");
+    options.SetScene(name);
+  }
   {
     NoGil released;
-    d->decoded = DecodeWithSkeleton(f.loaded, SourceOf(f, d->shared_reference), f.options);
+    d->decoded = DecodeWithSkeleton(f.loaded, SourceOf(f, d->shared_reference), options);
   }
   if (!d->decoded.warning.empty() && PyErr_WarnEx(PyExc_UserWarning, d->decoded.warning.c_str(), 1) != 0) {
     throw py::error_already_set();  // warnings turned into errors
@@ -222,8 +232,12 @@ void BindFile(py::module_& m) {
            "full=True: every record too (`info --json --full`).")
       .def("write", &Write, "The file's bytes, written back from every field read (identical to the input).")
       .def("save", &Save, py::arg("path"), "Writes write()'s bytes to path atomically (temporary file, then rename).")
-      .def("decode", &Decode,
-           "Decodes the file against the skeleton given to load() (the CLI's rule and limits): a Scene.")
+      .def_property_readonly("scenes", [](const FileData& f) { return f.loaded.document->Scenes(); },
+                             "The scenes the file holds by name when it holds several (a Metroid PAK's or ANCS's "
+                             "characters; decode(scene=NAME) decodes one); [] for a file that is one scene.")
+      .def("decode", &Decode, py::arg("scene") = py::none(),
+           "Decodes the file against the skeleton given to load() (the CLI's rule and limits): a Scene. scene: "
+           "one of File.scenes (default: the one the options name, else the first).")
       .def("__repr__", &Repr);
 
   m.def("load", &Load, py::arg("source"), py::arg("format") = py::none(), py::arg("skeleton") = py::none(),

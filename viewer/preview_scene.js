@@ -193,6 +193,7 @@
   function setUp(gltf, nodes) {
     var json = gltf.parser.json;
     state.nodes = nodes;
+    if (data.up === '+Z') gltf.scene.rotation.x = -Math.PI / 2;  // a Z-up source stands on the viewer's floor
     scene.add(gltf.scene);
     state.root = nodes[json.scenes[json.scene || 0].nodes[0]];
     nodes.forEach(function (n, i) { n.name = 'animkit_node_' + i; });  // the names tracks bind by (loadClip)
@@ -498,6 +499,7 @@
     axes = new THREE.AxesHelper(size * 0.15);
     scene.add(axes);
     el('up-label').textContent = 'up: ' + data.up + (data.up === '-Y' ? ' (the PS1\u2019s Y points down)' : '') +
+      (data.up === '+Z' ? ' (turned to stand on the floor)' : '') +
       '  \u00b7  axes: X red, Y green, Z blue';
   }
 

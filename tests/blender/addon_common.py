@@ -201,7 +201,7 @@ def turn_bone(arm, bone, frame, extra):
 
 def up_matrix(up_axis, fmt):
     if up_axis == "AUTO":
-        up_axis = "Y_DOWN" if fmt in PSX else "Y_UP"
+        up_axis = "Y_DOWN" if fmt in PSX else "KEEP" if fmt.startswith("metroid-") else "Y_UP"
     if up_axis == "Y_UP":
         return Matrix.Rotation(math.pi / 2, 4, "X")
     if up_axis == "Y_DOWN":

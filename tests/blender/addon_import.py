@@ -16,7 +16,7 @@ from addon_common import (ADDON_DIR, ARGS, CLI, HERE, Failure, action_api, actio
 
 
 IMPORT_EXTENSIONS = (".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion",
-                     ".canm", ".mdb", ".cas", ".rab", ".mrab", ".glb", ".gltf")
+                     ".canm", ".mdb", ".cas", ".rab", ".mrab", ".glb", ".gltf", ".pak")
 # The skeleton each sample is decoded with (animkit's companion rule: same stem, else the
 # one whose name starts with the stem, else the only file of the companion kind).
 EXPECTED_SKELETON = {
@@ -249,6 +249,9 @@ def sample_files():
         if not os.path.isdir(d):
             continue
         for name in sorted(os.listdir(d)):
+            # A PAK of files (Vib-Ribbon's, a Metroid PAK without characters) is no scene.
+            if name.lower().endswith(".pak") and not json.loads(animkit("info", os.path.join(d, name), "--json")).get("characters"):
+                continue
             if name.lower().endswith(IMPORT_EXTENSIONS):
                 rel = folder + "/" + name
                 if ARGS["only"] in rel:

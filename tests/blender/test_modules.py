@@ -164,9 +164,9 @@ class FormatTable(unittest.TestCase):
     def test_extensions_and_formats(self):
         self.assertEqual(set(formats.import_extensions()), {
             ".anm", ".tmd", ".anc", ".anim", ".cinf", ".anb", ".mset", ".mdlx", ".bar", ".motion", ".canm", ".mdb",
-            ".cas", ".rab", ".mrab", ".glb", ".gltf", ".cmdl", ".ancs"})
+            ".cas", ".rab", ".mrab", ".glb", ".gltf", ".cmdl", ".ancs", ".pak"})
         self.assertEqual(set(formats.export_extensions()),
-                         {".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc", ".cas"})
+                         {".anm", ".anim", ".anb", ".mset", ".motion", ".canm", ".anc", ".cas", ".pak"})
         self.assertEqual(formats.output_format(".anm"), "psx-anm")
         self.assertEqual(formats.output_format(".anm", "", "text-anm"), "text-anm")
         self.assertEqual(formats.output_format(".anm", "text-anm", "psx-anm"), "text-anm")
@@ -179,8 +179,10 @@ class FormatTable(unittest.TestCase):
     def test_up_axis_and_multi_clip(self):
         for f in ("psx-anm", "psx-tmd", "psx-anc"):
             self.assertEqual(formats.up_axis(f), "-Y")
-        for f in ("metroid-anim", "kh2-bar", "edf-canm", "gltf", "text-anm"):
+        for f in ("kh2-bar", "edf-canm", "gltf", "text-anm"):
             self.assertEqual(formats.up_axis(f), "+Y")
+        for f in ("metroid-anim", "metroid-cinf", "metroid-ancs", "metroid-pak"):
+            self.assertEqual(formats.up_axis(f), "+Z")  # Blender's own: no turn
         self.assertEqual([f for f in ("kh2-bar", "edf-canm", "text-anm", "metroid-anim", "psx-anm", "kh2-motion",
                                       "psx-anc") if formats.multi_clip(f)], ["kh2-bar", "edf-canm", "text-anm"])
 

@@ -35,7 +35,7 @@ from . import action_api, actions_build, mesh_build
 UP_AXES = {
     # id: (label, description)
     "AUTO": ("Automatic", "The format's own up axis (animkit formats --json): -Y for the PS1 formats, "
-                          "whose Y points down; +Y for the others"),
+                          "whose Y points down; +Z for Metroid Prime's, Blender's own; +Y for the others"),
     "Y_UP": ("Y up -> Z up", "The source's +Y becomes Blender's +Z (armature object rotated 90 degrees about X)"),
     "Y_DOWN": ("-Y up -> Z up", "The source's -Y becomes Blender's +Z (armature object rotated -90 degrees about X)"),
     "KEEP": ("Keep source axes", "No rotation: the source's axes are Blender's"),
@@ -43,7 +43,7 @@ UP_AXES = {
 
 def up_axis_matrix(up_axis, fmt):
     if up_axis == "AUTO":
-        up_axis = "Y_DOWN" if formats.up_axis(fmt) == "-Y" else "Y_UP"
+        up_axis = {"-Y": "Y_DOWN", "+Z": "KEEP"}.get(formats.up_axis(fmt), "Y_UP")
     if up_axis == "Y_UP":
         return Matrix.Rotation(math.pi / 2, 4, "X"), up_axis
     if up_axis == "Y_DOWN":

@@ -90,7 +90,7 @@ def shares_extension(format_id):
 
 
 def up_axis(format_id):
-    """The format's up axis, "+Y" or "-Y" (unknown formats: "+Y")."""
+    """The format's up axis, "+Y", "-Y" or "+Z" (unknown formats: "+Y")."""
     f = find(format_id)
     return f["up_axis"] if f else "+Y"
 

@@ -250,7 +250,7 @@ struct FormatDescriptor {
   // nullptr when the format cannot be written from the common model.
   std::unique_ptr<Document> (*encode)(const Scene& scene, EncodeContext& context) = nullptr;
   std::vector<OptionSpec> options;
-  // The source's up axis ("+Y" or "-Y"): what a viewer or editor turns to its own up.
+  // The source's up axis ("+Y", "-Y" or "+Z"): what a viewer or editor turns to its own up.
   std::string_view up_axis = "+Y";
   // Whether one file holds several clips (a writer then takes every clip given).
   bool multi_clip = false;
