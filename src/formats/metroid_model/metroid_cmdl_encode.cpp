@@ -354,6 +354,12 @@ CmdlEncoded EncodeCmdl(const Scene& scene, const Skeleton& skeleton, const CmdlE
   std::vector<MeshCorners> meshes;
   for (const Mesh& mesh : scene.meshes) {
     if (mesh.triangles.size() < 3 && mesh.lines.size() < 2) continue;
+    if (mesh.Skinned() && (mesh.joints.size() != mesh.positions.size() || mesh.weights.size() != mesh.positions.size()))
+      throw Error::General("mesh '" + mesh.name + "' has " + std::to_string(mesh.joints.size()) + " joint and " +
+                           std::to_string(mesh.weights.size()) + " weight sets for " +
+                           std::to_string(mesh.positions.size()) + " positions");
+    if (!skinned && mesh.Skinned())
+      out.warnings.push_back("mesh '" + mesh.name + "' is skinned but there is no skeleton (--skeleton): written static");
     if (skinned && !mesh.Skinned() && mesh.joint < 0)
       out.warnings.push_back("mesh '" + mesh.name + "' is static in a skinned model: bound to the first joint");
     const MaterialKey key = KeyOf(scene, mesh, textures, out.warnings);

@@ -222,6 +222,12 @@ TEST(MetroidCmdlEncode, KeepsTheHeaviestThreeInfluencesAndNamesOtherProblems) {
   EXPECT_EQ(g.weights[1].bone_id, 11u);
   EXPECT_EQ(g.weights[2].bone_id, 12u);
   EXPECT_FLOAT_EQ(g.weights[0].weight, 0.4f / 0.9f);
+  const CmdlEncoded unrigged = EncodeCmdl(in, Skeleton{}, {});
+  EXPECT_FALSE(unrigged.skin.has_value());
+  EXPECT_TRUE(test::Has(unrigged.warnings.at(0), "no skeleton"));
+  in.meshes[0].weights.pop_back();
+  EXPECT_TRUE(test::Has(test::ErrorOf([&] { EncodeCmdl(in, in.skeleton, {}); }), "5 weight sets for 6 positions"));
+  in.meshes[0].weights.push_back({1, 0, 0, 0});
   in.meshes[0].joints[0] = {7, 0, 0, 0};
   EXPECT_TRUE(test::Has(test::ErrorOf([&] { EncodeCmdl(in, in.skeleton, {}); }), "joint 7"));
   in.meshes[0].triangles[0] = 60;
