@@ -128,6 +128,12 @@ Bytes SerializeEvnt(const EvntFile& file);
 // flags of every node stay in Value form (EventSetValue).
 std::vector<Event> DecodeEvents(const EventSet& set);
 Value EventSetValue(const EventSet& set, Game game);
+// The common model's events as an MP1 EVNT (version 2): DecodeEvents' names and params read
+// back (docs/formats/metroid_ancs.md, "Writing events"); each kind's list in the events'
+// order. The fields events do not carry take the stock values (character -1, weight 1,
+// index -1, PART effects, empty bone names). An event of no kind the decoder names is left
+// out with a line in warnings.
+EvntFile EncodeEvnt(const std::vector<Event>& events, std::vector<std::string>* warnings = nullptr);
 
 // ---------------------------------------------------------------- ANCS: characters
 

@@ -11,6 +11,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace animkit::metroid_model {
@@ -220,6 +222,37 @@ struct CmdlDecodeInput {
   const Scene* rig = nullptr;
 };
 Scene DecodeCmdl(const CmdlFile& file, const CmdlDecodeInput& input, std::vector<std::string>& warnings);
+
+// ---- writing (docs/formats/metroid_cmdl.md, "Writing") ----
+// What the CMDL writer takes besides the scene: the model's asset id (the skin's and the
+// textures' ids derive from it: DerivedId) and CINF bone ids by joint name (joints it lacks
+// take the CINF writer's rule: "#N" is N, the rest numbered from 3).
+struct CmdlEncodeSettings {
+  uint32_t model_id = 0;
+  std::vector<std::pair<std::string, uint32_t>> bone_ids;
+};
+struct EncodedTexture {
+  uint32_t id = 0;
+  Bytes bytes;         // the TXTR file
+  std::string format;  // its texel format ("CMPR", "RGB565")
+};
+// A model as records (laid out, written by SerializeCmdl), its skin when the meshes are
+// skinned (or rigid on joints), and one TXTR per texture its materials use.
+struct CmdlEncoded {
+  CmdlFile model;
+  std::optional<CskrFile> skin;
+  uint32_t skin_id = 0;
+  std::vector<EncodedTexture> textures;  // in the material set's order
+  std::vector<std::string> warnings;
+};
+// skeleton: what the meshes' joints index (the scene's, or the rig's when it has none).
+CmdlEncoded EncodeCmdl(const Scene& scene, const Skeleton& skeleton, const CmdlEncodeSettings& settings);
+// The id of a file that belongs to a model: FNV-1a (32 bits) of "<model id as 8 upper-case
+// hex digits>/<tag>" (tag "CSKR", "TXTR0", "TXTR1", ...), never 0 or 0xFFFFFFFF.
+uint32_t DerivedId(uint32_t model_id, std::string_view tag);
+// The model id a file name gives: its stem when that is 8 hex digits, else FNV-1a of the
+// upper-cased stem (never 0 or 0xFFFFFFFF).
+uint32_t ModelIdOfName(std::string_view stem);
 
 namespace metadata_keys {
 inline constexpr char kCmdlVersion[] = "cmdl_version";

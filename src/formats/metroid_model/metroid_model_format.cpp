@@ -5,6 +5,7 @@
 
 #include "formats/common/document.hpp"
 #include "formats/common/options.hpp"
+#include "metroid_cmdl_encode.hpp"
 #include "metroid_cmdl_fields.hpp"
 #include "metroid_cmdl_internal.hpp"
 
@@ -265,6 +266,20 @@ int ProbeCskr(ByteView data, std::string_view extension) {
 std::unique_ptr<Document> ReadCmdl(ByteView data, const ReadContext& context) {
   return std::make_unique<CmdlDocument>(ParseCmdl(data), context);
 }
+// The model and, for its document to decode as the files will, its skin and textures.
+std::unique_ptr<Document> EncodeCmdlDocument(const Scene& scene, EncodeContext& context) {
+  CmdlEncoded e = EncodeCmdlFor(scene, context);
+  std::map<std::string, Bytes> sides;
+  for (const ExtraOutput& x : context.extra_outputs) sides[TextOf(PathOf(x.path).filename())] = x.bytes;
+  ReadContext rc;
+  rc.neighbour = [sides](std::string_view name) -> std::optional<Bytes> {
+    const auto it = sides.find(std::string(name));
+    return it == sides.end() ? std::nullopt : std::optional<Bytes>(it->second);
+  };
+  if (e.skin) rc.options.Set(std::string(kSkinOption.spec().name), SkinFileName(e.skin_id));
+  return std::make_unique<CmdlDocument>(std::move(e.model), rc);
+}
+
 std::unique_ptr<Document> ReadCskr(ByteView data, const ReadContext&) {
   return std::make_unique<CskrDocument>(ParseCskr(data));
 }
@@ -275,7 +290,7 @@ std::unique_ptr<Document> ReadCskr(ByteView data, const ReadContext&) {
 const FormatDescriptor kMetroidCmdlFormat{
     .id = "metroid-cmdl", .description = "Metroid Prime CMDL model (meshes, materials, TXTR textures beside it)",
     .extensions = {".cmdl"}, .companions = {}, .probe = metroid_model::ProbeCmdl, .read = metroid_model::ReadCmdl,
-    .encode = nullptr, .options = {metroid_model::kSkinOption.spec()}};
+    .encode = metroid_model::EncodeCmdlDocument, .options = {metroid_model::kSkinOption.spec()}};
 
 const FormatDescriptor kMetroidCskrFormat{
     .id = "metroid-cskr", .description = "Metroid Prime CSKR skin rules (weight groups)",
