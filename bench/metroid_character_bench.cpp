@@ -121,11 +121,11 @@ Clip CharacterClip(const Skeleton& s, int i) {
 
 // A loop point, two footsteps and a dust particle, spread over the clip.
 std::vector<Event> ClipEvents(const Clip& clip) {
-  const double d = clip.duration;
-  return {{0.0, "loop:Loop", {1}, {}},
-          {0.25 * d, "sound:Footstep", {0x0101, 1, 20}, {}},
-          {0.5 * d, "particle:Dust", {0, 0xBE003000, 1, 0}, {}},
-          {0.75 * d, "sound:Footstep", {0x0102, 1, 20}, {}}};
+  const Seconds d = clip.duration;
+  return {{0.0f, "loop:Loop", {1}, {}},
+          {0.25f * d, "sound:Footstep", {0x0101, 1, 20}, {}},
+          {0.5f * d, "particle:Dust", {0, 0xBE003000, 1, 0}, {}},
+          {0.75f * d, "sound:Footstep", {0x0102, 1, 20}, {}}};
 }
 
 metroid_ancs::AncsFile CharacterAncs(const metroid_model::CmdlEncoded& model) {
@@ -203,6 +203,9 @@ void Count(benchmark::State& state, const Scene& scene, const Input& in) {
   state.counters["animations"] = double(scene.clips.size());
   state.counters["joints"] = double(scene.skeleton.joints.size());
   state.counters["frames"] = double(in.frames);
+  size_t vertices = 0;
+  for (const Mesh& m : scene.meshes) vertices += m.positions.size();
+  state.counters["vertices"] = double(vertices);
   state.counters["pak_bytes"] = double(in.pak.size());
   state.counters["anim_bytes"] = double(in.anim_bytes);
 }
