@@ -41,9 +41,11 @@ run_one() {
   work=$(mktemp -d)
   seeds=()
   # The glTF-to-mesh target starts from the glTF reader's seeds.
-  local corpus=$name
+  local corpus=$name extra=""
   [ "$name" = gltf_mesh ] && corpus=gltf
-  for seed_dir in "$root/fuzz/corpus/$corpus" "$root/samples/$corpus" "$root/tests/data/$corpus"; do
+  # The bundled character PAK: a PAK whose members make a character.
+  [ "$name" = metroid_pak ] && extra="$root/samples/metroid_character"
+  for seed_dir in "$root/fuzz/corpus/$corpus" "$root/samples/$corpus" "$root/tests/data/$corpus" $extra; do
     [ -d "$seed_dir" ] && seeds+=("$seed_dir")
   done
   if [ "${FUZZ_FIXTURES:-0}" = 1 ] && [ -d "$fixtures" ]; then

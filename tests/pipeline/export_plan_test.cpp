@@ -114,7 +114,7 @@ TEST(ExportPlan, ExplicitFormat) {
 TEST(ExportPlan, ExtensionNamingNoAnimationFormat) {
   EXPECT_EQ(RefusalOf("/o/a.glb", "", "kh2-bar"),
             "/o/a.glb: the extension names no format animkit writes an animation to (.anm, .anc, .anim, .canm, "
-            ".anb, .mset, .motion, .cas)");
+            ".anb, .mset, .motion, .cas, .pak)");
   EXPECT_TRUE(test::Has(RefusalOf("/o/a.glb", "gltf", ""), "names no format animkit writes an animation to"));
 }
 

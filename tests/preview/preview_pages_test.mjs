@@ -78,8 +78,18 @@ try {
   const archiveExtensions = new Set(JSON.parse(run('formats', '--json')).formats
     .filter((f) => f.archive_of_files).flatMap((f) => f.extensions));
   const unpacked = new Map();  // archive's path in samples -> the folder it was extracted to
+  // An archive that holds characters (a Metroid PAK) gives a page per character instead,
+  // ARCHIVE/NAME, read from the archive with --character NAME.
+  const scenes = new Map();  // ARCHIVE/NAME -> [archive's path in samples, NAME]
   for (const rel of sampleFiles.slice()) {
     if (!archiveExtensions.has(path.extname(rel).toLowerCase())) continue;
+    const characters = JSON.parse(run('info', '--json', path.join(samples, rel))).characters || [];
+    if (characters.length) {
+      const names = characters.map((c) => `${rel}/${c.name}`);
+      characters.forEach((c) => scenes.set(`${rel}/${c.name}`, [rel, c.name]));
+      sampleFiles.splice(sampleFiles.indexOf(rel), 1, ...names);
+      continue;
+    }
     const folder = path.join(scratch, 'unpacked', rel);
     run('archive', 'extract', path.join(samples, rel), '-o', folder);
     unpacked.set(rel, folder);
@@ -87,6 +97,7 @@ try {
     sampleFiles.splice(sampleFiles.indexOf(rel), 1, ...members.map((m) => `${rel}/${m.name}`));
   }
   const samplePath = (rel) => {
+    if (scenes.has(rel)) return path.join(samples, scenes.get(rel)[0]);
     for (const [archive, folder] of unpacked) {
       if (rel.startsWith(archive + '/')) return path.join(folder, rel.slice(archive.length + 1));
     }
@@ -106,6 +117,7 @@ try {
   for (const row of rows) {
     const file = samplePath(row.path);
     const skeletonArgs = row.skeleton ? ['--skeleton', samplePath(row.skeleton)] : [];
+    if (scenes.has(row.path)) skeletonArgs.push('--character', scenes.get(row.path)[1]);
     check(!row.error, `${row.path}: the gallery shows an error: ${row.error}`);
     if (!check(row.href, `${row.path}: no page link`)) continue;
     const pagePath = fileURLToPath(row.href);

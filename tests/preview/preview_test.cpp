@@ -173,7 +173,9 @@ TEST(Preview, UpAxisFollowsTheFormat) {
   EXPECT_EQ(PreviewUpAxis("psx-anm"), "-Y");
   EXPECT_EQ(PreviewUpAxis("psx-tmd"), "-Y");
   EXPECT_EQ(PreviewUpAxis("psx-anc"), "-Y");
-  EXPECT_EQ(PreviewUpAxis("metroid-anim"), "+Y");
+  EXPECT_EQ(PreviewUpAxis("metroid-anim"), "+Z");
+  EXPECT_EQ(PreviewUpAxis("metroid-pak"), "+Z");
+  EXPECT_EQ(PreviewUpAxis("kh2-bar"), "+Y");
   EXPECT_EQ(PreviewUpAxis("gltf"), "+Y");
 }
 

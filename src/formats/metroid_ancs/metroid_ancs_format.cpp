@@ -5,6 +5,7 @@
 #include <animkit/io/path.hpp>
 
 #include "formats/common/document.hpp"
+#include "formats/common/metroid_character.hpp"
 #include "formats/common/options.hpp"
 #include "metroid_ancs_assemble.hpp"
 #include "metroid_ancs_fields.hpp"
@@ -40,8 +41,7 @@ class EvntDocument final : public FileDocument<EvntFile, kMetroidEvntFormat, Ser
   std::string Version() const override { return std::to_string(file_.set.version); }
 };
 
-const WordOption kCharacterOption{
-    {.name = "character", .help = "ANCS: the character to assemble, by name (default: the first)"}};
+const WordOption kCharacterOption{metroid_character::CharacterSpec()};
 
 class AncsDocument final : public FileDocument<AncsFile, kMetroidAncsFormat, SerializeAncs> {
  public:

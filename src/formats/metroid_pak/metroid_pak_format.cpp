@@ -1,13 +1,14 @@
 // Registry entry and document for the Metroid Prime 1/2 PAK archive: its resources, each a member.
 #include <animkit/formats/metroid_pak.hpp>
 
-#include <animkit/formats/metroid_ancs.hpp>
 #include <animkit/formats/registry.hpp>
 
 #include "formats/common/document.hpp"
+#include "formats/common/metroid_character.hpp"
 #include "formats/common/options.hpp"
 #include "metroid_pak_fields.hpp"
 
+#include <map>
 #include <mutex>
 #include <unordered_map>
 
@@ -27,10 +28,7 @@ const char* PackingText(Packing p) {
   return p == Packing::Raw ? "raw" : p == Packing::Zlib ? "zlib" : "segments";
 }
 
-const WordOption kCharacterOption{
-    {.name = "character",
-     .help = "Metroid PAK: the character to decode, by the name its ANCS gives it (default: the first; "
-             "`MEMBER/NAME` when two character sets name one alike)"}};
+const WordOption kCharacterOption{metroid_character::CharacterSpec()};
 
 bool IsType(const Resource& e, const char (&type)[5]) { return std::equal(e.type.begin(), e.type.end(), type); }
 
@@ -42,6 +40,11 @@ struct CharacterSet {
 };
 
 class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize> {
+  struct Character {
+    size_t set = 0;
+    std::string name, scene;  // as the ANCS names it; as Scenes() lists it
+  };
+
  public:
   PakDocument(File file, const ReadContext& context)
       : FileDocument(std::move(file)), limits_(context.options.limits()), options_(context.options), path_(context.path) {}
@@ -59,7 +62,8 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
     if (Sets().empty()) return {};
     std::vector<uint32_t> models;
     for (const CharacterSet& set : Sets()) {
-      for (const Value& c : set.document->Info()["characters"])
+      const Value info = set.document->Info();  // kept: the loop walks into it
+      for (const Value& c : info["characters"])
         if (c.contains("model") && c["model"].is_number()) models.push_back(c["model"].get<uint32_t>());
     }
     std::vector<size_t> out;
@@ -143,9 +147,7 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
     Scene scene;
     std::vector<std::string> warnings;
     if (const std::vector<Character>& all = Characters(); !all.empty()) {
-      const std::string& chosen = context.options.scene();
-      const std::string wanted = chosen.empty() ? kCharacterOption.Get(context.options, std::string()) : chosen;
-      const Character& c = Choose(all, wanted, warnings);
+      const Character& c = Choose(all, WantedCharacter(context.options), warnings);
       DecodeContext one = context;
       one.options.SetScene(c.name);
       const CharacterSet& set = Sets()[c.set];
@@ -170,19 +172,22 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
     const FormatDescriptor* anim = FindFormat("metroid-anim");
     if (Characters().empty()) throw Error::General("the template PAK holds no character (ANCS) to write into");
     if (!anim || !anim->encode || !anim->read) throw Error::General("no metroid-anim writer in this build");
+    std::vector<std::string> chose;
+    const Character& chosen = Choose(Characters(), WantedCharacter(context.options), chose);
     const Scene character = Decode(DecodeContext{nullptr, context.options});
+    const std::map<std::string, uint32_t> anim_ids = AnimIds(chosen);
     File out = file_;
     size_t replaced = 0;
     for (const Clip& clip : scene.clips) {
-      const Clip* own = nullptr;
-      for (const Clip& c : character.clips) own = !own && c.name == clip.name ? &c : own;
-      if (!own || !own->metadata.contains(metroid_ancs::metadata_keys::kAnimMember)) {
+      const Clip* own = FindClip(character, clip.name);
+      const auto id = anim_ids.find(clip.name);
+      if (!own || id == anim_ids.end()) {
         context.warnings.push_back("clip '" + clip.name + "': no animation of the character has this name, left out");
         continue;
       }
       const Clip* exported = context.template_as_input ? FindClip(*context.template_as_input, clip.name) : nullptr;
       if (SameKeys(clip, exported ? *exported : *own)) continue;  // unedited: its member's bytes stay
-      const std::string member = own->metadata[metroid_ancs::metadata_keys::kAnimMember].get<std::string>();
+      const std::string member = MemberName(Resource{0, {'A', 'N', 'I', 'M'}, id->second, 0, 0});
       const std::optional<size_t> index = IndexOf(out, member);
       if (!index) throw Error::General("the character's " + member + " is no member of the PAK");
       out = Parse(Replace(out, *index, EncodeClip(*anim, clip, character, member, Unpack(out, *index, limits_), context)));
@@ -193,6 +198,23 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
   }
 
  private:
+  static std::string WantedCharacter(const Options& options) {
+    return options.scene().empty() ? kCharacterOption.Get(options, std::string()) : options.scene();
+  }
+
+  // The ANIM each of the character's animations plays, as its ANCS's info gives it (anim_id).
+  std::map<std::string, uint32_t> AnimIds(const Character& c) const {
+    std::map<std::string, uint32_t> out;
+    const Value info = Sets()[c.set].document->Info();  // kept: the loop walks into it
+    for (const Value& v : info["characters"]) {
+      if (!v.is_object() || v.value("name", std::string()) != c.name) continue;
+      for (const Value& a : v["animations"])
+        if (a.is_object() && a.contains("anim_id")) out.emplace(a["name"].as_string(), a["anim_id"].get<uint32_t>());
+      break;
+    }
+    return out;
+  }
+
   static const Clip* FindClip(const Scene& scene, const std::string& name) {
     for (const Clip& c : scene.clips)
       if (c.name == name) return &c;
@@ -223,11 +245,6 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
     for (std::string& w : c.warnings) context.warnings.push_back(member + ": " + w);
     return bytes;
   }
-
-  struct Character {
-    size_t set = 0;
-    std::string name, scene;  // as the ANCS names it; as Scenes() lists it
-  };
 
   // The ANCS members, read on first use (listing a PAK reads none).
   const std::vector<CharacterSet>& Sets() const {

@@ -114,7 +114,9 @@ TEST(MetroidPakCharacter, AnEditedAnimationIsWrittenIntoItsAnimMemberAndTheRestS
   EncodeContext context;
   context.templ = &templ;
   const Bytes written = pak.format->encode(scene, context)->Write();
-  EXPECT_EQ(context.report["anim_members_replaced"], 1u);
+  std::string notes;
+  for (const std::string& w : context.warnings) notes += w + "\n";
+  EXPECT_EQ(context.report["anim_members_replaced"], 1u) << notes;
   const LoadedFile back = Loaded(written);
   const std::vector<ArchiveMember> members = back.document->Members();
   ASSERT_EQ(members.size(), pak.document->Members().size());
