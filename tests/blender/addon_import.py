@@ -250,7 +250,7 @@ def sample_files():
             continue
         for name in sorted(os.listdir(d)):
             # A PAK of files (Vib-Ribbon's, a Metroid PAK without characters) is no scene.
-            if name.lower().endswith(".pak") and not json.loads(animkit("info", os.path.join(d, name), "--json")).get("characters"):
+            if name.lower().endswith(".pak") and not json.loads(animkit("info", os.path.join(d, name), "--json"))["fields"].get("characters"):
                 continue
             if name.lower().endswith(IMPORT_EXTENSIONS):
                 rel = folder + "/" + name

@@ -83,7 +83,7 @@ try {
   const scenes = new Map();  // ARCHIVE/NAME -> [archive's path in samples, NAME]
   for (const rel of sampleFiles.slice()) {
     if (!archiveExtensions.has(path.extname(rel).toLowerCase())) continue;
-    const characters = JSON.parse(run('info', '--json', path.join(samples, rel))).characters || [];
+    const characters = JSON.parse(run('info', '--json', path.join(samples, rel))).fields.characters || [];
     if (characters.length) {
       const names = characters.map((c) => `${rel}/${c.name}`);
       characters.forEach((c) => scenes.set(`${rel}/${c.name}`, [rel, c.name]));

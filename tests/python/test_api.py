@@ -38,7 +38,7 @@ def test_formats_and_limits_are_the_clis_document():
     ups = {f["id"]: f["up_axis"] for f in document["formats"]}
     assert ups["psx-anm"] == ups["psx-tmd"] == ups["psx-anc"] == "-Y" and ups["gltf"] == "+Y"
     assert [f["id"] for f in document["formats"] if f["multi_clip"]] == ["text-anm", "gltf", "edf-canm", "kh2-bar", "edf-cas",
-                                                                             "metroid-ancs"]
+                                                                             "metroid-pak", "metroid-ancs"]
     uses = {o["name"]: o["use"] for f in document["formats"] for o in f["options"]}
     assert uses["euler"] == "read" and uses["kh2-tolerance"] == "write" and uses["canm-fps"] == "read-write"
 

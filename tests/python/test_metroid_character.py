@@ -15,7 +15,7 @@ def test_load_lists_members_and_characters():
     types = {m["name"].split(".")[1] for m in f.members}
     assert {"ANCS", "CINF", "ANIM", "CMDL", "CSKR", "TXTR", "EVNT"} <= types
     assert f.scenes == ["Sentry"]
-    assert [c["name"] for c in f.info()["characters"]] == ["Sentry"]
+    assert [c["name"] for c in f.info()["fields"]["characters"]] == ["Sentry"]
 
 
 def test_decode_gives_the_character_as_the_cli_samples_it():

@@ -11,9 +11,13 @@ from animkit_support import all_samples, animkit, np, quaternion_angle, sample_i
 
 def clip_samples():
     out = []
-    writable = {f["id"] for f in animkit.formats() if f["writable"]}
+    # An archive whose scenes are made of its members (a Metroid PAK) is written into its
+    # original (a template), not re-encoded alone.
+    writable = {f["id"] for f in animkit.formats() if f["writable"] and not f["scenes_of_members"]}
     for path in all_samples():
         f = animkit.load(path, skeleton="auto")
+        if f.format not in writable:
+            continue
         if f.format in writable and any(c.joints for c in f.decode().clips):
             out.append(path)
     return out
