@@ -146,6 +146,10 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
   Scene Decode(const DecodeContext& context) const override {
     Scene scene;
     std::vector<std::string> warnings;
+    {
+      std::lock_guard lock(mutex_);
+      decode_warnings_.clear();  // this decode's: the members that did not unpack, then the rest
+    }
     if (const std::vector<Character>& all = Characters(); !all.empty()) {
       const Character& c = Choose(all, WantedCharacter(context.options), warnings);
       DecodeContext one = context;
@@ -160,7 +164,7 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
     scene.metadata[kSourceFormatKey] = "metroid-pak";
     scene.metadata[metadata_keys::kMemberCount] = file_.resources.size();
     std::lock_guard lock(mutex_);
-    decode_warnings_ = std::move(warnings);
+    decode_warnings_.insert(decode_warnings_.end(), warnings.begin(), warnings.end());
     return scene;
   }
 

@@ -96,6 +96,20 @@ TEST(MetroidPakCharacter, ADamagedCharacterSetIsToldAndTheRestReads) {
   EXPECT_THROW(RequireOneScene(pak), Error);  // no character: a PAK of files
 }
 
+TEST(MetroidPakCharacter, AMemberThatDoesNotUnpackIsToldWithTheCharacter) {
+  Bytes bytes = CharacterPak();
+  const metroid_pak::File f = metroid_pak::Parse(bytes);
+  for (size_t i = 0; i < f.resources.size(); ++i)
+    if (metroid_pak::MemberName(f.resources[i]) == "00000010.CINF") bytes[f.resources[i].offset + 6] ^= 0xFF;  // in its zlib stream
+  const LoadedFile pak = Loaded(bytes);
+  const Scene scene = DecodeDocument(pak, DecodeContext{});
+  EXPECT_TRUE(scene.skeleton.joints.empty());  // no skeleton, the clips still named
+  EXPECT_EQ(scene.clips.size(), 2u);
+  bool told = false;
+  for (const std::string& w : pak.document->Warnings()) told |= w.find("00000010.CINF: ") != std::string::npos;
+  EXPECT_TRUE(told);
+}
+
 TEST(MetroidPakCharacter, Mp2SegmentsReadAlike) {
   const LoadedFile pak = Loaded(CharacterPak(false, Packing::Segments));
   EXPECT_EQ(DecodeDocument(pak, DecodeContext{}).clips.size(), 2u);
