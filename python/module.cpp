@@ -99,7 +99,8 @@ PYBIND11_MODULE(_animkit, m) {
   ap::BindBench(m);
   m.def("formats", &ap::FormatList,
         "Every format: id, description, extensions, companions (the skeleton files the companion rule "
-        "looks for), writable, up_axis, multi_clip, archive_of_files, animation_extensions, options (name, keyword, type, "
+        "looks for), writable, up_axis, multi_clip, archive_of_files, scenes_of_members, animation_extensions, options (name, "
+        "keyword, type, "
         "choices, default, min, max, help, use), as `animkit formats --json` lists them.");
   m.def("limits", &ap::LimitList,
         "The limits every reader, decoder and sampler checks (keyword arguments such as max_frames=).");
