@@ -193,7 +193,6 @@
   function setUp(gltf, nodes) {
     var json = gltf.parser.json;
     state.nodes = nodes;
-    if (data.up === '+Z') gltf.scene.rotation.x = -Math.PI / 2;  // a Z-up source stands on the viewer's floor
     scene.add(gltf.scene);
     state.root = nodes[json.scenes[json.scene || 0].nodes[0]];
     nodes.forEach(function (n, i) { n.name = 'animkit_node_' + i; });  // the names tracks bind by (loadClip)
@@ -401,7 +400,9 @@
         if (o.isMesh && o.geometry && !o.userData.overlay) {
           state.hasMeshes = true;
           if (!o.geometry.boundingBox) o.geometry.computeBoundingBox();
-          box.union(o.geometry.boundingBox.clone().applyMatrix4(o.matrixWorld));
+          // A skinned mesh's vertices are in the model's space at the bind pose: the root's,
+          // which may turn the file up (its own node is a scene root, as glTF wants).
+          box.union(o.geometry.boundingBox.clone().applyMatrix4(o.isSkinnedMesh ? state.root.matrixWorld : o.matrixWorld));
         }
       });
     };
@@ -499,7 +500,7 @@
     axes = new THREE.AxesHelper(size * 0.15);
     scene.add(axes);
     el('up-label').textContent = 'up: ' + data.up + (data.up === '-Y' ? ' (the PS1\u2019s Y points down)' : '') +
-      (data.up === '+Z' ? ' (turned to stand on the floor)' : '') +
+      (data.up === '+Z' ? ' (its glb turned to glTF\u2019s +Y)' : '') +
       '  \u00b7  axes: X red, Y green, Z blue';
   }
 

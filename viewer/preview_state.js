@@ -51,8 +51,7 @@
       return loadClip(clipIndex(clip)).then(function () { return null; });
     },
     // Shows frame `frame` of a clip (index or name, loaded: loadClip; null or 'rest': the
-    // rest pose) and returns every joint's world position, read from three.js's scene graph,
-    // in the file's own axes (a Z-up source's turn to the floor undone).
+    // rest pose) and returns every joint's world position, read from three.js's scene graph.
     worldPositions: function (clip, frame) {
       var index = clip === null || clip === 'rest' ? -1 : clipIndex(clip);
       if (index >= 0 && !state.clips[index].clip) throw new Error('clip ' + clip + ' is not loaded yet (loadClip)');
@@ -62,14 +61,13 @@
       scene.updateMatrixWorld(true);
       var v = new THREE.Vector3();
       return state.joints.map(function (j) {
-        state.gltf.scene.worldToLocal(j.object.getWorldPosition(v));
+        j.object.getWorldPosition(v);
         return { name: j.name, position: [v.x, v.y, v.z] };
       });
     },
     // Shows the frame as worldPositions does and returns every skinned mesh's vertices in
     // world space, skinned on the CPU as three.js's shader does it (bindMatrixInverse x
-    // sum of weight x boneMatrix x bindMatrix x position, then the mesh's world matrix), in the
-    // file's own axes.
+    // sum of weight x boneMatrix x bindMatrix x position, then the mesh's world matrix).
     skinnedVertices: function (clip, frame) {
       this.worldPositions(clip, frame);
       return state.skinned.map(function (s) {
@@ -95,7 +93,7 @@
             bone.fromArray(m.skeleton.boneMatrices, js[k] * 16);
             sum.add(t.copy(v).applyMatrix4(bone).multiplyScalar(ws[k]));
           }
-          state.gltf.scene.worldToLocal(sum.applyMatrix4(toWorld));
+          sum.applyMatrix4(toWorld);
           out[i * 3] = sum.x; out[i * 3 + 1] = sum.y; out[i * 3 + 2] = sum.z;
         }
         return { node: s.node, mesh: s.mesh, primitive: s.primitive, positions: out };

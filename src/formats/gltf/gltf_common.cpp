@@ -2,6 +2,7 @@
 
 #include <animkit/core/error.hpp>
 #include <animkit/core/format.hpp>
+#include <animkit/formats/registry.hpp>
 #include <animkit/io/path.hpp>
 
 #include <algorithm>
@@ -16,6 +17,13 @@
 #include <regex>
 
 namespace animkit::gltf {
+
+std::vector<double> UpTurn(const Scene& scene) {
+  const FormatDescriptor* source = FindFormat(scene.source.format);
+  if (!source || source->up_axis != "+Z") return {};
+  const double h = std::sqrt(0.5);
+  return {-h, 0.0, 0.0, h};  // -90 degrees about X: +Z becomes +Y
+}
 
 bool IsValueRepresentable(const nlohmann::json& json) {
   switch (json.type()) {

@@ -242,6 +242,7 @@ class Exporter {
     }
     tinygltf::Node root;
     root.name = std::string(gltf::kRootNodeName);
+    root.rotation = gltf::UpTurn(scene_);
     for (size_t i = 0; i < joints_.size(); ++i) {
       int parent = joints_[i].parent;
       (parent < 0 ? root : model_.nodes[parent]).children.push_back(static_cast<int>(i));

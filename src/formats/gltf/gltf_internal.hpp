@@ -27,6 +27,10 @@ namespace animkit::gltf {
 
 // Name of the node the exporter puts joints without a parent under.
 inline constexpr std::string_view kRootNodeName = "animkit_root";
+// The root node's rotation that stands a scene up as glTF expects (+Y up): a quarter turn
+// about X for a Z-up source (FormatDescriptor::up_axis "+Z": Metroid), none for the others.
+// The joints and meshes under it keep the file's numbers; animkit's reader skips the root.
+std::vector<double> UpTurn(const Scene& scene);
 // Key of the object the exporter writes into extras.
 inline constexpr const char* kExtrasKey = "animkit";
 // Deepest JSON nesting accepted on import: tinygltf converts extras recursively,

@@ -350,6 +350,7 @@ nlohmann::json AddMeshesAndCameras(tinygltf::Model& model, const Scene& scene, i
     // The exporter left out an empty root (no joints, no clips): meshes need one.
     tinygltf::Node root;
     root.name = std::string(kRootNodeName);
+    root.rotation = UpTurn(scene);
     model.nodes.push_back(std::move(root));
     root_node = static_cast<int>(model.nodes.size() - 1);
     tinygltf::Scene gscene;

@@ -349,8 +349,13 @@ void ImportMeshes(const tinygltf::Model& model, const AccessorReader& reader, co
   const std::vector<int> texture_image = ImportTextures(model, asset_extras, limits, scene);
   const std::vector<int> material_of = ImportMaterials(model, ours, texture_image, scene);
   const MeshSource source{model, reader, parents, node_joint, material_of};
+  // Below animkit's own root: its turn (UpTurn) stands the file up for viewers, the numbers
+  // read are the file's.
+  int top = -1;
+  for (size_t i = 0; i < model.nodes.size() && ours; ++i)
+    if (parents[i] < 0 && model.nodes[i].name == kRootNodeName) top = int(i);
   std::vector<Mat4> world(model.nodes.size());
-  for (size_t i = 0; i < model.nodes.size(); ++i) world[i] = PathMatrix(model, parents, -1, int(i));
+  for (size_t i = 0; i < model.nodes.size(); ++i) world[i] = PathMatrix(model, parents, top, int(i));
   // In the glTF's mesh order (animkit writes Scene::meshes in order), a mesh shown by
   // several nodes once per node.
   std::vector<std::pair<int, size_t>> shown;
