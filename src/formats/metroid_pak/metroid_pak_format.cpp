@@ -303,17 +303,15 @@ class PakDocument final : public FileDocument<File, kMetroidPakFormat, Serialize
   // A member by its "<ID>.<TYPE>" name (the first of a repeated id), unpacked; none when
   // absent or when it does not unpack (the character set then says what is missing).
   std::optional<Bytes> Neighbour(std::string_view name) const {
-    for (size_t i = 0; i < file_.resources.size(); ++i) {
-      if (MemberName(file_.resources[i]) != name) continue;
-      try {
-        return Unpack(file_, i, limits_);
-      } catch (const Error& e) {
-        std::lock_guard lock(mutex_);
-        decode_warnings_.push_back(std::string(name) + ": " + e.what());
-        return std::nullopt;
-      }
+    const std::optional<size_t> i = IndexOf(file_, std::string(name));
+    if (!i) return std::nullopt;
+    try {
+      return Unpack(file_, *i, limits_);
+    } catch (const Error& e) {
+      std::lock_guard lock(mutex_);
+      decode_warnings_.push_back(std::string(name) + ": " + e.what());
+      return std::nullopt;
     }
-    return std::nullopt;
   }
 
   // The characters as `info` lists them: each set's, with the set's member.
