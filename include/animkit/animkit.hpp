@@ -10,7 +10,9 @@
 #include <animkit/formats/gltf.hpp>
 #include <animkit/formats/registry.hpp>
 #include <animkit/io/io.hpp>
+#include <animkit/offline/bone_map.hpp>
 #include <animkit/offline/model_pose.hpp>
+#include <animkit/offline/retarget.hpp>
 #include <animkit/offline/root_motion.hpp>
 #include <animkit/offline/sampling.hpp>
 #include <animkit/offline/skinning.hpp>

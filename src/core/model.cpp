@@ -23,6 +23,12 @@ std::optional<uint64_t> ParseNumberedJointName(std::string_view name) {
   return value;
 }
 
+bool Skeleton::ParentsFirst() const {
+  for (size_t i = 0; i < joints.size(); ++i)
+    if (joints[i].parent >= static_cast<int>(i)) return false;
+  return true;
+}
+
 int Skeleton::Find(std::string_view name) const {
   for (size_t i = 0; i < joints.size(); ++i)
     if (joints[i].name == name) return static_cast<int>(i);

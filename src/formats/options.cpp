@@ -225,6 +225,7 @@ Value FormatsValue() {
     d["companions"] = Strings(f->companions);
     d["writable"] = f->encode != nullptr;
     d["up_axis"] = f->up_axis;
+    d["forward_axis"] = f->forward_axis;
     d["multi_clip"] = f->multi_clip;
     d["archive_of_files"] = f->archive_of_files;
     d["scenes_of_members"] = f->scenes_of_members;

@@ -12,12 +12,6 @@ namespace animkit {
 
 namespace {
 
-bool ParentsFirst(const Skeleton& skeleton) {
-  for (size_t i = 0; i < skeleton.joints.size(); ++i)
-    if (skeleton.joints[i].parent >= static_cast<int>(i)) return false;
-  return true;
-}
-
 using Mat3d = std::array<std::array<double, 3>, 3>;  // [column][row]
 
 Mat3d InverseTranspose(const Mat3d& x) {
@@ -94,12 +88,20 @@ void ComposeJoint(ScaleInheritance rule, const Mat4* parent, const TransformTRS*
 
 }  // namespace
 
+std::vector<TransformTRS> RestModelPose(const Skeleton& skeleton, ScaleInheritance rule) {
+  std::vector<TransformTRS> local, model(skeleton.joints.size());
+  local.reserve(skeleton.joints.size());
+  for (const Joint& j : skeleton.joints) local.push_back(j.rest);
+  if (!LocalToModel(skeleton, local, rule, {}, model)) model.clear();
+  return model;
+}
+
 bool LocalToModel(const Skeleton& skeleton, std::span<const TransformTRS> local, ScaleInheritance rule,
                   std::span<Mat4> model, std::span<TransformTRS> model_trs) {
   const size_t n = skeleton.joints.size();
   const bool want_trs = !model_trs.empty() || rule == ScaleInheritance::PerAxis;
   if (local.size() < n || (!model.empty() && model.size() < n) || (!model_trs.empty() && model_trs.size() < n) ||
-      !ParentsFirst(skeleton))
+      !skeleton.ParentsFirst())
     return false;
   std::vector<Mat4> matrices(model.empty() ? n : 0);
   std::vector<TransformTRS> transforms(want_trs && model_trs.empty() ? n : 0);
@@ -122,7 +124,7 @@ ClipModelPose::ClipModelPose(const Clip& clip, const Skeleton& skeleton)
       pose_(clip.tracks.size()),
       matrices_(skeleton.joints.size()),
       keyed_(skeleton.joints.size()) {
-  if (!ParentsFirst(skeleton)) throw Error::General("the skeleton lists a joint before its parent");
+  if (!skeleton.ParentsFirst()) throw Error::General("the skeleton lists a joint before its parent");
   for (const JointTrack& t : clip.tracks) joint_of_.push_back(skeleton.Find(t.joint));
 }
 

@@ -7,6 +7,7 @@
 #include "bench_command.hpp"
 #include "curves_command.hpp"
 #include "preview_command.hpp"
+#include "retarget_command.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -425,6 +426,11 @@ int RunCommandLine(int argc, char** argv) {
   cli::PreviewArgs preview_args;
   CLI::App* preview = AddPreviewCommand(app, input, args, preview_args);
 
+  cli::RetargetArgs retarget_args;
+  CLI::App* retarget = cli::AddRetargetCommand(app, retarget_args);
+  AddFormatOptions(retarget, args);
+  AddLimitOptions(retarget, args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -452,6 +458,7 @@ int RunCommandLine(int argc, char** argv) {
       return RunConvert(input, output, to, verbose, summary, batch_args.quiet, args, template_path);
     }
     if (validate->parsed()) return RunValidate(files, args);
+    if (retarget->parsed()) return cli::RunRetarget(retarget_args, ToOptions(args));
     if (archive->parsed()) return cli::RunArchive(*archive, archive_args);
     if (import_data->parsed()) return RunImportData(input, import_clips, args);
     if (export_plan->parsed()) return RunExportPlan(export_plan_job, json);

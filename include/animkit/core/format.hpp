@@ -252,6 +252,9 @@ struct FormatDescriptor {
   std::vector<OptionSpec> options;
   // The source's up axis ("+Y", "-Y" or "+Z"): what a viewer or editor turns to its own up.
   std::string_view up_axis = "+Y";
+  // The way its characters face in model space ("+Z" as glTF's; Metroid's "+Y"): what a
+  // retarget aligns, with up_axis (docs/conventions.md, "Axes").
+  std::string_view forward_axis = "+Z";
   // Whether one file holds several clips (a writer then takes every clip given).
   bool multi_clip = false;
   // Extensions of the files that hold an animation this format's encoder writes (export

@@ -32,6 +32,7 @@ std::optional<uint64_t> ParseNumberedJointName(std::string_view name);
 struct Skeleton {
   std::vector<Joint> joints;  // parents come before their children
   int Find(std::string_view name) const;  // -1 when absent
+  bool ParentsFirst() const;               // every joint after its parent (what composing needs)
   bool empty() const { return joints.empty(); }
 };
 

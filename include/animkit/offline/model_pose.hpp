@@ -18,6 +18,10 @@ namespace animkit {
 bool LocalToModel(const Skeleton& skeleton, std::span<const TransformTRS> local, ScaleInheritance rule,
                   std::span<Mat4> model, std::span<TransformTRS> model_trs);
 
+// The skeleton's rest pose in model space under a rule (LocalToModel of the rest locals); empty
+// when a joint comes before its parent.
+std::vector<TransformTRS> RestModelPose(const Skeleton& skeleton, ScaleInheritance rule);
+
 // The model-space pose of one clip over a skeleton, frame after frame: the one rule every
 // front end composes with (`sample --space model`, Python's world(), the glTF export).
 // Joints the clip does not key hold the skeleton's rest pose; a Space::Model clip's keyed

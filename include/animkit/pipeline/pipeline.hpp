@@ -10,5 +10,6 @@
 #include <animkit/pipeline/import_data.hpp>
 #include <animkit/pipeline/info.hpp>
 #include <animkit/pipeline/load.hpp>
+#include <animkit/pipeline/retarget.hpp>
 #include <animkit/pipeline/sample_json.hpp>
 #include <animkit/pipeline/skeleton.hpp>

@@ -160,7 +160,7 @@ std::unique_ptr<Document> ReadAncs(ByteView data, const ReadContext& context) {
 const FormatDescriptor kMetroidAncsFormat{
     .id = "metroid-ancs", .description = "Metroid Prime ANCS character set (MP1 and MP2)",
     .extensions = {".ancs"}, .companions = {}, .probe = metroid_ancs::ProbeAncs, .read = metroid_ancs::ReadAncs,
-    .encode = nullptr, .options = {metroid_ancs::kCharacterOption.spec()}, .up_axis = "+Z", .multi_clip = true};
+    .encode = nullptr, .options = {metroid_ancs::kCharacterOption.spec()}, .up_axis = "+Z", .forward_axis = "+Y", .multi_clip = true};
 
 const FormatDescriptor kMetroidEvntFormat{
     .id = "metroid-evnt", .description = "Metroid Prime EVNT points of interest (MP1)",

@@ -318,11 +318,11 @@ const FormatDescriptor kMetroidAnimFormat{
     .extensions = {".anim"}, .companions = {".cinf"}, .probe = metroid::ProbeAnim, .read = metroid::ReadAnim, .encode = metroid::EncodeAnimDocument,
     .options = {metroid::kVersionOption.spec(), metroid::kMaxErrorRotOption.spec(), metroid::kMaxErrorPosOption.spec(), metroid::kDivisorOption.spec(),
                 metroid::kBoneTableOption.spec(), metroid::kGameOption.spec()},
-    .up_axis = "+Z", .animation_extensions = {".anim"}};
+    .up_axis = "+Z", .forward_axis = "+Y", .animation_extensions = {".anim"}};
 
 const FormatDescriptor kMetroidCinfFormat{
     .id = "metroid-cinf", .description = "Metroid Prime and Echoes CINF skeleton",
     .extensions = {".cinf"}, .companions = {}, .probe = metroid::ProbeCinf, .read = metroid::ReadCinf, .encode = metroid::EncodeCinfDocument,
-    .options = {metroid::kRestOption.spec(), metroid::kGameOption.spec()}, .up_axis = "+Z"};
+    .options = {metroid::kRestOption.spec(), metroid::kGameOption.spec()}, .up_axis = "+Z", .forward_axis = "+Y"};
 
 }  // namespace animkit

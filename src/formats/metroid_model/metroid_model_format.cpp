@@ -290,7 +290,7 @@ std::unique_ptr<Document> ReadCskr(ByteView data, const ReadContext&) {
 const FormatDescriptor kMetroidCmdlFormat{
     .id = "metroid-cmdl", .description = "Metroid Prime CMDL model (meshes, materials, TXTR textures beside it)",
     .extensions = {".cmdl"}, .companions = {}, .probe = metroid_model::ProbeCmdl, .read = metroid_model::ReadCmdl,
-    .encode = metroid_model::EncodeCmdlDocument, .options = {metroid_model::kSkinOption.spec()}, .up_axis = "+Z"};
+    .encode = metroid_model::EncodeCmdlDocument, .options = {metroid_model::kSkinOption.spec()}, .up_axis = "+Z", .forward_axis = "+Y"};
 
 const FormatDescriptor kMetroidCskrFormat{
     .id = "metroid-cskr", .description = "Metroid Prime CSKR skin rules (weight groups)",

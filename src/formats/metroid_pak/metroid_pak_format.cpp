@@ -386,7 +386,7 @@ std::unique_ptr<Document> Encode(const Scene& scene, EncodeContext& context) {
 const FormatDescriptor kMetroidPakFormat{
     .id = "metroid-pak", .description = "Metroid Prime 1/2 PAK archive (GameCube: resources by id and type, zlib or LZO)",
     .extensions = {".pak"}, .companions = {}, .probe = metroid_pak::Probe, .read = metroid_pak::Read, .encode = metroid_pak::Encode,
-    .options = {metroid_pak::kCharacterOption.spec()}, .up_axis = "+Z", .multi_clip = true, .animation_extensions = {".pak"},
+    .options = {metroid_pak::kCharacterOption.spec()}, .up_axis = "+Z", .forward_axis = "+Y", .multi_clip = true, .animation_extensions = {".pak"},
     .archive_of_files = true,
     .scenes_of_members = true};
 

@@ -27,8 +27,6 @@ bool Finite(const TransformTRS& t) {
   return Finite(t.translation) && Finite(t.scale) && std::isfinite(t.rotation.x) && std::isfinite(t.rotation.y) &&
          std::isfinite(t.rotation.z) && std::isfinite(t.rotation.w);
 }
-float Dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-Vec3 Cross(Vec3 a, Vec3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
 float Length(Vec3 v) { return std::sqrt(Dot(v, v)); }
 
 // The rotation that turns unit vector a onto unit vector b by the shortest arc

@@ -29,7 +29,6 @@ constexpr int kFlagKind = 3, kFlagCalculated = 0x20, kFlagExternalEffector = 0x8
 constexpr float kTiny = 1e-6f;
 
 float Dot3(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-Vec3 Cross(Vec3 a, Vec3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
 float Length(Vec3 a) { return std::sqrt(Dot3(a, a)); }
 
 // The shortest rotation taking direction a to direction b (both non-zero).

@@ -1,0 +1,105 @@
+// How much of the source's motion a retargeted clip keeps: rotation from rest per mapped joint,
+// and the feet's slide where the source's feet are planted (docs/retarget.md, "Measured").
+#include <animkit/offline/retarget.hpp>
+
+#include <animkit/core/math.hpp>
+#include <animkit/offline/model_pose.hpp>
+#include <animkit/offline/sampling.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace animkit {
+
+namespace {
+
+float Length(Vec3 a) { return std::sqrt(Dot(a, a)); }
+
+float Extent(const std::vector<TransformTRS>& model, Vec3 up) {
+  if (model.empty()) return 0;
+  float lo = Dot(model[0].translation, up), hi = lo;
+  for (const TransformTRS& m : model) lo = std::min(lo, Dot(m.translation, up)), hi = std::max(hi, Dot(m.translation, up));
+  return hi - lo;
+}
+
+// The two lowest source joints at rest that are mapped, as target joints.
+std::vector<size_t> Feet(const Skeleton& target, const BoneMap& map, const std::vector<TransformTRS>& s_rest, Vec3 up) {
+  std::vector<size_t> mapped;
+  for (size_t k = 0; k < target.joints.size(); ++k)
+    if (map.source_of[k] >= 0) mapped.push_back(k);
+  std::sort(mapped.begin(), mapped.end(), [&](size_t a, size_t b) {
+    return Dot(s_rest[static_cast<size_t>(map.source_of[a])].translation, up) <
+           Dot(s_rest[static_cast<size_t>(map.source_of[b])].translation, up);
+  });
+  if (mapped.size() > 2) mapped.resize(2);
+  return mapped;
+}
+
+// The model pose of a clip at frame f over a skeleton.
+class ModelFrames {
+ public:
+  ModelFrames(const Clip& clip, const Skeleton& skeleton) : clip_(clip), skeleton_(skeleton), pose_(clip, skeleton), sampled_(clip.tracks.size()) {}
+  std::span<const TransformTRS> At(size_t f) {
+    SampleClipJob{&clip_, &skeleton_, FrameTime(f, clip_.frame_rate), sampled_}.Run();
+    pose_.Compose(sampled_);
+    return pose_.transforms();
+  }
+
+ private:
+  const Clip& clip_;
+  const Skeleton& skeleton_;
+  ClipModelPose pose_;
+  std::vector<TransformTRS> sampled_;
+};
+
+}  // namespace
+
+RetargetFidelity MeasureRetarget(const Clip& source_clip, const Skeleton& source, const Clip& target_clip,
+                                 const Skeleton& target, const BoneMap& map, const RetargetSettings& settings,
+                                 const Limits& limits) {
+  RetargetFidelity out;
+  if (map.source_of.size() != target.joints.size()) return out;
+  const QuatXYZW align = AxisAlignment(settings.source_axes, settings.target_axes);
+  const std::vector<TransformTRS> s_rest = RestModelPose(source, source_clip.scale_inheritance);
+  const std::vector<TransformTRS> t_rest = RestModelPose(target, target_clip.scale_inheritance);
+  const Vec3 s_up = settings.source_axes.up, t_up = settings.target_axes.up;
+  const std::vector<size_t> feet = Feet(target, map, s_rest, s_up);
+  for (size_t k : feet) out.feet.push_back(target.joints[k].name);
+  const float planted = 0.005f * Extent(s_rest, s_up);
+  const size_t frames = SampleFrameCount(source_clip, 0, limits);
+  ModelFrames s_frames(source_clip, source), t_frames(target_clip, target);
+  std::vector<Vec3> s_previous(feet.size()), t_previous(feet.size());
+  double slide_sum = 0;
+  uint64_t slides = 0;
+  for (size_t f = 0; f < frames; ++f) {
+    const std::span<const TransformTRS> s = s_frames.At(f);
+    const std::span<const TransformTRS> t = t_frames.At(f);
+    for (size_t k = 0; k < target.joints.size(); ++k) {
+      const int j = map.source_of[k];
+      if (j < 0) continue;
+      const QuatXYZW from_rest_s = Multiply(s[static_cast<size_t>(j)].rotation, Conjugate(s_rest[static_cast<size_t>(j)].rotation));
+      const QuatXYZW aligned = Multiply(Multiply(align, from_rest_s), Conjugate(align));
+      const QuatXYZW from_rest_t = Multiply(t[k].rotation, Conjugate(t_rest[k].rotation));
+      const double angle = AngleBetween(Normalize(aligned), Normalize(from_rest_t));
+      if (angle > out.rotation_from_rest) out.rotation_from_rest = angle, out.worst_joint = target.joints[k].name;
+    }
+    for (size_t i = 0; i < feet.size(); ++i) {
+      const Vec3 sp = s[static_cast<size_t>(map.source_of[feet[i]])].translation, tp = t[feet[i]].translation;
+      if (f > 0 && Length(sp - s_previous[i]) < planted) {
+        Vec3 moved = tp - t_previous[i];
+        moved = moved - t_up * Dot(moved, t_up);  // on the ground plane
+        const double slide = Length(moved);
+        out.foot_slide_max = std::max(out.foot_slide_max, slide);
+        slide_sum += slide;
+        ++slides;
+      }
+      s_previous[i] = sp, t_previous[i] = tp;
+    }
+  }
+  out.planted_frames = slides;
+  out.foot_slide_mean = slides ? slide_sum / static_cast<double>(slides) : 0;
+  return out;
+}
+
+}  // namespace animkit

@@ -1,0 +1,183 @@
+// `animkit retarget`: decode the source and the target, map their joints, replay the clips on
+// the target, write it.
+#include <animkit/pipeline/retarget.hpp>
+
+#include <animkit/core/error.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/io/path.hpp>
+#include <animkit/pipeline/convert.hpp>
+#include <animkit/pipeline/encode.hpp>
+
+#include <algorithm>
+
+namespace animkit {
+
+AxisFrame AxesOf(const FormatDescriptor* format) {
+  if (!format) return {};
+  const std::optional<Vec3> up = ParseAxis(format->up_axis), forward = ParseAxis(format->forward_axis);
+  return {up.value_or(Vec3{0, 1, 0}), forward.value_or(Vec3{0, 0, 1})};
+}
+
+SourceSkeleton SourceSkeletonFor(const Scene& source, const Scene* source_reference, const Scene& target) {
+  SourceSkeleton out;
+  const Skeleton& own = RestSkeleton(source, source_reference);
+  if (!own.empty()) {
+    out.skeleton = own;
+    return out;
+  }
+  size_t count = target.skeleton.joints.size();
+  for (const Clip& clip : source.clips)
+    if (clip.metadata.is_object() && clip.metadata.contains(kClipJointCountKey) &&
+        clip.metadata[kClipJointCountKey].is_number_integer()) {
+      count = std::min<size_t>(count, clip.metadata[kClipJointCountKey].get<uint64_t>());
+      break;
+    }
+  out.skeleton.joints.assign(target.skeleton.joints.begin(), target.skeleton.joints.begin() + static_cast<ptrdiff_t>(count));
+  out.note = "the source has no skeleton of its own: its clips are read as made for the target's first " +
+             std::to_string(count) + " joints";
+  return out;
+}
+
+BoneMap BoneMapFor(const std::string& map, const Skeleton& target, const Skeleton& source) {
+  if (map.empty() || map == kBoneMapAuto) return AutoBoneMap(target, source);
+  const Bytes bytes = ReadFileBytes(map);
+  return ReadBoneMap(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), map, target, source);
+}
+
+namespace {
+
+// The joint a retargeted clip without a root-motion joint of its own moves by: the first root of
+// the map that is a root of the target skeleton (what --root-motion extract splits).
+void SetRootMotion(std::vector<Clip>& clips, const Skeleton& target, const BoneMap& map, Vec3 up) {
+  std::string root;
+  for (size_t k = 0; k < target.joints.size() && root.empty(); ++k)
+    if (target.joints[k].parent < 0 && map.source_of[k] >= 0) root = target.joints[k].name;
+  if (root.empty()) return;
+  for (Clip& clip : clips)
+    if (!clip.root_motion) clip.root_motion = RootMotion{root, up};
+}
+
+}  // namespace
+
+Scene RetargetScenes::Run() const {
+  if (!source || !source_skeleton || !target || !map) throw Error::General("retarget: a source, its skeleton, a target and a map are needed");
+  RetargetSettings settings;
+  settings.source_axes = source_axes.empty() ? AxesOf(source_format) : ParseAxisFrame(source_axes, "--source-axes");
+  settings.target_axes = target_axes.empty() ? AxesOf(target_format) : ParseAxisFrame(target_axes, "--target-axes");
+  settings.translation_scale = translation_scale;
+  std::vector<Clip> chosen;
+  if (clips.empty()) chosen = source->clips;
+  for (size_t i : clips) chosen.push_back(source->clips.at(i));
+  Scene out;
+  out.skeleton = target->skeleton;
+  out.meshes = target->meshes;
+  out.materials = target->materials;
+  out.textures = target->textures;
+  out.metadata = target->metadata;
+  out.source = target->source;
+  const RetargetJob job{chosen, source_skeleton, &target->skeleton, map, settings, limits, &out.clips};
+  if (!job.Validate())
+    throw Error::General("retarget: the bone map does not fit the skeletons (" + std::to_string(map->source_of.size()) +
+                         " entries for " + std::to_string(target->skeleton.joints.size()) + " target joints)");
+  (void)job.Run();
+  SetRootMotion(out.clips, out.skeleton, *map, settings.target_axes.up);
+  return out;
+}
+
+namespace {
+
+// The target as a rig: its skeleton (a model's, or the companion's of an animation file) and meshes.
+Scene TargetScene(const std::string& path, const std::string& format, const Options& options, const FormatDescriptor** found) {
+  const LoadedFile loaded = LoadFile(path, format, options);
+  RequireOneScene(loaded);
+  *found = loaded.format;
+  DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource::Auto(), options);
+  Scene scene = std::move(decoded.scene);
+  scene.skeleton = RestSkeleton(scene, decoded.reference_used());
+  scene.clips.clear();
+  if (scene.skeleton.empty()) throw Error::General(path + ": has no skeleton to retarget onto");
+  return scene;
+}
+
+}  // namespace
+
+RetargetResult Retarget(const RetargetRequest& request) {
+  RetargetResult result;
+  const std::vector<std::string> inputs = {request.source, request.skeleton.path(), request.target, request.template_path,
+                                           request.map == kBoneMapAuto ? std::string() : request.map};
+  CheckNotAnInput(request.output, inputs);
+  if (!request.map_out.empty()) CheckNotAnInput(request.map_out, inputs);
+  const FormatDescriptor* out_format = OutputFormatFor(request.output, request.output_format);
+  if (!out_format) throw Error::General(request.output + ": no format writes this extension; give --out-format");
+  RequireEncoder(*out_format, request.output);
+
+  const LoadedFile loaded = LoadFile(request.source, request.source_format, request.options);
+  RequireOneScene(loaded);
+  for (const std::string& w : ReadWarnings(loaded)) result.warnings.push_back(request.source + ": " + w);
+  const DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, DecodeOptionsFor(out_format, request.options));
+  if (!decoded.warning.empty()) result.warnings.push_back(request.source + ": " + decoded.warning);
+  const FormatDescriptor* target_format = nullptr;
+  const Scene target = TargetScene(request.target, request.target_format, request.options, &target_format);
+
+  const SourceSkeleton source_skeleton = SourceSkeletonFor(decoded.scene, decoded.reference_used(), target);
+  result.source_skeleton_note = source_skeleton.note;
+  const BoneMap map = BoneMapFor(request.map, target.skeleton, source_skeleton.skeleton);
+  RetargetScenes job{&decoded.scene, &source_skeleton.skeleton, loaded.format, &target, target_format, &map,
+                     SelectClips(decoded.scene, request.clips, request.source), request.source_axes, request.target_axes,
+                     request.translation_scale, request.options.limits()};
+  if (!request.clips.empty() && job.clips.empty()) throw Error::General(request.source + ": no clip matches --clip");
+  Scene scene = job.Run();
+  result.clips = scene.clips.size();
+  result.mapped = map.Mapped();
+  result.unmapped = map.Unmapped(target.skeleton);
+  RetargetSettings settings;
+  settings.source_axes = request.source_axes.empty() ? AxesOf(loaded.format) : ParseAxisFrame(request.source_axes, "--source-axes");
+  settings.target_axes = request.target_axes.empty() ? AxesOf(target_format) : ParseAxisFrame(request.target_axes, "--target-axes");
+  result.translation_scale = request.translation_scale.value_or(RootHeightRatio(source_skeleton.skeleton, target.skeleton, map, settings));
+
+  EncodeResult encoded;
+  if (!request.template_path.empty()) {
+    encoded = EncodeOverTemplate(std::move(scene), *out_format, &target, request.options, request.output, request.template_path);
+  } else {
+    EncodeRequest e{&target, request.options, request.output, nullptr, nullptr, {}, nullptr, nullptr};
+    encoded = Encode(std::move(scene), *out_format, e);
+  }
+  result.warnings.insert(result.warnings.end(), encoded.warnings.begin(), encoded.warnings.end());
+  const std::string map_text = request.map_out.empty()
+                                   ? std::string()
+                                   : BoneMapText(map, target.skeleton, source_skeleton.skeleton, ExtensionOf(request.map_out) == ".csv");
+  std::vector<std::pair<std::string, ByteView>> files = {{request.output, encoded.bytes}};
+  if (!request.map_out.empty())
+    files.emplace_back(request.map_out, ByteView(reinterpret_cast<const uint8_t*>(map_text.data()), map_text.size()));
+  for (const ExtraOutput& x : encoded.extra_outputs) files.emplace_back(x.path, x.bytes);
+  result.written = WriteOutputs(files, inputs);
+
+  Value& r = result.report;
+  r["source"] = request.source;
+  r["source_format"] = std::string(loaded.format->id);
+  r["target"] = request.target;
+  r["target_format"] = std::string(target_format->id);
+  r["output"] = request.output;
+  r["output_format"] = std::string(out_format->id);
+  r["clips"] = result.clips;
+  r["mapped"] = result.mapped;
+  r["target_joints"] = target.skeleton.joints.size();
+  r["source_joints"] = source_skeleton.skeleton.joints.size();
+  r["unmapped"] = Value(result.unmapped);
+  r["translation_scale"] = result.translation_scale;
+  r["source_skeleton_note"] = result.source_skeleton_note;
+  Value matched = Value::object();
+  for (BoneMatch m : map.match) {
+    const std::string key(ToString(m));
+    matched[key] = (matched.contains(key) ? matched[key].get<uint64_t>() : 0) + 1;
+  }
+  r["matched_by"] = std::move(matched);
+  r["encoder"] = std::move(encoded.report);
+  r["warnings"] = Value(result.warnings);
+  Value written = Value::array();
+  for (const WrittenFile& w : result.written) written.push_back(Value{{"path", w.path}, {"bytes", w.bytes}});
+  r["written"] = std::move(written);
+  return result;
+}
+
+}  // namespace animkit

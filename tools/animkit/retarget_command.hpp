@@ -1,0 +1,25 @@
+// `animkit retarget SOURCE --to TARGET -o OUT` (docs/retarget.md): a shell over
+// pipeline/retarget.hpp.
+#pragma once
+
+#include <animkit/animkit.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace animkit::cli {
+
+struct RetargetArgs {
+  RetargetRequest request;
+  std::string skeleton;
+  float translation_scale = 0;
+  bool verbose = false;
+};
+
+// The verb and its own options (the caller adds the format options and limits).
+CLI::App* AddRetargetCommand(CLI::App& app, RetargetArgs& args);
+int RunRetarget(RetargetArgs& args, const Options& options);
+
+}  // namespace animkit::cli
