@@ -93,9 +93,8 @@ float RootHeightRatio(const Skeleton& source, const Skeleton& target, const Bone
   if (map.source_of.size() != target.joints.size() || !source.ParentsFirst() || !target.ParentsFirst()) return 1;
   const std::vector<TransformTRS> s_rest = RestModelPose(source, ScaleInheritance::Matrix);
   const std::vector<TransformTRS> t_rest = RestModelPose(target, ScaleInheritance::Matrix);
-  const std::vector<bool> roots = MapRoots(target, map);
   for (size_t k = 0; k < target.joints.size(); ++k) {
-    if (!roots[k] || static_cast<size_t>(map.source_of[k]) >= source.joints.size()) continue;
+    if (map.source_of[k] < 0 || static_cast<size_t>(map.source_of[k]) >= source.joints.size()) continue;
     const float ht = Height(t_rest, k, settings.target_axes.up);
     const float hs = Height(s_rest, static_cast<size_t>(map.source_of[k]), settings.source_axes.up);
     if (ht > 1e-6f && hs > 1e-6f && std::isfinite(ht / hs)) return ht / hs;
@@ -235,11 +234,13 @@ class ClipRetarget {
       return std::any_of(v.begin(), v.end(), [&](Vec3 x) { return std::abs(x.x - from.x) + std::abs(x.y - from.y) + std::abs(x.z - from.z) > 1e-6f; });
     };
     const bool rotation_only = clip_.additive && clip_.additive->rotation_only;
+    const bool translates = !rotation_only && differs(keys.translation, no_translation);
+    const bool scales = !clip_.additive && differs(keys.scale, no_scale);
     for (size_t f = 0; f < frames; ++f) {
       const Seconds t = FrameTime(f, clip_.frame_rate);
       track.rotation.Add(t, keys.rotation[f]);
-      if (!rotation_only && differs(keys.translation, no_translation)) track.translation.Add(t, keys.translation[f]);
-      if (!clip_.additive && differs(keys.scale, no_scale)) track.scale.Add(t, keys.scale[f]);
+      if (translates) track.translation.Add(t, keys.translation[f]);
+      if (scales) track.scale.Add(t, keys.scale[f]);
     }
     out.tracks.push_back(std::move(track));
   }

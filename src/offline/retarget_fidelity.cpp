@@ -23,11 +23,33 @@ float Extent(const std::vector<TransformTRS>& model, Vec3 up) {
   return hi - lo;
 }
 
-// The two lowest source joints at rest that are mapped, as target joints.
-std::vector<size_t> Feet(const Skeleton& target, const BoneMap& map, const std::vector<TransformTRS>& s_rest, Vec3 up) {
+// The feet, as target joints: of the mapped source joints that end a chain (no child) in the
+// lowest quarter of the source's height at rest, the two lowest.
+std::vector<size_t> Feet(const Skeleton& source, const Skeleton& target, const BoneMap& map,
+                         const std::vector<TransformTRS>& s_rest, Vec3 up) {
+  std::vector<bool> leaf(source.joints.size(), true);
+  for (const Joint& j : source.joints)
+    if (j.parent >= 0) leaf[static_cast<size_t>(j.parent)] = false;
+  float ground = 0;
+  for (size_t i = 0; i < s_rest.size(); ++i) ground = i ? std::min(ground, Dot(s_rest[i].translation, up)) : Dot(s_rest[i].translation, up);
+  const float extent = Extent(s_rest, up), low = ground + 0.25f * extent;
+  // The legs hang from the hips: the first mapped joint standing above the ground.
+  int hips = -1;
+  for (size_t k = 0; k < target.joints.size() && hips < 0; ++k) {
+    const int j = map.source_of[k];
+    if (j >= 0 && Dot(s_rest[static_cast<size_t>(j)].translation, up) - ground > 1e-3f * extent) hips = j;
+  }
+  auto below_hips = [&](int j) {
+    for (int a = source.joints[static_cast<size_t>(j)].parent; a >= 0; a = source.joints[static_cast<size_t>(a)].parent)
+      if (a == hips) return true;
+    return false;
+  };
   std::vector<size_t> mapped;
-  for (size_t k = 0; k < target.joints.size(); ++k)
-    if (map.source_of[k] >= 0) mapped.push_back(k);
+  for (size_t k = 0; k < target.joints.size(); ++k) {
+    const int j = map.source_of[k];
+    if (j >= 0 && leaf[static_cast<size_t>(j)] && below_hips(j) && Dot(s_rest[static_cast<size_t>(j)].translation, up) <= low)
+      mapped.push_back(k);
+  }
   std::sort(mapped.begin(), mapped.end(), [&](size_t a, size_t b) {
     return Dot(s_rest[static_cast<size_t>(map.source_of[a])].translation, up) <
            Dot(s_rest[static_cast<size_t>(map.source_of[b])].translation, up);
@@ -64,7 +86,7 @@ RetargetFidelity MeasureRetarget(const Clip& source_clip, const Skeleton& source
   const std::vector<TransformTRS> s_rest = RestModelPose(source, source_clip.scale_inheritance);
   const std::vector<TransformTRS> t_rest = RestModelPose(target, target_clip.scale_inheritance);
   const Vec3 s_up = settings.source_axes.up, t_up = settings.target_axes.up;
-  const std::vector<size_t> feet = Feet(target, map, s_rest, s_up);
+  const std::vector<size_t> feet = Feet(source, target, map, s_rest, s_up);
   for (size_t k : feet) out.feet.push_back(target.joints[k].name);
   const float planted = 0.005f * Extent(s_rest, s_up);
   const size_t frames = SampleFrameCount(source_clip, 0, limits);

@@ -114,13 +114,19 @@ RetargetResult Retarget(const RetargetRequest& request) {
   const LoadedFile loaded = LoadFile(request.source, request.source_format, request.options);
   RequireOneScene(loaded);
   for (const std::string& w : ReadWarnings(loaded)) result.warnings.push_back(request.source + ": " + w);
-  const DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, DecodeOptionsFor(out_format, request.options));
-  if (!decoded.warning.empty()) result.warnings.push_back(request.source + ": " + decoded.warning);
+  const Options decode_options = DecodeOptionsFor(out_format, request.options);
+  DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, decode_options);
   const FormatDescriptor* target_format = nullptr;
   const Scene target = TargetScene(request.target, request.target_format, request.options, &target_format);
 
   const SourceSkeleton source_skeleton = SourceSkeletonFor(decoded.scene, decoded.reference_used(), target);
   result.source_skeleton_note = source_skeleton.note;
+  Scene source_rig;  // decoded against again: a format that evaluates its clips over a skeleton (KH2's IK) needs one
+  if (!source_skeleton.note.empty()) {
+    source_rig.skeleton = source_skeleton.skeleton;
+    decoded = DecodeWithSkeleton(loaded, SkeletonSource::Decoded(source_rig, request.target), decode_options);
+  }
+  if (!decoded.warning.empty()) result.warnings.push_back(request.source + ": " + decoded.warning);
   const BoneMap map = BoneMapFor(request.map, target.skeleton, source_skeleton.skeleton);
   RetargetScenes job{&decoded.scene, &source_skeleton.skeleton, loaded.format, &target, target_format, &map,
                      SelectClips(decoded.scene, request.clips, request.source), request.source_axes, request.target_axes,
@@ -135,6 +141,18 @@ RetargetResult Retarget(const RetargetRequest& request) {
   settings.target_axes = request.target_axes.empty() ? AxesOf(target_format) : ParseAxisFrame(request.target_axes, "--target-axes");
   result.translation_scale = request.translation_scale.value_or(RootHeightRatio(source_skeleton.skeleton, target.skeleton, map, settings));
 
+  if (request.measure) {
+    Value fidelity = Value::array();
+    const std::vector<size_t> chosen = job.clips.empty() ? SelectClips(decoded.scene, {}, request.source) : job.clips;
+    for (size_t i = 0; i < chosen.size() && i < scene.clips.size(); ++i) {
+      const RetargetFidelity f = MeasureRetarget(decoded.scene.clips[chosen[i]], source_skeleton.skeleton, scene.clips[i],
+                                                 target.skeleton, map, settings, request.options.limits());
+      fidelity.push_back(Value{{"clip", scene.clips[i].name}, {"rotation_from_rest", f.rotation_from_rest},
+                               {"worst_joint", f.worst_joint}, {"feet", Value(f.feet)}, {"planted_frames", f.planted_frames},
+                               {"foot_slide_max", f.foot_slide_max}, {"foot_slide_mean", f.foot_slide_mean}});
+    }
+    result.report["fidelity"] = std::move(fidelity);
+  }
   EncodeResult encoded;
   if (!request.template_path.empty()) {
     encoded = EncodeOverTemplate(std::move(scene), *out_format, &target, request.options, request.output, request.template_path);

@@ -30,6 +30,9 @@ CLI::App* AddRetargetCommand(CLI::App& app, RetargetArgs& args) {
   retarget->add_option("--source-axes", r.source_axes, "SOURCE's UP,FORWARD axes (default: its format's, e.g. +Z,+Y)");
   retarget->add_option("--target-axes", r.target_axes, "TARGET's UP,FORWARD axes (default: its format's)");
   retarget->add_flag("-v,--verbose", args.verbose, "Print the report as JSON on stderr");
+  retarget->add_flag("--measure", r.measure,
+                     "With -v: per clip, the largest difference of rotation from rest between source and target, and the "
+                     "feet's slide where the source's feet are planted");
   return retarget;
 }
 

@@ -35,10 +35,10 @@ struct RetargetSettings {
   std::optional<float> translation_scale;
 };
 
-// The target's root height above its ground over the source's, each along its own up axis:
-// of the first target joint in skeleton order that is mapped with no mapped ancestor (a root of
-// the map) and whose rest position and that of its source joint both stand above the ground
-// (the lowest joint of the skeleton at rest). 1 when there is none.
+// The target's root height above its ground over the source's, each along its own up axis: of
+// the first mapped target joint in skeleton order (parents first: the topmost of the map) whose
+// rest position and that of its source joint both stand above the ground (the lowest joint of
+// the skeleton at rest), so a root on the ground hands over to the hips. 1 when there is none.
 float RootHeightRatio(const Skeleton& source, const Skeleton& target, const BoneMap& map, const RetargetSettings& settings);
 
 // The clips of `clips` replayed on the target skeleton (docs/retarget.md, "The rule"). For a
@@ -72,7 +72,9 @@ struct RetargetFidelity {
   // (aligned: A R_s R_s_rest^-1 A^-1) and in the target (R_t R_t_rest^-1), over every frame.
   double rotation_from_rest = 0;  // radians
   std::string worst_joint;        // the target joint where it is largest
-  // The feet: the mapped target joints whose source joints are the two lowest at rest. On a
+  // The feet: the mapped target joints whose source joints are the two lowest that end a chain
+  // (no child) below the hips (the first mapped joint above the ground) in the lowest quarter of
+  // the source's height at rest (none: no feet). On a
   // frame where a source foot is planted (it moves less than 0.5% of the source's height since
   // the frame before), how far the target foot moves on the ground plane (target model units).
   std::vector<std::string> feet;

@@ -20,7 +20,9 @@ AxisFrame AxesOf(const FormatDescriptor* format);
 // The source skeleton of a retarget: the skeleton the source decoded against (its own, the
 // companion's or --skeleton's), else, for clips decoded without one, the target's joints the
 // clips were made for: its first N joints when the clips state N (kClipJointCountKey), else all
-// of them (note says so). The scene of the source is left as decoded.
+// of them (note says so). The source is then decoded again against a scene of that skeleton
+// (Retarget does): a format that evaluates its clips over a skeleton (KH2's IK chains and
+// constraints) needs the hierarchy.
 struct SourceSkeleton {
   Skeleton skeleton;
   std::string note;  // "" when the source had its own
@@ -58,6 +60,7 @@ struct RetargetRequest {
   std::string source_axes, target_axes;
   std::optional<float> translation_scale;
   Options options;                    // format options (the glTF writer's --root-motion) and limits
+  bool measure = false;               // --measure: MeasureRetarget per clip into the report's "fidelity"
 };
 struct RetargetResult {
   size_t clips = 0, mapped = 0;
