@@ -23,13 +23,14 @@ float Extent(const std::vector<TransformTRS>& model, Vec3 up) {
   return hi - lo;
 }
 
-// The feet, as target joints: of the mapped source joints that end a chain (no child) in the
+// The feet, as target joints: of the mapped source joints that end a chain of the map in the
 // lowest quarter of the source's height at rest, the two lowest.
 std::vector<size_t> Feet(const Skeleton& source, const Skeleton& target, const BoneMap& map,
                          const std::vector<TransformTRS>& s_rest, Vec3 up) {
-  std::vector<bool> leaf(source.joints.size(), true);
-  for (const Joint& j : source.joints)
-    if (j.parent >= 0) leaf[static_cast<size_t>(j.parent)] = false;
+  std::vector<bool> leaf(source.joints.size(), true);  // no mapped joint below it
+  for (int j : map.source_of)
+    for (int a = j >= 0 ? source.joints[static_cast<size_t>(j)].parent : -1; a >= 0; a = source.joints[static_cast<size_t>(a)].parent)
+      leaf[static_cast<size_t>(a)] = false;
   float ground = 0;
   for (size_t i = 0; i < s_rest.size(); ++i) ground = i ? std::min(ground, Dot(s_rest[i].translation, up)) : Dot(s_rest[i].translation, up);
   const float extent = Extent(s_rest, up), low = ground + 0.25f * extent;
@@ -92,7 +93,8 @@ RetargetFidelity MeasureRetarget(const Clip& source_clip, const Skeleton& source
   const size_t frames = SampleFrameCount(source_clip, 0, limits);
   ModelFrames s_frames(source_clip, source), t_frames(target_clip, target);
   std::vector<Vec3> s_previous(feet.size()), t_previous(feet.size());
-  double slide_sum = 0;
+  double slide_sum = 0, source_sum = 0;
+  const float scale = settings.translation_scale ? *settings.translation_scale : RootHeightRatio(source, target, map, settings);
   uint64_t slides = 0;
   for (size_t f = 0; f < frames; ++f) {
     const std::span<const TransformTRS> s = s_frames.At(f);
@@ -114,6 +116,11 @@ RetargetFidelity MeasureRetarget(const Clip& source_clip, const Skeleton& source
         const double slide = Length(moved);
         out.foot_slide_max = std::max(out.foot_slide_max, slide);
         slide_sum += slide;
+        Vec3 own = sp - s_previous[i];
+        own = own - s_up * Dot(own, s_up);
+        const double source_slide = Length(own) * scale;
+        out.source_slide_max = std::max(out.source_slide_max, source_slide);
+        source_sum += source_slide;
         ++slides;
       }
       s_previous[i] = sp, t_previous[i] = tp;
@@ -121,6 +128,7 @@ RetargetFidelity MeasureRetarget(const Clip& source_clip, const Skeleton& source
   }
   out.planted_frames = slides;
   out.foot_slide_mean = slides ? slide_sum / static_cast<double>(slides) : 0;
+  out.source_slide_mean = slides ? source_sum / static_cast<double>(slides) : 0;
   return out;
 }
 

@@ -33,6 +33,13 @@ SourceSkeleton SourceSkeletonFor(const Scene& source, const Scene* source_refere
       break;
     }
   out.skeleton.joints.assign(target.skeleton.joints.begin(), target.skeleton.joints.begin() + static_cast<ptrdiff_t>(count));
+  size_t tracks = 0, found = 0;
+  for (const Clip& clip : source.clips)
+    for (const JointTrack& track : clip.tracks) ++tracks, found += out.skeleton.Find(track.joint) >= 0;
+  if (found * 2 < tracks)
+    throw Error::General("the source has no skeleton of its own and its clips' joints are not the target's (" +
+                         std::to_string(found) + " of " + std::to_string(tracks) +
+                         " tracks name one): give the source's skeleton or model with --skeleton");
   out.note = "the source has no skeleton of its own: its clips are read as made for the target's first " +
              std::to_string(count) + " joints";
   return out;
@@ -149,7 +156,8 @@ RetargetResult Retarget(const RetargetRequest& request) {
                                                  target.skeleton, map, settings, request.options.limits());
       fidelity.push_back(Value{{"clip", scene.clips[i].name}, {"rotation_from_rest", f.rotation_from_rest},
                                {"worst_joint", f.worst_joint}, {"feet", Value(f.feet)}, {"planted_frames", f.planted_frames},
-                               {"foot_slide_max", f.foot_slide_max}, {"foot_slide_mean", f.foot_slide_mean}});
+                               {"foot_slide_max", f.foot_slide_max}, {"foot_slide_mean", f.foot_slide_mean},
+                               {"source_slide_max", f.source_slide_max}, {"source_slide_mean", f.source_slide_mean}});
     }
     result.report["fidelity"] = std::move(fidelity);
   }

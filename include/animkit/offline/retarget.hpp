@@ -73,7 +73,7 @@ struct RetargetFidelity {
   double rotation_from_rest = 0;  // radians
   std::string worst_joint;        // the target joint where it is largest
   // The feet: the mapped target joints whose source joints are the two lowest that end a chain
-  // (no child) below the hips (the first mapped joint above the ground) in the lowest quarter of
+  // of the map (no mapped joint below them) below the hips (the first mapped joint above the ground) in the lowest quarter of
   // the source's height at rest (none: no feet). On a
   // frame where a source foot is planted (it moves less than 0.5% of the source's height since
   // the frame before), how far the target foot moves on the ground plane (target model units).
@@ -81,6 +81,9 @@ struct RetargetFidelity {
   uint64_t planted_frames = 0;
   double foot_slide_max = 0;   // in target model units
   double foot_slide_mean = 0;
+  // The source foot's own slide on the same frames (in source model units), times the
+  // translation scale: what the target's would be if it slid exactly as much.
+  double source_slide_max = 0, source_slide_mean = 0;
 };
 RetargetFidelity MeasureRetarget(const Clip& source_clip, const Skeleton& source, const Clip& target_clip,
                                  const Skeleton& target, const BoneMap& map, const RetargetSettings& settings,

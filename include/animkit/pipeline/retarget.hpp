@@ -20,7 +20,8 @@ AxisFrame AxesOf(const FormatDescriptor* format);
 // The source skeleton of a retarget: the skeleton the source decoded against (its own, the
 // companion's or --skeleton's), else, for clips decoded without one, the target's joints the
 // clips were made for: its first N joints when the clips state N (kClipJointCountKey), else all
-// of them (note says so). The source is then decoded again against a scene of that skeleton
+// of them (note says so); Error when fewer than half the clips' tracks name one of those (the
+// target is another character: --skeleton must name the source's). The source is then decoded again against a scene of that skeleton
 // (Retarget does): a format that evaluates its clips over a skeleton (KH2's IK chains and
 // constraints) needs the hierarchy.
 struct SourceSkeleton {
