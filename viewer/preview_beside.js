@@ -73,6 +73,11 @@
     state.box = main.clone().union(besideBox());
     state.size = state.box.getSize(new THREE.Vector3()).length();
     state.hasMeshes = state.hasMeshes || beside.skinned > 0;
+    var label = document.createElement('span');
+    label.id = 'beside-label';
+    label.textContent = 'left: ' + data.file + '  \u00b7  right: ' + data.beside.file + ' (' + data.beside.format +
+      '), the clips retargeted onto it';
+    el('hud').appendChild(label);
   }
 
   // The second character shows clip `index` (-1: the rest pose), from its start.

@@ -21,9 +21,10 @@ fs.mkdirSync(out, { recursive: true });
 const { check, finish } = checker();
 const run = (...argv) => execFileSync(cli, argv, { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
 
-// The PS1 figure (-Y up, its TMD beside it) onto the EDF soldier (+Y up, a textured model).
-const source = path.join(samples, 'psx_tmd', 'figure.anm');
-const target = path.join(samples, 'edf_cas', 'soldier.rab');
+// The EDF 5 soldier's clips (its RAB beside it: a skinned, textured model) onto the EDF
+// soldier's MDB model: every joint mapped by name.
+const source = path.join(samples, 'edf_cas', 'soldier5.cas');
+const target = path.join(samples, 'edf_mdb', 'soldier.mdb');
 const pagePath = path.join(out, 'retarget.html');
 const glbPath = path.join(out, 'retarget.glb');
 run('retarget', source, '--to', target, '-o', pagePath);

@@ -329,9 +329,6 @@ TEST(Preview, CliWritesThePageAndNeverOverAnInput) {
   EXPECT_EQ(test::RunCli("preview '" + dir.string() + "'", &out, &err), 2);
 }
 
-}  // namespace
-}  // namespace animkit
-
 // A retarget's page (an .html output of Retarget): the source's glb as ExportGltf makes it,
 // and beside it the target's glb, which is the retargeted glb `retarget -o x.glb` writes
 // without the extras only a file carries (the page's ExportGltf call is the writer's).
@@ -381,3 +378,6 @@ TEST(Preview, RetargetPageCarriesTheSourceAndTheTargetBesideIt) {
   EXPECT_EQ(DecodeDocument(LoadBytes(PageGlb(one), "source.glb", "gltf", {}), {}).clips.size(), 1u);
   EXPECT_EQ(PageInfo(one)["clips"].size(), 1u);
 }
+
+}  // namespace
+}  // namespace animkit
