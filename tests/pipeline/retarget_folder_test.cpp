@@ -72,15 +72,17 @@ TEST(RetargetFolder, ClipsGoOntoTheTargetAndAModelIsSkipped) {
 
 TEST(RetargetFolder, AFailingFileIsReportedAndTheRestGoOn) {
   const fs::path root = MakeFolder("retarget_folder_fail");
-  // A CAS cut short: its header recognised, its tables beyond the end.
+  // A CAS cut short after its header (96 bytes): recognised, its CANM offset beyond the end.
   const Bytes cas = ReadAll(test::SourcePath("samples/edf_cas/soldier5.cas"));
   std::ofstream(root / "in" / "cut.cas", std::ios::binary).write(reinterpret_cast<const char*>(cas.data()), 96);
   const BatchReport report = JobOf(root).Run();
   EXPECT_EQ(report.converted, 2u);
   const BatchFileResult* cut = Find(report, "cut.cas");
   ASSERT_NE(cut, nullptr);
-  EXPECT_NE(cut->status, BatchStatus::Converted);
-  if (cut->status == BatchStatus::Failed) EXPECT_NE(cut->error.find("cut.cas"), std::string::npos) << cut->error;
+  EXPECT_EQ(cut->status, BatchStatus::Failed);
+  EXPECT_NE(cut->error.find("cut.cas"), std::string::npos) << cut->error;
+  EXPECT_NE(cut->error.find("outside the file"), std::string::npos) << cut->error;
+  EXPECT_EQ(report.failed, 1u);
   EXPECT_FALSE(fs::exists(root / "out" / "cut.glb"));
 }
 
