@@ -86,6 +86,29 @@ TEST(RetargetFolder, AFailingFileIsReportedAndTheRestGoOn) {
   EXPECT_FALSE(fs::exists(root / "out" / "cut.glb"));
 }
 
+// The CLI: `retarget DIR --to T -o OUTDIR` prints convert DIR's summary (the skip with its
+// reason), exit 1 when a file failed, 0 when none did; a page per file with --out-format html.
+TEST(RetargetFolder, TheCommandLine) {
+  const fs::path root = MakeFolder("retarget_folder_cli");
+  const std::string target = test::SourcePath("samples/edf_cas/soldier.rab");
+  std::string out, err;
+  EXPECT_EQ(test::RunCli("retarget '" + (root / "in").string() + "' --to '" + target + "' -o '" + (root / "out").string() + "' -q",
+                         &out, &err), 0) << out << err;
+  EXPECT_NE(out.find("2 converted, 1 skipped, 0 failed"), std::string::npos) << out;
+  EXPECT_NE(out.find("no clips to retarget"), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(root / "out" / "sub" / "soldier6.glb"));
+  EXPECT_EQ(test::RunCli("retarget '" + (root / "in").string() + "' --to '" + target + "' -o '" + (root / "pages").string() +
+                         "' --out-format html -q", &out, &err), 0) << out << err;
+  EXPECT_TRUE(fs::exists(root / "pages" / "soldier5.html"));
+  const Bytes cas = ReadAll(test::SourcePath("samples/edf_cas/soldier5.cas"));
+  std::ofstream(root / "in" / "cut.cas", std::ios::binary).write(reinterpret_cast<const char*>(cas.data()), 96);
+  EXPECT_EQ(test::RunCli("retarget '" + (root / "in").string() + "' --to '" + target + "' -o '" + (root / "out2").string() + "' -q",
+                         &out, &err), 1) << out << err;
+  EXPECT_NE(out.find("cut.cas"), std::string::npos) << out;
+  EXPECT_EQ(test::RunCli("retarget '" + (root / "in").string() + "' --to '" + target + "' -o '" + (root / "out3").string() +
+                         "' --map-out m.json -q", &out, &err), 2) << out << err;
+}
+
 TEST(RetargetFolder, UsageErrors) {
   const fs::path root = MakeFolder("retarget_folder_usage");
   RetargetFolderJob job = JobOf(root);
