@@ -21,6 +21,7 @@
     restPose();
     state.clip = index;
     state.time = 0;
+    besideSelect(index);
     if (index < 0) return;
     var c = state.clips[index];
     // A model-space clip (KH2 raw motion) holds each joint's pose relative to the model:
@@ -40,6 +41,7 @@
     if (!state.action) return;
     state.action.time = time;
     mixer.update(0);
+    besidePose(time);
   }
 
   // Frame f is at f / rate; a hair later, so that a STEP key stored at that time as a

@@ -123,7 +123,7 @@
       }
       var first = state.clips.length ? 0 : -1;
       if (data.clip) first = clipIndex(data.clip);
-      return (first >= 0 ? loadClip(first) : Promise.resolve()).then(function () {
+      return (first >= 0 ? loadClip(first) : Promise.resolve()).then(loadBeside).then(function () {
         mark('first clip parsed');
         show(first);
         mark('ready');
@@ -175,6 +175,7 @@
   // The view once the first clip is loaded: framed on the rest pose, the meshes and that clip.
   function show(first) {
     measure(first);
+    placeBeside();  // a retarget's page: the target beside the file's character
     // The skeleton is drawn over a skinned character only when asked (the checkbox, K).
     el('show-skeleton').checked = overlay.visible = state.skinned.length === 0;
     frameCamera();

@@ -462,8 +462,8 @@ BatchFileResult FolderRunState::ProcessFile(size_t i) const {
           if (!scene) PairSkeleton(i, file, r);  // a scene brings its skeleton
           file.run_tag = run_tag_;
           job_.action->Process(file, r);
-          r.status = BatchStatus::Converted;
-          r.output = outputs_[i];
+          r.status = r.reason.empty() ? BatchStatus::Converted : BatchStatus::Skipped;  // the action's skip
+          if (r.reason.empty()) r.output = outputs_[i];
         }
       }
     }

@@ -91,19 +91,84 @@ Scene RetargetScenes::Run() const {
   return out;
 }
 
-namespace {
-
-// The target as a rig: its skeleton (a model's, or the companion's of an animation file) and meshes.
-Scene TargetScene(const std::string& path, const std::string& format, const Options& options, const FormatDescriptor** found) {
+RetargetTarget DecodeRetargetTarget(const std::string& path, const std::string& format, const Options& options) {
   const LoadedFile loaded = LoadFile(path, format, options);
   RequireOneScene(loaded);
-  *found = loaded.format;
   DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource::Auto(), options);
-  Scene scene = std::move(decoded.scene);
-  scene.skeleton = RestSkeleton(scene, decoded.reference_used());
-  scene.clips.clear();
-  if (scene.skeleton.empty()) throw Error::General(path + ": has no skeleton to retarget onto");
-  return scene;
+  RetargetTarget target;
+  target.format = loaded.format;
+  target.scene = std::move(decoded.scene);
+  target.scene.skeleton = RestSkeleton(target.scene, decoded.reference_used());
+  target.scene.clips.clear();
+  if (target.scene.skeleton.empty()) throw Error::General(path + ": has no skeleton to retarget onto");
+  return target;
+}
+
+bool IsPageOutput(const std::string& output, const std::string& output_format) {
+  if (!output_format.empty()) return output_format == "html" || output_format == ".html";
+  return ExtensionOf(output) == ".html";
+}
+
+namespace {
+
+// The report `retarget -v` prints.
+Value RetargetReport(const RetargetRequest& request, const RetargetResult& result, const LoadedFile& loaded,
+                     const RetargetTarget& target, size_t source_joints, const BoneMap& map, std::string_view out_format) {
+  Value r = Value::object();
+  r["source"] = request.source;
+  r["source_format"] = std::string(loaded.format->id);
+  r["target"] = request.target;
+  r["target_format"] = std::string(target.format->id);
+  r["output"] = request.output;
+  r["output_format"] = std::string(out_format);
+  r["clips"] = result.clips;
+  r["mapped"] = result.mapped;
+  r["target_joints"] = target.scene.skeleton.joints.size();
+  r["source_joints"] = source_joints;
+  r["unmapped"] = Value(result.unmapped);
+  r["translation_scale"] = result.translation_scale;
+  r["source_skeleton_note"] = result.source_skeleton_note;
+  Value matched = Value::object();
+  for (BoneMatch m : map.match) {
+    const std::string key(ToString(m));
+    matched[key] = (matched.contains(key) ? matched[key].get<uint64_t>() : 0) + 1;
+  }
+  r["matched_by"] = std::move(matched);
+  r["warnings"] = Value(result.warnings);
+  Value written = Value::array();
+  for (const WrittenFile& w : result.written) written.push_back(Value{{"path", w.path}, {"bytes", w.bytes}});
+  r["written"] = std::move(written);
+  return r;
+}
+
+// The output's bytes: the page (request.page), or the encoder's over the target or the template.
+struct RetargetOutput {
+  Bytes bytes;
+  std::vector<ExtraOutput> extra;
+  std::vector<std::string> warnings;
+  Value report;
+};
+RetargetOutput EncodeRetarget(const RetargetRequest& request, Scene scene, const FormatDescriptor* out_format,
+                              const RetargetTarget& target, const RetargetPageInput& page) {
+  RetargetOutput out;
+  if (!out_format) {
+    const std::string html = request.page(page);
+    out.bytes.assign(html.begin(), html.end());
+    out.report = Value{{"page_bytes", html.size()}};
+    return out;
+  }
+  EncodeResult encoded;
+  if (!request.template_path.empty()) {
+    encoded = EncodeOverTemplate(std::move(scene), *out_format, &target.scene, request.options, request.output, request.template_path);
+  } else {
+    EncodeRequest e{&target.scene, request.options, request.output, nullptr, nullptr, {}, nullptr, nullptr};
+    encoded = Encode(std::move(scene), *out_format, e);
+  }
+  out.bytes = std::move(encoded.bytes);
+  out.extra = std::move(encoded.extra_outputs);
+  out.warnings = std::move(encoded.warnings);
+  out.report = std::move(encoded.report);
+  return out;
 }
 
 }  // namespace
@@ -114,19 +179,27 @@ RetargetResult Retarget(const RetargetRequest& request) {
                                            request.map == kBoneMapAuto ? std::string() : request.map};
   CheckNotAnInput(request.output, inputs);
   if (!request.map_out.empty()) CheckNotAnInput(request.map_out, inputs);
-  const FormatDescriptor* out_format = OutputFormatFor(request.output, request.output_format);
-  if (!out_format) throw Error::General(request.output + ": no format writes this extension; give --out-format");
-  RequireEncoder(*out_format, request.output);
+  const bool page = IsPageOutput(request.output, request.output_format);
+  if (page && !request.page) throw Error::General(request.output + ": a preview page is built by the preview layer (RetargetPreviewPage)");
+  if (page && !request.template_path.empty()) throw Error::General(request.output + ": a page has no --template");
+  const FormatDescriptor* out_format = page ? nullptr : OutputFormatFor(request.output, request.output_format);
+  if (!page && !out_format) throw Error::General(request.output + ": no format writes this extension; give --out-format");
+  if (out_format) RequireEncoder(*out_format, request.output);
 
-  const LoadedFile loaded = LoadFile(request.source, request.source_format, request.options);
+  const LoadedFile loaded = request.source_bytes.empty() ? LoadFile(request.source, request.source_format, request.options)
+                                                         : LoadBytes(request.source_bytes, request.source, request.source_format, request.options);
   RequireOneScene(loaded);
   for (const std::string& w : ReadWarnings(loaded)) result.warnings.push_back(request.source + ": " + w);
-  const Options decode_options = DecodeOptionsFor(out_format, request.options);
+  const Options decode_options = out_format ? DecodeOptionsFor(out_format, request.options) : request.options;
   DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, decode_options);
-  const FormatDescriptor* target_format = nullptr;
-  const Scene target = TargetScene(request.target, request.target_format, request.options, &target_format);
+  if (request.skip_without_clips && decoded.scene.clips.empty()) {
+    result.skipped = "no clips to retarget (" + std::string(loaded.format->id) + ")";
+    return result;
+  }
+  const RetargetTarget own_target = request.decoded_target ? RetargetTarget{} : DecodeRetargetTarget(request.target, request.target_format, request.options);
+  const RetargetTarget& target = request.decoded_target ? *request.decoded_target : own_target;
 
-  const SourceSkeleton source_skeleton = SourceSkeletonFor(decoded.scene, decoded.reference_used(), target);
+  const SourceSkeleton source_skeleton = SourceSkeletonFor(decoded.scene, decoded.reference_used(), target.scene);
   result.source_skeleton_note = source_skeleton.note;
   Scene source_rig;  // decoded against again: a format that evaluates its clips over a skeleton (KH2's IK) needs one
   if (!source_skeleton.note.empty()) {
@@ -134,75 +207,54 @@ RetargetResult Retarget(const RetargetRequest& request) {
     decoded = DecodeWithSkeleton(loaded, SkeletonSource::Decoded(source_rig, request.target), decode_options);
   }
   if (!decoded.warning.empty()) result.warnings.push_back(request.source + ": " + decoded.warning);
-  const BoneMap map = BoneMapFor(request.map, target.skeleton, source_skeleton.skeleton);
-  RetargetScenes job{&decoded.scene, &source_skeleton.skeleton, loaded.format, &target, target_format, &map,
+  const BoneMap map = BoneMapFor(request.map, target.scene.skeleton, source_skeleton.skeleton);
+  RetargetScenes job{&decoded.scene, &source_skeleton.skeleton, loaded.format, &target.scene, target.format, &map,
                      SelectClips(decoded.scene, request.clips, request.source), request.source_axes, request.target_axes,
                      request.translation_scale, request.options.limits()};
   if (!request.clips.empty() && job.clips.empty()) throw Error::General(request.source + ": no clip matches --clip");
   Scene scene = job.Run();
   result.clips = scene.clips.size();
   result.mapped = map.Mapped();
-  result.unmapped = map.Unmapped(target.skeleton);
+  result.unmapped = map.Unmapped(target.scene.skeleton);
   RetargetSettings settings;
   settings.source_axes = request.source_axes.empty() ? AxesOf(loaded.format) : ParseAxisFrame(request.source_axes, "--source-axes");
-  settings.target_axes = request.target_axes.empty() ? AxesOf(target_format) : ParseAxisFrame(request.target_axes, "--target-axes");
-  result.translation_scale = request.translation_scale.value_or(RootHeightRatio(source_skeleton.skeleton, target.skeleton, map, settings));
+  settings.target_axes = request.target_axes.empty() ? AxesOf(target.format) : ParseAxisFrame(request.target_axes, "--target-axes");
+  result.translation_scale = request.translation_scale.value_or(RootHeightRatio(source_skeleton.skeleton, target.scene.skeleton, map, settings));
 
+  Value fidelity;
   if (request.measure) {
-    Value fidelity = Value::array();
+    fidelity = Value::array();
     const std::vector<size_t> chosen = job.clips.empty() ? SelectClips(decoded.scene, {}, request.source) : job.clips;
     for (size_t i = 0; i < chosen.size() && i < scene.clips.size(); ++i) {
       const RetargetFidelity f = MeasureRetarget(decoded.scene.clips[chosen[i]], source_skeleton.skeleton, scene.clips[i],
-                                                 target.skeleton, map, settings, request.options.limits());
+                                                 target.scene.skeleton, map, settings, request.options.limits());
       fidelity.push_back(Value{{"clip", scene.clips[i].name}, {"rotation_from_rest", f.rotation_from_rest},
                                {"worst_joint", f.worst_joint}, {"feet", Value(f.feet)}, {"planted_frames", f.planted_frames},
                                {"foot_slide_max", f.foot_slide_max}, {"foot_slide_mean", f.foot_slide_mean},
                                {"source_slide_max", f.source_slide_max}, {"source_slide_mean", f.source_slide_mean}});
     }
-    result.report["fidelity"] = std::move(fidelity);
   }
-  EncodeResult encoded;
-  if (!request.template_path.empty()) {
-    encoded = EncodeOverTemplate(std::move(scene), *out_format, &target, request.options, request.output, request.template_path);
-  } else {
-    EncodeRequest e{&target, request.options, request.output, nullptr, nullptr, {}, nullptr, nullptr};
-    encoded = Encode(std::move(scene), *out_format, e);
+  if (page && !job.clips.empty()) {  // the page's source shows the clips retargeted, in their order
+    std::vector<Clip> chosen;
+    for (size_t i : job.clips) chosen.push_back(std::move(decoded.scene.clips[i]));
+    decoded.scene.clips = std::move(chosen);
   }
+  const RetargetPageInput page_input{&loaded, &decoded, &scene, request.target, target.format, request.options};
+  RetargetOutput encoded = EncodeRetarget(request, page ? scene : std::move(scene), out_format, target, page_input);
   result.warnings.insert(result.warnings.end(), encoded.warnings.begin(), encoded.warnings.end());
-  const std::string map_text = request.map_out.empty()
-                                   ? std::string()
-                                   : BoneMapText(map, target.skeleton, source_skeleton.skeleton, ExtensionOf(request.map_out) == ".csv");
+  const std::string map_text =
+      request.map_out.empty() ? std::string()
+                              : BoneMapText(map, target.scene.skeleton, source_skeleton.skeleton, ExtensionOf(request.map_out) == ".csv");
   std::vector<std::pair<std::string, ByteView>> files = {{request.output, encoded.bytes}};
   if (!request.map_out.empty())
     files.emplace_back(request.map_out, ByteView(reinterpret_cast<const uint8_t*>(map_text.data()), map_text.size()));
-  for (const ExtraOutput& x : encoded.extra_outputs) files.emplace_back(x.path, x.bytes);
-  result.written = WriteOutputs(files, inputs);
+  for (const ExtraOutput& x : encoded.extra) files.emplace_back(x.path, x.bytes);
+  result.written = WriteOutputs(files, inputs, request.run_tag);
 
-  Value& r = result.report;
-  r["source"] = request.source;
-  r["source_format"] = std::string(loaded.format->id);
-  r["target"] = request.target;
-  r["target_format"] = std::string(target_format->id);
-  r["output"] = request.output;
-  r["output_format"] = std::string(out_format->id);
-  r["clips"] = result.clips;
-  r["mapped"] = result.mapped;
-  r["target_joints"] = target.skeleton.joints.size();
-  r["source_joints"] = source_skeleton.skeleton.joints.size();
-  r["unmapped"] = Value(result.unmapped);
-  r["translation_scale"] = result.translation_scale;
-  r["source_skeleton_note"] = result.source_skeleton_note;
-  Value matched = Value::object();
-  for (BoneMatch m : map.match) {
-    const std::string key(ToString(m));
-    matched[key] = (matched.contains(key) ? matched[key].get<uint64_t>() : 0) + 1;
-  }
-  r["matched_by"] = std::move(matched);
-  r["encoder"] = std::move(encoded.report);
-  r["warnings"] = Value(result.warnings);
-  Value written = Value::array();
-  for (const WrittenFile& w : result.written) written.push_back(Value{{"path", w.path}, {"bytes", w.bytes}});
-  r["written"] = std::move(written);
+  result.report = RetargetReport(request, result, loaded, target, source_skeleton.skeleton.joints.size(), map,
+                                 out_format ? std::string_view(out_format->id) : std::string_view("html"));
+  result.report["encoder"] = std::move(encoded.report);
+  if (request.measure) result.report["fidelity"] = std::move(fidelity);
   return result;
 }
 

@@ -12,6 +12,7 @@ extern const std::string_view kPageHtml;        // viewer/page.html: the page, w
 extern const std::string_view kPreviewStateJs;    // viewer/preview_state.js
 extern const std::string_view kPreviewSceneJs;    // viewer/preview_scene.js
 extern const std::string_view kPreviewPlaybackJs; // viewer/preview_playback.js
+extern const std::string_view kPreviewBesideJs;   // viewer/preview_beside.js
 extern const std::string_view kPreviewPanelJs;    // viewer/preview_panel.js
 extern const std::string_view kPreviewCss;      // viewer/preview.css
 extern const std::string_view kGalleryHtml;     // viewer/gallery.html: index.html, with @@NAME@@ slots

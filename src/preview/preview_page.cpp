@@ -34,7 +34,8 @@ std::string ViewerScript() {
       "// (docs/preview.md). Classic script: three.js is the global THREE.\n"
       "(function () {\n  'use strict';\n\n";
   for (std::string_view part :
-       {assets::kPreviewStateJs, assets::kPreviewSceneJs, assets::kPreviewPlaybackJs, assets::kPreviewPanelJs}) {
+       {assets::kPreviewStateJs, assets::kPreviewSceneJs, assets::kPreviewPlaybackJs, assets::kPreviewBesideJs,
+        assets::kPreviewPanelJs}) {
     while (part.rfind("//", 0) == 0) part.remove_prefix(std::min(part.find('\n'), part.size() - 1) + 1);
     if (part.rfind("\n", 0) == 0) part.remove_prefix(1);
     script += part;
@@ -96,7 +97,7 @@ std::string PageAssets(std::string_view assets, std::string& style) {
 }
 
 std::string PageHtml(const std::string& name, const Value& data, const std::string& info, const std::string& glb,
-                     std::string_view assets) {
+                     const std::string& beside_glb, std::string_view assets) {
   std::string style;
   const std::string scripts = PageAssets(assets, style);
   // A page of a site may load the site's assets (file: URLs beside it), nothing else.
@@ -109,6 +110,7 @@ std::string PageHtml(const std::string& name, const Value& data, const std::stri
                                                         {"DATA", json},
                                                         {"INFO", info},
                                                         {"GLB", glb},
+                                                        {"BESIDE", beside_glb},
                                                         {"SCRIPTS", scripts}});
 }
 
@@ -132,10 +134,26 @@ std::string_view PreviewUpAxis(std::string_view format_id) {
   return format != nullptr ? format->up_axis : "+Y";  // the format declares it (FormatDescriptor::up_axis)
 }
 
-PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request) {
+namespace {
+
+// The character a retarget page shows beside the file's: the target with the clips on it.
+struct PageBeside {
+  const Scene* scene = nullptr;
+  std::string file;  // its path
+  const FormatDescriptor* format = nullptr;
+};
+
+Bytes PageGlb(const Scene& scene, const Options& options, const std::string& path) {
+  try {
+    return ExportGltf(scene, GltfExportOptions{true, options.limits()});
+  } catch (const Error& e) {
+    throw e.InFile(path);
+  }
+}
+
+// The page of a file as decoded (DecodeWithSkeleton), with a second character when beside is given.
+PreviewPage PageOf(const LoadedFile& loaded, DecodedScene decoded, const PreviewRequest& request, const PageBeside* beside) {
   PreviewPage page;
-  RequireOneScene(loaded);
-  DecodedScene decoded = DecodeWithSkeleton(loaded, request.skeleton, request.options);
   page.skeleton = decoded.skeleton;
   page.skeleton_use = decoded.use;
   page.skeleton_warning = decoded.warning;
@@ -149,12 +167,7 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
     Clip kept = only;
     scene.clips = {std::move(kept)};
   }
-  Bytes glb;
-  try {
-    glb = ExportGltf(scene, GltfExportOptions{true, request.options.limits()});
-  } catch (const Error& e) {
-    throw e.InFile(loaded.path);
-  }
+  const Bytes glb = PageGlb(scene, request.options, loaded.path);
   page.glb_bytes = glb.size();
 
   const std::string name = TextOf(PathOf(loaded.path).filename());
@@ -171,8 +184,36 @@ PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& req
   const Bytes glb_gz = preview_encode::Gzip(glb);
   data["info_gzip_bytes"] = info_gz.size();
   data["glb_gzip_bytes"] = glb_gz.size();
-  page.html = PageHtml(name, data, preview_encode::Text7(info_gz), preview_encode::Text7(glb_gz), request.assets);
+  std::string beside_text;
+  if (beside) {
+    const Bytes beside_glb = PageGlb(*beside->scene, request.options, beside->file);
+    const Bytes beside_gz = preview_encode::Gzip(beside_glb);
+    page.glb_bytes += beside_glb.size();
+    data["beside"] = {{"file", TextOf(PathOf(beside->file).filename())},
+                      {"format", beside->format ? beside->format->id : std::string_view("gltf")},
+                      {"up", PreviewUpAxis(beside->format ? beside->format->id : "gltf")},
+                      {"glb_bytes", beside_glb.size()},
+                      {"glb_gzip_bytes", beside_gz.size()}};
+    beside_text = preview_encode::Text7(beside_gz);
+  }
+  page.html = PageHtml(name, data, preview_encode::Text7(info_gz), preview_encode::Text7(glb_gz), beside_text, request.assets);
   return page;
+}
+
+}  // namespace
+
+PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request) {
+  RequireOneScene(loaded);
+  return PageOf(loaded, DecodeWithSkeleton(loaded, request.skeleton, request.options), request, nullptr);
+}
+
+std::string RetargetPreviewPage(const RetargetPageInput& input) {
+  if (!input.source || !input.source_decoded || !input.retargeted)
+    throw Error::General("retarget page: a source, its decoded scene and the retargeted target are needed");
+  PreviewRequest request;
+  request.options = input.options;
+  const PageBeside beside{input.retargeted, input.target, input.target_format};
+  return PageOf(*input.source, *input.source_decoded, request, &beside).html;
 }
 
 }  // namespace animkit

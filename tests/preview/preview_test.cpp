@@ -329,5 +329,55 @@ TEST(Preview, CliWritesThePageAndNeverOverAnInput) {
   EXPECT_EQ(test::RunCli("preview '" + dir.string() + "'", &out, &err), 2);
 }
 
+// A retarget's page (an .html output of Retarget): the source's glb as ExportGltf makes it,
+// and beside it the target's glb, which is the retargeted glb `retarget -o x.glb` writes
+// without the extras only a file carries (the page's ExportGltf call is the writer's).
+TEST(Preview, RetargetPageCarriesTheSourceAndTheTargetBesideIt) {
+  const fs::path dir = test::TempDir("preview_retarget_page");
+  RetargetRequest request;
+  request.source = test::SourcePath("samples/edf_cas/soldier5.cas");
+  request.target = test::SourcePath("samples/edf_cas/soldier.rab");
+  request.output = (dir / "soldier5.html").string();
+  EXPECT_NE(test::ErrorOf([&] { Retarget(request); }).find("preview layer"), std::string::npos)
+      << "without a page builder an .html output is an error";
+  request.page = RetargetPreviewPage;
+  const RetargetResult result = Retarget(request);
+  ASSERT_EQ(result.written.size(), 1u);
+  const std::string html = ReadText(request.output);
+  EXPECT_EQ(WithoutEncodedBlocks(html).find("@@"), std::string::npos);
+  const nlohmann::json data = PageData(html);
+  EXPECT_EQ(data["file"], "soldier5.cas");
+  ASSERT_TRUE(data.contains("beside"));
+  EXPECT_EQ(data["beside"]["file"], "soldier.rab");
+  EXPECT_EQ(data["beside"]["format"], "edf-rab");
+
+  // The target's glb: the same joints and clips as the glb retarget writes.
+  const size_t length = data["beside"]["glb_gzip_bytes"].get<size_t>();
+  const Bytes beside = Gunzip(FromText7(Block(html, "<script type=\"text/plain\" id=\"animkit-beside-glb\">"), length));
+  EXPECT_EQ(beside.size(), data["beside"]["glb_bytes"].get<size_t>());
+  RetargetRequest glb_request = request;
+  glb_request.output = (dir / "soldier5.glb").string();
+  Retarget(glb_request);
+  const Scene want = DecodeDocument(LoadFile(glb_request.output, "", {}), {});
+  const Scene got = DecodeDocument(LoadBytes(beside, "beside.glb", "gltf", {}), {});
+  ASSERT_EQ(got.clips.size(), want.clips.size());
+  EXPECT_EQ(got.clips.size(), result.clips);
+  ASSERT_EQ(got.skeleton.joints.size(), want.skeleton.joints.size());
+  for (size_t j = 0; j < want.skeleton.joints.size(); ++j) EXPECT_EQ(got.skeleton.joints[j].name, want.skeleton.joints[j].name);
+  for (size_t c = 0; c < want.clips.size(); ++c) EXPECT_EQ(got.clips[c].name, want.clips[c].name);
+  EXPECT_FALSE(got.meshes.empty()) << "the target is drawn with its meshes";
+  // The source's clips on the page are those retargeted, in their order.
+  const Scene source = DecodeDocument(LoadBytes(PageGlb(html), "source.glb", "gltf", {}), {});
+  ASSERT_EQ(source.clips.size(), got.clips.size());
+  for (size_t c = 0; c < got.clips.size(); ++c) EXPECT_EQ(source.clips[c].name, got.clips[c].name);
+
+  // --clip: the page carries the chosen clip on both characters.
+  request.clips = {want.clips.back().name};
+  Retarget(request);
+  const std::string one = ReadText(request.output);
+  EXPECT_EQ(DecodeDocument(LoadBytes(PageGlb(one), "source.glb", "gltf", {}), {}).clips.size(), 1u);
+  EXPECT_EQ(PageInfo(one)["clips"].size(), 1u);
+}
+
 }  // namespace
 }  // namespace animkit

@@ -355,6 +355,24 @@ int RunCurvesCommands(const CurvesCommands& c, const std::string& input, bool js
   return -1;
 }
 
+// `convert IN OUT`: a folder run or one file.
+int RunConvertVerb(const std::string& input, const std::string& output, const std::string& to, bool verbose, bool summary,
+                   const std::string& template_path, cli::BatchArgs& batch_args, const CommonArgs& args) {
+  if (!template_path.empty() && cli::IsBatchInput(input, output)) {
+    std::fprintf(stderr, "animkit: --template applies to one input file\n");
+    return 2;
+  }
+  if (cli::IsBatchInput(input, output)) {
+    batch_args.every_skipped = verbose;  // -v on a folder: every skipped file, with its reason
+    return cli::RunBatchConvert(input, output, to, batch_args, {args.format, args.skeleton, args.clip, ToOptions(args)});
+  }
+  if (std::string usage = cli::BatchOnlyOptionsUsed(batch_args); !usage.empty()) {
+    std::fprintf(stderr, "animkit: %s\n", usage.c_str());
+    return 2;
+  }
+  return RunConvert(input, output, to, verbose, summary, batch_args.quiet, args, template_path);
+}
+
 // The command line, its arguments UTF-8 on every platform (windows_entry.cpp on Windows).
 int RunCommandLine(int argc, char** argv) {
   CLI::App app{"animkit: read, write, sample and convert game animation formats and glTF 2.0"};
@@ -442,21 +460,7 @@ int RunCommandLine(int argc, char** argv) {
   try {
     if (info->parsed()) return RunInfo(input, json, info_full, args);
     if (sample->parsed()) return RunSample(input, rate, space == "model" ? Space::Model : Space::Local, skin, base, args);
-    if (convert->parsed()) {
-      if (!template_path.empty() && cli::IsBatchInput(input, output)) {
-        std::fprintf(stderr, "animkit: --template applies to one input file\n");
-        return 2;
-      }
-      if (cli::IsBatchInput(input, output)) {
-        batch_args.every_skipped = verbose;  // -v on a folder: every skipped file, with its reason
-        return cli::RunBatchConvert(input, output, to, batch_args, {args.format, args.skeleton, args.clip, ToOptions(args)});
-      }
-      if (std::string usage = cli::BatchOnlyOptionsUsed(batch_args); !usage.empty()) {
-        std::fprintf(stderr, "animkit: %s\n", usage.c_str());
-        return 2;
-      }
-      return RunConvert(input, output, to, verbose, summary, batch_args.quiet, args, template_path);
-    }
+    if (convert->parsed()) return RunConvertVerb(input, output, to, verbose, summary, template_path, batch_args, args);
     if (validate->parsed()) return RunValidate(files, args);
     if (retarget->parsed()) return cli::RunRetarget(retarget_args, ToOptions(args));
     if (archive->parsed()) return cli::RunArchive(*archive, archive_args);

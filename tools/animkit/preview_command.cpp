@@ -4,6 +4,7 @@
 
 #include <animkit/pipeline/folder_job.hpp>
 #include <animkit/pipeline/info.hpp>
+#include <animkit/pipeline/retarget.hpp>
 #include <animkit/core/error.hpp>
 #include <animkit/io/io.hpp>
 #include <animkit/preview/preview.hpp>
@@ -23,6 +24,7 @@ int PreviewFolder(const std::string& input, const PreviewArgs& args, const Previ
   try {
     if (!common.format.empty()) throw Error::General("--format applies to single files; a folder's files are detected one by one");
     if (!common.clip.empty()) throw Error::General("--clip applies to single files");
+    if (!args.retarget_to.empty()) throw Error::General("--retarget-to applies to single files; a folder: retarget DIR --to T -o OUT --out-format html");
     if (args.output.empty()) throw Error::General("a folder needs -o SITE: the folder the pages and index.html go to");
     request.input_dir = input;
     request.output_dir = args.output;
@@ -58,7 +60,36 @@ void AddPreviewOptions(CLI::App* preview, PreviewArgs& args) {
   preview->add_option("-j,--jobs", args.jobs, "Folder input: build pages on N threads (default: every core)")
       ->check(CLI::Range(1u, 1024u));
   preview->add_flag("-q,--quiet", args.quiet, "Only errors on stderr: no warnings, no progress (folder input)");
+  preview->add_option("--retarget-to", args.retarget_to,
+                      "Show FILE's clips retargeted onto this skeleton or model beside FILE (as `retarget FILE --to T -o page.html`)");
+  preview->add_option("--map", args.map, "With --retarget-to: the bone map, 'auto' (default) or a file (as retarget's)");
 }
+
+namespace {
+
+// `preview FILE --retarget-to TARGET`: the page `retarget FILE --to TARGET -o page.html` writes.
+int PreviewRetarget(const std::string& input, const std::string& output, const PreviewArgs& args, const PreviewCommonArgs& common) {
+  RetargetRequest request;
+  request.source = input;
+  request.source_format = common.format;
+  request.skeleton = SkeletonSource(common.skeleton);
+  request.target = args.retarget_to;
+  if (!args.map.empty()) request.map = args.map;
+  request.output = output;
+  request.output_format = "html";
+  if (!common.clip.empty()) request.clips = {common.clip};
+  request.options = common.options;
+  request.page = RetargetPreviewPage;
+  const RetargetResult result = Retarget(request);
+  if (!args.quiet)
+    for (const std::string& w : result.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  std::printf("%s: %zu clip(s) onto %s: %zu of %zu joints mapped\n%s (%zu bytes)\n", input.c_str(), result.clips,
+              args.retarget_to.c_str(), result.mapped, result.mapped + result.unmapped.size(), output.c_str(),
+              result.written.empty() ? size_t{0} : static_cast<size_t>(result.written.front().bytes));
+  return 0;
+}
+
+}  // namespace
 
 int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewCommonArgs& common) {
   std::error_code ec;
@@ -67,6 +98,12 @@ int RunPreview(const std::string& input, const PreviewArgs& args, const PreviewC
     std::fprintf(stderr, "animkit: --skeleton-map needs a folder as input\n");
     return 2;
   }
+  if (!args.map.empty() && args.retarget_to.empty()) {
+    std::fprintf(stderr, "animkit: --map needs --retarget-to\n");
+    return 2;
+  }
+  if (!args.retarget_to.empty())
+    return PreviewRetarget(input, args.output.empty() ? TextOf(PathOf(input).filename()) + ".html" : args.output, args, common);
   PreviewRequest request;
   request.skeleton = common.skeleton;
   request.clip = common.clip;

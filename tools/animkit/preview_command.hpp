@@ -14,6 +14,8 @@ struct PreviewArgs {
   std::string skeleton_map;  // --skeleton-map FILE (folder input)
   unsigned jobs = 0;         // -j N (folder input), 0 = every core
   bool quiet = false;        // -q: only errors on stderr (no warnings, no progress)
+  std::string retarget_to;   // --retarget-to TARGET: the page of a retarget (RetargetPreviewPage)
+  std::string map;           // --map auto|FILE with it
 };
 
 // Adds -o, --skeleton-map, -j and -q to the preview subcommand (main.cpp adds the common options).

@@ -1,14 +1,51 @@
 #include "retarget_command.hpp"
 
+#include "folder_console.hpp"
+
+#include <animkit/io/path.hpp>
+
 #include <cstdio>
+#include <filesystem>
 
 namespace animkit::cli {
+
+namespace {
+
+// `retarget DIR --to TARGET -o OUTDIR`: every file with clips onto the target, the rest skipped.
+int RetargetFolder(const RetargetRequest& request, const RetargetArgs& args) {
+  RetargetFolderJob job;
+  try {
+    if (!request.source_format.empty()) throw Error::General("--format applies to single files; a folder's files are detected one by one");
+    job.input_dir = request.source;
+    job.output_dir = request.output;
+    job.to = request.output_format.empty() ? "glb" : request.output_format;
+    job.threads = args.jobs;
+    job.skeleton = request.skeleton;
+    job.options = request.options;
+    job.request = request;
+    job.Validate();
+  } catch (const Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  BatchReport report;
+  if (!RunFolderJob(args.quiet, job, [&] { report = job.Run(); })) return 2;
+  const std::string summary = report.Summary(false);
+  std::fwrite(summary.data(), 1, summary.size(), stdout);
+  std::fflush(stdout);
+  if (const int interrupted = InterruptedStatus(report.not_started)) return interrupted;
+  return report.failed ? 1 : 0;
+}
+
+}  // namespace
 
 CLI::App* AddRetargetCommand(CLI::App& app, RetargetArgs& args) {
   RetargetRequest& r = args.request;
   CLI::App* retarget = app.add_subcommand(
-      "retarget", "Put SOURCE's clips onto TARGET's skeleton through a bone map; write OUT (a glb of the target, a game file)");
-  retarget->add_option("SOURCE", r.source, "The clips: any file animkit decodes")->required();
+      "retarget",
+      "Put SOURCE's clips onto TARGET's skeleton through a bone map; write OUT (a glb of the target, a game file, or an "
+      ".html page showing both characters); SOURCE a folder: every file with clips into the folder OUT");
+  retarget->add_option("SOURCE", r.source, "The clips: any file animkit decodes, or a folder of them")->required();
   retarget->add_option("--to", r.target, "The skeleton or model they go onto (glTF, MDLX, MDB, CINF, TMD, a CAS or RAB, ...)")
       ->required();
   retarget->add_option("-o,--output", r.output, "The file to write (format from its extension or --out-format)")->required();
@@ -33,6 +70,8 @@ CLI::App* AddRetargetCommand(CLI::App& app, RetargetArgs& args) {
   retarget->add_flag("--measure", r.measure,
                      "With -v: per clip, the largest difference of rotation from rest between source and target, and the "
                      "feet's slide where the source's feet are planted");
+  retarget->add_option("-j,--jobs", args.jobs, "A folder's worker threads (default: the hardware threads)");
+  retarget->add_flag("-q,--quiet", args.quiet, "A folder run without progress on stderr");
   return retarget;
 }
 
@@ -41,6 +80,9 @@ int RunRetarget(RetargetArgs& args, const Options& options) {
   request.skeleton = SkeletonSource(args.skeleton);
   request.options = options;
   if (args.translation_scale > 0) request.translation_scale = args.translation_scale;
+  request.page = RetargetPreviewPage;  // an .html output: the preview layer's page
+  std::error_code ec;
+  if (std::filesystem::is_directory(PathOf(request.source), ec)) return RetargetFolder(request, args);
   const RetargetResult result = Retarget(request);
   for (const std::string& w : result.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   if (!result.source_skeleton_note.empty())

@@ -16,6 +16,8 @@ struct RetargetArgs {
   std::string skeleton;
   float translation_scale = 0;
   bool verbose = false;
+  unsigned jobs = 0;   // a folder run's threads (0: the hardware's)
+  bool quiet = false;  // a folder run without progress
 };
 
 // The verb and its own options (the caller adds the format options and limits).

@@ -171,7 +171,9 @@ class FolderAction {
   virtual void Start(const std::vector<std::string>& files) { (void)files; }
   // One file; from the worker threads, several files at once. Fills what it made in result
   // (counts, bytes_out, extra_outputs); the job sets the status, output and the rest.
-  // Any exception marks the file failed with its message (naming the file).
+  // Setting result.reason leaves the file skipped for that reason, with nothing written
+  // (a retarget's file without clips). Any exception marks the file failed with its message
+  // (naming the file).
   virtual void Process(const FolderFile& file, BatchFileResult& result) = 0;
 };
 

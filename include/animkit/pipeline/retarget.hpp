@@ -5,8 +5,11 @@
 
 #include <animkit/core/format.hpp>
 #include <animkit/offline/retarget.hpp>
+#include <animkit/pipeline/folder_job.hpp>
+#include <animkit/pipeline/load.hpp>
 #include <animkit/pipeline/skeleton.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,10 +52,41 @@ struct RetargetScenes {
   Scene Run() const;  // Error when the map does not fit the skeletons or a clip is over the limits
 };
 
+// The target as a rig, decoded once: its skeleton (a model's, or the companion's of an
+// animation file, as the rest pose), meshes, materials and textures; no clips.
+struct RetargetTarget {
+  Scene scene;
+  const FormatDescriptor* format = nullptr;
+};
+// Error naming the file when it has no skeleton to retarget onto.
+RetargetTarget DecodeRetargetTarget(const std::string& path, const std::string& format, const Options& options);
+
+// What the page of a retarget shows (an .html output): the source as decoded, with the clips
+// retargeted, beside the target playing them. The preview layer builds it
+// (RetargetPreviewPage, preview.hpp); the pipeline never includes that layer, so the front
+// end hands the builder over in RetargetRequest::page.
+struct RetargetPageInput {
+  const LoadedFile* source = nullptr;
+  const DecodedScene* source_decoded = nullptr;  // its clips: those retargeted, in order
+  const Scene* retargeted = nullptr;             // the target with the clips on it
+  std::string target;                            // the target's path
+  const FormatDescriptor* target_format = nullptr;
+  Options options;
+};
+using RetargetPageBuilder = std::function<std::string(const RetargetPageInput&)>;
+
+// Whether a retarget writes a page: --out-format html, or an .html output without one.
+bool IsPageOutput(const std::string& output, const std::string& output_format);
+
 struct RetargetRequest {
   std::string source, source_format;  // the clips ("" format: detect)
   SkeletonSource skeleton;            // what the source decodes against
   std::string target, target_format;  // the skeleton or model they go onto
+  const RetargetTarget* decoded_target = nullptr;  // target already decoded (a folder run's), else decoded here
+  ByteView source_bytes;              // the source's contents already read (a folder run maps them); empty: read it
+  bool skip_without_clips = false;    // a source without clips writes nothing (RetargetResult::skipped)
+  std::string run_tag;                // a folder run's, for the temporary names of what it writes
+  RetargetPageBuilder page;           // builds an .html output's page (IsPageOutput); unset: such an output is an error
   std::string output, output_format;  // "" format: from the output's extension
   std::string template_path;          // the game file the output replaces (its own moveset, set, ...)
   std::string map = std::string(kBoneMapAuto);
@@ -71,7 +105,23 @@ struct RetargetResult {
   std::vector<WrittenFile> written;   // the output first, then the map and the encoder's extra files
   std::vector<std::string> warnings;
   Value report = Value::object();     // what `retarget -v` prints
+  std::string skipped;                // why nothing was written (skip_without_clips), "" when written
 };
 RetargetResult Retarget(const RetargetRequest& request);
+
+// `animkit retarget DIR --to TARGET -o OUTDIR`: the folder job (folder_job.hpp) with Retarget
+// as its per-file action. Every file that decodes to clips goes onto the target (decoded
+// once) into OUTDIR/<relative path, the output's extension>; files without clips (models,
+// textures, skeletons) are skipped saying so; a failing file is reported and the rest go on.
+struct RetargetFolderJob : FolderJobInputs {
+  // The settings every file shares: target, map, clips, axes, translation scale, template,
+  // page; source, output and their formats are each file's.
+  RetargetRequest request;
+  std::string to = "glb";  // output format: a format id, an extension, or "html" (a page per file)
+
+  // Error (a usage error): FolderJob::Validate's, no target, an unknown or unwritable format.
+  void Validate() const;
+  BatchReport Run() const;
+};
 
 }  // namespace animkit

@@ -47,6 +47,11 @@ struct PreviewPage {
 // the viewer (viewer/) and three.js, all inline. Errors name the file.
 PreviewPage BuildPreviewPage(const LoadedFile& loaded, const PreviewRequest& request);
 
+// The page of a retarget (RetargetRequest::page takes it): the source's page, its clips
+// those retargeted, with the target beside it playing them in step (one clip list, one
+// timeline), each standing on the floor in its own up axis. Errors name the file.
+std::string RetargetPreviewPage(const RetargetPageInput& input);
+
 // The most a self-contained page may weigh: 1.5 MB for three.js and the viewer, plus 1.4 x
 // the glb (the gzipped glb, at most a little over the glb, written 7 bits per character:
 // 8/7 of it). A test holds every sample's page to it.

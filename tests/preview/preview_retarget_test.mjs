@@ -1,0 +1,119 @@
+// A retarget's page (`animkit retarget SOURCE --to TARGET -o page.html`) as a person uses it:
+// the page loads, both characters are drawn (a skinned mesh each, on screen side by side),
+// the target's joints at each frame checked are where `animkit sample` of the retargeted glb
+// (`retarget ... -o x.glb`) puts them, pressing play moves them (then a step shows a frame
+// that matches too), and a screenshot of the two (OUT/retarget_preview.png; --image: a copy there).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { checker, launchChromium, loadChromium, openPreview, parseArgs } from './browser_harness.mjs';
+import { composeWorld, diagonal, nodeTree, readGlbJson } from './preview_reference.mjs';
+
+const args = parseArgs('node preview_retarget_test.mjs --cli ANIMKIT --samples DIR --out DIR [--chromium PATH] [--image PNG] [--source F --target T]',
+                       ['cli', 'samples', 'out']);
+const { chromium, chromiumPath } = loadChromium(args);
+const cli = path.resolve(args.cli);
+const samples = path.resolve(args.samples);
+const out = path.resolve(args.out);
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(out, { recursive: true });
+const { check, finish } = checker();
+const run = (...argv) => execFileSync(cli, argv, { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
+
+// The EDF 5 soldier's clips (its RAB beside it: a skinned, textured model) onto the EDF
+// soldier's MDB model: every joint mapped by name.
+// --source / --target: another pair (the checks are the same).
+const source = args.source ? path.resolve(args.source) : path.join(samples, 'edf_cas', 'soldier5.cas');
+const target = args.target ? path.resolve(args.target) : path.join(samples, 'edf_mdb', 'soldier.mdb');
+const pagePath = path.join(out, 'retarget.html');
+const glbPath = path.join(out, 'retarget.glb');
+run('retarget', source, '--to', target, '-o', pagePath);
+run('retarget', source, '--to', target, '-o', glbPath);
+const tree = nodeTree(readGlbJson(glbPath));
+const sample = JSON.parse(run('sample', glbPath));
+check(sample.clips.length > 0, 'the retargeted glb has no clips');
+
+const browser = await launchChromium(chromium, chromiumPath);
+const context = await browser.newContext({ viewport: { width: 1000, height: 560 } });
+try {
+  const { page, errors, failed } = await openPreview(context, pagePath);
+  if (!check(failed === null, `the page did not load: ${failed}`)) throw new Error('no page');
+  const shown = await page.evaluate(async () => {
+    const p = window.animkitPreview;
+    const clips = p.clips();
+    await p.loadClip(0);
+    const frames = Array.from({ length: clips[0].frames }, (_, f) => p.besidePositions(0, f).map((j) => j.position));
+    return { characters: p.characters(), joints: p.besideJoints(), clips, frames };
+  });
+  check(shown.characters.length === 2, `the page shows ${shown.characters.length} characters, not 2`);
+  shown.characters.forEach((c) => check(c.skinnedMeshes > 0, `${c.file} is drawn without a skinned mesh`));
+  check(JSON.stringify(shown.joints) === JSON.stringify(tree.joints.map((n) => tree.nodes[n].name ?? '')),
+        'the target\'s joints on the page are not the retargeted glb\'s');
+  check(shown.clips.length === sample.clips.length, `one clip list: the page has ${shown.clips.length} clips, the glb ${sample.clips.length}`);
+
+  // The target's joints at every frame of the first clip: `animkit sample` of the retargeted glb.
+  const byName = new Map();
+  tree.joints.forEach((n) => { if (!byName.has(tree.nodes[n].name)) byName.set(tree.nodes[n].name, n); });
+  const clip = sample.clips[0];
+  const nodesOf = clip.joints.map((name) => byName.get(name));
+  const want = clip.frames.map((frame) => {
+    const pose = new Map();
+    frame.forEach((trs, k) => { if (nodesOf[k] !== undefined) pose.set(nodesOf[k], trs); });
+    return composeWorld(tree, pose, clip.space === 'model');
+  });
+  const size = diagonal(want.flat());
+  const tolerance = 1e-4 * (size > 0 ? size : 1);
+  check(shown.frames.length === want.length, `clip ${clip.name}: the page has ${shown.frames.length} frames, the glb ${want.length}`);
+  let worst = 0;
+  want.forEach((w, f) => w.forEach((p, j) => {
+    if (!p || !shown.frames[f]) return;
+    const g = shown.frames[f][j];
+    worst = Math.max(worst, Math.hypot(g[0] - p[0], g[1] - p[1], g[2] - p[2]));
+  }));
+  check(worst <= tolerance, `the target's joints are off animkit sample by ${worst} (tolerance ${tolerance})`);
+
+  // Playing: the timeline moves both, then a step shows a whole frame, as sample has it.
+  await page.evaluate(() => window.animkitPreview.besidePositions(0, 0));
+  await page.click('#play');
+  await page.waitForTimeout(700);
+  await page.click('#play');
+  await page.click('#step-forward');
+  const now = await page.evaluate(() => window.animkitPreview.besideNow());
+  check(now.frame > 0, `playing did not move the timeline (frame ${now.frame})`);
+  const moved = want[0].some((p, j) => p && Math.hypot(...now.positions[j].position.map((v, k) => v - shown.frames[0][j][k])) > tolerance);
+  check(moved, 'playing did not move the target\'s joints');
+  if (want[now.frame]) {
+    const off = Math.max(...want[now.frame].map((p, j) => (p ? Math.hypot(...now.positions[j].position.map((v, k) => v - p[k])) : 0)));
+    check(off <= tolerance, `after playing, frame ${now.frame}: the target's joints are off animkit sample by ${off}`);
+  }
+
+  // Both drawn side by side: most joints of each cover a pixel that is not the background.
+  const frame = Math.floor(shown.frames.length / 3);
+  const covered = await page.evaluate((f) => {
+    const p = window.animkitPreview;
+    p.setOverlays(false);
+    const main = p.worldPositions(0, f).map((j) => j.position);
+    const second = p.besidePositions(0, f, true).map((j) => j.position);
+    const drawn = (points) => points.filter((q) => {
+      const c = p.colourAt(q);
+      return Math.abs(c[0] - 0x1d) + Math.abs(c[1] - 0x21) + Math.abs(c[2] - 0x28) > 12;
+    }).length / Math.max(1, points.length);
+    const apart = Math.min(...second.map((q) => q[0])) > Math.max(...main.map((q) => q[0]));
+    const result = { source: drawn(main), target: drawn(second), apart };
+    p.setOverlays(true);
+    return result;
+  }, frame);
+  check(covered.source >= 0.3, `the source is not drawn (${covered.source} of its joints over it)`);
+  check(covered.target >= 0.3, `the target is not drawn (${covered.target} of its joints over it)`);
+  check(covered.apart, 'the target does not stand beside the source');
+  const shot = path.join(out, 'retarget_preview.png');
+  await page.evaluate((f) => window.animkitPreview.besidePositions(0, f), frame);
+  await page.screenshot({ path: shot });
+  if (args.image) fs.copyFileSync(shot, path.resolve(args.image));
+  check(errors.length === 0, `the page reported errors: ${errors.join('; ')}`);
+  console.log(`retarget page: ${shown.frames.length} frames of ${clip.name} checked, worst ${worst}; screenshot ${shot}`);
+} finally {
+  await browser.close();
+}
+finish();
