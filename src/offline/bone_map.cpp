@@ -4,6 +4,8 @@
 #include <animkit/core/error.hpp>
 #include <animkit/core/value.hpp>
 
+#include "core/value_json.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -213,6 +215,16 @@ std::vector<NamedPair> PairsOf(std::string_view text, const std::string& file) {
       throw Error::General(file + ": not a JSON bone map: " + e.what());
     }
     if (!v.is_object()) throw Error::General(file + ": a JSON bone map is an object {\"target joint\": \"source joint\"}");
+    // A parsed object keeps one value of a repeated key: the keys as written catch a target named twice.
+    std::vector<std::string> keys;
+    [[maybe_unused]] const nlohmann::json again =
+        nlohmann::json::parse(body, [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+          if (depth == 1 && event == nlohmann::json::parse_event_t::key) keys.push_back(parsed.get<std::string>());
+          return false;  // keep nothing: only the keys are wanted
+        });
+    std::sort(keys.begin(), keys.end());
+    if (const auto twice = std::adjacent_find(keys.begin(), keys.end()); twice != keys.end())
+      throw Error::General(file + ": key \"" + *twice + "\": target joint \"" + *twice + "\" is named twice");
     for (const auto& item : v.items()) {
       const Value& s = item.value();
       if (!s.is_string() && !s.is_null())

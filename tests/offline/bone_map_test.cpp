@@ -144,6 +144,10 @@ TEST(BoneMap, ErrorsNameTheFileAndTheJoint) {
   ExpectError("just some words\n", "c.txt", {"line 1", "two fields"});
 }
 
+TEST(BoneMap, JsonTargetNamedTwiceIsAnError) {
+  ExpectError("{\"pelvis\": \"Hips\", \"pelvis\": \"Spine\"}", "d.json", {"\"pelvis\"", "named twice"});
+}
+
 void ExpectRoundTrip(const BoneMap& map, const Skeleton& target, const Skeleton& source) {
   for (const bool csv : {false, true}) {
     const std::string text = BoneMapText(map, target, source, csv);
