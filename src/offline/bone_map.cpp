@@ -177,26 +177,34 @@ std::string Trim(std::string_view s) {
   return std::string(s);
 }
 
-// The two fields of a CSV line (a field may be double-quoted, "" inside it a quote).
+// The fields of a CSV line: a field may be double-quoted ("" inside it a quote); spaces
+// around a field are dropped, those inside its quotes kept (BoneMapText quotes such names).
 std::vector<std::string> CsvFields(std::string_view line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
+  struct Field {
+    std::string text;
+    bool quoted = false;
+  };
+  std::vector<Field> fields(1);
+  bool in_quotes = false;
   for (size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
-      else if (c == '"') quoted = false;
-      else fields.back() += c;
+    Field& field = fields.back();
+    if (in_quotes) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') field.text += '"', ++i;
+      else if (c == '"') in_quotes = false;
+      else field.text += c;
     } else if (c == '"') {
-      quoted = true;
+      if (!field.quoted && Trim(field.text).empty()) field.text.clear();
+      field.quoted = in_quotes = true;
     } else if (c == ',') {
       fields.emplace_back();
-    } else {
-      fields.back() += c;
+    } else if (!field.quoted || !std::isspace(static_cast<unsigned char>(c))) {
+      field.text += c;
     }
   }
-  for (std::string& f : fields) f = Trim(f);
-  return fields;
+  std::vector<std::string> out;
+  for (const Field& f : fields) out.push_back(f.quoted ? f.text : Trim(f.text));
+  return out;
 }
 
 struct NamedPair {

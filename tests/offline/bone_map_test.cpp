@@ -170,10 +170,16 @@ TEST(BoneMap, TextReadsBackInBothForms) {
             "  \"prop\": null\n}\n");
 }
 
+TEST(BoneMap, CsvQuotedSpacesAreKept) {
+  const Skeleton source = Named({" hips ", "hips"}, {-1, 0});
+  EXPECT_EQ(ReadBoneMap("pelvis,\" hips \"\nthigh_L,  hips  \n", "map.csv", Target(), source).source_of,
+            (std::vector<int>{0, 1, -1, -1, -1}));
+}
+
 TEST(BoneMap, TextOfAwkwardNamesReadsBack) {
-  // Commas, quotes, a backslash, a name like the header's.
-  const Skeleton source = Named({"arm, \"upper\"", "hips", "a\\b", "source"}, {-1, 0, 0, 0});
-  const Skeleton target = Named({"target", "x,y", "\"q\"", "lead", "tail"}, {-1, 0, 0, 0, 0});
+  // Commas, quotes, a backslash, spaces at either end, a name like the header's.
+  const Skeleton source = Named({"arm, \"upper\"", " hips ", "a\\b", "source"}, {-1, 0, 0, 0});
+  const Skeleton target = Named({"target", "x,y", "\"q\"", " lead", "tail "}, {-1, 0, 0, 0, 0});
   BoneMap map;
   map.source_of = {3, 0, 1, 2, -1};
   map.match.assign(5, BoneMatch::Given);
