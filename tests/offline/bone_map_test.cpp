@@ -76,9 +76,8 @@ TEST(BoneMap, NumberedNamesByIndexWithinTheSharedHierarchy) {
   const Skeleton source = Named({"#0", "#1", "#2", "#3", "#4", "#5", "#6"}, {-1, 0, 1, 2, 1, 0, 5});
   const Skeleton target = Named({"#0", "joint_1", "Spine", "#3", "bone4", "#5", "#6"}, {-1, 0, 1, 2, 1, 4, 5});
   const BoneMap map = AutoBoneMap(target, source);
-  EXPECT_EQ(map.source_of, (std::vector<int>{-1, 1, -1, 3, 4, -1, -1}));
-  // "#0" is the same name in both, yet a numbered name matches by hierarchy only: here
-  // the exact step skips it and the hierarchy step gives it.
+  EXPECT_EQ(map.source_of, (std::vector<int>{0, 1, -1, 3, 4, -1, -1}));
+  // "#0" is the same name in both, yet a numbered name matches by hierarchy only.
   const BoneMap same = AutoBoneMap(source, source);
   EXPECT_TRUE(same.IsIdentity(source.joints.size()));
   for (BoneMatch m : same.match) EXPECT_EQ(m, BoneMatch::Hierarchy);
@@ -136,7 +135,7 @@ TEST(BoneMap, ErrorsNameTheFileAndTheJoint) {
   ExpectError("{\"pelvis\": \"Tail\"}", "a.json", {"no source joint", "\"Tail\"", "pelvis"});
   ExpectError("{\"pelvis\": 3}", "a.json", {"pelvis", "source joint's name or null"});
   ExpectError("{\"pelvis\": \"Hips\",", "a.json", {"not a JSON bone map"});
-  ExpectError("[\"pelvis\", \"Hips\"]", "a.json", {"line 1", "two fields"});
+  ExpectError("[\"pelvis\", \"Hips\"]", "a.json", {"line 1", "no target joint"});  // not an object: read as CSV
   ExpectError("pelvis,Hips\nthigh_L,Tail\n", "b.csv", {"line 2", "no source joint", "\"Tail\""});
   ExpectError("pelvis,Hips\ntail,Hips\n", "b.csv", {"line 2", "no target joint", "\"tail\""});
   ExpectError("pelvis,Hips\n\npelvis,Spine\n", "b.csv", {"line 3", "\"pelvis\"", "named twice"});
