@@ -214,6 +214,8 @@ struct NamedPair {
 
 std::vector<NamedPair> PairsOf(std::string_view text, const std::string& file) {
   std::vector<NamedPair> pairs;
+  // A UTF-8 byte order mark, as spreadsheets write CSV, is not part of the first joint's name.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   const std::string body = Trim(text);
   if (!body.empty() && body.front() == '{') {
     Value v;

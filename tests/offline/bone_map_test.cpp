@@ -117,6 +117,11 @@ TEST(BoneMap, ReadsCsv) {
   EXPECT_EQ(ReadBoneMap("", "map.csv", Target(), Source()).Mapped(), 0u);
 }
 
+TEST(BoneMap, ByteOrderMarkIsSkipped) {
+  EXPECT_EQ(ReadBoneMap("\xEF\xBB\xBFtarget,source\npelvis,Hips\n", "bom.csv", Target(), Source()).source_of[0], 0);
+  EXPECT_EQ(ReadBoneMap("\xEF\xBB\xBF{\"pelvis\": \"Hips\"}", "bom.json", Target(), Source()).source_of[0], 0);
+}
+
 TEST(BoneMap, CsvQuotedFieldsHoldCommasAndQuotes) {
   const Skeleton source = Named({"arm, \"upper\"", "Hips"}, {-1, 0});
   const BoneMap map = ReadBoneMap("pelvis,\"arm, \"\"upper\"\"\"\n", "map.csv", Target(), source);
