@@ -400,6 +400,20 @@ TEST(Retarget, MeasuredOnTheSyntheticPair) {
   EXPECT_TRUE((m.feet[0] == "foot_L" && m.feet[1] == "foot_R") || (m.feet[0] == "foot_R" && m.feet[1] == "foot_L"));
 }
 
+TEST(Retarget, MeasureOfAMapThatDoesNotFitIsEmpty) {
+  const Clip clip = SourceClip();
+  const Skeleton source = Source(), target = Target();
+  const Clip out = RetargetOne(clip, source, target, PairMap());
+  BoneMap wrong = PairMap();
+  wrong.source_of[3] = 99;  // no such source joint
+  const RetargetFidelity m = MeasureRetarget(clip, source, out, target, wrong, {});
+  EXPECT_TRUE(m.feet.empty());
+  EXPECT_EQ(m.planted_frames, 0u);
+  EXPECT_EQ(m.rotation_from_rest, 0);
+  wrong.source_of[3] = -2;
+  EXPECT_TRUE(MeasureRetarget(clip, source, out, target, wrong, {}).feet.empty());
+}
+
 // A leg of 1 under hips at (0, cos a, sin a) turned a about X: the foot stays at the origin.
 // On a leg of 1.5 moved by s = 1 the foot is at (0, 0.5 (1 - cos a), -0.5 sin a): with sin a
 // 0, 0.1, 0.3 it slides 0.05 then 0.1 on the ground; by the height ratio 1.5 it stays.
