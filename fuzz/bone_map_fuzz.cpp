@@ -3,26 +3,15 @@
 // the same map. Never a crash, a hang or a sanitizer report.
 #include <animkit/core/error.hpp>
 #include <animkit/offline/bone_map.hpp>
+#include <synthetic/synthetic_bone_map.hpp>
 
 #include <cstdlib>
 #include <string_view>
 
-namespace {
-
-animkit::Skeleton Named(std::initializer_list<const char*> names) {
-  animkit::Skeleton s;
-  int parent = -1;
-  for (const char* name : names) s.joints.push_back({name, parent++, {}});
-  return s;
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace animkit;
-  // Names with a comma, a quote, a backslash, spaces and the header's words.
-  static const Skeleton target = Named({"pelvis", "thigh_L", "calf_L", "x,\"y\"", " spaced ", "target"});
-  static const Skeleton source = Named({"Hips", "LeftUpLeg", "LeftLeg", "a\\b", "source", "#7"});
+  const Skeleton& target = BoneMapSeedTarget();
+  const Skeleton& source = BoneMapSeedSource();
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   BoneMap map;
   try {
