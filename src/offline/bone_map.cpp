@@ -4,6 +4,8 @@
 #include <animkit/core/error.hpp>
 #include <animkit/core/value.hpp>
 
+#include "core/value_json.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -175,26 +177,34 @@ std::string Trim(std::string_view s) {
   return std::string(s);
 }
 
-// The two fields of a CSV line (a field may be double-quoted, "" inside it a quote).
+// The fields of a CSV line: a field may be double-quoted ("" inside it a quote); spaces
+// around a field are dropped, those inside its quotes kept (BoneMapText quotes such names).
 std::vector<std::string> CsvFields(std::string_view line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
+  struct Field {
+    std::string text;
+    bool quoted = false;
+  };
+  std::vector<Field> fields(1);
+  bool in_quotes = false;
   for (size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
-      else if (c == '"') quoted = false;
-      else fields.back() += c;
+    Field& field = fields.back();
+    if (in_quotes) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') field.text += '"', ++i;
+      else if (c == '"') in_quotes = false;
+      else field.text += c;
     } else if (c == '"') {
-      quoted = true;
+      if (!field.quoted && Trim(field.text).empty()) field.text.clear();
+      field.quoted = in_quotes = true;
     } else if (c == ',') {
       fields.emplace_back();
-    } else {
-      fields.back() += c;
+    } else if (!field.quoted || !std::isspace(static_cast<unsigned char>(c))) {
+      field.text += c;
     }
   }
-  for (std::string& f : fields) f = Trim(f);
-  return fields;
+  std::vector<std::string> out;
+  for (const Field& f : fields) out.push_back(f.quoted ? f.text : Trim(f.text));
+  return out;
 }
 
 struct NamedPair {
@@ -204,6 +214,8 @@ struct NamedPair {
 
 std::vector<NamedPair> PairsOf(std::string_view text, const std::string& file) {
   std::vector<NamedPair> pairs;
+  // A UTF-8 byte order mark, as spreadsheets write CSV, is not part of the first joint's name.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   const std::string body = Trim(text);
   if (!body.empty() && body.front() == '{') {
     Value v;
@@ -213,6 +225,16 @@ std::vector<NamedPair> PairsOf(std::string_view text, const std::string& file) {
       throw Error::General(file + ": not a JSON bone map: " + e.what());
     }
     if (!v.is_object()) throw Error::General(file + ": a JSON bone map is an object {\"target joint\": \"source joint\"}");
+    // A parsed object keeps one value of a repeated key: the keys as written catch a target named twice.
+    std::vector<std::string> keys;
+    [[maybe_unused]] const nlohmann::json again =
+        nlohmann::json::parse(body, [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+          if (depth == 1 && event == nlohmann::json::parse_event_t::key) keys.push_back(parsed.get<std::string>());
+          return false;  // keep nothing: only the keys are wanted
+        });
+    std::sort(keys.begin(), keys.end());
+    if (const auto twice = std::adjacent_find(keys.begin(), keys.end()); twice != keys.end())
+      throw Error::General(file + ": key \"" + *twice + "\": target joint \"" + *twice + "\" is named twice");
     for (const auto& item : v.items()) {
       const Value& s = item.value();
       if (!s.is_string() && !s.is_null())

@@ -82,7 +82,11 @@ RetargetFidelity MeasureRetarget(const Clip& source_clip, const Skeleton& source
                                  const Skeleton& target, const BoneMap& map, const RetargetSettings& settings,
                                  const Limits& limits) {
   RetargetFidelity out;
-  if (map.source_of.size() != target.joints.size()) return out;
+  // What RetargetJob::Validate asks of the map and skeletons: nothing to measure otherwise.
+  const auto valid = [&](int j) { return j >= -1 && j < static_cast<int>(source.joints.size()); };
+  if (map.source_of.size() != target.joints.size() || !std::all_of(map.source_of.begin(), map.source_of.end(), valid) ||
+      !source.ParentsFirst() || !target.ParentsFirst())
+    return out;
   const QuatXYZW align = AxisAlignment(settings.source_axes, settings.target_axes);
   const std::vector<TransformTRS> s_rest = RestModelPose(source, source_clip.scale_inheritance);
   const std::vector<TransformTRS> t_rest = RestModelPose(target, target_clip.scale_inheritance);

@@ -10,6 +10,9 @@
 
 #include "support/test_support.hpp"
 
+#include <animkit/offline/bone_map.hpp>
+#include <synthetic/synthetic_bone_map.hpp>
+
 #include <filesystem>
 
 namespace animkit {
@@ -19,6 +22,10 @@ namespace fs = std::filesystem;
 
 bool Reads(const std::string& target, ByteView bytes) {
   try {
+    if (target == "bone_map") {  // a map that reads against the target's two skeletons
+      const std::string text(bytes.begin(), bytes.end());
+      return ReadBoneMap(text, "seed", BoneMapSeedTarget(), BoneMapSeedSource()).source_of.size() == BoneMapSeedTarget().joints.size();
+    }
     if (target == "kh2_triggers") return kh2::SerializeTriggers(kh2::ParseTriggers(bytes)) == Bytes(bytes.begin(), bytes.end());
     if (target == "edf_cmpl") return !edf_rab::Decompress(bytes).empty();  // a stream that unpacks
     if (target == "metroid_pak_unpack") return !metroid_pak::Decompress(bytes, Limits{}).empty();  // an entry that unpacks
