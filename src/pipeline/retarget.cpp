@@ -38,6 +38,18 @@ SourceSkeleton SourceSkeletonFor(const Scene& source, const Scene* source_refere
   return out;
 }
 
+Scene TargetRig(const Scene& decoded, const Scene* reference, const std::string& name) {
+  Scene rig;
+  rig.skeleton = RestSkeleton(decoded, reference);
+  if (rig.skeleton.empty()) throw Error::General(name + ": has no skeleton to retarget onto");
+  rig.meshes = decoded.meshes;
+  rig.materials = decoded.materials;
+  rig.textures = decoded.textures;
+  rig.metadata = decoded.metadata;
+  rig.source = decoded.source;
+  return rig;
+}
+
 BoneMap BoneMapFor(const std::string& map, const Skeleton& target, const Skeleton& source) {
   if (map.empty() || map == kBoneMapAuto) return AutoBoneMap(target, source);
   const Bytes bytes = ReadFileBytes(map);
@@ -91,12 +103,8 @@ Scene TargetScene(const std::string& path, const std::string& format, const Opti
   const LoadedFile loaded = LoadFile(path, format, options);
   RequireOneScene(loaded);
   *found = loaded.format;
-  DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource::Auto(), options);
-  Scene scene = std::move(decoded.scene);
-  scene.skeleton = RestSkeleton(scene, decoded.reference_used());
-  scene.clips.clear();
-  if (scene.skeleton.empty()) throw Error::General(path + ": has no skeleton to retarget onto");
-  return scene;
+  const DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource::Auto(), options);
+  return TargetRig(decoded.scene, decoded.reference_used(), path);
 }
 
 }  // namespace
