@@ -89,7 +89,8 @@ def part_retarget():
     result = bpy.ops.animkit.retarget_suggest()
     check(result == {"FINISHED"}, "suggest returned %s" % result)
     bones = {b.name for b in arm.data.bones}
-    check(len(settings.rows) == len(bones), "%d rows for %d bones" % (len(settings.rows), len(bones)))
+    check(settings.rows and all(r.bone in bones for r in settings.rows),
+          "rows %s, not the armature's bones" % [(r.target, r.bone) for r in settings.rows][:5])
     check(all(r.source == r.target for r in settings.rows), "the soldier onto itself: every bone by its own name")
     checks = 2
 

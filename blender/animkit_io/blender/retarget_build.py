@@ -46,7 +46,7 @@ def suggest(arm_obj, exe):
     with tempfile.TemporaryDirectory(prefix="animkit_retarget_") as tmp:
         glb = os.path.join(tmp, "target.glb")
         rt.write_target(glb, rig)
-        rows, warnings = rt.suggest_map(exe, source, glb, tmp, skeleton)
+        rows, warnings = rt.suggest_map(exe, source, glb, tmp, skeleton, rt.target_axes(arm_obj.get("animkit_format", "")))
     settings.rows.clear()
     for target, src in rows:
         row = settings.rows.add()
@@ -77,7 +77,8 @@ def bake(context, arm_obj, exe, options=()):
         map_json = os.path.join(tmp, "map.json")
         rt.write_target(glb, rig)
         rt.write_map(map_json, rows)
-        warnings = rt.retarget(exe, source, glb, out, map_json, skeleton, options)
+        warnings = rt.retarget(exe, source, glb, out, map_json, skeleton, rt.target_axes(arm_obj.get("animkit_format", "")),
+                               options)
         data_path = os.path.join(tmp, "retargeted.akd")
         warnings += cli.import_data(exe, out, data_path, "auto")
         data = import_data.read(data_path)

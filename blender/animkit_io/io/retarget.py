@@ -6,7 +6,7 @@
 import json
 import os
 
-from . import cli, gltf_write
+from . import cli, formats, gltf_write
 from . import rig as rigmod
 
 
@@ -15,24 +15,42 @@ def write_target(path, rig):
     gltf_write.write_glb(path, rig, [])
 
 
+# A rig made in Blender stands in Blender's axes: +Z up, facing -Y.
+BLENDER_AXES = "+Z,-Y"
+
+
+def target_axes(format_id):
+    """`--target-axes` for the rig's glb: its numbers are those of the file the armature was
+    imported from (its format's axes), or Blender's for a rig made in Blender; "" when the
+    format's axes are the glTF's own (+Y up, +Z forward)."""
+    if not format_id:
+        return BLENDER_AXES
+    up, forward = formats.up_axis(format_id), formats.forward_axis(format_id)
+    if up[-1] == forward[-1] or (up, forward) == ("+Y", "+Z"):
+        return ""
+    return "%s,%s" % (up, forward)
+
+
 def joint_names(rig):
     """The rig's joints (its bone nodes) as animkit names them, and the Blender bone of each."""
     return {n["name"]: n["bone"] for n in rig["nodes"] if rigmod.is_bone(n)}
 
 
-def _retarget_args(source, target_glb, out_glb, map_arg, map_out, skeleton, options):
+def _retarget_args(source, target_glb, out_glb, map_arg, map_out, skeleton, axes, options):
     args = ["retarget", source, "--to", target_glb, "-o", out_glb, "--map", map_arg]
+    if axes:
+        args += ["--target-axes", axes]
     if map_out:
         args += ["--map-out", map_out]
     return args + cli.skeleton_args(skeleton) + list(options)
 
 
-def suggest_map(exe, source, target_glb, tmp, skeleton="", options=()):
+def suggest_map(exe, source, target_glb, tmp, skeleton="", axes="", options=()):
     """The automatic map (`--map auto`): [(target joint, source joint or "")] in the target's
     order, and animkit's warnings."""
     map_out = os.path.join(tmp, "suggested_map.json")
     out = os.path.join(tmp, "suggested.glb")
-    warnings = cli.run(exe, _retarget_args(source, target_glb, out, "auto", map_out, skeleton, options)).warnings
+    warnings = cli.run(exe, _retarget_args(source, target_glb, out, "auto", map_out, skeleton, axes, options)).warnings
     return read_map(map_out), warnings
 
 
@@ -54,9 +72,9 @@ def write_map(path, rows):
         json.dump({t: (s or None) for t, s in rows}, f, ensure_ascii=False, indent=1)
 
 
-def retarget(exe, source, target_glb, out_glb, map_json, skeleton="", options=()):
+def retarget(exe, source, target_glb, out_glb, map_json, skeleton="", axes="", options=()):
     """`animkit retarget` with the given map file; returns animkit's warnings."""
-    return cli.run(exe, _retarget_args(source, target_glb, out_glb, map_json, "", skeleton, options)).warnings
+    return cli.run(exe, _retarget_args(source, target_glb, out_glb, map_json, "", skeleton, axes, options)).warnings
 
 
 def nodes_by_name(scene_nodes, rig):
