@@ -24,7 +24,8 @@ def _bake(arm):
     before = set(bpy.data.actions)
     result = bpy.ops.animkit.retarget()
     check(result == {"FINISHED"}, "retarget returned %s" % result)
-    made = [a for a in bpy.data.actions if a not in before and not a.get("animkit_rest_pose", False)]
+    made = {json.loads(a["animkit_clip"])["name"]: a for a in bpy.data.actions
+            if a not in before and not a.get("animkit_rest_pose", False)}
     check(made, "retarget made no action")
     return made
 
@@ -97,8 +98,10 @@ def part_retarget():
     up_inv = up_matrix("AUTO", arm["animkit_format"]).inverted()
     sampled = json.loads(animkit("sample", cas, "--space", "model"))["clips"]
     made = _bake(arm)
-    check(len(made) == len(sampled), "%d actions for %d clips" % (len(made), len(sampled)))
-    for action, clip in zip(made, sampled):
+    check(sorted(made) == sorted(c["name"] for c in sampled), "actions %s for clips %s" % (
+        sorted(made), [c["name"] for c in sampled]))
+    for clip in sampled:
+        action = made[clip["name"]]
         _play(arm, action)
         checks += _check_follows("retargeted", arm, action, clip, up_inv)
 
@@ -109,7 +112,8 @@ def part_retarget():
                                                for b in arm.data.bones))
     row.source = ""
     made = _bake(arm)
-    action, clip = made[0], sampled[0]
+    clip = sampled[0]
+    action = made[clip["name"]]
     _play(arm, action)
     # the bone's own channels are gone; the joints outside it follow the source (those below
     # it keep their rest offsets from it, so only their rotations would)
