@@ -227,7 +227,12 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
 class AnimkitRetargetRow(bpy.types.PropertyGroup):
     target: StringProperty(name="Target", description="The armature's joint, as animkit names it")
     bone: StringProperty(name="Bone", description="The armature's bone of that joint")
-    source: StringProperty(name="Source", description="The source's joint that drives this bone (empty: it stays at rest)")
+    source: StringProperty(name="Source",
+                           description="The source's joint that drives this bone (empty: it stays at rest)")
+
+
+class AnimkitRetargetJoint(bpy.types.PropertyGroup):
+    name: StringProperty(name="Joint")
 
 
 class AnimkitRetargetSettings(bpy.types.PropertyGroup):
@@ -236,6 +241,7 @@ class AnimkitRetargetSettings(bpy.types.PropertyGroup):
     skeleton_path: StringProperty(name="Source skeleton", subtype="FILE_PATH", default="",
                                   description="The source's skeleton or model (empty: the companion animkit finds)")
     rows: CollectionProperty(type=AnimkitRetargetRow)
+    source_joints: CollectionProperty(type=AnimkitRetargetJoint)  # what a row's search offers
     active_row: IntProperty(default=0)
     suggested_from: StringProperty(options={"HIDDEN"}, default="")
 
@@ -279,7 +285,10 @@ class ANIMKIT_UL_retarget_rows(bpy.types.UIList):
     def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0):
         row = layout.row(align=True)
         row.label(text=item.bone or item.target, icon="BONE_DATA")
-        row.prop(item, "source", text="", icon="NONE" if item.source else "ERROR")
+        if data.source_joints:
+            row.prop_search(item, "source", data, "source_joints", text="", icon="NONE" if item.source else "ERROR")
+        else:
+            row.prop(item, "source", text="", icon="NONE" if item.source else "ERROR")
 
 
 class VIEW3D_PT_animkit_retarget(bpy.types.Panel):
@@ -317,8 +326,8 @@ for _op, _use in ((IMPORT_SCENE_OT_animkit, "read"), (EXPORT_SCENE_OT_animkit, "
     _op.limit_group = add_limit_properties(_op)
 
 _classes = (AnimkitPreferences, IMPORT_SCENE_OT_animkit, EXPORT_SCENE_OT_animkit, AnimkitRetargetRow,
-            AnimkitRetargetSettings, ANIMKIT_OT_retarget_suggest, ANIMKIT_OT_retarget, ANIMKIT_UL_retarget_rows,
-            VIEW3D_PT_animkit_retarget)
+            AnimkitRetargetJoint, AnimkitRetargetSettings, ANIMKIT_OT_retarget_suggest, ANIMKIT_OT_retarget,
+            ANIMKIT_UL_retarget_rows, VIEW3D_PT_animkit_retarget)
 
 
 def register():

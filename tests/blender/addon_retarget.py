@@ -93,7 +93,10 @@ def part_retarget():
     check(settings.rows and all(r.bone in bones for r in settings.rows),
           "rows %s, not the armature's bones" % [(r.target, r.bone) for r in settings.rows][:5])
     check(all(r.source == r.target for r in settings.rows), "the soldier onto itself: every bone by its own name")
-    checks = 2
+    offered = {j.name for j in settings.source_joints}
+    check({r.source for r in settings.rows} <= offered, "the rows' search offers %s" % sorted(offered))
+    check(hasattr(bpy.types, "VIEW3D_PT_animkit_retarget"), "the Retarget panel is not registered")
+    checks = 4
 
     up_inv = up_matrix("AUTO", arm["animkit_format"]).inverted()
     sampled = json.loads(animkit("sample", cas, "--space", "model"))["clips"]

@@ -79,7 +79,8 @@ def test_a_dict_map_leaves_the_others_at_rest(soldier):
     rest = target.rest_skeleton.rest
     for k in range(1, len(names)):
         local = np.linalg.inv(world[:, parents[k]]) @ world[:, k] if parents[k] >= 0 else world[:, k]
-        np.testing.assert_allclose(local, np.broadcast_to(trs_matrix(rest[k]), local.shape), atol=1e-4, err_msg=names[k])
+        want = np.broadcast_to(trs_matrix(rest[k]), local.shape)
+        np.testing.assert_allclose(local, want, atol=1e-4, err_msg=names[k])
     trs, _ = clip.sample()
     src, _ = source.clips[0].sample()
     column = source.clips[0].joints.index(kept)

@@ -46,7 +46,12 @@ def suggest(arm_obj, exe):
     with tempfile.TemporaryDirectory(prefix="animkit_retarget_") as tmp:
         glb = os.path.join(tmp, "target.glb")
         rt.write_target(glb, rig)
-        rows, warnings = rt.suggest_map(exe, source, glb, tmp, skeleton, rt.target_axes(arm_obj.get("animkit_format", "")))
+        axes = rt.target_axes(arm_obj.get("animkit_format", ""))
+        rows, warnings = rt.suggest_map(exe, source, glb, tmp, skeleton, axes)
+    names = rt.source_joints(exe, source, skeleton, rows)
+    settings.source_joints.clear()
+    for name in names:
+        settings.source_joints.add().name = name
     settings.rows.clear()
     for target, src in rows:
         row = settings.rows.add()
@@ -77,8 +82,8 @@ def bake(context, arm_obj, exe, options=()):
         map_json = os.path.join(tmp, "map.json")
         rt.write_target(glb, rig)
         rt.write_map(map_json, rows)
-        warnings = rt.retarget(exe, source, glb, out, map_json, skeleton, rt.target_axes(arm_obj.get("animkit_format", "")),
-                               options)
+        axes = rt.target_axes(arm_obj.get("animkit_format", ""))
+        warnings = rt.retarget(exe, source, glb, out, map_json, skeleton, axes, options)
         data_path = os.path.join(tmp, "retargeted.akd")
         warnings += cli.import_data(exe, out, data_path, "auto")
         data = import_data.read(data_path)

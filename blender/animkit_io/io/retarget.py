@@ -54,6 +54,17 @@ def suggest_map(exe, source, target_glb, tmp, skeleton="", axes="", options=()):
     return read_map(map_out), warnings
 
 
+def source_joints(exe, source, skeleton="", rows=()):
+    """The source's joint names for the rows' search: `animkit info --json`'s joints (decoded
+    against its skeleton), then any source a row names that they lack."""
+    text = cli.run(exe, ["info", source, "--json"] + cli.skeleton_args(skeleton)).stdout
+    try:
+        names = [str(j) for j in json.loads(text).get("joints", [])]
+    except (ValueError, AttributeError):
+        names = []
+    return names + [s for _t, s in rows if s and s not in names]
+
+
 def read_map(path):
     """A JSON map file animkit wrote ({target: source or null}, target order) as rows."""
     with open(path, "r", encoding="utf-8") as f:
