@@ -142,6 +142,7 @@ void BindScene(py::module_& m);
 // Scene.with_mesh() and the other edits (edit.cpp), on the Scene class BindScene makes.
 void BindEdits(py::class_<SceneData, std::shared_ptr<SceneData>>& scene);
 void BindWrite(py::module_& m);
+void BindRetarget(py::module_& m);  // retarget() and bone_map() (retarget.cpp)
 void BindBench(py::module_& m);  // timing hooks for bench/python_decode.py
 
 }  // namespace animkit::python

@@ -96,6 +96,7 @@ PYBIND11_MODULE(_animkit, m) {
   ap::BindMeshes(m);
   ap::BindScene(m);
   ap::BindWrite(m);
+  ap::BindRetarget(m);
   ap::BindBench(m);
   m.def("formats", &ap::FormatList,
         "Every format: id, description, extensions, companions (the skeleton files the companion rule "

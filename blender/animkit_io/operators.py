@@ -3,10 +3,11 @@
 # the library's: blender/option_props.py makes one property per option from formats.json.
 
 import bpy
-from bpy.props import BoolProperty, EnumProperty, FloatProperty, StringProperty
+from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty, PointerProperty,
+                       StringProperty)
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from .blender import build, export
+from .blender import build, export, retarget_build
 from .blender.option_props import AUTO, add_limit_properties, add_option_properties, option_args
 from .io import cli, export_plan, export_run, formats, import_data
 
@@ -219,6 +220,99 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
             output_format=self._format(), use_template=self.use_template, options=option_args(self)))
 
 
+# ---------------------------------------------------------------------------------------
+# Retarget onto the active armature (docs/blender.md, "Retargeting")
+
+
+class AnimkitRetargetRow(bpy.types.PropertyGroup):
+    target: StringProperty(name="Target", description="The armature's joint, as animkit names it")
+    bone: StringProperty(name="Bone", description="The armature's bone of that joint")
+    source: StringProperty(name="Source",
+                           description="The source's joint that drives this bone (empty: it stays at rest)")
+
+
+class AnimkitRetargetJoint(bpy.types.PropertyGroup):
+    name: StringProperty(name="Joint")
+
+
+class AnimkitRetargetSettings(bpy.types.PropertyGroup):
+    source_path: StringProperty(name="Source", subtype="FILE_PATH", default="",
+                                description="A file animkit reads whose clips are retargeted onto this armature")
+    skeleton_path: StringProperty(name="Source skeleton", subtype="FILE_PATH", default="",
+                                  description="The source's skeleton or model (empty: the companion animkit finds)")
+    rows: CollectionProperty(type=AnimkitRetargetRow)
+    source_joints: CollectionProperty(type=AnimkitRetargetJoint)  # what a row's search offers
+    active_row: IntProperty(default=0)
+    suggested_from: StringProperty(options={"HIDDEN"}, default="")
+
+
+def _active_armature(context):
+    obj = context.active_object
+    return obj if obj is not None and obj.type == "ARMATURE" else None
+
+
+class ANIMKIT_OT_retarget_suggest(bpy.types.Operator):
+    """Ask animkit for the bone map from the source onto the active armature (one row per bone)"""
+
+    bl_idname = "animkit.retarget_suggest"
+    bl_label = "Suggest Bone Map"
+    bl_options = {"REGISTER", "UNDO"}
+
+    @classmethod
+    def poll(cls, context):
+        return _active_armature(context) is not None
+
+    def execute(self, context):
+        return _hand_off(self, lambda: retarget_build.suggest(_active_armature(context), executable(context)))
+
+
+class ANIMKIT_OT_retarget(bpy.types.Operator):
+    """Retarget the source's clips onto the active armature with the rows' bone map, as actions on NLA tracks"""
+
+    bl_idname = "animkit.retarget"
+    bl_label = "Retarget"
+    bl_options = {"REGISTER", "UNDO"}
+
+    @classmethod
+    def poll(cls, context):
+        return _active_armature(context) is not None
+
+    def execute(self, context):
+        return _hand_off(self, lambda: retarget_build.bake(context, _active_armature(context), executable(context)))
+
+
+class ANIMKIT_UL_retarget_rows(bpy.types.UIList):
+    def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0):
+        row = layout.row(align=True)
+        row.label(text=item.bone or item.target, icon="BONE_DATA")
+        if data.source_joints:
+            row.prop_search(item, "source", data, "source_joints", text="", icon="NONE" if item.source else "ERROR")
+        else:
+            row.prop(item, "source", text="", icon="NONE" if item.source else "ERROR")
+
+
+class VIEW3D_PT_animkit_retarget(bpy.types.Panel):
+    bl_label = "Retarget (animkit)"
+    bl_space_type = "VIEW_3D"
+    bl_region_type = "UI"
+    bl_category = "animkit"
+
+    @classmethod
+    def poll(cls, context):
+        return _active_armature(context) is not None
+
+    def draw(self, context):
+        settings = _active_armature(context).animkit_retarget
+        layout = self.layout
+        layout.prop(settings, "source_path")
+        layout.prop(settings, "skeleton_path")
+        layout.operator(ANIMKIT_OT_retarget_suggest.bl_idname, icon="BONE_DATA")
+        if settings.rows:
+            layout.label(text="%d of %d bones mapped" % (sum(1 for r in settings.rows if r.source), len(settings.rows)))
+            layout.template_list("ANIMKIT_UL_retarget_rows", "", settings, "rows", settings, "active_row", rows=8)
+        layout.operator(ANIMKIT_OT_retarget.bl_idname, icon="ARMATURE_DATA")
+
+
 def _menu_import(self, context):
     self.layout.operator(IMPORT_SCENE_OT_animkit.bl_idname, text="Game animation (animkit)")
 
@@ -231,12 +325,15 @@ for _op, _use in ((IMPORT_SCENE_OT_animkit, "read"), (EXPORT_SCENE_OT_animkit, "
     _op.option_groups = add_option_properties(_op, _use)
     _op.limit_group = add_limit_properties(_op)
 
-_classes = (AnimkitPreferences, IMPORT_SCENE_OT_animkit, EXPORT_SCENE_OT_animkit)
+_classes = (AnimkitPreferences, IMPORT_SCENE_OT_animkit, EXPORT_SCENE_OT_animkit, AnimkitRetargetRow,
+            AnimkitRetargetJoint, AnimkitRetargetSettings, ANIMKIT_OT_retarget_suggest, ANIMKIT_OT_retarget,
+            ANIMKIT_UL_retarget_rows, VIEW3D_PT_animkit_retarget)
 
 
 def register():
     for c in _classes:
         bpy.utils.register_class(c)
+    bpy.types.Object.animkit_retarget = PointerProperty(type=AnimkitRetargetSettings)
     bpy.types.TOPBAR_MT_file_import.append(_menu_import)
     bpy.types.TOPBAR_MT_file_export.append(_menu_export)
 
@@ -244,5 +341,6 @@ def register():
 def unregister():
     bpy.types.TOPBAR_MT_file_export.remove(_menu_export)
     bpy.types.TOPBAR_MT_file_import.remove(_menu_import)
+    del bpy.types.Object.animkit_retarget
     for c in reversed(_classes):
         bpy.utils.unregister_class(c)

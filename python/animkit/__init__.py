@@ -23,6 +23,7 @@ from ._animkit import (
     Scene,
     Skeleton,
     __version__,
+    bone_map,
     convert,
     convert_folder,
     curves,
@@ -33,6 +34,7 @@ from ._animkit import (
     import_data,
     limits,
     load,
+    retarget,
     save,
 )
 
@@ -49,6 +51,7 @@ __all__ = [
     "Scene",
     "Skeleton",
     "__version__",
+    "bone_map",
     "convert",
     "convert_folder",
     "curves",
@@ -59,5 +62,6 @@ __all__ = [
     "import_data",
     "limits",
     "load",
+    "retarget",
     "save",
 ]

@@ -45,6 +45,18 @@ SourceSkeleton SourceSkeletonFor(const Scene& source, const Scene* source_refere
   return out;
 }
 
+Scene TargetRig(const Scene& decoded, const Scene* reference, const std::string& name) {
+  Scene rig;
+  rig.skeleton = RestSkeleton(decoded, reference);
+  if (rig.skeleton.empty()) throw Error::General(name + ": has no skeleton to retarget onto");
+  rig.meshes = decoded.meshes;
+  rig.materials = decoded.materials;
+  rig.textures = decoded.textures;
+  rig.metadata = decoded.metadata;
+  rig.source = decoded.source;
+  return rig;
+}
+
 BoneMap BoneMapFor(const std::string& map, const Skeleton& target, const Skeleton& source) {
   if (map.empty() || map == kBoneMapAuto) return AutoBoneMap(target, source);
   const Bytes bytes = ReadFileBytes(map);
@@ -94,13 +106,10 @@ Scene RetargetScenes::Run() const {
 RetargetTarget DecodeRetargetTarget(const std::string& path, const std::string& format, const Options& options) {
   const LoadedFile loaded = LoadFile(path, format, options);
   RequireOneScene(loaded);
-  DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource::Auto(), options);
+  const DecodedScene decoded = DecodeWithSkeleton(loaded, SkeletonSource::Auto(), options);
   RetargetTarget target;
   target.format = loaded.format;
-  target.scene = std::move(decoded.scene);
-  target.scene.skeleton = RestSkeleton(target.scene, decoded.reference_used());
-  target.scene.clips.clear();
-  if (target.scene.skeleton.empty()) throw Error::General(path + ": has no skeleton to retarget onto");
+  target.scene = TargetRig(decoded.scene, decoded.reference_used(), path);
   return target;
 }
 

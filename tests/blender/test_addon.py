@@ -27,6 +27,9 @@
 # --part additive additive clips (addon_additive.py): a glTF written by the test with additive
 #                 clips imports as actions on Combine NLA strips keying the deltas only, and
 #                 plays them over the rest or another clip as `animkit sample --space model` does.
+# --part retarget retargeting onto an imported armature (addon_retarget.py): the EDF soldier's
+#                 clips onto its own armature through the operators, every joint against
+#                 `animkit sample --space model`; one bone unmapped stays at rest.
 # --only TEXT     only the sample paths that contain TEXT.
 #
 # The expected poses are composed here from animkit's own output (sample JSON, glTF node
@@ -50,10 +53,11 @@ from addon_export import part_export  # noqa: E402
 from addon_import import part_import  # noqa: E402
 from addon_mesh import part_mesh  # noqa: E402
 from addon_moveset import part_moveset  # noqa: E402
+from addon_retarget import part_retarget  # noqa: E402
 from addon_skin import part_skin  # noqa: E402
 
 PARTS = (("import", part_import), ("export", part_export), ("moveset", part_moveset), ("skin", part_skin),
-         ("curves", part_curves), ("mesh", part_mesh), ("additive", part_additive))
+         ("curves", part_curves), ("mesh", part_mesh), ("additive", part_additive), ("retarget", part_retarget))
 # ---------------------------------------------------------------------------------------
 
 

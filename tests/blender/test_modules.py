@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "blender")))
 
 from animkit_io.io import (cli, curves, export_plan, formats, gltf_mesh, gltf_write, import_data, keys,  # noqa: E402
-                          rig, slots)
+                          retarget, rig, slots)
 import unit_run  # noqa: E402
 
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "tools")))
@@ -542,6 +542,44 @@ class CurvesTest(unittest.TestCase):
         with self.assertRaises(curves.CurvesError):
             curves.parse(dict(raw, channels=[dict(raw["channels"][0], keys={"offset": 8, "count": 5})]), floats)
 
+
+
+class Retarget(unittest.TestCase):
+    """io/retarget.py: the map file the rows become, the rig's axes, channels onto the rig."""
+
+    def test_map_rows_round_trip(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "map.json")
+            rows = [("hips", "pelvis"), ("leg", ""), ("b\u00e9", "b\u00e9")]
+            retarget.write_map(path, rows)
+            with open(path, encoding="utf-8") as f:
+                self.assertEqual(json.load(f), {"hips": "pelvis", "leg": None, "b\u00e9": "b\u00e9"})
+            self.assertEqual(retarget.read_map(path), rows)
+            with open(path, "w") as f:
+                f.write("[1]")
+            with self.assertRaises(cli.AnimkitError):
+                retarget.read_map(path)
+
+    def test_target_axes(self):
+        self.assertEqual(retarget.target_axes(""), retarget.BLENDER_AXES)
+        self.assertEqual(retarget.target_axes("gltf"), "")
+        self.assertEqual(retarget.target_axes("psx-anm"), "-Y,+Z")
+
+    def test_channels_onto_the_rig_by_name(self):
+        r = _rig()
+        class Node:
+            def __init__(self, index, name):
+                self.index, self.name = index, name
+        class Ch:
+            def __init__(self, node):
+                self.node = node
+        class Clip:
+            channels = [Ch(0), Ch(1), Ch(2)]
+        node_of = retarget.nodes_by_name([Node(0, "leg"), Node(1, "hips"), Node(2, "tail")], r)
+        self.assertEqual(node_of, {0: 1, 1: 0})
+        clip = Clip()
+        retarget.renumber_channels([clip], node_of)
+        self.assertEqual([c.node for c in clip.channels], [1, 0])
 
 
 def run(samples=None, cli=None):

@@ -235,6 +235,22 @@ def _build(context, result, filepath, data, skeleton, options, up_axis, want_mes
     context.view_layer.update()
 
 
+def clips_onto(context, obj, rig, clips):
+    """Clips (import_data.Clip, channels on `rig`'s nodes) as actions on the existing armature
+    `obj` whose rig is `rig`, on NLA tracks as an import makes them (retargeting)."""
+    order = [i for i in rigmod.bone_order(rig) if rig["nodes"][i].get("bone") in obj.data.bones]
+    parents = {i: rigmod.bone_parent(rig, i) for i in order}
+    offsets = _rest_offsets(obj, rig["nodes"], order, parents)
+    progress = _Progress(context, 100)
+    try:
+        actions = _build_clips(context, obj, rig, order, parents, offsets, clips, {}, progress)
+    finally:
+        progress.end()
+    context.scene.frame_set(context.scene.frame_start)
+    context.view_layer.update()
+    return actions
+
+
 def _rest_matrices(nodes):
     """Rest matrices, parent-relative and model space, with scale (for composing)."""
     rest_local = [_trs_matrix(n["t"], _quat(n["r"]), n["s"]) for n in nodes]

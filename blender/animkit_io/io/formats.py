@@ -95,6 +95,12 @@ def up_axis(format_id):
     return f["up_axis"] if f else "+Y"
 
 
+def forward_axis(format_id):
+    """The way the format's models face, "+Z" unless the table says otherwise (Metroid: "+Y")."""
+    f = find(format_id)
+    return f.get("forward_axis", "+Z") if f else "+Z"
+
+
 def multi_clip(format_id):
     f = find(format_id)
     return bool(f and f["multi_clip"])

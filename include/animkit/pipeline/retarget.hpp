@@ -33,6 +33,11 @@ struct SourceSkeleton {
 };
 SourceSkeleton SourceSkeletonFor(const Scene& source, const Scene* source_reference, const Scene& target);
 
+// The target of a retarget as a rig: a decoded scene's rest skeleton (its own or its
+// reference's, RestSkeleton) with its meshes, materials and textures, no clips. Error naming
+// `name` when it has no skeleton.
+Scene TargetRig(const Scene& decoded, const Scene* reference, const std::string& name);
+
 // The map a front end asks for: "auto" (or "") AutoBoneMap, else a file ReadBoneMap reads.
 BoneMap BoneMapFor(const std::string& map, const Skeleton& target, const Skeleton& source);
 
