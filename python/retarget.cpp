@@ -22,12 +22,24 @@ struct Pair {
   std::shared_ptr<const SceneData> source, target;
   Scene rig;
   SourceSkeleton source_skeleton;
+  std::shared_ptr<Scene> source_rig;  // what a File source without a skeleton was decoded against again
 };
 
 Pair PairOf(const py::handle& source, const py::handle& target) {
-  Pair p{SceneArg(source, "source"), SceneArg(target, "target"), {}, {}};
+  Pair p{SceneArg(source, "source"), SceneArg(target, "target"), {}, {}, {}};
   p.rig = TargetRig(p.target->scene(), p.target->reference(), p.target->path.empty() ? "target" : p.target->path);
   p.source_skeleton = SourceSkeletonFor(p.source->scene(), p.source->reference(), p.rig);
+  if (py::isinstance<FileData>(source)) {  // the library's rule: decoded again against those joints
+    const FileData& f = source.cast<const FileData&>();
+    if (std::optional<DecodedScene> again = DecodeSourceAgainst(f.loaded, p.source_skeleton, p.target->path, f.options, p.source_rig)) {
+      auto d = std::make_shared<SceneData>();
+      d->path = p.source->path;
+      d->format = p.source->format;
+      d->limits = p.source->limits;
+      d->decoded = std::move(*again);
+      p.source = d;
+    }
+  }
   return p;
 }
 

@@ -57,6 +57,15 @@ Scene TargetRig(const Scene& decoded, const Scene* reference, const std::string&
   return rig;
 }
 
+std::optional<DecodedScene> DecodeSourceAgainst(const LoadedFile& loaded, const SourceSkeleton& skeleton,
+                                                const std::string& target_name, const Options& options,
+                                                std::shared_ptr<Scene>& rig) {
+  if (skeleton.note.empty()) return std::nullopt;
+  rig = std::make_shared<Scene>();
+  rig->skeleton = skeleton.skeleton;
+  return DecodeWithSkeleton(loaded, SkeletonSource::Decoded(*rig, target_name), options);
+}
+
 BoneMap BoneMapFor(const std::string& map, const Skeleton& target, const Skeleton& source) {
   if (map.empty() || map == kBoneMapAuto) return AutoBoneMap(target, source);
   const Bytes bytes = ReadFileBytes(map);
@@ -210,11 +219,9 @@ RetargetResult Retarget(const RetargetRequest& request) {
 
   const SourceSkeleton source_skeleton = SourceSkeletonFor(decoded.scene, decoded.reference_used(), target.scene);
   result.source_skeleton_note = source_skeleton.note;
-  Scene source_rig;  // decoded against again: a format that evaluates its clips over a skeleton (KH2's IK) needs one
-  if (!source_skeleton.note.empty()) {
-    source_rig.skeleton = source_skeleton.skeleton;
-    decoded = DecodeWithSkeleton(loaded, SkeletonSource::Decoded(source_rig, request.target), decode_options);
-  }
+  std::shared_ptr<Scene> source_rig;
+  if (std::optional<DecodedScene> again = DecodeSourceAgainst(loaded, source_skeleton, request.target, decode_options, source_rig))
+    decoded = std::move(*again);
   if (!decoded.warning.empty()) result.warnings.push_back(request.source + ": " + decoded.warning);
   const BoneMap map = BoneMapFor(request.map, target.scene.skeleton, source_skeleton.skeleton);
   RetargetScenes job{&decoded.scene, &source_skeleton.skeleton, loaded.format, &target.scene, target.format, &map,

@@ -10,6 +10,8 @@
 #include <animkit/pipeline/skeleton.hpp>
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,14 @@ SourceSkeleton SourceSkeletonFor(const Scene& source, const Scene* source_refere
 // reference's, RestSkeleton) with its meshes, materials and textures, no clips. Error naming
 // `name` when it has no skeleton.
 Scene TargetRig(const Scene& decoded, const Scene* reference, const std::string& name);
+
+// A source whose SourceSkeleton came from the target (note set) decoded again against a scene of
+// those joints, which `rig` holds (the caller keeps it alive while the result is used): a format
+// that evaluates its clips over their skeleton (KH2's IK chains) needs the hierarchy. nullopt
+// when the source had a skeleton of its own. Retarget's and the Python module's one rule.
+std::optional<DecodedScene> DecodeSourceAgainst(const LoadedFile& loaded, const SourceSkeleton& skeleton,
+                                                const std::string& target_name, const Options& options,
+                                                std::shared_ptr<Scene>& rig);
 
 // The map a front end asks for: "auto" (or "") AutoBoneMap, else a file ReadBoneMap reads.
 BoneMap BoneMapFor(const std::string& map, const Skeleton& target, const Skeleton& source);
