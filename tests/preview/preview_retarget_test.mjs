@@ -10,7 +10,7 @@ import path from 'node:path';
 import { checker, launchChromium, loadChromium, openPreview, parseArgs } from './browser_harness.mjs';
 import { composeWorld, diagonal, nodeTree, readGlbJson } from './preview_reference.mjs';
 
-const args = parseArgs('node preview_retarget_test.mjs --cli ANIMKIT --samples DIR --out DIR [--chromium PATH] [--image PNG] [--source F --target T]',
+const args = parseArgs('node preview_retarget_test.mjs --cli ANIMKIT --samples DIR --out DIR [--chromium PATH] [--image PNG] [--source F --target T [--map M]]',
                        ['cli', 'samples', 'out']);
 const { chromium, chromiumPath } = loadChromium(args);
 const cli = path.resolve(args.cli);
@@ -23,13 +23,14 @@ const run = (...argv) => execFileSync(cli, argv, { encoding: 'utf8', maxBuffer: 
 
 // The EDF 5 soldier's clips (its RAB beside it: a skinned, textured model) onto the EDF
 // soldier's MDB model: every joint mapped by name.
-// --source / --target: another pair (the checks are the same).
+// --source / --target (--map): another pair (the checks are the same).
 const source = args.source ? path.resolve(args.source) : path.join(samples, 'edf_cas', 'soldier5.cas');
 const target = args.target ? path.resolve(args.target) : path.join(samples, 'edf_mdb', 'soldier.mdb');
 const pagePath = path.join(out, 'retarget.html');
 const glbPath = path.join(out, 'retarget.glb');
-run('retarget', source, '--to', target, '-o', pagePath);
-run('retarget', source, '--to', target, '-o', glbPath);
+const map = args.map ? ['--map', path.resolve(args.map)] : [];
+run('retarget', source, '--to', target, ...map, '-o', pagePath);
+run('retarget', source, '--to', target, ...map, '-o', glbPath);
 const tree = nodeTree(readGlbJson(glbPath));
 const sample = JSON.parse(run('sample', glbPath));
 check(sample.clips.length > 0, 'the retargeted glb has no clips');
