@@ -1,0 +1,106 @@
+# --part rootmotion: root motion on the armature object (docs/blender.md, "Root motion").
+# samples/metroid_character/Character.pak converted with `--root-motion extract` (a
+# `root_motion` joint above the skeleton's root, the clips' extras naming it), imported with
+# the operator: no bone for root_motion; at frames 0, 15 and 30 of Walk (which travels) the
+# armature object's world location is the joint's model position of `animkit sample --space
+# model` turned by the import's up-axis turn,
+# within 1e-4, and a bone's world head is the glb's. The same at scale 0.5 and with the up
+# axis kept. Exported back to a glb (the object's motion as the joint's keys), the joint's
+# and the bones' model positions of `animkit sample` are the original's.
+
+import json
+import os
+import tempfile
+
+import bpy
+from mathutils import Matrix, Vector
+
+from addon_common import ARGS, action_api, actions_in_order, animkit, check, import_file, reset
+
+TOL = 1e-4
+FRAMES = (0, 15, 30)
+JOINT = "root_motion"
+
+
+def _model_positions(path, clip):
+    """{joint name: [model-space translation per frame]} of `animkit sample --space model`."""
+    doc = json.loads(animkit("sample", path, "--space", "model", "--clip", clip))
+    c = doc["clips"][0]
+    return {name: [Vector(row[k]["t"]) for row in c["frames"]] for k, name in enumerate(c["joints"])}
+
+
+def _up(up_axis):
+    import math
+    return {"Y_UP": Matrix.Rotation(math.pi / 2, 4, "X"), "Y_DOWN": Matrix.Rotation(-math.pi / 2, 4, "X")}.get(
+        up_axis, Matrix.Identity(4))
+
+
+def _check_import(glb, label, scale=1.0, up_axis="AUTO"):
+    reset()
+    arm = import_file(glb, scale=scale, up_axis=up_axis)
+    check(JOINT not in arm.data.bones, "%s: a %s bone was made" % (label, JOINT))
+    check(arm.rotation_mode == "QUATERNION", "%s: the armature object rotates by %s" % (label, arm.rotation_mode))
+    walk = next((a for a in actions_in_order(arm) if a.name.startswith("Walk")), None)
+    check(walk is not None, "%s: no Walk action" % label)
+    paths = {fc.data_path for fc in action_api.fcurves(walk)}
+    check("location" in paths, "%s: Walk keys no object location (%s)" % (
+        label, sorted(p for p in paths if not p.startswith("pose."))))
+    action_api.assign(arm.animation_data, walk)
+    model = _model_positions(glb, "Walk")
+    axis_id = arm["animkit_up_axis"]
+    # The armature's space is the clips' model space (the glTF root's own rest is not in the
+    # poses: docs/blender.md, "What you get"); the object's matrix holds the up-axis turn.
+    turn = _up(axis_id)
+    bones = [b.name for b in arm.data.bones]
+    worst = 0.0
+    scene = bpy.context.scene
+    for f in FRAMES:
+        scene.frame_set(f)
+        want = scale * (turn @ model[JOINT][f])
+        got = arm.matrix_world.translation
+        worst = max(worst, (got - want).length)
+        check((got - want).length <= TOL, "%s frame %d: armature at %s, root_motion at %s" % (
+            label, f, tuple(got), tuple(want)))
+        for name in bones:
+            if name not in model:
+                continue
+            want = scale * (turn @ model[name][f])
+            got = arm.matrix_world @ arm.pose.bones[name].head
+            worst = max(worst, (got - want).length)
+            check((got - want).length <= TOL, "%s frame %d: bone %s head at %s, the glb's at %s" % (
+                label, f, name, tuple(got), tuple(want)))
+    moved = (model[JOINT][FRAMES[-1]] - model[JOINT][0]).length
+    check(moved > 0.1, "%s: Walk's root_motion does not travel (%g)" % (label, moved))
+    print("rootmotion %-28s up %-6s scale %-4g %d bones, travel %.3f, worst %.2e" % (
+        label, axis_id, scale, len(bones), moved, worst))
+    return arm
+
+
+def _check_export(arm, glb, out):
+    """The imported character exported to a glb: root_motion's and the bones' model positions
+    at every frame of Walk are the original's."""
+    bpy.context.view_layer.objects.active = arm
+    result = bpy.ops.export_scene.animkit(filepath=out, clips="ALL")
+    check(result == {"FINISHED"}, "export %s returned %s" % (out, result))
+    want, got = _model_positions(glb, "Walk"), _model_positions(out, "Walk")
+    check(JOINT in got, "export: no %s joint in %s (%s)" % (JOINT, out, sorted(got)))
+    worst = 0.0
+    for name, rows in want.items():
+        check(name in got, "export: joint %s missing" % name)
+        for f, (a, b) in enumerate(zip(rows, got[name])):
+            worst = max(worst, (a - b).length)
+            check((a - b).length <= TOL, "export frame %d: joint %s at %s, was %s" % (f, name, tuple(b), tuple(a)))
+    print("rootmotion export to glb: %d joints, worst %.2e" % (len(want), worst))
+
+
+def part_rootmotion():
+    src = os.path.join(ARGS["samples"], "metroid_character", "Character.pak")
+    check(os.path.isfile(src), "missing sample %s" % src)
+    tmp = ARGS["out"] or tempfile.mkdtemp(prefix="animkit_rootmotion_")
+    glb = os.path.join(tmp, "Character_root_motion.glb")
+    animkit("convert", src, glb, "--root-motion", "extract")
+    _check_import(glb, "Character.pak extract")
+    _check_import(glb, "Character.pak extract, kept axes", up_axis="KEEP")
+    arm = _check_import(glb, "Character.pak extract", scale=0.5)
+    _check_export(arm, glb, os.path.join(tmp, "Character_export.glb"))
+    return 4
