@@ -5,7 +5,7 @@
 # armature object's world location is the joint's model position of `animkit sample --space
 # model` turned by the import's up-axis turn,
 # within 1e-4, and a bone's world head is the glb's. The same at scale 0.5 and with the up
-# axis kept. Read back for export (the glb the add-on hands animkit: the object's motion as
+# axis kept, and for a +Y-up glb (the character retargeted onto the EDF soldier). Read back for export (the glb the add-on hands animkit: the object's motion as
 # the joint's keys), the joint's and the bones' model positions of `animkit sample` are the
 # original's.
 
@@ -112,4 +112,10 @@ def part_rootmotion():
     _check_import(glb, "Character.pak extract, kept axes", up_axis="KEEP")
     arm = _check_import(glb, "Character.pak extract, no meshes", scale=0.5, meshes=False)
     _check_export(arm, glb, os.path.join(tmp, "Character_export.glb"))
-    return 4
+    # A +Y-up glb: the character's clips retargeted onto the EDF soldier (its up), extracted.
+    soldier = os.path.join(ARGS["samples"], "edf_canm", "soldier.mdb")
+    y_glb = os.path.join(tmp, "soldier_root_motion.glb")
+    animkit("retarget", src, "--to", soldier, "-o", y_glb, "--root-motion", "extract")
+    arm = _check_import(y_glb, "onto soldier.mdb, extract")
+    _check_export(arm, y_glb, os.path.join(tmp, "soldier_export.glb"))
+    return 6
