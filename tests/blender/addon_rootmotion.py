@@ -1,16 +1,18 @@
 # --part rootmotion: root motion on the armature object (docs/blender.md, "Root motion").
+# The pure checks of io/root_motion.py (test_root_motion.py), then
 # samples/metroid_character/Character.pak converted with `--root-motion extract` (a
-# `root_motion` joint above the skeleton's root, the clips' extras naming it), imported with
-# the operator: no bone for root_motion; at frames 0, 15 and 30 of Walk (which travels) the
-# armature object's world location is the joint's model position of `animkit sample --space
-# model` turned by the import's up-axis turn,
-# within 1e-4, and a bone's world head is the glb's. The same at scale 0.5 and with the up
-# axis kept, and for a +Y-up glb (the character retargeted onto the EDF soldier). Read back for export (the glb the add-on hands animkit: the object's motion as
-# the joint's keys), the joint's and the bones' model positions of `animkit sample` are the
-# original's.
+# `root_motion` joint above the skeleton's root, the clips' extras naming it) and imported
+# with the operator: no bone for root_motion; at frames 0, 15 and 30 of Walk (which travels)
+# the armature object's world location is the joint's model position of `animkit sample
+# --space model` turned by the import's up-axis turn (and scaled), within 1e-4, and every
+# bone's world head is the glb's. The same with the up axis kept, at scale 0.5, and for a
+# +Y-up glb (the character retargeted onto the EDF soldier). Read back for export (the glb
+# the add-on hands animkit: the object's motion as the joint's keys), every joint's model
+# position at every frame of `animkit sample` is the original's.
 
 import importlib
 import json
+import math
 import os
 import tempfile
 
@@ -32,7 +34,6 @@ def _model_positions(path, clip):
 
 
 def _up(up_axis):
-    import math
     return {"Y_UP": Matrix.Rotation(math.pi / 2, 4, "X"), "Y_DOWN": Matrix.Rotation(-math.pi / 2, 4, "X")}.get(
         up_axis, Matrix.Identity(4))
 
@@ -103,6 +104,8 @@ def _check_export(arm, glb, out):
 
 
 def part_rootmotion():
+    import test_root_motion
+    check(test_root_motion.run(), "root_motion's checks failed (test_root_motion.py)")
     src = os.path.join(ARGS["samples"], "metroid_character", "Character.pak")
     check(os.path.isfile(src), "missing sample %s" % src)
     tmp = ARGS["out"] or tempfile.mkdtemp(prefix="animkit_rootmotion_")
@@ -118,4 +121,4 @@ def part_rootmotion():
     animkit("retarget", src, "--to", soldier, "-o", y_glb, "--root-motion", "extract")
     arm = _check_import(y_glb, "onto soldier.mdb, extract")
     _check_export(arm, y_glb, os.path.join(tmp, "soldier_export.glb"))
-    return 6
+    return 7
