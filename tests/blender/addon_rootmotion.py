@@ -5,8 +5,9 @@
 # with the operator: no bone for root_motion; at frames 0, 15 and 30 of Walk (which travels)
 # the armature object's world location is the joint's model position of `animkit sample
 # --space model` turned by the import's up-axis turn (and scaled), within 1e-4, and every
-# bone's world head is the glb's. The same with the up axis kept, at scale 0.5, and for a
-# +Y-up glb (the character retargeted onto the EDF soldier). Read back for export (the glb
+# bone's world head is the glb's; Automatic keeps this Z-up glb Z up (the travel on Blender's
+# ground plane, the character standing). The same turned Y up -> Z up, at scale 0.5, and for
+# a +Y-up glb (the character retargeted onto the EDF soldier: Automatic turns it Y up). Read back for export (the glb
 # the add-on hands animkit: the object's motion as the joint's keys), every joint's model
 # position at every frame of `animkit sample` is the original's.
 
@@ -38,7 +39,7 @@ def _up(up_axis):
         up_axis, Matrix.Identity(4))
 
 
-def _check_import(glb, label, scale=1.0, up_axis="AUTO", meshes=True):
+def _check_import(glb, label, scale=1.0, up_axis="AUTO", meshes=True, want_axis=None):
     reset()
     arm = import_file(glb, scale=scale, up_axis=up_axis, import_meshes=meshes)
     check(JOINT not in arm.data.bones, "%s: a %s bone was made" % (label, JOINT))
@@ -51,6 +52,7 @@ def _check_import(glb, label, scale=1.0, up_axis="AUTO", meshes=True):
     action_api.assign(arm.animation_data, walk)
     model = _model_positions(glb, "Walk")
     axis_id = arm["animkit_up_axis"]
+    check(want_axis is None or axis_id == want_axis, "%s: up axis %s, not %s" % (label, axis_id, want_axis))
     # The armature's space is the clips' model space (the glTF root's own rest is not in the
     # poses: docs/blender.md, "What you get"); the object's matrix holds the up-axis turn.
     turn = _up(axis_id)
@@ -74,6 +76,15 @@ def _check_import(glb, label, scale=1.0, up_axis="AUTO", meshes=True):
                 label, f, name, tuple(got), tuple(want)))
     moved = (model[JOINT][FRAMES[-1]] - model[JOINT][0]).length
     check(moved > 0.1, "%s: Walk's root_motion does not travel (%g)" % (label, moved))
+    if up_axis == "AUTO":  # the axes right: travel on Blender's ground plane, standing up
+        heights = []
+        for f in FRAMES:
+            scene.frame_set(f)
+            heights.append(arm.matrix_world.translation.z)
+        check(max(heights) - min(heights) <= TOL, "%s: the travel leaves the ground plane (z %s)" % (label, heights))
+        scene.frame_set(0)
+        zs = [(arm.matrix_world @ pb.head).z for pb in arm.pose.bones]
+        check(max(zs) - min(zs) > 0.5 * moved, "%s: the character does not stand (bone heights %s)" % (label, zs))
     print("rootmotion %-28s up %-6s scale %-4g %d bones, travel %.3f, worst %.2e" % (
         label, axis_id, scale, len(bones), moved, worst))
     return arm
@@ -111,14 +122,15 @@ def part_rootmotion():
     tmp = ARGS["out"] or tempfile.mkdtemp(prefix="animkit_rootmotion_")
     glb = os.path.join(tmp, "Character_root_motion.glb")
     animkit("convert", src, glb, "--root-motion", "extract")
-    _check_import(glb, "Character.pak extract")
-    _check_import(glb, "Character.pak extract, kept axes", up_axis="KEEP")
-    arm = _check_import(glb, "Character.pak extract, no meshes", scale=0.5, meshes=False)
+    # Automatic keeps a Z-up source's glb (its root's quarter turn: docs/gltf.md) Z up
+    _check_import(glb, "Character.pak extract", want_axis="KEEP")
+    _check_import(glb, "Character.pak extract, Y up", up_axis="Y_UP")
+    arm = _check_import(glb, "Character.pak extract, no meshes", scale=0.5, up_axis="Y_UP", meshes=False)
     _check_export(arm, glb, os.path.join(tmp, "Character_export.glb"))
     # A +Y-up glb: the character's clips retargeted onto the EDF soldier (its up), extracted.
     soldier = os.path.join(ARGS["samples"], "edf_canm", "soldier.mdb")
     y_glb = os.path.join(tmp, "soldier_root_motion.glb")
     animkit("retarget", src, "--to", soldier, "-o", y_glb, "--root-motion", "extract")
-    arm = _check_import(y_glb, "onto soldier.mdb, extract")
+    arm = _check_import(y_glb, "onto soldier.mdb, extract", want_axis="Y_UP")
     _check_export(arm, y_glb, os.path.join(tmp, "soldier_export.glb"))
     return 7

@@ -41,14 +41,24 @@ UP_AXES = {
     "KEEP": ("Keep source axes", "No rotation: the source's axes are Blender's"),
 }
 
-def up_axis_matrix(up_axis, fmt):
+def up_axis_matrix(up_axis, fmt, root_rotation=None):
+    """The armature object's turn and its id. `root_rotation`: the glTF scene root's rest
+    (x, y, z, w); a glb of a Z-up source carries a quarter turn there taking +Z to +Y
+    (docs/gltf.md), which the poses do not include: Automatic keeps such a glb's axes."""
     if up_axis == "AUTO":
         up_axis = {"-Y": "Y_DOWN", "+Z": "KEEP"}.get(formats.up_axis(fmt), "Y_UP")
+        if up_axis == "Y_UP" and root_rotation is not None and _turns_z_to_y(root_rotation):
+            up_axis = "KEEP"
     if up_axis == "Y_UP":
         return Matrix.Rotation(math.pi / 2, 4, "X"), up_axis
     if up_axis == "Y_DOWN":
         return Matrix.Rotation(-math.pi / 2, 4, "X"), up_axis
     return Matrix.Identity(4), "KEEP"
+
+
+def _turns_z_to_y(xyzw):
+    up = _quat(xyzw) @ Vector((0.0, 0.0, 1.0))
+    return (up - Vector((0.0, 1.0, 0.0))).length < 1e-4
 
 
 class ImportResult:
@@ -316,7 +326,8 @@ def _build_armature(context, name, fmt, up_axis, nodes, order, parents, rest_mod
         o.select_set(False)
     context.view_layer.objects.active = obj
     obj.select_set(True)
-    axis, axis_id = up_axis_matrix(up_axis, fmt)
+    root = next((n for n in nodes if n["kind"] == rigmod.KIND_ROOT), None)
+    axis, axis_id = up_axis_matrix(up_axis, fmt, root["r"] if root is not None else None)
     obj.matrix_world = axis
     obj.show_in_front = True
 
