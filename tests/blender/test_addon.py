@@ -30,6 +30,9 @@
 # --part retarget retargeting onto an imported armature (addon_retarget.py): the EDF soldier's
 #                 clips onto its own armature through the operators, every joint against
 #                 `animkit sample --space model`; one bone unmapped stays at rest.
+# --part rootmotion root motion on the armature object (addon_rootmotion.py): a Metroid character
+#                 converted with --root-motion extract imports with no root_motion bone, the
+#                 object moving as the joint; exported back, the joint keeps the motion.
 # --only TEXT     only the sample paths that contain TEXT.
 #
 # The expected poses are composed here from animkit's own output (sample JSON, glTF node
@@ -54,10 +57,12 @@ from addon_import import part_import  # noqa: E402
 from addon_mesh import part_mesh  # noqa: E402
 from addon_moveset import part_moveset  # noqa: E402
 from addon_retarget import part_retarget  # noqa: E402
+from addon_rootmotion import part_rootmotion  # noqa: E402
 from addon_skin import part_skin  # noqa: E402
 
 PARTS = (("import", part_import), ("export", part_export), ("moveset", part_moveset), ("skin", part_skin),
-         ("curves", part_curves), ("mesh", part_mesh), ("additive", part_additive), ("retarget", part_retarget))
+         ("curves", part_curves), ("mesh", part_mesh), ("additive", part_additive), ("retarget", part_retarget),
+         ("rootmotion", part_rootmotion))
 # ---------------------------------------------------------------------------------------
 
 

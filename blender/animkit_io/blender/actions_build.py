@@ -14,7 +14,7 @@ import operator
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from ..io import curves as curvesmod, keys as keymod, rig as rigmod
+from ..io import curves as curvesmod, keys as keymod, rig as rigmod, root_motion as rootmod
 from . import action_api
 
 PATHS = (("translation", "location"), ("rotation", "rotation_quaternion"), ("scale", "scale"))
@@ -80,7 +80,41 @@ def _delta_basis(offsets, i, path):
     return keymod.BasisMap((0.0, 0.0, 0.0), (lqi.w, lqi.x, lqi.y, lqi.z))
 
 
-def build_action(rig, order, parents, offsets, clip):
+class ObjectMotion:
+    """The root-motion node whose keys go on the armature object, and the object's import
+    transform they are composed with (io/root_motion.py)."""
+
+    def __init__(self, node, axis_id, scale):
+        self.node = node
+        self.axis_id = axis_id
+        self.scale = scale
+
+
+OBJECT_PATHS = (("translation", "location"), ("rotation", "rotation_quaternion"))
+
+
+def _write_object_motion(action, clip, rate, motion):
+    """The root-motion joint's channels as the object's location / rotation_quaternion."""
+    for ch in clip.channels:
+        if ch.node != motion.node or not ch.key_count():
+            continue
+        prop = dict(OBJECT_PATHS).get(ch.path)
+        if prop is not None:
+            _write_curves(action, prop, "Object Transforms",
+                          rootmod.object_curves(ch, rate, motion.axis_id, motion.scale))
+
+
+def write_object_rest(action, node, motion):
+    """One constant key of the joint's rest on the object's location and rotation."""
+    t, q = rootmod.rest_object(node, motion.axis_id, motion.scale)
+    for prop, value in (("location", t), ("rotation_quaternion", q)):
+        curves = keymod.Curves(len(value), 1, keymod.CONSTANT)
+        for c in range(len(value)):
+            curves.co[c] += (0.0, value[c])
+        _write_curves(action, prop, "Object Transforms", curves)
+
+
+def build_action(rig, order, parents, offsets, clip, motion=None):
     nodes = rig["nodes"]
     rate = clip.frame_rate or 30.0
     action = bpy.data.actions.new(clip.name or "clip")
@@ -101,6 +135,8 @@ def build_action(rig, order, parents, offsets, clip):
                     basis = _delta_basis(offsets, i, path) if additive is not None else _basis(offsets, i)
                     curves[(i, path)] = keymod.channel_curves(ch, rate, basis)
     _write_action(action, nodes, order, curves)
+    if motion is not None and clip.space != "model" and additive is None:
+        _write_object_motion(action, clip, rate, motion)
     _store_clip(action, clip, rate)
     return action
 

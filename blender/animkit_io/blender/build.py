@@ -29,7 +29,7 @@ import tempfile
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from ..io import cli, curves as curvesmod, formats, import_data, rig as rigmod, slots
+from ..io import cli, curves as curvesmod, formats, import_data, rig as rigmod, root_motion as rootmod, slots
 from . import action_api, actions_build, mesh_build
 
 UP_AXES = {
@@ -41,14 +41,24 @@ UP_AXES = {
     "KEEP": ("Keep source axes", "No rotation: the source's axes are Blender's"),
 }
 
-def up_axis_matrix(up_axis, fmt):
+def up_axis_matrix(up_axis, fmt, root_rotation=None):
+    """The armature object's turn and its id. `root_rotation`: the glTF scene root's rest
+    (x, y, z, w); a glb of a Z-up source carries a quarter turn there taking +Z to +Y
+    (docs/gltf.md), which the poses do not include: Automatic keeps such a glb's axes."""
     if up_axis == "AUTO":
         up_axis = {"-Y": "Y_DOWN", "+Z": "KEEP"}.get(formats.up_axis(fmt), "Y_UP")
+        if up_axis == "Y_UP" and root_rotation is not None and _turns_z_to_y(root_rotation):
+            up_axis = "KEEP"
     if up_axis == "Y_UP":
         return Matrix.Rotation(math.pi / 2, 4, "X"), up_axis
     if up_axis == "Y_DOWN":
         return Matrix.Rotation(-math.pi / 2, 4, "X"), up_axis
     return Matrix.Identity(4), "KEEP"
+
+
+def _turns_z_to_y(xyzw):
+    up = _quat(xyzw) @ Vector((0.0, 0.0, 1.0))
+    return (up - Vector((0.0, 1.0, 0.0))).length < 1e-4
 
 
 class ImportResult:
@@ -135,7 +145,8 @@ def import_file(context, filepath, exe, skeleton="", options=(), up_axis="AUTO",
             progress.update(10)
             data = import_data.read(path)
         progress.update(15)
-        _import_data(context, result, filepath, skeleton, options, up_axis, meshes, data, warnings, progress)
+        _import_data(context, result, filepath, skeleton, options, (up_axis, scale), meshes, data, warnings,
+                     progress)
     finally:
         progress.end()
     scale_armature(result, scale)
@@ -156,7 +167,7 @@ def scale_armature(result, scale):
                             "(docs/conventions.md)" % (scale, scale, size)))
 
 
-def _import_data(context, result, filepath, skeleton, options, up_axis, meshes, data, warnings, progress):
+def _import_data(context, result, filepath, skeleton, options, placement, meshes, data, warnings, progress):
     if skeleton:
         note = "skeleton %s (given)" % os.path.basename(skeleton)
     else:
@@ -167,7 +178,7 @@ def _import_data(context, result, filepath, skeleton, options, up_axis, meshes, 
     # the header's warnings are folded by animkit as its stderr is (one line per kind and joint)
     for w in warnings + list(data.header.get("warnings", [])):
         result.messages.append(("WARNING", w))
-    _build(context, result, filepath, data, skeleton, options, up_axis, meshes, progress)
+    _build(context, result, filepath, data, skeleton, options, placement, meshes, progress)
     chosen = "" if len(data.clips) == len(data.file_clips) else " of %d" % len(data.file_clips)
     bones = result.armature.data.bones
     controls = sum(1 for b in bones if b.name.startswith(curvesmod.CONTROL_PREFIX) and not b.use_deform and
@@ -178,11 +189,17 @@ def _import_data(context, result, filepath, skeleton, options, up_axis, meshes, 
         len(data.clips), chosen, len(result.actions))))
 
 
-def _build(context, result, filepath, data, skeleton, options, up_axis, want_meshes, progress):
+def _build(context, result, filepath, data, skeleton, options, placement, want_meshes, progress):
+    """`placement`: the import's (up axis, scale) of the armature object."""
     fmt, scene, clips = data.format, data.scene, data.clips
+    up_axis, scale = placement
     skinned = {n.index for n in scene.nodes if n.mesh is not None and n.skin is not None}
     rig = rigmod.rig_from_scene(scene, skinned)
     nodes = rig["nodes"]
+    # The clips' root-motion joint (extras: docs/blender.md "Root motion") is no bone: the object moves.
+    motion_node = rootmod.find_node(rig, [c.extras for c in clips]) if _control_rig(clips) is None else None
+    if motion_node is not None:
+        nodes[motion_node][rootmod.FLAG] = True
     _rest_local, rest_model = _rest_matrices(nodes)
     order = rigmod.bone_order(rig)
     parents = {i: rigmod.bone_parent(rig, i) for i in order}
@@ -207,8 +224,14 @@ def _build(context, result, filepath, data, skeleton, options, up_axis, want_mes
 
     shared = _shared_clips(clips)
     counts = actions_build.KeyCounts()
+    motion = None
+    if motion_node is not None:
+        motion = actions_build.ObjectMotion(motion_node, axis_id, scale)
+        obj.rotation_mode = "QUATERNION"
+        result.messages.append(("INFO", "root motion: joint %s's keys are the armature object's location and "
+                                "rotation (no bone)" % rootmod.JOINT_NAME))
     result.actions = _build_clips(context, obj, rig, order, parents, offsets, clips, shared, progress, controls,
-                                  counts)
+                                  counts, motion)
     if controls is not None:
         result.messages.append(("INFO", "control rig (%s, %s scale): %d keys of curve-moved joints (file stores %d), "
                                 "%d constant keys of their other axes, %d keys of their properties no curve keys, "
@@ -303,7 +326,8 @@ def _build_armature(context, name, fmt, up_axis, nodes, order, parents, rest_mod
         o.select_set(False)
     context.view_layer.objects.active = obj
     obj.select_set(True)
-    axis, axis_id = up_axis_matrix(up_axis, fmt)
+    root = next((n for n in nodes if n["kind"] == rigmod.KIND_ROOT), None)
+    axis, axis_id = up_axis_matrix(up_axis, fmt, root["r"] if root is not None else None)
     obj.matrix_world = axis
     obj.show_in_front = True
 
@@ -402,7 +426,8 @@ def _shared_clips(clips):
     return out
 
 
-def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, progress, controls=None, counts=None):
+def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, progress, controls=None, counts=None,
+                 motion=None):
     """One action per clip on its own muted NLA track, the first active; the scene's
     rate and range from the first. A link slot's clip (`shared`) is its target's action,
     the linked slots' names recorded on it. Without clips: the rest pose."""
@@ -423,7 +448,7 @@ def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, prog
             by_clip[k] = actions_build.build_control_action(rig, order, parents, clip, controls.rotation_mode, counts,
                                                             defaults)
         else:
-            by_clip[k] = actions_build.build_action(rig, order, parents, offsets, clip)
+            by_clip[k] = actions_build.build_action(rig, order, parents, offsets, clip, motion)
         actions.append(by_clip[k])
     for i in order:  # the rest pose for what no action keys (and without clips)
         pb = obj.pose.bones[nodes[i]["bone"]]
@@ -446,6 +471,8 @@ def _build_clips(context, obj, rig, order, parents, offsets, clips, shared, prog
                                                            defaults)
         else:
             rest = actions_build.build_rest_action(rig, order, offsets, keyed, obj.name + " rest pose")
+            if motion is not None:
+                actions_build.write_object_rest(rest, nodes[motion.node], motion)
         track = ad.nla_tracks.new()
         track.name = rest.name
         strip = track.strips.new(rest.name, 0, rest)

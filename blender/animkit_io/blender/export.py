@@ -21,7 +21,7 @@ from mathutils import Euler, Matrix, Quaternion, Vector
 from ..io import (cli, export_keys, export_plan, export_run, formats, gltf_write, keys as keymod, rig as rigmod,
                   slots)
 from ..io.export_run import ExportError, ExportResult
-from . import action_api, actions_build, export_curves, export_model, mesh_read
+from . import action_api, actions_build, export_curves, export_model, export_root_motion, mesh_read
 
 
 def find_armature(context):
@@ -398,6 +398,7 @@ def read_clip(arm_obj, action, rig, mapping, scene_rate):
         elif not (unlisted and _at_rest(values[i], node)):
             # A joint the clip did not animate: written only when edited away from its rest.
             channels += _sampled_channels(i, node, values[i], stored_vis, visibility)
+    channels += [] if model_space or additive else export_root_motion.channels(arm_obj, action, rig, f0, n)
 
     name = rigmod.export_clip_name(action.name, record.get("name", ""))
     extras = {k: v for k, v in record.items() if k not in ("name", "joints", "visibility", "placeholder", "events")}

@@ -56,8 +56,9 @@ def rig_from_scene(scene, skinned=()):
 
 
 def is_bone(node):
-    """Nodes that become Blender bones: everything but animkit_root and skinned mesh nodes."""
-    return node["kind"] not in (KIND_ROOT, KIND_SKINNED_MESH)
+    """Nodes that become Blender bones: everything but animkit_root, skinned mesh nodes and
+    the root-motion joint whose motion is the armature object's (root_motion.py)."""
+    return node["kind"] not in (KIND_ROOT, KIND_SKINNED_MESH) and not node.get("root_motion")
 
 
 def bone_parent(rig, index):
