@@ -6,6 +6,7 @@
 #include <animkit/core/math.hpp>
 #include <animkit/offline/sampling.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace animkit {
@@ -128,7 +129,91 @@ void SplitClip(Clip& clip, const std::string& root, const TransformTRS& rest, co
   clip.root_motion->joint = kRootMotionJointName;
 }
 
+// Joint `removed` taken out: every later joint index of the scene's meshes moves down by one, its
+// own vertices go to `heir` (an index after the removal).
+void UnshiftMeshJoints(std::vector<Mesh>& meshes, uint64_t removed, uint64_t heir) {
+  auto down = [&](uint64_t j) -> uint64_t { return j == removed ? heir : j > removed ? j - 1 : j; };
+  for (Mesh& mesh : meshes) {
+    if (mesh.joint >= 0) mesh.joint = static_cast<int>(down(static_cast<uint64_t>(mesh.joint)));
+    for (auto& four : mesh.joints)
+      for (uint16_t& j : four) j = static_cast<uint16_t>(down(j));
+    if (!mesh.metadata.is_object() || !mesh.metadata.contains(kMeshInfluencesKey)) continue;
+    Value& list = mesh.metadata[kMeshInfluencesKey];
+    for (size_t e = 0; list.is_array() && e < list.size(); ++e) {
+      Value& entry = list[e];
+      if (!entry.is_object() || !entry.contains("joints") || !entry["joints"].is_array()) continue;
+      Value& joints = entry["joints"];
+      for (size_t k = 0; k < joints.size(); ++k)
+        if (joints[k].is_number()) joints[k] = down(joints[k].get<uint64_t>());
+    }
+  }
+}
+
+// Whether a root-motion track never moves (no travel, no turn at any key).
+bool Still(const JointTrack& motion) {
+  for (const Vec3& t : motion.translation.values)
+    if (std::abs(t.x) + std::abs(t.y) + std::abs(t.z) > 1e-7f) return false;
+  for (const QuatXYZW& q : motion.rotation.values)
+    if (std::abs(q.x) + std::abs(q.y) + std::abs(q.z) > 1e-7f) return false;
+  return true;
+}
+
+// A child of the root-motion joint takes its motion back, frame by frame.
+void FoldInto(Clip& clip, const JointTrack& motion, const std::string& child, const TransformTRS& rest, const Limits& limits) {
+  const size_t frames = SampleFrameCount(clip, 0, limits);
+  JointTrack* found = nullptr;
+  for (JointTrack& t : clip.tracks)
+    if (t.joint == child) found = &t;
+  if (!found) {
+    clip.tracks.push_back(JointTrack{child, {}, {}, {}, {}});
+    found = &clip.tracks.back();
+  }
+  JointTrack& track = *found;
+  Track<Vec3> translation;
+  Track<QuatXYZW> rotation;
+  for (size_t f = 0; f < frames; ++f) {
+    const Seconds time = FrameTime(f, clip.frame_rate);
+    const TransformTRS m = JointAt(&motion, {}, time), now = JointAt(&track, rest, time);
+    QuatXYZW r = Normalize(Multiply(m.rotation, now.rotation));
+    if (!rotation.values.empty() && Dot(rotation.values.back(), r) < 0) r = {-r.x, -r.y, -r.z, -r.w};
+    translation.Add(time, m.translation + Rotate(m.rotation, now.translation));
+    rotation.Add(time, r);
+  }
+  track.translation = std::move(translation);
+  track.rotation = std::move(rotation);
+}
+
 }  // namespace
+
+bool FoldRootMotion(Scene& scene, const Limits& limits) {
+  Skeleton& skeleton = scene.skeleton;
+  const int r = skeleton.Find(kRootMotionJointName);
+  if (r < 0 || skeleton.joints[static_cast<size_t>(r)].parent >= 0 || !(skeleton.joints[static_cast<size_t>(r)].rest == TransformTRS{}))
+    return false;
+  std::vector<std::string> children;
+  for (const Joint& j : skeleton.joints)
+    if (j.parent == r) children.push_back(j.name);
+  for (Clip& clip : scene.clips) {
+    if (clip.space != Space::Local) continue;
+    const auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(), [](const JointTrack& t) { return t.joint == kRootMotionJointName; });
+    if (it != clip.tracks.end()) {
+      const JointTrack motion = *it;
+      clip.tracks.erase(it);
+      if (!Still(motion))  // a still one gives nothing back: the children's keys stay as they are
+        for (const std::string& child : children)
+          FoldInto(clip, motion, child, skeleton.joints[static_cast<size_t>(skeleton.Find(child))].rest, limits);
+    }
+    if (clip.root_motion && clip.root_motion->joint == kRootMotionJointName) {
+      if (children.empty()) clip.root_motion.reset();
+      else clip.root_motion->joint = children.front();
+    }
+  }
+  skeleton.joints.erase(skeleton.joints.begin() + r);
+  for (Joint& j : skeleton.joints) j.parent = j.parent == r ? -1 : j.parent > r ? j.parent - 1 : j.parent;
+  const int heir = children.empty() ? 0 : skeleton.Find(children.front());
+  UnshiftMeshJoints(scene.meshes, static_cast<uint64_t>(r), static_cast<uint64_t>(std::max(heir, 0)));
+  return true;
+}
 
 std::vector<std::string> ExtractRootMotion(Scene& scene, const Limits& limits) {
   std::vector<std::string> left;

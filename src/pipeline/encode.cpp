@@ -1,5 +1,7 @@
 // Encoding a scene into a format's bytes.
 #include <animkit/core/error.hpp>
+#include <animkit/formats/registry.hpp>
+#include <animkit/offline/root_motion.hpp>
 #include <animkit/pipeline/encode.hpp>
 
 namespace animkit {
@@ -37,6 +39,9 @@ EncodeResult Encode(Scene scene, const FormatDescriptor& format, const EncodeReq
     return kept;
   }
   if (request.template_scene) TakeTemplateMetadata(scene, *request.template_scene, request.template_clip);
+  // An extracted root motion (a glb's root_motion joint) goes back into the joint it came from:
+  // no game format has that joint.
+  if (&format != &InterchangeFormat()) (void)FoldRootMotion(scene, request.options.limits());
   EncodeContext context;
   context.reference = request.reference;
   context.options = request.options;

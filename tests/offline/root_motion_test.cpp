@@ -160,6 +160,44 @@ TEST(RootMotion, ExtractMovesGroundTravelAndTurnAboveTheRoot) {
   }
 }
 
+// Folding back (what a game format's writer gets): the skeleton, the meshes' joints and every
+// model pose as before the extraction; the clip's root-motion joint the hips again.
+TEST(RootMotion, FoldPutsTheExtractedMotionBackIntoTheRoot) {
+  Scene scene = BodyScene();
+  const Scene before = scene;
+  ASSERT_TRUE(ExtractRootMotion(scene).empty());
+  ASSERT_TRUE(FoldRootMotion(scene));
+  ASSERT_EQ(scene.skeleton.joints.size(), 2u);
+  EXPECT_EQ(scene.skeleton.joints[0].name, "hips");
+  EXPECT_EQ(scene.skeleton.joints[0].parent, -1);
+  EXPECT_EQ(scene.skeleton.joints[1].parent, 0);
+  EXPECT_EQ(scene.meshes[0].joint, 1);
+  EXPECT_EQ(scene.meshes[1].joints[0][0], 0);
+  EXPECT_EQ(scene.meshes[1].joints[0][1], 1);
+  EXPECT_EQ(scene.meshes[1].metadata[kMeshInfluencesKey][0]["joints"][1].get<int>(), 1);
+  const Clip& clip = scene.clips[0];
+  EXPECT_EQ(clip.root_motion->joint, "hips");
+  EXPECT_EQ(clip.FindTrack("root_motion"), nullptr);
+  // Frame 2 by hand: the hips at (3,3,1) turned Rz90 Rx90, as Walk keys them.
+  const JointTrack* hips = clip.FindTrack("hips");
+  ASSERT_TRUE(hips);
+  test::ExpectVec(hips->translation.values[2], 3, 3, 1, 1e-5);
+  for (Seconds t : {0.0f, 0.5f, 1.0f, 2.0f}) {
+    std::vector<TransformTRS> a(before.clips[0].tracks.size()), b(clip.tracks.size());
+    ASSERT_TRUE((SampleClipJob{&before.clips[0], &before.skeleton, t, a}.Run()));
+    ASSERT_TRUE((SampleClipJob{&clip, &scene.skeleton, t, b}.Run()));
+    ClipModelPose pa(before.clips[0], before.skeleton), pb(clip, scene.skeleton);
+    pa.Compose(a);
+    pb.Compose(b);
+    for (size_t j = 0; j < 2; ++j) {
+      const TransformTRS &x = pa.transforms()[j], &y = pb.transforms()[j];
+      test::ExpectVec(y.translation, x.translation.x, x.translation.y, x.translation.z, 1e-5);
+      test::ExpectQuat(y.rotation, x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w, 1e-5);
+    }
+  }
+  EXPECT_FALSE(FoldRootMotion(scene));  // nothing left to fold
+}
+
 TEST(RootMotion, ExtractSaysWhatItLeaves) {
   Scene scene = BodyScene();
   Clip other = Walk();

@@ -51,4 +51,14 @@ inline constexpr char kRootMotionJointName[] = "root_motion";
 // space, a skeleton without the joint or with a joint of that name already).
 std::vector<std::string> ExtractRootMotion(Scene& scene, const Limits& limits = {});
 
+// The inverse, for a writer whose format has no such joint (every game format; pipeline Encode
+// calls it for every format but glTF): a root joint
+// named kRootMotionJointName with an identity rest is taken out of the skeleton, its children
+// become roots, and in every clip each child's keys take its motion back (rotation R_m r,
+// translation T_m + R_m t, one linear key per clip frame where either moves), so every
+// model-space pose is unchanged; a clip whose root_motion named it names the child (the
+// first, when there are several). Mesh joint indices follow; a vertex on the removed joint
+// goes to its first child. False, the scene untouched, when there is no such joint.
+bool FoldRootMotion(Scene& scene, const Limits& limits = {});
+
 }  // namespace animkit
