@@ -74,6 +74,11 @@ def _check_import(glb, label, scale=1.0, up_axis="AUTO", meshes=True, want_axis=
             worst = max(worst, (got - want).length)
             check((got - want).length <= TOL, "%s frame %d: bone %s head at %s, the glb's at %s" % (
                 label, f, name, tuple(got), tuple(want)))
+    if label.startswith("Character.pak"):  # the rest pose in the clips' space too (no glTF root turn)
+        for name, z in (("hips", 0.5), ("chest", 1.0), ("head", 1.45)):
+            rest = arm.data.bones[name].head_local
+            check((rest - Vector((0.0, 0.0, z))).length <= TOL, "%s: bone %s rests at %s, not (0, 0, %g)" % (
+                label, name, tuple(rest), z))
     moved = (model[JOINT][FRAMES[-1]] - model[JOINT][0]).length
     check(moved > 0.1, "%s: Walk's root_motion does not travel (%g)" % (label, moved))
     if up_axis == "AUTO":  # the axes right: travel on Blender's ground plane, standing up

@@ -275,8 +275,11 @@ def clips_onto(context, obj, rig, clips):
 
 
 def _rest_matrices(nodes):
-    """Rest matrices, parent-relative and model space, with scale (for composing)."""
-    rest_local = [_trs_matrix(n["t"], _quat(n["r"]), n["s"]) for n in nodes]
+    """Rest matrices, parent-relative and model space, with scale (for composing). animkit_root
+    counts as the identity: its turn (a Z-up source's quarter turn to glTF's +Y, docs/gltf.md)
+    is for glTF viewers, the poses are below it, and the armature object holds Blender's turn."""
+    rest_local = [Matrix.Identity(4) if n["kind"] == rigmod.KIND_ROOT else _trs_matrix(n["t"], _quat(n["r"]), n["s"])
+                  for n in nodes]
     rest_model = [None] * len(nodes)
 
     def model(i, depth=0):
