@@ -409,6 +409,7 @@
     };
     selectClip(-1);
     visit();
+    state.restBox = box.clone();  // the rest pose's alone: a retarget page's heights (placeBeside)
     state.boneLength = medianBoneLength();
     if (first >= 0) {
       var c = state.clips[first];
@@ -476,6 +477,10 @@
   // Orbit camera on the box's centre, looking from the front and a little above (the
   // source's up axis up); a grid under the model, square to that axis; the axes at the origin.
   function frameCamera() {
+    // Again (a retarget page's "same height"): the old controls, grid and axes go first.
+    if (controls) controls.dispose();
+    if (grid) scene.remove(grid);
+    if (axes) scene.remove(axes);
     var size = state.size;
     // Aimed a little above the box's centre: the model sits lower, clear of the frame text.
     var center = state.box.getCenter(new THREE.Vector3()).addScaledVector(UP, size * 0.07);
