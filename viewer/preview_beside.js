@@ -81,7 +81,6 @@
     same.addEventListener('change', function () {
       besideScale(same.checked);
       frameCamera();
-      grid.visible = axes.visible = el('show-grid').checked;
     });
     var label = document.createElement('span');
     label.id = 'beside-label';
@@ -167,7 +166,6 @@
       el('same-height').checked = !!on;
       besideScale(!!on);
       frameCamera();
-      grid.visible = axes.visible = el('show-grid').checked;
       return beside.group.scale.x;
     },
     // The pixels each character covers (not the background), drawn alone as the camera sees it:

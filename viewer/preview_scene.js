@@ -477,7 +477,9 @@
   // Orbit camera on the box's centre, looking from the front and a little above (the
   // source's up axis up); a grid under the model, square to that axis; the axes at the origin.
   function frameCamera() {
-    // Again (a retarget page's "same height"): the old controls, grid and axes go first.
+    // Again (a retarget page's "same height"): the old controls, grid and axes go first,
+    // the grid shown or hidden as it was.
+    var gridShown = grid ? grid.visible : true;
     if (controls) controls.dispose();
     if (grid) scene.remove(grid);
     if (axes) scene.remove(axes);
@@ -505,6 +507,7 @@
     sizeDots();
     axes = new THREE.AxesHelper(size * 0.15);
     scene.add(axes);
+    grid.visible = axes.visible = gridShown;
     el('up-label').textContent = 'up: ' + data.up + (data.up === '-Y' ? ' (the PS1\u2019s Y points down)' : '') +
       (data.up === '+Z' ? ' (its glb turned to glTF\u2019s +Y)' : '') +
       '  \u00b7  axes: X red, Y green, Z blue';
