@@ -1,7 +1,8 @@
 // The preview viewer's second character: on a retarget's page (data.beside), the target
 // playing the retargeted clips beside the file's character, in step with it (one clip list,
 // one timeline: the clip of the same index at the same time), standing on the same floor in
-// its own up axis. A part of the viewer: src/preview/preview_page.cpp (ViewerScript) says how
+// its own up axis, drawn at the first's height when theirs differ by more than twice ("same
+// height"). A part of the viewer: src/preview/preview_page.cpp (ViewerScript) says how
 // the page joins them.
 
   var beside = null;  // {gltf, group, root, joints: [{name, object, parentObject, rest}], clips: [AnimationClip], mixer, action, skinned}
