@@ -409,6 +409,7 @@
     };
     selectClip(-1);
     visit();
+    state.restBox = box.clone();  // the rest pose's alone: a retarget page's heights (placeBeside)
     state.boneLength = medianBoneLength();
     if (first >= 0) {
       var c = state.clips[first];
@@ -476,6 +477,12 @@
   // Orbit camera on the box's centre, looking from the front and a little above (the
   // source's up axis up); a grid under the model, square to that axis; the axes at the origin.
   function frameCamera() {
+    // Again (a retarget page's "same height"): the old controls, grid and axes go first,
+    // the grid shown or hidden as it was.
+    var gridShown = grid ? grid.visible : true;
+    if (controls) controls.dispose();
+    if (grid) scene.remove(grid);
+    if (axes) scene.remove(axes);
     var size = state.size;
     // Aimed a little above the box's centre: the model sits lower, clear of the frame text.
     var center = state.box.getCenter(new THREE.Vector3()).addScaledVector(UP, size * 0.07);
@@ -500,6 +507,7 @@
     sizeDots();
     axes = new THREE.AxesHelper(size * 0.15);
     scene.add(axes);
+    grid.visible = axes.visible = gridShown;
     el('up-label').textContent = 'up: ' + data.up + (data.up === '-Y' ? ' (the PS1\u2019s Y points down)' : '') +
       (data.up === '+Z' ? ' (its glb turned to glTF\u2019s +Y)' : '') +
       '  \u00b7  axes: X red, Y green, Z blue';

@@ -3,6 +3,11 @@
 // the target's joints at each frame checked are where `animkit sample` of the retargeted glb
 // (`retarget ... -o x.glb`) puts them, pressing play moves them (then a step shows a frame
 // that matches too), and a screenshot of the two (OUT/retarget_preview.png; --image: a copy there).
+// Then characters of very different heights: the EDF soldier (about 1 unit tall) onto KH2's
+// Sora (../shared/fixtures/kh2/P_EX100.mdlx, 169.5 units; --shared DIR: another folder; that
+// part skipped, saying so, without it): "same height" draws Sora as tall as the soldier, both
+// cover a comparable number of pixels, and the hook's joints stay in Sora's own units
+// (OUT/retarget_scaled.png; --scaled-image: a copy there).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +15,7 @@ import path from 'node:path';
 import { checker, launchChromium, loadChromium, openPreview, parseArgs } from './browser_harness.mjs';
 import { composeWorld, diagonal, nodeTree, readGlbJson } from './preview_reference.mjs';
 
-const args = parseArgs('node preview_retarget_test.mjs --cli ANIMKIT --samples DIR --out DIR [--chromium PATH] [--image PNG] [--source F --target T [--map M]]',
+const args = parseArgs('node preview_retarget_test.mjs --cli ANIMKIT --samples DIR --out DIR [--chromium PATH] [--image PNG] [--source F --target T [--map M]] [--shared DIR] [--scaled-image PNG]',
                        ['cli', 'samples', 'out']);
 const { chromium, chromiumPath } = loadChromium(args);
 const cli = path.resolve(args.cli);
@@ -34,6 +39,69 @@ run('retarget', source, '--to', target, ...map, '-o', glbPath);
 const tree = nodeTree(readGlbJson(glbPath));
 const sample = JSON.parse(run('sample', glbPath));
 check(sample.clips.length > 0, 'the retargeted glb has no clips');
+
+// Heights 169.5 against about 1: the target is drawn at the source's height ("same height",
+// on by default), each character covers at least a quarter of the other's pixels, its joints
+// as the hook gives them stay where `animkit sample` has them (its own units), and turning
+// "same height" off draws it at its own size again.
+async function checkHeights(context) {
+  const shared = path.resolve(args.shared || path.join(samples, '..', '..', 'shared'));
+  const sora = path.join(shared, 'fixtures', 'kh2', 'P_EX100.mdlx');
+  if (!fs.existsSync(sora)) {
+    console.log(`skipped the heights part: no ${sora}`);
+    return;
+  }
+  const soldier = path.join(samples, 'edf_cas', 'soldier5.cas');
+  const soraMap = path.join(samples, '..', 'tests', 'data', 'retarget', 'soldier_to_sora.json');
+  const scaledPage = path.join(out, 'retarget_scaled.html');
+  const scaledGlb = path.join(out, 'retarget_scaled.glb');
+  run('retarget', soldier, '--to', sora, '--map', soraMap, '-o', scaledPage);
+  run('retarget', soldier, '--to', sora, '--map', soraMap, '-o', scaledGlb);
+  const soraTree = nodeTree(readGlbJson(scaledGlb));
+  const soraClip = JSON.parse(run('sample', scaledGlb)).clips[0];
+  const { page, errors, failed } = await openPreview(context, scaledPage);
+  if (!check(failed === null, `the page of the soldier onto Sora did not load: ${failed}`)) return;
+  const seen = await page.evaluate(async () => {
+    const p = window.animkitPreview;
+    await p.loadClip(0);
+    const f = Math.floor(p.clips()[0].frames / 3);
+    const own = p.besidePositions(0, f).map((j) => j.position);
+    p.setOverlays(false);
+    const scale = p.besideScale(), checked = document.getElementById('same-height').checked;
+    const label = document.getElementById('beside-label').textContent;
+    const pixels = p.pixelsDrawn();
+    const unscaled = p.setSameHeight(false);
+    const ownUnscaled = p.besidePositions(0, f).map((j) => j.position);
+    const pixelsUnscaled = p.pixelsDrawn();
+    p.setSameHeight(true);
+    p.besidePositions(0, f);
+    return { f, own, scale, checked, label, pixels, unscaled, ownUnscaled, pixelsUnscaled };
+  });
+  check(seen.checked, '"same height" is not on by default for characters 169.5 and about 1 tall');
+  check(seen.scale > 0 && seen.scale < 0.5, `Sora is drawn at x${seen.scale}, not shrunk to the soldier's height`);
+  check(seen.label.includes(`shown at x${Number(seen.scale.toPrecision(2))} to stand as tall as the left`),
+        `the line over the view does not give the scale: ${seen.label}`);
+  const [left, right] = seen.pixels;
+  check(left >= right / 4 && right >= left / 4, `the characters cover ${left} and ${right} pixels: not comparable`);
+  check(seen.unscaled === 1, `"same height" off draws Sora at x${seen.unscaled}, not its own size`);
+  // The hook's joints: Sora's own units, with "same height" on or off, as sample has them.
+  const byName = new Map();
+  soraTree.joints.forEach((n) => { if (!byName.has(soraTree.nodes[n].name)) byName.set(soraTree.nodes[n].name, n); });
+  const pose = new Map();
+  soraClip.frames[seen.f].forEach((trs, k) => { const n = byName.get(soraClip.joints[k]); if (n !== undefined) pose.set(n, trs); });
+  const want = composeWorld(soraTree, pose, soraClip.space === 'model');
+  const tolerance = 1e-4 * diagonal(want.filter((p) => p));
+  const off = (got) => Math.max(...want.map((p, j) => (p ? Math.hypot(...got[j].map((v, k) => v - p[k])) : 0)));
+  check(off(seen.own) <= tolerance, `with "same height", Sora's joints are off animkit sample by ${off(seen.own)} (tolerance ${tolerance})`);
+  check(off(seen.ownUnscaled) <= tolerance, `without "same height", Sora's joints are off animkit sample by ${off(seen.ownUnscaled)}`);
+  const shot = path.join(out, 'retarget_scaled.png');
+  await page.evaluate(() => window.animkitPreview.setOverlays(true));
+  await page.screenshot({ path: shot });
+  if (args['scaled-image']) fs.copyFileSync(shot, path.resolve(args['scaled-image']));
+  check(errors.length === 0, `the page of the soldier onto Sora reported errors: ${errors.join('; ')}`);
+  console.log(`soldier onto Sora: drawn at x${seen.scale}, ${left} and ${right} pixels (at its own size: ${seen.pixelsUnscaled.join(' and ')}); screenshot ${shot}`);
+  await page.close();
+}
 
 const browser = await launchChromium(chromium, chromiumPath);
 const context = await browser.newContext({ viewport: { width: 1000, height: 560 } });
@@ -115,6 +183,7 @@ try {
   if (args.image) fs.copyFileSync(shot, path.resolve(args.image));
   check(errors.length === 0, `the page reported errors: ${errors.join('; ')}`);
   console.log(`retarget page: ${shown.frames.length} frames of ${clip.name} checked, worst ${worst}; screenshot ${shot}`);
+  await checkHeights(context);
 } finally {
   await browser.close();
 }
