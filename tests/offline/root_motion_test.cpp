@@ -109,6 +109,25 @@ Scene BodyScene() {
   return scene;
 }
 
+// The two joints of BodyScene's first clip posed as in `before`, at each time; `shift`: where
+// joint 0 of before is in after's skeleton (1 with root_motion above it).
+void ExpectSameModelPoses(const Scene& before, const Scene& after, size_t shift, std::initializer_list<Seconds> times) {
+  const Clip &a_clip = before.clips[0], &b_clip = after.clips[0];
+  for (Seconds t : times) {
+    std::vector<TransformTRS> a(a_clip.tracks.size()), b(b_clip.tracks.size());
+    ASSERT_TRUE((SampleClipJob{&a_clip, &before.skeleton, t, a}.Run()));
+    ASSERT_TRUE((SampleClipJob{&b_clip, &after.skeleton, t, b}.Run()));
+    ClipModelPose pa(a_clip, before.skeleton), pb(b_clip, after.skeleton);
+    pa.Compose(a);
+    pb.Compose(b);
+    for (size_t j = 0; j < 2; ++j) {
+      const TransformTRS &x = pa.transforms()[j], &y = pb.transforms()[j + shift];
+      test::ExpectVec(y.translation, x.translation.x, x.translation.y, x.translation.z, 1e-5);
+      test::ExpectQuat(y.rotation, x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w, 1e-5);
+    }
+  }
+}
+
 TEST(RootMotion, ExtractMovesGroundTravelAndTurnAboveTheRoot) {
   Scene scene = BodyScene();
   const Scene before = scene;
@@ -145,19 +164,7 @@ TEST(RootMotion, ExtractMovesGroundTravelAndTurnAboveTheRoot) {
   test::ExpectVec(hips->translation.values[2], 0, -1, 1, 1e-6);
   test::ExpectQuat(hips->rotation.values[2], kH, 0, 0, kH, 1e-6);
   // Every joint's model pose is as before, at every frame.
-  for (Seconds t : {0.0f, 1.0f, 2.0f}) {
-    std::vector<TransformTRS> a(before.clips[0].tracks.size()), b(clip.tracks.size());
-    ASSERT_TRUE((SampleClipJob{&before.clips[0], &before.skeleton, t, a}.Run()));
-    ASSERT_TRUE((SampleClipJob{&clip, &scene.skeleton, t, b}.Run()));
-    ClipModelPose pa(before.clips[0], before.skeleton), pb(clip, scene.skeleton);
-    pa.Compose(a);
-    pb.Compose(b);
-    for (size_t j = 0; j < 2; ++j) {
-      const TransformTRS &x = pa.transforms()[j], &y = pb.transforms()[j + 1];
-      test::ExpectVec(y.translation, x.translation.x, x.translation.y, x.translation.z, 1e-5);
-      test::ExpectQuat(y.rotation, x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w, 1e-5);
-    }
-  }
+  ExpectSameModelPoses(before, scene, 1, {0.0f, 1.0f, 2.0f});
 }
 
 // Folding back (what a game format's writer gets): the skeleton, the meshes' joints and every
@@ -182,19 +189,7 @@ TEST(RootMotion, FoldPutsTheExtractedMotionBackIntoTheRoot) {
   const JointTrack* hips = clip.FindTrack("hips");
   ASSERT_TRUE(hips);
   test::ExpectVec(hips->translation.values[2], 3, 3, 1, 1e-5);
-  for (Seconds t : {0.0f, 0.5f, 1.0f, 2.0f}) {
-    std::vector<TransformTRS> a(before.clips[0].tracks.size()), b(clip.tracks.size());
-    ASSERT_TRUE((SampleClipJob{&before.clips[0], &before.skeleton, t, a}.Run()));
-    ASSERT_TRUE((SampleClipJob{&clip, &scene.skeleton, t, b}.Run()));
-    ClipModelPose pa(before.clips[0], before.skeleton), pb(clip, scene.skeleton);
-    pa.Compose(a);
-    pb.Compose(b);
-    for (size_t j = 0; j < 2; ++j) {
-      const TransformTRS &x = pa.transforms()[j], &y = pb.transforms()[j];
-      test::ExpectVec(y.translation, x.translation.x, x.translation.y, x.translation.z, 1e-5);
-      test::ExpectQuat(y.rotation, x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w, 1e-5);
-    }
-  }
+  ExpectSameModelPoses(before, scene, 0, {0.0f, 0.5f, 1.0f, 2.0f});
   EXPECT_FALSE(FoldRootMotion(scene));  // nothing left to fold
 }
 
