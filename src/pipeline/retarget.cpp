@@ -87,12 +87,17 @@ void SetRootMotion(std::vector<Clip>& clips, const Skeleton& target, const BoneM
 
 }  // namespace
 
-Scene RetargetScenes::Run() const {
-  if (!source || !source_skeleton || !target || !map) throw Error::General("retarget: a source, its skeleton, a target and a map are needed");
+RetargetSettings RetargetScenes::Settings() const {
   RetargetSettings settings;
   settings.source_axes = source_axes.empty() ? AxesOf(source_format) : ParseAxisFrame(source_axes, "--source-axes");
   settings.target_axes = target_axes.empty() ? AxesOf(target_format) : ParseAxisFrame(target_axes, "--target-axes");
   settings.translation_scale = translation_scale;
+  return settings;
+}
+
+Scene RetargetScenes::Run() const {
+  if (!source || !source_skeleton || !target || !map) throw Error::General("retarget: a source, its skeleton, a target and a map are needed");
+  const RetargetSettings settings = Settings();
   std::vector<Clip> chosen;
   if (clips.empty()) chosen = source->clips;
   for (size_t i : clips) chosen.push_back(source->clips.at(i));
@@ -232,9 +237,7 @@ RetargetResult Retarget(const RetargetRequest& request) {
   result.clips = scene.clips.size();
   result.mapped = map.Mapped();
   result.unmapped = map.Unmapped(target.scene.skeleton);
-  RetargetSettings settings;
-  settings.source_axes = request.source_axes.empty() ? AxesOf(loaded.format) : ParseAxisFrame(request.source_axes, "--source-axes");
-  settings.target_axes = request.target_axes.empty() ? AxesOf(target.format) : ParseAxisFrame(request.target_axes, "--target-axes");
+  const RetargetSettings settings = job.Settings();
   result.translation_scale = request.translation_scale.value_or(RootHeightRatio(source_skeleton.skeleton, target.scene.skeleton, map, settings));
 
   Value fidelity;

@@ -65,6 +65,7 @@ struct RetargetScenes {
   std::optional<float> translation_scale;
   Limits limits;
   Scene Run() const;  // Error when the map does not fit the skeletons or a clip is over the limits
+  RetargetSettings Settings() const;  // the axes (the formats' or the overrides) and the translation scale given
 };
 
 // The target as a rig, decoded once: its skeleton (a model's, or the companion's of an
