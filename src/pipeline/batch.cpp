@@ -78,17 +78,10 @@ class ConvertAction final : public FolderAction {
   const OutputTarget target_;
 };
 
-// The folder job of a batch conversion, without its action.
-FolderJob FolderJobOf(const BatchConvertJob& job) {
-  FolderJob folder;
-  static_cast<FolderJobInputs&>(folder) = job;
-  return folder;
-}
-
 }  // namespace
 
 void BatchConvertJob::Validate() const {
-  FolderJobOf(*this).Validate();
+  FolderJob(*this).Validate();
   ResolveOutput(to);
 }
 
@@ -96,9 +89,8 @@ BatchReport BatchConvertJob::Run() const {
   Validate();
   const OutputTarget target = ResolveOutput(to);
   ConvertAction action(*this, target);
-  FolderJob folder = FolderJobOf(*this);
+  FolderJob folder(*this, &action);
   folder.pictures = target.format != nullptr && target.format->picture;
-  folder.action = &action;
   return folder.Run();
 }
 

@@ -77,16 +77,10 @@ class RetargetAction final : public FolderAction {
   const RetargetTarget& target_;
 };
 
-FolderJob RetargetFolderJobOf(const RetargetFolderJob& job) {
-  FolderJob folder;
-  static_cast<FolderJobInputs&>(folder) = job;
-  return folder;
-}
-
 }  // namespace
 
 void RetargetFolderJob::Validate() const {
-  RetargetFolderJobOf(*this).Validate();
+  FolderJob(*this).Validate();
   if (request.target.empty()) throw Error::General("retarget DIR: no target (--to TARGET)");
   if (!request.map_out.empty()) throw Error::General("retarget DIR: --map-out writes one file's map; run it on one file");
   if (!request.template_path.empty()) throw Error::General("retarget DIR: --template is one game file; run it on one file");
@@ -99,9 +93,7 @@ BatchReport RetargetFolderJob::Run() const {
   const RetargetOutputKind kind = ResolveRetargetOutput(to);
   const RetargetTarget target = DecodeRetargetTarget(request.target, request.target_format, options);
   RetargetAction action(*this, kind, target);
-  FolderJob folder = RetargetFolderJobOf(*this);
-  folder.action = &action;
-  return folder.Run();
+  return FolderJob(*this, &action).Run();
 }
 
 }  // namespace animkit

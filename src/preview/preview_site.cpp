@@ -180,9 +180,7 @@ size_t PreviewSite::failed() const {
 
 PreviewSite WritePreviewSite(const PreviewSiteRequest& request) {
   PageAction action(request);
-  FolderJob job;
-  static_cast<FolderJobInputs&>(job) = request;
-  job.action = &action;
+  const FolderJob job(request, &action);
   const BatchReport report = job.Run();
 
   PreviewSite site;

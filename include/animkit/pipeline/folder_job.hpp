@@ -207,6 +207,10 @@ struct FolderJobInputs {
 struct FolderJob : FolderJobInputs {
   FolderAction* action = nullptr;
 
+  FolderJob() = default;
+  // A front end's job (a batch conversion's, a retarget's, a preview site's) as the folder job it runs.
+  explicit FolderJob(const FolderJobInputs& inputs, FolderAction* with = nullptr) : FolderJobInputs(inputs), action(with) {}
+
   // Error (a usage error) when the inputs make no sense: no input folder, output
   // folder equal to the input, a malformed glob, no such skeleton file.
   void Validate() const;
